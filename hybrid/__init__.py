@@ -1,0 +1,1 @@
+"""hybrid: contract drafting engine."""

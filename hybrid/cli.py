@@ -1,0 +1,113 @@
+"""`hybrid ...` command line: a thin map from subcommand to the Python API.
+
+Owns: argument parsing, exit codes and output streams only. Results go to stdout (one JSON
+object with --json), progress and messages to stderr. Any HybridError exits 2 with a one-line
+message and no traceback.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from hybrid.errors import HybridError
+
+__all__ = ["main", "build_parser", "DEFAULT_CHECKPOINT"]
+
+DEFAULT_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "hybrid-small"
+
+
+def _cmd_train(args) -> int:
+    from hybrid.config import TrainConfig
+    from hybrid.train import train
+
+    overrides = {k: v for k, v in vars(args).items() if k in TrainConfig.field_names() and v is not None}
+    record = train(TrainConfig(**overrides), resume=args.resume)
+    if args.json:
+        print(json.dumps({k: record.get(k) for k in ("step", "tokens_seen", "wall_seconds", "tokens_per_second", "params")}))
+    return 0
+
+
+def _cmd_eval_bpb(args) -> int:
+    import torch
+
+    from hybrid.bpb import corpus_bpb
+    from hybrid.data.corpus import load_documents
+    from hybrid.train import load_checkpoint
+
+    model, tok, _ = load_checkpoint(args.checkpoint)
+    docs = load_documents(args.corpus, splits=(args.split,))
+    if args.limit:
+        docs = docs[: args.limit]
+    device = "cuda" if torch.cuda.is_available() and not args.cpu else "cpu"
+    result = corpus_bpb(model.to(device), tok, docs, draws=args.draws, device=device)
+    result = {"split": args.split, "checkpoint": str(args.checkpoint), **result}
+    print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    return 0
+
+
+def _add_train(sub) -> None:
+    from hybrid.config import TrainConfig
+
+    p = sub.add_parser("train", help="train the shared backbone (AR + masked diffusion) from scratch on the corpus",
+                       description="Train one backbone on the train split with the joint AR + MDLM objective. "
+                       "Writes an atomic, resumable checkpoint with its tokenizer, config and training record to --out. "
+                       "Multi-GPU: `accelerate launch -m hybrid train ...`.")
+    defaults = TrainConfig()
+    for name in TrainConfig.field_names():
+        default = getattr(defaults, name)
+        kind = type(default) if default is not None else str
+        p.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind, default=None, help=f"(default: {default})")
+    p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out (step, optimizer, scheduler, RNG)")
+    p.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
+    p.set_defaults(func=_cmd_train)
+
+
+def _add_eval(sub) -> None:
+    p = sub.add_parser("eval", help="offline evaluation (bits per byte; see `hybrid eval -h`)")
+    esub = p.add_subparsers(dest="eval_command", required=True)
+    b = esub.add_parser("bpb", help="bits per byte of a checkpoint on a corpus split (AR and diffusion ELBO)",
+                        description="ar_bpb: causal NLL of whole documents; fill_bpb: MDLM ELBO of clause bodies with the "
+                        "skeleton visible, averaged over seeded noise draws. Both in bits per UTF-8 byte.")
+    b.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint dir (default: the shipped model)")
+    b.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
+    b.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
+    b.add_argument("--draws", type=int, default=4, help="noise draws averaged for fill_bpb (default: 4)")
+    b.add_argument("--limit", type=int, default=0, help="only the first N documents (0 = all)")
+    b.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
+    b.add_argument("--json", action="store_true", help="one JSON line on stdout")
+    b.set_defaults(func=_cmd_eval_bpb)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hybrid",
+        description="Draft contracts: a JSON-Schema-constrained planner, a masked-diffusion filler and a reranker on one small transformer.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_train(sub)
+    _add_eval(sub)
+    try:
+        from hybrid.cli_plan import add_parsers as add_plan_parsers
+    except ImportError:
+        add_plan_parsers = None
+    if add_plan_parsers is not None:
+        add_plan_parsers(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except HybridError as e:
+        print(f"hybrid: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("hybrid: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Corpus ingestion: cleaning, segmentation into skeleton and clause bodies, outlines, splits."""

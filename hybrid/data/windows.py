@@ -1,0 +1,103 @@
+"""Token windows for joint training: documents -> fixed-length (ids, kind, section) rows.
+
+Owns: tokenizing a Document segment by segment (so token boundaries fall exactly on skeleton /
+span boundaries, as they do when a skeleton is rendered at drafting time), cutting overlapping
+windows, and the planner's (prompt -> outline) pairs. Knows nothing about models or losses.
+
+Row arrays (all length `length`):
+- ids: token ids, padded with <pad>
+- kind: 0 skeleton text, 1 heading, 2 span (clause body), 3 padding
+- section: section index for headings and spans (renumbered per window from 0), -1 otherwise
+- is_plan: the row is a planner pair (AR loss only; no spans)
+"""
+
+from dataclasses import dataclass
+
+import torch
+
+from hybrid.data.document import Document
+from hybrid.data.plan_format import OUTLINE_TOKEN, PLAN_TOKEN, outline_json, plan_prompt
+
+__all__ = ["Rows", "KIND_TEXT", "KIND_HEADING", "KIND_SPAN", "KIND_PAD", "document_tokens", "document_windows", "plan_rows"]
+
+KIND_TEXT, KIND_HEADING, KIND_SPAN, KIND_PAD = 0, 1, 2, 3
+_KIND = {"text": KIND_TEXT, "heading": KIND_HEADING, "body": KIND_SPAN}
+
+
+@dataclass
+class Rows:
+    ids: torch.Tensor  # (N, L) long
+    kind: torch.Tensor  # (N, L) long
+    section: torch.Tensor  # (N, L) long
+    is_plan: torch.Tensor  # (N,) bool
+
+    def __len__(self):
+        return self.ids.shape[0]
+
+    @staticmethod
+    def cat(parts: list["Rows"]) -> "Rows":
+        return Rows(*(torch.cat([getattr(p, f) for p in parts]) for f in ("ids", "kind", "section", "is_plan")))
+
+    def select(self, idx) -> "Rows":
+        return Rows(self.ids[idx], self.kind[idx], self.section[idx], self.is_plan[idx])
+
+
+def document_tokens(doc: Document, tok) -> tuple[list[int], list[int], list[int]]:
+    """(ids, kind, section) of <bos><doc> + every segment + <eos>."""
+    ids, kind, section = [tok.bos_id, tok.token_id("<doc>")], [KIND_TEXT, KIND_TEXT], [-1, -1]
+    segs = doc.segments()
+    for seg, seg_ids in zip(segs, tok.encode_batch([s.text for s in segs])):
+        ids += seg_ids
+        kind += [_KIND[seg.kind]] * len(seg_ids)
+        section += [seg.section if seg.kind != "text" else -1] * len(seg_ids)
+    ids.append(tok.eos_id)
+    kind.append(KIND_TEXT)
+    section.append(-1)
+    return ids, kind, section
+
+
+def _pad(seq: list[int], length: int, value: int) -> list[int]:
+    return seq + [value] * (length - len(seq))
+
+
+def document_windows(docs: list[Document], tok, length: int, stride: int) -> Rows:
+    """Overlapping windows (stride < length overlaps) over every document."""
+    assert 0 < stride <= length, f"stride must be in (0, {length}], got {stride}"
+    ids_rows, kind_rows, sec_rows = [], [], []
+    for doc in docs:
+        ids, kind, section = document_tokens(doc, tok)
+        starts = list(range(0, max(len(ids) - length, 0) + 1, stride))
+        if starts[-1] + length < len(ids):
+            starts.append(len(ids) - length)
+        for s in starts:
+            w_sec = section[s : s + length]
+            base = min((x for x in w_sec if x >= 0), default=0)
+            ids_rows.append(_pad(ids[s : s + length], length, tok.pad_id))
+            kind_rows.append(_pad(kind[s : s + length], length, KIND_PAD))
+            sec_rows.append(_pad([x - base if x >= 0 else -1 for x in w_sec], length, -1))
+    n = len(ids_rows)
+    return Rows(torch.tensor(ids_rows), torch.tensor(kind_rows), torch.tensor(sec_rows), torch.zeros(n, dtype=torch.bool))
+
+
+def plan_rows(docs: list[Document], tok, length: int) -> Rows:
+    """One planner pair per document with >= 1 section: <bos><plan>{prompt}<outline>{outline}<eos>."""
+    rows = []
+    for doc in docs:
+        if not doc.sections:
+            continue
+        ids = (
+            [tok.bos_id, tok.token_id(PLAN_TOKEN)]
+            + tok.encode(plan_prompt(doc.doc_type, doc.fields))
+            + [tok.token_id(OUTLINE_TOKEN)]
+            + tok.encode(outline_json(doc.outline()))
+            + [tok.eos_id]
+        )
+        rows.append(_pad(ids[:length], length, tok.pad_id))
+    n = len(rows)
+    kind = torch.tensor(rows) == tok.pad_id
+    return Rows(
+        torch.tensor(rows).reshape(n, length),
+        torch.where(kind, KIND_PAD, KIND_TEXT).reshape(n, length),
+        torch.full((n, length), -1),
+        torch.ones(n, dtype=torch.bool),
+    )

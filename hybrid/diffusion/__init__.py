@@ -1,0 +1,1 @@
+"""Absorbing-state (masked) diffusion: schedules, the MDLM objective and the parallel sampler."""

@@ -1,0 +1,1 @@
+"""The shared transformer backbone, its KV cache and the transformers adapter."""

@@ -1,0 +1,288 @@
+"""Joint AR + masked-diffusion training of the shared backbone, on accelerate.
+
+Owns: the training loop (data order, losses, optimizer, LR schedule, validation, atomic
+resumable checkpoints, the training record). Knows nothing about templates, planning, sampling
+or drafting. `accelerate launch -m hybrid train ...` runs it data-parallel on several GPUs.
+
+Each step, every window gets two losses over one set of weights:
+- AR: next-token cross-entropy in `causal` mode (documents and planner pairs);
+- MDLM: span tokens masked at a random time t, predicted in `fill` mode (skeleton sees only
+  skeleton, spans see everything), SUBS + continuous-time ELBO weights; with prob cond_dropout a
+  span's own heading is hidden from it, which trains the guidance's unconditional branch.
+"""
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from hybrid.config import TrainConfig
+from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, Rows, document_windows, plan_rows
+from hybrid.diffusion.objective import mdlm_loss, q_xt, sample_times
+from hybrid.diffusion.schedule import get_schedule
+from hybrid.errors import CheckpointError
+from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
+from hybrid.tokenizer import HybridTokenizer
+
+__all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "ATTRIBUTION"]
+
+ATTRIBUTION = """# Data attribution
+
+This model was trained from scratch by the hybrid project (`hybrid train`) on the train split of:
+
+- CUAD v1: The Atticus Project, "CUAD: An Expert-Annotated NLP Dataset for Legal Contract Review"
+  (Hendrycks, Burns, Chen, Ball, 2021), CC BY 4.0.
+- Common Paper standard agreements (commonpaper.com), CC BY 4.0.
+- Bonterms standard terms (bonterms.com), CC BY 4.0.
+- GitHub site-policy, CC0 1.0. Basecamp policies, CC BY 4.0.
+"""
+STATE_FILE = "train_state.pt"
+RECORD_FILE = "training_record.json"
+
+
+def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator, cond_dropout: float):
+    """(ar_loss, diff_loss, n_ar_tokens, n_span_tokens) for one batch of rows."""
+    ids, kind, section = rows.ids, rows.kind, rows.section
+    valid = kind != KIND_PAD
+    # AR: predict token i+1 from <= i over real tokens
+    logits = model(ids, "causal", attn_mask=valid if not bool(valid.all()) else None)
+    tgt_valid = valid[:, 1:]
+    ar = F.cross_entropy(logits[:, :-1].float().reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1), reduction="none")
+    n_ar = int(tgt_valid.sum())
+    ar_loss = (ar * tgt_valid.reshape(-1)).sum() / max(n_ar, 1)
+
+    doc = ~rows.is_plan
+    span = (kind == KIND_SPAN) & doc[:, None]
+    if not bool(span.any()):
+        return ar_loss, ar_loss.new_zeros(()), n_ar, 0
+    t = sample_times(ids.shape[0], generator, ids.device)
+    xt, masked = q_xt(ids, span, t, schedule, tok_ids["mask"], generator)
+    heading = torch.where(kind == KIND_HEADING, section, torch.full_like(section, -1))
+    drop_sec = torch.rand(section.shape[0], int(section.max()) + 2, generator=generator, device=ids.device) < cond_dropout
+    uncond = span & drop_sec.gather(1, section.clamp_min(0))
+    mask = fill_mask(span, span, section, heading, uncond, valid)
+    dl = mdlm_loss(model(xt, "fill", attn_mask=mask), ids, masked, span, t, schedule, tok_ids["mask"])
+    return ar_loss, dl.loss, n_ar, dl.n_span_tokens
+
+
+def _lr_factor(step: int, cfg: TrainConfig) -> float:
+    if step < cfg.warmup_steps:
+        return (step + 1) / cfg.warmup_steps
+    progress = min(1.0, (step - cfg.warmup_steps) / max(1, cfg.max_steps - cfg.warmup_steps))
+    return cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress))
+
+
+def _git_commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def save_checkpoint(out: Path, model: Backbone, tok: HybridTokenizer, record: dict, state: dict | None) -> None:
+    """Write everything to a sibling temp dir, then swap it in: a crash never leaves a half checkpoint."""
+    from hybrid.model.hf import HybridForCausalLM
+
+    out = Path(out)
+    tmp = out.with_name(out.name + f".tmp-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    hf = HybridForCausalLM.from_backbone(model, bos_token_id=tok.bos_id, eos_token_id=tok.eos_id, pad_token_id=tok.pad_id)
+    hf.save_pretrained(tmp, safe_serialization=True)
+    tok.save(tmp)
+    (tmp / RECORD_FILE).write_text(json.dumps(record, indent=1))
+    (tmp / "ATTRIBUTION.md").write_text(ATTRIBUTION)
+    if state is not None:
+        torch.save(state, tmp / STATE_FILE)
+    old = out.with_name(out.name + f".old-{os.getpid()}")
+    if out.exists():
+        out.rename(old)
+    tmp.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def load_checkpoint(path) -> tuple[Backbone, HybridTokenizer, dict]:
+    """(backbone, tokenizer, training record) from a checkpoint dir; CheckpointError names what is wrong."""
+    from hybrid.model.hf import HybridForCausalLM
+
+    path = Path(path)
+    if not path.is_dir():
+        raise CheckpointError(f"checkpoint directory not found: {path}")
+    for name in ("config.json", "model.safetensors", "tokenizer.json"):
+        if not (path / name).is_file():
+            raise CheckpointError(f"checkpoint file missing: {path / name}")
+    try:
+        json.loads((path / "config.json").read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"checkpoint file is corrupt: {path / 'config.json'} ({e})") from None
+    tok = HybridTokenizer.load(path)
+    try:
+        hf = HybridForCausalLM.from_pretrained(path)
+    except Exception as e:  # safetensors/transformers raise many types for a damaged file
+        raise CheckpointError(f"checkpoint file is corrupt: {path / 'model.safetensors'} ({type(e).__name__}: {e})") from None
+    record = {}
+    if (path / RECORD_FILE).is_file():
+        record = json.loads((path / RECORD_FILE).read_text())
+    return hf.backbone.eval(), tok, record
+
+
+def _build_data(cfg: TrainConfig, tok_dir: Path | None, log):
+    from hybrid.data.corpus import load_documents
+
+    train_docs = load_documents(cfg.corpus, splits=("train",))
+    val_docs = load_documents(cfg.corpus, splits=("val",))
+    if tok_dir is not None:
+        tok = HybridTokenizer.load(tok_dir)
+    else:
+        log(f"training tokenizer (vocab {cfg.vocab_size}) on {len(train_docs)} train documents")
+        docs = train_docs[: cfg.tokenizer_docs] if cfg.tokenizer_docs else train_docs
+        tok = HybridTokenizer.train((d.text for d in docs), cfg.vocab_size)
+    train = Rows.cat([document_windows(train_docs, tok, cfg.seq_len, cfg.stride)] + [plan_rows(train_docs, tok, cfg.seq_len)] * cfg.plan_repeat)
+    g = torch.Generator().manual_seed(0)
+    val_w = document_windows(val_docs, tok, cfg.seq_len, cfg.seq_len)
+    val_p = plan_rows(val_docs, tok, cfg.seq_len)
+    n_p = min(len(val_p), max(1, cfg.eval_windows // 8))
+    val = Rows.cat([val_w.select(torch.randperm(len(val_w), generator=g)[: cfg.eval_windows - n_p]), val_p.select(torch.arange(n_p))])
+    return tok, train, val, train_docs
+
+
+@torch.no_grad()
+def _validate(model, val: Rows, tok_ids, schedule, device, batch_size) -> dict:
+    model.eval()
+    g = torch.Generator(device=device).manual_seed(0)
+    tot = {"ar": 0.0, "ar_n": 0, "diff": 0.0, "diff_n": 0}
+    for i in range(0, len(val), batch_size):
+        rows = val.select(torch.arange(i, min(i + batch_size, len(val))))
+        rows = Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
+        ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, g, 0.0)
+        tot["ar"] += float(ar) * n_ar
+        tot["ar_n"] += n_ar
+        tot["diff"] += float(diff) * n_sp
+        tot["diff_n"] += n_sp
+    model.train()
+    return {"val_ar": tot["ar"] / max(tot["ar_n"], 1), "val_diff": tot["diff"] / max(tot["diff_n"], 1)}
+
+
+def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
+    """Train (or resume) and return the training record. Checkpoints land in cfg.out."""
+    from accelerate import Accelerator
+
+    log = log or (lambda msg: print(msg, file=sys.stderr))
+    acc = Accelerator(mixed_precision="bf16" if torch.cuda.is_available() else "no")
+    out = Path(cfg.out)
+    state = None
+    if resume:
+        if not (out / STATE_FILE).is_file():
+            raise CheckpointError(f"--resume: no training state in {out / STATE_FILE}; train without --resume first")
+        record = json.loads((out / RECORD_FILE).read_text())
+        for name in TrainConfig.ARCH_FIELDS:
+            if record["config"][name] != getattr(cfg, name):
+                raise CheckpointError(
+                    f"--resume: checkpoint {out} has {name}={record['config'][name]}, this run asks for {name}={getattr(cfg, name)}; "
+                    "use the same value or a new --out"
+                )
+        state = torch.load(out / STATE_FILE, weights_only=False)
+    elif (out / STATE_FILE).is_file() or (out / "model.safetensors").is_file():
+        raise CheckpointError(f"{out} already holds a checkpoint; pass --resume to continue it or choose another --out")
+
+    torch.manual_seed(cfg.seed)
+    tok, train_rows, val_rows, train_docs = _build_data(cfg, out if resume else None, log)
+    tok_ids = {"mask": tok.mask_id}
+    bc = BackboneConfig(vocab_size=tok.vocab_size, d_model=cfg.d_model, n_layers=cfg.n_layers, n_heads=cfg.n_heads, dropout=cfg.dropout)
+    model = Backbone(bc)
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=cfg.lr, betas=(0.9, 0.95))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: _lr_factor(s, cfg))
+    step, tokens_seen, wall = 0, 0, 0.0
+    curves = {"step": [], "train_ar": [], "train_diff": [], "val_step": [], "val_ar": [], "val_diff": [], "lr": []}
+    if state is not None:
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimizer"])
+        sched.load_state_dict(state["scheduler"])
+        step, tokens_seen, wall, curves = state["step"], state["tokens_seen"], state["wall_seconds"], state["curves"]
+        torch.set_rng_state(state["rng"]["torch"])
+    model, opt = acc.prepare(model, opt)
+    device = acc.device
+    schedule = get_schedule(cfg.schedule)
+    gen = torch.Generator(device=device).manual_seed(cfg.seed + step)
+    raw = acc.unwrap_model(model)
+    log(f"model {raw.num_params() / 1e6:.2f}M params, {len(train_rows)} train rows x {cfg.seq_len}, {len(val_rows)} val rows, device {device}")
+
+    per_epoch = len(train_rows) // (cfg.batch_size * acc.num_processes)
+    t0 = time.time()
+    wall0 = wall
+    record = {}
+    bar = tqdm(total=cfg.max_steps, initial=step, desc="train", file=sys.stderr, disable=not acc.is_main_process, dynamic_ncols=True)
+    model.train()
+    stop_reason = "max_steps"
+    while step < cfg.max_steps:
+        epoch, pos = divmod(step, per_epoch)
+        perm = torch.randperm(len(train_rows), generator=torch.Generator().manual_seed(cfg.seed * 1000 + epoch))
+        idx = perm[(pos * acc.num_processes + acc.process_index) * cfg.batch_size :][: cfg.batch_size]
+        rows = train_rows.select(idx)
+        rows = Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
+        with acc.autocast():
+            ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, gen, cfg.cond_dropout)
+            loss = ar + cfg.diffusion_weight * diff
+        opt.zero_grad(set_to_none=True)
+        acc.backward(loss)
+        acc.clip_grad_norm_(model.parameters(), cfg.grad_clip)
+        opt.step()
+        sched.step()
+        step += 1
+        ar, diff = float(ar.detach()), float(diff.detach())
+        tokens_seen += int((rows.kind != KIND_PAD).sum()) * acc.num_processes
+        if step % 10 == 0 or step == 1:
+            curves["step"].append(step)
+            curves["train_ar"].append(round(ar, 4))
+            curves["train_diff"].append(round(diff, 4))
+            curves["lr"].append(sched.get_last_lr()[0])
+        bar.update(1)
+        bar.set_postfix(ar=f"{ar:.3f}", diff=f"{diff:.3f}")
+        elapsed = wall0 + time.time() - t0
+        out_of_time = cfg.max_minutes and (time.time() - t0) / 60 >= cfg.max_minutes
+        if step % cfg.eval_every == 0 or step == cfg.max_steps or out_of_time:
+            v = _validate(raw, val_rows, tok_ids, schedule, device, cfg.batch_size)
+            curves["val_step"].append(step)
+            curves["val_ar"].append(round(v["val_ar"], 4))
+            curves["val_diff"].append(round(v["val_diff"], 4))
+            log(f"step {step}: val_ar {v['val_ar']:.4f} val_diff {v['val_diff']:.4f} ({elapsed / 60:.1f} min)")
+            record = {
+                "config": cfg.to_dict(),
+                "model_config": raw.cfg.to_dict(),
+                "params": raw.num_params(),
+                "git_commit": _git_commit(),
+                "step": step,
+                "epochs": round(step / max(per_epoch, 1), 3),
+                "tokens_seen": tokens_seen,
+                "wall_seconds": round(elapsed, 1),
+                "tokens_per_second": round(tokens_seen / max(elapsed, 1e-9), 1),
+                "device": str(device) if device.type != "cuda" else torch.cuda.get_device_name(),
+                "processes": acc.num_processes,
+                "train_docs": len(train_docs),
+                "bytes_per_token": None,
+                "curves": curves,
+                "command": "hybrid train " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "hybrid train",
+            }
+            if acc.is_main_process:
+                st = {
+                    "model": raw.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(),
+                    "step": step, "tokens_seen": tokens_seen, "wall_seconds": elapsed, "curves": curves,
+                    "rng": {"torch": torch.get_rng_state()},
+                }
+                save_checkpoint(out, raw, tok, record, st)
+            if out_of_time:
+                stop_reason = f"max_minutes={cfg.max_minutes}"
+                break
+    bar.close()
+    log(f"stopped at step {step} ({stop_reason}); checkpoint in {out}")
+    return record

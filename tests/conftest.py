@@ -1,0 +1,39 @@
+"""Shared fixtures: a small tokenizer trained on real corpus text and a tiny random backbone."""
+
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+from hybrid.model.backbone import Backbone, BackboneConfig
+from hybrid.tokenizer import HybridTokenizer
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("HYBRID_CORPUS", REPO.parent / "shared" / "corpus"))
+SHIPPED = REPO / "checkpoints" / "hybrid-small"
+
+
+def corpus_sample_texts(n: int = 6) -> list[str]:
+    """A few real training-split standard agreements (small, clean, fast to read)."""
+    files = sorted((CORPUS / "standard-agreements").glob("common-paper-*.txt"))[:n]
+    assert files, f"corpus not found at {CORPUS}"
+    return [f.read_text(encoding="utf-8") for f in files]
+
+
+@pytest.fixture(scope="session")
+def tokenizer() -> HybridTokenizer:
+    return HybridTokenizer.train(corpus_sample_texts(), vocab_size=512)
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tokenizer) -> Backbone:
+    torch.manual_seed(0)
+    return Backbone(BackboneConfig.tiny(tokenizer.vocab_size)).eval()
+
+
+@pytest.fixture(scope="session")
+def shipped_checkpoint() -> Path:
+    if not (SHIPPED / "model.safetensors").is_file():
+        pytest.skip("shipped checkpoint not present (train it with `hybrid train`)")
+    return SHIPPED
