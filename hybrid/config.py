@@ -38,6 +38,8 @@ class TrainConfig:
     eval_windows: int = 64  # fixed val windows per validation pass
     seed: int = 1234  # data order, noise and init
     tokenizer_docs: int = 0  # train the tokenizer on the first N train docs; 0 = all
+    precision: str = "auto"  # auto = bf16 autocast on CUDA and on CPUs with AMX (~2x faster step here), else fp32
+    threads: int = 0  # CPU intra-op threads; 0 = torch default (1 is faster when other jobs share the cores)
 
     def __post_init__(self):
         positive = ("vocab_size", "d_model", "n_layers", "n_heads", "seq_len", "stride", "batch_size", "max_steps", "eval_every", "eval_windows")
@@ -51,6 +53,8 @@ class TrainConfig:
         for name in ("dropout", "cond_dropout", "min_lr_ratio"):
             if not 0 <= getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be in [0, 1), got {getattr(self, name)}.")
+        if self.precision not in ("auto", "fp32", "bf16"):
+            raise ConfigError(f"precision must be one of auto, fp32, bf16, got {self.precision!r}.")
         if self.warmup_steps < 0 or self.max_minutes < 0 or self.grad_clip <= 0:
             raise ConfigError("warmup_steps and max_minutes must be >= 0 and grad_clip > 0.")
 
@@ -63,3 +67,12 @@ class TrainConfig:
     @classmethod
     def field_names(cls) -> list[str]:
         return [f.name for f in fields(cls)]
+
+    @classmethod
+    def field_help(cls) -> dict[str, str]:
+        """Each field's why-comment from this file, reused as its `--help` text."""
+        import inspect
+        import re
+
+        src = inspect.getsource(cls)
+        return {m.group(1): m.group(2).strip() for m in re.finditer(r"^    (\w+): [^=]+= [^#\n]+# (.*)$", src, re.M)}

@@ -145,7 +145,7 @@ def _build_data(cfg: TrainConfig, tok_dir: Path | None, log):
         log(f"training tokenizer (vocab {cfg.vocab_size}) on {len(train_docs)} train documents")
         docs = train_docs[: cfg.tokenizer_docs] if cfg.tokenizer_docs else train_docs
         tok = HybridTokenizer.train((d.text for d in docs), cfg.vocab_size)
-    train = Rows.cat([document_windows(train_docs, tok, cfg.seq_len, cfg.stride)] + [plan_rows(train_docs, tok, cfg.seq_len)] * cfg.plan_repeat)
+    train = Rows.cat([document_windows(train_docs, tok, cfg.seq_len, cfg.stride, seed=cfg.seed)] + [plan_rows(train_docs, tok, cfg.seq_len)] * cfg.plan_repeat)
     g = torch.Generator().manual_seed(0)
     val_w = document_windows(val_docs, tok, cfg.seq_len, cfg.seq_len)
     val_p = plan_rows(val_docs, tok, cfg.seq_len)
@@ -176,7 +176,13 @@ def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
     from accelerate import Accelerator
 
     log = log or (lambda msg: print(msg, file=sys.stderr))
-    acc = Accelerator(mixed_precision="bf16" if torch.cuda.is_available() else "no")
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    precision = cfg.precision
+    if precision == "auto":
+        amx = getattr(torch.cpu, "_is_amx_tile_supported", lambda: False)()
+        precision = "bf16" if torch.cuda.is_available() or amx else "fp32"
+    acc = Accelerator(mixed_precision="bf16" if precision == "bf16" else "no")
     out = Path(cfg.out)
     state = None
     if resume:
@@ -268,6 +274,7 @@ def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
                 "tokens_per_second": round(tokens_seen / max(elapsed, 1e-9), 1),
                 "device": str(device) if device.type != "cuda" else torch.cuda.get_device_name(),
                 "processes": acc.num_processes,
+                "precision": precision,
                 "train_docs": len(train_docs),
                 "bytes_per_token": None,
                 "curves": curves,

@@ -9,7 +9,14 @@ Row arrays (all length `length`):
 - kind: 0 skeleton text, 1 heading, 2 span (clause body), 3 padding
 - section: section index for headings and spans (renumbered per window from 0), -1 otherwise
 - is_plan: the row is a planner pair (AR loss only; no spans)
+
+Every clause body is followed by one or more <eos> tokens that belong to the span: at drafting
+time a span is a fixed token budget and the text ends early with <eos> filling the rest, so the
+model must have seen spans whose text stops before the region does. Training draws the number
+of trailing <eos> at random (`slack`); evaluation uses exactly one.
 """
+
+import random
 
 from dataclasses import dataclass
 
@@ -42,11 +49,16 @@ class Rows:
         return Rows(self.ids[idx], self.kind[idx], self.section[idx], self.is_plan[idx])
 
 
-def document_tokens(doc: Document, tok) -> tuple[list[int], list[int], list[int]]:
-    """(ids, kind, section) of <bos><doc> + every segment + <eos>."""
+def document_tokens(doc: Document, tok, slack: random.Random | None = None) -> tuple[list[int], list[int], list[int]]:
+    """(ids, kind, section) of <bos><doc> + every segment + <eos>.
+
+    Each body is followed by 1 <eos> (slack None) or 1 + U{0..min(len/2, 48)} <eos> drawn from `slack`.
+    """
     ids, kind, section = [tok.bos_id, tok.token_id("<doc>")], [KIND_TEXT, KIND_TEXT], [-1, -1]
     segs = doc.segments()
     for seg, seg_ids in zip(segs, tok.encode_batch([s.text for s in segs])):
+        if seg.kind == "body":
+            seg_ids = seg_ids + [tok.eos_id] * (1 + (slack.randint(0, min(len(seg_ids) // 2, 48)) if slack else 0))
         ids += seg_ids
         kind += [_KIND[seg.kind]] * len(seg_ids)
         section += [seg.section if seg.kind != "text" else -1] * len(seg_ids)
@@ -60,12 +72,13 @@ def _pad(seq: list[int], length: int, value: int) -> list[int]:
     return seq + [value] * (length - len(seq))
 
 
-def document_windows(docs: list[Document], tok, length: int, stride: int) -> Rows:
-    """Overlapping windows (stride < length overlaps) over every document."""
+def document_windows(docs: list[Document], tok, length: int, stride: int, seed: int | None = None) -> Rows:
+    """Overlapping windows (stride < length overlaps) over every document; seed draws span slack."""
     assert 0 < stride <= length, f"stride must be in (0, {length}], got {stride}"
     ids_rows, kind_rows, sec_rows = [], [], []
+    slack = random.Random(seed) if seed is not None else None
     for doc in docs:
-        ids, kind, section = document_tokens(doc, tok)
+        ids, kind, section = document_tokens(doc, tok, slack)
         starts = list(range(0, max(len(ids) - length, 0) + 1, stride))
         if starts[-1] + length < len(ids):
             starts.append(len(ids) - length)

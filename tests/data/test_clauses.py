@@ -1,0 +1,86 @@
+"""classify_heading: the heading -> clause type rule table."""
+
+import pytest
+
+from hybrid.data.clauses import CLAUSE_TYPES, classify_heading
+
+CASES = [
+    ("Definitions", "definitions"),
+    ("Interpretation", "definitions"),
+    ("RECITALS", "recitals"),
+    ("Limitation of Liability", "limitation_of_liability"),
+    ("Limitations on Liability", "limitation_of_liability"),
+    ("Indemnification by Google", "indemnification"),
+    ("Confidential Information", "confidentiality"),
+    ("Non-Disclosure", "confidentiality"),
+    ("Governing Law; Consent to Jurisdiction", "governing_law"),
+    ("Law and jurisdiction", "governing_law"),
+    ("Dispute Resolution", "dispute_resolution"),
+    ("Waiver of Jury Trial", "dispute_resolution"),
+    ("Term and Termination", "termination"),
+    ("Events of Default", "termination"),
+    ("Term", "term"),
+    ("Term of the Agreement", "term"),
+    ("Conditions Precedent", "term"),
+    ("Fees; Payment", "payment"),
+    ("Royalties and Service Fees", "payment"),
+    ("Injunctive Relief; Attorneys Fees", "remedies"),
+    ("Taxes", "taxes"),
+    ("Records; Audits", "audit"),
+    ("Ownership of Intellectual Property", "intellectual_property"),
+    ("Use of Trademarks", "intellectual_property"),
+    ("Grant of License", "license"),
+    ("Source Code Escrow", "license"),
+    ("Representations and Warranties", "warranties"),
+    ("Power and Authority", "warranties"),
+    ("Exclusivity", "exclusivity"),
+    ("Non-Competition", "exclusivity"),
+    ("Standstill", "exclusivity"),
+    ("Insurance", "insurance"),
+    ("Force Majeure", "force_majeure"),
+    ("Excusable Delay", "force_majeure"),
+    ("Notices", "notices"),
+    ("Assignment", "assignment"),
+    ("Transfer Restrictions", "assignment"),
+    ("Publicity", "publicity"),
+    ("Relationship of the Parties", "relationship"),
+    ("Joint Steering Committee", "relationship"),
+    ("Compliance with Laws", "compliance"),
+    ("Regulatory Matters", "compliance"),
+    ("Entire Agreement", "entire_agreement"),
+    ("Integrated Agreement", "entire_agreement"),
+    ("Amendment", "amendment"),
+    ("Waiver", "amendment"),
+    ("Severability", "severability"),
+    ("Counterparts", "counterparts"),
+    ("Survival", "survival"),
+    ("Remedies", "remedies"),
+    ("Obligations of Vendor", "obligations"),
+    ("Support and Maintenance", "services"),
+    ("Research Program", "services"),
+    ("Supply of Products", "products"),
+    ("Storage, Shipping and Inventory", "products"),
+    ("Marketing and Promotion", "marketing"),
+    ("Appointment", "appointment"),
+    ("Territory", "appointment"),
+    ("Miscellaneous", "general"),
+    ("Time of the Essence", "general"),
+    ("General Cap Amount", "limitation_of_liability"),
+    ("Order Form", "general"),
+    ("Garbled Qwxz", "other"),
+]
+
+
+@pytest.mark.parametrize("heading, expected", CASES)
+def test_heading_maps_to_clause_type(heading, expected):
+    assert classify_heading(heading) == expected
+
+
+def test_every_rule_type_is_in_the_closed_vocabulary_and_other_is_last():
+    assert CLAUSE_TYPES[-1] == "other"
+    assert len(set(CLAUSE_TYPES)) == len(CLAUSE_TYPES)
+    assert {expected for _, expected in CASES} <= set(CLAUSE_TYPES)
+
+
+def test_classification_ignores_case_and_spacing():
+    assert classify_heading("  GOVERNING   LAW ") == classify_heading("governing law") == "governing_law"

@@ -1,0 +1,145 @@
+"""split_document on real excerpts of each format: CUAD numbered, ARTICLE style, flattened,
+Markdown policy, Bonterms Markdown, Common Paper plain text."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from hybrid.data.clean import clean_markdown, clean_text
+from hybrid.data.sections import MAX_HEADING_CHARS, looks_markdown, split_document, tidy_heading
+
+EXCERPTS = Path(__file__).parent / "excerpts"
+
+
+def split(name: str, doc_type: str = "TEST AGREEMENT"):
+    raw = (EXCERPTS / name).read_text(encoding="utf-8")
+    markdown = name.endswith(".md")
+    text = clean_markdown(raw) if markdown else clean_text(raw)
+    return split_document(text, doc_type=doc_type, markdown=markdown)
+
+
+def headings(parts) -> list[str]:
+    return [h for h, _ in parts]
+
+
+def test_cuad_numbered_sections_with_inline_headings():
+    title, preamble, parts, tail = split("cuad_numbered_2themart.txt")
+    assert title == "CO-BRANDING AND ADVERTISING AGREEMENT"
+    assert preamble.startswith("THIS CO-BRANDING AND ADVERTISING AGREEMENT")
+    assert headings(parts) == [
+        "Definitions", "Development and Implementation", "Promotion", "Payment", "Rights and Standards",
+        "Disclaimer of Warranties", "Term and Termination", "Indemnity", "Limitation on Liability",
+        "Confidential Information", "General Provisions",
+    ]
+    bodies = dict(parts)
+    assert bodies["Definitions"].startswith('(a) "CONTENT" means')  # sub-clauses stay in the body
+    assert "5.2 REPORTING." in bodies["Payment"]
+    assert bodies["Indemnity"].startswith('Each party (the "Indemnifying Party")')  # heading cut off the same line
+    assert tail.startswith("2THEMART.COM, INC.") and "EXHIBIT A" in tail  # signature block without IN WITNESS
+
+
+def test_article_style_top_level_is_the_article():
+    title, preamble, parts, tail = split("cuad_article_sandridge.txt")
+    assert title == "OPERATIONS AND MAINTENANCE AGREEMENT"
+    assert "RECITALS" in preamble and preamble.rstrip().endswith("hereby agree as follows:")
+    assert headings(parts) == ["Definitions", "Engagement of Operator", "Term; Resignation or Removal of Operator",
+                               "Duties as Operator", "Cost Reimbursement"]
+    engagement = dict(parts)["Engagement of Operator"]
+    assert engagement.startswith("2.1 Engagement.") and "2.3 Owner Cooperation." in engagement
+    assert tail.startswith("IN WITNESS WHEREOF")
+    assert not any("IN WITNESS" in body for _, body in parts)
+
+
+def test_flattened_document_yields_numbered_sections():
+    title, preamble, parts, tail = split("cuad_flattened_kubient.txt")
+    assert title == "MASTER SERVICES AGREEMENT"
+    assert preamble.startswith("This Master Services Agreement")
+    assert headings(parts)[:3] == ["Kubient Services", "Kubient License", "Kubient License Definitions"]
+    assert '(b) "Auction Platform" means' in dict(parts)["Kubient License Definitions"]
+
+
+def test_markdown_policy_uses_front_matter_free_title_and_second_level_headings():
+    title, preamble, parts, tail = split("policy_basecamp_privacy.md", doc_type="POLICY")
+    assert title == "PRIVACY POLICY"
+    assert preamble.startswith("Last updated: April 20, 2023")
+    assert "title:" not in preamble and "](#" not in preamble  # front matter and link targets gone
+    assert headings(parts) == ["What we collect and why", "When we access or disclose your information",
+                               "Your rights with respect to your information"]
+    assert "Identity and access" in dict(parts)["What we collect and why"]  # ### becomes a plain line
+    assert not any(line.startswith("#") for _, body in parts for line in body.split("\n"))
+    assert tail == ""
+
+
+def test_markdown_lettered_headings_lose_their_letters_and_tables_their_rules():
+    title, preamble, parts, tail = split("policy_github_tos.md", doc_type="POLICY")
+    assert title == "GITHUB TERMS OF SERVICE"
+    assert "Definitions" in headings(parts) and "Account Terms" in headings(parts)
+    assert "---" not in dict(parts)["Summary"]
+    assert "Account Controls" in dict(parts)["Account Terms"]
+
+
+def test_bonterms_bold_numbered_paragraphs_are_sections():
+    title, preamble, parts, tail = split("bonterms_cloud_terms.md", doc_type="CLOUD TERMS")
+    assert title == "BONTERMS CLOUD TERMS (VERSION 1.0)"
+    assert headings(parts) == ["The Agreement", "Cloud Service", "Users", "Affiliates", "Data"]
+    data = dict(parts)["Data"]
+    assert data.startswith("5.1. Use of Customer Data.") and "**" not in data
+
+
+def test_common_paper_title_case_heading_lines_are_sections():
+    title, preamble, parts, tail = split("commonpaper_software_license.txt", doc_type="SOFTWARE LICENSE AGREEMENT")
+    assert title == "SOFTWARE LICENSE AGREEMENT"
+    assert headings(parts) == ["Software", "Restrictions & Obligations", "Payment & Taxes", "Term & Termination"]
+    assert dict(parts)["Software"].startswith("License. During the Subscription Period")
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXCERPTS.iterdir() if p.suffix in (".txt", ".md")))
+def test_headings_are_short_printable_ascii_and_bodies_nonempty(name):
+    title, _, parts, _ = split(name)
+    assert title and title == title.upper() and len(title) <= 100
+    for heading, body in parts:
+        assert 0 < len(heading) <= MAX_HEADING_CHARS and re.fullmatch(r"[ -~]+", heading), heading
+        assert heading == heading.strip() and not heading.endswith((".", ":"))
+        assert body.strip(), heading
+
+
+def test_fallback_title_is_the_doc_type_and_text_without_markers_is_all_preamble():
+    title, preamble, parts, tail = split_document("The parties agree to cooperate.\n", doc_type="Supply Agreement")
+    assert (title, preamble, parts, tail) == ("SUPPLY AGREEMENT", "The parties agree to cooperate.", [], "")
+
+
+def test_headless_numbered_paragraphs_stay_as_text_of_the_previous_section():
+    text = ("SERVICES AGREEMENT\n\n1. Services. Provider will provide the services.\n\n"
+            "2. Provider will also provide reports.\n\n3. Fees. Customer will pay the fees.\n\n"
+            "4. Term. One year.\n")
+    _, _, parts, _ = split_document(text)
+    assert headings(parts) == ["Services", "Fees", "Term"]
+    assert "2. Provider will also provide reports." in dict(parts)["Services"]
+
+
+def test_section_with_empty_body_is_merged_into_the_next():
+    text = ("LICENSE AGREEMENT\n\n1. Definitions.\n\n2. Grant. Licensor grants a license.\n\n"
+            "3. Term. One year.\n\n4. Fees. None.\n")
+    _, _, parts, _ = split_document(text)
+    assert headings(parts) == ["Grant", "Term", "Fees"]
+    assert dict(parts)["Grant"].startswith("Definitions")
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("LIMITATION OF LIABILITY", "Limitation of Liability"),
+    ("  Term and Termination.  ", "Term and Termination"),
+    ("**Confidentiality**:", "Confidentiality"),
+    ("GRANT OF IP RIGHTS", "Grant of IP Rights"),
+    ("License Grant10", "License Grant"),
+    ("x" * 81, ""),
+    ("1.2", ""),
+])
+def test_tidy_heading_table(raw, expected):
+    assert tidy_heading(raw) == expected
+
+
+def test_markdown_detection_needs_two_headings_or_front_matter():
+    assert looks_markdown("# A\n\n## B\n")
+    assert looks_markdown("---\ntitle: x\n---\ntext")
+    assert not looks_markdown("TERMS\n\n# # #\n")
