@@ -38,6 +38,7 @@ class TrainConfig:
     eval_windows: int = 64  # fixed val windows per validation pass
     seed: int = 1234  # data order, noise and init
     tokenizer_docs: int = 0  # train the tokenizer on the first N train docs; 0 = all
+    limit_docs: int = 0  # use only the first N train and val documents (smoke runs, tests); 0 = all
     precision: str = "auto"  # auto = bf16 autocast on CUDA and on CPUs with AMX (~2x faster step here), else fp32
     threads: int = 0  # CPU intra-op threads; 0 = torch default (1 is faster when other jobs share the cores)
 

@@ -139,6 +139,8 @@ def _build_data(cfg: TrainConfig, tok_dir: Path | None, log):
 
     train_docs = load_documents(cfg.corpus, splits=("train",))
     val_docs = load_documents(cfg.corpus, splits=("val",))
+    if cfg.limit_docs:
+        train_docs, val_docs = train_docs[: cfg.limit_docs], val_docs[: cfg.limit_docs]
     if tok_dir is not None:
         tok = HybridTokenizer.load(tok_dir)
     else:
