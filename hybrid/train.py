@@ -153,7 +153,9 @@ def _build_data(cfg: TrainConfig, tok_dir: Path | None, log):
     val_p = plan_rows(val_docs, tok, cfg.seq_len)
     n_p = min(len(val_p), max(1, cfg.eval_windows // 8))
     val = Rows.cat([val_w.select(torch.randperm(len(val_w), generator=g)[: cfg.eval_windows - n_p]), val_p.select(torch.arange(n_p))])
-    return tok, train, val, train_docs
+    val_text = "".join(d.text for d in val_docs)
+    bytes_per_token = len(val_text.encode("utf-8")) / max(1, len(tok.encode(val_text)))
+    return tok, train, val, train_docs, round(bytes_per_token, 3)
 
 
 @torch.no_grad()
@@ -202,7 +204,7 @@ def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
         raise CheckpointError(f"{out} already holds a checkpoint; pass --resume to continue it or choose another --out")
 
     torch.manual_seed(cfg.seed)
-    tok, train_rows, val_rows, train_docs = _build_data(cfg, out if resume else None, log)
+    tok, train_rows, val_rows, train_docs, bytes_per_token = _build_data(cfg, out if resume else None, log)
     tok_ids = {"mask": tok.mask_id}
     bc = BackboneConfig(vocab_size=tok.vocab_size, d_model=cfg.d_model, n_layers=cfg.n_layers, n_heads=cfg.n_heads, dropout=cfg.dropout)
     model = Backbone(bc)
@@ -278,7 +280,7 @@ def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
                 "processes": acc.num_processes,
                 "precision": precision,
                 "train_docs": len(train_docs),
-                "bytes_per_token": None,
+                "bytes_per_token": bytes_per_token,  # val split, measures the tokenizer
                 "curves": curves,
                 "command": "hybrid train " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "hybrid train",
             }
