@@ -48,8 +48,8 @@ STATE_FILE = "train_state.pt"
 RECORD_FILE = "training_record.json"
 
 
-def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator, cond_dropout: float):
-    """(ar_loss, diff_loss, n_ar_tokens, n_span_tokens) for one batch of rows."""
+def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator, cond_dropout: float, diffusion: bool = True):
+    """(ar_loss, diff_loss, n_ar_tokens, n_span_tokens) for one batch; diffusion=False skips MDLM (AR-only model)."""
     ids, kind, section = rows.ids, rows.kind, rows.section
     valid = kind != KIND_PAD
     # AR: predict token i+1 from <= i over real tokens
@@ -61,7 +61,7 @@ def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator
 
     doc = ~rows.is_plan
     span = (kind == KIND_SPAN) & doc[:, None]
-    if not bool(span.any()):
+    if not diffusion or not bool(span.any()):
         return ar_loss, ar_loss.new_zeros(()), n_ar, 0
     t = sample_times(ids.shape[0], generator, ids.device)
     xt, masked = q_xt(ids, span, t, schedule, tok_ids["mask"], generator)
@@ -241,7 +241,7 @@ def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
         rows = train_rows.select(idx)
         rows = Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
         with acc.autocast():
-            ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, gen, cfg.cond_dropout)
+            ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0)
             loss = ar + cfg.diffusion_weight * diff
         opt.zero_grad(set_to_none=True)
         acc.backward(loss)
