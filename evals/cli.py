@@ -1,0 +1,72 @@
+"""`hybrid eval run`: a thin map from arguments to evals.runner.run.
+
+Owns: this subcommand's arguments and output only. `add_eval_run(eval_subparsers)` is wired into
+hybrid/cli.py's `eval` group, which turns any HybridError into exit code 2 with a one-line message.
+Imports nothing heavy at parse time, so `hybrid -h` stays fast.
+"""
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+__all__ = ["add_eval_run"]
+
+
+def _cmd_eval_run(args) -> int:
+    from evals.runner import RunConfig, run
+    from evals.systems import parse_systems
+
+    cfg = RunConfig(
+        systems=tuple(s.name for s in parse_systems(args.systems)),
+        split=args.split,
+        limit=args.limit,
+        n_variants=args.n_variants,
+        seed=args.seed,
+        out=str(args.out),
+        checkpoint=str(args.checkpoint),
+        reference=str(args.reference),
+        corpus=args.corpus,
+        device="cpu" if args.cpu else "auto",
+        threads=args.threads,
+        mauve=not args.no_mauve,
+        command="hybrid " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["eval"] else "",
+    )
+    summary = run(cfg, progress=not args.no_progress)
+    if args.json:
+        print(json.dumps({"systems": summary["systems"], "real": summary["real"], "report": summary["report"], "out": str(args.out)}))
+    else:
+        for name, s in summary["systems"].items():
+            figures = ", ".join(f"{k} {s[k]:.4g}" for k in ("ref_bpb", "mauve", "self_bleu", "distinct_2", "seconds_per_draft") if s.get(k) is not None)
+            print(f"{name}: {figures}")
+        print(f"report: {summary['report']}")
+    return 0
+
+
+def add_eval_run(esub) -> None:
+    from evals.runner import DEFAULT_CHECKPOINT, DEFAULT_REFERENCE
+    from evals.systems import SYSTEMS
+
+    p = esub.add_parser(
+        "run",
+        help="draft the held-out contracts' clause bodies with each system and score them side by side",
+        description="For every document of the split, hide its clause bodies and let each system write them "
+        "(N variants, same span budgets, same seed). Scores: ref_bpb under an independent reference model, MAUVE, "
+        "self-BLEU, distinct-1/2, repetition, required clauses, defined-term consistency, outline validity, speed. "
+        "Writes samples.jsonl (resumable), summary.json, report.md and plots into --out.",
+    )
+    p.add_argument("--systems", default="hybrid,ar", help=f"comma-separated, from: {', '.join(SYSTEMS)} (default: hybrid,ar)")
+    p.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
+    p.add_argument("--limit", type=int, default=0, help="only the first N documents that have clause bodies (0 = all)")
+    p.add_argument("--n-variants", type=int, default=4, help="drafts per document, 1-64 (default: 4)")
+    p.add_argument("--seed", type=int, default=0, help="base seed; same seed, same drafts (default: 0)")
+    p.add_argument("--out", type=Path, default=Path("evals/runs/latest"), help="run directory; an existing run there is resumed (default: evals/runs/latest)")
+    p.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="drafting model (default: the shipped model)")
+    p.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE, help="independent reference LM (default: checkpoints/reference; see evals/train_reference.py)")
+    p.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
+    p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch default)")
+    p.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
+    p.add_argument("--no-mauve", action="store_true", help="skip MAUVE (saves loading the embedding model, ~10 s)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout: {\"systems\": {name: {ref_bpb, mauve, ...}}, ...}")
+    p.set_defaults(func=_cmd_eval_run)

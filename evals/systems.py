@@ -1,0 +1,221 @@
+"""The systems under evaluation: what writes the hidden clause bodies of a held-out document.
+
+Owns: the system table (names -> how they fill), the one factory that resolves a name (unknown
+-> HybridError listing the valid ones), the sampling settings every system shares, and running
+one system on one document (timed). Knows nothing about metrics, files or reports.
+
+Every system gets the same weights, tokenizer, sampling params (temperature 0.8, top-p 0.9, as
+benchmarks/fill.py) and per-document seed, and fills the same span budgets (the real bodies'
+token lengths + 1, hybrid.skeleton.from_document), except `planned`, which writes its own
+outline for the document's doc type under the matching template and fills that skeleton.
+"""
+
+import re
+import time
+from contextlib import nullcontext
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hybrid.errors import ConfigError, SamplingError, TemplateError
+
+__all__ = ["System", "SYSTEMS", "EVAL_SAMPLING", "get_system", "parse_systems", "Engine", "Drafts", "template_for", "planned_fields"]
+
+STEP_SWEEP = (4, 8, 16, 32, 64)
+
+
+@dataclass(frozen=True)
+class System:
+    name: str
+    kind: str  # "diffusion" | "ar" | "planned"
+    steps: int | None  # K denoising steps (diffusion, planned); None = the sampler's default
+    guidance: float | None  # w; None = the sampler's default
+    description: str
+
+
+def _table() -> dict[str, System]:
+    rows = [
+        System("hybrid", "diffusion", None, None, "diffusion fill, the sampler's default K and w"),
+        System("ar", "ar", None, 0.0, "KV-cached autoregressive fill on the same backbone (hybrid.arfill)"),
+        System("hybrid-noguide", "diffusion", None, 0.0, "diffusion fill, default K, guidance off (w = 0)"),
+    ]
+    rows += [System(f"hybrid-k{k}", "diffusion", k, None, f"diffusion fill, K = {k}, default w") for k in STEP_SWEEP]
+    rows.append(System("planned", "planned", None, None, "the planner's outline for the doc type (template), then the default diffusion fill"))
+    return {s.name: s for s in rows}
+
+
+SYSTEMS: dict[str, System] = _table()
+
+
+def get_system(name: str) -> System:
+    if name not in SYSTEMS:
+        raise ConfigError(f"unknown system {name!r}; valid systems: {', '.join(SYSTEMS)}.")
+    return SYSTEMS[name]
+
+
+def parse_systems(spec: str) -> list[System]:
+    """"hybrid,ar" -> [System, System] in the given order, duplicates dropped; every name checked."""
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if not names:
+        raise ConfigError(f"--systems must name at least one system (valid: {', '.join(SYSTEMS)}), got {spec!r}.")
+    return [get_system(n) for n in dict.fromkeys(names)]
+
+
+EVAL_SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # hybrid.sampling.SamplingParams fields, as benchmarks/fill.py
+
+
+@lru_cache(maxsize=1)
+def _templates():
+    from hybrid.templates import list_templates
+
+    return tuple(list_templates())
+
+
+def template_for(doc_type: str):
+    """The template whose doc type or grounding doc types name `doc_type` (trailing digits ignored); None if none."""
+    key = re.sub(r"\d+$", "", doc_type.strip()).strip().upper()
+    for t in _templates():
+        if key == t.doc_type.upper() or key in (d.upper() for d in t.grounding.get("doc_types", [])):
+            return t
+    return None
+
+
+def planned_fields(template, doc_fields: dict) -> dict:
+    """The template's example fields with every document field the template declares and accepts laid over them."""
+    from hybrid.errors import FieldError
+
+    values = dict(template.example)
+    for k, v in doc_fields.items():
+        if k in template.fields["properties"]:
+            try:
+                template.validate_fields({**values, k: v})
+            except FieldError:
+                continue  # e.g. a CUAD party name longer than the template allows: keep the example's
+            values[k] = v
+    return template.validate_fields(values)
+
+
+@dataclass
+class Drafts:
+    """N variants of one document's clause bodies, with what the metrics need to score them."""
+
+    bodies: list[list[str]]  # [variant][span] generated body text
+    segments: list  # the skeleton's Segments in order (body segments are placeholders)
+    clauses: list[str]  # clause type per span
+    terms: list[str]  # party names the bodies should write exactly (the runner adds the skeleton's defined terms)
+    seconds: float  # wall time of plan + fill for all N variants
+    tokens: int  # generated body tokens over all variants (drafting tokenizer, no <eos>)
+    steps: int  # denoising steps (diffusion) or decode steps (AR) run
+    plan_seconds: float = 0.0
+    required: list[str] | None = None  # required clause types (a template's); None = every section
+    outline: dict | None = None  # the planner's outline (planned only; None when it failed)
+    template: str | None = None  # the template planned under (planned only)
+    skipped: str = ""  # why no bodies were written (planned: no template for the doc type, planner failed)
+
+
+class Engine:
+    """The drafting model and everything the systems share; runs one system on one document."""
+
+    def __init__(self, model, tokenizer, device="cpu", params=None, fill_config=None):
+        import torch
+
+        from hybrid.sampling import SamplingParams
+
+        self.model, self.tokenizer = model, tokenizer
+        self.device = torch.device(device)
+        self.params = params or SamplingParams(**EVAL_SAMPLING)
+        self.fill_config = fill_config
+        self._planner = None
+
+    def _autocast(self):
+        import torch
+
+        return torch.autocast("cuda", dtype=torch.bfloat16) if self.device.type == "cuda" else nullcontext()
+
+    def _sync(self):
+        import torch
+
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+
+    def _fill(self, system: System, skeleton, n: int, seed: int):
+        from hybrid import arfill
+        from hybrid.diffusion import sampler
+
+        if system.kind == "ar":
+            return arfill.fill(self.model, self.tokenizer, skeleton, n=n, seed=seed, params=self.params)
+        steps = system.steps if system.steps is not None else sampler.DEFAULT_STEPS
+        w = system.guidance if system.guidance is not None else sampler.DEFAULT_GUIDANCE
+        return sampler.fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=w, seed=seed,
+                            params=self.params, config=self.fill_config)
+
+    def warm_up(self, systems) -> None:
+        """One tiny fill per filler kind, so first-call allocations are not timed."""
+        from hybrid.data.document import Segment
+        from hybrid.skeleton import tokenize_segments
+
+        segs = [Segment("AGREEMENT\n\n", "text"), Segment("1. Term.\n", "heading", 0), Segment("", "body", 0), Segment("\n\n", "text")]
+        sk = tokenize_segments(self.tokenizer, segs, [8])
+        for kind in sorted({s.kind for s in systems}):
+            with self._autocast():
+                self._fill(SYSTEMS["ar"] if kind == "ar" else SYSTEMS["hybrid-k4"], sk, 2, 0)
+
+    def planner(self):
+        if self._planner is None:
+            from hybrid.planner import Planner
+
+            self._planner = Planner(self.model, self.tokenizer)
+        return self._planner
+
+    def run(self, system: System, doc, n: int, seed: int) -> Drafts:
+        """Fill `doc`'s clause bodies with `system`: n variants, timed (CUDA synchronized)."""
+        from hybrid.data.document import Segment
+        from hybrid.skeleton import from_document, from_template
+
+        plan_s, outline, tid, required = 0.0, None, None, None
+        if system.kind == "planned":
+            template = template_for(doc.doc_type)
+            if template is None:
+                return self._skip(f"no template for doc type {doc.doc_type!r}")
+            fields = planned_fields(template, doc.fields)
+            tid = template.id
+            self._sync()
+            t0 = time.perf_counter()
+            try:
+                with self._autocast():
+                    plan = self.planner().plan(template, fields, seed=seed, params=self.params)
+            except (TemplateError, SamplingError) as e:
+                return self._skip(f"planner failed: {e}", template=tid)
+            self._sync()
+            plan_s = time.perf_counter() - t0
+            outline = plan.outline
+            skel = template.render_skeleton(outline, fields)
+            sk = from_template(self.tokenizer, skel)
+            required = list(template.required_clauses)
+            terms = list(dict.fromkeys(t for s in skel.spans for t in s.locked))
+        else:
+            sk = from_document(self.tokenizer, doc)
+            terms = [str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)]
+        self._sync()
+        t0 = time.perf_counter()
+        with self._autocast():
+            results = self._fill(system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed)
+        self._sync()
+        fill_s = time.perf_counter() - t0
+        segments = [Segment("", "body", s.section) if s.kind == "body" else s for s in sk.segments]
+        return Drafts(
+            bodies=[list(r.spans) for r in results],
+            segments=segments,
+            clauses=[s.clause for s in sk.spans],
+            terms=terms,
+            seconds=plan_s + fill_s,
+            tokens=sum(len(t) for r in results for t in r.tokens),
+            steps=results[0].steps,
+            plan_seconds=plan_s,
+            required=required,
+            outline=outline,
+            template=tid,
+        )
+
+    @staticmethod
+    def _skip(reason: str, **kw) -> Drafts:
+        return Drafts(bodies=[], segments=[], clauses=[], terms=[], seconds=0.0, tokens=0, steps=0, skipped=reason, **kw)

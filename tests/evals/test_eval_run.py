@@ -1,0 +1,202 @@
+"""`hybrid eval run` end to end on tiny checkpoints trained here: JSON output, report, resume, determinism, bad input."""
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # evals/ is a top-level package of the repo
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _tiny import make_checkpoints, make_corpus  # noqa: E402
+from evals import runner  # noqa: E402
+from evals.runner import SAMPLES, doc_seed, load_samples  # noqa: E402
+from evals.systems import Engine  # noqa: E402
+from hybrid.cli import main  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """A tiny corpus (test split: two one-section CUAD excerpts and one without sections) and two tiny models."""
+    mp = pytest.MonkeyPatch()
+    root = tmp_path_factory.mktemp("eval")
+    mp.setenv("HYBRID_CACHE", str(root / "cache"))
+    corpus = make_corpus(root / "corpus")
+    drafting, reference = make_checkpoints(root, corpus)
+    yield {"root": root, "corpus": corpus, "drafting": drafting, "reference": reference}
+    mp.undo()
+
+
+def _args(world, out, *extra, systems="hybrid,ar"):
+    return ["eval", "run", "--systems", systems, "--limit", "2", "--n-variants", "2", "--checkpoint", str(world["drafting"]),
+            "--reference", str(world["reference"]), "--corpus", str(world["corpus"]), "--out", str(out), "--threads", "1",
+            "--no-progress", *extra]
+
+
+@pytest.fixture(scope="module")
+def first_run(world):
+    """The CI command: --systems hybrid,ar --limit 2 --json (with MAUVE, on the real embedding model)."""
+    out = world["root"] / "run"
+    import io
+    from contextlib import redirect_stdout
+
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        rc = main(_args(world, out, "--json"))
+    return rc, json.loads(buf.getvalue()), out
+
+
+def test_json_reports_every_figure_of_the_bar_for_both_systems(first_run):
+    rc, result, out = first_run
+    assert rc == 0
+    assert set(result["systems"]) == {"hybrid", "ar"}
+    for name, s in result["systems"].items():
+        for key in ("ref_bpb", "self_bleu", "distinct_2", "seconds_per_draft"):
+            assert isinstance(s[key], float) and s[key] > 0, (name, key, s[key])
+        assert s["documents"] == 2 and s["clauses"] == 2 and s["tokens_per_second"] > 0
+        assert "too small to be meaningful" in s["mauve_note"] or "not computed" in s["mauve_note"]
+    assert result["systems"]["hybrid"]["speedup_vs_ar"] > 0 and result["systems"]["ar"]["speedup_vs_ar"] is None
+    assert result["real"]["ref_bpb"] > 0 and result["real"]["clauses"] == 2
+
+
+def test_run_writes_samples_summary_report_and_plots(first_run):
+    _, result, out = first_run
+    records = load_samples(out)
+    assert sorted((r["system"], Path(r["doc"]).name) for r in records) == sorted(
+        (s, d) for s in ("real", "hybrid", "ar") for d in ("banners.txt", "redactions.txt"))
+    gen = [r for r in records if r["system"] != "real"]
+    assert all(len(r["bodies"]) == 2 and len(r["ref_nats"]) == 2 and r["seed"] == doc_seed(0, r["doc"]) for r in gen)
+    report = (out / "report.md").read_text()
+    assert "| hybrid |" in report and "| ar |" in report and "## Goals (issue 6)" in report and "self-BLEU: hybrid" in report
+    assert (out / "speed_vs_quality.png").stat().st_size > 1000 and (out / "quality_vs_steps.png").stat().st_size > 1000
+    assert json.loads((out / "summary.json").read_text())["systems"] == result["systems"]
+
+
+def test_rerun_does_not_redo_completed_samples_and_drops_a_half_written_line(world, first_run, monkeypatch):
+    _, result, out = first_run
+    resumed = world["root"] / "resumed"
+    shutil.copytree(out, resumed)
+    before = (resumed / SAMPLES).read_text()
+    with open(resumed / SAMPLES, "a") as f:
+        f.write('{"system": "hybrid-k4", "doc": "cuad/contr')  # killed mid-write
+    calls = []
+    real_run = Engine.run
+
+    def counting(self, system, doc, n, seed):
+        calls.append((system.name, Path(doc.path).name))
+        return real_run(self, system, doc, n, seed)
+
+    monkeypatch.setattr(Engine, "run", counting)
+    assert main(_args(world, resumed, "--no-mauve")) == 0
+    assert calls == [] and (resumed / SAMPLES).read_text() == before
+    assert main(_args(world, resumed, "--no-mauve", systems="hybrid,ar,hybrid-k4")) == 0  # add a system: only its samples run
+    assert calls == [("hybrid-k4", "banners.txt"), ("hybrid-k4", "redactions.txt")]
+
+
+def test_same_seed_same_drafts_in_a_fresh_run(world, first_run):
+    _, _, out = first_run
+    again = world["root"] / "again"
+    assert main(_args(world, again, "--no-mauve", systems="hybrid")) == 0
+    bodies = lambda d, s: {r["doc"]: r["bodies"] for r in load_samples(d) if r["system"] == s}  # noqa: E731
+    assert bodies(again, "hybrid") == bodies(out, "hybrid")
+
+
+def test_a_run_directory_with_other_settings_is_refused(world, first_run, capsys):
+    _, _, out = first_run
+    assert main(_args(world, out, "--no-mauve", "--seed", "1")) == 2
+    assert "seed" in capsys.readouterr().err
+
+
+class _ExamplePlanner:
+    """The template's example outline in place of a decode (the planner itself is tested in tests/test_planner.py)."""
+
+    def plan(self, template, fields, seed=0, params=None):
+        from hybrid.planner import PlanResult
+
+        return PlanResult(template.example_outline(), "", [], 0, 0.01)
+
+
+def test_planned_is_scored_on_its_template_and_a_doc_type_without_one_is_counted_as_skipped(world, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(Engine, "planner", lambda self: _ExamplePlanner())
+    out = tmp_path / "planned"
+    assert main(_args(world, out, "--no-mauve", "--json", systems="planned")) == 0
+    s = json.loads(capsys.readouterr().out)["systems"]["planned"]
+    # banners is a CO-BRANDING AGREEMENT (no template), redactions a SUPPLY AGREEMENT (templates/supply.json)
+    assert s["documents"] == 1 and s["skipped"] == 1 and "no template for doc type 'CO-BRANDING AGREEMENT'" in s["skip_reasons"][0]
+    assert s["outline_valid"] == 1.0 and s["required_fraction"] is not None and s["ref_bpb"] > 0
+    rec = next(r for r in load_samples(out) if r["system"] == "planned" and r["template"] == "supply")
+    assert len(rec["bodies"][0]) == len(rec["outline"]["sections"]) == len(rec["clauses"])
+    assert "documents skipped" in (out / "report.md").read_text()
+
+
+def _corpus_without(world, tmp_path, split):
+    root = tmp_path / "c"
+    shutil.copytree(world["corpus"], root)
+    lines = [ln for ln in (root / "manifest.jsonl").read_text().splitlines() if json.loads(ln)["split"] != split]
+    (root / "manifest.jsonl").write_text("\n".join(lines) + "\n")
+    return root
+
+
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        ("unknown_system", "unknown system 'gpt2'; valid systems: hybrid, ar, hybrid-noguide"),
+        ("empty_split", "no documents"),
+        ("no_manifest", "no manifest.jsonl"),
+        ("no_bodies", "none with a clause body"),
+        ("reference_is_checkpoint", "independent"),
+        ("no_reference", "evals.train_reference"),
+        ("bad_variants", "n-variants must be an integer in [1, 64], got 0"),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message(world, tmp_path, capsys, case, message):
+    args = _args(world, tmp_path / "out", "--no-mauve")
+
+    def set_arg(flag, value):
+        args[args.index(flag) + 1] = value
+
+    if case == "unknown_system":
+        set_arg("--systems", "hybrid,gpt2")
+    elif case == "empty_split":
+        set_arg("--corpus", str(_corpus_without(world, tmp_path, "test")))
+    elif case == "no_manifest":
+        c = tmp_path / "nomanifest"
+        shutil.copytree(world["corpus"], c)
+        (c / "manifest.jsonl").unlink()
+        set_arg("--corpus", str(c))
+    elif case == "no_bodies":
+        c = tmp_path / "c2"
+        shutil.copytree(world["corpus"], c)
+        lines = [json.loads(ln) for ln in (c / "manifest.jsonl").read_text().splitlines()]
+        keep = [e for e in lines if e["split"] != "test" or e["path"].endswith("accuray.txt")]
+        (c / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in keep))
+        set_arg("--corpus", str(c))
+    elif case == "reference_is_checkpoint":
+        set_arg("--reference", str(world["drafting"]))
+    elif case == "no_reference":
+        set_arg("--reference", str(tmp_path / "missing"))
+    elif case == "bad_variants":
+        set_arg("--n-variants", "0")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err, err
+    assert "Traceback" not in err
+
+
+def test_the_reference_is_an_ar_only_model_of_another_seed_and_size(world):
+    from evals.train_reference import REFERENCE_CONFIG, reference_config
+    from hybrid.config import TrainConfig
+    from hybrid.train import load_checkpoint
+
+    cfg = reference_config()
+    assert cfg.diffusion_weight == 0 and cfg.plan_repeat == 0 and cfg.out.endswith("checkpoints/reference")
+    assert cfg.seed != TrainConfig().seed and cfg.d_model != TrainConfig().d_model
+    _, _, record = load_checkpoint(world["reference"])
+    assert record["config"]["diffusion_weight"] == 0 and record["config"]["seed"] == REFERENCE_CONFIG["seed"]
+
+
+def test_runner_doc_seed_depends_on_seed_and_path_only():
+    assert doc_seed(0, "a.txt") == doc_seed(0, "a.txt") != doc_seed(1, "a.txt") != doc_seed(0, "b.txt")
+    assert runner.RunConfig(systems=("ar", "hybrid")).systems == ("ar", "hybrid")

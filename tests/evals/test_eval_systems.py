@@ -1,0 +1,133 @@
+"""evals.systems: the name table and its factory, template choice for `planned`, and one system run on a real document."""
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # evals/ is a top-level package of the repo
+
+from evals.systems import SYSTEMS, Engine, get_system, parse_systems, planned_fields, template_for  # noqa: E402
+from hybrid.data.corpus import build_document  # noqa: E402
+from hybrid.errors import ConfigError, HybridError, TemplateError  # noqa: E402
+from hybrid.planner import PlanResult  # noqa: E402
+from hybrid.templates import load_template  # noqa: E402
+
+EXCERPTS = Path(__file__).resolve().parent.parent / "data" / "excerpts"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_thread():
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
+
+
+@pytest.fixture(scope="module")
+def banners():
+    """A real CUAD excerpt with one numbered section, its body cut to 30 words (the AR baseline decodes token by token)."""
+    entry = {"path": "cuad/banners.txt", "source": "cuad", "doc_type": "SUPPLY AGREEMENT", "split": "test", "group": "g"}
+    doc = build_document(entry, (EXCERPTS / "cuad_banners.txt").read_text(), {"party_a": "I-Escrow, Inc.", "party_b": "2TheMart.com, Inc."})
+    return replace(doc, sections=[replace(s, body=" ".join(s.body.split()[:30])) for s in doc.sections])
+
+
+def test_every_system_of_the_issue_is_in_the_table():
+    assert list(SYSTEMS) == ["hybrid", "ar", "hybrid-noguide", "hybrid-k4", "hybrid-k8", "hybrid-k16", "hybrid-k32", "hybrid-k64", "planned"]
+    assert [SYSTEMS[f"hybrid-k{k}"].steps for k in (4, 8, 16, 32, 64)] == [4, 8, 16, 32, 64]
+    assert SYSTEMS["hybrid-noguide"].guidance == 0.0 and SYSTEMS["ar"].kind == "ar" and SYSTEMS["planned"].kind == "planned"
+
+
+@pytest.mark.parametrize("name", ["hybird", "gpt2", "hybrid-k5", ""])
+def test_unknown_system_is_a_hybrid_error_listing_the_valid_ones(name):
+    with pytest.raises(HybridError) as e:
+        get_system(name)
+    assert repr(name) in str(e.value) and all(s in str(e.value) for s in SYSTEMS)
+
+
+@pytest.mark.parametrize("spec, want", [("hybrid,ar", ["hybrid", "ar"]), (" ar , hybrid,ar ", ["ar", "hybrid"]), ("planned", ["planned"])])
+def test_parse_systems_keeps_order_and_drops_duplicates(spec, want):
+    assert [s.name for s in parse_systems(spec)] == want
+
+
+@pytest.mark.parametrize("spec", ["", " , ", "hybrid,nope"])
+def test_parse_systems_rejects_empty_and_unknown(spec):
+    with pytest.raises(ConfigError, match="valid"):
+        parse_systems(spec)
+
+
+@pytest.mark.parametrize(
+    "doc_type, template",
+    [
+        ("SUPPLY AGREEMENT", "supply"),
+        ("FRANCHISE AGREEMENT3", "franchise"),  # CUAD numbers repeated doc types
+        ("RESELLER AGREEMENT", "distributor"),  # a grounding doc type of the distributor template
+        ("CLOUD TERMS", "saas-agreement"),
+        ("POLICY", None),
+        ("FUSION", None),
+    ],
+)
+def test_template_for_a_doc_type(doc_type, template):
+    t = template_for(doc_type)
+    assert (t.id if t else None) == template
+
+
+def test_planned_fields_take_the_documents_fields_the_template_accepts():
+    t = load_template("supply")
+    fields = planned_fields(t, {"party_a": "Acme Corp.", "party_b": "X" * 5000, "not_a_field": "ignored"})
+    assert fields["party_a"] == "Acme Corp."
+    assert fields["party_b"] == t.example["party_b"]  # too long for the template: the example's stays
+    assert "not_a_field" not in fields
+
+
+@pytest.mark.parametrize("name", ["hybrid", "ar", "hybrid-k4"])
+def test_a_system_fills_every_span_of_every_variant_and_the_same_seed_gives_the_same_drafts(name, tiny_model, tokenizer, banners):
+    engine = Engine(tiny_model, tokenizer)
+    a = engine.run(SYSTEMS[name], banners, n=3, seed=5)
+    assert not a.skipped and len(a.bodies) == 3 and all(len(b) == len(banners.sections) for b in a.bodies)
+    assert a.clauses == [s.clause_type for s in banners.sections]
+    assert a.seconds > 0 and a.tokens > 0 and a.outline is None
+    assert [s.text for s in a.segments if s.kind == "body"] == [""] * len(banners.sections)  # the real text is not handed on
+    assert a.terms == ["I-Escrow, Inc.", "2TheMart.com, Inc."]
+    b = engine.run(SYSTEMS[name], banners, n=3, seed=5)
+    assert a.bodies == b.bodies
+    c = engine.run(SYSTEMS[name], banners, n=3, seed=6)
+    assert c.bodies != a.bodies
+
+
+class _StubPlanner:
+    """Returns the template's own example outline (the real planner is tested in tests/test_planner.py)."""
+
+    def __init__(self, error=None):
+        self.error, self.calls = error, []
+
+    def plan(self, template, fields, seed=0, params=None):
+        self.calls.append((template.id, fields["party_a"], seed))
+        if self.error:
+            raise self.error
+        outline = template.example_outline()
+        return PlanResult(outline, "", [], 0, 0.01)
+
+
+def test_planned_fills_the_planners_outline_under_the_doc_types_template(tiny_model, tokenizer, banners):
+    engine = Engine(tiny_model, tokenizer)
+    engine._planner = _StubPlanner()
+    d = engine.run(SYSTEMS["planned"], banners, n=2, seed=3)
+    t = load_template("supply")
+    outline = t.example_outline()
+    assert engine._planner.calls == [("supply", "I-Escrow, Inc.", 3)]
+    assert d.template == "supply" and d.outline == outline
+    assert d.clauses == [s["clause"] for s in outline["sections"]] and d.required == t.required_clauses
+    assert len(d.bodies) == 2 and all(len(b) == len(outline["sections"]) for b in d.bodies)
+    assert "I-Escrow, Inc." in d.terms and d.plan_seconds > 0 and d.seconds >= d.plan_seconds
+
+
+def test_planned_skips_a_doc_type_without_template_and_records_a_failed_plan(tiny_model, tokenizer, banners):
+    engine = Engine(tiny_model, tokenizer)
+    engine._planner = _StubPlanner(error=TemplateError("outline does not satisfy template 'supply'"))
+    failed = engine.run(SYSTEMS["planned"], banners, n=2, seed=0)
+    assert failed.skipped.startswith("planner failed") and failed.outline is None and failed.template == "supply" and failed.bodies == []
+    none = engine.run(SYSTEMS["planned"], replace(banners, doc_type="POLICY"), n=2, seed=0)
+    assert "no template for doc type 'POLICY'" in none.skipped and none.template is None
