@@ -1,1 +1,20 @@
-"""hybrid: contract drafting engine."""
+"""hybrid: contract drafting engine.
+
+    from hybrid import Drafter
+    drafts = Drafter.from_pretrained().draft("mutual-nda", fields, n=4, seed=0)
+
+The names below are imported on first use, so `import hybrid.templates` (or the CLI) does not
+pay for torch and the grammar engine until a model is needed.
+"""
+
+__all__ = ["Drafter", "Draft", "Reranker"]
+
+_HOME = {"Drafter": "hybrid.drafter", "Draft": "hybrid.drafter", "Reranker": "hybrid.rerank"}
+
+
+def __getattr__(name):
+    if name in _HOME:
+        import importlib
+
+        return getattr(importlib.import_module(_HOME[name]), name)
+    raise AttributeError(f"module 'hybrid' has no attribute {name!r}")

@@ -77,6 +77,13 @@ def _add_eval(sub) -> None:
     b.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     b.add_argument("--json", action="store_true", help="one JSON line on stdout")
     b.set_defaults(func=_cmd_eval_bpb)
+    try:  # `hybrid eval run` lives in the evals/ harness at the repo root; absent when evals/ is not importable
+        from evals.cli import add_eval_run
+    except ModuleNotFoundError as e:
+        if e.name not in ("evals", "evals.cli"):  # "evals.cli": a tests/evals/ dir on sys.path shadows it as a namespace package
+            raise
+    else:
+        add_eval_run(esub)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
         add_plan_parsers = None
     if add_plan_parsers is not None:
         add_plan_parsers(sub)
+    from hybrid.cli_draft import add_parsers as add_draft_parsers
+    add_draft_parsers(sub)
     return parser
 
 

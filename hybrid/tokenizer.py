@@ -82,11 +82,6 @@ class HybridTokenizer:
     def decode(self, ids, skip_special: bool = False) -> str:
         return self.hf.decode(list(ids), skip_special_tokens=skip_special)
 
-    def token_strings(self) -> list[str]:
-        """Decoded text of every id (special tokens as ""): what a grammar matcher needs."""
-        special = set(self.special_ids)
-        return ["" if i in special else self.hf.decode([i]) for i in range(self.vocab_size)]
-
     def save(self, directory) -> None:
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)

@@ -51,10 +51,3 @@ def test_load_missing_or_corrupt_file_names_the_path(tmp_path):
     (tmp_path / "tokenizer.json").write_text("{not json")
     with pytest.raises(CheckpointError, match="corrupt"):
         HybridTokenizer.load(tmp_path)
-
-
-def test_token_strings_blank_special_tokens(tokenizer):
-    strings = tokenizer.token_strings()
-    assert len(strings) == tokenizer.vocab_size
-    assert all(strings[i] == "" for i in tokenizer.special_ids)
-    assert sum(1 for s in strings if s) == tokenizer.vocab_size - len(SPECIAL_TOKENS)
