@@ -1,0 +1,391 @@
+"""Fill benchmark: the diffusion filler against the AR fill baseline on the same weights, one JSON line.
+
+    python benchmarks/fill.py [--checkpoint checkpoints/hybrid-small] [--device cpu|cuda] [--quick]
+
+Measured in one run (ratios never cross runs):
+- speedup_vs_ar: wall time of our KV-cached AR fill / the diffusion fill, N variants of full
+  contracts from >= 3 templates, same spans, same sampling params; also against transformers'
+  generate() on the same weights (per span, left-padded batch, same processors);
+- quality: bits per byte of the generated span text scored by the model in causal mode with the
+  skeleton as context (sliding 512-token windows), for both paths; distinct-2; key-term rate;
+- the quality-vs-steps curve (K), the guidance sweep (w), the exact-vs-reused committed K/V cost;
+- step time at skeleton lengths 256..2048 (paged, and with the whole skeleton visible);
+- peak RSS of the process after the main comparison.
+"""
+
+import argparse
+import json
+import math
+import platform
+import resource
+import sys
+import time
+from contextlib import nullcontext
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from hybrid import arfill  # noqa: E402
+from hybrid.data.document import Segment  # noqa: E402
+from hybrid.diffusion import sampler  # noqa: E402
+from hybrid.diffusion.sampler import FillConfig  # noqa: E402
+from hybrid.sampling import SamplingParams  # noqa: E402
+from hybrid.skeleton import from_template, tokenize_segments  # noqa: E402
+from hybrid.templates import load_template  # noqa: E402
+
+TEMPLATES = ("mutual-nda", "saas-agreement", "supply")
+
+
+def _load(args):
+    if args.random:
+        from hybrid.model.backbone import Backbone, BackboneConfig
+        from hybrid.tokenizer import HybridTokenizer
+
+        texts = [p.read_text() for p in sorted((REPO.parent / "shared" / "corpus" / "standard-agreements").glob("*.txt"))]
+        tok = HybridTokenizer.train(texts, vocab_size=8192)
+        torch.manual_seed(0)
+        return Backbone(BackboneConfig(vocab_size=8192)).eval(), tok, {"random": True}
+    from hybrid.train import load_checkpoint
+
+    return load_checkpoint(args.checkpoint)
+
+
+def full_outline(t, sections: int) -> dict:
+    """A valid outline of about `sections` sections: the required clauses around as many optional
+    clause types (default headings) as the template's outline schema allows."""
+    from hybrid.errors import TemplateError
+
+    required = t.required_clauses
+    optional = [c for c in t.clause_types if c not in required]
+    best = t.example_outline()
+    for m in range(len(optional) + 1):
+        for cut in range(len(required) + 1):
+            clauses = required[:cut] + optional[:m] + required[cut:]
+            if len(clauses) > max(sections, len(required)):
+                continue
+            outline = {"title": t.title, "sections": [{"heading": t.clauses[c]["heading"], "clause": c} for c in clauses]}
+            try:
+                t.validate_outline(outline)
+            except TemplateError:
+                continue
+            if len(clauses) > len(best["sections"]):
+                best = outline
+    return best
+
+
+def _skeleton(tok, tid: str, sections: int):
+    t = load_template(tid)
+    return from_template(tok, t.render_skeleton(full_outline(t, sections), t.example))
+
+
+def _sync(device):
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def _timed(fn, device):
+    _sync(device)
+    t0 = time.perf_counter()
+    out = fn()
+    _sync(device)
+    return out, time.perf_counter() - t0
+
+
+@torch.no_grad()
+def hf_fill(hf, tok, sk, n, params: SamplingParams, seed: int, window: int = 512):
+    """AR fill through transformers generate(): one call per span, contexts left-padded to a batch."""
+    torch.manual_seed(seed)
+    device = next(hf.parameters()).device
+    ids = sk.ids.tolist()
+    eos, pad = tok.eos_id, tok.pad_id
+    suppress = [i for i in tok.special_ids if i != eos]
+    hist = [[] for _ in range(n)]
+    bodies = [[] for _ in range(n)]
+    prev = 0
+    kw = {"do_sample": not params.greedy}
+    if not params.greedy:
+        kw.update(temperature=params.temperature, top_p=params.top_p, top_k=params.top_k or None)
+    for s in sk.spans:
+        for h in hist:
+            h.extend(ids[prev : s.start])
+        ctx = [h[-(window - s.length) :] for h in hist]
+        T = max(len(c) for c in ctx)
+        x = torch.full((n, T), pad, dtype=torch.long)
+        am = torch.zeros(n, T, dtype=torch.long)
+        for b, c in enumerate(ctx):
+            x[b, T - len(c) :] = torch.tensor(c)
+            am[b, T - len(c) :] = 1
+        out = hf.generate(
+            x.to(device), attention_mask=am.to(device), max_new_tokens=s.length - 1, eos_token_id=eos,
+            pad_token_id=pad, suppress_tokens=suppress, **kw,
+        )
+        for b, row in enumerate(out[:, T:].tolist()):
+            body = row[: row.index(eos)] if eos in row else row
+            bodies[b].append(body)
+            hist[b].extend(body + [eos])
+        prev = s.end
+    return bodies
+
+
+@torch.no_grad()
+def span_nats_bytes(model, tok, sk, token_lists, device, window: int = 512, stride: int = 256, batch: int = 16):
+    """(nats, bytes) of the span bodies (+ their <eos>) under the causal model, skeleton as context."""
+    base = sk.ids.tolist()
+    rows, nbytes = [], 0
+    for bodies in token_lists:
+        ids, scored, prev = [], [], 0
+        for s, body in zip(sk.spans, bodies):
+            ids += base[prev : s.start]
+            scored += [False] * (s.start - prev)
+            ids += body + [tok.eos_id]
+            scored += [True] * (len(body) + 1)
+            nbytes += len(tok.decode(body).encode("utf-8"))
+            prev = s.end
+        start = 0
+        while True:  # sliding windows: each token scored once, with >= window - stride left context after the first
+            end = min(start + window, len(ids))
+            first = 1 if start == 0 else start + (window - stride)
+            sc = [False] * (first - start) + scored[first:end]
+            if any(sc):
+                rows.append((ids[start:end], sc))
+            if end >= len(ids):
+                break
+            start += stride
+    nats = 0.0
+    for a in range(0, len(rows), batch):
+        chunk = rows[a : a + batch]
+        T = max(len(r[0]) for r in chunk)
+        x = torch.full((len(chunk), T), tok.pad_id, dtype=torch.long)
+        m = torch.zeros(len(chunk), T, dtype=torch.bool)
+        for i, (r, sc) in enumerate(chunk):
+            x[i, : len(r)] = torch.tensor(r)
+            m[i, : len(r)] = torch.tensor(sc)
+        x, m = x.to(device), m.to(device)
+        logp = F.log_softmax(model(x, "causal")[:, :-1].float(), -1)
+        nll = -logp.gather(-1, x[:, 1:, None]).squeeze(-1)  # predicts tokens 1..T-1
+        nats += float((nll * m[:, 1:]).sum())
+    return nats, nbytes
+
+
+def distinct2(texts: list[str]) -> float:
+    """Unique word bigrams / word bigrams, averaged over variants (each variant = all its spans)."""
+    vals = []
+    for t in texts:
+        w = t.split()
+        grams = list(zip(w, w[1:]))
+        if grams:
+            vals.append(len(set(grams)) / len(grams))
+    return sum(vals) / max(len(vals), 1)
+
+
+def key_term_rate(sk, span_texts: list[list[str]]) -> float | None:
+    """Fraction of (span, required term) pairs whose term appears in the span text (case-insensitive)."""
+    hit = tot = 0
+    for spans in span_texts:
+        for s, text in zip(sk.spans, spans):
+            for term in s.required_terms:
+                tot += 1
+                hit += term.lower() in text.lower()
+    return hit / tot if tot else None
+
+
+def quality(model, tok, sk, token_lists, span_texts, device, autocast):
+    with autocast():
+        nats, nbytes = span_nats_bytes(model, tok, sk, token_lists, device)
+    return {
+        "bpb": round(nats / math.log(2) / max(nbytes, 1), 4),
+        "bytes": nbytes,
+        "distinct2": round(distinct2([" ".join(s) for s in span_texts]), 4),
+        "key_terms": None if key_term_rate(sk, span_texts) is None else round(key_term_rate(sk, span_texts), 4),
+    }
+
+
+def synthetic_skeleton(tok, skeleton_tokens: int, budgets=(128, 128)):
+    """A skeleton of >= `skeleton_tokens` fixed tokens (text split evenly around fixed spans)."""
+    sentence = "The Supplier shall deliver the Products to the Customer in accordance with this Agreement. "
+    reps = 1
+    while True:
+        segs = [Segment("SUPPLY AGREEMENT\n\n" + sentence * reps + "\n\n", "text")]
+        for i, _ in enumerate(budgets):
+            segs += [Segment(f"{i + 1}. Delivery.\n", "heading", i), Segment("", "body", i), Segment("\n\n" + sentence * reps, "text")]
+        sk = tokenize_segments(tok, segs, list(budgets))
+        if len(sk) - sk.span_tokens >= skeleton_tokens:
+            return sk
+        reps += 1
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--checkpoint", default=str(REPO / "checkpoints" / "hybrid-small"))
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    ap.add_argument("--quick", action="store_true", help="4 sections per contract, N=4, short sweeps, no generate()")
+    ap.add_argument("--random", action="store_true", help="random weights at the default config (timing only)")
+    ap.add_argument("--templates", default=",".join(TEMPLATES))
+    ap.add_argument("--n", type=int, default=None)
+    ap.add_argument("--sections", type=int, default=10, help="sections per contract (the outline a planner would write)")
+    ap.add_argument("--steps", type=int, default=sampler.DEFAULT_STEPS)
+    ap.add_argument("--guidance", type=float, default=sampler.DEFAULT_GUIDANCE)
+    ap.add_argument("--refresh-every", type=int, default=FillConfig.refresh_every)
+    ap.add_argument("--schedule", default=FillConfig.schedule)
+    ap.add_argument("--block", type=int, default=FillConfig.block)
+    ap.add_argument("--threshold", type=float, default=FillConfig.threshold)
+    ap.add_argument("--temperature", type=float, default=0.8)
+    ap.add_argument("--top-p", type=float, default=0.9)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads; 0 = leave torch's default")
+    ap.add_argument("--no-generate", action="store_true", help="skip the transformers generate() baseline")
+    ap.add_argument("--skip-sweeps", action="store_true")
+    ap.add_argument("--out", default=None, help="also write the JSON to this file")
+    args = ap.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    device = torch.device(args.device)
+    log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+
+    model, tok, record = _load(args)
+    model.to(device)
+    autocast = (lambda: torch.autocast("cuda", dtype=torch.bfloat16)) if device.type == "cuda" else nullcontext
+    n = args.n or (4 if args.quick else 8)
+    sections = 4 if args.quick else args.sections
+    params = SamplingParams(temperature=args.temperature, top_p=args.top_p)
+    cfg = FillConfig(schedule=args.schedule, refresh_every=args.refresh_every, block=args.block, threshold=args.threshold)
+    tids = args.templates.split(",")
+    sks = {t: _skeleton(tok, t, sections) for t in tids}
+
+    def hybrid(sk, steps=args.steps, w=args.guidance, config=cfg, nn=n):
+        with autocast():
+            return _timed(lambda: sampler.fill(model, tok, sk, n=nn, steps=steps, guidance=w, seed=args.seed, params=params, config=config), device)
+
+    def ar(sk):
+        with autocast():
+            return _timed(lambda: arfill.fill(model, tok, sk, n=n, seed=args.seed, params=params), device)
+
+    with autocast():  # warm-up (first-call allocations, kernels)
+        warm = synthetic_skeleton(tok, 64, (8,))
+        sampler.fill(model, tok, warm, n=2, steps=2, guidance=1.0)
+        arfill.fill(model, tok, warm, n=2)
+
+    hf = None
+    if not (args.quick or args.no_generate):
+        from hybrid.model.hf import HybridForCausalLM
+
+        hf = HybridForCausalLM.from_backbone(model, bos_token_id=tok.bos_id, eos_token_id=tok.eos_id, pad_token_id=tok.pad_id).eval()
+
+    per_template, t_h, t_a, t_g = {}, 0.0, 0.0, 0.0
+    outs = {}
+    for t in tids:
+        sk = sks[t]
+        rh, sh = hybrid(sk)
+        log(f"{t}: hybrid {sh:.2f}s")
+        ra, sa = ar(sk)
+        log(f"{t}: ar {sa:.2f}s ({ra[0].steps} decode steps)")
+        sg = None
+        if hf is not None:
+            with autocast():
+                _, sg = _timed(lambda: hf_fill(hf, tok, sk, n, params, args.seed), device)
+            log(f"{t}: generate() {sg:.2f}s")
+            t_g += sg
+        t_h, t_a = t_h + sh, t_a + sa
+        outs[t] = (rh, ra)
+        per_template[t] = {
+            "span_tokens": sk.span_tokens, "skeleton_tokens": len(sk) - sk.span_tokens, "spans": len(sk.spans),
+            "pages": rh[0].timings["pages"], "hybrid_s": round(sh, 3), "ar_s": round(sa, 3),
+            "generate_s": None if sg is None else round(sg, 3), "ar_decode_steps": ra[0].steps,
+            "hybrid_skeleton_s": round(rh[0].timings["skeleton"], 3), "hybrid_forward_tokens": rh[0].timings["forward_tokens"],
+            "hybrid_remasked": rh[0].timings["remasked"],
+        }
+    peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if device.type == "cuda":
+        peak_gpu_mb = torch.cuda.max_memory_allocated() / 2**20
+
+    nat_h = nat_a = by_h = by_a = 0.0
+    d2h, d2a, kth, kta = [], [], [], []
+    for t in tids:
+        rh, ra = outs[t]
+        qh = quality(model, tok, sks[t], [r.tokens for r in rh], [r.spans for r in rh], device, autocast)
+        qa = quality(model, tok, sks[t], [r.tokens for r in ra], [r.spans for r in ra], device, autocast)
+        per_template[t].update(hybrid_quality=qh, ar_quality=qa)
+        nat_h += qh["bpb"] * qh["bytes"]
+        by_h += qh["bytes"]
+        nat_a += qa["bpb"] * qa["bytes"]
+        by_a += qa["bytes"]
+        d2h.append(qh["distinct2"])
+        d2a.append(qa["distinct2"])
+        kth.append(qh["key_terms"])
+        kta.append(qa["key_terms"])
+        log(f"{t}: bpb hybrid {qh['bpb']} ar {qa['bpb']}")
+    bpb_h, bpb_a = nat_h / max(by_h, 1), nat_a / max(by_a, 1)
+
+    out = {
+        "benchmark": "fill",
+        "device": torch.cuda.get_device_name() if device.type == "cuda" else f"cpu ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)",
+        "checkpoint": "random" if args.random else args.checkpoint,
+        "model_params": sum(p.numel() for p in model.parameters()),
+        "n": n, "steps": args.steps, "guidance": args.guidance, "schedule": args.schedule, "refresh_every": args.refresh_every, "block": args.block, "threshold": args.threshold,
+        "sampling": {"temperature": args.temperature, "top_p": args.top_p}, "templates": tids, "sections": sections, "quick": args.quick,
+        "speedup_vs_ar": round(t_a / t_h, 3),
+        "speedup_vs_generate": round(t_g / t_h, 3) if hf is not None else None,
+        "hybrid_s": round(t_h, 3), "ar_s": round(t_a, 3), "generate_s": round(t_g, 3) if hf is not None else None,
+        "bpb_hybrid": round(bpb_h, 4), "bpb_ar": round(bpb_a, 4), "bpb_ratio": round(bpb_h / max(bpb_a, 1e-9), 4),
+        "distinct2_hybrid": round(sum(d2h) / len(d2h), 4), "distinct2_ar": round(sum(d2a) / len(d2a), 4),
+        "key_terms_hybrid": _mean(kth), "key_terms_ar": _mean(kta),
+        "peak_rss_mb": round(peak_rss_mb, 1),
+        "per_template": per_template,
+    }
+    if device.type == "cuda":
+        out["peak_gpu_mb"] = round(peak_gpu_mb, 1)
+
+    if not args.skip_sweeps:
+        sk0 = sks[tids[0]]
+        ks = (4, 16) if args.quick else (4, 8, 16, 32, 64)
+        curve = []
+        for k in ks:
+            r, s = hybrid(sk0, steps=k)
+            curve.append({"steps": k, "seconds": round(s, 3), **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], device, autocast)})
+            log(f"K={k}: {curve[-1]}")
+        out["steps_curve"] = {"template": tids[0], "points": curve}
+        ws = (0.0, 1.5) if args.quick else (0.0, 1.0, 1.5, 2.5, 4.0)
+        sweep = []
+        for w in ws:
+            r, s = hybrid(sk0, w=w)
+            sweep.append({"guidance": w, "seconds": round(s, 3), **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], device, autocast)})
+            log(f"w={w}: {sweep[-1]}")
+        out["guidance_sweep"] = {"template": tids[0], "points": sweep}
+        reuse = []
+        for r_every in (1, args.refresh_every, 0):
+            c = FillConfig(schedule=args.schedule, refresh_every=r_every, block=args.block, threshold=args.threshold)
+            r, s = hybrid(sk0, config=c)
+            reuse.append({"refresh_every": r_every, "seconds": round(s, 3), "forward_tokens": r[0].timings["forward_tokens"],
+                          **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], device, autocast)})
+            log(f"refresh_every={r_every}: {reuse[-1]}")
+        out["kv_reuse"] = {"template": tids[0], "points": reuse}
+        lengths = (256, 512) if args.quick else (256, 512, 1024, 2048)
+        steps_t = {}
+        for window, name in ((sampler.DEFAULT_WINDOW, "paged"), (4096, "whole_skeleton")):
+            row = {}
+            for L in lengths:
+                sk = synthetic_skeleton(tok, L)
+                c = FillConfig(refresh_every=1, guard_ratio=0.0, window=window)
+                r, _ = hybrid(sk, steps=3, w=0.0, config=c)
+                row[str(len(sk) - sk.span_tokens)] = round(sum(r[0].timings["step_seconds"]) / len(r[0].timings["step_seconds"]), 4)
+            steps_t[name] = row
+            log(f"step time ({name}): {row}")
+        out["step_seconds_vs_skeleton"] = {"n": n, "span_tokens": 256, **steps_t}
+    line = json.dumps(out)
+    print(line)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(line + "\n")
+
+
+def _mean(xs):
+    xs = [x for x in xs if x is not None]
+    return round(sum(xs) / len(xs), 4) if xs else None
+
+
+if __name__ == "__main__":
+    main()

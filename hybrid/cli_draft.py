@@ -1,0 +1,250 @@
+"""`hybrid draft` and `hybrid rank`: thin command-line maps over hybrid.drafter and hybrid.rerank.
+
+Owns: these two subcommands' arguments, the output directory (one file per draft, rank in the
+name, plus drafts.json; written atomically) and their stdout/stderr. `add_parsers(subparsers)` is
+wired into hybrid/cli.py, which turns any HybridError into exit code 2 with a one-line message.
+
+Every input is checked before the model is loaded and before anything is written, so a bad
+argument exits 2 with nothing on disk.
+"""
+
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from hybrid.errors import ConfigError, FieldError
+
+__all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
+
+FORMATS = ("md", "docx", "txt")
+REPORT = "drafts.json"
+
+
+def _draft_name(rank: int, n: int, fmt: str) -> str:
+    return f"draft-{rank:0{len(str(n))}d}.{fmt}"
+
+
+def check_out_dir(out: Path, force: bool) -> None:
+    """ConfigError when --out is a file, or a non-empty directory without --force."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is an existing file; pass a directory (it is created when missing).")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise ConfigError(f"--out {out} is not empty; pass --force to overwrite the drafts in it, or choose another directory.")
+
+
+def _default_out(template_id: str) -> Path:
+    base = Path("drafts") / f"{template_id}-{time.strftime('%Y%m%d-%H%M%S')}"
+    out, i = base, 1
+    while out.exists():
+        i += 1
+        out = base.with_name(f"{base.name}-{i}")
+    return out
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
+    """Each draft and the report into a fresh sibling directory, then moved into `out` file by file
+    (os.replace: each file appears whole or not at all); stale draft files of an earlier run go."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    stage = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir()
+    try:
+        names = []
+        for d in drafts:
+            name = _draft_name(d.rank, len(drafts), fmt)
+            if fmt == "docx":
+                d.to_docx(stage / name)
+            else:
+                _write_atomic(stage / name, d.markdown if fmt == "md" else d.text)
+            names.append(name)
+        for d, name in zip(report["drafts"], names):
+            d["path"] = str(out / name)
+        _write_atomic(stage / REPORT, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+        if not out.exists():
+            stage.rename(out)
+        else:
+            for old in out.glob("draft-*.*"):
+                if old.suffix.lstrip(".") in FORMATS and old.name not in names:
+                    old.unlink()
+            for name in names + [REPORT]:
+                os.replace(stage / name, out / name)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return [out / n for n in names]
+
+
+def _cmd_draft(args) -> int:
+    from hybrid.cli_plan import collect_fields
+    from hybrid.drafter import DRAFT_SAMPLING, check_draft_args, sampling_params
+    from hybrid.templates import load_template
+
+    from hybrid.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
+
+    # every check before loading the model or writing anything
+    steps = DEFAULT_STEPS if args.steps is None else args.steps
+    guidance = DEFAULT_GUIDANCE if args.guidance is None else args.guidance
+    check_draft_args(args.n, steps, guidance, args.seed)
+    sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
+    params = sampling_params(sampling, DRAFT_SAMPLING)
+    template = load_template(args.template)
+    if not (args.field or args.fields_file or args.example):
+        raise FieldError(
+            f"no fields given for template {template.id!r}: pass --field NAME=VALUE (repeatable), --fields-file FILE "
+            f"or --example (required: {', '.join(template.required_fields)})."
+        )
+    fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
+    out = Path(args.out) if args.out else _default_out(template.id)
+    check_out_dir(out, args.force)
+
+    from tqdm import tqdm
+
+    from hybrid.drafter import Drafter
+
+    t0 = time.perf_counter()
+    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None)
+    t_load = time.perf_counter() - t0
+    print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
+    plan_bar = fill_bar = None
+    drafts = outline = None
+    try:
+        for ev in drafter.stream(template, fields, n=args.n, steps=steps, guidance=guidance, seed=args.seed,
+                                 temperature=params.temperature, top_p=params.top_p):
+            if ev.kind == "plan_token":
+                if plan_bar is None:
+                    plan_bar = tqdm(desc="plan", unit="tok", file=sys.stderr, leave=False)
+                plan_bar.update(1)
+            elif ev.kind == "plan":
+                outline = ev.outline
+                if plan_bar is not None:
+                    plan_bar.close()
+                print(f"outline: {len(outline['sections'])} sections", file=sys.stderr)
+            elif ev.kind == "fill_step":
+                if fill_bar is None:
+                    fill_bar = tqdm(total=ev.steps, desc="fill", unit="step", file=sys.stderr, leave=False)
+                fill_bar.update(1)
+            elif ev.kind == "rank":
+                drafts = ev.drafts
+    finally:
+        for bar in (plan_bar, fill_bar):
+            if bar is not None:
+                bar.close()
+    timings = {"load": t_load, **drafts[0].timings}
+    settings = {
+        "n": args.n, "steps": steps, "guidance": guidance, "temperature": params.temperature, "top_p": params.top_p,
+        "format": args.format, "filler": drafter.filler,
+    }
+    report = {
+        "template": template.id,
+        "template_path": template.path,
+        "fields": fields,
+        "outline": outline,
+        "seed": args.seed,
+        "settings": settings,
+        "model": drafter.model_info(),
+        "timings": {k: round(v, 4) for k, v in timings.items()},
+        "drafts": [{"rank": d.rank, "score": d.score, "scores": d.scores, "variant": d.variant, "words": d.words, "path": None} for d in drafts],
+    }
+    paths = _write_drafts(out, drafts, args.format, report)
+    if args.json:
+        rows = [{"rank": d.rank, "score": d.score, "scores": d.scores, "text": d.text, "path": str(p)} for d, p in zip(drafts, paths)]
+        print(json.dumps({"drafts": rows, **{k: report[k] for k in ("template", "seed", "settings", "outline", "timings")}, "out": str(out)},
+                         ensure_ascii=False))
+    else:
+        for d, p in zip(drafts, paths):
+            print(f"{d.rank:>3}  score {d.score:8.4f}  {d.words:>5} words  {p}")
+        print(f"report: {out / REPORT}", file=sys.stderr)
+    return 0
+
+
+def read_candidates(path) -> list[str]:
+    """Texts from a JSON Lines file of {"text": ...} objects; FieldError names the file and line."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise FieldError(f"cannot read --candidates file {p}: {getattr(e, 'strerror', None) or e}") from None
+    texts = []
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise FieldError(f"--candidates {p} line {i} is not valid JSON: {e.msg}") from None
+        if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+            raise FieldError(f"--candidates {p} line {i} must be an object with a string \"text\", got {line[:80]!r}.")
+        texts.append(row["text"])
+    if not texts:
+        raise FieldError(f"--candidates {p} holds no candidates (one {{\"text\": ...}} object per line).")
+    return texts
+
+
+def _cmd_rank(args) -> int:
+    if not args.spec.strip():
+        raise FieldError("--spec must be a non-empty clause heading or description.")
+    texts = read_candidates(args.candidates)
+
+    from hybrid.drafter import load_model
+    from hybrid.rerank import Reranker
+
+    model, tok, _, _ = load_model(args.checkpoint, device="cpu" if args.cpu else None)
+    scores = Reranker(model, tok).score(args.spec, texts)
+    order = sorted(range(len(texts)), key=lambda i: (-scores[i], i))
+    rows = [{"rank": r, "index": i, "score": scores[i], "text": texts[i]} for r, i in enumerate(order, 1)]
+    if args.json:
+        print(json.dumps({"spec": args.spec, "metric": "pmi_nats_per_token", "candidates": rows}, ensure_ascii=False))
+    else:
+        for row in rows:
+            text = " ".join(row["text"].split())
+            print(f"{row['rank']:>3}  {row['score']:+.4f}  #{row['index']:<3} {text[:70]}{'...' if len(text) > 70 else ''}")
+    return 0
+
+
+def add_parsers(subparsers) -> None:
+    d = subparsers.add_parser(
+        "draft", help="draft N ranked variants of a contract (plan -> diffusion fill -> rerank)",
+        description="Plan an outline, fill every clause of N variants in parallel with the diffusion filler, rank them, "
+        "and write one file per draft (rank in the name) plus drafts.json to --out. "
+        "Fields: --example starts from the template's example, then --fields-file, then --field NAME=VALUE.",
+    )
+    d.add_argument("template", help="a template id (see `hybrid templates`) or a path to a template JSON file")
+    d.add_argument("--field", action="append", default=[], metavar="NAME=VALUE", help="one field value (repeatable)")
+    d.add_argument("--fields-file", metavar="FILE", help="a JSON object of fields")
+    d.add_argument("--example", action="store_true", help="start from the template's example fields")
+    d.add_argument("-n", type=int, default=4, help="number of drafts, 1..64 (default: 4)")
+    d.add_argument("--steps", type=int, default=None, help="denoising steps K >= 1 (default: the filler's)")
+    d.add_argument("--guidance", type=float, default=None, help="classifier-free guidance w >= 0; 0 = off (default: the filler's)")
+    d.add_argument("--seed", type=int, default=0, help="random seed; same seed, same drafts (default: 0)")
+    d.add_argument("--temperature", type=float, default=None, help="0 = greedy (default: 0.8)")
+    d.add_argument("--top-p", type=float, default=None, help="nucleus mass in (0, 1] (default: 0.95)")
+    d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md)")
+    d.add_argument("--out", metavar="DIR", default=None, help="output directory (default: drafts/<template>-<time>)")
+    d.add_argument("--force", action="store_true", help="write into a non-empty --out (replaces earlier draft files)")
+    d.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model)")
+    d.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
+    d.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    d.set_defaults(func=_cmd_draft)
+
+    r = subparsers.add_parser(
+        "rank", help="rank candidate clause texts against a clause spec (PMI under the model)",
+        description="Score each candidate by log p(text | spec) - log p(text | no spec), per token, with the spec as the "
+        "clause heading. Candidates: a JSON Lines file, one {\"text\": ...} object per line.",
+    )
+    r.add_argument("--spec", required=True, help="the clause heading or short description, e.g. 'Confidentiality'")
+    r.add_argument("--candidates", required=True, metavar="FILE.jsonl", help="one {\"text\": ...} object per line")
+    r.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model)")
+    r.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
+    r.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    r.set_defaults(func=_cmd_rank)

@@ -1,0 +1,571 @@
+"""The masked-diffusion filler: every span of N variants written in parallel in K steps.
+
+Owns: the denoising loop (`fill`), its options (`FillConfig`), the commit schedules, the
+classifier-free guidance combination, the position-aware n-gram blocker and the repetition
+guard. Calls the backbone; knows nothing about templates or tokenization beyond the
+TokenSkeleton it is given.
+
+Layout. A document is cut into pages (TokenSkeleton.pages: <= `window` tokens, positions rebased
+to 0, as in training windows). The skeleton of every page is run once per document, in one
+batched forward, into a hybrid.model.cache.KVCache (skeleton tokens see only skeleton tokens in
+`fill` mode, so this is exact). Batch rows are (page, variant) pairs; each row keeps its page's
+skeleton keys/values (copied from that cache once per fill, never recomputed) followed by the
+keys/values of its span slots.
+
+One step:
+1. active slots: the masked slots each span may commit now (all of them, or with `block` > 0 the
+   first few, semi-autoregressive); queries = active slots + slots that changed last step (all
+   slots on a refresh step). Slots that are not queries keep the keys/values they had when last
+   computed (Fast-dLLM-style reuse: an approximation; `refresh_every=1` makes every step exact).
+2. one forward over the queries of all rows (split into several calls only above
+   `max_batch_tokens`); with guidance w > 0 the same queries again in unconditional rows that
+   cannot see their own section's heading (through the attention mask over the cached skeleton)
+   and `logits = cond + w * (cond - uncond)`; w = 0 skips those rows.
+3. confidence = the top probability of each active slot; per span the most confident are
+   committed on the schedule (cosine / linear fraction left after each step) or every one over
+   `threshold`; only those are drawn, through the shared processors (temperature, top-k/p,
+   penalties) and the position-aware n-gram blocker.
+4. <eos> ends a span: every slot after a span's first committed <eos> becomes <eos>.
+5. the guard re-masks the repeated n-grams of a span whose distinct-n ratio collapses.
+
+Guidance sign convention: `cond + w * (cond - uncond)` (= `uncond + (1 + w)(cond - uncond)`), so
+w = 0 is the plain conditional model and the extra rows are skipped.
+"""
+
+import math
+import time
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+
+from hybrid.errors import SamplingError
+from hybrid.model.backbone import fill_mask
+from hybrid.model.cache import KVCache
+from hybrid.sampling import NoRepeatNGram, SamplingParams, apply_processors, sample
+from hybrid.skeleton import DEFAULT_WINDOW, PRECISIONS, FillResult, StepEvent, TokenSkeleton, as_token_skeleton, autocast, check_fill_args
+
+__all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "encode_skeleton", "commit_schedule", "ngram_bans", "SCHEDULES"]
+
+SCHEDULES = ("cosine", "linear")
+DEFAULT_STEPS = 16  # K: the speed/quality knob (benchmarks/fill.py steps_curve)
+DEFAULT_GUIDANCE = 0.0  # w (benchmarks/fill.py guidance_sweep)
+
+
+@dataclass
+class FillConfig:
+    """How the filler spends its K steps. Defaults are the measured speed/quality point (benchmarks/fill.py)."""
+
+    schedule: str = "linear"
+    """"cosine" | "linear": fraction of a span's masked slots left after step k of K."""
+    threshold: float = 0.0
+    """[0, 1). > 0: commit every masked slot whose confidence >= threshold (at least one per span per step), ending early when all are committed; 0 = follow the schedule."""
+    refresh_every: int = 4
+    """>= 0. Recompute every committed slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0."""
+    block: int = 0
+    """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are recomputed) each step; 0 = the whole span."""
+    window: int = DEFAULT_WINDOW
+    """>= 64. Tokens of context per page (the training window)."""
+    min_context: int = 64
+    """>= 0. Skeleton tokens a page keeps around its spans at least."""
+    guard_n: int = 3
+    """>= 2. n-gram size the repetition guard counts."""
+    guard_ratio: float = 0.5
+    """[0, 1). Re-mask a span whose distinct-n ratio falls below this; 0 = guard off."""
+    guard_min: int = 12
+    """>= 1. Committed n-grams a span needs before the guard judges it."""
+    guard_max: int = 2
+    """>= 0. Re-masks per span at most (so the loop always ends in K steps)."""
+    logits_chunk: int = 512
+    """>= 1. Slots per output-projection chunk (bounds the (chunk, vocab) logits memory)."""
+    precision: str = "auto"
+    """"auto" | "fp32" | "bf16": autocast of the forwards ("auto" = bf16 on CUDA and on CPUs with bf16 matmul units)."""
+    max_batch_tokens: int | None = None
+    """Query tokens per forward call (pages are split across calls above it: bounds activation memory); 0 = one call per step; None = 8192 on CPU, 0 on CUDA."""
+
+    def __post_init__(self):
+        if self.schedule not in SCHEDULES:
+            raise SamplingError(f"schedule must be one of {', '.join(SCHEDULES)}, got {self.schedule!r}.")
+        if not 0 <= self.threshold < 1:
+            raise SamplingError(f"threshold must be in [0, 1) (0 = schedule), got {self.threshold}.")
+        for name, lo in (("refresh_every", 0), ("block", 0), ("window", 64), ("min_context", 0), ("guard_n", 2), ("guard_min", 1), ("guard_max", 0), ("logits_chunk", 1)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+                raise SamplingError(f"{name} must be an integer >= {lo}, got {v!r}.")
+        if self.max_batch_tokens is not None and (isinstance(self.max_batch_tokens, bool) or not isinstance(self.max_batch_tokens, int) or self.max_batch_tokens < 0):
+            raise SamplingError(f"max_batch_tokens must be an integer >= 0 or None, got {self.max_batch_tokens!r}.")
+        if self.precision not in PRECISIONS:
+            raise SamplingError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}.")
+        if not 0 <= self.guard_ratio < 1:
+            raise SamplingError(f"guard_ratio must be in [0, 1) (0 = off), got {self.guard_ratio}.")
+
+
+def commit_schedule(name: str):
+    """gamma(t): fraction of masked slots left at progress t in [0, 1] (1 -> 0)."""
+    if name == "cosine":
+        return lambda t: math.cos(math.pi / 2 * t) if t < 1 else 0.0  # MaskGIT
+    if name == "linear":
+        return lambda t: 1.0 - t
+    raise SamplingError(f"schedule must be one of {', '.join(SCHEDULES)}, got {name!r}.")
+
+
+class _Layout:
+    """Per-page skeleton rows and per-(variant, page) span-slot rows, padded; built once per call."""
+
+    def __init__(self, sk: TokenSkeleton, n: int, cfg: FillConfig, device):
+        pages = sk.pages(cfg.window, cfg.min_context)
+        self.n, self.R, self.S = n, len(pages), len(sk.spans)
+        is_span, heading = sk.span_mask, sk.heading_ids
+        skel_rows, slot_rows = [], []
+        for pg in pages:
+            idx = torch.arange(pg.start, pg.end)
+            skel_rows.append(idx[~is_span[idx]])
+            slot_rows.append(torch.cat([torch.arange(sk.spans[i].start, sk.spans[i].end) for i in pg.spans]))
+        Ts = max(len(r) for r in skel_rows)
+        L = max(len(r) for r in slot_rows)
+        R = self.R
+        # skeleton rows (R, Ts)
+        self.skel_ids = torch.full((R, Ts), sk.eos_id, dtype=torch.long)
+        self.skel_pos = torch.zeros(R, Ts, dtype=torch.long)
+        self.skel_valid = torch.zeros(R, Ts, dtype=torch.bool)
+        # slot rows (R, L + 1): the last column is a trash slot padded queries write into
+        span_of_pos = torch.full((len(sk),), -1, dtype=torch.long)
+        off_of_pos = torch.zeros(len(sk), dtype=torch.long)
+        for s in sk.spans:
+            span_of_pos[s.start : s.end] = s.index
+            off_of_pos[s.start : s.end] = torch.arange(s.length)
+        lock_end = [0] * self.S  # eos may not come before a span's last locked text token
+        for s in sk.spans:
+            lk = sk.locked[s.start : s.end - 1].nonzero()
+            lock_end[s.index] = int(lk.max()) + 1 if len(lk) else 0
+        lock_end = torch.tensor(lock_end)
+        shape = (R, L + 1)
+        self.ids = torch.full(shape, sk.mask_id, dtype=torch.long)
+        self.pos = torch.zeros(shape, dtype=torch.long)
+        self.valid = torch.zeros(shape, dtype=torch.bool)
+        self.span = torch.full(shape, -1, dtype=torch.long)
+        self.off = torch.zeros(shape, dtype=torch.long)
+        self.section = torch.full(shape, -1, dtype=torch.long)
+        self.locked = torch.zeros(shape, dtype=torch.bool)
+        for r, (pg, sr, pr) in enumerate(zip(pages, skel_rows, slot_rows)):
+            self.skel_ids[r, : len(sr)] = sk.ids[sr]
+            self.skel_pos[r, : len(sr)] = sr - pg.start
+            self.skel_valid[r, : len(sr)] = True
+            k = len(pr)
+            self.ids[r, :k] = sk.ids[pr]
+            self.pos[r, :k] = pr - pg.start
+            self.valid[r, :k] = True
+            self.span[r, :k] = span_of_pos[pr]
+            self.off[r, :k] = off_of_pos[pr]
+            self.section[r, :k] = sk.section[pr]
+            self.locked[r, :k] = sk.locked[pr]
+        self.eos_ok = self.valid & (self.off >= lock_end[self.span.clamp_min(0)])
+        # the keys a slot row reads: its page's skeleton then its slots, packed (<= window), the
+        # last column a trash key that padded queries write into (never attended)
+        self.Tk = max(Ts, max(len(sr) + len(pr) for sr, pr in zip(skel_rows, slot_rows))) + 1
+        self.key_valid = torch.zeros(R, self.Tk, dtype=torch.bool)
+        self.key_head = torch.full((R, self.Tk), -1, dtype=torch.long)
+        self.key_of_slot = torch.full((R, L + 1), self.Tk - 1, dtype=torch.long)
+        for r, (sr, pr) in enumerate(zip(skel_rows, slot_rows)):
+            ts, k = len(sr), len(pr)
+            self.key_valid[r, : ts + k] = True
+            self.key_head[r, :ts] = heading[sr]
+            self.key_of_slot[r, :k] = ts + torch.arange(k)
+        self.pages = pages
+        names = ("skel_ids", "skel_pos", "skel_valid", "ids", "pos", "valid", "span", "off", "section", "locked", "eos_ok")
+        for name in names + ("key_valid", "key_head", "key_of_slot"):
+            setattr(self, name, getattr(self, name).to(device))
+
+    def rows(self, t: torch.Tensor) -> torch.Tensor:
+        """Page rows (R, ...) -> page-major (R*n, ...) rows (row m = page m // n, variant m % n):
+        a page's rows are contiguous, so a chunk of pages is a view of the slot store."""
+        return t.repeat_interleave(self.n, dim=0)
+
+
+def encode_skeleton(model, lay: _Layout) -> KVCache:
+    """The one skeleton forward of a document: every page's skeleton in one batch, keys/values kept."""
+    cache = KVCache()
+    sk = torch.zeros_like(lay.skel_valid)  # skeleton queries: no span tokens anywhere
+    mask = fill_mask(sk, sk, k_valid=lay.skel_valid)
+    model(lay.skel_ids, "fill", cache=cache, positions=lay.skel_pos, attn_mask=mask, write_cache=True, return_hidden=True)
+    return cache
+
+
+class _StepKV:
+    """Keys/values one forward call reads, per layer: rows of packed [page skeleton | span slots].
+
+    `keys[layer]`/`values[layer]` (the call's conditional rows, (B, nh, Tk, hs)) hold the
+    page's skeleton keys/values (copied from the skeleton KVCache once per fill) and every slot's
+    last computed keys/values; this call's fresh query keys/values are scattered into them in
+    place, so they are at once what the conditional rows read and the store for the next step.
+    Unconditional rows read a copy with their own fresh queries scattered in. Duck-types the
+    cache protocol of the backbone's attention (`update`, `get_seq_length`).
+    """
+
+    def __init__(self, keys, values, slot_idx):
+        self.keys, self.values, self.slot_idx = keys, values, slot_idx  # slot_idx (B or 2B, Q): key index per query
+
+    def get_seq_length(self, layer_idx: int = 0) -> int:
+        return 0  # positions are always passed explicitly
+
+    def update(self, k, v, layer_idx):
+        B, nh, _, hs = k.shape
+        kk, vv = self.keys[layer_idx], self.values[layer_idx]
+        M = kk.shape[0]
+        idx = self.slot_idx[:, None, :, None].expand(-1, nh, -1, hs)  # (B, nh, Q, hs)
+        if B > M:  # unconditional rows: the stored keys with their own fresh queries
+            uk, uv = kk.clone(), vv.clone()
+            uk.scatter_(2, idx[M:], k[M:].to(kk.dtype))
+            uv.scatter_(2, idx[M:], v[M:].to(vv.dtype))
+        kk.scatter_(2, idx[:M], k[:M].to(kk.dtype))
+        vv.scatter_(2, idx[:M], v[:M].to(vv.dtype))
+        if B > M:
+            return torch.cat([kk, uk]), torch.cat([vv, uv])
+        return kk, vv  # (B, nh, Tk, hs)
+
+
+def _row_chunks(nq: torch.Tensor, n: int, max_tokens: int, copies: int) -> list[tuple[int, int]]:
+    """Contiguous row ranges [a, b) of whole pages (n rows each) that have queries, each with
+    rows x max queries x copies <= max_tokens (0 = no limit); a page alone always forms a chunk.
+    Pages whose spans are all finished are skipped."""
+    per_page = nq.view(-1, n).amax(1).tolist()
+    out, a, q = [], None, 0
+    for r, qr in enumerate(per_page + [0]):
+        if a is not None and (qr == 0 or (max_tokens and (r * n + n - a) * max(q, qr) * copies > max_tokens)):
+            out.append((a, r * n))
+            a = None
+        if qr > 0:
+            if a is None:
+                a, q = r * n, 0
+            q = max(q, qr)
+    return out
+
+
+def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
+    """(C, vocab) bool: tokens that, placed at (rows[c], slots[c]), would repeat an n-gram committed
+    elsewhere in the same span, matched on the n-1 committed slots to its left or to its right.
+
+    tok/ok/span (M, L): slot tokens, committed-and-countable flags, span ids; rows/slots (C,).
+    """
+    M, L = tok.shape
+    C = rows.shape[0]
+    banned = torch.zeros(C, vocab + 1, dtype=torch.bool, device=tok.device)
+    if L < n or C == 0:
+        return banned[:, :vocab]
+    win_t = tok.unfold(1, n, 1)  # (M, W, n)
+    win_s = span.unfold(1, n, 1)
+    win_ok = ok.unfold(1, n, 1).all(-1) & (win_s == win_s[..., :1]).all(-1)  # (M, W)
+    span_c = span[rows, slots]
+    for side in ("left", "right"):
+        ctx_slots = slots[:, None] + (torch.arange(-(n - 1), 0, device=tok.device) if side == "left" else torch.arange(1, n, device=tok.device))
+        inside = (ctx_slots >= 0) & (ctx_slots < L)
+        cs = ctx_slots.clamp(0, L - 1)
+        ctx_ok = (inside & ok[rows[:, None], cs] & (span[rows[:, None], cs] == span_c[:, None])).all(-1)  # (C,)
+        ctx = tok[rows[:, None], cs]  # (C, n-1)
+        for a in range(0, C, 512):  # (chunk, W, n) windows per commit
+            b = min(C, a + 512)
+            wt = win_t[rows[a:b]]
+            part = wt[..., : n - 1] if side == "left" else wt[..., 1:]
+            hit = (part == ctx[a:b, None, :]).all(-1) & win_ok[rows[a:b]] & (win_s[rows[a:b], :, 0] == span_c[a:b, None]) & ctx_ok[a:b, None]
+            cand = wt[..., n - 1] if side == "left" else wt[..., 0]
+            banned[a:b].scatter_(1, torch.where(hit, cand, vocab), True)
+    return banned[:, :vocab]
+
+
+def _repeated_ngrams(tok, ok, span, n: int, vocab: int):
+    """Windows of n committed slots that repeat an earlier window of the same span.
+
+    Returns (repeat (M, W) bool, win_ok (M, W) bool, win_span (M, W) long), W = L - n + 1.
+    Sort-based: O(W log W) per row.
+    """
+    win_t = tok.unfold(1, n, 1)  # (M, W, n)
+    win_s = span.unfold(1, n, 1)
+    win_ok = ok.unfold(1, n, 1).all(-1) & (win_s == win_s[..., :1]).all(-1)
+    base = torch.tensor([vocab**i for i in range(n - 1, -1, -1)], device=tok.device)
+    M, W = win_ok.shape
+    key = (win_s[..., 0] + 1) * vocab**n + (win_t * base).sum(-1)  # (span, n-gram) id, >= 0
+    key = torch.where(win_ok, key, -1 - torch.arange(W, device=tok.device))  # unusable windows never match
+    sk, order = torch.sort(key, dim=1, stable=True)  # equal keys keep position order
+    dup = torch.zeros_like(win_ok)
+    dup[:, 1:] = (sk[:, 1:] == sk[:, :-1]) & (sk[:, 1:] >= 0)
+    repeat = torch.zeros_like(win_ok).scatter_(1, order, dup)
+    return repeat, win_ok, win_s[..., 0]
+
+
+def _guided_logits(weight, h_c, h_u, w: float, ban: torch.Tensor, eos_ok: torch.Tensor, eos_id: int) -> torch.Tensor:
+    """cond + w (cond - uncond) over the vocabulary, specials (ids `ban`) banned, <eos> only where allowed."""
+    logits = F.linear(h_c, weight).float()
+    if h_u is not None:
+        logits = logits + w * (logits - F.linear(h_u, weight).float())
+    logits.index_fill_(1, ban, float("-inf"))
+    logits[:, eos_id] = logits[:, eos_id].masked_fill(~eos_ok, float("-inf"))
+    return logits
+
+
+class _Run:
+    """The state of one fill call: slot tokens, which are masked, the slot key/value store.
+
+    One method per part of a step, in step order: queries -> forward -> confidence -> select ->
+    draw -> end_spans -> guard.
+    """
+
+    def __init__(self, model, tokenizer, sk: TokenSkeleton, n: int, K: int, w: float, seed: int, params, cfg: FillConfig):
+        self.model, self.cfg, self.params, self.K, self.w, self.n = model, cfg, params, K, w, n
+        self.device = device = next(model.parameters()).device
+        self.weight = model.embed.weight
+        self.V = self.weight.shape[0]
+        self.gen = torch.Generator(device=device).manual_seed(seed)
+        self.gamma = commit_schedule(cfg.schedule)
+        self.procs = [p for p in params.processors() if not isinstance(p, NoRepeatNGram)]
+        self.mask_id, self.eos_id = sk.mask_id, sk.eos_id
+        self.ban = torch.tensor([i for i in tokenizer.special_ids if i != self.eos_id and i < self.V], dtype=torch.long, device=device)
+        self.lay = lay = _Layout(sk, n, cfg, device)
+        if int(lay.skel_pos.max().clamp_min(lay.pos.max())) >= model.cfg.max_len:
+            raise SamplingError(f"a span needs a page longer than the model's max_len={model.cfg.max_len}; lower its budget.")
+        self.M, self.S = n * lay.R, lay.S
+        self.n_inst = n * lay.S  # (variant, span) instances
+        self.tok = lay.rows(lay.ids)  # (M, L+1) current slot tokens
+        self.valid, self.span, self.off = lay.rows(lay.valid), lay.rows(lay.span), lay.rows(lay.off)
+        self.pos, self.section, self.eos_ok = lay.rows(lay.pos), lay.rows(lay.section), lay.rows(lay.eos_ok)
+        self.locked = lay.rows(lay.locked)
+        self.masked = self.valid & ~self.locked
+        self.changed = torch.zeros_like(self.masked)
+        self.variant = torch.arange(self.M, device=device)[:, None] % n
+        self.inst = torch.where(self.valid, self.variant * self.S + self.span, -1)
+        self.page_of_row = torch.arange(self.M, device=device) // n
+        self.guided = w > 0
+        self.max_tokens = cfg.max_batch_tokens if cfg.max_batch_tokens is not None else (8192 if device.type == "cpu" else 0)
+        amp = torch.is_autocast_enabled(device.type)
+        self.act_dtype = torch.get_autocast_dtype(device.type) if amp else self.weight.dtype
+        self.store_k = self.store_v = None  # per layer (M, nh, Tk, hs): see _StepKV
+        self.guard_count = torch.zeros(self.n_inst, dtype=torch.long, device=device)
+        self.forward_tokens = self.remasked = 0
+        self.skel: KVCache | None = None
+
+    def active(self, k: int):
+        """(active (M, L+1) bool, quota (n_inst,) long): the masked slots that may be committed this
+        step and how many each span commits (schedule; at least one; all on the last step).
+
+        With `block` > 0 only each span's first max(block, quota) masked slots are active (semi-
+        autoregressive, LLaDA-style); the masked slots behind them are not recomputed this step.
+        """
+        cfg, N = self.cfg, self.n_inst
+        inst = torch.where(self.masked, self.inst, N)
+        cnt = torch.bincount(inst.flatten(), minlength=N + 1)[:N]
+        if k == self.K - 1:
+            return self.masked, cnt
+        if cfg.threshold > 0:
+            quota = torch.ones_like(cnt)
+        else:
+            ratio = self.gamma((k + 1) / self.K) / max(self.gamma(k / self.K), 1e-12)
+            quota = (cnt - torch.floor(cnt.double() * ratio).long()).clamp_min(1)
+        if cfg.block == 0:
+            return self.masked, quota
+        m = self.masked.long()
+        c = m.cumsum(1)
+        before = torch.full((N + 1,), 1 << 30, dtype=torch.long, device=self.device)
+        before.scatter_reduce_(0, inst.flatten(), (c - m).flatten(), "amin")  # masked slots before each span
+        rank = c - 1 - before[inst]  # order of a masked slot among its span's masked slots
+        width = quota.clamp_min(cfg.block)
+        return self.masked & (rank < width[self.inst.clamp_min(0)]), quota
+
+    def queries(self, k: int, active):
+        """(q_idx (M, Q) slot per query, padded with the trash slot; q_valid (M, Q); nq (M,))."""
+        r = self.cfg.refresh_every
+        refresh = k == 0 or r == 1 or (r > 0 and k % r == 0)
+        qsel = self.valid if refresh else self.valid & (active | self.changed)
+        nq = qsel.sum(1)
+        Q = max(int(nq.max()), 1)
+        q_valid = torch.arange(Q, device=self.device)[None] < nq[:, None]
+        order = torch.sort((~qsel).to(torch.int8), dim=1, stable=True).indices[:, :Q]  # selected slots first
+        q_idx = torch.where(q_valid, order, self.tok.shape[1] - 1)
+        self.forward_tokens += int(nq.sum()) * (2 if self.guided else 1)
+        return q_idx, q_valid, nq
+
+    def forward(self, q_idx, q_valid, nq):
+        """Final hidden states of the queries, conditional and (w > 0) unconditional: (M, Q, D) each."""
+        model, lay, dev = self.model, self.lay, self.device
+        M, Q, D = self.M, q_idx.shape[1], model.cfg.d_model
+        if self.store_k is None:  # every row's packed [page skeleton | slots] keys/values, kept across steps
+            def packed_rows(x):  # (R, nh, Ts, hs) -> (M, nh, Tk, hs); slot columns are filled at step 0
+                return torch.cat([x[self.page_of_row], x.new_zeros(M, x.shape[1], lay.Tk - x.shape[2], x.shape[3])], 2)
+
+            self.store_k = [packed_rows(x) for x in self.skel.keys]
+            self.store_v = [packed_rows(x) for x in self.skel.values]
+            self.skel = None  # copied into the rows; the per-page cache is no longer read
+        hid_c = torch.empty(M, Q, D, dtype=self.act_dtype, device=dev)
+        hid_u = torch.empty_like(hid_c) if self.guided else None
+        for a, b in _row_chunks(nq, self.n, self.max_tokens, 2 if self.guided else 1):
+            Qc = max(int(nq[a:b].max()), 1)
+            qi, qv = q_idx[a:b, :Qc], q_valid[a:b, :Qc]
+            src = torch.arange(a, b, device=dev)
+            if self.guided:  # unconditional copies of the same rows after the conditional ones
+                src, qi, qv = torch.cat([src, src]), torch.cat([qi, qi]), torch.cat([qv, qv])
+            page = self.page_of_row[src]
+            k_valid, k_head = lay.key_valid[page], lay.key_head[page]
+            uncond = qv & (torch.arange(src.shape[0], device=dev) >= b - a)[:, None] if self.guided else None
+            mask = fill_mask(torch.ones_like(qv), torch.ones_like(k_valid), self.section[src].gather(1, qi), k_head, uncond, k_valid)
+            view = _StepKV([x[a:b] for x in self.store_k], [x[a:b] for x in self.store_v], lay.key_of_slot[page].gather(1, qi))
+            h = model(self.tok[src].gather(1, qi), "fill", cache=view, positions=self.pos[src].gather(1, qi),
+                      attn_mask=mask, write_cache=True, return_hidden=True)  # (Bc, Qc, D)
+            hid_c[a:b, :Qc] = h[: b - a]
+            if self.guided:
+                hid_u[a:b, :Qc] = h[b - a :]
+        return hid_c, hid_u
+
+    def logits(self, h_c, h_u, eos_ok):
+        return _guided_logits(self.weight, h_c, h_u, self.w, self.ban, eos_ok, self.eos_id)
+
+    def confidence(self, h_c, h_u, eos_ok) -> torch.Tensor:
+        """Top probability of each masked slot under the guided logits, (P,)."""
+        P, c = h_c.shape[0], self.cfg.logits_chunk
+        conf = torch.empty(P, device=self.device)
+        for a in range(0, P, c):
+            lg = self.logits(h_c[a : a + c], None if h_u is None else h_u[a : a + c], eos_ok[a : a + c])
+            conf[a : a + c] = (lg.amax(-1) - lg.logsumexp(-1)).exp()
+        return conf
+
+    def select(self, conf, inst_p, quota) -> torch.Tensor:
+        """Which active slots to commit, (P,) bool: per span its `quota` most confident (or all over threshold)."""
+        P = inst_p.shape[0]
+        cnt = torch.bincount(inst_p, minlength=self.n_inst)
+        o1 = torch.argsort(-conf, stable=True)
+        o2 = o1[torch.argsort(inst_p[o1], stable=True)]  # by span, most confident first
+        starts = torch.cumsum(cnt, 0) - cnt
+        rank = torch.empty(P, dtype=torch.long, device=self.device)
+        rank[o2] = torch.arange(P, device=self.device) - starts[inst_p[o2]]
+        if self.cfg.threshold > 0:
+            return (conf >= self.cfg.threshold) | (rank == 0)
+        return rank < quota[inst_p]
+
+    def draw(self, h_c, h_u, eos_ok, rows, slots) -> torch.Tensor:
+        """Tokens for the committed slots: n-gram blocker, shared processors, one draw each."""
+        countable = self.valid & ~self.masked & (self.tok != self.eos_id)
+        ngram, c = self.params.no_repeat_ngram, self.cfg.logits_chunk
+        x = torch.empty_like(rows)
+        for a in range(0, rows.shape[0], c):  # chunks: top-p sorts a (chunk, vocab) block
+            r, s = rows[a : a + c], slots[a : a + c]
+            lg = self.logits(h_c[a : a + c], None if h_u is None else h_u[a : a + c], eos_ok[a : a + c])
+            if ngram:  # before truncation, so top-p/top-k choose among allowed tokens (<eos> is never banned)
+                lg = lg.masked_fill(ngram_bans(self.tok, countable, self.span, r, s, ngram, self.V), float("-inf"))
+            if self.procs:  # their context: the committed text of the slot's own span
+                ctx = torch.where(countable[r] & (self.span[r] == self.span[r, s][:, None]), self.tok[r], self.mask_id)
+                lg = apply_processors(self.procs, ctx, lg)
+            x[a : a + c] = sample(lg, self.gen, temperature=0.0 if self.params.greedy else 1.0)
+        return x
+
+    def end_spans(self):
+        """Every slot after a span's first committed <eos> becomes <eos> (committed)."""
+        is_eos = self.valid & ~self.masked & (self.tok == self.eos_id)
+        first = torch.full((self.n_inst + 1,), 1 << 30, dtype=torch.long, device=self.device)
+        first.scatter_reduce_(0, torch.where(is_eos, self.inst, self.n_inst).flatten(), self.off.flatten(), "amin")
+        tail = self.valid & (self.off > first[self.inst.clamp_min(0)])
+        self.tok = torch.where(tail, self.eos_id, self.tok)
+        self.masked &= ~tail
+
+    def guard(self):
+        """Re-mask the repeated n-grams of every span whose distinct-n ratio fell below guard_ratio."""
+        cfg, N = self.cfg, self.n_inst
+        countable = self.valid & ~self.masked & (self.tok != self.eos_id)
+        rep, wok, wspan = _repeated_ngrams(self.tok, countable, self.span, cfg.guard_n, self.V)
+        winst = torch.where(wok, self.variant * self.S + wspan, N)
+        tot = torch.bincount(winst.flatten(), minlength=N + 1)[:N]
+        nrep = torch.bincount(torch.where(rep, winst, N).flatten(), minlength=N + 1)[:N]
+        bad = (tot >= cfg.guard_min) & ((tot - nrep) < cfg.guard_ratio * tot) & (self.guard_count < cfg.guard_max)
+        if not bool(bad.any()):
+            return
+        self.guard_count += bad.long()
+        hit = rep & wok & bad[winst.clamp_max(N - 1)]
+        re = torch.zeros_like(self.masked)
+        for j in range(cfg.guard_n):  # every slot of a repeated occurrence
+            re[:, j : j + hit.shape[1]] |= hit
+        re &= self.valid & ~self.locked
+        self.tok = torch.where(re, self.mask_id, self.tok)
+        self.masked |= re
+        self.remasked += int(re.sum())
+
+    def step(self, k: int):
+        active, quota = self.active(k)
+        q_idx, q_valid, nq = self.queries(k, active)
+        hid_c, hid_u = self.forward(q_idx, q_valid, nq)
+        r_p, c_p = (q_valid & active.gather(1, q_idx)).nonzero(as_tuple=True)  # active queries
+        s_p = q_idx[r_p, c_p]
+        h_c, h_u = hid_c[r_p, c_p], None if hid_u is None else hid_u[r_p, c_p]
+        eo_p = self.eos_ok[r_p, s_p]
+        if k == self.K - 1:
+            ci = torch.arange(r_p.shape[0], device=self.device)  # the last step commits everything left
+        else:
+            ci = self.select(self.confidence(h_c, h_u, eo_p), self.inst[r_p, s_p], quota).nonzero(as_tuple=True)[0]
+        x = self.draw(h_c[ci], None if h_u is None else h_u[ci], eo_p[ci], r_p[ci], s_p[ci])
+        before = self.tok.clone()
+        self.tok[r_p[ci], s_p[ci]] = x
+        self.masked[r_p[ci], s_p[ci]] = False
+        self.end_spans()
+        if self.cfg.guard_ratio > 0 and k < self.K - 1:
+            self.guard()
+        self.changed = self.tok != before
+
+    def results(self, tokenizer, sk: TokenSkeleton, timings: dict, steps: int) -> list[FillResult]:
+        """Per variant, per span, the tokens up to the first <eos>."""
+        tok, span, off, valid = self.tok.cpu(), self.span.cpu(), self.off.cpu(), self.valid.cpu()
+        out = []
+        for v in range(self.n):
+            rows = slice(v, self.M, self.n)
+            t_v, s_v, o_v = tok[rows][valid[rows]], span[rows][valid[rows]], off[rows][valid[rows]]
+            bodies, toks = [], []
+            for s in range(self.S):
+                sel = s_v == s
+                ids = t_v[sel][torch.argsort(o_v[sel])].tolist()
+                ids = ids[: ids.index(self.eos_id)] if self.eos_id in ids else ids
+                toks.append(ids)
+                bodies.append(tokenizer.decode(ids))
+            out.append(FillResult(bodies, toks, sk.render(bodies), dict(timings), steps))
+        return out
+
+
+@torch.no_grad()
+def fill(
+    model,
+    tokenizer,
+    skeleton,
+    n: int = 8,
+    steps: int = DEFAULT_STEPS,
+    guidance: float = DEFAULT_GUIDANCE,
+    seed: int = 0,
+    params: SamplingParams | None = None,
+    on_step=None,
+    config: FillConfig | None = None,
+) -> list[FillResult]:
+    """Fill every span of `skeleton` in `steps` parallel denoising steps, n variants in one batch.
+
+    skeleton: TokenSkeleton, hybrid.templates.Skeleton or corpus Document. guidance: w >= 0
+    (0 = off). params: SamplingParams shared with the planner (its no_repeat_ngram is applied
+    per position inside each span). on_step(StepEvent) after each step. Same seed -> same drafts.
+    Returns one FillResult per variant; timings hold "skeleton", "fill", "total" seconds, the
+    per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots and "pages".
+    """
+    t_start = time.perf_counter()
+    check_fill_args(n, steps, guidance, seed)
+    cfg = config or FillConfig()
+    sk = as_token_skeleton(tokenizer, skeleton)
+    with autocast(next(model.parameters()).device, cfg.precision):
+        run = _Run(model, tokenizer, sk, n, steps, float(guidance), seed, params or SamplingParams(), cfg)
+        t0 = time.perf_counter()
+        run.skel = encode_skeleton(model, run.lay)
+        t_skel = time.perf_counter() - t0
+        step_times = []
+        for k in range(steps):
+            ts = time.perf_counter()
+            run.step(k)
+            step_times.append(time.perf_counter() - ts)
+            if on_step is not None:
+                on_step(StepEvent(k + 1, steps, int(run.masked.sum()), step_times[-1]))
+            if not bool(run.masked.any()):
+                break
+    assert not bool(run.masked.any()), "every slot is committed after the last step"
+    t_end = time.perf_counter()
+    timings = {
+        "skeleton": t_skel, "fill": t_end - t0, "total": t_end - t_start, "step_seconds": step_times,
+        "forward_tokens": run.forward_tokens, "remasked": run.remasked, "pages": run.lay.R,
+    }
+    return run.results(tokenizer, sk, timings, len(step_times))

@@ -1,0 +1,371 @@
+"""The Drafter: template + fields -> plan -> fill -> rerank -> N ranked drafts.
+
+Owns: the public drafting API (Drafter, Draft, DraftEvent), argument validation for a draft,
+the stage timings and the streaming of progress events. It is the only module that imports
+every stage (planner, filler, reranker); it adds no modelling of its own.
+
+Thread safety: a Drafter holds one re-entrant lock and every public method (plan, fill, rank,
+draft and each stream) runs under it, so concurrent calls on one Drafter from several threads
+are safe and run one after another (the backbone, the planner's grammar cache and the model's
+rotary tables are shared state). For parallel throughput, load one Drafter per thread.
+
+Seeds: the planner and the filler each draw from their own torch.Generator seeded with `seed`,
+so the same (model, template, fields, settings, seed) gives the same drafts in the same order.
+"""
+
+import codecs
+import queue
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from hybrid.errors import CheckpointError, SamplingError
+from hybrid.rerank import ContractSpec, Reranker, RerankWeights
+from hybrid.sampling import SamplingParams
+from hybrid.skeleton import FillResult, check_fill_args
+from hybrid.templates import load_template
+
+__all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "DRAFT_SAMPLING", "check_draft_args"]
+
+SHIPPED_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "hybrid-small"
+FILLERS = ("diffusion", "ar")
+DRAFT_SAMPLING = {"temperature": 0.8, "top_p": 0.95}  # the `hybrid plan` defaults; overridden by **sampling
+_SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "min_p", "repetition_penalty", "no_repeat_ngram")
+_MASK_GLYPH = "_"  # how stream() shows a slot the filler has not committed yet
+
+
+def load_model(path=None, device=None):
+    """(backbone on `device`, tokenizer, training record, path) of a checkpoint dir; None = the shipped model.
+
+    device None = CUDA when available, else CPU. CheckpointError names a missing or broken path.
+    """
+    from hybrid.train import load_checkpoint
+
+    p = Path(path) if path is not None else SHIPPED_CHECKPOINT
+    if path is None and not (p / "model.safetensors").is_file():
+        raise CheckpointError(f"the shipped model is missing: {p} (train it with `hybrid train`, or pass a checkpoint directory).")
+    if not p.is_dir():  # before load_checkpoint, which imports transformers (seconds)
+        raise CheckpointError(f"checkpoint directory not found: {p}")
+    model, tok, record = load_checkpoint(p)
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    return model.to(device), tok, record, p
+
+
+def _default_steps() -> int:
+    from hybrid.diffusion.sampler import DEFAULT_STEPS
+
+    return DEFAULT_STEPS
+
+
+def _default_guidance() -> float:
+    from hybrid.diffusion.sampler import DEFAULT_GUIDANCE
+
+    return DEFAULT_GUIDANCE
+
+
+def sampling_params(sampling: dict, defaults: dict) -> SamplingParams:
+    """SamplingParams from keyword arguments; an unknown name is a SamplingError listing the known ones."""
+    unknown = [k for k in sampling if k not in _SAMPLING_FIELDS]
+    if unknown:
+        raise SamplingError(f"unknown sampling argument {unknown[0]!r}; allowed: {', '.join(_SAMPLING_FIELDS)}.")
+    return SamplingParams(**{**defaults, **sampling})
+
+
+def check_draft_args(n, steps, guidance, seed, mmr: float = 0.0) -> None:
+    """SamplingError naming the argument, its range and the value: n in 1..hybrid.skeleton.MAX_VARIANTS (64), steps >= 1,
+    guidance >= 0, seed an integer, mmr in [0, 1)."""
+    check_fill_args(n, steps, guidance, seed)
+    if isinstance(mmr, bool) or not isinstance(mmr, (int, float)) or not 0 <= mmr < 1:
+        raise SamplingError(f"mmr must be in [0, 1) (0 = off), got {mmr!r}.")
+
+
+@dataclass
+class Draft:
+    """One ranked draft. `text` is the canonical plain-text layout the model reads and writes."""
+
+    rank: int  # 1 = best
+    text: str
+    title: str
+    preamble: str
+    sections: list[dict]  # [{"number", "heading", "clause", "body"}] in document order
+    tail: str  # signature block
+    outline: dict
+    score: float  # the reranker's total (hybrid.rerank: higher is better)
+    scores: dict  # its breakdown: total, loglik and every contract check
+    template: str = ""  # template id
+    fields: dict = field(default_factory=dict)
+    seed: int = 0
+    variant: int = 0  # index of this variant in the filler's batch
+    timings: dict = field(default_factory=dict)  # seconds per stage of the draft() call that made it
+
+    @property
+    def words(self) -> int:
+        return len(self.text.split())
+
+    @property
+    def markdown(self) -> str:
+        parts = [f"# {self.title}", self.preamble]
+        for s in self.sections:
+            parts.append(f"## {s['number']}. {s['heading']}")
+            parts.append(_md_lines(s["body"]))
+        if self.tail.strip():
+            parts.append("---")
+            parts.append(_md_lines(self.tail))
+        return "\n\n".join(p for p in parts if p.strip()) + "\n"
+
+    def to_docx(self, path) -> Path:
+        """Write a Word document (title, numbered Heading 1 sections, paragraphs) atomically."""
+        from hybrid.docx_export import write_docx
+
+        return write_docx(path, self.title, self.preamble, self.sections, self.tail)
+
+
+def _render(segments, bodies: list[str]) -> str:
+    """The canonical document text: the skeleton's segments with bodies[i] as the i-th body."""
+    it = iter(bodies)
+    return "".join(next(it) if seg.kind == "body" else seg.text for seg in segments)
+
+
+def _md_lines(text: str) -> str:
+    """Paragraphs stay paragraphs; single newlines become markdown hard breaks."""
+    paras = [p.strip() for p in text.strip().split("\n\n") if p.strip()]
+    return "\n\n".join("  \n".join(line.strip() for line in p.split("\n")) for p in paras)
+
+
+@dataclass
+class DraftEvent:
+    """A progress event of Drafter.stream().
+
+    kind: "plan_token" (text: the token's text, forced: jump-forward supplied it), "plan" (outline),
+    "fill_step" (step of steps, partial: each variant's document after that step, slots not yet
+    committed shown as "_"; the AR fill reports one step per span), "rank" (drafts: the ranked
+    result; always the last event).
+    """
+
+    kind: str
+    seconds: float  # since the stream started
+    text: str = ""
+    forced: bool = False
+    outline: dict | None = None
+    step: int = 0
+    steps: int = 0
+    partial: list[str] | None = None
+    drafts: list[Draft] | None = None
+
+
+class _Cancelled(Exception):
+    """Raised inside a stream's worker when the consumer closed the stream."""
+
+
+def _partial_texts(tokenizer, frame) -> list[str] | None:
+    """Adapter: a filler's StepEvent carries no tokens (hybrid.skeleton.StepEvent), so stream() reads
+    the partly filled variants from the filler's own frame: the diffusion filler's `run` (its
+    `results()` renders every variant, open slots as "<mask>") or the AR fill's finished `bodies`.
+    Returns None when neither is there. Goes away once StepEvent carries the partial text."""
+    names = frame.f_locals
+    sk, run, bodies = names.get("sk"), names.get("run"), names.get("bodies")
+    if sk is None:
+        return None
+    if run is not None and hasattr(run, "results"):
+        mask = tokenizer.decode([tokenizer.mask_id])
+        return [r.text.replace(mask, _MASK_GLYPH) for r in run.results(tokenizer, sk, {}, 0)]
+    if isinstance(bodies, list):
+        return [sk.render([tokenizer.decode(b[i]) if i < len(b) else _MASK_GLYPH for i in range(len(sk.spans))]) for b in bodies]
+    return None
+
+
+class Drafter:
+    """Plan, fill and rank contract drafts with one shared backbone.
+
+    model: a hybrid Backbone; tokenizer: its HybridTokenizer. filler: "diffusion" (the parallel
+    masked-diffusion filler) or "ar" (the autoregressive baseline, guidance must be 0).
+    """
+
+    def __init__(self, model, tokenizer, *, filler: str = "diffusion", fill_config=None, weights: RerankWeights | None = None,
+                 record: dict | None = None, path=None):
+        from hybrid.planner import Planner
+
+        if filler not in FILLERS:
+            raise SamplingError(f"filler must be one of {', '.join(FILLERS)}, got {filler!r}.")
+        self.model, self.tokenizer = model.eval(), tokenizer
+        self.filler, self.fill_config = filler, fill_config
+        self.planner = Planner(model, tokenizer)
+        self.reranker = Reranker(model, tokenizer, weights)
+        self.record = record or {}
+        self.path = str(path) if path is not None else None
+        self._lock = threading.RLock()
+
+    @classmethod
+    def from_pretrained(cls, path=None, *, device=None, **kwargs) -> "Drafter":
+        """Load a checkpoint directory (None = the shipped model); CheckpointError names a missing path."""
+        model, tok, record, p = load_model(path, device)
+        return cls(model, tok, record=record, path=p, **kwargs)
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.model.parameters()).device
+
+    def model_info(self) -> dict:
+        keep = ("step", "tokens_seen", "params", "git_commit", "wall_seconds")
+        return {"path": self.path, "params": self.model.num_params() if hasattr(self.model, "num_params") else None,
+                **{k: self.record[k] for k in keep if k in self.record}}
+
+    # stages
+
+    def plan(self, template, fields: dict, *, seed: int = 0, on_token=None, **sampling):
+        """The outline for (template, fields): a hybrid.planner.PlanResult (.outline, .text, .seconds)."""
+        with self._lock:
+            params = sampling_params(sampling, DRAFT_SAMPLING)
+            return self.planner.plan(load_template(template), fields, seed=seed, params=params, on_token=on_token)
+
+    def fill(self, template, fields: dict, outline: dict, *, n: int = 4, steps: int | None = None, guidance: float | None = None,
+             seed: int = 0, on_step=None, **sampling) -> list[FillResult]:
+        """n filled variants of the skeleton of `outline` (unranked, in batch order)."""
+        steps = _default_steps() if steps is None else steps
+        guidance = _default_guidance() if guidance is None else guidance
+        check_draft_args(n, steps, guidance, seed)
+        params = sampling_params(sampling, DRAFT_SAMPLING)
+        with self._lock:
+            skeleton = load_template(template).render_skeleton(outline, fields)
+            return self._fill(skeleton, n, steps, guidance, seed, params, on_step)
+
+    def _fill(self, skeleton, n, steps, guidance, seed, params, on_step) -> list[FillResult]:
+        if self.filler == "ar":
+            from hybrid.arfill import fill
+
+            return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params, on_step=on_step)
+        from hybrid.diffusion.sampler import fill
+
+        return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params,
+                    on_step=on_step, config=self.fill_config)
+
+    def rank(self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0) -> list[Draft]:
+        """Drafts from filled variants (FillResults or lists of bodies), best first."""
+        with self._lock:
+            template = load_template(template)
+            values = template.validate_fields(fields)
+            skeleton = template.render_skeleton(outline, values)
+            variants = [f.spans if isinstance(f, FillResult) else list(f) for f in fills]
+            ranked = self.reranker.rank(skeleton, variants, ContractSpec.from_template(template, values), mmr=mmr)
+            segs = skeleton.segments
+            drafts = []
+            for rank, r in enumerate(ranked, 1):
+                bodies = variants[r.index]
+                sections = [{"number": str(i + 1), "heading": s.heading, "clause": s.clause, "body": b}
+                            for i, (s, b) in enumerate(zip(skeleton.spans, bodies))]
+                drafts.append(Draft(rank, _render(segs, bodies), outline["title"], segs[1].text.strip(), sections, segs[-1].text,
+                                    outline, r.score, r.scores, template.id, values, seed, r.index))
+            return drafts
+
+    def draft(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
+              *, outline: dict | None = None, mmr: float = 0.0, **sampling) -> list[Draft]:
+        """n drafts ranked best first. outline=None plans one; the n variants share it.
+
+        steps (K >= 1, default the filler's DEFAULT_STEPS), guidance (w >= 0), seed (int),
+        mmr in [0, 1) (0 = order by score), sampling: temperature, top_k, top_p, min_p,
+        repetition_penalty, no_repeat_ngram (SamplingParams over DRAFT_SAMPLING, used by both
+        the planner and the filler). Every Draft carries the call's stage timings (seconds).
+        """
+        drafts = None
+        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=None):
+            drafts = ev.drafts
+        return drafts
+
+    def stream(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
+               *, outline: dict | None = None, mmr: float = 0.0, **sampling):
+        """Like draft(), yielding DraftEvents as the work happens; the last event ("rank") holds the drafts.
+
+        The work runs in a worker thread that holds this Drafter's lock; closing the generator
+        early stops it at its next token or step. Arguments are validated here, before any work.
+        """
+        steps = _default_steps() if steps is None else steps
+        guidance = _default_guidance() if guidance is None else guidance
+        check_draft_args(n, steps, guidance, seed, mmr)
+        sampling_params(sampling, DRAFT_SAMPLING)
+        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, sampling)
+
+    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling):
+        q: queue.Queue = queue.Queue()
+        cancel = threading.Event()
+        done = object()
+
+        def emit(ev):
+            if cancel.is_set():
+                raise _Cancelled
+            q.put(ev)
+
+        def work():
+            try:
+                for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=emit):
+                    emit(ev)
+            except _Cancelled:
+                pass
+            except BaseException as e:  # handed to the consumer, raised there
+                q.put(e)
+            finally:
+                q.put(done)
+
+        worker = threading.Thread(target=work, name="hybrid-drafter-stream", daemon=True)
+        worker.start()
+        try:
+            while True:
+                item = q.get()
+                if item is done:
+                    break
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            cancel.set()
+            worker.join()
+
+    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit):
+        """The pipeline as a generator of DraftEvents; `emit` (stream only) receives the in-stage events."""
+        steps = _default_steps() if steps is None else steps
+        guidance = _default_guidance() if guidance is None else guidance
+        check_draft_args(n, steps, guidance, seed, mmr)
+        params = sampling_params(sampling, DRAFT_SAMPLING)
+        with self._lock:
+            t0 = time.perf_counter()
+            template = load_template(template)
+            values = template.validate_fields(fields)
+            timings = {}
+            if outline is None:
+                on_token = None
+                if emit is not None:
+                    dec = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+                    def on_token(tok_id, piece, forced):
+                        emit(DraftEvent("plan_token", time.perf_counter() - t0, text=dec.decode(piece), forced=forced))
+
+                ts = time.perf_counter()
+                outline = self.planner.plan(template, values, seed=seed, params=params, on_token=on_token).outline
+                timings["plan"] = time.perf_counter() - ts
+            else:
+                timings["plan"] = 0.0
+            yield DraftEvent("plan", time.perf_counter() - t0, outline=outline)
+
+            skeleton = template.render_skeleton(outline, values)
+            on_step = None
+            if emit is not None:
+
+                def on_step(ev):
+                    partial = _partial_texts(self.tokenizer, sys._getframe(1))
+                    emit(DraftEvent("fill_step", time.perf_counter() - t0, step=ev.step, steps=ev.steps, partial=partial))
+
+            ts = time.perf_counter()
+            fills = self._fill(skeleton, n, steps, guidance, seed, params, on_step)
+            timings["fill"] = time.perf_counter() - ts
+
+            ts = time.perf_counter()
+            drafts = self.rank(template, values, outline, fills, mmr=mmr, seed=seed)
+            timings["rank"] = time.perf_counter() - ts
+            timings["total"] = time.perf_counter() - t0
+            for d in drafts:
+                d.timings = timings
+            yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)
+
