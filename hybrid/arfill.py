@@ -3,8 +3,7 @@
 Owns: a KV-cached causal decode loop over a TokenSkeleton. Skeleton text is forced (prefilled
 in one forward per run of text), each span is written token by token until <eos> or its budget
 (the last position is always <eos>, as in the diffusion filler), N variants in one batch. Same
-processors as the diffusion filler (hybrid.skeleton.fill_processors: hybrid.sampling's, top-p
-computed from a top-k prefilter), with the span's own tokens as their context.
+processors as everything else (hybrid.sampling), with the span's own tokens as their context.
 Knows nothing about diffusion or templates.
 
 Batching: variants finish a span at different times; a finished row feeds <pad> (masked out as
@@ -21,8 +20,8 @@ import torch
 
 from hybrid.errors import SamplingError
 from hybrid.model.cache import KVCache
-from hybrid.sampling import SamplingParams, apply_processors, sample
-from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, check_fill_args, fill_processors
+from hybrid.sampling import SamplingParams
+from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, check_fill_args
 
 __all__ = ["fill"]
 
@@ -110,7 +109,6 @@ def fill(
     if isinstance(window, bool) or not isinstance(window, int) or window < 16:
         raise SamplingError(f"window must be an integer >= 16, got {window!r}.")
     params = params or SamplingParams()
-    procs = fill_processors(params)
     sk = as_token_skeleton(tokenizer, skeleton)
     device = next(model.parameters()).device
     V = model.cfg.vocab_size
@@ -142,7 +140,7 @@ def fill(
                     logits = dec.last.masked_fill(ban, float("-inf"))
                     if t < lock_end:
                         logits[:, eos] = float("-inf")
-                    x = sample(apply_processors(procs, out[:, :t], logits), gen, temperature=0.0 if params.greedy else 1.0)
+                    x = params.next_token(out[:, :t], logits, gen)
                 x = torch.where(done, tokenizer.pad_id, x)
                 out[:, t] = x
                 dec.feed(x[:, None], ~done[:, None])

@@ -42,28 +42,14 @@ import torch.nn.functional as F
 from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
-from hybrid.sampling import SamplingParams, apply_processors, sample
-from hybrid.skeleton import (
-    DEFAULT_WINDOW,
-    PRECISIONS,
-    FillResult,
-    StepEvent,
-    TokenSkeleton,
-    as_token_skeleton,
-    autocast,
-    check_fill_args,
-    fill_processors,
-)
+from hybrid.sampling import NoRepeatNGram, SamplingParams, apply_processors, sample
+from hybrid.skeleton import DEFAULT_WINDOW, PRECISIONS, FillResult, StepEvent, TokenSkeleton, as_token_skeleton, autocast, check_fill_args
 
 __all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "encode_skeleton", "commit_schedule", "ngram_bans", "SCHEDULES"]
 
 SCHEDULES = ("cosine", "linear")
-# K: the speed/quality knob. With this model a span's later tokens are rarely confident before
-# its earlier ones are written, so quality holds only near one token per span per step: K ~ the
-# longest budget (256), the speed coming from every span of every variant moving at once
-# (benchmarks/fill.py steps_curve: bpb 1.15x AR at K=256, 1.5x at K=128).
-DEFAULT_STEPS = 256
-DEFAULT_GUIDANCE = 0.0  # w: guidance raised bpb and doubled the cost in the sweep (benchmarks/fill.py)
+DEFAULT_STEPS = 16  # K: the speed/quality knob (benchmarks/fill.py steps_curve)
+DEFAULT_GUIDANCE = 0.0  # w (benchmarks/fill.py guidance_sweep)
 
 
 @dataclass
@@ -72,14 +58,14 @@ class FillConfig:
 
     schedule: str = "linear"
     """"cosine" | "linear": fraction of a span's masked slots left after step k of K."""
-    threshold: float = 0.9
-    """[0, 1). > 0: also commit every active slot whose confidence >= threshold (Fast-dLLM), so spans may finish before step K; 0 = the schedule alone."""
-    refresh_every: int = 0
-    """>= 0. Recompute every slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0 (measured: no better with 8 or 16)."""
-    block: int = 3
+    threshold: float = 0.0
+    """[0, 1). > 0: commit every masked slot whose confidence >= threshold (at least one per span per step), ending early when all are committed; 0 = follow the schedule."""
+    refresh_every: int = 4
+    """>= 0. Recompute every committed slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0."""
+    block: int = 0
     """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are recomputed) each step; 0 = the whole span."""
-    window: int = 384
-    """>= 64. Tokens of context per page (training used 512; 384 measured as good and ~15% faster)."""
+    window: int = DEFAULT_WINDOW
+    """>= 64. Tokens of context per page (the training window)."""
     min_context: int = 64
     """>= 0. Skeleton tokens a page keeps around its spans at least."""
     guard_n: int = 3
@@ -223,18 +209,16 @@ class _StepKV:
         return 0  # positions are always passed explicitly
 
     def update(self, k, v, layer_idx):
-        B = k.shape[0]
+        B, nh, _, hs = k.shape
         kk, vv = self.keys[layer_idx], self.values[layer_idx]
         M = kk.shape[0]
-        rows = torch.arange(M, device=k.device)[:, None].expand(M, self.slot_idx.shape[1])
-        kt, vt = k.transpose(1, 2).to(kk.dtype), v.transpose(1, 2).to(vv.dtype)  # (B, Q, nh, hs)
-        # advanced-index assignment, not scatter_: bf16 scatter_ is ~40x slower on CPU (measured)
+        idx = self.slot_idx[:, None, :, None].expand(-1, nh, -1, hs)  # (B, nh, Q, hs)
         if B > M:  # unconditional rows: the stored keys with their own fresh queries
             uk, uv = kk.clone(), vv.clone()
-            uk[rows, :, self.slot_idx[M:]] = kt[M:]
-            uv[rows, :, self.slot_idx[M:]] = vt[M:]
-        kk[rows, :, self.slot_idx[:M]] = kt[:M]
-        vv[rows, :, self.slot_idx[:M]] = vt[:M]
+            uk.scatter_(2, idx[M:], k[M:].to(kk.dtype))
+            uv.scatter_(2, idx[M:], v[M:].to(vv.dtype))
+        kk.scatter_(2, idx[:M], k[:M].to(kk.dtype))
+        vv.scatter_(2, idx[:M], v[:M].to(vv.dtype))
         if B > M:
             return torch.cat([kk, uk]), torch.cat([vv, uv])
         return kk, vv  # (B, nh, Tk, hs)
@@ -332,7 +316,7 @@ class _Run:
         self.V = self.weight.shape[0]
         self.gen = torch.Generator(device=device).manual_seed(seed)
         self.gamma = commit_schedule(cfg.schedule)
-        self.procs = fill_processors(params, positional_ngram=True)  # n-grams: ngram_bans()
+        self.procs = [p for p in params.processors() if not isinstance(p, NoRepeatNGram)]
         self.mask_id, self.eos_id = sk.mask_id, sk.eos_id
         self.ban = torch.tensor([i for i in tokenizer.special_ids if i != self.eos_id and i < self.V], dtype=torch.long, device=device)
         self.lay = lay = _Layout(sk, n, cfg, device)
@@ -360,7 +344,7 @@ class _Run:
 
     def active(self, k: int):
         """(active (M, L+1) bool, quota (n_inst,) long): the masked slots that may be committed this
-        step and how many each span commits at least (schedule, >= 1; all on the last step).
+        step and how many each span commits (schedule; at least one; all on the last step).
 
         With `block` > 0 only each span's first max(block, quota) masked slots are active (semi-
         autoregressive, LLaDA-style); the masked slots behind them are not recomputed this step.
@@ -370,8 +354,11 @@ class _Run:
         cnt = torch.bincount(inst.flatten(), minlength=N + 1)[:N]
         if k == self.K - 1:
             return self.masked, cnt
-        ratio = self.gamma((k + 1) / self.K) / max(self.gamma(k / self.K), 1e-12)
-        quota = (cnt - torch.floor(cnt.double() * ratio).long()).clamp_min(1)
+        if cfg.threshold > 0:
+            quota = torch.ones_like(cnt)
+        else:
+            ratio = self.gamma((k + 1) / self.K) / max(self.gamma(k / self.K), 1e-12)
+            quota = (cnt - torch.floor(cnt.double() * ratio).long()).clamp_min(1)
         if cfg.block == 0:
             return self.masked, quota
         m = self.masked.long()
@@ -439,7 +426,7 @@ class _Run:
         return conf
 
     def select(self, conf, inst_p, quota) -> torch.Tensor:
-        """Which active slots to commit, (P,) bool: per span its `quota` most confident, plus every one over `threshold`."""
+        """Which active slots to commit, (P,) bool: per span its `quota` most confident (or all over threshold)."""
         P = inst_p.shape[0]
         cnt = torch.bincount(inst_p, minlength=self.n_inst)
         o1 = torch.argsort(-conf, stable=True)
@@ -447,10 +434,9 @@ class _Run:
         starts = torch.cumsum(cnt, 0) - cnt
         rank = torch.empty(P, dtype=torch.long, device=self.device)
         rank[o2] = torch.arange(P, device=self.device) - starts[inst_p[o2]]
-        commit = rank < quota[inst_p]
         if self.cfg.threshold > 0:
-            commit |= conf >= self.cfg.threshold
-        return commit
+            return (conf >= self.cfg.threshold) | (rank == 0)
+        return rank < quota[inst_p]
 
     def draw(self, h_c, h_u, eos_ok, rows, slots) -> torch.Tensor:
         """Tokens for the committed slots: n-gram blocker, shared processors, one draw each."""
