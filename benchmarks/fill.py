@@ -20,7 +20,6 @@ import platform
 import resource
 import sys
 import time
-from contextlib import nullcontext
 from pathlib import Path
 
 import torch
@@ -34,7 +33,7 @@ from hybrid.data.document import Segment  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
 from hybrid.diffusion.sampler import FillConfig  # noqa: E402
 from hybrid.sampling import SamplingParams  # noqa: E402
-from hybrid.skeleton import from_template, tokenize_segments  # noqa: E402
+from hybrid.skeleton import PRECISIONS, autocast, from_template, tokenize_segments  # noqa: E402
 from hybrid.templates import load_template  # noqa: E402
 
 TEMPLATES = ("mutual-nda", "saas-agreement", "supply")
@@ -193,9 +192,8 @@ def key_term_rate(sk, span_texts: list[list[str]]) -> float | None:
     return hit / tot if tot else None
 
 
-def quality(model, tok, sk, token_lists, span_texts, device, autocast):
-    with autocast():
-        nats, nbytes = span_nats_bytes(model, tok, sk, token_lists, device)
+def quality(model, tok, sk, token_lists, span_texts, device):
+    nats, nbytes = span_nats_bytes(model, tok, sk, token_lists, device)  # fp32, whatever the fill precision
     return {
         "bpb": round(nats / math.log(2) / max(nbytes, 1), 4),
         "bytes": nbytes,
@@ -233,12 +231,16 @@ def main(argv=None):
     ap.add_argument("--schedule", default=FillConfig.schedule)
     ap.add_argument("--block", type=int, default=FillConfig.block)
     ap.add_argument("--threshold", type=float, default=FillConfig.threshold)
+    ap.add_argument("--window", type=int, default=FillConfig.window)
+    ap.add_argument("--precision", default="auto", choices=list(PRECISIONS), help="autocast of both fillers' forwards (scoring is fp32)")
     ap.add_argument("--temperature", type=float, default=0.8)
     ap.add_argument("--top-p", type=float, default=0.9)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads; 0 = leave torch's default")
     ap.add_argument("--no-generate", action="store_true", help="skip the transformers generate() baseline")
     ap.add_argument("--skip-sweeps", action="store_true")
+    ap.add_argument("--sweep-sections", type=int, default=4, help="sections of the contract the K and w sweeps fill (CPU time)")
+    ap.add_argument("--sweep-n", type=int, default=4, help="variants in the K and w sweeps")
     ap.add_argument("--out", default=None, help="also write the JSON to this file")
     args = ap.parse_args(argv)
     if args.threads:
@@ -248,26 +250,27 @@ def main(argv=None):
 
     model, tok, record = _load(args)
     model.to(device)
-    autocast = (lambda: torch.autocast("cuda", dtype=torch.bfloat16)) if device.type == "cuda" else nullcontext
     n = args.n or (4 if args.quick else 8)
     sections = 4 if args.quick else args.sections
     params = SamplingParams(temperature=args.temperature, top_p=args.top_p)
-    cfg = FillConfig(schedule=args.schedule, refresh_every=args.refresh_every, block=args.block, threshold=args.threshold)
+    def config(**kw):
+        base = {"schedule": args.schedule, "refresh_every": args.refresh_every, "block": args.block,
+                "threshold": args.threshold, "window": args.window, "precision": args.precision}
+        return FillConfig(**{**base, **kw})
+
+    cfg = config()
     tids = args.templates.split(",")
     sks = {t: _skeleton(tok, t, sections) for t in tids}
 
     def hybrid(sk, steps=args.steps, w=args.guidance, config=cfg, nn=n):
-        with autocast():
-            return _timed(lambda: sampler.fill(model, tok, sk, n=nn, steps=steps, guidance=w, seed=args.seed, params=params, config=config), device)
+        return _timed(lambda: sampler.fill(model, tok, sk, n=nn, steps=steps, guidance=w, seed=args.seed, params=params, config=config), device)
 
     def ar(sk):
-        with autocast():
-            return _timed(lambda: arfill.fill(model, tok, sk, n=n, seed=args.seed, params=params), device)
+        return _timed(lambda: arfill.fill(model, tok, sk, n=n, seed=args.seed, params=params, precision=args.precision), device)
 
-    with autocast():  # warm-up (first-call allocations, kernels)
-        warm = synthetic_skeleton(tok, 64, (8,))
-        sampler.fill(model, tok, warm, n=2, steps=2, guidance=1.0)
-        arfill.fill(model, tok, warm, n=2)
+    warm = synthetic_skeleton(tok, 64, (8,))  # first-call allocations, kernels
+    sampler.fill(model, tok, warm, n=2, steps=2, guidance=1.0, config=cfg)
+    arfill.fill(model, tok, warm, n=2, precision=args.precision)
 
     hf = None
     if not (args.quick or args.no_generate):
@@ -285,7 +288,7 @@ def main(argv=None):
         log(f"{t}: ar {sa:.2f}s ({ra[0].steps} decode steps)")
         sg = None
         if hf is not None:
-            with autocast():
+            with autocast(device, args.precision):  # the same precision as both fillers
                 _, sg = _timed(lambda: hf_fill(hf, tok, sk, n, params, args.seed), device)
             log(f"{t}: generate() {sg:.2f}s")
             t_g += sg
@@ -306,8 +309,8 @@ def main(argv=None):
     d2h, d2a, kth, kta = [], [], [], []
     for t in tids:
         rh, ra = outs[t]
-        qh = quality(model, tok, sks[t], [r.tokens for r in rh], [r.spans for r in rh], device, autocast)
-        qa = quality(model, tok, sks[t], [r.tokens for r in ra], [r.spans for r in ra], device, autocast)
+        qh = quality(model, tok, sks[t], [r.tokens for r in rh], [r.spans for r in rh], device)
+        qa = quality(model, tok, sks[t], [r.tokens for r in ra], [r.spans for r in ra], device)
         per_template[t].update(hybrid_quality=qh, ar_quality=qa)
         nat_h += qh["bpb"] * qh["bytes"]
         by_h += qh["bytes"]
@@ -326,6 +329,7 @@ def main(argv=None):
         "checkpoint": "random" if args.random else args.checkpoint,
         "model_params": sum(p.numel() for p in model.parameters()),
         "n": n, "steps": args.steps, "guidance": args.guidance, "schedule": args.schedule, "refresh_every": args.refresh_every, "block": args.block, "threshold": args.threshold,
+        "window": args.window, "precision": args.precision,
         "sampling": {"temperature": args.temperature, "top_p": args.top_p}, "templates": tids, "sections": sections, "quick": args.quick,
         "speedup_vs_ar": round(t_a / t_h, 3),
         "speedup_vs_generate": round(t_g / t_h, 3) if hf is not None else None,
@@ -340,37 +344,43 @@ def main(argv=None):
         out["peak_gpu_mb"] = round(peak_gpu_mb, 1)
 
     if not args.skip_sweeps:
-        sk0 = sks[tids[0]]
-        ks = (4, 16) if args.quick else (4, 8, 16, 32, 64)
+        sk0 = _skeleton(tok, tids[0], args.sweep_sections)
+
+        def point(r, s, **extra):
+            return {**extra, "seconds": round(s, 3), **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], device)}
+
+        ks = (16, 256) if args.quick else (4, 8, 16, 32, 64, 128, 256)
         curve = []
         for k in ks:
-            r, s = hybrid(sk0, steps=k)
-            curve.append({"steps": k, "seconds": round(s, 3), **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], device, autocast)})
+            curve.append(point(*hybrid(sk0, steps=k, nn=args.sweep_n), steps=k))
             log(f"K={k}: {curve[-1]}")
-        out["steps_curve"] = {"template": tids[0], "points": curve}
-        ws = (0.0, 1.5) if args.quick else (0.0, 1.0, 1.5, 2.5, 4.0)
+        ra0, sa0 = _timed(lambda: arfill.fill(model, tok, sk0, n=args.sweep_n, seed=args.seed, params=params, precision=args.precision), device)
+        ar_point = point(ra0, sa0, filler="ar")
+        log(f"AR on the sweep contract: {ar_point}")
+        out["steps_curve"] = {"template": tids[0], "sections": args.sweep_sections, "n": args.sweep_n, "ar": ar_point, "points": curve}
         sweep = []
-        for w in ws:
-            r, s = hybrid(sk0, w=w)
-            sweep.append({"guidance": w, "seconds": round(s, 3), **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], device, autocast)})
+        for w in (0.0, 1.5) if args.quick else (0.0, 1.0, 1.5, 2.5, 4.0):
+            sweep.append(point(*hybrid(sk0, w=w, nn=args.sweep_n), guidance=w))
             log(f"w={w}: {sweep[-1]}")
-        out["guidance_sweep"] = {"template": tids[0], "points": sweep}
+        out["guidance_sweep"] = {"template": tids[0], "sections": args.sweep_sections, "n": args.sweep_n, "ar": ar_point, "points": sweep}
+        # committed-slot key/value reuse against the exact loop (every slot recomputed every step);
+        # on the first 4 sections with N=4: the exact loop is ~10x the work
+        sk_small = _skeleton(tok, tids[0], 4)
         reuse = []
-        for r_every in (1, args.refresh_every, 0):
-            c = FillConfig(schedule=args.schedule, refresh_every=r_every, block=args.block, threshold=args.threshold)
-            r, s = hybrid(sk0, config=c)
+        for r_every in (1, 16, 0):
+            r, s = hybrid(sk_small, config=config(refresh_every=r_every), nn=4)
             reuse.append({"refresh_every": r_every, "seconds": round(s, 3), "forward_tokens": r[0].timings["forward_tokens"],
-                          **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], device, autocast)})
+                          **quality(model, tok, sk_small, [x.tokens for x in r], [x.spans for x in r], device)})
             log(f"refresh_every={r_every}: {reuse[-1]}")
-        out["kv_reuse"] = {"template": tids[0], "points": reuse}
+        out["kv_reuse"] = {"template": tids[0], "sections": 4, "n": 4, "points": reuse}
+        # a full step (every slot a query) over 2 spans x 128 with more and more skeleton around
         lengths = (256, 512) if args.quick else (256, 512, 1024, 2048)
         steps_t = {}
-        for window, name in ((sampler.DEFAULT_WINDOW, "paged"), (4096, "whole_skeleton")):
+        for window, name in ((args.window, "paged"), (4096, "whole_skeleton")):
             row = {}
             for L in lengths:
                 sk = synthetic_skeleton(tok, L)
-                c = FillConfig(refresh_every=1, guard_ratio=0.0, window=window)
-                r, _ = hybrid(sk, steps=3, w=0.0, config=c)
+                r, _ = hybrid(sk, steps=3, w=0.0, config=config(refresh_every=1, guard_ratio=0.0, window=window, block=0, threshold=0.0))
                 row[str(len(sk) - sk.span_tokens)] = round(sum(r[0].timings["step_seconds"]) / len(r[0].timings["step_seconds"]), 4)
             steps_t[name] = row
             log(f"step time ({name}): {row}")

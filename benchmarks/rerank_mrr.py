@@ -1,6 +1,7 @@
-"""Reranker validity on held-out contracts: does the true heading win? MRR of PMI vs BM25, one JSON line.
+"""Reranker validity on held-out contracts: does the true heading win? MRR of the reranker vs BM25, one JSON line.
 
     python benchmarks/rerank_mrr.py [--checkpoint checkpoints/hybrid-small] [--limit-docs 0] [--max-words 200]
+    python benchmarks/rerank_mrr.py --split val --lexical-weights 0.25,0.5,1,2   # how LEXICAL_WEIGHT was chosen
 
 For every clause of every test-split document (hybrid.data.corpus, splits=("test",)), the clause
 body is scored against its own heading and against the headings of the other clause types in the
@@ -11,6 +12,10 @@ hidden as in guidance); `mrr_pmi` is the shipped default's (Reranker's pmi_mode)
 (Okapi, k1=1.5, b=0.75, Porter-stemmed lower-case words, IDF over the same test-split bodies) of
 the heading as the query against the body. Ties count as the expected reciprocal rank under a
 random tie break. Both methods see the same (truncated) bodies and the same candidate sets.
+
+`mrr_reranker` is what `Reranker.score` ranks by (the default PMI + LEXICAL_WEIGHT * spec
+coverage, hybrid.rerank); `mrr["coverage"]` is the lexical term alone, `mrr[<pmi mode>]` each
+PMI alone. `--lexical-weights` adds one combined figure per weight (tune on --split val only).
 """
 
 import argparse
@@ -28,7 +33,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hybrid.data.corpus import load_documents  # noqa: E402
-from hybrid.rerank import PMI_MODES, Reranker  # noqa: E402
+from hybrid.rerank import LEXICAL_WEIGHT, PMI_MODES, Reranker, spec_coverage  # noqa: E402
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -95,6 +100,8 @@ def main() -> None:
     ap.add_argument("--checkpoint", default=str(REPO / "checkpoints" / "hybrid-small"))
     ap.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--split", default="test", choices=("val", "test"), help="held-out split (tune on val, report test)")
+    ap.add_argument("--lexical-weights", default="", help="comma-separated extra weights of coverage to measure, e.g. 0.5,1,2")
     ap.add_argument("--limit-docs", type=int, default=0, help="first N test documents only (0 = all)")
     ap.add_argument("--max-words", type=int, default=200, help="clause bodies are cut to their first W words")
     ap.add_argument("--min-words", type=int, default=5, help="skip clauses with fewer body words")
@@ -106,7 +113,7 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
 
-    docs = load_documents(args.corpus, splits=("test",))
+    docs = load_documents(args.corpus, splits=(args.split,))
     if args.limit_docs:
         docs = docs[: args.limit_docs]
     rows = items(docs, args.max_words, args.min_words)
@@ -138,12 +145,17 @@ def main() -> None:
     bm25_s = time.perf_counter() - t0
 
     default = Reranker.__init__.__kwdefaults__["pmi_mode"]
-    rr = {m: [] for m in [*modes, "bm25"]}
+    cov = [spec_coverage(h, t) for h, t in zip(specs, texts)]
+    combos = {"reranker": LEXICAL_WEIGHT} | {f"combined_w{w:g}": w for w in (float(x) for x in args.lexical_weights.split(",") if x)}
+    scores = {m: pmi[m] for m in modes} | {"coverage": cov}
+    if default in pmi:
+        scores |= {name: [p + w * c for p, c in zip(pmi[default], cov)] for name, w in combos.items()}
+    rr = {m: [] for m in [*scores, "bm25"]}
     per_clause: dict[str, list[dict]] = {}
     i = 0
     for r in rows:
         k = len(r["headings"])
-        got = {m: reciprocal_rank(pmi[m][i : i + k], 0) for m in modes}
+        got = {m: reciprocal_rank(v[i : i + k], 0) for m, v in scores.items()}
         got["bm25"] = reciprocal_rank(bm[i : i + k], 0)
         i += k
         for m, v in got.items():
@@ -154,7 +166,7 @@ def main() -> None:
     top1 = {m: round(sum(x == 1.0 for x in v) / n, 4) for m, v in rr.items()}
     result = {
         "benchmark": "rerank_mrr",
-        "split": "test",
+        "split": args.split,
         "checkpoint": "random-tiny" if args.random else args.checkpoint,
         "documents": len({r["doc"] for r in rows}),
         "clauses": len(rows),
@@ -162,9 +174,12 @@ def main() -> None:
         "mean_candidates": round(len(specs) / n, 2),
         "max_words": args.max_words,
         "default_pmi_mode": default,
+        "lexical_weight": LEXICAL_WEIGHT,
+        "mrr_reranker": mrr.get("reranker"),
         "mrr_pmi": mrr.get(default),
         "mrr_bm25": mrr["bm25"],
         "mrr_random": round(sum(sum(1 / j for j in range(1, len(r["headings"]) + 1)) / len(r["headings"]) for r in rows) / n, 4),
+        "reranker_beats_bm25": (mrr.get("reranker") or 0) > mrr["bm25"],
         "pmi_beats_bm25": mrr.get(default, 0) > mrr["bm25"],
         "mrr": mrr,
         "top1": top1,

@@ -21,6 +21,8 @@ def _cmd_eval_run(args) -> int:
         systems=tuple(s.name for s in parse_systems(args.systems)),
         split=args.split,
         limit=args.limit,
+        max_sections=args.max_sections,
+        max_body_words=args.max_body_words,
         n_variants=args.n_variants,
         seed=args.seed,
         out=str(args.out),
@@ -58,6 +60,8 @@ def add_eval_run(esub) -> None:
     p.add_argument("--systems", default="hybrid,ar", help=f"comma-separated, from: {', '.join(SYSTEMS)} (default: hybrid,ar)")
     p.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
     p.add_argument("--limit", type=int, default=0, help="only the first N documents that have clause bodies (0 = all)")
+    p.add_argument("--max-sections", type=int, default=0, help="keep each document's first M sections only (0 = all): bounds CPU time")
+    p.add_argument("--max-body-words", type=int, default=0, help="cut each real clause body, and so its span budget, to W words (0 = whole)")
     p.add_argument("--n-variants", type=int, default=4, help="drafts per document, 1-64 (default: 4)")
     p.add_argument("--seed", type=int, default=0, help="base seed; same seed, same drafts (default: 0)")
     p.add_argument("--out", type=Path, default=Path("evals/runs/latest"), help="run directory; an existing run there is resumed (default: evals/runs/latest)")

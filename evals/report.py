@@ -172,6 +172,13 @@ def write_report(summary: dict, out) -> Path:
         f"- split `{run.get('split')}`: {run.get('documents')} documents with clause bodies ({run.get('documents_without_bodies')} without left out), "
         f"{real.get('clauses')} real clauses, {real.get('passages')} real passages; N = {run.get('n_variants')} variants per document, seed {run.get('seed')}",
         f"- device: {run.get('device_name', run.get('device'))}",
+    ]
+    if run.get("max_sections") or run.get("max_body_words"):
+        lines.append(
+            f"- size limits (CPU time): each document cut to its first {run.get('max_sections') or 'all'} sections, each clause body "
+            f"to its first {run.get('max_body_words') or 'all'} words; the real clauses and every system's span budgets are cut the same way"
+        )
+    lines += [
         "",
         "## Results",
         "",

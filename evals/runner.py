@@ -26,15 +26,16 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.errors import CheckpointError, ConfigError, CorpusError
 
 from evals import metrics
 from evals.systems import EVAL_SAMPLING, SYSTEMS, parse_systems
 
-__all__ = ["RunConfig", "run", "doc_seed", "load_samples", "summarize", "DEFAULT_REFERENCE", "DEFAULT_CHECKPOINT"]
+__all__ = ["RunConfig", "run", "doc_seed", "shorten", "load_samples", "summarize", "DEFAULT_REFERENCE", "DEFAULT_CHECKPOINT"]
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_CHECKPOINT = REPO / "checkpoints" / "hybrid-small"
+DEFAULT_CHECKPOINT = SHIPPED_CHECKPOINT
 DEFAULT_REFERENCE = REPO / "checkpoints" / "reference"
 SAMPLES, SETTINGS, SUMMARY = "samples.jsonl", "run.json", "summary.json"
 REAL = "real"  # the pseudo-system holding the real clauses' scores (the ceiling)
@@ -46,6 +47,8 @@ class RunConfig:
     systems: tuple[str, ...] = ("hybrid", "ar")  # names from evals.systems.SYSTEMS, in report order
     split: str = "test"  # corpus split the documents come from
     limit: int = 0  # first N documents that have clause bodies; 0 = all
+    max_sections: int = 0  # keep each document's first M sections only (a shorter contract); 0 = all
+    max_body_words: int = 0  # cut each real clause body to its first W words (and so its span budget); 0 = whole
     n_variants: int = 4  # N drafts per document (self-BLEU and distinct-n compare them)
     seed: int = 0  # base seed; each document's seed derives from it and the document path
     out: str = "evals/runs/latest"  # run directory (samples.jsonl, summary.json, report.md, plots)
@@ -60,7 +63,7 @@ class RunConfig:
 
     def __post_init__(self):
         self.systems = tuple(s.name for s in parse_systems(",".join(self.systems)))
-        for name, lo, hi in (("limit", 0, None), ("n_variants", 1, MAX_VARIANTS), ("threads", 0, None)):
+        for name, lo, hi in (("limit", 0, None), ("max_sections", 0, None), ("max_body_words", 0, None), ("n_variants", 1, MAX_VARIANTS), ("threads", 0, None)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
                 rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
@@ -119,7 +122,27 @@ def _select_documents(cfg: RunConfig) -> tuple[list, int]:
     if not usable:
         raise CorpusError(f"split {cfg.split!r} has {len(docs)} documents but none with a clause body to fill")
     chosen = usable[: cfg.limit] if cfg.limit else usable
-    return chosen, len(docs) - len(usable)
+    return [shorten(d, cfg.max_sections, cfg.max_body_words) for d in chosen], len(docs) - len(usable)
+
+
+def _first_words(text: str, n: int) -> str:
+    """The text up to the end of its n-th whitespace-separated word (line breaks inside kept)."""
+    import re
+
+    m = list(re.finditer(r"\S+", text))
+    return text if len(m) <= n else text[: m[n - 1].end()]
+
+
+def shorten(doc, max_sections: int = 0, max_body_words: int = 0):
+    """`doc` with only its first `max_sections` sections and each body cut to `max_body_words`
+    words (0 = no limit): how a CPU-sized run bounds the work per document. The real text kept
+    as the reference is cut the same way, so systems and the ceiling see the same budgets."""
+    from dataclasses import replace
+
+    sections = doc.sections[:max_sections] if max_sections else list(doc.sections)
+    if max_body_words:
+        sections = [replace(s, body=_first_words(s.body, max_body_words)) for s in sections]
+    return replace(doc, sections=sections)
 
 
 def _check_settings(out: Path, settings: dict) -> None:
@@ -219,6 +242,7 @@ def run(cfg: RunConfig, log=None, progress: bool = True) -> dict:
         raise CheckpointError(f"reference model: {e}; train it with `python -m evals.train_reference` (evals/train_reference.py)") from None
     settings = {
         "split": cfg.split, "seed": cfg.seed, "n_variants": cfg.n_variants,
+        "max_sections": cfg.max_sections, "max_body_words": cfg.max_body_words,
         "checkpoint": _fingerprint(ck), "reference": _fingerprint(ref),
         "sampling": EVAL_SAMPLING,
     }

@@ -3,7 +3,8 @@
 Owns: a KV-cached causal decode loop over a TokenSkeleton. Skeleton text is forced (prefilled
 in one forward per run of text), each span is written token by token until <eos> or its budget
 (the last position is always <eos>, as in the diffusion filler), N variants in one batch. Same
-processors as everything else (hybrid.sampling), with the span's own tokens as their context.
+processors as the diffusion filler (hybrid.skeleton.fill_processors: hybrid.sampling's, top-p
+taken among the 64 best tokens), with the span's own tokens as their context.
 Knows nothing about diffusion or templates.
 
 Batching: variants finish a span at different times; a finished row feeds <pad> (masked out as
@@ -20,8 +21,8 @@ import torch
 
 from hybrid.errors import SamplingError
 from hybrid.model.cache import KVCache
-from hybrid.sampling import SamplingParams
-from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, check_fill_args
+from hybrid.sampling import SamplingParams, apply_processors, sample
+from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, check_fill_args, fill_processors
 
 __all__ = ["fill"]
 
@@ -109,6 +110,7 @@ def fill(
     if isinstance(window, bool) or not isinstance(window, int) or window < 16:
         raise SamplingError(f"window must be an integer >= 16, got {window!r}.")
     params = params or SamplingParams()
+    procs = fill_processors(params)
     sk = as_token_skeleton(tokenizer, skeleton)
     device = next(model.parameters()).device
     V = model.cfg.vocab_size
@@ -140,7 +142,7 @@ def fill(
                     logits = dec.last.masked_fill(ban, float("-inf"))
                     if t < lock_end:
                         logits[:, eos] = float("-inf")
-                    x = params.next_token(out[:, :t], logits, gen)
+                    x = sample(apply_processors(procs, out[:, :t], logits), gen, temperature=0.0 if params.greedy else 1.0)
                 x = torch.where(done, tokenizer.pad_id, x)
                 out[:, t] = x
                 dec.feed(x[:, None], ~done[:, None])
@@ -153,7 +155,12 @@ def fill(
             prev = s.end
             t_gen += time.perf_counter() - t1
             if on_step is not None:
-                on_step(StepEvent(s.index + 1, len(sk.spans), sum(x.length for x in sk.spans[s.index + 1 :]) * n, time.perf_counter() - t0))
+                done_bodies = [list(b) for b in bodies]
+
+                def render(glyph, done_bodies=done_bodies):  # spans not written yet show as the glyph
+                    return [sk.render([tokenizer.decode(b[i]) if i < len(b) else glyph for i in range(len(sk.spans))]) for b in done_bodies]
+
+                on_step(StepEvent(s.index + 1, len(sk.spans), sum(x.length for x in sk.spans[s.index + 1 :]) * n, time.perf_counter() - t0, render=render))
     total = time.perf_counter() - t_start
     results = []
     for b in range(n):

@@ -10,11 +10,12 @@ import json
 import sys
 from pathlib import Path
 
+from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.errors import HybridError
 
 __all__ = ["main", "build_parser", "DEFAULT_CHECKPOINT"]
 
-DEFAULT_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "hybrid-small"
+DEFAULT_CHECKPOINT = SHIPPED_CHECKPOINT  # the shipped model (hybrid.config)
 
 
 def _cmd_train(args) -> int:

@@ -5,8 +5,12 @@ SamplingParams with the processors; each validates itself at construction.
 """
 
 from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 
 from hybrid.errors import ConfigError
+
+SHIPPED_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "hybrid-small"
+"""The default model: trained by `hybrid train` and committed with the package."""
 
 __all__ = ["TrainConfig"]
 

@@ -15,7 +15,6 @@ so the same (model, template, fields, settings, seed) gives the same drafts in t
 
 import codecs
 import queue
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import torch
 
+from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.errors import CheckpointError, SamplingError
 from hybrid.rerank import ContractSpec, Reranker, RerankWeights
 from hybrid.sampling import SamplingParams
@@ -31,7 +31,6 @@ from hybrid.templates import load_template
 
 __all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "DRAFT_SAMPLING", "check_draft_args"]
 
-SHIPPED_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "hybrid-small"
 FILLERS = ("diffusion", "ar")
 DRAFT_SAMPLING = {"temperature": 0.8, "top_p": 0.95}  # the `hybrid plan` defaults; overridden by **sampling
 _SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "min_p", "repetition_penalty", "no_repeat_ngram")
@@ -159,23 +158,6 @@ class DraftEvent:
 
 class _Cancelled(Exception):
     """Raised inside a stream's worker when the consumer closed the stream."""
-
-
-def _partial_texts(tokenizer, frame) -> list[str] | None:
-    """Adapter: a filler's StepEvent carries no tokens (hybrid.skeleton.StepEvent), so stream() reads
-    the partly filled variants from the filler's own frame: the diffusion filler's `run` (its
-    `results()` renders every variant, open slots as "<mask>") or the AR fill's finished `bodies`.
-    Returns None when neither is there. Goes away once StepEvent carries the partial text."""
-    names = frame.f_locals
-    sk, run, bodies = names.get("sk"), names.get("run"), names.get("bodies")
-    if sk is None:
-        return None
-    if run is not None and hasattr(run, "results"):
-        mask = tokenizer.decode([tokenizer.mask_id])
-        return [r.text.replace(mask, _MASK_GLYPH) for r in run.results(tokenizer, sk, {}, 0)]
-    if isinstance(bodies, list):
-        return [sk.render([tokenizer.decode(b[i]) if i < len(b) else _MASK_GLYPH for i in range(len(sk.spans))]) for b in bodies]
-    return None
 
 
 class Drafter:
@@ -354,7 +336,7 @@ class Drafter:
             if emit is not None:
 
                 def on_step(ev):
-                    partial = _partial_texts(self.tokenizer, sys._getframe(1))
+                    partial = ev.partial(_MASK_GLYPH)
                     emit(DraftEvent("fill_step", time.perf_counter() - t0, step=ev.step, steps=ev.steps, partial=partial))
 
             ts = time.perf_counter()

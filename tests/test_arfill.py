@@ -127,3 +127,14 @@ def test_document_longer_than_the_context_fills(tiny_model, tokenizer):
     res = fill(Spy(), tokenizer, sk, n=2, seed=0, precision="bf16")
     assert max(seen) < 512
     assert all(len(r.tokens) == 24 for r in res) and res[0].text.startswith("LONG AGREEMENT")
+
+
+def test_step_events_render_the_spans_written_so_far(tiny_model, tokenizer):
+    sk = _small(tokenizer)
+    events = []
+    res = fill(tiny_model, tokenizer, sk, n=2, seed=3, on_step=events.append)
+    assert [e.step for e in events] == [1, 2, 3] and all(e.steps == 3 for e in events)
+    first, last = events[0].partial("@@"), events[-1].partial("@@")
+    assert len(first) == 2 and first[0].count("@@") == 2  # spans 2 and 3 not written yet
+    assert first[0].startswith(res[0].text.split("2. Heading 1.")[0])  # span 1 as finally written
+    assert last == [r.text for r in res]

@@ -39,7 +39,7 @@ def test_causal_pmi_is_conditional_minus_hidden_likelihood_per_token(tiny_model,
     body = tok.encode(text) + [tok.eos_id]
     cond = _reference_logprob(tiny_model, prefix + body, len(prefix))
     hidden = _reference_logprob(tiny_model, head + body, len(head))
-    [got] = Reranker(tiny_model, tok, pmi_mode="causal").score(spec, [text])
+    [got] = Reranker(tiny_model, tok, pmi_mode="causal", lexical_weight=0).score(spec, [text])
     assert got == pytest.approx((cond - hidden) / len(body), abs=1e-4)
 
 
@@ -73,11 +73,38 @@ def test_fill_pmi_hides_the_heading_like_guidance_and_ignores_batch_padding(tiny
         logits[:, tok.mask_id] = float("-inf")
         logp = logits.log_softmax(-1)
         sums.append(sum(float(logp[len(ids[0]) - len(body) + j, t]) for j, t in enumerate(body)))
-    r = Reranker(tiny_model, tok, pmi_mode="fill")
+    r = Reranker(tiny_model, tok, pmi_mode="fill", lexical_weight=0)
     alone = r.score(spec, [text])[0]
     assert alone == pytest.approx((sums[0] - sums[1]) / len(body), abs=1e-4)
     batched = r.pmi([spec, "Payment Terms and Conditions of Sale", spec], [text, "Fees are due monthly.", "A much longer text " * 20])
     assert batched[0] == pytest.approx(alone, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    "spec, text, want",
+    [
+        ("Governing Law", "This Agreement is governed by the laws of Delaware.", 1.0),  # stems: govern, law
+        ("Term and Termination", "Either party may terminate on notice.", 0.5),  # 'and' is a function word
+        ("Confidentiality", "Fees are due monthly.", 0.0),
+        ("And of the", "anything", 0.0),  # no content words
+    ],
+)
+def test_spec_coverage_is_the_share_of_the_specs_content_words_in_the_text(spec, text, want):
+    from hybrid.rerank import spec_coverage
+
+    assert spec_coverage(spec, text) == pytest.approx(want)
+
+
+def test_score_adds_weighted_coverage_to_the_pmi(tiny_model, tokenizer):
+    from hybrid.rerank import spec_coverage
+
+    cands = ["This Agreement is governed by the laws of Delaware.", "Fees are due monthly."]
+    pmi = Reranker(tiny_model, tokenizer, lexical_weight=0).score("Governing Law", cands)
+    got = Reranker(tiny_model, tokenizer, lexical_weight=0.5).score("Governing Law", cands)
+    assert got == pytest.approx([p + 0.5 * spec_coverage("Governing Law", c) for p, c in zip(pmi, cands)], abs=1e-5)
+    assert got[0] - pmi[0] == pytest.approx(0.5, abs=1e-5) and got[1] == pytest.approx(pmi[1], abs=1e-5)
+    with pytest.raises(ConfigError, match="lexical_weight must be a finite number >= 0, got -1"):
+        Reranker(tiny_model, tokenizer, lexical_weight=-1)
 
 
 def test_unknown_pmi_mode_is_rejected(tiny_model, tokenizer):

@@ -42,14 +42,32 @@ import torch.nn.functional as F
 from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
-from hybrid.sampling import NoRepeatNGram, SamplingParams, apply_processors, sample
-from hybrid.skeleton import DEFAULT_WINDOW, PRECISIONS, FillResult, StepEvent, TokenSkeleton, as_token_skeleton, autocast, check_fill_args
+from hybrid.sampling import SamplingParams, apply_processors, sample
+from hybrid.skeleton import (
+    DEFAULT_WINDOW,
+    PRECISIONS,
+    FillResult,
+    StepEvent,
+    TokenSkeleton,
+    as_token_skeleton,
+    autocast,
+    check_fill_args,
+    fill_processors,
+)
 
 __all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "encode_skeleton", "commit_schedule", "ngram_bans", "SCHEDULES"]
 
 SCHEDULES = ("cosine", "linear")
-DEFAULT_STEPS = 16  # K: the speed/quality knob (benchmarks/fill.py steps_curve)
-DEFAULT_GUIDANCE = 0.0  # w (benchmarks/fill.py guidance_sweep)
+# K: the speed/quality knob. With this small model a span's later tokens are rarely confident
+# before its earlier ones are written, so quality holds only near one committed token per span per
+# step (plus the confident ones): K ~ the longest clause budget (256). The speed comes from every
+# span of every variant moving at once. Measured on mutual-nda, 10 sections, N=8, the step-950
+# model, 2 shared CPU cores, one run (the final model's figures: benchmarks/results/fill-cpu.json):
+#   AR fill 37.2 s, bpb 0.689 | K=256 block 1: 24.7 s, bpb 0.776 | K=256 block 2 thr 0.8: 24.6 s,
+#   bpb 0.767 (1.11x AR's bpb, 1.51x faster) | K=192 block 2 thr 0.8: 19.4 s, bpb 0.925 (1.34x) |
+#   K=64 block 3 thr 0.9: bpb 1.56 (2.3x).
+DEFAULT_STEPS = 256
+DEFAULT_GUIDANCE = 0.0  # w: guidance raised bpb and doubled the cost in the sweep (benchmarks/fill.py)
 
 
 @dataclass
@@ -58,14 +76,14 @@ class FillConfig:
 
     schedule: str = "linear"
     """"cosine" | "linear": fraction of a span's masked slots left after step k of K."""
-    threshold: float = 0.0
-    """[0, 1). > 0: commit every masked slot whose confidence >= threshold (at least one per span per step), ending early when all are committed; 0 = follow the schedule."""
-    refresh_every: int = 4
-    """>= 0. Recompute every committed slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0."""
-    block: int = 0
+    threshold: float = 0.8
+    """[0, 1). > 0: also commit every active slot whose confidence >= threshold (Fast-dLLM), so spans may finish before step K; 0 = the schedule alone."""
+    refresh_every: int = 0
+    """>= 0. Recompute every slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0 (measured: no better with 8 or 16)."""
+    block: int = 2
     """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are recomputed) each step; 0 = the whole span."""
-    window: int = DEFAULT_WINDOW
-    """>= 64. Tokens of context per page (the training window)."""
+    window: int = 384
+    """>= 64. Tokens of context per page (training used 512; 384 measured as good and ~15% faster)."""
     min_context: int = 64
     """>= 0. Skeleton tokens a page keeps around its spans at least."""
     guard_n: int = 3
@@ -209,16 +227,18 @@ class _StepKV:
         return 0  # positions are always passed explicitly
 
     def update(self, k, v, layer_idx):
-        B, nh, _, hs = k.shape
+        B = k.shape[0]
         kk, vv = self.keys[layer_idx], self.values[layer_idx]
         M = kk.shape[0]
-        idx = self.slot_idx[:, None, :, None].expand(-1, nh, -1, hs)  # (B, nh, Q, hs)
+        rows = torch.arange(M, device=k.device)[:, None].expand(M, self.slot_idx.shape[1])
+        kt, vt = k.transpose(1, 2).to(kk.dtype), v.transpose(1, 2).to(vv.dtype)  # (B, Q, nh, hs)
+        # advanced-index assignment, not scatter_: bf16 scatter_ is ~40x slower on CPU (measured)
         if B > M:  # unconditional rows: the stored keys with their own fresh queries
             uk, uv = kk.clone(), vv.clone()
-            uk.scatter_(2, idx[M:], k[M:].to(kk.dtype))
-            uv.scatter_(2, idx[M:], v[M:].to(vv.dtype))
-        kk.scatter_(2, idx[:M], k[:M].to(kk.dtype))
-        vv.scatter_(2, idx[:M], v[:M].to(vv.dtype))
+            uk[rows, :, self.slot_idx[M:]] = kt[M:]
+            uv[rows, :, self.slot_idx[M:]] = vt[M:]
+        kk[rows, :, self.slot_idx[:M]] = kt[:M]
+        vv[rows, :, self.slot_idx[:M]] = vt[:M]
         if B > M:
             return torch.cat([kk, uk]), torch.cat([vv, uv])
         return kk, vv  # (B, nh, Tk, hs)
@@ -316,7 +336,7 @@ class _Run:
         self.V = self.weight.shape[0]
         self.gen = torch.Generator(device=device).manual_seed(seed)
         self.gamma = commit_schedule(cfg.schedule)
-        self.procs = [p for p in params.processors() if not isinstance(p, NoRepeatNGram)]
+        self.procs = fill_processors(params, positional_ngram=True)  # n-grams: ngram_bans()
         self.mask_id, self.eos_id = sk.mask_id, sk.eos_id
         self.ban = torch.tensor([i for i in tokenizer.special_ids if i != self.eos_id and i < self.V], dtype=torch.long, device=device)
         self.lay = lay = _Layout(sk, n, cfg, device)
@@ -344,7 +364,7 @@ class _Run:
 
     def active(self, k: int):
         """(active (M, L+1) bool, quota (n_inst,) long): the masked slots that may be committed this
-        step and how many each span commits (schedule; at least one; all on the last step).
+        step and how many each span commits at least (schedule, >= 1; all on the last step).
 
         With `block` > 0 only each span's first max(block, quota) masked slots are active (semi-
         autoregressive, LLaDA-style); the masked slots behind them are not recomputed this step.
@@ -354,11 +374,8 @@ class _Run:
         cnt = torch.bincount(inst.flatten(), minlength=N + 1)[:N]
         if k == self.K - 1:
             return self.masked, cnt
-        if cfg.threshold > 0:
-            quota = torch.ones_like(cnt)
-        else:
-            ratio = self.gamma((k + 1) / self.K) / max(self.gamma(k / self.K), 1e-12)
-            quota = (cnt - torch.floor(cnt.double() * ratio).long()).clamp_min(1)
+        ratio = self.gamma((k + 1) / self.K) / max(self.gamma(k / self.K), 1e-12)
+        quota = (cnt - torch.floor(cnt.double() * ratio).long()).clamp_min(1)
         if cfg.block == 0:
             return self.masked, quota
         m = self.masked.long()
@@ -426,7 +443,7 @@ class _Run:
         return conf
 
     def select(self, conf, inst_p, quota) -> torch.Tensor:
-        """Which active slots to commit, (P,) bool: per span its `quota` most confident (or all over threshold)."""
+        """Which active slots to commit, (P,) bool: per span its `quota` most confident, plus every one over `threshold`."""
         P = inst_p.shape[0]
         cnt = torch.bincount(inst_p, minlength=self.n_inst)
         o1 = torch.argsort(-conf, stable=True)
@@ -434,9 +451,10 @@ class _Run:
         starts = torch.cumsum(cnt, 0) - cnt
         rank = torch.empty(P, dtype=torch.long, device=self.device)
         rank[o2] = torch.arange(P, device=self.device) - starts[inst_p[o2]]
+        commit = rank < quota[inst_p]
         if self.cfg.threshold > 0:
-            return (conf >= self.cfg.threshold) | (rank == 0)
-        return rank < quota[inst_p]
+            commit |= conf >= self.cfg.threshold
+        return commit
 
     def draw(self, h_c, h_u, eos_ok, rows, slots) -> torch.Tensor:
         """Tokens for the committed slots: n-gram blocker, shared processors, one draw each."""
@@ -505,6 +523,11 @@ class _Run:
             self.guard()
         self.changed = self.tok != before
 
+    def renderer(self, tokenizer, sk: TokenSkeleton):
+        """StepEvent.render: the variants as filled now, each open slot shown as the glyph."""
+        mask = tokenizer.decode([self.mask_id])
+        return lambda glyph: [r.text.replace(mask, glyph) for r in self.results(tokenizer, sk, {}, 0)]
+
     def results(self, tokenizer, sk: TokenSkeleton, timings: dict, steps: int) -> list[FillResult]:
         """Per variant, per span, the tokens up to the first <eos>."""
         tok, span, off, valid = self.tok.cpu(), self.span.cpu(), self.off.cpu(), self.valid.cpu()
@@ -559,7 +582,7 @@ def fill(
             run.step(k)
             step_times.append(time.perf_counter() - ts)
             if on_step is not None:
-                on_step(StepEvent(k + 1, steps, int(run.masked.sum()), step_times[-1]))
+                on_step(StepEvent(k + 1, steps, int(run.masked.sum()), step_times[-1], render=run.renderer(tokenizer, sk)))
             if not bool(run.masked.any()):
                 break
     assert not bool(run.masked.any()), "every slot is committed after the last step"

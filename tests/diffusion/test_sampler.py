@@ -221,7 +221,7 @@ def test_template_contract_fills_with_every_option_on(tiny_model, tokenizer):
 def test_threshold_commits_ends_early_when_confident(tiny_model, tokenizer):
     tok_id = tokenizer.encode(" the")[0]
     spy = Spy(tiny_model, favour=tok_id)
-    res = fill(spy, tokenizer, _small(tokenizer), n=2, steps=8, params=GREEDY, config=FillConfig(threshold=0.9, guard_ratio=0.0))
+    res = fill(spy, tokenizer, _small(tokenizer), n=2, steps=8, params=GREEDY, config=FillConfig(threshold=0.9, block=0, guard_ratio=0.0))
     assert res[0].steps == 1 and len(spy.calls) == 2
     assert all(set(t) == {tok_id} for t in res[0].tokens)
 

@@ -200,3 +200,18 @@ def test_the_reference_is_an_ar_only_model_of_another_seed_and_size(world):
 def test_runner_doc_seed_depends_on_seed_and_path_only():
     assert doc_seed(0, "a.txt") == doc_seed(0, "a.txt") != doc_seed(1, "a.txt") != doc_seed(0, "b.txt")
     assert runner.RunConfig(systems=("ar", "hybrid")).systems == ("ar", "hybrid")
+
+
+def test_shorten_keeps_the_first_sections_and_words_and_leaves_the_document_alone():
+    from hybrid.data.document import Document, Section
+
+    from evals.runner import shorten
+
+    secs = [Section(f"{i + 1}", f"Heading {i}", "other", " ".join(f"w{i}_{j}" for j in range(30)) + "\n(a) tail.") for i in range(5)]
+    doc = Document(path="x.txt", source="s", doc_type="NDA", split="test", group="g", title="T", preamble="P", sections=secs)
+    short = shorten(doc, max_sections=2, max_body_words=10)
+    assert [s.heading for s in short.sections] == ["Heading 0", "Heading 1"]
+    assert all(len(s.body.split()) == 10 and s.body.endswith("_9") for s in short.sections)
+    assert len(doc.sections) == 5 and doc.sections[0].body.endswith("(a) tail.")  # the original is untouched
+    same = shorten(doc)
+    assert [s.body for s in same.sections] == [s.body for s in doc.sections]
