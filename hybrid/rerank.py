@@ -26,11 +26,13 @@ measures what the heading explains. Two estimators (PMI_MODES, picked by `pmi_mo
 step-950 checkpoint) its heading MRR was 0.437 against 0.376 for "causal" (random: ~0.30).
 
 `score` adds a lexical term to the PMI: `lexical_weight * coverage`, where coverage is the share
-of the spec's content words (lower-cased, Porter-stemmed, function words dropped) that occur in
-the text. A small model's PMI carries a weak topical signal (MRR above random, below BM25);
+of the spec's content words (lower-cased, Porter-stemmed, function words dropped) found in the
+text. A small model's PMI carries a weak topical signal (MRR above random, below BM25);
 whether a clause says what its heading names is mostly lexical, and the PMI then orders
 candidates the words cannot tell apart. benchmarks/rerank_mrr.py measures PMI alone, coverage
-alone, the combination and BM25 on the test split; the weight was chosen on the val split.
+alone, the combination and BM25 on the test split. The weight was chosen on the val split (16
+documents, 196 clauses, 64 words, step-950 model): heading MRR 0.417 PMI alone, 0.684 coverage
+alone, 0.673 / 0.690 / 0.698 / 0.697 combined at w = 0.5 / 1 / 2 / 4, BM25 0.687.
 
 Total score of a draft (higher is better):
 
@@ -65,15 +67,17 @@ _FUNCTION_WORDS = frozenset(
     "a an and are as at be by for from in into is it its of on or shall such that the their this to under upon with "
     "without will any all each other".split()
 )
-LEXICAL_WEIGHT = 1.0
+LEXICAL_WEIGHT = 2.0
 """Default weight of spec coverage in Reranker.score (nats/token per unit of coverage; val split)."""
 
 
 def _stem_fn():
+    from functools import lru_cache
+
     from nltk.stem import PorterStemmer
 
     stem = PorterStemmer().stem
-    return lambda w: stem(w, to_lowercase=False)
+    return lru_cache(maxsize=1 << 16)(lambda w: stem(w, to_lowercase=False))
 
 
 _STEM = None
@@ -88,7 +92,10 @@ def content_stems(text: str) -> set[str]:
 
 
 def spec_coverage(spec: str, text: str) -> float:
-    """Share of the spec's content words that occur in the text, in [0, 1] (0 for a spec without any)."""
+    """Share of the spec's content words that occur in the text, in [0, 1] (0 for a spec without any).
+
+    Unweighted on purpose: weighting the words by their idf over the train split's clause bodies
+    was measured worse on the val split (heading MRR 0.671 vs 0.684 alone, 0.685 vs 0.698 combined)."""
     want = content_stems(spec)
     return len(want & content_stems(text)) / len(want) if want else 0.0
 
