@@ -11,14 +11,6 @@ from hybrid.sampling import SamplingParams
 from hybrid.skeleton import tokenize_segments
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
-
-
 def _small(tokenizer, budgets=(12, 9, 14)):
     segs = [Segment("SUPPLY AGREEMENT\n\nThis Agreement is made by Acme Inc. and Borealis LLC.\n\n", "text")]
     for i, b in enumerate(budgets):

@@ -7,18 +7,9 @@ import json
 
 import docx
 import pytest
-import torch
 
 from hybrid.cli import main
 from hybrid.templates import TEMPLATES_DIR
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import docx
 import pytest
-import torch
 
 from hybrid import Draft, Drafter
 from hybrid.errors import CheckpointError, SamplingError
@@ -16,14 +15,6 @@ from hybrid.templates import load_template
 
 T = load_template("mutual-nda")
 OUTLINE = T.example_outline()  # 5 sections: keeps the tiny model's fills fast
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
 
 
 @pytest.fixture(scope="module")

@@ -17,15 +17,6 @@ from hybrid.skeleton import from_template, tokenize_segments
 from hybrid.templates import load_template
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    # the CI box has 2 shared cores; two BLAS threads fighting another process are ~5x slower
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
-
-
 class Spy(torch.nn.Module):
     """The backbone, recording every forward call; `favour` adds a large bias towards one token."""
 

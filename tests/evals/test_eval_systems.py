@@ -5,7 +5,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # evals/ is a top-level package of the repo
 
@@ -16,14 +15,6 @@ from hybrid.planner import PlanResult  # noqa: E402
 from hybrid.templates import load_template  # noqa: E402
 
 EXCERPTS = Path(__file__).resolve().parent.parent / "data" / "excerpts"
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
 
 
 @pytest.fixture(scope="module")
