@@ -7,7 +7,8 @@ one system on one document (timed). Knows nothing about metrics, files or report
 Every system gets the same weights, tokenizer, sampling params (temperature 0.8, top-p 0.9, as
 benchmarks/fill.py) and per-document seed, and fills the same span budgets (the real bodies'
 token lengths + 1, hybrid.skeleton.from_document), except `planned`, which writes its own
-outline for the document's doc type under the matching template and fills that skeleton.
+outline for the document's doc type under the matching template (with the template's headings
+for the planned clause types, as `hybrid draft` does by default) and fills that skeleton.
 """
 
 import re
@@ -187,7 +188,7 @@ class Engine:
                 return self._skip(f"planner failed: {e}", template=tid)
             self._sync()
             plan_s = time.perf_counter() - t0
-            outline = plan.outline
+            outline = template.with_template_headings(plan.outline)  # as `hybrid draft` does by default
             skel = template.render_skeleton(outline, fields)
             sk = from_template(self.tokenizer, skel)
             required = list(template.required_clauses)

@@ -113,7 +113,7 @@ def _cmd_draft(args) -> int:
     from hybrid.drafter import Drafter
 
     t0 = time.perf_counter()
-    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None)
+    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None, headings=args.headings)
     t_load = time.perf_counter() - t0
     print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
     plan_bar = fill_bar = None
@@ -143,7 +143,7 @@ def _cmd_draft(args) -> int:
     timings = {"load": t_load, **drafts[0].timings}
     settings = {
         "n": args.n, "steps": steps, "guidance": guidance, "temperature": params.temperature, "top_p": params.top_p,
-        "format": args.format, "filler": drafter.filler,
+        "format": args.format, "filler": drafter.filler, "headings": drafter.headings,
     }
     report = {
         "template": template.id,
@@ -229,6 +229,9 @@ def add_parsers(subparsers) -> None:
     d.add_argument("--seed", type=int, default=0, help="random seed; same seed, same drafts (default: 0)")
     d.add_argument("--temperature", type=float, default=None, help="0 = greedy (default: 0.8)")
     d.add_argument("--top-p", type=float, default=None, help="nucleus mass in (0, 1] (default: 0.95)")
+    d.add_argument("--headings", choices=("template", "planned"), default="template",
+                   help="title and section headings from the template's defaults for the planned clauses (default), "
+                        "or the planner's own words")
     d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md)")
     d.add_argument("--out", metavar="DIR", default=None, help="output directory (default: drafts/<template>-<time>)")
     d.add_argument("--force", action="store_true", help="write into a non-empty --out (replaces earlier draft files)")

@@ -29,9 +29,13 @@ from hybrid.sampling import SamplingParams
 from hybrid.skeleton import FillResult, check_fill_args
 from hybrid.templates import load_template
 
-__all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "DRAFT_SAMPLING", "check_draft_args"]
+__all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args"]
 
 FILLERS = ("diffusion", "ar")
+HEADINGS = ("template", "planned")
+"""Where a planned draft's title and section headings come from: the template's defaults for the
+planned clause types ("template", the default: the small shipped model's free-text headings are
+often garbled) or the planner's own text ("planned")."""
 DRAFT_SAMPLING = {"temperature": 0.8, "top_p": 0.95}  # the `hybrid plan` defaults; overridden by **sampling
 _SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "min_p", "repetition_penalty", "no_repeat_ngram")
 _MASK_GLYPH = "_"  # how stream() shows a slot the filler has not committed yet
@@ -165,14 +169,19 @@ class Drafter:
 
     model: a hybrid Backbone; tokenizer: its HybridTokenizer. filler: "diffusion" (the parallel
     masked-diffusion filler) or "ar" (the autoregressive baseline, guidance must be 0).
+    headings: "template" (default) or "planned", see HEADINGS; an outline passed to draft() is
+    used as given.
     """
 
     def __init__(self, model, tokenizer, *, filler: str = "diffusion", fill_config=None, weights: RerankWeights | None = None,
-                 record: dict | None = None, path=None):
+                 record: dict | None = None, path=None, headings: str = "template"):
         from hybrid.planner import Planner
 
         if filler not in FILLERS:
             raise SamplingError(f"filler must be one of {', '.join(FILLERS)}, got {filler!r}.")
+        if headings not in HEADINGS:
+            raise SamplingError(f"headings must be one of {', '.join(HEADINGS)}, got {headings!r}.")
+        self.headings = headings
         self.model, self.tokenizer = model.eval(), tokenizer
         self.filler, self.fill_config = filler, fill_config
         self.planner = Planner(model, tokenizer)
@@ -326,6 +335,8 @@ class Drafter:
 
                 ts = time.perf_counter()
                 outline = self.planner.plan(template, values, seed=seed, params=params, on_token=on_token).outline
+                if self.headings == "template":
+                    outline = template.with_template_headings(outline)
                 timings["plan"] = time.perf_counter() - ts
             else:
                 timings["plan"] = 0.0

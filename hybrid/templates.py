@@ -200,6 +200,15 @@ class Template:
         sections = _example_sections(self.outline_schema, self.clauses)
         return {"title": self.title, "sections": sections}
 
+    def with_template_headings(self, outline: dict) -> dict:
+        """The outline with the template's title and each section's heading replaced by its clause
+        type's default heading (the planner's choice of sections and order kept). Validated."""
+        self.validate_outline(outline)
+        sections = [{**sec, "heading": self.clauses[sec["clause"]]["heading"]} for sec in outline["sections"]]
+        out = {**copy.deepcopy(outline), "title": self.title, "sections": sections}
+        self.validate_outline(out)
+        return out
+
     def render_skeleton(self, outline: dict, fields: dict) -> Skeleton:
         """The document skeleton for an outline: fixed text + one empty body span per section."""
         self.validate_outline(outline)

@@ -175,3 +175,26 @@ def test_notebook_runs_top_to_bottom_on_the_shipped_model(shipped_checkpoint, mo
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs)  # the steps/guidance plot
+
+
+@pytest.mark.parametrize("headings", ["template", "planned"])
+def test_planned_headings_come_from_the_template_unless_asked_otherwise(tiny_model, tokenizer, monkeypatch, headings):
+    from hybrid.planner import PlanResult
+
+    garbled = {"title": "CONLE", "sections": [{**s, "heading": "Suration of Retroorthp"} for s in OUTLINE["sections"]]}
+    T.validate_outline(garbled)
+    d = Drafter(tiny_model, tokenizer, headings=headings)
+    monkeypatch.setattr(d.planner, "plan", lambda *a, **k: PlanResult(garbled, "", [], 0, 0.0))
+    [draft] = d.draft(T, T.example, n=1, steps=2, seed=1)
+    if headings == "template":
+        assert draft.outline["title"] == T.title
+        assert [s["heading"] for s in draft.outline["sections"]] == [T.clauses[s["clause"]]["heading"] for s in OUTLINE["sections"]]
+    else:
+        assert draft.outline == garbled
+    assert [s["clause"] for s in draft.outline["sections"]] == [s["clause"] for s in OUTLINE["sections"]]
+    assert draft.text.startswith(draft.outline["title"])
+
+
+def test_unknown_headings_mode_is_rejected(tiny_model, tokenizer):
+    with pytest.raises(SamplingError, match="headings must be one of template, planned, got 'model'"):
+        Drafter(tiny_model, tokenizer, headings="model")
