@@ -67,7 +67,10 @@ SCHEDULES = ("cosine", "linear")
 #   bpb 0.767 (1.11x AR's bpb, 1.51x faster) | K=192 block 2 thr 0.8: 19.4 s, bpb 0.925 (1.34x) |
 #   K=64 block 3 thr 0.9: bpb 1.56 (2.3x).
 DEFAULT_STEPS = 256
-DEFAULT_GUIDANCE = 0.0  # w: guidance raised bpb and doubled the cost in the sweep (benchmarks/fill.py)
+# w: on the final model (benchmarks/results/fill-cpu.json, mutual-nda, 4 sections, N=4, K=256) bpb was
+# 0.644 / 0.655 / 0.635 / 0.666 / 0.693 at w = 0 / 1 / 1.5 / 2.5 / 4 and any w > 0 cost ~1.5x the time:
+# no gain worth the cost, so guidance is off by default (it stays available, `--guidance`).
+DEFAULT_GUIDANCE = 0.0
 
 
 @dataclass
