@@ -175,8 +175,11 @@ def write_report(summary: dict, out) -> Path:
     ]
     if run.get("max_sections") or run.get("max_body_words"):
         lines.append(
-            f"- size limits (CPU time): each document cut to its first {run.get('max_sections') or 'all'} sections, each clause body "
-            f"to its first {run.get('max_body_words') or 'all'} words; the real clauses and every system's span budgets are cut the same way"
+            "- size limits (CPU time): "
+            + (f"each document cut to its first {run['max_sections']} sections" if run.get("max_sections") else "every section kept")
+            + ", "
+            + (f"each clause body cut to its first {run['max_body_words']} words" if run.get("max_body_words") else "whole clause bodies")
+            + "; the real clauses and every system's span budgets are cut the same way"
         )
     lines += [
         "",
