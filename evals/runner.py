@@ -20,9 +20,10 @@ import hashlib
 import json
 import math
 import os
+import re
 import sys
 import zlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -127,8 +128,6 @@ def _select_documents(cfg: RunConfig) -> tuple[list, int]:
 
 def _first_words(text: str, n: int) -> str:
     """The text up to the end of its n-th whitespace-separated word (line breaks inside kept)."""
-    import re
-
     m = list(re.finditer(r"\S+", text))
     return text if len(m) <= n else text[: m[n - 1].end()]
 
@@ -137,8 +136,6 @@ def shorten(doc, max_sections: int = 0, max_body_words: int = 0):
     """`doc` with only its first `max_sections` sections and each body cut to `max_body_words`
     words (0 = no limit): how a CPU-sized run bounds the work per document. The real text kept
     as the reference is cut the same way, so systems and the ceiling see the same budgets."""
-    from dataclasses import replace
-
     sections = doc.sections[:max_sections] if max_sections else list(doc.sections)
     if max_body_words:
         sections = [replace(s, body=_first_words(s.body, max_body_words)) for s in sections]

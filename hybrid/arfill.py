@@ -155,10 +155,9 @@ def fill(
             prev = s.end
             t_gen += time.perf_counter() - t1
             if on_step is not None:
-                done_bodies = [list(b) for b in bodies]
 
-                def render(glyph, done_bodies=done_bodies):  # spans not written yet show as the glyph
-                    return [sk.render([tokenizer.decode(b[i]) if i < len(b) else glyph for i in range(len(sk.spans))]) for b in done_bodies]
+                def render(glyph, k=s.index + 1):  # the first k spans are written; the rest show as the glyph
+                    return [sk.render([tokenizer.decode(b[i]) if i < k else glyph for i in range(len(sk.spans))]) for b in bodies]
 
                 on_step(StepEvent(s.index + 1, len(sk.spans), sum(x.length for x in sk.spans[s.index + 1 :]) * n, time.perf_counter() - t0, render=render))
     total = time.perf_counter() - t_start

@@ -296,7 +296,8 @@ class StepEvent:
 
     def partial(self, glyph: str = "_") -> list[str] | None:
         """Every variant's document as filled so far, an open slot shown as `glyph` (None when the
-        filler gave no renderer). Rendering decodes every variant, so it is done only when asked."""
+        filler gave no renderer). Rendering decodes every variant, so it is done only when asked; call
+        it inside on_step (the diffusion filler renders its state at the time of the call)."""
         return None if self.render is None else self.render(glyph)
 
 

@@ -580,12 +580,13 @@ def fill(
         run.skel = encode_skeleton(model, run.lay)
         t_skel = time.perf_counter() - t0
         step_times = []
+        render = run.renderer(tokenizer, sk) if on_step is not None else None
         for k in range(steps):
             ts = time.perf_counter()
             run.step(k)
             step_times.append(time.perf_counter() - ts)
             if on_step is not None:
-                on_step(StepEvent(k + 1, steps, int(run.masked.sum()), step_times[-1], render=run.renderer(tokenizer, sk)))
+                on_step(StepEvent(k + 1, steps, int(run.masked.sum()), step_times[-1], render=render))
             if not bool(run.masked.any()):
                 break
     assert not bool(run.masked.any()), "every slot is committed after the last step"
