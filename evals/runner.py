@@ -29,6 +29,7 @@ from pathlib import Path
 
 from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.errors import CheckpointError, ConfigError, CorpusError
+from hybrid.outdir import FileSet, OutputLock, check_writable, recover
 
 from evals import metrics
 from evals.systems import EVAL_SAMPLING, SYSTEMS, parse_systems
@@ -212,7 +213,17 @@ def _record(system: str, doc, seed: int, n: int, drafts, scores: dict | None) ->
 
 
 def run(cfg: RunConfig, log=None, progress: bool = True) -> dict:
-    """Run (or resume) every (document, system) sample, then summarize and write the report; returns the summary."""
+    """Run (or resume) every (document, system) sample, then summarize and write the report; returns the summary.
+
+    --out is checked before any model loads and held locked for the run (one run per directory);
+    the report, its plots and summary.json are committed as one set."""
+    check_writable(Path(cfg.out))
+    with OutputLock(Path(cfg.out)):
+        recover(Path(cfg.out))
+        return _run(cfg, log, progress)
+
+
+def _run(cfg: RunConfig, log, progress: bool) -> dict:
     import torch
     from tqdm import tqdm
 
@@ -293,8 +304,13 @@ def run(cfg: RunConfig, log=None, progress: bool = True) -> dict:
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "device_name": torch.cuda.get_device_name() if device == "cuda" else f"cpu, {torch.get_num_threads()} threads",
     }
-    summary["report"] = str(write_report(summary, out))
-    _write_atomic(out / SUMMARY, json.dumps(summary, indent=1))
+    with FileSet(out) as fs:
+        report = write_report(summary, fs.stage)
+        summary["report"] = str(out / report.name)
+        (fs.stage / SUMMARY).write_text(json.dumps(summary, indent=1), encoding="utf-8")
+        for p in sorted(fs.stage.iterdir()):
+            fs.path(p.name)
+        fs.commit()
     return summary
 
 

@@ -9,13 +9,12 @@ argument exits 2 with nothing on disk.
 """
 
 import json
-import os
-import shutil
 import sys
 import time
 from pathlib import Path
 
-from hybrid.errors import ConfigError, FieldError
+from hybrid.errors import FieldError, OutputError
+from hybrid.outdir import HIDDEN, FileSet, OutputLock, check_writable, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
 
@@ -28,11 +27,26 @@ def _draft_name(rank: int, n: int, fmt: str) -> str:
 
 
 def check_out_dir(out: Path, force: bool) -> None:
-    """ConfigError when --out is a file, or a non-empty directory without --force."""
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out {out} is an existing file; pass a directory (it is created when missing).")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise ConfigError(f"--out {out} is not empty; pass --force to overwrite the drafts in it, or choose another directory.")
+    """OutputError when --out is a file, not writable, or a non-empty directory without --force
+    (this module's own bookkeeping files do not count)."""
+    check_writable(out)
+    if out.is_dir() and any(not HIDDEN(p.name) for p in out.iterdir()) and not force:
+        raise OutputError(f"--out {out} is not empty; pass --force to replace the drafts in it, or choose another directory.")
+
+
+def previous_set(out: Path) -> list[str]:
+    """The file names the last draft run committed into `out` (from its drafts.json), so that --force
+    replaces exactly that set and never removes a file hybrid did not write."""
+    try:
+        report = json.loads((out / REPORT).read_text(encoding="utf-8"))
+        files = report.get("files")
+        if files is None:  # reports of earlier versions list their drafts' paths only
+            files = [Path(d["path"]).name for d in report["drafts"]] + [REPORT]
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return []
+    if not isinstance(files, list):
+        return []
+    return [f for f in files if isinstance(f, str) and f and "/" not in f and not HIDDEN(f)]
 
 
 def _default_out(template_id: str) -> Path:
@@ -44,44 +58,21 @@ def _default_out(template_id: str) -> Path:
     return out
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
-    """Each draft and the report into a fresh sibling directory, then moved into `out` file by file
-    (os.replace: each file appears whole or not at all); stale draft files of an earlier run go."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    stage = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    shutil.rmtree(stage, ignore_errors=True)
-    stage.mkdir()
-    try:
-        names = []
-        for d in drafts:
-            name = _draft_name(d.rank, len(drafts), fmt)
+    """Each draft and the report staged inside `out`, then committed as one set (hybrid.outdir.FileSet):
+    a kill leaves the previous set or this one, never a mix. The caller holds the directory's lock."""
+    names = [_draft_name(d.rank, len(drafts), fmt) for d in drafts]
+    for d, name in zip(report["drafts"], names):
+        d["path"] = str(out / name)
+    report["files"] = names + [REPORT]
+    with FileSet(out) as fs:
+        for d, name in zip(drafts, names):
             if fmt == "docx":
-                d.to_docx(stage / name)
+                d.to_docx(fs.path(name))
             else:
-                _write_atomic(stage / name, d.markdown if fmt == "md" else d.text)
-            names.append(name)
-        for d, name in zip(report["drafts"], names):
-            d["path"] = str(out / name)
-        _write_atomic(stage / REPORT, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
-        if not out.exists():
-            stage.rename(out)
-        else:
-            for old in out.glob("draft-*.*"):
-                if old.suffix.lstrip(".") in FORMATS and old.name not in names:
-                    old.unlink()
-            for name in names + [REPORT]:
-                os.replace(stage / name, out / name)
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
+                fs.path(name).write_text(d.markdown if fmt == "md" else d.text, encoding="utf-8")
+        fs.path(REPORT).write_text(json.dumps(report, indent=1, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
+        fs.commit(remove=previous_set(out))
     return [out / n for n in names]
 
 
@@ -106,8 +97,15 @@ def _cmd_draft(args) -> int:
         )
     fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
     out = Path(args.out) if args.out else _default_out(template.id)
-    check_out_dir(out, args.force)
+    check_out_dir(out, args.force)  # fails in milliseconds, before the model loads
+    with OutputLock(out):
+        if recover(out):
+            print(f"completed an interrupted write in {out}", file=sys.stderr)
+        check_out_dir(out, args.force)  # again, now that no other run can write here
+        return _draft_into(out, args, template, fields, steps, guidance, params)
 
+
+def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
     from tqdm import tqdm
 
     from hybrid.drafter import Drafter

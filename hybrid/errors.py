@@ -13,6 +13,7 @@ __all__ = [
     "FieldError",
     "CheckpointError",
     "SamplingError",
+    "OutputError",
 ]
 
 
@@ -44,3 +45,7 @@ class CheckpointError(HybridError):
 
 class SamplingError(HybridError):
     """A sampling/drafting argument (steps, guidance, n, temperature, ...) is invalid."""
+
+
+class OutputError(HybridError):
+    """An output path cannot be written, is held by another run, or holds an unfinished commit."""

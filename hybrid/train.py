@@ -14,7 +14,6 @@ Each step, every window gets two losses over one set of weights:
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -30,6 +29,7 @@ from hybrid.diffusion.objective import mdlm_loss, q_xt, sample_times
 from hybrid.diffusion.schedule import get_schedule
 from hybrid.errors import CheckpointError
 from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
+from hybrid.outdir import HIDDEN, FileSet, OutputLock, check_writable, pending_commit, recover
 from hybrid.tokenizer import HybridTokenizer
 
 __all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "ATTRIBUTION"]
@@ -88,25 +88,56 @@ def _git_commit() -> str:
 
 
 def save_checkpoint(out: Path, model: Backbone, tok: HybridTokenizer, record: dict, state: dict | None) -> None:
-    """Write everything to a sibling temp dir, then swap it in: a crash never leaves a half checkpoint."""
+    """Stage every file inside `out`, then commit them as one set (hybrid.outdir.FileSet): a kill at any
+    moment leaves the previous checkpoint or this one, and nothing else in `out` is touched."""
     from hybrid.model.hf import HybridForCausalLM
 
     out = Path(out)
-    tmp = out.with_name(out.name + f".tmp-{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    hf = HybridForCausalLM.from_backbone(model, bos_token_id=tok.bos_id, eos_token_id=tok.eos_id, pad_token_id=tok.pad_id)
-    hf.save_pretrained(tmp, safe_serialization=True)
-    tok.save(tmp)
-    (tmp / RECORD_FILE).write_text(json.dumps(record, indent=1))
-    (tmp / "ATTRIBUTION.md").write_text(ATTRIBUTION)
-    if state is not None:
-        torch.save(state, tmp / STATE_FILE)
-    old = out.with_name(out.name + f".old-{os.getpid()}")
-    if out.exists():
-        out.rename(old)
-    tmp.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
+    out.mkdir(parents=True, exist_ok=True)
+    with FileSet(out) as fs:
+        hf = HybridForCausalLM.from_backbone(model, bos_token_id=tok.bos_id, eos_token_id=tok.eos_id, pad_token_id=tok.pad_id)
+        hf.save_pretrained(fs.stage, safe_serialization=True)
+        tok.save(fs.stage)
+        (fs.stage / RECORD_FILE).write_text(json.dumps(record, indent=1, allow_nan=False))
+        (fs.stage / "ATTRIBUTION.md").write_text(ATTRIBUTION)
+        if state is not None:
+            torch.save(state, fs.stage / STATE_FILE)
+        for p in sorted(fs.stage.iterdir()):
+            fs.path(p.name)
+        # a weights-only save must not leave an older optimizer state beside the new weights
+        fs.commit(remove=[STATE_FILE] if state is None else [])
+
+
+def _complete(path: Path, need_state: bool = False) -> bool:
+    names = ("config.json", "model.safetensors", "tokenizer.json") + ((STATE_FILE,) if need_state else ())
+    return path.is_dir() and all((path / n).is_file() for n in names)
+
+
+def recover_checkpoint(path: Path, log=None) -> None:
+    """Finish what an interrupted save left: roll an unfinished commit forward, or (saves of earlier
+    versions, which swapped whole directories) move a complete `PATH.tmp-PID`/`PATH.old-PID` back."""
+    path = Path(path)
+    if pending_commit(path):
+        try:
+            recover(path)
+        except OSError as e:
+            raise CheckpointError(f"checkpoint {path} holds an interrupted save that cannot be completed here "
+                                  f"({e.strerror or e}); rerun with write access to {path}.") from None
+        if log:
+            log(f"completed an interrupted checkpoint save in {path}")
+    if _complete(path) or not path.parent.is_dir():
+        return
+    leftovers = sorted(path.parent.glob(f"{path.name}.tmp-*")) + sorted(path.parent.glob(f"{path.name}.old-*"))
+    found = next((p for p in leftovers if _complete(p)), None)  # a complete .tmp is newer than any .old
+    if found is not None and (not path.exists() or (path.is_dir() and all(HIDDEN(p.name) for p in path.iterdir()))):
+        if not path.exists():
+            found.rename(path)
+        else:  # `path` is there, empty but for a run's lock: move the files in
+            for p in sorted(found.iterdir()):
+                os.replace(p, path / p.name)
+            found.rmdir()
+        if log:
+            log(f"recovered the checkpoint of an interrupted save: {found} -> {path}")
 
 
 def load_checkpoint(path) -> tuple[Backbone, HybridTokenizer, dict]:
@@ -114,6 +145,7 @@ def load_checkpoint(path) -> tuple[Backbone, HybridTokenizer, dict]:
     from hybrid.model.hf import HybridForCausalLM
 
     path = Path(path)
+    recover_checkpoint(path)
     if not path.is_dir():
         raise CheckpointError(f"checkpoint directory not found: {path}")
     for name in ("config.json", "model.safetensors", "tokenizer.json"):
@@ -175,11 +207,42 @@ def _validate(model, val: Rows, tok_ids, schedule, device, batch_size) -> dict:
     return {"val_ar": tot["ar"] / max(tot["ar_n"], 1), "val_diff": tot["diff"] / max(tot["diff_n"], 1)}
 
 
+def check_train_out(out: Path, resume: bool) -> None:
+    """CheckpointError/OutputError before any work when --out cannot hold this run's checkpoint: a file,
+    unwritable, a directory of other files (never overwritten), or a checkpoint without --resume."""
+    out = Path(out)
+    check_writable(out)
+    if resume:
+        if not (out / STATE_FILE).is_file():
+            raise CheckpointError(f"--resume: no training state in {out / STATE_FILE}; train without --resume first")
+        return
+    if (out / STATE_FILE).is_file() or (out / "model.safetensors").is_file():
+        raise CheckpointError(f"{out} already holds a checkpoint; pass --resume to continue it or choose another --out")
+    others = sorted(p.name for p in out.iterdir() if not HIDDEN(p.name)) if out.is_dir() else []
+    if others:
+        shown = ", ".join(others[:4]) + (", ..." if len(others) > 4 else "")
+        raise CheckpointError(f"--out {out} is a non-empty directory that holds no checkpoint ({shown}); "
+                              "choose a new or empty directory: training never writes over other files.")
+
+
 def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
-    """Train (or resume) and return the training record. Checkpoints land in cfg.out."""
+    """Train (or resume) and return the training record. Checkpoints land in cfg.out, which this run
+    holds locked (one trainer per directory; under DDP the main rank holds it)."""
+    log = log or (lambda msg: print(msg, file=sys.stderr))
+    out = Path(cfg.out)
+    check_writable(out)
+    main_rank = os.environ.get("RANK", "0") == "0"
+    if not main_rank:
+        return _train(cfg, resume, log)
+    with OutputLock(out):
+        recover_checkpoint(out, log)
+        check_train_out(out, resume)
+        return _train(cfg, resume, log)
+
+
+def _train(cfg: TrainConfig, resume: bool, log) -> dict:
     from accelerate import Accelerator
 
-    log = log or (lambda msg: print(msg, file=sys.stderr))
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
     precision = cfg.precision

@@ -126,15 +126,22 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
     assert code == 0 and [r["text"] for r in json.loads(stdout)["drafts"]] == [r["text"] for r in rows]
 
 
-def test_force_replaces_earlier_draft_files_and_keeps_others(capsys, checkpoint, small_template, tmp_path):
+def test_force_replaces_the_earlier_set_as_a_whole_and_keeps_other_files(capsys, checkpoint, small_template, tmp_path):
     out = tmp_path / "o"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    (out / "draft-9.md").write_text("old")
+    (out / "draft-9.md").write_text("not written by hybrid")
+    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "3", "--steps", "1", "--out", out, "--force",
+                        "--checkpoint", checkpoint)
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["draft-1.md", "draft-2.md", "draft-3.md", "draft-9.md", "drafts.json", "notes.txt"]
+    assert json.loads((out / "drafts.json").read_text())["files"] == ["draft-1.md", "draft-2.md", "draft-3.md", "drafts.json"]
     code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--format", "docx", "--out", out,
                         "--force", "--checkpoint", checkpoint)
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["draft-1.docx", "draft-2.docx", "drafts.json", "notes.txt"]
+    # the previous run's three .md drafts are replaced by this run's set; files hybrid did not write stay
+    assert sorted(p.name for p in out.iterdir()) == ["draft-1.docx", "draft-2.docx", "draft-9.md", "drafts.json", "notes.txt"]
+    assert (out / "notes.txt").read_text() == "mine" and (out / "draft-9.md").read_text() == "not written by hybrid"
     heads = [p for p in docx.Document(str(out / "draft-1.docx")).paragraphs if p.style.name == "Heading 1"]
     assert len(heads) == 5
 
