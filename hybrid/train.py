@@ -32,7 +32,7 @@ from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
 from hybrid.outdir import HIDDEN, FileSet, OutputLock, check_writable, pending_commit, recover
 from hybrid.tokenizer import HybridTokenizer
 
-__all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "ATTRIBUTION"]
+__all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "noise_generator", "ATTRIBUTION"]
 
 ATTRIBUTION = """# Data attribution
 
@@ -73,6 +73,13 @@ def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator
     return ar_loss, dl.loss, n_ar, dl.n_span_tokens
 
 
+def noise_generator(seed: int, rank: int, step: int, device) -> torch.Generator:
+    """The diffusion-noise and condition-dropout generator of one training step on one rank: a pure
+    function of (seed, rank, step), so a resumed run draws exactly the noise the straight run would,
+    and data-parallel ranks never draw the same noise."""
+    return torch.Generator(device=device).manual_seed((seed * 1_000_003 + rank * 7_919 + step) % (2**63 - 1))
+
+
 def _lr_factor(step: int, cfg: TrainConfig) -> float:
     if step < cfg.warmup_steps:
         return (step + 1) / cfg.warmup_steps
@@ -94,7 +101,9 @@ def save_checkpoint(out: Path, model: Backbone, tok: HybridTokenizer, record: di
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    with FileSet(out) as fs:
+    # building the HF wrapper initializes weights: keep it off the global RNG, or a resumed run's dropout
+    # would draw other numbers than the straight run's
+    with FileSet(out) as fs, torch.random.fork_rng(devices=[]):
         hf = HybridForCausalLM.from_backbone(model, bos_token_id=tok.bos_id, eos_token_id=tok.eos_id, pad_token_id=tok.pad_id)
         hf.save_pretrained(fs.stage, safe_serialization=True)
         tok.save(fs.stage)
@@ -283,10 +292,12 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
         sched.load_state_dict(state["scheduler"])
         step, tokens_seen, wall, curves = state["step"], state["tokens_seen"], state["wall_seconds"], state["curves"]
         torch.set_rng_state(state["rng"]["torch"])
+        if "cuda" in state["rng"] and torch.cuda.is_available():
+            torch.cuda.set_rng_state_all(state["rng"]["cuda"])
     model, opt = acc.prepare(model, opt)
     device = acc.device
     schedule = get_schedule(cfg.schedule)
-    gen = torch.Generator(device=device).manual_seed(cfg.seed + step)
+    rank = acc.process_index
     raw = acc.unwrap_model(model)
     log(f"model {raw.num_params() / 1e6:.2f}M params, {len(train_rows)} train rows x {cfg.seq_len}, {len(val_rows)} val rows, device {device}")
 
@@ -304,6 +315,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
         rows = train_rows.select(idx)
         rows = Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
         with acc.autocast():
+            gen = noise_generator(cfg.seed, rank, step, device)
             ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0)
             loss = ar + cfg.diffusion_weight * diff
         opt.zero_grad(set_to_none=True)
@@ -351,7 +363,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
                 st = {
                     "model": raw.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(),
                     "step": step, "tokens_seen": tokens_seen, "wall_seconds": elapsed, "curves": curves,
-                    "rng": {"torch": torch.get_rng_state()},
+                    "rng": {"torch": torch.get_rng_state(), **({"cuda": torch.cuda.get_rng_state_all()} if torch.cuda.is_available() else {})},
                 }
                 save_checkpoint(out, raw, tok, record, st)
             if out_of_time:
