@@ -55,6 +55,7 @@ def small_template(tmp_path_factory):
     data["outline_schema"]["properties"]["sections"]["anyOf"] = data["outline_schema"]["properties"]["sections"]["anyOf"][:1]
     for spec in data["clauses"].values():
         spec["budget"] = 32
+        spec.pop("frame", None)  # a fast fill: no room for frame sentences in 32 tokens
     path = tmp_path_factory.mktemp("tpl") / "small-nda.json"
     path.write_text(json.dumps(data))
     return path
