@@ -103,6 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
         add_plan_parsers(sub)
     from hybrid.cli_draft import add_parsers as add_draft_parsers
     add_draft_parsers(sub)
+    from hybrid.cli_precedents import add_parsers as add_precedent_parsers
+    add_precedent_parsers(sub)
     return parser
 
 

@@ -45,6 +45,7 @@ class TrainConfig:
     limit_docs: int = 0  # use only the first N train and val documents (smoke runs, tests); 0 = all
     precision: str = "auto"  # auto = bf16 autocast on CUDA and on CPUs with AMX (~2x faster step here), else fp32
     threads: int = 0  # CPU intra-op threads; 0 = torch default (1 is faster when other jobs share the cores)
+    precedent_mix: str = ""  # "own:cross:none" shares of sections given a precedent in training windows, e.g. 0.4:0.4:0.2 (hybrid.data.precedent_pairs); "" = off
 
     def __post_init__(self):
         positive = ("vocab_size", "d_model", "n_layers", "n_heads", "seq_len", "stride", "batch_size", "max_steps", "eval_every", "eval_windows")
@@ -60,6 +61,10 @@ class TrainConfig:
                 raise ConfigError(f"{name} must be in [0, 1), got {getattr(self, name)}.")
         if self.precision not in ("auto", "fp32", "bf16"):
             raise ConfigError(f"precision must be one of auto, fp32, bf16, got {self.precision!r}.")
+        if self.precedent_mix:
+            from hybrid.data.precedent_pairs import PairMix
+
+            PairMix.parse(self.precedent_mix)
         if self.warmup_steps < 0 or self.max_minutes < 0 or self.grad_clip <= 0:
             raise ConfigError("warmup_steps and max_minutes must be >= 0 and grad_clip > 0.")
 

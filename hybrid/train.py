@@ -188,7 +188,13 @@ def _build_data(cfg: TrainConfig, tok_dir: Path | None, log):
         log(f"training tokenizer (vocab {cfg.vocab_size}) on {len(train_docs)} train documents")
         docs = train_docs[: cfg.tokenizer_docs] if cfg.tokenizer_docs else train_docs
         tok = HybridTokenizer.train((d.text for d in docs), cfg.vocab_size)
-    train = Rows.cat([document_windows(train_docs, tok, cfg.seq_len, cfg.stride, seed=cfg.seed)] + [plan_rows(train_docs, tok, cfg.seq_len)] * cfg.plan_repeat)
+    windows = document_windows(train_docs, tok, cfg.seq_len, cfg.stride, seed=cfg.seed)
+    if cfg.precedent_mix:  # precedent-conditioned fill windows (retrieved from the train split only)
+        from hybrid.data.precedent_pairs import PairMix, precedent_windows
+        from hybrid.precedents import load_library
+
+        windows = precedent_windows(train_docs, tok, load_library(corpus=cfg.corpus), cfg.seq_len, cfg.stride, cfg.seed, PairMix.parse(cfg.precedent_mix))
+    train = Rows.cat([windows] + [plan_rows(train_docs, tok, cfg.seq_len)] * cfg.plan_repeat)
     g = torch.Generator().manual_seed(0)
     val_w = document_windows(val_docs, tok, cfg.seq_len, cfg.seq_len)
     val_p = plan_rows(val_docs, tok, cfg.seq_len)

@@ -1,0 +1,181 @@
+"""A clause's deal facts <-> typed role markers.
+
+Owns: finding a document's own facts (party names and their defined short names, dates,
+amounts, percentages, durations, governing-law jurisdictions), replacing them in a clause body
+by typed markers (`normalize`), and writing a deal's facts in the markers' place (`adapt`).
+Knows nothing about files, tokenizers or models.
+
+Markers are bracketed upper-case words (`[PARTY_A]`, `[DATE]`, ...): the byte-level BPE splits
+them into a few stable pieces, they never occur in the corpus text itself, and a leftover one is
+easy to spot. They live only in the library: the model always sees a precedent *after* `adapt`
+has written the deal's facts in (in training the target document's facts, in drafting the
+user's), so what it learns to copy is exactly what drafting shows it.
+
+A marker whose fact the deal does not give becomes a neutral phrase (FALLBACK), never the
+precedent's own value: a precedent's names, dates, amounts and laws cannot reach a draft.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["MARKERS", "FALLBACK", "DealFacts", "Normalized", "party_names", "defined_names", "normalize", "adapt"]
+
+MARKERS = ("[PARTY_A]", "[PARTY_B]", "[DATE]", "[AMOUNT]", "[PERCENT]", "[DURATION]", "[LAW]")
+FALLBACK = {
+    "[PARTY_A]": "the first Party",
+    "[PARTY_B]": "the other Party",
+    "[DATE]": "the Effective Date",
+    "[AMOUNT]": "the agreed amount",
+    "[PERCENT]": "the agreed percentage",
+    "[DURATION]": "the agreed period",
+    "[LAW]": "the agreed jurisdiction",
+}
+
+_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+_DATE_RE = re.compile(
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:day\s+)?of\s+{_MONTH},?\s+\d{{4}}\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}\b"
+    rf"|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\s+\d{{4}}\b",
+    re.I,
+)
+_NUMWORD = r"[A-Za-z]+(?:[ -][A-Za-z]+){0,5}"
+_MONEY = r"(?:US\s?\$|U\.S\.\s?\$|\$|€|£|USD\s?|EUR\s?|GBP\s?|CAD\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand)\b)?"
+_AMOUNT_RE = re.compile(
+    rf"\b{_NUMWORD}\s+(?:U\.S\.\s+)?(?:Dollars|dollars|Euros|euros|Pounds|pounds)\s*\(\s*{_MONEY}\s*\)"
+    rf"|{_MONEY}|\b\d[\d,]*(?:\.\d+)?\s+(?:U\.S\.\s+)?(?:dollars|Dollars|euros|Euros)\b"
+)
+_PERCENT_RE = re.compile(rf"\b(?:{_NUMWORD}\s+)?(?:percent|per cent)\s*\(\s*\d+(?:\.\d+)?\s*%\s*\)|\b\d+(?:\.\d+)?\s*(?:%|percent\b|per cent\b)")
+_UNIT = r"(?:calendar\s+|business\s+|working\s+)?(?:days?|weeks?|months?|years?)"
+_DURATION_RE = re.compile(rf"\b(?:[A-Za-z]+(?:-[a-z]+)?\s*\(\s*\d+\s*\)|\d+)\s*{_UNIT}\b")
+_STATES = (
+    "Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho Illinois Indiana "
+    "Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri Montana Nebraska "
+    "Nevada Ohio Oklahoma Oregon Pennsylvania Tennessee Texas Utah Vermont Virginia Washington Wisconsin Wyoming"
+).split() + ["New Hampshire", "New Jersey", "New Mexico", "New York", "North Carolina", "North Dakota", "Rhode Island",
+             "South Carolina", "South Dakota", "West Virginia", "District of Columbia"]
+_COUNTRIES = ["England and Wales", "England", "Scotland", "Ireland", "United Kingdom", "Canada", "Ontario", "British Columbia",
+              "Quebec", "Alberta", "Germany", "France", "Switzerland", "Israel", "Singapore", "Hong Kong", "China", "Japan",
+              "India", "Australia", "Netherlands", "Sweden", "Italy", "Spain", "Luxembourg", "Bermuda", "Cayman Islands"]
+_PLACES = sorted(_STATES + _COUNTRIES, key=len, reverse=True)
+_LAW_RE = re.compile(r"\b(?:the\s+)?(?:(?:State|Commonwealth|Province|Republic)\s+of\s+)?(?:" + "|".join(map(re.escape, _PLACES)) + r")\b", re.I)
+# defined terms that name the agreement or a concept, never a party
+_NOT_PARTY = re.compile(
+    r"agreement|effective|date|part(y|ies)|each|collectively|territory|products?|services?|term|purpose|exhibit|"
+    r"schedule|confidential|venture|alliance|program|business|property|marks?|software|affiliates?|commencement|"
+    r"contract|addendum|amendment|plan|license|documentation|content|project|deliverables?|information|site|system", re.I)
+_DEFINED_RE = re.compile(r"\(\s*(?:[^()\"“”]{0,60}?\s)?(?:the\s+)?[\"“]([A-Z0-9][^\"”()]{1,40}?)[\"”]\s*(?:[^()]{0,40})?\)")
+_SUFFIX_RE = re.compile(r",?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LLP|LP|L\.P|PLC|plc|GmbH|AG|"
+                        r"S\.A|SA|N\.V|B\.V|Pty|PTE|Holdings|Group)\.?\s*$", re.I)
+
+
+@dataclass
+class DealFacts:
+    """The facts a precedent's markers are replaced by; None = not given (FALLBACK phrase)."""
+
+    party_a: str | None = None  # how the clause names the first party (its defined role, else its name)
+    party_b: str | None = None
+    date: str | None = None
+    amount: str | None = None
+    percent: str | None = None
+    duration: str | None = None
+    law: str | None = None
+
+    def value(self, marker: str) -> str:
+        key = {"[PARTY_A]": "party_a", "[PARTY_B]": "party_b", "[DATE]": "date", "[AMOUNT]": "amount",
+               "[PERCENT]": "percent", "[DURATION]": "duration", "[LAW]": "law"}[marker]
+        v = getattr(self, key)
+        return v if v else FALLBACK[marker]
+
+    def strings(self) -> list[str]:
+        return [v for v in (self.party_a, self.party_b, self.date, self.amount, self.percent, self.duration, self.law) if v]
+
+
+@dataclass
+class Normalized:
+    text: str  # the body with its facts replaced by markers
+    facts: list[str] = field(default_factory=list)  # the original strings replaced (for leak checks)
+
+
+def defined_names(preamble: str) -> list[str]:
+    """Party short names defined in a preamble, in order: 'Acme Inc. ("Acme")', '(the "Distributor")'."""
+    out = []
+    for m in _DEFINED_RE.finditer(preamble):
+        name = m.group(1).strip(" .,")
+        if name and not _NOT_PARTY.search(name) and name not in out:
+            out.append(name)
+    return out
+
+
+def _short_form(name: str) -> str:
+    prev = None
+    while prev != name:
+        prev, name = name, _SUFFIX_RE.sub("", name).strip(" ,.")
+    return name
+
+
+def party_names(fields: dict, preamble: str) -> tuple[list[str], list[str]]:
+    """(names of party A, names of party B): full names from the fields, their short forms, and the
+    preamble's defined names (the first defined name after a party's full name is its alias; without
+    full names the first two defined names are A and B)."""
+    full = [fields.get("party_a") or "", fields.get("party_b") or ""]
+    names: list[list[str]] = [[], []]
+    for i, n in enumerate(full):
+        if n:
+            names[i] += [n, _short_form(n)]
+    aliases = [(m.start(), m.group(1).strip(" .,")) for m in _DEFINED_RE.finditer(preamble)]
+    aliases = [(p, a) for p, a in aliases if a and not _NOT_PARTY.search(a)]
+    low = preamble.lower()
+    pos = [low.find(n.lower()) if n else -1 for n in full]
+    for k, (p, alias) in enumerate(aliases):
+        owners = [i for i in (0, 1) if 0 <= pos[i] < p]
+        if owners:
+            i = max(owners, key=lambda j: pos[j])
+        elif k < 2 and not any(p >= 0 for p in pos):
+            i = k
+        else:
+            continue
+        if alias not in names[i] and alias not in names[1 - i]:
+            names[i].append(alias)
+    return ([n for n in names[0] if len(n) >= 3], [n for n in names[1] if len(n) >= 3])
+
+
+def _name_pattern(names: list[str]) -> re.Pattern | None:
+    names = sorted(set(names), key=len, reverse=True)
+    if not names:
+        return None
+    alts = "|".join(re.escape(n) for n in names)
+    return re.compile(rf"(?:\b[Tt]he\s+)?(?<![\w-])(?:{alts})(?![\w-])", re.I)
+
+
+def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
+    """Replace the document's own facts in `text` by typed markers; returns the text and the facts replaced."""
+    facts: list[str] = []
+
+    def sub(pattern, marker, s):
+        def repl(m):
+            facts.append(m.group(0))
+            return marker
+        return pattern.sub(repl, s) if pattern is not None else s
+
+    a, b = party_names(fields, preamble)
+    b = [n for n in b if n.lower() not in {x.lower() for x in a}]
+    out = sub(_name_pattern(a), "[PARTY_A]", text)
+    out = sub(_name_pattern(b), "[PARTY_B]", out)
+    out = sub(_AMOUNT_RE, "[AMOUNT]", out)
+    out = sub(_PERCENT_RE, "[PERCENT]", out)
+    out = sub(_DATE_RE, "[DATE]", out)
+    out = sub(_DURATION_RE, "[DURATION]", out)
+    law = fields.get("governing_law")
+    if law:
+        out = sub(re.compile(rf"\b(?:the\s+)?(?:(?:State|Commonwealth|Province)\s+of\s+)?{re.escape(law)}\b", re.I), "[LAW]", out)
+    out = sub(_LAW_RE, "[LAW]", out)
+    return Normalized(out, list(dict.fromkeys(f.strip() for f in facts)))
+
+
+_MARKER_RE = re.compile("|".join(re.escape(m) for m in MARKERS))
+
+
+def adapt(text: str, deal: DealFacts) -> str:
+    """A normalized precedent with every marker replaced by the deal's fact (or its FALLBACK phrase)."""
+    return _MARKER_RE.sub(lambda m: deal.value(m.group(0)), text)

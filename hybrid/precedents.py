@@ -1,0 +1,241 @@
+"""The clause library (train split only) and retrieval of precedents from it.
+
+Owns: Precedent (one clause body of a train document, its facts normalized to typed markers by
+hybrid.data.facts, with document id, source, license, doc type, clause type and heading),
+Library (build from the corpus, save/load with a corpus fingerprint, BM25 retrieval per clause
+type), the default cache location and PrecedentError. Knows nothing of models or tokenizers.
+
+Held-out data stays held out: the library is built from load_documents(splits=("train",)), so
+val and test files are never opened (and a test checks that no val/test doc id is in it).
+
+Cache: <repo>/.cache/precedents/library-<code version>.json ($HYBRID_CACHE moves it). Built on
+first use; it records the fingerprint of the corpus it came from (manifest, CUAD fields file,
+train file sizes), and a library whose fingerprint differs from the corpus in use is refused
+with a PrecedentError (exit 2) telling how to rebuild, never silently mixed.
+
+Retrieval: BM25 (rank_bm25's Okapi BM25) over heading + body words of the clauses of one type,
+restricted to the requested doc type when it has at least k clauses of that type, else all doc
+types. Variant 0 takes the top k; variant v > 0 draws k from the top 4k, weighted by score, with
+a generator seeded by (seed, variant, clause type): deterministic, and variants may differ.
+"""
+
+import hashlib
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from hybrid.data import facts as facts_module
+from hybrid.data.facts import DealFacts, adapt, normalize
+from hybrid.errors import HybridError
+
+__all__ = ["Precedent", "Library", "PrecedentError", "build_library", "load_library", "default_library_path",
+           "corpus_fingerprint", "MIN_WORDS", "FORMAT"]
+
+FORMAT = 1
+MIN_WORDS = 12  # shorter bodies are list fragments or cross-references, not precedents
+_POOL = 4  # variants v > 0 draw from the top _POOL * k
+_WORD_RE = re.compile(r"[a-z][a-z0-9]+")
+_MARKER_RE = re.compile(r"\[[A-Z_]+\]")
+_STOP = frozenset("the and of to or in any by for this be shall such with as on that is at an its are not all from which "
+                  "has have other under will may".split())
+
+
+class PrecedentError(HybridError):
+    """The precedent library is missing, stale (built from another corpus version) or asked for badly."""
+
+
+@dataclass
+class Precedent:
+    id: str  # "<doc id>#<section number>"
+    doc_id: str  # manifest path of the source document
+    source: str
+    license: str
+    doc_type: str
+    clause_type: str
+    heading: str
+    body: str  # facts replaced by markers (hybrid.data.facts.MARKERS)
+    facts: list[str] = field(default_factory=list)  # the source document's own facts that were replaced
+
+    def adapted(self, deal: DealFacts, max_words: int = 0) -> str:
+        """The body with the deal's facts in the markers' place, cut to max_words words (0 = whole)."""
+        text = adapt(self.body, deal)
+        if max_words:
+            words = text.split()
+            if len(words) > max_words:
+                text = " ".join(words[:max_words]) + " ..."
+        return text
+
+    def provenance(self) -> dict:
+        return {"id": self.id, "doc_id": self.doc_id, "heading": self.heading, "source": self.source, "license": self.license}
+
+
+def _words(text: str) -> list[str]:
+    """BM25 terms: lower-cased words without stop words; markers are not words (every clause has them)."""
+    return [w for w in _WORD_RE.findall(_MARKER_RE.sub(" ", text).lower()) if w not in _STOP]
+
+
+def corpus_fingerprint(root) -> str:
+    """sha256 over the manifest, the CUAD fields file and the size of every train file."""
+    from hybrid.data.corpus import CUAD_CSV, load_manifest
+
+    root = Path(root)
+    h = hashlib.sha256((root / "manifest.jsonl").read_bytes())
+    if (root / CUAD_CSV).is_file():
+        h.update((root / CUAD_CSV).read_bytes())
+    for e in load_manifest(root):
+        if e["split"] == "train":
+            p = root / e["path"]
+            h.update(f"{e['path']}|{p.stat().st_size if p.is_file() else -1}".encode())
+    return h.hexdigest()[:20]
+
+
+def _code_version() -> str:
+    from hybrid.data import corpus
+
+    h = hashlib.sha1(corpus._CODE_VERSION.encode())
+    for f in (Path(facts_module.__file__), Path(__file__)):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def default_library_path() -> Path:
+    """$HYBRID_CACHE/precedents/library-<code version>.json, else <repo>/.cache/precedents/..."""
+    base = os.environ.get("HYBRID_CACHE", "")
+    if base.lower() in ("0", "off", "none", "false"):
+        base = ""
+    root = Path(base) if base else Path(__file__).resolve().parents[1] / ".cache"
+    return root / "precedents" / f"library-{_code_version()}.json"
+
+
+class Library:
+    """Precedents of the train split, indexed per clause type for BM25 retrieval."""
+
+    def __init__(self, precedents: list[Precedent], fingerprint: str, corpus: str = ""):
+        self.precedents, self.fingerprint, self.corpus = precedents, fingerprint, corpus
+        self._by_type: dict[str, list[Precedent]] = {}
+        for p in precedents:
+            self._by_type.setdefault(p.clause_type, []).append(p)
+        self._index: dict[tuple, object] = {}
+
+    def __len__(self) -> int:
+        return len(self.precedents)
+
+    @property
+    def clause_types(self) -> list[str]:
+        return sorted(self._by_type)
+
+    def _bm25(self, key: tuple, pool: list[Precedent]):
+        if key not in self._index:
+            from rank_bm25 import BM25Okapi
+
+            self._index[key] = BM25Okapi([_words(p.heading + " " + p.body) or ["_"] for p in pool])
+        return self._index[key]
+
+    def retrieve(self, clause_type: str, query: str = "", *, doc_type: str | None = None, k: int = 1, seed: int = 0,
+                 variant: int = 0, exclude_doc: str | None = None) -> list[Precedent]:
+        """Up to k precedents of clause_type for the query text (heading + clause spec + deal fields), best first."""
+        from hybrid.data.clauses import CLAUSE_TYPES
+
+        if clause_type not in CLAUSE_TYPES:
+            raise PrecedentError(f"clause type must be one of {', '.join(CLAUSE_TYPES)}, got {clause_type!r}.")
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise PrecedentError(f"k must be an integer >= 1, got {k!r}.")
+        everyone = self._by_type.get(clause_type, [])
+        same = [p for p in everyone if doc_type and p.doc_type == doc_type.upper()]
+        if sum(p.doc_id != exclude_doc for p in same) >= k:
+            pool, key = same, (clause_type, doc_type.upper())
+        else:
+            pool, key = everyone, (clause_type, None)
+        q = _words(query)
+        scores = list(self._bm25(key, pool).get_scores(q)) if q and pool else [0.0] * len(pool)
+        order = sorted((i for i in range(len(pool)) if pool[i].doc_id != exclude_doc), key=lambda i: (-scores[i], pool[i].id))
+        if variant == 0:
+            return [pool[i] for i in order[:k]]
+        top = order[: _POOL * k]
+        rng = random.Random(f"{seed}:{variant}:{clause_type}")
+        chosen: list[int] = []
+        while top and len(chosen) < k:
+            weights = [max(scores[i], 0.0) + 1e-3 for i in top]
+            pick = rng.choices(range(len(top)), weights=weights)[0]
+            chosen.append(top.pop(pick))
+        return [pool[i] for i in chosen]
+
+    def save(self, path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"format": FORMAT, "corpus_fingerprint": self.fingerprint, "corpus": self.corpus,
+                   "precedents": [asdict(p) for p in self.precedents]}
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(payload, f, ensure_ascii=False)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return path
+
+
+def _license(entry: dict) -> str:
+    return entry.get("license") or {"cuad": "CC-BY-4.0", "commonpaper": "CC-BY-4.0", "bonterms": "CC-BY-4.0"}.get(entry["source"], "")
+
+
+def build_library(corpus=None, *, progress: bool = True) -> Library:
+    """Every clause body (>= MIN_WORDS words) of the train split, facts normalized to markers."""
+    from tqdm import tqdm
+
+    from hybrid.data.corpus import corpus_root, load_documents, load_manifest
+
+    root = corpus_root(corpus)
+    licenses = {e["path"]: _license(e) for e in load_manifest(root) if e["split"] == "train"}
+    docs = load_documents(root, splits=("train",))
+    out = []
+    for doc in tqdm(docs, desc="precedents", file=sys.stderr, disable=not progress, unit="doc"):
+        assert doc.split == "train", f"held-out document {doc.path} reached the library"
+        for s in doc.sections:
+            if len(s.body.split()) < MIN_WORDS:
+                continue
+            n = normalize(s.body, doc.fields, doc.preamble)
+            out.append(Precedent(f"{doc.path}#{s.number}", doc.path, doc.source, licenses.get(doc.path, ""), doc.doc_type,
+                                 s.clause_type, s.heading, n.text, n.facts))
+    return Library(out, corpus_fingerprint(root), str(root))
+
+
+def load_library(path=None, *, corpus=None, build: bool = True, progress: bool = True) -> Library:
+    """The library at `path` (None = the default cache, built there on first use when `build`).
+
+    PrecedentError: an explicit path that does not exist, a missing default cache with
+    build=False, an unreadable file, or a library built from another corpus version.
+    """
+    from hybrid.data.corpus import corpus_root
+
+    explicit = path is not None
+    path = Path(path) if explicit else default_library_path()
+    root = corpus_root(corpus)
+    if not path.is_file():
+        if explicit or not build:
+            raise PrecedentError(f"precedent library not found: {path}; build it with `hybrid precedents --build"
+                                 f"{' --library ' + str(path) if explicit else ''}`.")
+        lib = build_library(root, progress=progress)
+        lib.save(path)
+        return lib
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        precedents = [Precedent(**p) for p in data["precedents"]]
+        fingerprint, fmt = data["corpus_fingerprint"], data["format"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise PrecedentError(f"precedent library {path} is unreadable ({type(e).__name__}: {e}); rebuild it with "
+                             "`hybrid precedents --build`.") from None
+    if fmt != FORMAT:
+        raise PrecedentError(f"precedent library {path} has format {fmt}, this version reads {FORMAT}; rebuild it with "
+                             "`hybrid precedents --build`.")
+    current = corpus_fingerprint(root)
+    if fingerprint != current:
+        raise PrecedentError(f"precedent library {path} was built from another corpus version (fingerprint {fingerprint}, "
+                             f"corpus {root} has {current}); rebuild it with `hybrid precedents --build`.")
+    return Library(precedents, fingerprint, data.get("corpus", ""))
