@@ -359,7 +359,7 @@ def main(argv=None):
         log(f"AR on the sweep contract: {ar_point}")
         out["steps_curve"] = {"template": tids[0], "sections": args.sweep_sections, "n": args.sweep_n, "ar": ar_point, "points": curve}
         sweep = []
-        for w in (0.0, 1.5) if args.quick else (0.0, 1.0, 1.5, 2.5, 4.0):
+        for w in (1.0, 2.5) if args.quick else (1.0, 1.5, 2.0, 2.5, 3.5, 5.0):
             sweep.append(point(*hybrid(sk0, w=w, nn=args.sweep_n), guidance=w))
             log(f"w={w}: {sweep[-1]}")
         out["guidance_sweep"] = {"template": tids[0], "sections": args.sweep_sections, "n": args.sweep_n, "ar": ar_point, "points": sweep}

@@ -86,8 +86,8 @@ def _notes(summary: dict) -> list[str]:
             notes.append(f"`{name}` MAUVE: {s['mauve_note']} (passages real/generated: {s.get('mauve_passages', '–')}).")
         if s.get("skipped"):
             notes.append(f"`{name}`: {s['skipped']} documents skipped ({'; '.join(s.get('skip_reasons', []))}).")
-    if "hybrid" in sy and "hybrid-noguide" in sy and DEFAULT_GUIDANCE == 0:
-        notes.append("`hybrid-noguide` is the same configuration as `hybrid` while the sampler's default guidance is 0.")
+    if "hybrid" in sy and "hybrid-noguide" in sy and DEFAULT_GUIDANCE == 1:
+        notes.append("`hybrid-noguide` is the same configuration as `hybrid` while the sampler's default guidance is 1 (off).")
     return notes
 
 

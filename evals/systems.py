@@ -37,7 +37,7 @@ def _table() -> dict[str, System]:
     rows = [
         System("hybrid", "diffusion", None, None, "diffusion fill, the sampler's default K and w"),
         System("ar", "ar", None, 0.0, "KV-cached autoregressive fill on the same backbone (hybrid.arfill)"),
-        System("hybrid-noguide", "diffusion", None, 0.0, "diffusion fill, default K, guidance off (w = 0)"),
+        System("hybrid-noguide", "diffusion", None, 1.0, "diffusion fill, default K, guidance off (w = 1)"),
     ]
     rows += [System(f"hybrid-k{k}", "diffusion", k, None, f"diffusion fill, K = {k}, default w") for k in STEP_SWEEP]
     rows.append(System("planned", "planned", None, None, "the planner's outline for the doc type (template), then the default diffusion fill"))

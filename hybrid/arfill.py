@@ -90,7 +90,7 @@ def fill(
     skeleton,
     n: int = 8,
     steps: int | None = None,
-    guidance: float = 0.0,
+    guidance: float = 1.0,
     seed: int = 0,
     params: SamplingParams | None = None,
     on_step=None,
@@ -100,13 +100,13 @@ def fill(
     """Write every span of `skeleton` left to right, n variants in one batch (same API as the diffusion fill).
 
     steps is accepted for signature parity and ignored (one decode step per token); guidance
-    must be 0 (the causal path has no unconditional branch). on_step(StepEvent) after each span.
+    must be 1 = off (the causal path has no unconditional branch). on_step(StepEvent) after each span.
     precision: autocast of the forwards, as FillConfig.precision of the diffusion filler.
     """
     t_start = time.perf_counter()
     check_fill_args(n, steps if steps is not None else 1, guidance, seed)
-    if guidance != 0:
-        raise SamplingError(f"guidance must be 0 for the AR fill baseline (it has no unconditional branch), got {guidance!r}.")
+    if guidance != 1:
+        raise SamplingError(f"guidance must be 1 (off) for the AR fill baseline (it has no unconditional branch), got {guidance!r}.")
     if isinstance(window, bool) or not isinstance(window, int) or window < 16:
         raise SamplingError(f"window must be an integer >= 16, got {window!r}.")
     params = params or SamplingParams()

@@ -168,7 +168,7 @@ class Drafter:
     """Plan, fill and rank contract drafts with one shared backbone.
 
     model: a hybrid Backbone; tokenizer: its HybridTokenizer. filler: "diffusion" (the parallel
-    masked-diffusion filler) or "ar" (the autoregressive baseline, guidance must be 0).
+    masked-diffusion filler) or "ar" (the autoregressive baseline, guidance must be 1 = off).
     headings: "template" (default) or "planned", see HEADINGS; an outline passed to draft() is
     used as given.
     """

@@ -171,12 +171,14 @@ def apply_processors(processors, input_ids: torch.Tensor, scores: torch.Tensor) 
     return scores
 
 
-def sample(logits: torch.Tensor, generator: torch.Generator | None, temperature: float = 1.0) -> torch.Tensor:
+def sample(logits: torch.Tensor, generator: torch.Generator | None, temperature: float = 1.0,
+           uniforms: torch.Tensor | None = None) -> torch.Tensor:
     """Draw one id per row from logits (B, V) -> (B,) long.
 
     temperature 0 is argmax (deterministic, ignores the generator); otherwise an exact draw from
     softmax(logits / temperature) by inverse CDF with one uniform per row from `generator` only,
     so a seed fixes the result (5x faster than torch.multinomial at V = 8192 on CPU).
+    `uniforms` (B, 1) in [0, 1): the caller's own draws instead of the generator's (per-variant streams).
     A row whose logits are all -inf has no candidate: that is a caller bug (assert).
     """
     if not (math.isfinite(temperature) and temperature >= 0):
@@ -186,7 +188,7 @@ def sample(logits: torch.Tensor, generator: torch.Generator | None, temperature:
     else:
         probs = (logits.float() / temperature).softmax(dim=-1)
         cdf = probs.cumsum(dim=-1)  # (B, V)
-        u = torch.rand((logits.shape[0], 1), generator=generator, device=logits.device)
+        u = uniforms if uniforms is not None else torch.rand((logits.shape[0], 1), generator=generator, device=logits.device)
         # target in (0, total]: the first index whose cdf reaches it has a positive probability
         ids = torch.searchsorted(cdf, (1 - u) * cdf[:, -1:]).squeeze(-1).clamp_max(logits.shape[-1] - 1)
     assert bool(torch.isfinite(logits.gather(-1, ids[:, None])).all()), "every row needs at least one finite logit"

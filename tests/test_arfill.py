@@ -88,7 +88,7 @@ def test_locks_and_budgets(tiny_model, tokenizer):
     [
         ({"n": 0}, r"n must be .* got 0"),
         ({"n": 100}, r"n must be .* got 100"),
-        ({"guidance": 1.5}, r"guidance must be 0 for the AR fill baseline .* got 1.5"),
+        ({"guidance": 1.5}, r"guidance must be 1 \(off\) for the AR fill baseline .* got 1.5"),
         ({"guidance": -1.0}, r"guidance must be a finite number >= 0 .* got -1.0"),
         ({"window": 4}, r"window must be an integer >= 16, got 4"),
         ({"precision": "half"}, r"precision must be one of auto, fp32, bf16, got 'half'"),

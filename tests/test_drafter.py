@@ -125,7 +125,7 @@ def test_concurrent_drafts_on_one_drafter_equal_sequential_ones(drafter):
 
 
 def test_ar_filler_drafts_and_streams_through_the_same_api(tiny_model, tokenizer):
-    events = list(Drafter(tiny_model, tokenizer, filler="ar").stream(T, T.example, n=2, guidance=0, seed=0, outline=OUTLINE, temperature=0))
+    events = list(Drafter(tiny_model, tokenizer, filler="ar").stream(T, T.example, n=2, guidance=1, seed=0, outline=OUTLINE, temperature=0))
     steps = [e for e in events if e.kind == "fill_step"]
     assert [e.step for e in steps] == [1, 2, 3, 4, 5]  # one per span
     assert steps[0].partial[0].count("_") > steps[-1].partial[0].count("_")

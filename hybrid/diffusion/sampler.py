@@ -18,9 +18,11 @@ One step:
    slots on a refresh step). Slots that are not queries keep the keys/values they had when last
    computed (Fast-dLLM-style reuse: an approximation; `refresh_every=1` makes every step exact).
 2. one forward over the queries of all rows (split into several calls only above
-   `max_batch_tokens`); with guidance w > 0 the same queries again in unconditional rows that
+   `max_batch_tokens`); with guidance w != 1 the same queries again in unconditional rows that
    cannot see their own section's heading (through the attention mask over the cached skeleton)
-   and `logits = cond + w * (cond - uncond)`; w = 0 skips those rows.
+   and `logits = uncond + w * (cond - uncond)`; w = 1 (the conditional model) skips those rows.
+   Unconditional rows keep their own slot keys/values (never the conditional ones, which saw
+   the heading).
 3. confidence = the top probability of each active slot; per span the most confident are
    committed on the schedule (cosine / linear fraction left after each step) or every one over
    `threshold`; only those are drawn, through the shared processors (temperature, top-k/p,
@@ -28,8 +30,11 @@ One step:
 4. <eos> ends a span: every slot after a span's first committed <eos> becomes <eos>.
 5. the guard re-masks the repeated n-grams of a span whose distinct-n ratio collapses.
 
-Guidance sign convention: `cond + w * (cond - uncond)` (= `uncond + (1 + w)(cond - uncond)`), so
-w = 0 is the plain conditional model and the extra rows are skipped.
+Guidance convention (DESIGN.md): `uncond + w * (cond - uncond)`: w = 1 is no guidance (the extra
+rows are skipped), w > 1 pushes towards the heading, w = 0 is the unconditional model.
+
+Randomness: variant v draws from its own generator, seeded from (seed, v), in slot order, so
+variant v's text does not depend on how many variants are drafted with it.
 """
 
 import math
@@ -55,7 +60,7 @@ from hybrid.skeleton import (
     fill_processors,
 )
 
-__all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "encode_skeleton", "commit_schedule", "ngram_bans", "SCHEDULES"]
+__all__ = ["FillConfig", "fill", "variant_seed", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "encode_skeleton", "commit_schedule", "ngram_bans", "SCHEDULES"]
 
 SCHEDULES = ("cosine", "linear")
 # K: the speed/quality knob. With this small model a span's later tokens are rarely confident
@@ -67,10 +72,10 @@ SCHEDULES = ("cosine", "linear")
 #   bpb 0.767 (1.11x AR's bpb, 1.51x faster) | K=192 block 2 thr 0.8: 19.4 s, bpb 0.925 (1.34x) |
 #   K=64 block 3 thr 0.9: bpb 1.56 (2.3x).
 DEFAULT_STEPS = 256
-# w: on the final model (benchmarks/results/fill-cpu.json, mutual-nda, 4 sections, N=4, K=256) bpb was
-# 0.644 / 0.655 / 0.635 / 0.666 / 0.693 at w = 0 / 1 / 1.5 / 2.5 / 4 and any w > 0 cost ~1.5x the time:
-# no gain worth the cost, so guidance is off by default (it stays available, `--guidance`).
-DEFAULT_GUIDANCE = 0.0
+# w (uncond + w (cond - uncond); 1 = off): guidance costs ~1.5x the time (a second row per query).
+# The earlier sweep that chose "off" ran with unconditional rows reading conditional keys/values
+# (fixed since); benchmarks/fill.py --guidance-sweep re-measures it.
+DEFAULT_GUIDANCE = 1.0
 
 
 @dataclass
@@ -219,12 +224,14 @@ class _StepKV:
     page's skeleton keys/values (copied from the skeleton KVCache once per fill) and every slot's
     last computed keys/values; this call's fresh query keys/values are scattered into them in
     place, so they are at once what the conditional rows read and the store for the next step.
-    Unconditional rows read a copy with their own fresh queries scattered in. Duck-types the
-    cache protocol of the backbone's attention (`update`, `get_seq_length`).
+    Unconditional rows do the same in their own store `ukeys`/`uvalues` (slot keys/values computed
+    without the heading), so they never read a conditional row's keys. Duck-types the cache
+    protocol of the backbone's attention (`update`, `get_seq_length`).
     """
 
-    def __init__(self, keys, values, slot_idx):
+    def __init__(self, keys, values, slot_idx, ukeys=None, uvalues=None):
         self.keys, self.values, self.slot_idx = keys, values, slot_idx  # slot_idx (B or 2B, Q): key index per query
+        self.ukeys, self.uvalues = ukeys, uvalues
 
     def get_seq_length(self, layer_idx: int = 0) -> int:
         return 0  # positions are always passed explicitly
@@ -236,8 +243,8 @@ class _StepKV:
         rows = torch.arange(M, device=k.device)[:, None].expand(M, self.slot_idx.shape[1])
         kt, vt = k.transpose(1, 2).to(kk.dtype), v.transpose(1, 2).to(vv.dtype)  # (B, Q, nh, hs)
         # advanced-index assignment, not scatter_: bf16 scatter_ is ~40x slower on CPU (measured)
-        if B > M:  # unconditional rows: the stored keys with their own fresh queries
-            uk, uv = kk.clone(), vv.clone()
+        if B > M:  # unconditional rows: their own store, with their fresh queries
+            uk, uv = self.ukeys[layer_idx], self.uvalues[layer_idx]
             uk[rows, :, self.slot_idx[M:]] = kt[M:]
             uv[rows, :, self.slot_idx[M:]] = vt[M:]
         kk[rows, :, self.slot_idx[:M]] = kt[:M]
@@ -315,11 +322,18 @@ def _repeated_ngrams(tok, ok, span, n: int, vocab: int):
     return repeat, win_ok, win_s[..., 0]
 
 
+def variant_seed(seed: int, variant: int) -> int:
+    """The seed of variant `variant`'s generator: a function of (seed, variant) only."""
+    return (seed * 1_000_003 + variant * 7_919 + 1) % (2**63 - 1)
+
+
 def _guided_logits(weight, h_c, h_u, w: float, ban: torch.Tensor, eos_ok: torch.Tensor, eos_id: int) -> torch.Tensor:
-    """cond + w (cond - uncond) over the vocabulary, specials (ids `ban`) banned, <eos> only where allowed."""
+    """uncond + w (cond - uncond) over the vocabulary (h_u None: the conditional logits, w = 1), specials
+    (ids `ban`) banned, <eos> only where allowed."""
     logits = F.linear(h_c, weight).float()
     if h_u is not None:
-        logits = logits + w * (logits - F.linear(h_u, weight).float())
+        uncond = F.linear(h_u, weight).float()
+        logits = uncond + w * (logits - uncond)
     logits.index_fill_(1, ban, float("-inf"))
     logits[:, eos_id] = logits[:, eos_id].masked_fill(~eos_ok, float("-inf"))
     return logits
@@ -337,7 +351,7 @@ class _Run:
         self.device = device = next(model.parameters()).device
         self.weight = model.embed.weight
         self.V = self.weight.shape[0]
-        self.gen = torch.Generator(device=device).manual_seed(seed)
+        self.gens = [torch.Generator(device=device).manual_seed(variant_seed(seed, v)) for v in range(n)]
         self.gamma = commit_schedule(cfg.schedule)
         self.procs = fill_processors(params, positional_ngram=True)  # n-grams: ngram_bans()
         self.mask_id, self.eos_id = sk.mask_id, sk.eos_id
@@ -356,11 +370,12 @@ class _Run:
         self.variant = torch.arange(self.M, device=device)[:, None] % n
         self.inst = torch.where(self.valid, self.variant * self.S + self.span, -1)
         self.page_of_row = torch.arange(self.M, device=device) // n
-        self.guided = w > 0
+        self.guided = w != 1
         self.max_tokens = cfg.max_batch_tokens if cfg.max_batch_tokens is not None else (8192 if device.type == "cpu" else 0)
         amp = torch.is_autocast_enabled(device.type)
         self.act_dtype = torch.get_autocast_dtype(device.type) if amp else self.weight.dtype
         self.store_k = self.store_v = None  # per layer (M, nh, Tk, hs): see _StepKV
+        self.store_ku = self.store_vu = None  # the unconditional rows' own store (guidance only)
         self.guard_count = torch.zeros(self.n_inst, dtype=torch.long, device=device)
         self.forward_tokens = self.remasked = 0
         self.skel: KVCache | None = None
@@ -403,7 +418,7 @@ class _Run:
         return q_idx, q_valid, nq
 
     def forward(self, q_idx, q_valid, nq):
-        """Final hidden states of the queries, conditional and (w > 0) unconditional: (M, Q, D) each."""
+        """Final hidden states of the queries, conditional and (w != 1) unconditional: (M, Q, D) each."""
         model, lay, dev = self.model, self.lay, self.device
         M, Q, D = self.M, q_idx.shape[1], model.cfg.d_model
         if self.store_k is None:  # every row's packed [page skeleton | slots] keys/values, kept across steps
@@ -412,6 +427,9 @@ class _Run:
 
             self.store_k = [packed_rows(x) for x in self.skel.keys]
             self.store_v = [packed_rows(x) for x in self.skel.values]
+            if self.guided:
+                self.store_ku = [x.clone() for x in self.store_k]
+                self.store_vu = [x.clone() for x in self.store_v]
             self.skel = None  # copied into the rows; the per-page cache is no longer read
         hid_c = torch.empty(M, Q, D, dtype=self.act_dtype, device=dev)
         hid_u = torch.empty_like(hid_c) if self.guided else None
@@ -425,7 +443,9 @@ class _Run:
             k_valid, k_head = lay.key_valid[page], lay.key_head[page]
             uncond = qv & (torch.arange(src.shape[0], device=dev) >= b - a)[:, None] if self.guided else None
             mask = fill_mask(torch.ones_like(qv), torch.ones_like(k_valid), self.section[src].gather(1, qi), k_head, uncond, k_valid)
-            view = _StepKV([x[a:b] for x in self.store_k], [x[a:b] for x in self.store_v], lay.key_of_slot[page].gather(1, qi))
+            view = _StepKV([x[a:b] for x in self.store_k], [x[a:b] for x in self.store_v], lay.key_of_slot[page].gather(1, qi),
+                           None if not self.guided else [x[a:b] for x in self.store_ku],
+                           None if not self.guided else [x[a:b] for x in self.store_vu])
             h = model(self.tok[src].gather(1, qi), "fill", cache=view, positions=self.pos[src].gather(1, qi),
                       attn_mask=mask, write_cache=True, return_hidden=True)  # (Bc, Qc, D)
             hid_c[a:b, :Qc] = h[: b - a]
@@ -464,6 +484,12 @@ class _Run:
         countable = self.valid & ~self.masked & (self.tok != self.eos_id)
         ngram, c = self.params.no_repeat_ngram, self.cfg.logits_chunk
         x = torch.empty_like(rows)
+        u = torch.empty(rows.shape[0], 1, device=self.device)  # one uniform per draw, from its variant's generator
+        var = self.variant[rows, 0]
+        for v in range(self.n):
+            sel = (var == v).nonzero(as_tuple=True)[0]
+            if len(sel):
+                u[sel] = torch.rand(len(sel), 1, generator=self.gens[v], device=self.device)
         for a in range(0, rows.shape[0], c):  # chunks: top-p sorts a (chunk, vocab) block
             r, s = rows[a : a + c], slots[a : a + c]
             lg = self.logits(h_c[a : a + c], None if h_u is None else h_u[a : a + c], eos_ok[a : a + c])
@@ -472,7 +498,7 @@ class _Run:
             if self.procs:  # their context: the committed text of the slot's own span
                 ctx = torch.where(countable[r] & (self.span[r] == self.span[r, s][:, None]), self.tok[r], self.mask_id)
                 lg = apply_processors(self.procs, ctx, lg)
-            x[a : a + c] = sample(lg, self.gen, temperature=0.0 if self.params.greedy else 1.0)
+            x[a : a + c] = sample(lg, None, temperature=0.0 if self.params.greedy else 1.0, uniforms=u[a : a + c])
         return x
 
     def end_spans(self):
@@ -564,8 +590,8 @@ def fill(
 ) -> list[FillResult]:
     """Fill every span of `skeleton` in `steps` parallel denoising steps, n variants in one batch.
 
-    skeleton: TokenSkeleton, hybrid.templates.Skeleton or corpus Document. guidance: w >= 0
-    (0 = off). params: SamplingParams shared with the planner (its no_repeat_ngram is applied
+    skeleton: TokenSkeleton, hybrid.templates.Skeleton or corpus Document. guidance: w >= 0 in
+    uncond + w (cond - uncond) (1 = off). params: SamplingParams shared with the planner (its no_repeat_ngram is applied
     per position inside each span). on_step(StepEvent) after each step. Same seed -> same drafts.
     Returns one FillResult per variant; timings hold "skeleton", "fill", "total" seconds, the
     per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots and "pages".

@@ -1,5 +1,5 @@
 """hybrid.diffusion.sampler: seeded, exact against a full-recompute reference, the skeleton run
-once per document, guidance rows only when w > 0, locks and budgets respected, long documents
+once per document, guidance rows only when w != 1 (uncond + w (cond - uncond)), locks and budgets respected, long documents
 filled in windows, and the n-gram blocker / repetition guard / threshold commits doing their job."""
 
 import math
@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from hybrid.data.document import Segment
-from hybrid.diffusion.sampler import FillConfig, fill, ngram_bans
+from hybrid.diffusion.sampler import FillConfig, _StepKV, fill, ngram_bans
 from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
@@ -60,9 +60,9 @@ def _reference(model, tokenizer, sk, K, w, left_to_right=False):
     for k in range(K):
         with torch.no_grad():
             lc = model(ids, "fill", attn_mask=fill_mask(span, span))[0].float()
-            if w:
+            if w != 1:
                 lu = model(ids, "fill", attn_mask=fill_mask(span, span, sk.section[None], sk.heading_ids[None], span))[0].float()
-                lc = lc + w * (lc - lu)
+                lc = lu + w * (lc - lu)
         lc[:, banned] = float("-inf")
         conf, pred = lc.softmax(-1).amax(-1), lc.argmax(-1)
         ratio = (1 - (k + 1) / K) / (1 - k / K)
@@ -85,7 +85,7 @@ def _reference(model, tokenizer, sk, K, w, left_to_right=False):
     return out
 
 
-@pytest.mark.parametrize("w", [0.0, 1.5])
+@pytest.mark.parametrize("w", [1.0, 2.5])  # (w = 0: the unconditional model's confidences tie, float noise decides)
 def test_exact_settings_match_a_full_recompute_reference(tiny_model, tokenizer, w):
     sk = _small(tokenizer)
     got = fill(tiny_model, tokenizer, sk, n=2, steps=4, guidance=w, params=GREEDY, config=EXACT)
@@ -97,20 +97,20 @@ def test_block_of_one_commits_left_to_right(tiny_model, tokenizer):
     sk = _small(tokenizer)
     K = max(s.length for s in sk.spans)  # one slot per span per step
     got = fill(tiny_model, tokenizer, sk, n=1, steps=K, params=GREEDY, config=FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, block=1, precision="fp32"))
-    assert got[0].tokens == _reference(tiny_model, tokenizer, sk, K, 0.0, left_to_right=True)
+    assert got[0].tokens == _reference(tiny_model, tokenizer, sk, K, 1.0, left_to_right=True)
 
 
-def test_guidance_zero_runs_no_unconditional_rows_and_matches_the_unguided_path(tiny_model, tokenizer):
+def test_guidance_one_runs_no_unconditional_rows_and_matches_the_unguided_path(tiny_model, tokenizer):
     sk = _small(tokenizer)
     off, on = Spy(tiny_model), Spy(tiny_model)
-    a = fill(off, tokenizer, sk, n=3, steps=3, guidance=0.0, seed=4, params=GREEDY, config=EXACT)
+    a = fill(off, tokenizer, sk, n=3, steps=3, guidance=1.0, seed=4, params=GREEDY, config=EXACT)
     fill(on, tokenizer, sk, n=3, steps=3, guidance=2.0, seed=4, params=GREEDY, config=EXACT)
     assert [c["rows"] for c in off.calls[1:]] == [3] * 3
     assert [c["rows"] for c in on.calls[1:]] == [6] * 3
-    assert [r.tokens for r in a] == [_reference(tiny_model, tokenizer, sk, 3, 0.0)] * 3
+    assert [r.tokens for r in a] == [_reference(tiny_model, tokenizer, sk, 3, 1.0)] * 3
 
 
-@pytest.mark.parametrize("n,steps,w", [(1, 1, 0.0), (3, 4, 1.5), (8, 2, 0.0), (2, 6, 4.0)])
+@pytest.mark.parametrize("n,steps,w", [(1, 1, 1.0), (3, 4, 2.5), (8, 2, 1.0), (2, 6, 0.0)])
 def test_skeleton_runs_exactly_once_per_document(tiny_model, tokenizer, n, steps, w):
     spy = Spy(tiny_model)
     res = fill(spy, tokenizer, _small(tokenizer), n=n, steps=steps, guidance=w, seed=1)
@@ -243,8 +243,8 @@ def test_pages_split_across_forward_calls_give_the_same_drafts(tiny_model, token
         segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n" + "Further text. " * 10, "text")]
     sk = tokenize_segments(tokenizer, segs, [30] * 6)
     whole, split = Spy(tiny_model), Spy(tiny_model)
-    a = fill(whole, tokenizer, sk, n=2, steps=3, guidance=1.0, params=GREEDY, config=FillConfig(window=128, max_batch_tokens=0, precision="fp32"))
-    b = fill(split, tokenizer, sk, n=2, steps=3, guidance=1.0, params=GREEDY, config=FillConfig(window=128, max_batch_tokens=64, precision="fp32"))
+    a = fill(whole, tokenizer, sk, n=2, steps=3, guidance=2.0, params=GREEDY, config=FillConfig(window=128, max_batch_tokens=0, precision="fp32"))
+    b = fill(split, tokenizer, sk, n=2, steps=3, guidance=2.0, params=GREEDY, config=FillConfig(window=128, max_batch_tokens=64, precision="fp32"))
     assert len(sk.pages(128)) > 2 and len(split.calls) > len(whole.calls) == 4
     assert split.skeleton_passes == whole.skeleton_passes == 1
     assert max(c["rows"] for c in split.calls[1:]) == 2 * 2  # one page (2 variants, 2 guidance copies) per call
@@ -263,3 +263,41 @@ def test_repeated_ngrams_are_every_occurrence_after_the_first_within_a_span():
     # bigram windows 0..9: (1 2)(2 3)(3 1)(1 2)(2 3)(3 1)(1 2)(2 x)(x 2)(2 3): repeats at 3, 4, 5, 6 only
     assert rep[0].nonzero().flatten().tolist() == [3, 4, 5, 6]
     assert not win_ok[0, 7] and not win_ok[0, 8] and not win_ok[0, 9]
+
+
+@pytest.mark.parametrize("threshold,want", [
+    (0.0, [2, 3, 4]),     # span 0 (slots 0-2) commits its 1 most confident, span 1 (slots 3-5) its 2
+    (0.6, [1, 2, 3, 4]),  # ... plus every slot at or over the threshold
+])
+def test_select_commits_each_spans_most_confident_slots(threshold, want):
+    from types import SimpleNamespace
+
+    from hybrid.diffusion.sampler import _Run
+
+    run = SimpleNamespace(n_inst=2, device=torch.device("cpu"), cfg=SimpleNamespace(threshold=threshold))
+    conf = torch.tensor([0.2, 0.7, 0.9, 0.95, 0.8, 0.3])  # varied on purpose: the rule, not ties, decides
+    inst = torch.tensor([0, 0, 0, 1, 1, 1])
+    got = _Run.select(run, conf, inst, torch.tensor([1, 2]))
+    assert got.nonzero().flatten().tolist() == want
+
+
+def test_unconditional_rows_read_their_own_keys_and_values_never_the_conditional_ones():
+    M, nh, Tk, hs, Q = 2, 1, 5, 3, 1
+    cond = [torch.zeros(M, nh, Tk, hs)]
+    uncond = [torch.full((M, nh, Tk, hs), 7.0)]
+    kv = _StepKV(cond, [c.clone() for c in cond], torch.tensor([[1], [2], [1], [2]]), uncond, [u.clone() for u in uncond])
+    fresh = torch.ones(2 * M, nh, Q, hs)
+    k, _ = kv.update(fresh, fresh, 0)  # (2M, nh, Tk, hs): conditional rows, then unconditional
+    assert torch.equal(k[M:, :, 0], torch.full((M, nh, hs), 7.0))  # a slot no query touched: the uncond store
+    assert torch.equal(k[:M, :, 0], torch.zeros(M, nh, hs))
+    assert torch.equal(k[M:, :, 1][0], torch.ones(nh, hs)) and torch.equal(uncond[0][0, :, 1], torch.ones(nh, hs))  # stored for next step
+
+
+@pytest.mark.parametrize("w", [1.0, 2.0])
+def test_variant_i_does_not_depend_on_how_many_variants_are_drafted(tiny_model, tokenizer, w):
+    sk = _small(tokenizer)
+    p = SamplingParams(temperature=1.0, top_p=0.95)
+    two = fill(tiny_model, tokenizer, sk, n=2, steps=4, guidance=w, seed=11, params=p, config=FillConfig(precision="fp32"))
+    four = fill(tiny_model, tokenizer, sk, n=4, steps=4, guidance=w, seed=11, params=p, config=FillConfig(precision="fp32"))
+    assert [r.tokens for r in two] == [r.tokens for r in four[:2]]
+    assert four[2].tokens != four[0].tokens

@@ -28,7 +28,7 @@ def banners():
 def test_every_system_of_the_issue_is_in_the_table():
     assert list(SYSTEMS) == ["hybrid", "ar", "hybrid-noguide", "hybrid-k4", "hybrid-k8", "hybrid-k16", "hybrid-k32", "hybrid-k64", "planned"]
     assert [SYSTEMS[f"hybrid-k{k}"].steps for k in (4, 8, 16, 32, 64)] == [4, 8, 16, 32, 64]
-    assert SYSTEMS["hybrid-noguide"].guidance == 0.0 and SYSTEMS["ar"].kind == "ar" and SYSTEMS["planned"].kind == "planned"
+    assert SYSTEMS["hybrid-noguide"].guidance == 1.0 and SYSTEMS["ar"].kind == "ar" and SYSTEMS["planned"].kind == "planned"
 
 
 @pytest.mark.parametrize("name", ["hybird", "gpt2", "hybrid-k5", ""])
