@@ -28,6 +28,7 @@ from hybrid.rerank import ContractSpec, Reranker, RerankWeights
 from hybrid.sampling import SamplingParams
 from hybrid.skeleton import FillResult, check_fill_args
 from hybrid.templates import load_template
+from hybrid.textsafe import escape_markdown
 
 __all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args"]
 
@@ -111,9 +112,9 @@ class Draft:
 
     @property
     def markdown(self) -> str:
-        parts = [f"# {self.title}", self.preamble]
+        parts = [f"# {escape_markdown(self.title)}", _md_lines(self.preamble)]
         for s in self.sections:
-            parts.append(f"## {s['number']}. {s['heading']}")
+            parts.append(f"## {s['number']}. {escape_markdown(s['heading'])}")
             parts.append(_md_lines(s["body"]))
         if self.tail.strip():
             parts.append("---")
@@ -134,9 +135,10 @@ def _render(segments, bodies: list[str]) -> str:
 
 
 def _md_lines(text: str) -> str:
-    """Paragraphs stay paragraphs; single newlines become markdown hard breaks."""
+    """Paragraphs stay paragraphs; single newlines become markdown hard breaks; text is escaped
+    (hybrid.textsafe.escape_markdown), so a field value or a sampled line cannot add markup."""
     paras = [p.strip() for p in text.strip().split("\n\n") if p.strip()]
-    return "\n\n".join("  \n".join(line.strip() for line in p.split("\n")) for p in paras)
+    return "\n\n".join("  \n".join(escape_markdown(line.strip()) for line in p.split("\n")) for p in paras)
 
 
 @dataclass

@@ -4,7 +4,16 @@ Owns: the TokenizerInfo (built by hand from the tokenizer's exact bytes, with ev
 token blanked so none can appear inside a JSON string; eos is the only stop token), schema
 compilation with the project's settings (any_whitespace=False: compact JSON with ", " and ": "
 separators, byte-identical to hybrid.data.plan_format.outline_json), and one decoding's matcher
-state (mask logits, accept tokens, jump-forward). Knows nothing about models or sampling.
+state (mask logits, accept tokens, jump-forward), and the outline grammar a template's structure
+gives (`outline_ebnf`). Knows nothing about models or sampling.
+
+Outlines without repeats by construction: a JSON Schema cannot say "each optional clause type at
+most once" in a form xgrammar honours (`uniqueItems` is ignored), so the planner decodes under an
+EBNF grammar written from the template's OutlineStructure: the lead clauses, then each optional
+type in the template's order, taken or skipped (required ones, from `required_when`, always
+taken), then the tail, with the section count kept in [min_sections, max_sections] by a counter
+in the rule names. Every string it accepts is an outline the template's outline_schema accepts
+(same JSON shape, same heading and title patterns), so the jsonschema check still holds.
 
 Pitfalls measured here (DESIGN.md): `TokenizerInfo.from_huggingface` on our tokenizer detects
 no special tokens; `maxLength` on strings lets control characters through (xgrammar #800), so
@@ -17,7 +26,76 @@ import json
 import torch
 import xgrammar as xgr
 
-__all__ = ["token_bytes", "GrammarCompiler", "Constraint"]
+__all__ = ["token_bytes", "GrammarCompiler", "Constraint", "outline_ebnf"]
+
+# the character classes of hybrid.templates.HEADING_PATTERN / TITLE_PATTERN, as EBNF
+_HEAD_FIRST, _HEAD_MID, _HEAD_LAST = "[A-Z]", "[A-Za-z0-9 ,'&/()-]", "[A-Za-z0-9)]"
+
+
+def _lit(text: str) -> str:
+    """text as an EBNF string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def outline_ebnf(structure, title: str | None, required: set[str] = frozenset()) -> str:
+    """The EBNF of every outline JSON (outline_json's compact form) that follows `structure`
+    (a hybrid.templates.OutlineStructure): each optional type at most once (consecutive repeats
+    only for structure.repeatable), in order, every type in `required` present. title: the
+    fixed title, or None for a free one under the title pattern.
+
+    Rule `s_I_C_R`: the rest of the outline from optional type I with C sections written and R
+    = 1 when type I was already taken (a repeatable one may be taken again or left).
+    """
+    st = structure
+    opt, tail = list(st.optional), list(st.tail)
+    req = [c in required for c in opt]
+    rep = [c in st.repeatable for c in opt]
+    missing = sorted(set(required) - set(opt) - set(st.lead) - set(tail))
+    assert not missing, f"required clause types the structure never allows: {missing}"
+    need_after = [sum(req[i:]) for i in range(len(opt) + 1)]  # required types still to come from I
+    rules: dict[str, str] = {}
+
+    def sep(c: int) -> str:
+        return '", " ' if c > 0 else ""
+
+    def feasible(i, c, r) -> bool:
+        lo = c + need_after[i] - (1 if i < len(opt) and req[i] and r else 0) + len(tail)
+        hi = st.max_sections if any(rep[i:]) else c + (len(opt) - i) - (1 if r else 0) + len(tail)
+        return lo <= st.max_sections and hi >= st.min_sections
+
+    def state(i: int, c: int, r: int) -> str:
+        name = f"s_{i}_{c}_{r}"
+        if name in rules:
+            return name
+        rules[name] = ""  # placeholder against re-entry while building
+        if i == len(opt):
+            parts = [sep(c + j) + f"sec_{t}" for j, t in enumerate(tail)]
+            rules[name] = " ".join(parts) if parts else '""'
+            return name
+        alts = []
+        if c + 1 <= st.max_sections:  # take type i
+            nxt = (i, c + 1, 1) if rep[i] else (i + 1, c + 1, 0)
+            if feasible(*nxt):
+                alts.append(f"{sep(c)}sec_{opt[i]} {state(*nxt)}")
+        if (not req[i] or r) and feasible(i + 1, c, 0):  # leave type i
+            alts.append(state(i + 1, c, 0))
+        assert alts, f"no outline fits from optional type {i} with {c} sections"
+        rules[name] = " | ".join(f"({a})" for a in alts)
+        return name
+
+    lead = [sep(j) + f"sec_{c}" for j, c in enumerate(st.lead)]
+    start = state(0, len(st.lead), 0)
+    title_rule = _lit(json.dumps(title)[1:-1]) if title is not None else f"{_HEAD_FIRST} ({_HEAD_MID}{{0,78}} {_HEAD_LAST})?"
+    out = [
+        "root ::= " + " ".join(['"{\\"title\\": \\""', "title", '"\\", \\"sections\\": ["', *lead, start, '"]}"']),
+        f"title ::= {title_rule}",
+        f"heading ::= {_HEAD_FIRST} ({_HEAD_MID}{{0,58}} {_HEAD_LAST})?",
+    ]
+    for c in dict.fromkeys(list(st.lead) + opt + tail):
+        clause = _lit(f'", "clause": "{c}"}}')
+        out.append(f'sec_{c} ::= "{{\\"heading\\": \\"" heading {clause}')
+    out += [f"{k} ::= {v}" for k, v in rules.items()]
+    return "\n".join(out) + "\n"
 
 
 def _byte_decoder() -> dict[str, int]:
@@ -73,8 +151,16 @@ class GrammarCompiler:
             self._cache[key] = self._compiler.compile_json_schema(key, any_whitespace=False, strict_mode=True)
         return self._cache[key]
 
-    def constraint(self, schema: dict) -> "Constraint":
-        return Constraint(self.compile(schema), self.vocab_size)
+    def compile_ebnf(self, ebnf: str) -> xgr.CompiledGrammar:
+        key = "ebnf:" + ebnf
+        if key not in self._cache:
+            self._cache[key] = self._compiler.compile_grammar(ebnf)
+        return self._cache[key]
+
+    def constraint(self, schema: dict | None = None, *, ebnf: str | None = None) -> "Constraint":
+        """The constraint of a JSON Schema or, with ebnf=, of an EBNF grammar (root rule `root`)."""
+        assert (schema is None) != (ebnf is None), "pass a schema or an EBNF grammar"
+        return Constraint(self.compile(schema) if ebnf is None else self.compile_ebnf(ebnf), self.vocab_size)
 
 
 class Constraint:

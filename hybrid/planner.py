@@ -9,6 +9,14 @@ about diffusion, filling or ranking (no diffusion imports).
 Text format (hybrid.data.plan_format): <bos><plan>{prompt json}<outline>{outline json}<eos>.
 Every returned outline validates against its template's outline_schema with jsonschema; an
 outline that did not would be a grammar/schema disagreement and raises, it is never retried.
+
+The grammar (structured=True, the default): for a template whose outline_schema has the canonical
+shape (hybrid.templates.OutlineStructure), the EBNF of hybrid.grammar.outline_ebnf, so no clause
+type repeats (unless the template lists it as repeatable), the clauses the given fields require
+(`required_when`) are present and the title is the template's (unless `outline_rules.free_title`)
+by construction; `Template.outline_problems` is checked as well and a problem raises. Another
+schema shape, or structured=False (the behaviour before this grammar, kept for benchmarks),
+decodes under the JSON Schema alone.
 """
 
 import json
@@ -19,7 +27,7 @@ import torch
 
 from hybrid.data.plan_format import OUTLINE_TOKEN, PLAN_TOKEN, plan_prompt
 from hybrid.errors import SamplingError, TemplateError
-from hybrid.grammar import Constraint, GrammarCompiler, token_bytes
+from hybrid.grammar import Constraint, GrammarCompiler, outline_ebnf, token_bytes
 from hybrid.sampling import SamplingParams, apply_processors, sample
 from hybrid.templates import Template, load_template
 
@@ -101,18 +109,21 @@ class Planner:
         on_token=None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         jump_forward: bool = True,
+        structured: bool = True,
     ) -> PlanResult:
         """Decode one outline. Same (model, template, fields, seed, params) -> same outline.
 
         on_token(token_id, piece: bytes, forced: bool) is called for every outline token in order.
+        structured: decode under the template's structural grammar (see the module docstring).
         Raises FieldError for bad fields, SamplingError when max_tokens ends the outline early.
         """
         template = load_template(template)
         values = template.validate_fields(fields)
         prompt = self.prompt_ids(template, values)
+        ebnf = self.outline_grammar(template, values) if structured else None
         d = self.decode(
-            prompt, template.outline_schema, seed=seed, params=params, on_token=on_token,
-            max_tokens=max_tokens, jump_forward=jump_forward,
+            prompt, None if ebnf else template.outline_schema, seed=seed, params=params, on_token=on_token,
+            max_tokens=max_tokens, jump_forward=jump_forward, ebnf=ebnf,
         )
         if not d.finished:
             raise SamplingError(
@@ -127,7 +138,18 @@ class Planner:
             raise TemplateError(
                 f"{e} (xgrammar accepted this outline: the template's outline_schema uses a construct the grammar reads differently)"
             ) from None
+        problems = template.outline_problems(outline, values) if ebnf else []
+        if problems:
+            raise TemplateError(f"the outline grammar of template {template.id!r} let through: {'; '.join(problems)}")
         return PlanResult(outline, text, d.tokens, d.forced_tokens, d.seconds, len(prompt))
+
+    @staticmethod
+    def outline_grammar(template: Template, values: dict) -> str | None:
+        """The structural EBNF for (template, validated fields), or None for a non-canonical schema."""
+        if template.structure is None:
+            return None
+        title = None if template.free_title else template.title
+        return outline_ebnf(template.structure, title, set(template.required_when(values)))
 
     def _token_pieces(self) -> list[bytes]:
         if self._pieces is None:
@@ -145,8 +167,10 @@ class Planner:
         on_token=None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         jump_forward: bool = True,
+        ebnf: str | None = None,
     ) -> Decoded:
-        """The loop. schema=None decodes unconstrained (until <eos> or max_tokens): the baseline."""
+        """The loop, under a JSON Schema or (ebnf=) an EBNF grammar; neither decodes unconstrained
+        (until <eos> or max_tokens): the baseline."""
         if not (isinstance(max_tokens, int) and max_tokens >= 1):
             raise SamplingError(f"max_tokens must be an integer >= 1, got {max_tokens!r}.")
         params = params or SamplingParams()
@@ -162,7 +186,9 @@ class Planner:
         cache = self._new_cache()
         ids = torch.tensor([prompt_ids], dtype=torch.long, device=device)
         logits = self.model(ids, mode="causal", cache=cache)[:, -1, :]  # (1, V)
-        constraint: Constraint | None = self.compiler(logits.shape[-1]).constraint(schema) if schema is not None else None
+        constraint: Constraint | None = None
+        if schema is not None or ebnf is not None:
+            constraint = self.compiler(logits.shape[-1]).constraint(schema, ebnf=ebnf)
 
         out: list[int] = []
         history = torch.empty((1, max_tokens + 1), dtype=torch.long, device=device)  # outline ids so far

@@ -226,12 +226,32 @@ def tokenize_segments(
 
 
 def from_template(tokenizer, skeleton) -> TokenSkeleton:
-    """A hybrid.templates.Skeleton (segments + per-span budget/clause/terms) -> TokenSkeleton."""
+    """A hybrid.templates.Skeleton (segments + per-span budget/clause/terms) -> TokenSkeleton.
+
+    A span's frame (its clause's opening sentence with the deal's facts) is locked at offset 0,
+    so the filler writes after it; a frame that leaves the filler fewer than
+    hybrid.templates.FRAME_MIN_FILL positions is a TemplateError naming the clause.
+    """
+    from hybrid.errors import TemplateError
+    from hybrid.templates import FRAME_MIN_FILL
+
     meta = [
         {"clause": s.clause, "heading": s.heading, "required_terms": list(s.required_terms), "locked_strings": list(s.locked)}
         for s in skeleton.spans
     ]
-    return tokenize_segments(tokenizer, skeleton.segments, [s.budget for s in skeleton.spans], meta)
+    sk = tokenize_segments(tokenizer, skeleton.segments, [s.budget for s in skeleton.spans], meta)
+    for i, s in enumerate(skeleton.spans):
+        frame = getattr(s, "frame", "")
+        if not frame:
+            continue
+        ids = tokenizer.encode(frame)
+        if len(ids) + FRAME_MIN_FILL > s.budget:
+            raise TemplateError(
+                f"template {skeleton.template_id!r}: clause {s.clause!r}: its frame with these fields takes {len(ids)} tokens, "
+                f"its budget {s.budget} leaves the filler fewer than {FRAME_MIN_FILL}; shorten the field values or the frame."
+            )
+        sk = sk.lock(i, 0, ids)
+    return sk
 
 
 def from_document(tokenizer, doc: Document) -> TokenSkeleton:

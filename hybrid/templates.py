@@ -6,12 +6,21 @@ placeholder substitution. Knows nothing about models, tokenizers or grammars (no
 
 A template argument is an id from templates/ or a path to a template JSON file. Placeholders are
 `{name}` with a lower-case identifier naming a declared field; they are replaced by a regex from
-the validated fields only: no str.format, no attribute access, nothing executed.
+the validated fields only: no str.format, no attribute access, nothing executed. Any other use of
+braces in a template's text (`{party_a.__class__}`, `{0}`, a stray `{`) is refused at load.
+
+Structure beyond the JSON Schema (also checked at load): a clause may carry a `frame`, a sentence
+with placeholders that opens its body (locked in the span, the filler writes after it), and
+`required_when`, fields whose presence makes the clause required in every outline. The optional
+clause types of the canonical outline schema (build_outline_schema) are read as an ordered list:
+an outline takes each at most once (unless `outline_rules.repeatable`), in that order
+(`OutlineStructure`, which hybrid.grammar turns into the planner's grammar).
 """
 
 import copy
 import difflib
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,6 +32,7 @@ from jsonschema.exceptions import best_match
 from hybrid.data.clauses import CLAUSE_TYPES
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.errors import FieldError, TemplateError
+from hybrid.textsafe import check_field_value
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -31,6 +41,9 @@ __all__ = [
     "Template",
     "Span",
     "Skeleton",
+    "OutlineStructure",
+    "FRAME_CHARS_PER_TOKEN",
+    "FRAME_MIN_FILL",
     "load_template",
     "list_templates",
     "build_outline_schema",
@@ -47,6 +60,15 @@ _META_VALIDATOR = jsonschema.Draft202012Validator(_META_SCHEMA)
 HEADING_PATTERN = "^[A-Z]([A-Za-z0-9 ,'&/()-]{0,58}[A-Za-z0-9)])?$"
 TITLE_PATTERN = "^[A-Z]([A-Za-z0-9 ,'&/()-]{0,78}[A-Za-z0-9)])?$"
 _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+_BRACES = re.compile(r"\{[^{}]*\}|[{}]")  # every braced group or stray brace; each must be a _PLACEHOLDER
+FRAME_CHARS_PER_TOKEN = 2
+"""Characters per token assumed for a frame at load (placeholders at their field's longest value).
+The BPE tokenizers here average about 4 characters per token on contract English; 2 leaves room
+for names and numbers that split badly. The exact token count is checked again when the
+skeleton is tokenized (hybrid.skeleton.from_template), against the real values."""
+FRAME_MIN_FILL = 16
+"""Span tokens a frame must leave to the filler (and the span's closing <eos>)."""
+_NUMBER_WIDTH = 24  # characters of the longest str() of a finite float
 
 
 def substitute(text: str, values: dict) -> str:
@@ -72,6 +94,8 @@ class Span:
     budget: int  # length budget in tokens
     required_terms: list[str]  # strings the body should contain (placeholders substituted)
     locked: list[str]  # strings that must appear verbatim where used (party names, defined terms)
+    frame: str = ""  # the clause's opening sentence with the deal's facts; pinned at the span's start
+    frame_fields: list[str] = field(default_factory=list)  # the fields the frame states
 
 
 @dataclass
@@ -106,6 +130,7 @@ class Template:
     signature_block: str
     defined_terms: list[str] = field(default_factory=list)
     grounding: dict = field(default_factory=dict)
+    outline_rules: dict = field(default_factory=dict)
     path: str = ""
 
     @cached_property
@@ -130,6 +155,50 @@ class Template:
         """Clause types present in every outline the schema accepts (a `const` in every alternative)."""
         return _required_clauses(self.outline_schema)
 
+    @property
+    def free_title(self) -> bool:
+        return bool(self.outline_rules.get("free_title", False))
+
+    @cached_property
+    def structure(self) -> "OutlineStructure | None":
+        """The outline schema read as build_outline_schema's shape, or None for another shape."""
+        return _structure(self.outline_schema, self.outline_rules.get("repeatable", []))
+
+    def required_when(self, values: dict) -> list[str]:
+        """Clause types the given fields make required (`required_when`), in template order."""
+        return [c for c, spec in self.clauses.items() if any(_given(values, f) for f in spec.get("required_when", []))]
+
+    def field_clauses(self) -> dict[str, list[str]]:
+        """Where each field's value belongs: "preamble" when the preamble states it, and every
+        clause type whose frame states it (fields placed nowhere are left out)."""
+        out: dict[str, list[str]] = {}
+        for name in _PLACEHOLDER.findall(self.preamble):
+            out.setdefault(name, ["preamble"])
+        for ctype, spec in self.clauses.items():
+            for name in dict.fromkeys(_PLACEHOLDER.findall(spec.get("frame", ""))):
+                out.setdefault(name, []).append(ctype)
+        return out
+
+    def outline_problems(self, outline: dict, values: dict) -> list[str]:
+        """What the outline breaks beyond outline_schema: a repeated clause type the template does
+        not allow to repeat, a clause the fields make required but missing, a title not the
+        template's (unless free_title). Empty: none."""
+        clauses = [s["clause"] for s in outline["sections"]]
+        repeatable = set(self.outline_rules.get("repeatable", []))
+        out = []
+        seen = set()
+        for i, c in enumerate(clauses):
+            if c in seen and not (c in repeatable and clauses[i - 1] == c):
+                out.append(f"clause type {c!r} repeated at /sections/{i}")
+            seen.add(c)
+        for c in self.required_when(values):
+            if c not in seen:
+                fields_ = [f for f in self.clauses[c].get("required_when", []) if _given(values, f)]
+                out.append(f"clause type {c!r} missing; required when {', '.join(fields_)} is given")
+        if not self.free_title and outline["title"] != self.title:
+            out.append(f"title {outline['title']!r} is not the template's {self.title!r}")
+        return out
+
     def validate_fields(self, fields: dict) -> dict:
         """The validated fields with defaults filled in; FieldError names the first problem."""
         if not isinstance(fields, dict):
@@ -151,8 +220,13 @@ class Template:
             )
         out = {k: copy.deepcopy(v["default"]) for k, v in props.items() if "default" in v}
         out.update(fields)
+        for k, v in out.items():  # NaN passes minimum/maximum, and infinity reads "Infinity": first
+            if isinstance(v, float) and not math.isfinite(v) and props[k].get("type") in ("number", "integer"):
+                check_field_value(k, v)
         for err in sorted(self._field_validator.iter_errors(out), key=lambda e: list(e.path)):
             raise FieldError(self._field_message(err))
+        for k, v in out.items():
+            check_field_value(k, v, multiline=bool(props[k].get("multiline", False)))
         return out
 
     def _field_message(self, err) -> str:
@@ -183,6 +257,8 @@ class Template:
                     out[k] = int(v) if kind == "integer" else float(v)
                 except ValueError:
                     raise FieldError(f"field {k!r} must be of type {kind}, got {_fmt(v)}.") from None
+                if not math.isfinite(out[k]):
+                    raise FieldError(f"field {k!r} must be a finite number, got {_fmt(v)}.")
             else:
                 out[k] = v
         return out
@@ -209,15 +285,28 @@ class Template:
         self.validate_outline(out)
         return out
 
-    def render_skeleton(self, outline: dict, fields: dict) -> Skeleton:
-        """The document skeleton for an outline: fixed text + one empty body span per section."""
+    def render_skeleton(self, outline: dict, fields: dict, *, frames: bool = True) -> Skeleton:
+        """The document skeleton for an outline: fixed text + one empty body span per section.
+
+        frames: each span carries its clause's frame rendered from the fields (hybrid.skeleton
+        locks it at the span's start); a frame naming a field that was not given is left out, and
+        a clause type that appears twice gets its frame once. frames=False: the behaviour before
+        frames existed (benchmarks compare the two).
+        """
         self.validate_outline(outline)
         values = self.validate_fields(fields)
         locked = list(dict.fromkeys([str(values["party_a"]), str(values["party_b"])] + [substitute(t, values) for t in self.defined_terms]))
         segs = [Segment(f"{outline['title']}\n\n", "text"), Segment(f"{substitute(self.preamble, values)}\n\n", "text")]
         spans = []
+        framed: set[str] = set()
         for i, sec in enumerate(outline["sections"]):
             spec = self.clauses[sec["clause"]]
+            frame, frame_fields = "", []
+            if frames and spec.get("frame") and sec["clause"] not in framed:
+                names = _PLACEHOLDER.findall(spec["frame"])
+                if all(_given(values, n) for n in names):
+                    frame, frame_fields = substitute(spec["frame"], values), list(dict.fromkeys(names))
+                    framed.add(sec["clause"])
             segs.append(Segment(heading_line(str(i + 1), sec["heading"]), "heading", i))
             segs.append(Segment("", "body", i))
             segs.append(Segment(SECTION_SEPARATOR, "text"))
@@ -229,6 +318,8 @@ class Template:
                     budget=spec["budget"],
                     required_terms=[substitute(t, values) for t in spec["required_terms"]],
                     locked=locked,
+                    frame=frame,
+                    frame_fields=frame_fields,
                 )
             )
         segs.append(Segment(substitute(self.signature_block, values), "text"))
@@ -282,6 +373,56 @@ def build_outline_schema(lead: list[str], optional: list[str], tail: list[str], 
         "additionalProperties": False,
         "$defs": defs,
     }
+
+
+@dataclass(frozen=True)
+class OutlineStructure:
+    """build_outline_schema's shape: `lead` clauses, then optional ones (each at most once unless
+    repeatable, in this order), then `tail`; between min_sections and max_sections in all."""
+
+    lead: tuple[str, ...]
+    optional: tuple[str, ...]
+    tail: tuple[str, ...]
+    min_sections: int
+    max_sections: int
+    repeatable: tuple[str, ...] = ()
+
+
+def _given(values: dict, name: str) -> bool:
+    v = values.get(name)
+    return v is not None and not (isinstance(v, str) and not v.strip())
+
+
+def _structure(schema: dict, repeatable) -> OutlineStructure | None:
+    """Recognise the canonical outline schema; None when the branches are another shape."""
+    try:
+        branches = _section_branches(schema)
+        shapes, options = [], None
+        for b in branches:
+            items = [_item_clause(schema, it) for it in b.get("prefixItems", [])]
+            if not items or b.get("items") is not False or b.get("minItems") != b.get("maxItems") != len(items):
+                return None
+            kinds = ["c" if const else "o" for const, _ in items]
+            opts = [tuple(o) for const, o in items if not const]
+            if any(o != opts[0] for o in opts) or (options is not None and opts and opts[0] != options):
+                return None
+            options = opts[0] if opts else options
+            k = "".join(kinds)
+            if not re.fullmatch(r"c*o*c*", k):
+                return None
+            lead_n = len(k) - len(k.lstrip("c"))
+            consts = [const for const, _ in items]
+            shapes.append((tuple(consts[:lead_n]), tuple(c for c in consts[lead_n:] if c), len(items)))
+    except (KeyError, TypeError, IndexError):
+        return None
+    if not shapes or len({s[:2] for s in shapes}) != 1:
+        return None
+    lead, tail = shapes[0][0], shapes[0][1]
+    counts = sorted(s[2] for s in shapes)
+    lo, hi = counts[0], counts[-1]
+    if counts != list(range(lo, hi + 1)) or (options is None and lo != hi):
+        return None
+    return OutlineStructure(lead, tuple(options or ()), tail, lo, hi, tuple(repeatable))
 
 
 def _resolve(schema: dict, node: dict) -> dict:
@@ -353,12 +494,14 @@ def _check_cross_references(data: dict, where: str) -> None:
     for ctype, spec in data["clauses"].items():
         texts += [(f"/clauses/{ctype}/required_terms/{i}", t) for i, t in enumerate(spec["required_terms"])]
     for ptr, text in texts:
+        _check_braces(text, ptr, where)
         for m in _PLACEHOLDER.finditer(text):
             name = m.group(1)
             if name not in props:
                 raise TemplateError(f"{where}: placeholder {{{name}}} at {ptr} names no field (fields: {', '.join(props)}).")
             if name not in required and "default" not in props[name]:
                 raise TemplateError(f"{where}: placeholder {{{name}}} at {ptr} uses an optional field without a default.")
+    _check_clause_rules(data, where)
     for ctype in _clause_values(data["outline_schema"]):
         if ctype not in CLAUSE_TYPES:
             raise TemplateError(f"{where}: /outline_schema names clause type {ctype!r}, not one of {', '.join(CLAUSE_TYPES)}.")
@@ -369,6 +512,75 @@ def _check_cross_references(data: dict, where: str) -> None:
         jsonschema.Draft202012Validator.check_schema(data["fields"])
     except jsonschema.SchemaError as e:
         raise TemplateError(f"{where}: invalid JSON Schema at {_pointer(e.absolute_path)}: {e.message}") from None
+
+
+def _check_braces(text: str, ptr: str, where: str) -> None:
+    for m in _BRACES.finditer(text):
+        if not _PLACEHOLDER.fullmatch(m.group(0)):
+            raise TemplateError(
+                f"{where}: placeholder {m.group(0)!r} at {ptr} is not allowed: a placeholder is {{name}} with a "
+                f"lower-case field name (letters, digits, _), and braces appear nowhere else."
+            )
+
+
+def _worst_case_chars(text: str, props: dict) -> int:
+    """Length of text with every placeholder at its field's longest value."""
+    def longest(name):
+        spec = props[name]
+        if "enum" in spec:
+            return max(len(str(v)) for v in spec["enum"])
+        return spec["maxLength"] if spec.get("type") == "string" else _NUMBER_WIDTH
+
+    return len(_PLACEHOLDER.sub("", text)) + sum(longest(n) for n in _PLACEHOLDER.findall(text))
+
+
+def _check_clause_rules(data: dict, where: str) -> None:
+    """Frames (placeholders, length against the budget), required_when, outline_rules."""
+    props = data["fields"]["properties"]
+    allowed = set(_clause_values(data["outline_schema"]))
+    for ctype, spec in data["clauses"].items():
+        frame = spec.get("frame")
+        if frame is not None:
+            ptr = f"/clauses/{ctype}/frame"
+            _check_braces(frame, ptr, where)
+            for name in _PLACEHOLDER.findall(frame):
+                if name not in props:
+                    raise TemplateError(
+                        f"{where}: clause {ctype!r}: frame placeholder {{{name}}} at {ptr} names no field (fields: {', '.join(props)})."
+                    )
+            bound = -(-_worst_case_chars(frame, props) // FRAME_CHARS_PER_TOKEN)
+            room = spec["budget"] - FRAME_MIN_FILL
+            if bound > room:
+                raise TemplateError(
+                    f"{where}: clause {ctype!r}: frame at {ptr} may take {bound} tokens with its placeholders "
+                    f"({', '.join('{' + n + '}' for n in _PLACEHOLDER.findall(frame)) or 'none'}) at their longest "
+                    f"(at {FRAME_CHARS_PER_TOKEN} characters per token), more than its budget {spec['budget']} minus "
+                    f"{FRAME_MIN_FILL} tokens for the filler allows ({room}); shorten the frame or raise the budget."
+                )
+        for i, name in enumerate(spec.get("required_when", [])):
+            if name not in props:
+                raise TemplateError(
+                    f"{where}: clause {ctype!r}: /clauses/{ctype}/required_when/{i} names field {name!r}, which is not a "
+                    f"declared field (fields: {', '.join(props)})."
+                )
+        if spec.get("required_when") and ctype not in allowed:
+            raise TemplateError(
+                f"{where}: clause {ctype!r} has required_when but /outline_schema never allows it "
+                f"(allowed: {', '.join(sorted(allowed))})."
+            )
+    rules = data.get("outline_rules", {})
+    for ctype in rules.get("repeatable", []):
+        if ctype not in allowed:
+            raise TemplateError(f"{where}: /outline_rules/repeatable names clause {ctype!r}, which /outline_schema never allows.")
+    st = _structure(data["outline_schema"], rules.get("repeatable", []))
+    if st is not None:
+        fixed = set(st.lead + st.tail)
+        need = [c for c, s in data["clauses"].items() if s.get("required_when") and c not in fixed]
+        if len(st.lead) + len(st.tail) + len(need) > st.max_sections:
+            raise TemplateError(
+                f"{where}: required_when makes {len(need)} optional clauses required ({', '.join(need)}); with "
+                f"{len(st.lead) + len(st.tail)} lead/tail clauses that exceeds max_sections={st.max_sections}."
+            )
 
 
 def _from_dict(data: dict, where: str) -> Template:
