@@ -41,3 +41,14 @@ def shipped_checkpoint() -> Path:
     if not (SHIPPED / "model.safetensors").is_file():
         pytest.skip("shipped checkpoint not present (train it with `hybrid train`)")
     return SHIPPED
+
+
+@pytest.fixture(scope="session")
+def lively_model(tokenizer) -> Backbone:
+    """A tiny random backbone with large initial weights (std 0.3): unlike `tiny_model`, whose greedy
+    output is one token repeated whatever the context, its predictions depend on the context, so a
+    test against a reference fails when a filler feeds the wrong context or commits the wrong slot."""
+    from dataclasses import replace
+
+    torch.manual_seed(0)
+    return Backbone(replace(BackboneConfig.tiny(tokenizer.vocab_size), init_std=0.3)).eval()

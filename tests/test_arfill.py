@@ -42,10 +42,10 @@ def _reference(model, tokenizer, sk):
     return out
 
 
-def test_greedy_matches_a_no_cache_reference(tiny_model, tokenizer):
+def test_greedy_matches_a_no_cache_reference(lively_model, tokenizer):
     sk = _small(tokenizer)
-    res = fill(tiny_model, tokenizer, sk, n=2, params=SamplingParams(temperature=0), precision="fp32")
-    want = _reference(tiny_model, tokenizer, sk)
+    res = fill(lively_model, tokenizer, sk, n=2, params=SamplingParams(temperature=0), precision="fp32")
+    want = _reference(lively_model, tokenizer, sk)
     assert res[0].tokens == want and res[1].tokens == want
 
 

@@ -42,10 +42,11 @@ def _reference(model, tokenizer, sk):
     return out
 
 
-def test_batched_rows_equal_a_no_cache_reference(tiny_model, tokenizer):
-    sk = _small(tokenizer)
-    got = fill(tiny_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32")
-    want = _reference(tiny_model, tokenizer, sk)
+@pytest.mark.parametrize("budgets", [(12, 9, 14), (5, 30, 3)])
+def test_batched_rows_equal_a_no_cache_reference(lively_model, tokenizer, budgets):
+    sk = _small(tokenizer, budgets)
+    got = fill(lively_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32")
+    want = _reference(lively_model, tokenizer, sk)
     assert got[0].tokens == want and got[1].tokens == want
 
 

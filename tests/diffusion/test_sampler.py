@@ -47,7 +47,7 @@ def _small(tokenizer, budgets=(12, 9, 14)):
 
 
 GREEDY = SamplingParams(temperature=0)
-EXACT = FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, precision="fp32")
+EXACT = FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, precision="fp32", block=0, threshold=0.0)
 
 
 def _reference(model, tokenizer, sk, K, w, left_to_right=False):
@@ -86,18 +86,18 @@ def _reference(model, tokenizer, sk, K, w, left_to_right=False):
 
 
 @pytest.mark.parametrize("w", [1.0, 2.5])  # (w = 0: the unconditional model's confidences tie, float noise decides)
-def test_exact_settings_match_a_full_recompute_reference(tiny_model, tokenizer, w):
+def test_exact_settings_match_a_full_recompute_reference(lively_model, tokenizer, w):
     sk = _small(tokenizer)
-    got = fill(tiny_model, tokenizer, sk, n=2, steps=4, guidance=w, params=GREEDY, config=EXACT)
-    want = _reference(tiny_model, tokenizer, sk, 4, w)
+    got = fill(lively_model, tokenizer, sk, n=2, steps=4, guidance=w, params=GREEDY, config=EXACT)
+    want = _reference(lively_model, tokenizer, sk, 4, w)
     assert got[0].tokens == want and got[1].tokens == want
 
 
-def test_block_of_one_commits_left_to_right(tiny_model, tokenizer):
+def test_block_of_one_commits_left_to_right(lively_model, tokenizer):
     sk = _small(tokenizer)
     K = max(s.length for s in sk.spans)  # one slot per span per step
-    got = fill(tiny_model, tokenizer, sk, n=1, steps=K, params=GREEDY, config=FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, block=1, precision="fp32"))
-    assert got[0].tokens == _reference(tiny_model, tokenizer, sk, K, 1.0, left_to_right=True)
+    got = fill(lively_model, tokenizer, sk, n=1, steps=K, params=GREEDY, config=FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, block=1, precision="fp32"))
+    assert got[0].tokens == _reference(lively_model, tokenizer, sk, K, 1.0, left_to_right=True)
 
 
 def test_guidance_one_runs_no_unconditional_rows_and_matches_the_unguided_path(tiny_model, tokenizer):
