@@ -78,7 +78,7 @@ def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
 
 def _cmd_draft(args) -> int:
     from hybrid.cli_plan import collect_fields
-    from hybrid.drafter import DRAFT_SAMPLING, check_draft_args, sampling_params
+    from hybrid.drafter import DRAFT_SAMPLING, check_draft_args, check_precedent_args, sampling_params
     from hybrid.templates import load_template
 
     from hybrid.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
@@ -87,6 +87,7 @@ def _cmd_draft(args) -> int:
     steps = DEFAULT_STEPS if args.steps is None else args.steps
     guidance = DEFAULT_GUIDANCE if args.guidance is None else args.guidance
     check_draft_args(args.n, steps, guidance, args.seed)
+    check_precedent_args(args.precedents, args.precedent_guidance)
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
     params = sampling_params(sampling, DRAFT_SAMPLING)
     template = load_template(args.template)
@@ -118,7 +119,8 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     drafts = outline = None
     try:
         for ev in drafter.stream(template, fields, n=args.n, steps=steps, guidance=guidance, seed=args.seed,
-                                 temperature=params.temperature, top_p=params.top_p):
+                                 temperature=params.temperature, top_p=params.top_p,
+                                 precedents=args.precedents, precedent_guidance=args.precedent_guidance):
             if ev.kind == "plan_token":
                 if plan_bar is None:
                     plan_bar = tqdm(desc="plan", unit="tok", file=sys.stderr, leave=False)
@@ -142,6 +144,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     settings = {
         "n": args.n, "steps": steps, "guidance": guidance, "temperature": params.temperature, "top_p": params.top_p,
         "format": args.format, "filler": drafter.filler, "headings": drafter.headings,
+        "precedents": args.precedents, "precedent_guidance": args.precedent_guidance,
     }
     report = {
         "template": template.id,
@@ -152,7 +155,8 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         "settings": settings,
         "model": drafter.model_info(),
         "timings": {k: round(v, 4) for k, v in timings.items()},
-        "drafts": [{"rank": d.rank, "score": d.score, "scores": d.scores, "variant": d.variant, "words": d.words, "path": None} for d in drafts],
+        "drafts": [{"rank": d.rank, "score": d.score, "scores": d.scores, "variant": d.variant, "words": d.words, "path": None,
+                    "precedents": [s.get("precedents", []) for s in d.sections]} for d in drafts],
     }
     paths = _write_drafts(out, drafts, args.format, report)
     if args.json:
@@ -224,6 +228,9 @@ def add_parsers(subparsers) -> None:
     d.add_argument("-n", type=int, default=4, help="number of drafts, 1..64 (default: 4)")
     d.add_argument("--steps", type=int, default=None, help="denoising steps K >= 1 (default: the filler's)")
     d.add_argument("--guidance", type=float, default=None, help="classifier-free guidance w >= 0; 0 = off (default: the filler's)")
+    from hybrid.cli_precedents import add_draft_arguments
+
+    add_draft_arguments(d)
     d.add_argument("--seed", type=int, default=0, help="random seed; same seed, same drafts (default: 0)")
     d.add_argument("--temperature", type=float, default=None, help="0 = greedy (default: 0.8)")
     d.add_argument("--top-p", type=float, default=None, help="nucleus mass in (0, 1] (default: 0.95)")

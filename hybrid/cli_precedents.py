@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-__all__ = ["add_parsers"]
+__all__ = ["add_parsers", "add_draft_arguments", "precedent_count", "guidance_weight"]
 
 
 def _positive_int(text: str) -> int:
@@ -20,6 +20,39 @@ def _positive_int(text: str) -> int:
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {v}")
     return v
+
+
+def precedent_count(text: str) -> int:
+    """argparse type of `hybrid draft --precedents`: an integer in [0, MAX_PRECEDENTS] (0 = off)."""
+    from hybrid.precedent_skeleton import MAX_PRECEDENTS
+
+    try:
+        v = int(text)
+    except ValueError:
+        v = None
+    if v is None or not 0 <= v <= MAX_PRECEDENTS:
+        raise argparse.ArgumentTypeError(f"must be an integer in [0, {MAX_PRECEDENTS}] (0 = off), got {text!r}")
+    return v
+
+
+def guidance_weight(text: str) -> float:
+    """argparse type of `hybrid draft --precedent-guidance`: a finite number >= 0 (0 = off)."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = None
+    if v is None or not 0 <= v < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0 (0 = off), got {text!r}")
+    return v
+
+
+def add_draft_arguments(parser) -> None:
+    """`hybrid draft --precedents K --precedent-guidance W` (both 0 = off; see Drafter.draft)."""
+    parser.add_argument("--precedents", type=precedent_count, default=0, metavar="K",
+                        help="k precedents of the train split per section, placed before its span; each section cites them (0 = off, default)")
+    parser.add_argument("--precedent-guidance", type=guidance_weight, default=0.0, metavar="W",
+                        help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
+                        "so W > 0 follows the precedent more (0 = off, default; needs --precedents >= 1)")
 
 
 def _cmd_precedents(args) -> int:

@@ -30,7 +30,7 @@ from hybrid.skeleton import FillResult, check_fill_args
 from hybrid.templates import load_template
 from hybrid.textsafe import escape_markdown
 
-__all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args"]
+__all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args", "check_precedent_args", "source_note"]
 
 FILLERS = ("diffusion", "ar")
 HEADINGS = ("template", "planned")
@@ -116,6 +116,8 @@ class Draft:
         for s in self.sections:
             parts.append(f"## {s['number']}. {escape_markdown(s['heading'])}")
             parts.append(_md_lines(s["body"]))
+            if s.get("precedents"):
+                parts.append(_md_lines(source_note(s["precedents"])))
         if self.tail.strip():
             parts.append("---")
             parts.append(_md_lines(self.tail))
@@ -132,6 +134,25 @@ def _render(segments, bodies: list[str]) -> str:
     """The canonical document text: the skeleton's segments with bodies[i] as the i-th body."""
     it = iter(bodies)
     return "".join(next(it) if seg.kind == "body" else seg.text for seg in segments)
+
+
+def source_note(precedents: list[dict]) -> str:
+    """The short source note of a section drafted from precedent (Markdown and DOCX)."""
+    return "Drafted from precedent: " + "; ".join(
+        f"{p['heading']} ({p['doc_id']}; {p['source']}, {p['license'] or 'license unknown'})" for p in precedents) + "."
+
+
+def check_precedent_args(precedents, precedent_guidance) -> None:
+    """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0."""
+    from hybrid.precedent_skeleton import MAX_PRECEDENTS
+
+    if isinstance(precedents, bool) or not isinstance(precedents, int) or not 0 <= precedents <= MAX_PRECEDENTS:
+        raise SamplingError(f"precedents must be an integer in [0, {MAX_PRECEDENTS}] (0 = off), got {precedents!r}.")
+    w = precedent_guidance
+    if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w < float("inf"):
+        raise SamplingError(f"precedent_guidance must be a finite number >= 0 (0 = off), got {w!r}.")
+    if w and not precedents:
+        raise SamplingError(f"precedent_guidance needs precedents >= 1, got precedents={precedents!r} with precedent_guidance={w!r}.")
 
 
 def _md_lines(text: str) -> str:
@@ -176,7 +197,7 @@ class Drafter:
     """
 
     def __init__(self, model, tokenizer, *, filler: str = "diffusion", fill_config=None, weights: RerankWeights | None = None,
-                 record: dict | None = None, path=None, headings: str = "template"):
+                 record: dict | None = None, path=None, headings: str = "template", library=None):
         from hybrid.planner import Planner
 
         if filler not in FILLERS:
@@ -191,6 +212,7 @@ class Drafter:
         self.record = record or {}
         self.path = str(path) if path is not None else None
         self._lock = threading.RLock()
+        self._library = library  # hybrid.precedents.Library; None = the default cache, loaded on first use
 
     @classmethod
     def from_pretrained(cls, path=None, *, device=None, **kwargs) -> "Drafter":
@@ -206,6 +228,14 @@ class Drafter:
         keep = ("step", "tokens_seen", "params", "git_commit", "wall_seconds")
         return {"path": self.path, "params": self.model.num_params() if hasattr(self.model, "num_params") else None,
                 **{k: self.record[k] for k in keep if k in self.record}}
+
+    def precedent_library(self):
+        """The clause library precedents are drawn from (hybrid.precedents.load_library on first use)."""
+        if self._library is None:
+            from hybrid.precedents import load_library
+
+            self._library = load_library()
+        return self._library
 
     # stages
 
@@ -255,21 +285,27 @@ class Drafter:
             return drafts
 
     def draft(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
-              *, outline: dict | None = None, mmr: float = 0.0, **sampling) -> list[Draft]:
+              *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0,
+              **sampling) -> list[Draft]:
         """n drafts ranked best first. outline=None plans one; the n variants share it.
 
         steps (K >= 1, default the filler's DEFAULT_STEPS), guidance (w >= 0), seed (int),
         mmr in [0, 1) (0 = order by score), sampling: temperature, top_k, top_p, min_p,
         repetition_penalty, no_repeat_ngram (SamplingParams over DRAFT_SAMPLING, used by both
         the planner and the filler). Every Draft carries the call's stage timings (seconds).
+        precedents: k precedents of the train split per section, placed before its span
+        (hybrid.precedent_skeleton; 0 = off); each section then lists them under "precedents".
+        precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
+        hide the span's heading and its precedents, so it pushes the draft towards the precedent.
         """
         drafts = None
-        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=None):
+        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=None,
+                               precedents=precedents, precedent_guidance=precedent_guidance):
             drafts = ev.drafts
         return drafts
 
     def stream(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
-               *, outline: dict | None = None, mmr: float = 0.0, **sampling):
+               *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0, **sampling):
         """Like draft(), yielding DraftEvents as the work happens; the last event ("rank") holds the drafts.
 
         The work runs in a worker thread that holds this Drafter's lock; closing the generator
@@ -279,9 +315,10 @@ class Drafter:
         guidance = _default_guidance() if guidance is None else guidance
         check_draft_args(n, steps, guidance, seed, mmr)
         sampling_params(sampling, DRAFT_SAMPLING)
-        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, sampling)
+        check_precedent_args(precedents, precedent_guidance)
+        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents, precedent_guidance)
 
-    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling):
+    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents=0, precedent_guidance=0.0):
         q: queue.Queue = queue.Queue()
         cancel = threading.Event()
         done = object()
@@ -293,7 +330,8 @@ class Drafter:
 
         def work():
             try:
-                for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=emit):
+                for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=emit,
+                                       precedents=precedents, precedent_guidance=precedent_guidance):
                     emit(ev)
             except _Cancelled:
                 pass
@@ -316,11 +354,12 @@ class Drafter:
             cancel.set()
             worker.join()
 
-    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit):
+    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit, precedents=0, precedent_guidance=0.0):
         """The pipeline as a generator of DraftEvents; `emit` (stream only) receives the in-stage events."""
         steps = _default_steps() if steps is None else steps
         guidance = _default_guidance() if guidance is None else guidance
         check_draft_args(n, steps, guidance, seed, mmr)
+        check_precedent_args(precedents, precedent_guidance)
         params = sampling_params(sampling, DRAFT_SAMPLING)
         with self._lock:
             t0 = time.perf_counter()
@@ -345,6 +384,14 @@ class Drafter:
             yield DraftEvent("plan", time.perf_counter() - t0, outline=outline)
 
             skeleton = template.render_skeleton(outline, values)
+            provenance = None
+            if precedents:
+                from hybrid.precedent_skeleton import condition
+
+                ts = time.perf_counter()
+                skeleton, provenance = condition(skeleton, self.precedent_library(), template, values, precedents, seed=seed)
+                guidance = guidance + precedent_guidance
+                timings["precedents"] = time.perf_counter() - ts
             on_step = None
             if emit is not None:
 
@@ -362,5 +409,7 @@ class Drafter:
             timings["total"] = time.perf_counter() - t0
             for d in drafts:
                 d.timings = timings
+                for sec, prov in zip(d.sections, provenance or []):
+                    sec["precedents"] = prov
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)
 

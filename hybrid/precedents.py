@@ -181,6 +181,14 @@ class Library:
         return path
 
 
+_FORM_RE = re.compile(r"\{[a-z][a-z0-9_]*\}|\[ ?x? ?\]")
+
+
+def _is_form(body: str) -> bool:
+    """A cover page or order form (placeholders, checkboxes), not a clause: three or more of them."""
+    return len(_FORM_RE.findall(body)) >= 3
+
+
 def _license(entry: dict) -> str:
     return entry.get("license") or {"cuad": "CC-BY-4.0", "commonpaper": "CC-BY-4.0", "bonterms": "CC-BY-4.0"}.get(entry["source"], "")
 
@@ -198,7 +206,7 @@ def build_library(corpus=None, *, progress: bool = True) -> Library:
     for doc in tqdm(docs, desc="precedents", file=sys.stderr, disable=not progress, unit="doc"):
         assert doc.split == "train", f"held-out document {doc.path} reached the library"
         for s in doc.sections:
-            if len(s.body.split()) < MIN_WORDS:
+            if len(s.body.split()) < MIN_WORDS or _is_form(s.body):
                 continue
             n = normalize(s.body, doc.fields, doc.preamble)
             out.append(Precedent(f"{doc.path}#{s.number}", doc.path, doc.source, licenses.get(doc.path, ""), doc.doc_type,

@@ -160,7 +160,8 @@ def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
 
     a, b = party_names(fields, preamble)
     b = [n for n in b if n.lower() not in {x.lower() for x in a}]
-    out = sub(_name_pattern(a), "[PARTY_A]", text)
+    out = _placeholders(text, facts)
+    out = sub(_name_pattern(a), "[PARTY_A]", out)
     out = sub(_name_pattern(b), "[PARTY_B]", out)
     out = sub(_AMOUNT_RE, "[AMOUNT]", out)
     out = sub(_PERCENT_RE, "[PERCENT]", out)
@@ -174,6 +175,21 @@ def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
 
 
 _MARKER_RE = re.compile("|".join(re.escape(m) for m in MARKERS))
+_PLACEHOLDER_RE = re.compile(r"\{([a-z][a-z0-9_]{0,60})\}")
+_PLACEHOLDER_MARKERS = [("law|jurisdiction|venue|court", "[LAW]"), ("percent", "[PERCENT]"), ("fee|price|amount|cap|payment", "[AMOUNT]"),
+                        ("date|start", "[DATE]"), ("term|period|duration|days|months|years", "[DURATION]")]
+
+
+def _placeholders(text: str, facts: list[str]) -> str:
+    """A standard agreement's own template placeholders ("{governing_law}") -> the marker of their fact."""
+    def repl(m):
+        for pattern, marker in _PLACEHOLDER_MARKERS:
+            if re.search(pattern, m.group(1)):
+                facts.append(m.group(0))
+                return marker
+        return m.group(0)
+    return _PLACEHOLDER_RE.sub(repl, text)
+
 
 
 def adapt(text: str, deal: DealFacts) -> str:

@@ -1,0 +1,75 @@
+"""Drafting from precedent: a template skeleton with each span's precedents right before it.
+
+Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
+planned section (section_query), and condition(), which inserts each span's top-k precedents
+(markers replaced by the deal's facts, hybrid.data.facts.adapt) into a hybrid.templates.Skeleton
+in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and returns their
+provenance per section. Knows nothing of models; retrieval is hybrid.precedents.
+
+Facts: the precedent the model sees always carries the deal's facts (in training the target
+document's, here the user's), never markers: the small model copies far better than it maps a
+marker to a fact stated elsewhere, and the same function writes them in both places. A marker
+the deal does not give becomes a neutral phrase (hybrid.data.facts.FALLBACK).
+
+Guidance: a precedent is a "heading" segment of its section, so the unconditional guidance rows
+(which hide a span's own heading through the attention mask over the cached skeleton) hide the
+precedent with it; the skeleton cache stays exact (skeleton tokens never see spans).
+"""
+
+import re
+from dataclasses import replace
+
+from hybrid.data.facts import DealFacts
+from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
+
+__all__ = ["deal_from_template", "section_query", "condition", "MAX_PRECEDENTS"]
+
+MAX_PRECEDENTS = 4  # per span: each adds ~110 skeleton tokens in front of it (pages are 512 tokens)
+_AMOUNT_FIELD = re.compile(r"fee|price|pricing|amount|contribution|payment")
+_TERM_FIELD = re.compile(r"term(?!inat)|duration|period")
+
+
+def _role(preamble: str, key: str) -> str | None:
+    """The defined name a template preamble gives a party: '{party_a} (the "Supplier")' -> 'Supplier'."""
+    m = re.search(r"\{" + key + r"\}[^({}]{0,80}\(\s*(?:the\s+)?\"([^\"]{1,40})\"\s*\)", preamble)
+    return m.group(1) if m else None
+
+
+def deal_from_template(template, values: dict) -> DealFacts:
+    """The deal's facts: parties by their defined role (else their names), date, law, first amount/percent/term field."""
+    def first(pattern) -> str | None:
+        for k, v in values.items():
+            if pattern.search(k) and isinstance(v, str) and v.strip():
+                return v
+        return None
+
+    return DealFacts(
+        party_a=_role(template.preamble, "party_a") or values.get("party_a"),
+        party_b=_role(template.preamble, "party_b") or values.get("party_b"),
+        date=values.get("effective_date"),
+        amount=first(_AMOUNT_FIELD),
+        percent=first(re.compile(r"percent")),
+        duration=first(_TERM_FIELD),
+        law=values.get("governing_law"),
+    )
+
+
+def section_query(span, values: dict) -> str:
+    """BM25 query of a planned section: its heading, its clause's required terms, the deal's field values."""
+    return " ".join([span.heading, *span.required_terms, *(str(v) for v in values.values())])
+
+
+def condition(skeleton, library, template, values: dict, k: int, *, seed: int = 0, variant: int = 0,
+              max_words: int = MAX_PRECEDENT_WORDS):
+    """(the skeleton with each span's k precedents before it, [[provenance dict] per span])."""
+    deal = deal_from_template(template, values)
+    hits = [library.retrieve(s.clause, section_query(s, values), doc_type=template.doc_type, k=k, seed=seed, variant=variant)
+            for s in skeleton.spans]
+    segments, i = [], 0
+    for seg in skeleton.segments:
+        if seg.kind == "body":
+            if hits[i]:
+                segments.append(precedent_segment([p.adapted(deal, max_words) for p in hits[i]], seg.section))
+            i += 1
+        segments.append(seg)
+    return replace(skeleton, segments=segments), [[p.provenance() for p in h] for h in hits]

@@ -1,0 +1,121 @@
+"""Drafting from precedent on a tiny random model: precedents sit right before their span as that
+section's heading tokens (so the unconditional rows hide them), carry the deal's facts and none of
+their own, every drafted section cites its precedents (Draft, markdown, docx, drafts.json), both
+fillers take the same precedent context, and bad arguments exit 2 with nothing written."""
+
+import json
+
+import docx
+import pytest
+
+from hybrid import Drafter
+from hybrid.cli import main
+from hybrid.data.windows import KIND_HEADING, KIND_SPAN
+from hybrid.errors import SamplingError
+from hybrid.precedent_skeleton import condition, deal_from_template
+from hybrid.precedents import Library, Precedent
+from hybrid.skeleton import from_template
+from hybrid.templates import load_template
+
+T = load_template("mutual-nda")
+OUTLINE = T.example_outline()
+FOREIGN = ["Zebulon Holdings", "Zeb", "$75,000", "June 9, 2011", "Montana", "ninety (90) days"]
+
+
+def _library() -> Library:
+    body = ("[PARTY_A] and [PARTY_B] shall keep Confidential Information secret for [DURATION] from [DATE] and pay [AMOUNT]; "
+            "the laws of [LAW] govern.")
+    precedents = [Precedent(f"d{i}#1", f"train/d{i}.txt", "cuad", "CC-BY-4.0", "MUTUAL NDA", c, c.title(), body,
+                            facts=FOREIGN) for i, c in enumerate(T.clause_types)]
+    return Library(precedents, "fp")
+
+
+@pytest.fixture(scope="module")
+def drafter(tiny_model, tokenizer):
+    return Drafter(tiny_model, tokenizer, library=_library())
+
+
+def test_each_precedent_sits_right_before_its_span_as_that_sections_heading(tokenizer):
+    values = T.validate_fields(T.example)
+    plain = T.render_skeleton(OUTLINE, values)
+    sk, prov = condition(plain, _library(), T, values, k=1)
+    assert len(prov) == len(sk.spans) and all(len(p) == 1 for p in prov)
+    segs = sk.segments
+    bodies = [i for i, s in enumerate(segs) if s.kind == "body"]
+    for i in bodies:
+        assert segs[i - 1].kind == "heading" and segs[i - 1].section == segs[i].section
+        assert segs[i - 1].text.startswith("Precedent: ")
+    tsk, bare = from_template(tokenizer, sk), from_template(tokenizer, plain)
+    n_prec = [len(tokenizer.encode(segs[i - 1].text)) for i in bodies]
+    for span, n in zip(tsk.spans, n_prec):
+        # the n tokens right before the span are its precedent, hidden with its heading by the unconditional rows
+        assert (tsk.heading_ids[span.start - n : span.start] == span.section).all()
+        assert int(tsk.kind[span.start]) == KIND_SPAN
+    hidden = [int((tsk.heading_ids == s.section).sum()) for s in tsk.spans]
+    assert hidden == [int((bare.heading_ids == s.section).sum()) + n for s, n in zip(bare.spans, n_prec)]
+
+
+def test_precedents_carry_the_deals_facts_and_none_of_their_own():
+    values = T.validate_fields(T.example)
+    sk, _ = condition(T.render_skeleton(OUTLINE, values), _library(), T, values, k=1)
+    text = "".join(s.text for s in sk.segments)
+    for f in FOREIGN:
+        assert f not in text
+    deal = deal_from_template(T, values)
+    assert deal.party_a == values["party_a"] and deal.law == values["governing_law"] and deal.duration == values["nda_term"]
+    assert values["party_a"] in text and values["governing_law"] in text and "[" not in text.split("Precedent: ", 1)[1].split("\n")[0]
+
+
+def test_every_drafted_section_cites_its_precedents(drafter, tmp_path):
+    drafts = drafter.draft(T, T.example, n=2, steps=2, seed=1, outline=OUTLINE, precedents=1)
+    for d in drafts:
+        assert all(s["precedents"] and {"doc_id", "heading", "source", "license"} <= set(s["precedents"][0]) for s in d.sections)
+        assert d.markdown.count("Drafted from precedent") == len(d.sections)
+        for f in FOREIGN:
+            assert f not in d.text
+    path = drafts[0].to_docx(tmp_path / "d.docx")
+    assert sum("Drafted from precedent" in p.text for p in docx.Document(str(path)).paragraphs) == len(drafts[0].sections)
+    assert all("precedents" not in s for s in drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)[0].sections)
+
+
+def test_the_ar_baseline_gets_the_same_precedent_context(tiny_model, tokenizer):
+    ar = Drafter(tiny_model, tokenizer, filler="ar", library=_library())
+    d = ar.draft(T, T.example, n=1, steps=1, seed=1, outline=OUTLINE, precedents=1)[0]
+    assert all(s["precedents"] for s in d.sections)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"precedents": -1}, "precedents must be an integer in"),
+    ({"precedents": 9}, "precedents must be an integer in"),
+    ({"precedents": 1, "precedent_guidance": -0.5}, "precedent_guidance must be"),
+    ({"precedent_guidance": 1.0}, "precedent_guidance needs precedents"),
+])
+def test_bad_precedent_arguments_raise_naming_themselves(drafter, kwargs, match):
+    with pytest.raises(SamplingError, match=match):
+        drafter.draft(T, T.example, n=1, steps=1, outline=OUTLINE, **kwargs)
+
+
+@pytest.mark.parametrize("extra", [["--precedents", "-1"], ["--precedents", "x"], ["--precedent-guidance", "-2"]])
+def test_cli_bad_precedent_options_exit_2_with_nothing_written(extra, tmp_path, capsys):
+    out = tmp_path / "out"
+    try:
+        code = main(["draft", "mutual-nda", "--example", "--out", str(out), *extra])
+    except SystemExit as e:  # plain argparse exits; hybrid.cli may return the code instead
+        code = e.code
+    assert code == 2 and "--preced" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_drafts_json_lists_each_sections_precedents(tiny_model, tokenizer, tmp_path, capsys, monkeypatch):
+    from hybrid.train import save_checkpoint
+
+    ckpt = tmp_path / "ckpt"
+    save_checkpoint(ckpt, tiny_model, tokenizer, {"step": 0}, None)
+    monkeypatch.setattr(Drafter, "precedent_library", lambda self: _library())
+    out = tmp_path / "out"
+    code = main(["draft", "mutual-nda", "--example", "-n", "1", "--steps", "2", "--checkpoint", str(ckpt), "--out", str(out),
+                 "--precedents", "1"])
+    assert code == 0, capsys.readouterr().err
+    report = json.loads((out / "drafts.json").read_text())
+    assert report["settings"]["precedents"] == 1
+    assert all(p and p[0]["doc_id"].startswith("train/") for p in report["drafts"][0]["precedents"])
