@@ -28,7 +28,7 @@ import torch.nn.functional as F
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from hybrid import arfill  # noqa: E402
+from hybrid import arfill, arfill_batched  # noqa: E402
 from hybrid.data.document import Segment  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
 from hybrid.diffusion.sampler import FillConfig  # noqa: E402
@@ -268,9 +268,14 @@ def main(argv=None):
     def ar(sk):
         return _timed(lambda: arfill.fill(model, tok, sk, n=n, seed=args.seed, params=params, precision=args.precision), device)
 
+    def ar_batched(sk):
+        return _timed(lambda: arfill_batched.fill(model, tok, sk, n=n, seed=args.seed, params=params, window=args.window,
+                                                  precision=args.precision), device)
+
     warm = synthetic_skeleton(tok, 64, (8,))  # first-call allocations, kernels
     sampler.fill(model, tok, warm, n=2, steps=2, guidance=1.0, config=cfg)
     arfill.fill(model, tok, warm, n=2, precision=args.precision)
+    arfill_batched.fill(model, tok, warm, n=2, precision=args.precision)
 
     hf = None
     if not (args.quick or args.no_generate):
@@ -278,7 +283,9 @@ def main(argv=None):
 
         hf = HybridForCausalLM.from_backbone(model, bos_token_id=tok.bos_id, eos_token_id=tok.eos_id, pad_token_id=tok.pad_id).eval()
 
-    per_template, t_h, t_a, t_g = {}, 0.0, 0.0, 0.0
+    per_template, t_h, t_a, t_g, t_b = {}, 0.0, 0.0, 0.0, 0.0
+    hist = torch.zeros(9, dtype=torch.long)
+    span_steps = span_commits = 0.0
     outs = {}
     for t in tids:
         sk = sks[t]
@@ -286,6 +293,12 @@ def main(argv=None):
         log(f"{t}: hybrid {sh:.2f}s")
         ra, sa = ar(sk)
         log(f"{t}: ar {sa:.2f}s ({ra[0].steps} decode steps)")
+        rb, sb = ar_batched(sk)
+        log(f"{t}: ar batched {sb:.2f}s ({rb[0].steps} decode steps)")
+        t_b += sb
+        hist += torch.tensor(rh[0].timings["commits_per_span_step"])
+        span_steps += sum(rh[0].timings["commits_per_span_step"])
+        span_commits += rh[0].timings["tokens_per_span_step"] * sum(rh[0].timings["commits_per_span_step"])
         sg = None
         if hf is not None:
             with autocast(device, args.precision):  # the same precision as both fillers
@@ -293,10 +306,11 @@ def main(argv=None):
             log(f"{t}: generate() {sg:.2f}s")
             t_g += sg
         t_h, t_a = t_h + sh, t_a + sa
-        outs[t] = (rh, ra)
+        outs[t] = (rh, ra, rb)
         per_template[t] = {
             "span_tokens": sk.span_tokens, "skeleton_tokens": len(sk) - sk.span_tokens, "spans": len(sk.spans),
-            "pages": rh[0].timings["pages"], "hybrid_s": round(sh, 3), "ar_s": round(sa, 3),
+            "pages": rh[0].timings["pages"], "hybrid_s": round(sh, 3), "ar_s": round(sa, 3), "ar_batched_s": round(sb, 3),
+            "hybrid_steps": rh[0].steps, "tokens_per_span_step": round(rh[0].timings["tokens_per_span_step"], 3),
             "generate_s": None if sg is None else round(sg, 3), "ar_decode_steps": ra[0].steps,
             "hybrid_skeleton_s": round(rh[0].timings["skeleton"], 3), "hybrid_forward_tokens": rh[0].timings["forward_tokens"],
             "hybrid_remasked": rh[0].timings["remasked"],
@@ -305,13 +319,16 @@ def main(argv=None):
     if device.type == "cuda":
         peak_gpu_mb = torch.cuda.max_memory_allocated() / 2**20
 
-    nat_h = nat_a = by_h = by_a = 0.0
+    nat_h = nat_a = by_h = by_a = nat_b = by_b = 0.0
     d2h, d2a, kth, kta = [], [], [], []
     for t in tids:
-        rh, ra = outs[t]
+        rh, ra, rb = outs[t]
         qh = quality(model, tok, sks[t], [r.tokens for r in rh], [r.spans for r in rh], device)
         qa = quality(model, tok, sks[t], [r.tokens for r in ra], [r.spans for r in ra], device)
-        per_template[t].update(hybrid_quality=qh, ar_quality=qa)
+        qb = quality(model, tok, sks[t], [r.tokens for r in rb], [r.spans for r in rb], device)
+        per_template[t].update(hybrid_quality=qh, ar_quality=qa, ar_batched_quality=qb)
+        nat_b += qb["bpb"] * qb["bytes"]
+        by_b += qb["bytes"]
         nat_h += qh["bpb"] * qh["bytes"]
         by_h += qh["bytes"]
         nat_a += qa["bpb"] * qa["bytes"]
@@ -321,7 +338,10 @@ def main(argv=None):
         kth.append(qh["key_terms"])
         kta.append(qa["key_terms"])
         log(f"{t}: bpb hybrid {qh['bpb']} ar {qa['bpb']}")
-    bpb_h, bpb_a = nat_h / max(by_h, 1), nat_a / max(by_a, 1)
+    bpb_h, bpb_a, bpb_b = nat_h / max(by_h, 1), nat_a / max(by_a, 1), nat_b / max(by_b, 1)
+    import os
+
+    cpu_model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
 
     out = {
         "benchmark": "fill",
@@ -331,7 +351,12 @@ def main(argv=None):
         "n": n, "steps": args.steps, "guidance": args.guidance, "schedule": args.schedule, "refresh_every": args.refresh_every, "block": args.block, "threshold": args.threshold,
         "window": args.window, "precision": args.precision,
         "sampling": {"temperature": args.temperature, "top_p": args.top_p}, "templates": tids, "sections": sections, "quick": args.quick,
+        "cpu_model": cpu_model, "threads": torch.get_num_threads(), "load_average": [round(x, 2) for x in os.getloadavg()],
         "speedup_vs_ar": round(t_a / t_h, 3),
+        "speedup_vs_ar_batched": round(t_b / t_h, 3), "ar_batched_s": round(t_b, 3),
+        "bpb_ar_batched": round(bpb_b, 4), "bpb_ratio_vs_ar_batched": round(bpb_h / max(bpb_b, 1e-9), 4),
+        "tokens_per_span_step": round(span_commits / max(span_steps, 1), 3),
+        "commits_per_span_step_histogram": {("8+" if i == 8 else str(i)): int(c) for i, c in enumerate(hist.tolist())},
         "speedup_vs_generate": round(t_g / t_h, 3) if hf is not None else None,
         "hybrid_s": round(t_h, 3), "ar_s": round(t_a, 3), "generate_s": round(t_g, 3) if hf is not None else None,
         "bpb_hybrid": round(bpb_h, 4), "bpb_ar": round(bpb_a, 4), "bpb_ratio": round(bpb_h / max(bpb_a, 1e-9), 4),
@@ -380,7 +405,7 @@ def main(argv=None):
             row = {}
             for L in lengths:
                 sk = synthetic_skeleton(tok, L)
-                r, _ = hybrid(sk, steps=3, w=0.0, config=config(refresh_every=1, guard_ratio=0.0, window=window, block=0, threshold=0.0))
+                r, _ = hybrid(sk, steps=3, w=1.0, config=config(refresh_every=1, guard_ratio=0.0, window=window, block=0, threshold=0.0))
                 row[str(len(sk) - sk.span_tokens)] = round(sum(r[0].timings["step_seconds"]) / len(r[0].timings["step_seconds"]), 4)
             steps_t[name] = row
             log(f"step time ({name}): {row}")

@@ -378,6 +378,8 @@ class _Run:
         self.store_ku = self.store_vu = None  # the unconditional rows' own store (guidance only)
         self.guard_count = torch.zeros(self.n_inst, dtype=torch.long, device=device)
         self.forward_tokens = self.remasked = 0
+        self.commits_per_span_step = torch.zeros(9, dtype=torch.long)  # histogram: 0..7, 8+ tokens committed by an open span in a step
+        self.span_steps = self.span_commits = 0  # (open span, step) pairs and the tokens they committed
         self.skel: KVCache | None = None
 
     def active(self, k: int):
@@ -544,6 +546,11 @@ class _Run:
         else:
             ci = self.select(self.confidence(h_c, h_u, eo_p), self.inst[r_p, s_p], quota).nonzero(as_tuple=True)[0]
         x = self.draw(h_c[ci], None if h_u is None else h_u[ci], eo_p[ci], r_p[ci], s_p[ci])
+        open_inst = torch.bincount(torch.where(self.masked, self.inst, self.n_inst).flatten(), minlength=self.n_inst + 1)[: self.n_inst] > 0
+        per = torch.bincount(self.inst[r_p[ci], s_p[ci]], minlength=self.n_inst)[open_inst]
+        self.commits_per_span_step += torch.bincount(per.clamp_max(8).cpu(), minlength=9)
+        self.span_steps += int(per.numel())
+        self.span_commits += int(per.sum())
         before = self.tok.clone()
         self.tok[r_p[ci], s_p[ci]] = x
         self.masked[r_p[ci], s_p[ci]] = False
@@ -594,7 +601,9 @@ def fill(
     uncond + w (cond - uncond) (1 = off). params: SamplingParams shared with the planner (its no_repeat_ngram is applied
     per position inside each span). on_step(StepEvent) after each step. Same seed -> same drafts.
     Returns one FillResult per variant; timings hold "skeleton", "fill", "total" seconds, the
-    per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots and "pages".
+    per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots, "pages", and how many
+    tokens each open span committed per step ("commits_per_span_step" histogram 0..8+, its mean
+    "tokens_per_span_step").
     """
     t_start = time.perf_counter()
     check_fill_args(n, steps, guidance, seed)
@@ -620,5 +629,7 @@ def fill(
     timings = {
         "skeleton": t_skel, "fill": t_end - t0, "total": t_end - t_start, "step_seconds": step_times,
         "forward_tokens": run.forward_tokens, "remasked": run.remasked, "pages": run.lay.R,
+        "commits_per_span_step": run.commits_per_span_step.tolist(),
+        "tokens_per_span_step": run.span_commits / max(run.span_steps, 1),
     }
     return run.results(tokenizer, sk, timings, len(step_times))

@@ -301,3 +301,16 @@ def test_variant_i_does_not_depend_on_how_many_variants_are_drafted(tiny_model, 
     four = fill(tiny_model, tokenizer, sk, n=4, steps=4, guidance=w, seed=11, params=p, config=FillConfig(precision="fp32"))
     assert [r.tokens for r in two] == [r.tokens for r in four[:2]]
     assert four[2].tokens != four[0].tokens
+
+
+@pytest.mark.parametrize("steps,block", [(1, 0), (4, 0), (64, 1)])
+def test_tokens_per_span_step_counts_what_open_spans_commit(tiny_model, tokenizer, steps, block):
+    sk = _small(tokenizer)
+    cfg = FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, precision="fp32", block=block, threshold=0.0)
+    r = fill(tiny_model, tokenizer, sk, n=2, steps=steps, params=GREEDY, config=cfg)[0]
+    t = r.timings
+    if steps == 1:  # one step: every span commits all its slots at once
+        assert t["tokens_per_span_step"] == sum(s.length - 1 for s in sk.spans) / len(sk.spans)  # the last slot is a locked <eos>
+    if block == 1 and steps >= max(s.length for s in sk.spans):
+        assert t["tokens_per_span_step"] == 1.0 and t["commits_per_span_step"][1] == sum(t["commits_per_span_step"])
+    assert sum(t["commits_per_span_step"]) <= 2 * len(sk.spans) * r.steps
