@@ -1,7 +1,9 @@
 """Text cleaning for the corpus: PDF/EDGAR extraction dirt -> plain paragraphs.
 
-Owns: clean_text() (a pure str -> str function, no I/O) and the small inline-Markdown stripper
-used for policies and standard agreements. Knows nothing about sections, files or models.
+Owns: clean_text() (a pure str -> str function, no I/O), the small inline-Markdown stripper
+used for policies and standard agreements, and strip_numbering() (line-leading section numbers
+out of a clause body: used on training bodies by hybrid.data.sections and on drafted bodies by
+hybrid.drafter). Knows nothing about sections, files or models.
 
 What clean_text() does, in order:
   1. characters: CRLF, NBSP and other spaces, zero-width and soft hyphens, quotes -> ASCII,
@@ -23,7 +25,7 @@ import re
 import unicodedata
 from collections import Counter
 
-__all__ = ["clean_text", "clean_markdown", "strip_markdown_inline", "to_ascii", "REDACTION"]
+__all__ = ["clean_text", "clean_markdown", "strip_markdown_inline", "to_ascii", "strip_numbering", "NUMBERED_LINE", "REDACTION"]
 
 REDACTION = "[***]"
 
@@ -405,3 +407,27 @@ def strip_markdown_inline(text: str) -> str:
     for pattern, repl in _MD_RULES:
         text = pattern.sub(repl, text)
     return text
+
+
+# ---------------------------------------------------------------------------------------------
+# numbering inside clause bodies
+
+NUMBERED_LINE = re.compile(r"^[ \t]*(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.)(?=[ \t]+[A-Z\"(\[]|[ \t]*$)[ \t]*")
+"""A line that opens with a section number before a capitalized word or nothing: "8.1 Term",
+"1.1.1", "15.3. (a)", "3. Fees" (not "(a)", "3M", "2025", "1.5 million")."""
+
+
+def strip_numbering(body: str) -> str:
+    """A clause body without the section numbers its lines open with; a line that held only a
+    number is dropped. In a document laid out as skeleton + bodies the skeleton numbers the
+    sections, so a body's own "8.1" / "1.1.1" (copied sub-numbering, exhibit items) is noise:
+    the model learns to emit numbers that contradict the heading's."""
+    out = []
+    for line in body.split("\n"):
+        m = NUMBERED_LINE.match(line)
+        if m:
+            line = line[m.end() :]
+            if not line.strip():
+                continue
+        out.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out))  # a dropped line between paragraphs

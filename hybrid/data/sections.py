@@ -20,13 +20,16 @@ Plain text:
 Markdown: "# Title", the shallowest heading level used at least twice (or "**1. Heading**."
 paragraphs) gives the sections; deeper headings become plain lines of the body.
 Headings are short (<= MAX_HEADING_CHARS), printable ASCII, without number or final punctuation;
-ALL-CAPS headings are title-cased. A section whose body is empty is merged into the next one.
+ALL-CAPS headings are title-cased. Bodies lose the section numbers their lines open with
+(hybrid.data.clean.strip_numbering: "8.1 Term. ..." -> "Term. ...", a "1.1.1" line is dropped),
+since the document layout numbers sections itself. A section whose body is empty is merged into
+the next one.
 """
 
 import re
 from dataclasses import dataclass
 
-from hybrid.data.clean import strip_markdown_inline, to_ascii
+from hybrid.data.clean import strip_markdown_inline, strip_numbering, to_ascii
 
 __all__ = ["MAX_HEADING_CHARS", "MAX_TITLE_CHARS", "split_document", "tidy_heading", "looks_markdown"]
 
@@ -539,4 +542,5 @@ def split_document(text: str, *, doc_type: str = "", markdown: bool | None = Non
     """
     if markdown is None:
         markdown = looks_markdown(text)
-    return _split_markdown(text, doc_type) if markdown else _split_plain(text, doc_type)
+    title, preamble, parts, tail = _split_markdown(text, doc_type) if markdown else _split_plain(text, doc_type)
+    return title, preamble, _merge_empty([(h, strip_numbering(b).strip()) for h, b in parts]), tail

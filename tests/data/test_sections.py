@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from hybrid.data.clean import clean_markdown, clean_text
+from hybrid.data.clean import NUMBERED_LINE, strip_numbering
 from hybrid.data.sections import MAX_HEADING_CHARS, looks_markdown, split_document, tidy_heading
 
 EXCERPTS = Path(__file__).parent / "excerpts"
@@ -34,7 +35,7 @@ def test_cuad_numbered_sections_with_inline_headings():
     ]
     bodies = dict(parts)
     assert bodies["Definitions"].startswith('(a) "CONTENT" means')  # sub-clauses stay in the body
-    assert "5.2 REPORTING." in bodies["Payment"]
+    assert "\nREPORTING. Within two (2) weeks" in bodies["Payment"] and "5.2" not in bodies["Payment"]  # sub-numbering cleaned
     assert bodies["Indemnity"].startswith('Each party (the "Indemnifying Party")')  # heading cut off the same line
     assert tail.startswith("2THEMART.COM, INC.") and "EXHIBIT A" in tail  # signature block without IN WITNESS
 
@@ -46,7 +47,7 @@ def test_article_style_top_level_is_the_article():
     assert headings(parts) == ["Definitions", "Engagement of Operator", "Term; Resignation or Removal of Operator",
                                "Duties as Operator", "Cost Reimbursement"]
     engagement = dict(parts)["Engagement of Operator"]
-    assert engagement.startswith("2.1 Engagement.") and "2.3 Owner Cooperation." in engagement
+    assert engagement.startswith("Engagement.") and "\nOwner Cooperation." in engagement and "2.3" not in engagement
     assert tail.startswith("IN WITNESS WHEREOF")
     assert not any("IN WITNESS" in body for _, body in parts)
 
@@ -84,7 +85,7 @@ def test_bonterms_bold_numbered_paragraphs_are_sections():
     assert title == "BONTERMS CLOUD TERMS (VERSION 1.0)"
     assert headings(parts) == ["The Agreement", "Cloud Service", "Users", "Affiliates", "Data"]
     data = dict(parts)["Data"]
-    assert data.startswith("5.1. Use of Customer Data.") and "**" not in data
+    assert data.startswith("Use of Customer Data.") and "**" not in data
 
 
 def test_common_paper_title_case_heading_lines_are_sections():
@@ -109,13 +110,13 @@ def test_fallback_title_is_the_doc_type_and_text_without_markers_is_all_preamble
     assert (title, preamble, parts, tail) == ("SUPPLY AGREEMENT", "The parties agree to cooperate.", [], "")
 
 
-def test_headless_numbered_paragraphs_stay_as_text_of_the_previous_section():
+def test_headless_numbered_paragraphs_stay_as_text_of_the_previous_section_without_their_number():
     text = ("SERVICES AGREEMENT\n\n1. Services. Provider will provide the services.\n\n"
             "2. Provider will also provide reports.\n\n3. Fees. Customer will pay the fees.\n\n"
             "4. Term. One year.\n")
     _, _, parts, _ = split_document(text)
     assert headings(parts) == ["Services", "Fees", "Term"]
-    assert "2. Provider will also provide reports." in dict(parts)["Services"]
+    assert "\n\nProvider will also provide reports." in dict(parts)["Services"] and "2." not in dict(parts)["Services"]
 
 
 def test_section_with_empty_body_is_merged_into_the_next():
@@ -143,3 +144,31 @@ def test_markdown_detection_needs_two_headings_or_front_matter():
     assert looks_markdown("# A\n\n## B\n")
     assert looks_markdown("---\ntitle: x\n---\ntext")
     assert not looks_markdown("TERMS\n\n# # #\n")
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXCERPTS.iterdir() if p.suffix in (".txt", ".md")))
+def test_no_body_line_opens_with_a_section_number(name):
+    for heading, body in split(name)[2]:
+        for line in body.split("\n"):
+            assert not NUMBERED_LINE.match(line), (heading, line)
+        assert "\n\n\n" not in body
+
+
+STRIP = [
+    # lines as they occur in train-split CUAD bodies (2TheMart co-branding, SandRidge O&M, AUL servicing)
+    ("8.1 TERM. The term of this Agreement shall continue", "TERM. The term of this Agreement shall continue"),
+    ("18.3.1 The term \"Fund\" includes a Fund's distributor", "The term \"Fund\" includes a Fund's distributor"),
+    ("5.1. Use of Customer Data. Subject to this Agreement", "Use of Customer Data. Subject to this Agreement"),
+    ("Intro.\n\n1.1.1\n\nNext paragraph.", "Intro.\n\nNext paragraph."),
+    ("3. Fees. Customer will pay", "Fees. Customer will pay"),
+    ("(a) \"CONTENT\" means all text", "(a) \"CONTENT\" means all text"),
+    ("3M Company shall deliver", "3M Company shall deliver"),
+    ("2025 budget approved", "2025 budget approved"),
+    ("as set out in Section 3.1 of the Agreement", "as set out in Section 3.1 of the Agreement"),
+    ("1.5 million units", "1.5 million units"),
+]
+
+
+@pytest.mark.parametrize("body, cleaned", STRIP)
+def test_strip_numbering_drops_line_leading_section_numbers_only(body, cleaned):
+    assert strip_numbering(body) == cleaned
