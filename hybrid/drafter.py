@@ -23,6 +23,7 @@ from pathlib import Path
 import torch
 
 from hybrid.config import SHIPPED_CHECKPOINT
+from hybrid.data.clean import strip_numbering
 from hybrid.errors import CheckpointError, SamplingError
 from hybrid.rerank import ContractSpec, Reranker, RerankWeights
 from hybrid.sampling import SamplingParams
@@ -267,12 +268,14 @@ class Drafter:
                     on_step=on_step, config=self.fill_config)
 
     def rank(self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0) -> list[Draft]:
-        """Drafts from filled variants (FillResults or lists of bodies), best first."""
+        """Drafts from filled variants (FillResults or lists of bodies), best first. Body lines lose
+        the section numbers they open with (hybrid.data.clean.strip_numbering)."""
         with self._lock:
             template = load_template(template)
             values = template.validate_fields(fields)
             skeleton = template.render_skeleton(outline, values)
-            variants = [f.spans if isinstance(f, FillResult) else list(f) for f in fills]
+            # the skeleton numbers the sections: a body line's own "8.1" / "1.1.1" is dropped (hybrid.data.clean)
+            variants = [[strip_numbering(b) for b in (f.spans if isinstance(f, FillResult) else f)] for f in fills]
             ranked = self.reranker.rank(skeleton, variants, ContractSpec.from_template(template, values), mmr=mmr)
             segs = skeleton.segments
             drafts = []

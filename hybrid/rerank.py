@@ -54,13 +54,14 @@ import torch.nn.functional as F
 
 from hybrid.data.document import heading_line
 from hybrid.errors import ConfigError, SamplingError
+from hybrid.foreign_facts import foreign_facts
 from hybrid.model.backbone import fill_mask
 from hybrid.skeleton import as_token_skeleton
 
 __all__ = ["Reranker", "RerankWeights", "ContractSpec", "Ranked", "contract_checks", "mmr_order", "spec_coverage", "content_stems", "CHECKS", "PMI_MODES", "LEXICAL_WEIGHT"]
 
 PMI_MODES = ("causal", "fill")
-CHECKS = ("parties", "terms", "consistency", "clauses", "numbering", "repetition")
+CHECKS = ("parties", "terms", "consistency", "clauses", "numbering", "repetition", "foreign")
 _WORD = re.compile(r"\w+")
 _TOP_LEVEL = re.compile(r"^(\d+)\.\s+\S", re.M)  # a line that reads as a top-level numbered section
 _SECTION_REF = re.compile(r"\bSections?\s+(\d+)")
@@ -119,6 +120,9 @@ class RerankWeights:
     """>= 0. Top-level numbering reads 1..S in order (no stray numbered lines in bodies), cross-references exist."""
     repetition: float = 2.0
     """>= 0. Share of word n-grams not repeated within a body or across bodies."""
+    foreign: float = 2.0
+    """>= 0. No foreign facts (hybrid.foreign_facts: corpus party names, places, amounts, durations,
+    proper nouns the deal does not state): 1 / (1 + foreign facts per 100 body words). 0 = off."""
 
     def __post_init__(self):
         for name, v in asdict(self).items():
@@ -136,14 +140,18 @@ class ContractSpec:
     parties: list[str] = field(default_factory=list)  # full legal names, verbatim
     defined_terms: list[str] = field(default_factory=list)  # placeholders already substituted
     required_clauses: list[str] = field(default_factory=list)  # clause types every outline must have
+    allowed: str = ""  # everything the deal states (hybrid.foreign_facts.allowed_text); "" = no foreign-facts check
+    corpus_parties: tuple[str, ...] = ()  # party names of corpus contracts (hybrid.foreign_facts.party_names)
 
     @classmethod
     def from_template(cls, template, fields: dict) -> "ContractSpec":
+        from hybrid.foreign_facts import allowed_text, party_names
         from hybrid.templates import substitute
 
         values = template.validate_fields(fields)
         parties = [str(values[k]) for k in ("party_a", "party_b") if values.get(k)]
-        return cls(parties, [substitute(t, values) for t in template.defined_terms], list(template.required_clauses))
+        return cls(parties, [substitute(t, values) for t in template.defined_terms], list(template.required_clauses),
+                   allowed_text(template, values), party_names())
 
 
 @dataclass
@@ -216,6 +224,11 @@ def contract_checks(text: str, bodies: list[str], spans, spec: ContractSpec, ngr
         total += len(g)
     repetition = 1.0 - repeated / total if total else 1.0
 
+    foreign = 1.0
+    if spec.allowed:
+        n = len(foreign_facts(joined, spec.allowed, spec.corpus_parties))
+        foreign = 1.0 / (1.0 + 100.0 * n / max(len(_WORD.findall(joined)), 1))
+
     return {
         "parties": sum(party) / len(party) if party else 1.0,
         "terms": terms,
@@ -223,6 +236,7 @@ def contract_checks(text: str, bodies: list[str], spans, spec: ContractSpec, ngr
         "clauses": clauses,
         "numbering": numbering,
         "repetition": repetition,
+        "foreign": foreign,
     }
 
 
