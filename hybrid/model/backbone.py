@@ -27,7 +27,7 @@ from einops import rearrange
 
 from hybrid.errors import ConfigError
 
-__all__ = ["BackboneConfig", "Backbone", "MODES", "fill_mask", "causal_mask"]
+__all__ = ["BackboneConfig", "Backbone", "MODES", "fill_mask", "causal_mask", "mode_mask", "cached_kv"]
 
 MODES = ("causal", "fill", "bidirectional")
 
@@ -103,16 +103,7 @@ class Attention(nn.Module):
     def forward(self, x, cos, sin, mask, cache, layer_idx, write_cache, is_causal):
         q, k, v = rearrange(self.qkv(x), "b t (three h d) -> three b h t d", three=3, h=self.n_heads)
         q, k = _apply_rope(q, cos, sin), _apply_rope(k, cos, sin)  # (B, nh, T, hs)
-        if cache is not None:
-            if write_cache:
-                k, v = cache.update(k, v, layer_idx)
-            else:
-                past = cache.get(layer_idx)
-                if past is not None:
-                    pk, pv = past
-                    if pk.shape[0] != k.shape[0]:  # a 1-row skeleton cache serves N rows without a copy
-                        pk, pv = pk.expand(k.shape[0], -1, -1, -1), pv.expand(k.shape[0], -1, -1, -1)
-                    k, v = torch.cat([pk, k], dim=2), torch.cat([pv, v], dim=2)
+        k, v = cached_kv(cache, k, v, layer_idx, write_cache)
         y = F.scaled_dot_product_attention(
             q, k, v,
             attn_mask=mask,
@@ -144,6 +135,43 @@ class Block(nn.Module):
     def forward(self, x, cos, sin, mask, cache, layer_idx, write_cache, is_causal):
         x = x + self.drop(self.attn(self.norm1(x), cos, sin, mask, cache, layer_idx, write_cache, is_causal))
         return x + self.drop(self.mlp(self.norm2(x)))
+
+
+def cached_kv(cache, k: torch.Tensor, v: torch.Tensor, layer_idx: int, write_cache: bool):
+    """The keys/values a layer attends to: k, v (B, nkv, T, hs) after the cache's past ones.
+
+    write_cache=True appends them (`cache.update`, the transformers Cache signature); False only
+    reads the past (the filler's skeleton cache), a 1-row past serving B rows without a copy.
+    """
+    if cache is None:
+        return k, v
+    if write_cache:
+        return cache.update(k, v, layer_idx)
+    past = cache.get(layer_idx)
+    if past is None:
+        return k, v
+    pk, pv = past
+    if pk.shape[0] != k.shape[0]:
+        pk, pv = pk.expand(k.shape[0], -1, -1, -1), pv.expand(k.shape[0], -1, -1, -1)
+    return torch.cat([pk, k], dim=2), torch.cat([pv, v], dim=2)
+
+
+def mode_mask(mode: str, attn_mask: torch.Tensor | None, q_len: int, past_len: int, device) -> tuple[torch.Tensor | None, bool]:
+    """(mask for scaled_dot_product_attention, is_causal) of one forward call, per `Backbone.forward`'s
+    attn_mask contract; shared by every backbone behind that contract (hybrid.model.llama)."""
+    if mode not in MODES:
+        raise ConfigError(f"mode must be one of {MODES}, got {mode!r}.")
+    mask = attn_mask
+    if mode == "causal":
+        if mask is None and past_len == 0 and q_len > 1:
+            return None, True
+        if mask is None or mask.dim() == 2:
+            mask = causal_mask(q_len, past_len, mask, device) if (q_len > 1 or mask is not None) else None
+    elif mode == "fill":
+        assert mask is not None and mask.dim() == 4, "fill mode needs a (B, 1, Tq, Tk) mask from fill_mask()"
+    elif mask is not None and mask.dim() == 2:
+        mask = mask[:, None, None, :].bool()
+    return mask, False
 
 
 def causal_mask(q_len: int, past_len: int, key_mask: torch.Tensor | None = None, device=None) -> torch.Tensor:
@@ -214,6 +242,11 @@ class Backbone(nn.Module):
             self._rope[key] = (cos.to(device), sin.to(device))
         return self._rope[key]
 
+    @property
+    def output_weight(self) -> torch.Tensor:
+        """(V, D) output projection; callers read this, never `embed.weight` (untied bases differ)."""
+        return self.embed.weight  # tied
+
     def num_params(self) -> int:
         return sum(p.numel() for p in self.parameters())
 
@@ -235,10 +268,9 @@ class Backbone(nn.Module):
         attn_mask: "causal": optional key-padding mask (B, Tk) or full (B, 1, Tq, Tk) bool;
             "fill": required, from fill_mask(); "bidirectional": optional key-padding (B, Tk).
         """
-        if mode not in MODES:
-            raise ConfigError(f"mode must be one of {MODES}, got {mode!r}.")
         B, T = ids.shape
         past = cache.get_seq_length() if cache is not None else 0
+        mask, is_causal = mode_mask(mode, attn_mask, T, past, ids.device)
         if positions is None:
             positions = torch.arange(past, past + T, device=ids.device).expand(B, T)
         if int(positions.max()) >= self.cfg.max_len:
@@ -246,21 +278,10 @@ class Backbone(nn.Module):
         cos_t, sin_t = self.rope(ids.device)
         cos = cos_t[positions][:, None]  # (B, 1, T, hs/2)
         sin = sin_t[positions][:, None]
-        is_causal = False
-        mask = attn_mask
-        if mode == "causal":
-            if mask is None and past == 0 and T > 1:
-                is_causal = True
-            elif mask is None or mask.dim() == 2:
-                mask = causal_mask(T, past, mask, ids.device) if (T > 1 or mask is not None) else None
-        elif mode == "fill":
-            assert mask is not None and mask.dim() == 4, "fill mode needs a (B, 1, Tq, Tk) mask from fill_mask()"
-        elif mask is not None and mask.dim() == 2:
-            mask = mask[:, None, None, :].bool()
         x = self.drop(self.embed(ids))
         for i, block in enumerate(self.blocks):
             x = block(x, cos, sin, mask, cache, i, write_cache, is_causal)
         x = self.norm(x)
         if return_hidden:
             return x
-        return F.linear(x, self.embed.weight)  # tied output embedding
+        return F.linear(x, self.output_weight)

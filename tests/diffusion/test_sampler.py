@@ -23,6 +23,7 @@ class Spy(torch.nn.Module):
     def __init__(self, model, favour: int | None = None):
         super().__init__()
         self.m, self.embed, self.cfg, self.favour = model, model.embed, model.cfg, favour
+        self.output_weight = model.output_weight
         self.calls = []
 
     def forward(self, ids, mode="causal", cache=None, **kw):

