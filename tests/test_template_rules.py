@@ -228,3 +228,25 @@ def test_non_finite_check_is_exact():
     check_field_value("fee", 1e308)
     with pytest.raises(FieldError):
         check_field_value("fee", math.inf)
+
+
+def test_every_field_appears_where_its_template_puts_it_after_a_tiny_model_fill(tiny_model, tokenizer):
+    from hybrid import Drafter
+    from hybrid.foreign_facts import draft_foreign_facts
+
+    t = load_template("mutual-nda")
+    outline = {"title": t.title, "sections": [{"heading": t.clauses[c]["heading"], "clause": c} for c in
+               ("confidentiality", "termination", "notices", "governing_law", "general")]}  # fmt: skip
+    drafts = Drafter(tiny_model, tokenizer).draft(t, t.example, n=2, steps=2, seed=3, outline=outline)
+    places = t.field_clauses()
+    for d in drafts:
+        texts = {"preamble": d.preamble, **{s["clause"]: s["body"] for s in d.sections}}
+        for name, where in places.items():
+            for place in where:
+                assert str(t.example[name]) in texts[place], (name, place)
+        frames = {c: t.clauses[c].get("frame") for c in texts if c != "preamble"}
+        for s in d.sections:
+            if frames[s["clause"]]:
+                assert s["body"].startswith(frames[s["clause"]].format(**t.example)), s["clause"]
+        assert 0 <= d.scores["foreign"] <= 1
+        assert all(set(f) == {"kind", "text"} for f in draft_foreign_facts(t, d.fields, [s["body"] for s in d.sections]))
