@@ -34,14 +34,14 @@ def _cmd_eval_bpb(args) -> int:
 
     from hybrid.bpb import corpus_bpb
     from hybrid.data.corpus import load_documents
-    from hybrid.train import load_checkpoint
+    from hybrid.model.pretrained import resolve
 
-    model, tok, _ = load_checkpoint(args.checkpoint)
+    model, tok, record = resolve(args.checkpoint)  # one of our checkpoints, a Llama dir or a fetched base name
     docs = load_documents(args.corpus, splits=(args.split,))
     if args.limit:
         docs = docs[: args.limit]
     device = "cuda" if torch.cuda.is_available() and not args.cpu else "cpu"
-    result = corpus_bpb(model.to(device), tok, docs, draws=args.draws, device=device)
+    result = corpus_bpb(model.to(device), tok, docs, draws=args.draws, device=device, fill=not record.get("base"))  # a zero-shot base has no fill training
     result = {"split": args.split, "checkpoint": str(args.checkpoint), **result}
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0
@@ -70,11 +70,11 @@ def _add_eval(sub) -> None:
     b = esub.add_parser("bpb", help="bits per byte of a checkpoint on a corpus split (AR and diffusion ELBO)",
                         description="ar_bpb: causal NLL of whole documents; fill_bpb: MDLM ELBO of clause bodies with the "
                         "skeleton visible, averaged over seeded noise draws. Both in bits per UTF-8 byte.")
-    b.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint dir (default: the shipped model)")
+    b.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint dir, a Llama checkpoint dir or a fetched base name such as smollm2-135m (default: the shipped model)")
     b.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
     b.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
     b.add_argument("--draws", type=int, default=4, help="noise draws averaged for fill_bpb (default: 4)")
-    b.add_argument("--limit", type=int, default=0, help="only the first N documents (0 = all)")
+    b.add_argument("--limit", "--limit-docs", dest="limit", type=int, default=0, help="only the first N documents (0 = all)")
     b.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     b.add_argument("--json", action="store_true", help="one JSON line on stdout")
     b.set_defaults(func=_cmd_eval_bpb)
@@ -105,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_draft_parsers(sub)
     from hybrid.cli_precedents import add_parsers as add_precedent_parsers
     add_precedent_parsers(sub)
+    from hybrid.cli_model import add_parsers as add_model_parsers
+    add_model_parsers(sub)
     return parser
 
 

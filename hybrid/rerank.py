@@ -277,7 +277,7 @@ def mmr_order(scores: list[float], texts: list[str], mmr: float, ngram: int = 3)
 
 class Reranker:
     """Scores candidates with a causal backbone (`model(ids, "causal", return_hidden=True)`, tied
-    output embedding `model.embed.weight`)."""
+    output projection `model.output_weight`)."""
 
     def __init__(
         self,
@@ -337,7 +337,7 @@ class Reranker:
         sums = [0.0] * len(seqs)
         counts = [sum(sc[1:]) for sc in scored]
         device = next(self.model.parameters()).device
-        weight = self.model.embed.weight
+        weight = self.model.output_weight
         self.model.eval()
         a = 0
         while a < len(rows):
@@ -412,7 +412,7 @@ class Reranker:
         tok = self.tokenizer
         head = [tok.bos_id, tok.token_id("<doc>")]
         device = next(self.model.parameters()).device
-        weight = self.model.embed.weight
+        weight = self.model.output_weight
         rows = []  # (pair, ids, targets, n heading, n body); the body is cut to fit the window
         for i, (p, x) in enumerate(zip(prefixes, bodies)):
             x = x[: max(1, self.window - len(head) - len(p))]

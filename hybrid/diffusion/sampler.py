@@ -349,7 +349,7 @@ class _Run:
     def __init__(self, model, tokenizer, sk: TokenSkeleton, n: int, K: int, w: float, seed: int, params, cfg: FillConfig):
         self.model, self.cfg, self.params, self.K, self.w, self.n = model, cfg, params, K, w, n
         self.device = device = next(model.parameters()).device
-        self.weight = model.embed.weight
+        self.weight = model.output_weight
         self.V = self.weight.shape[0]
         self.gens = [torch.Generator(device=device).manual_seed(variant_seed(seed, v)) for v in range(n)]
         self.gamma = commit_schedule(cfg.schedule)
