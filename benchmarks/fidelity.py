@@ -4,11 +4,13 @@
 
 Per (template, seed) the same draft is made twice, interleaved so load drifts hit both alike:
 - "new": Drafter.draft's pipeline as shipped: the planner under the structural grammar
-  (hybrid.grammar.outline_ebnf), the template's headings, frames locked in their spans, the
-  reranker with the foreign-facts check, body lines cleaned of section numbers;
+  (hybrid.grammar.outline_ebnf), the template's headings, frames locked in their spans, places
+  the deal does not name banned in the filler, the reranker with the foreign-facts check, body
+  lines cleaned of section numbers;
 - "previous": the behaviour before issue 12 on the same model: the planner under the JSON Schema
-  alone (structured=False), no frames (render_skeleton(frames=False)), the reranker without the
-  foreign-facts check (a ContractSpec without the deal's text), bodies as the filler wrote them.
+  alone (structured=False), no frames (render_skeleton(frames=False)), no place bans in the filler
+  (a skeleton without deal_text), the reranker without the foreign-facts check (a ContractSpec
+  without the deal's text), bodies as the filler wrote them.
 Templates: the 12 of templates/ plus benchmarks/templates/equipment-lease.json (a user's own
 template file, not in templates/), each with its example fields. Every variant of every draft is
 measured (n per draft), not only the best: duplicate clause types per outline, outlines valid
@@ -25,6 +27,7 @@ import platform
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import torch
@@ -60,6 +63,8 @@ def _one(drafter, t, values, seed, n, new: bool) -> dict:
     plan = drafter.planner.plan(t, values, seed=seed, params=params, structured=new)
     outline = t.with_template_headings(plan.outline)
     skeleton = t.render_skeleton(outline, values, frames=new)
+    if not new:
+        skeleton = replace(skeleton, deal_text="")  # no place bans in the fillers
     fills = drafter._fill(skeleton, n, steps, guidance, seed, params, None)
     if new:
         drafts = drafter.rank(t, values, outline, fills, seed=seed)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Fact", "KINDS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "allowed_text", "party_names", "build_party_list"]
+__all__ = ["Fact", "KINDS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "place_ban_ids", "allowed_text", "party_names", "build_party_list"]
 
 KINDS = ("party", "place", "amount", "duration", "name")
 PARTIES_FILE = Path(__file__).with_name("cuad_parties.json")
@@ -254,6 +254,32 @@ def build_party_list(csv_path) -> list[str]:
                 if distinctive:
                     names.add(name)
     return sorted(names, key=str.lower)
+
+
+# words of PLACES that name no place on their own ("New", "North") or that several places share
+_PLACE_WORDS_SHARED = frozenset("New North South West United Kingdom Republic Islands Island British Virgin District Arab "
+                                "Emirates Saudi Czech Hong Kong Korea Nova Scotia Cayman Puerto Rico Zealand Africa of".split())
+
+
+def place_ban_ids(tokenizer, allowed: str) -> list[int]:
+    """Token ids that spell, as one token, a distinctive word of a place `allowed` does not name
+    (" Texas", " York" of New York, " Ontario"): a pure ban the fillers apply everywhere, so a
+    draft cannot write another state's or country's name in those forms. Words of places the
+    deal names are never banned ("Virginia" when the law is West Virginia's)."""
+    low = allowed.lower()
+    keep = {w.lower() for w in _WORD_RE.findall(allowed)}
+    out = set()
+    for place in PLACES:
+        if re.search(rf"\b{re.escape(place.lower())}\b", low):
+            continue
+        for word in place.split():
+            if word in _PLACE_WORDS_SHARED or word.lower() in keep:
+                continue
+            for text in (" " + word, word):
+                ids = tokenizer.encode(text)
+                if len(ids) == 1:
+                    out.add(ids[0])
+    return sorted(out)
 
 
 def draft_foreign_facts(template, values: dict, bodies: list[str]) -> list[dict]:

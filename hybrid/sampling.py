@@ -211,6 +211,9 @@ class SamplingParams:
     """> 0. Penalize tokens already emitted (> 1 discourages repeats); 1 = off."""
     no_repeat_ngram: int = 0
     """>= 0. Ban tokens that would repeat an n-gram of this size; 0 = off."""
+    banned_tokens: tuple[int, ...] = ()
+    """Token ids never emitted (the drafter bans places a deal does not name:
+    hybrid.foreign_facts.place_ban_ids); () = off."""
 
     def __post_init__(self):
         self.temperature = float(self.temperature)
@@ -229,6 +232,8 @@ class SamplingParams:
             raise SamplingError(f"repetition_penalty must be a finite number > 0, got {self.repetition_penalty}.")
         if isinstance(self.no_repeat_ngram, bool) or not isinstance(self.no_repeat_ngram, int) or self.no_repeat_ngram < 0:
             raise SamplingError(f"no_repeat_ngram must be an integer >= 0 (0 = off), got {self.no_repeat_ngram!r}.")
+        self.banned_tokens = tuple(self.banned_tokens)
+        BannedTokens(self.banned_tokens)  # validates the ids
 
     @property
     def greedy(self) -> bool:
@@ -236,7 +241,7 @@ class SamplingParams:
 
     def processors(self) -> list[LogitsProcessor]:
         """The enabled processors in HF order: penalties, then temperature, then truncation."""
-        out: list[LogitsProcessor] = []
+        out: list[LogitsProcessor] = [BannedTokens(self.banned_tokens)] if self.banned_tokens else []
         if self.repetition_penalty != 1:
             out.append(RepetitionPenalty(self.repetition_penalty))
         if self.no_repeat_ngram:

@@ -107,6 +107,7 @@ class Skeleton:
     fields: dict
     segments: list[Segment]
     spans: list[Span]  # spans[i] belongs to the i-th "body" segment
+    deal_text: str = ""  # everything the deal states (hybrid.foreign_facts.allowed_text): what a draft may name
 
     @property
     def text(self) -> str:
@@ -323,7 +324,9 @@ class Template:
                 )
             )
         segs.append(Segment(substitute(self.signature_block, values), "text"))
-        return Skeleton(self.id, copy.deepcopy(outline), values, segs, spans)
+        from hybrid.foreign_facts import allowed_text
+
+        return Skeleton(self.id, copy.deepcopy(outline), values, segs, spans, allowed_text(self, values))
 
     def summary(self) -> dict:
         return {"id": self.id, "title": self.title, "path": self.path, "required_fields": self.required_fields}

@@ -117,3 +117,45 @@ METRICS = [
 @pytest.mark.parametrize("fn, args, expected", METRICS)
 def test_fidelity_metrics(fn, args, expected):
     assert fn(*args) == expected
+
+
+class _Vocab:
+    """A tokenizer stand-in: these strings are one token each, anything else is two."""
+
+    ONE = {" Texas": 5, "Texas": 6, " York": 7, " Delaware": 8, " Virginia": 9, " Ontario": 10}
+
+    def encode(self, text):
+        return [self.ONE[text]] if text in self.ONE else [1, 2]
+
+
+@pytest.mark.parametrize(
+    "law, banned, kept",
+    [
+        ("the State of Delaware", {5, 6, 7, 9, 10}, {8}),
+        ("the State of West Virginia", {5, 6, 7, 8, 10}, {9}),  # Virginia is part of the deal's place
+        ("the State of New York", {5, 6, 8, 9, 10}, {7}),
+    ],
+)
+def test_place_bans_cover_single_token_places_the_deal_does_not_name(law, banned, kept):
+    from hybrid.foreign_facts import place_ban_ids
+
+    ids = set(place_ban_ids(_Vocab(), allowed_text(NDA, dict(NDA.example, governing_law=law))))
+    assert banned <= ids and not (kept & ids)
+
+
+def test_the_drafter_never_writes_a_banned_place_token(tiny_model, tokenizer, monkeypatch):
+    from hybrid import Drafter
+    from hybrid.sampling import BannedTokens, SamplingParams
+
+    assert isinstance(SamplingParams(banned_tokens=[3]).processors()[0], BannedTokens)
+    outline = {"title": NDA.title, "sections": [{"heading": NDA.clauses[c]["heading"], "clause": c} for c in
+               ("confidentiality", "termination", "notices", "governing_law", "general")]}  # fmt: skip
+    drafter = Drafter(tiny_model, tokenizer)
+    sk = NDA.render_skeleton(outline, NDA.example)
+    free = drafter._fill(sk, 2, 2, 1.0, 4, SamplingParams(temperature=1.0), None)
+    common = sorted({t for f in free for ids in f.tokens for t in ids})[:40]  # tokens the tiny model does write
+    monkeypatch.setattr("hybrid.foreign_facts.place_ban_ids", lambda tok, allowed: common)
+    fills = drafter._fill(sk, 2, 2, 1.0, 4, SamplingParams(temperature=1.0), None)
+    frame_ids = {t for s in sk.spans if s.frame for t in tokenizer.encode(s.frame)}
+    written = {t for f in fills for ids in f.tokens for t in ids} - frame_ids  # frames are locked, not sampled
+    assert common and not (written & set(common))
