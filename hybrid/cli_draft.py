@@ -113,7 +113,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     from hybrid.foreign_facts import draft_foreign_facts
 
     t0 = time.perf_counter()
-    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None, headings=args.headings)
+    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None, headings=args.headings, filler=args.filler)
     t_load = time.perf_counter() - t0
     print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
     plan_bar = fill_bar = None
@@ -242,7 +242,10 @@ def add_parsers(subparsers) -> None:
     d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md)")
     d.add_argument("--out", metavar="DIR", default=None, help="output directory (default: drafts/<template>-<time>)")
     d.add_argument("--force", action="store_true", help="write into a non-empty --out (replaces earlier draft files)")
-    d.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model)")
+    d.add_argument("--checkpoint", "--model", dest="checkpoint", type=Path, default=None,
+                   help="checkpoint dir, Llama checkpoint dir or fetched base name such as smollm2-135m (default: the shipped model)")
+    d.add_argument("--filler", choices=("diffusion", "ar"), default="diffusion",
+                   help="diffusion: the parallel masked-diffusion filler; ar: left-to-right (a zero-shot pretrained base needs it)")
     d.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     d.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     d.set_defaults(func=_cmd_draft)

@@ -48,14 +48,14 @@ def load_model(path=None, device=None):
 
     device None = CUDA when available, else CPU. CheckpointError names a missing or broken path.
     """
-    from hybrid.train import load_checkpoint
+    from hybrid.model.pretrained import BASES, resolve
 
     p = Path(path) if path is not None else SHIPPED_CHECKPOINT
     if path is None and not (p / "model.safetensors").is_file():
         raise CheckpointError(f"the shipped model is missing: {p} (train it with `hybrid train`, or pass a checkpoint directory).")
-    if not p.is_dir():  # before load_checkpoint, which imports transformers (seconds)
+    if str(path) not in BASES and not p.is_dir():  # before loading, which imports transformers (seconds)
         raise CheckpointError(f"checkpoint directory not found: {p}")
-    model, tok, record = load_checkpoint(p)
+    model, tok, record = resolve(path if str(path) in BASES else p)  # ours, a Llama directory or a fetched base name
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     return model.to(device), tok, record, p
 
