@@ -23,10 +23,10 @@ One step:
    and `logits = uncond + w * (cond - uncond)`; w = 1 (the conditional model) skips those rows.
    Unconditional rows keep their own slot keys/values (never the conditional ones, which saw
    the heading).
-3. confidence = the top probability of each active slot; per span the most confident are
-   committed on the schedule (cosine / linear fraction left after each step) or every one over
-   `threshold`; only those are drawn, through the shared processors (temperature, top-k/p,
-   penalties) and the position-aware n-gram blocker.
+3. confidence = the top probability of each active slot under the distribution it would be drawn
+   from (after the position-aware n-gram blocker and the shared processors: penalties,
+   temperature, top-k/p); per span the most confident are committed on the schedule (cosine /
+   linear fraction left after each step) plus every one at or over `threshold`, and drawn.
 4. <eos> ends a span: every slot after a span's first committed <eos> becomes <eos>.
 5. the guard re-masks the repeated n-grams of a span whose distinct-n ratio collapses.
 
@@ -458,14 +458,28 @@ class _Run:
     def logits(self, h_c, h_u, eos_ok):
         return _guided_logits(self.weight, h_c, h_u, self.w, self.ban, eos_ok, self.eos_id)
 
-    def confidence(self, h_c, h_u, eos_ok) -> torch.Tensor:
-        """Top probability of each masked slot under the guided logits, (P,)."""
-        P, c = h_c.shape[0], self.cfg.logits_chunk
+    def confidence(self, h_c, h_u, eos_ok, rows, slots) -> torch.Tensor:
+        """Top probability of each active slot under the distribution it would be drawn from (guided
+        logits after the n-gram blocker and the shared processors: temperature, top-k/p), (P,)."""
+        P = h_c.shape[0]
         conf = torch.empty(P, device=self.device)
-        for a in range(0, P, c):
-            lg = self.logits(h_c[a : a + c], None if h_u is None else h_u[a : a + c], eos_ok[a : a + c])
-            conf[a : a + c] = (lg.amax(-1) - lg.logsumexp(-1)).exp()
+        for a, lg in self.processed(h_c, h_u, eos_ok, rows, slots):
+            conf[a : a + lg.shape[0]] = (lg.amax(-1) - lg.logsumexp(-1)).exp()
         return conf
+
+    def processed(self, h_c, h_u, eos_ok, rows, slots):
+        """(offset, logits) chunks for the slots (rows[c], slots[c]): guided logits, n-gram blocker, shared processors."""
+        countable = self.valid & ~self.masked & (self.tok != self.eos_id)
+        ngram, c = self.params.no_repeat_ngram, self.cfg.logits_chunk
+        for a in range(0, rows.shape[0], c):  # chunks: top-p sorts a (chunk, vocab) block
+            r, s = rows[a : a + c], slots[a : a + c]
+            lg = self.logits(h_c[a : a + c], None if h_u is None else h_u[a : a + c], eos_ok[a : a + c])
+            if ngram:  # before truncation, so top-p/top-k choose among allowed tokens (<eos> is never banned)
+                lg = lg.masked_fill(ngram_bans(self.tok, countable, self.span, r, s, ngram, self.V), float("-inf"))
+            if self.procs:  # their context: the committed text of the slot's own span
+                ctx = torch.where(countable[r] & (self.span[r] == self.span[r, s][:, None]), self.tok[r], self.mask_id)
+                lg = apply_processors(self.procs, ctx, lg)
+            yield a, lg
 
     def select(self, conf, inst_p, quota) -> torch.Tensor:
         """Which active slots to commit, (P,) bool: per span its `quota` most confident, plus every one over `threshold`."""
@@ -483,8 +497,6 @@ class _Run:
 
     def draw(self, h_c, h_u, eos_ok, rows, slots) -> torch.Tensor:
         """Tokens for the committed slots: n-gram blocker, shared processors, one draw each."""
-        countable = self.valid & ~self.masked & (self.tok != self.eos_id)
-        ngram, c = self.params.no_repeat_ngram, self.cfg.logits_chunk
         x = torch.empty_like(rows)
         u = torch.empty(rows.shape[0], 1, device=self.device)  # one uniform per draw, from its variant's generator
         var = self.variant[rows, 0]
@@ -492,15 +504,8 @@ class _Run:
             sel = (var == v).nonzero(as_tuple=True)[0]
             if len(sel):
                 u[sel] = torch.rand(len(sel), 1, generator=self.gens[v], device=self.device)
-        for a in range(0, rows.shape[0], c):  # chunks: top-p sorts a (chunk, vocab) block
-            r, s = rows[a : a + c], slots[a : a + c]
-            lg = self.logits(h_c[a : a + c], None if h_u is None else h_u[a : a + c], eos_ok[a : a + c])
-            if ngram:  # before truncation, so top-p/top-k choose among allowed tokens (<eos> is never banned)
-                lg = lg.masked_fill(ngram_bans(self.tok, countable, self.span, r, s, ngram, self.V), float("-inf"))
-            if self.procs:  # their context: the committed text of the slot's own span
-                ctx = torch.where(countable[r] & (self.span[r] == self.span[r, s][:, None]), self.tok[r], self.mask_id)
-                lg = apply_processors(self.procs, ctx, lg)
-            x[a : a + c] = sample(lg, None, temperature=0.0 if self.params.greedy else 1.0, uniforms=u[a : a + c])
+        for a, lg in self.processed(h_c, h_u, eos_ok, rows, slots):
+            x[a : a + lg.shape[0]] = sample(lg, None, temperature=0.0 if self.params.greedy else 1.0, uniforms=u[a : a + lg.shape[0]])
         return x
 
     def end_spans(self):
@@ -544,7 +549,7 @@ class _Run:
         if k == self.K - 1:
             ci = torch.arange(r_p.shape[0], device=self.device)  # the last step commits everything left
         else:
-            ci = self.select(self.confidence(h_c, h_u, eo_p), self.inst[r_p, s_p], quota).nonzero(as_tuple=True)[0]
+            ci = self.select(self.confidence(h_c, h_u, eo_p, r_p, s_p), self.inst[r_p, s_p], quota).nonzero(as_tuple=True)[0]
         x = self.draw(h_c[ci], None if h_u is None else h_u[ci], eo_p[ci], r_p[ci], s_p[ci])
         open_inst = torch.bincount(torch.where(self.masked, self.inst, self.n_inst).flatten(), minlength=self.n_inst + 1)[: self.n_inst] > 0
         per = torch.bincount(self.inst[r_p[ci], s_p[ci]], minlength=self.n_inst)[open_inst]
