@@ -46,7 +46,7 @@ CONFIGS = {  # name -> LlamaConfig overrides
 
 
 def _hf_config(**over) -> LlamaConfig:
-    kw = dict(vocab_size=BASE_VOCAB, hidden_size=64, intermediate_size=96, num_hidden_layers=2, max_position_embeddings=256,
+    kw = dict(vocab_size=BASE_VOCAB, hidden_size=64, intermediate_size=96, num_hidden_layers=2, max_position_embeddings=1024,
               rms_norm_eps=1e-5, rope_parameters={"rope_type": "default", "rope_theta": 10000.0})
     kw.update(over)
     return LlamaConfig(**kw)
@@ -264,3 +264,31 @@ def test_cli_bad_input_exits_2_and_writes_nothing(tmp_path, monkeypatch, capsys)
     code, err = _run(["eval", "bpb", "--checkpoint", str(tmp_path / "gpt2"), "--limit-docs", "1", "--json"], capsys)
     assert code == 2 and "not a Llama-family checkpoint" in err
     assert [p.name for p in cache.rglob("*")] in ([], ["bases"])  # no wheel, no weights, no temporary dir
+
+
+@pytest.mark.parametrize("tid", ["mutual-nda", "consulting-services"])
+def test_planner_outlines_on_a_llama_tokenizer_validate(tmp_path, tid):
+    import jsonschema
+
+    from hybrid.planner import Planner
+    from hybrid.sampling import SamplingParams
+    from hybrid.templates import load_template
+
+    model, tok, _ = load_pretrained(_hf_dir(tmp_path, "gqa_untied")[0])
+    t = load_template(tid)
+    for seed in range(2):
+        r = Planner(model, tok).plan(t, t.example, seed=seed, params=SamplingParams(temperature=1.5))
+        jsonschema.validate(r.outline, t.outline_schema)
+        assert not set(r.tokens) & (set(tok.special_ids) - {tok.eos_id})  # base specials blanked too
+
+
+def test_reranker_likelihood_uses_the_untied_head(tmp_path):
+    from hybrid.rerank import Reranker
+
+    model, tok, _ = load_pretrained(_hf_dir(tmp_path, "gqa_untied")[0])
+    texts = ["The Recipient shall keep the information confidential.", "Payment is due within thirty days."]
+    before = Reranker(model, tok).pmi(["Confidentiality"] * 2, texts)
+    with torch.no_grad():
+        model.lm_head.weight.mul_(3.0)  # the head alone changes: scores must follow it
+    after = Reranker(model, tok).pmi(["Confidentiality"] * 2, texts)
+    assert all(map(lambda x: x == x, before)) and before != after
