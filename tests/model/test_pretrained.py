@@ -292,3 +292,23 @@ def test_reranker_likelihood_uses_the_untied_head(tmp_path):
         model.lm_head.weight.mul_(3.0)  # the head alone changes: scores must follow it
     after = Reranker(model, tok).pmi(["Confidentiality"] * 2, texts)
     assert all(map(lambda x: x == x, before)) and before != after
+
+
+def test_one_training_step_reaches_every_weight_and_lowers_the_loss(tmp_path):
+    import torch.nn.functional as F
+
+    model, _, _ = load_pretrained(_hf_dir(tmp_path, "gqa_untied")[0])
+    model.train()
+    x = _ids(32)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+
+    def loss():
+        return F.cross_entropy(model(x[:, :-1]).flatten(0, 1), x[:, 1:].flatten())
+
+    first = loss()
+    first.backward()
+    assert all(p.grad is not None and p.grad.abs().sum() > 0 for p in model.parameters())
+    opt.step()
+    opt.zero_grad()
+    with torch.no_grad():
+        assert loss().item() < first.item()
