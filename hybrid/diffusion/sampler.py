@@ -1,16 +1,18 @@
 """The masked-diffusion filler: every span of N variants written in parallel in K steps.
 
-Owns: the denoising loop (`fill`), its options (`FillConfig`), the commit schedules, the
-classifier-free guidance combination, the position-aware n-gram blocker and the repetition
-guard. Calls the backbone; knows nothing about templates or tokenization beyond the
-TokenSkeleton it is given.
+Owns: the denoising loop (`fill`), its options (`FillConfig`), the classifier-free guidance
+combination and the per-variant randomness. Calls the backbone; knows nothing about templates or
+tokenization beyond the TokenSkeleton it is given. Its parts live beside it:
+hybrid.diffusion.layout (pages, rows, the skeleton forward), hybrid.model.slot_cache (the slot
+key/value store the loop reads and writes, beside the skeleton's KVCache), hybrid.diffusion.commit
+(schedules and the confidence commit rule) and hybrid.diffusion.guards (n-gram blocker, repeats).
 
 Layout. A document is cut into pages (TokenSkeleton.pages: <= `window` tokens, positions rebased
 to 0, as in training windows). The skeleton of every page is run once per document, in one
-batched forward, into a hybrid.model.cache.KVCache (skeleton tokens see only skeleton tokens in
-`fill` mode, so this is exact). Batch rows are (page, variant) pairs; each row keeps its page's
-skeleton keys/values (copied from that cache once per fill, never recomputed) followed by the
-keys/values of its span slots.
+batched forward, into a KVCache (skeleton tokens see only skeleton tokens in `fill` mode, so
+this is exact). Batch rows are (page, variant) pairs; each row keeps its page's skeleton
+keys/values (copied from that cache once per fill, never recomputed) followed by the keys/values
+of its span slots.
 
 One step:
 1. active slots: the masked slots each span may commit now (all of them, or with `block` > 0 the
@@ -37,16 +39,19 @@ Randomness: variant v draws from its own generator, seeded from (seed, v), in sl
 variant v's text does not depend on how many variants are drafted with it.
 """
 
-import math
 import time
 from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
 
+from hybrid.diffusion.commit import SCHEDULES, ConfidenceCommit
+from hybrid.diffusion.guards import ngram_bans, repeated_ngrams
+from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
 from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
+from hybrid.model.slot_cache import SlotStore
 from hybrid.sampling import SamplingParams, apply_processors, sample
 from hybrid.skeleton import (
     DEFAULT_WINDOW,
@@ -60,9 +65,8 @@ from hybrid.skeleton import (
     fill_processors,
 )
 
-__all__ = ["FillConfig", "fill", "variant_seed", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "encode_skeleton", "commit_schedule", "ngram_bans", "SCHEDULES"]
+__all__ = ["FillConfig", "fill", "variant_seed", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "SCHEDULES"]
 
-SCHEDULES = ("cosine", "linear")
 # K: the speed/quality knob. With this small model a span's later tokens are rarely confident
 # before its earlier ones are written, so quality holds only near one committed token per span per
 # step (plus the confident ones): K ~ the longest clause budget (256). The speed comes from every
@@ -126,202 +130,6 @@ class FillConfig:
             raise SamplingError(f"guard_ratio must be in [0, 1) (0 = off), got {self.guard_ratio}.")
 
 
-def commit_schedule(name: str):
-    """gamma(t): fraction of masked slots left at progress t in [0, 1] (1 -> 0)."""
-    if name == "cosine":
-        return lambda t: math.cos(math.pi / 2 * t) if t < 1 else 0.0  # MaskGIT
-    if name == "linear":
-        return lambda t: 1.0 - t
-    raise SamplingError(f"schedule must be one of {', '.join(SCHEDULES)}, got {name!r}.")
-
-
-class _Layout:
-    """Per-page skeleton rows and per-(variant, page) span-slot rows, padded; built once per call."""
-
-    def __init__(self, sk: TokenSkeleton, n: int, cfg: FillConfig, device):
-        pages = sk.pages(cfg.window, cfg.min_context)
-        self.n, self.R, self.S = n, len(pages), len(sk.spans)
-        is_span, heading = sk.span_mask, sk.heading_ids
-        skel_rows, slot_rows = [], []
-        for pg in pages:
-            idx = torch.arange(pg.start, pg.end)
-            skel_rows.append(idx[~is_span[idx]])
-            slot_rows.append(torch.cat([torch.arange(sk.spans[i].start, sk.spans[i].end) for i in pg.spans]))
-        Ts = max(len(r) for r in skel_rows)
-        L = max(len(r) for r in slot_rows)
-        R = self.R
-        # skeleton rows (R, Ts)
-        self.skel_ids = torch.full((R, Ts), sk.eos_id, dtype=torch.long)
-        self.skel_pos = torch.zeros(R, Ts, dtype=torch.long)
-        self.skel_valid = torch.zeros(R, Ts, dtype=torch.bool)
-        # slot rows (R, L + 1): the last column is a trash slot padded queries write into
-        span_of_pos = torch.full((len(sk),), -1, dtype=torch.long)
-        off_of_pos = torch.zeros(len(sk), dtype=torch.long)
-        for s in sk.spans:
-            span_of_pos[s.start : s.end] = s.index
-            off_of_pos[s.start : s.end] = torch.arange(s.length)
-        lock_end = [0] * self.S  # eos may not come before a span's last locked text token
-        for s in sk.spans:
-            lk = sk.locked[s.start : s.end - 1].nonzero()
-            lock_end[s.index] = int(lk.max()) + 1 if len(lk) else 0
-        lock_end = torch.tensor(lock_end)
-        shape = (R, L + 1)
-        self.ids = torch.full(shape, sk.mask_id, dtype=torch.long)
-        self.pos = torch.zeros(shape, dtype=torch.long)
-        self.valid = torch.zeros(shape, dtype=torch.bool)
-        self.span = torch.full(shape, -1, dtype=torch.long)
-        self.off = torch.zeros(shape, dtype=torch.long)
-        self.section = torch.full(shape, -1, dtype=torch.long)
-        self.locked = torch.zeros(shape, dtype=torch.bool)
-        for r, (pg, sr, pr) in enumerate(zip(pages, skel_rows, slot_rows)):
-            self.skel_ids[r, : len(sr)] = sk.ids[sr]
-            self.skel_pos[r, : len(sr)] = sr - pg.start
-            self.skel_valid[r, : len(sr)] = True
-            k = len(pr)
-            self.ids[r, :k] = sk.ids[pr]
-            self.pos[r, :k] = pr - pg.start
-            self.valid[r, :k] = True
-            self.span[r, :k] = span_of_pos[pr]
-            self.off[r, :k] = off_of_pos[pr]
-            self.section[r, :k] = sk.section[pr]
-            self.locked[r, :k] = sk.locked[pr]
-        self.eos_ok = self.valid & (self.off >= lock_end[self.span.clamp_min(0)])
-        # the keys a slot row reads: its page's skeleton then its slots, packed (<= window), the
-        # last column a trash key that padded queries write into (never attended)
-        self.Tk = max(Ts, max(len(sr) + len(pr) for sr, pr in zip(skel_rows, slot_rows))) + 1
-        self.key_valid = torch.zeros(R, self.Tk, dtype=torch.bool)
-        self.key_head = torch.full((R, self.Tk), -1, dtype=torch.long)
-        self.key_of_slot = torch.full((R, L + 1), self.Tk - 1, dtype=torch.long)
-        for r, (sr, pr) in enumerate(zip(skel_rows, slot_rows)):
-            ts, k = len(sr), len(pr)
-            self.key_valid[r, : ts + k] = True
-            self.key_head[r, :ts] = heading[sr]
-            self.key_of_slot[r, :k] = ts + torch.arange(k)
-        self.pages = pages
-        names = ("skel_ids", "skel_pos", "skel_valid", "ids", "pos", "valid", "span", "off", "section", "locked", "eos_ok")
-        for name in names + ("key_valid", "key_head", "key_of_slot"):
-            setattr(self, name, getattr(self, name).to(device))
-
-    def rows(self, t: torch.Tensor) -> torch.Tensor:
-        """Page rows (R, ...) -> page-major (R*n, ...) rows (row m = page m // n, variant m % n):
-        a page's rows are contiguous, so a chunk of pages is a view of the slot store."""
-        return t.repeat_interleave(self.n, dim=0)
-
-
-def encode_skeleton(model, lay: _Layout) -> KVCache:
-    """The one skeleton forward of a document: every page's skeleton in one batch, keys/values kept."""
-    cache = KVCache()
-    sk = torch.zeros_like(lay.skel_valid)  # skeleton queries: no span tokens anywhere
-    mask = fill_mask(sk, sk, k_valid=lay.skel_valid)
-    model(lay.skel_ids, "fill", cache=cache, positions=lay.skel_pos, attn_mask=mask, write_cache=True, return_hidden=True)
-    return cache
-
-
-class _StepKV:
-    """Keys/values one forward call reads, per layer: rows of packed [page skeleton | span slots].
-
-    `keys[layer]`/`values[layer]` (the call's conditional rows, (B, nh, Tk, hs)) hold the
-    page's skeleton keys/values (copied from the skeleton KVCache once per fill) and every slot's
-    last computed keys/values; this call's fresh query keys/values are scattered into them in
-    place, so they are at once what the conditional rows read and the store for the next step.
-    Unconditional rows do the same in their own store `ukeys`/`uvalues` (slot keys/values computed
-    without the heading), so they never read a conditional row's keys. Duck-types the cache
-    protocol of the backbone's attention (`update`, `get_seq_length`).
-    """
-
-    def __init__(self, keys, values, slot_idx, ukeys=None, uvalues=None):
-        self.keys, self.values, self.slot_idx = keys, values, slot_idx  # slot_idx (B or 2B, Q): key index per query
-        self.ukeys, self.uvalues = ukeys, uvalues
-
-    def get_seq_length(self, layer_idx: int = 0) -> int:
-        return 0  # positions are always passed explicitly
-
-    def update(self, k, v, layer_idx):
-        B = k.shape[0]
-        kk, vv = self.keys[layer_idx], self.values[layer_idx]
-        M = kk.shape[0]
-        rows = torch.arange(M, device=k.device)[:, None].expand(M, self.slot_idx.shape[1])
-        kt, vt = k.transpose(1, 2).to(kk.dtype), v.transpose(1, 2).to(vv.dtype)  # (B, Q, nh, hs)
-        # advanced-index assignment, not scatter_: bf16 scatter_ is ~40x slower on CPU (measured)
-        if B > M:  # unconditional rows: their own store, with their fresh queries
-            uk, uv = self.ukeys[layer_idx], self.uvalues[layer_idx]
-            uk[rows, :, self.slot_idx[M:]] = kt[M:]
-            uv[rows, :, self.slot_idx[M:]] = vt[M:]
-        kk[rows, :, self.slot_idx[:M]] = kt[:M]
-        vv[rows, :, self.slot_idx[:M]] = vt[:M]
-        if B > M:
-            return torch.cat([kk, uk]), torch.cat([vv, uv])
-        return kk, vv  # (B, nh, Tk, hs)
-
-
-def _row_chunks(nq: torch.Tensor, n: int, max_tokens: int, copies: int) -> list[tuple[int, int]]:
-    """Contiguous row ranges [a, b) of whole pages (n rows each) that have queries, each with
-    rows x max queries x copies <= max_tokens (0 = no limit); a page alone always forms a chunk.
-    Pages whose spans are all finished are skipped."""
-    per_page = nq.view(-1, n).amax(1).tolist()
-    out, a, q = [], None, 0
-    for r, qr in enumerate(per_page + [0]):
-        if a is not None and (qr == 0 or (max_tokens and (r * n + n - a) * max(q, qr) * copies > max_tokens)):
-            out.append((a, r * n))
-            a = None
-        if qr > 0:
-            if a is None:
-                a, q = r * n, 0
-            q = max(q, qr)
-    return out
-
-
-def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
-    """(C, vocab) bool: tokens that, placed at (rows[c], slots[c]), would repeat an n-gram committed
-    elsewhere in the same span, matched on the n-1 committed slots to its left or to its right.
-
-    tok/ok/span (M, L): slot tokens, committed-and-countable flags, span ids; rows/slots (C,).
-    """
-    M, L = tok.shape
-    C = rows.shape[0]
-    banned = torch.zeros(C, vocab + 1, dtype=torch.bool, device=tok.device)
-    if L < n or C == 0:
-        return banned[:, :vocab]
-    win_t = tok.unfold(1, n, 1)  # (M, W, n)
-    win_s = span.unfold(1, n, 1)
-    win_ok = ok.unfold(1, n, 1).all(-1) & (win_s == win_s[..., :1]).all(-1)  # (M, W)
-    span_c = span[rows, slots]
-    for side in ("left", "right"):
-        ctx_slots = slots[:, None] + (torch.arange(-(n - 1), 0, device=tok.device) if side == "left" else torch.arange(1, n, device=tok.device))
-        inside = (ctx_slots >= 0) & (ctx_slots < L)
-        cs = ctx_slots.clamp(0, L - 1)
-        ctx_ok = (inside & ok[rows[:, None], cs] & (span[rows[:, None], cs] == span_c[:, None])).all(-1)  # (C,)
-        ctx = tok[rows[:, None], cs]  # (C, n-1)
-        for a in range(0, C, 512):  # (chunk, W, n) windows per commit
-            b = min(C, a + 512)
-            wt = win_t[rows[a:b]]
-            part = wt[..., : n - 1] if side == "left" else wt[..., 1:]
-            hit = (part == ctx[a:b, None, :]).all(-1) & win_ok[rows[a:b]] & (win_s[rows[a:b], :, 0] == span_c[a:b, None]) & ctx_ok[a:b, None]
-            cand = wt[..., n - 1] if side == "left" else wt[..., 0]
-            banned[a:b].scatter_(1, torch.where(hit, cand, vocab), True)
-    return banned[:, :vocab]
-
-
-def _repeated_ngrams(tok, ok, span, n: int, vocab: int):
-    """Windows of n committed slots that repeat an earlier window of the same span.
-
-    Returns (repeat (M, W) bool, win_ok (M, W) bool, win_span (M, W) long), W = L - n + 1.
-    Sort-based: O(W log W) per row.
-    """
-    win_t = tok.unfold(1, n, 1)  # (M, W, n)
-    win_s = span.unfold(1, n, 1)
-    win_ok = ok.unfold(1, n, 1).all(-1) & (win_s == win_s[..., :1]).all(-1)
-    base = torch.tensor([vocab**i for i in range(n - 1, -1, -1)], device=tok.device)
-    M, W = win_ok.shape
-    key = (win_s[..., 0] + 1) * vocab**n + (win_t * base).sum(-1)  # (span, n-gram) id, >= 0
-    key = torch.where(win_ok, key, -1 - torch.arange(W, device=tok.device))  # unusable windows never match
-    sk, order = torch.sort(key, dim=1, stable=True)  # equal keys keep position order
-    dup = torch.zeros_like(win_ok)
-    dup[:, 1:] = (sk[:, 1:] == sk[:, :-1]) & (sk[:, 1:] >= 0)
-    repeat = torch.zeros_like(win_ok).scatter_(1, order, dup)
-    return repeat, win_ok, win_s[..., 0]
-
-
 def variant_seed(seed: int, variant: int) -> int:
     """The seed of variant `variant`'s generator: a function of (seed, variant) only."""
     return (seed * 1_000_003 + variant * 7_919 + 1) % (2**63 - 1)
@@ -352,11 +160,11 @@ class _Run:
         self.weight = model.output_weight
         self.V = self.weight.shape[0]
         self.gens = [torch.Generator(device=device).manual_seed(variant_seed(seed, v)) for v in range(n)]
-        self.gamma = commit_schedule(cfg.schedule)
+        self.rule = ConfidenceCommit(cfg.schedule, cfg.threshold, cfg.block, K)
         self.procs = fill_processors(params, positional_ngram=True)  # n-grams: ngram_bans()
         self.mask_id, self.eos_id = sk.mask_id, sk.eos_id
         self.ban = torch.tensor([i for i in tokenizer.special_ids if i != self.eos_id and i < self.V], dtype=torch.long, device=device)
-        self.lay = lay = _Layout(sk, n, cfg, device)
+        self.lay = lay = PageLayout(sk, n, cfg.window, cfg.min_context, device)
         if int(lay.skel_pos.max().clamp_min(lay.pos.max())) >= model.cfg.max_len:
             raise SamplingError(f"a span needs a page longer than the model's max_len={model.cfg.max_len}; lower its budget.")
         self.M, self.S = n * lay.R, lay.S
@@ -374,8 +182,7 @@ class _Run:
         self.max_tokens = cfg.max_batch_tokens if cfg.max_batch_tokens is not None else (8192 if device.type == "cpu" else 0)
         amp = torch.is_autocast_enabled(device.type)
         self.act_dtype = torch.get_autocast_dtype(device.type) if amp else self.weight.dtype
-        self.store_k = self.store_v = None  # per layer (M, nh, Tk, hs): see _StepKV
-        self.store_ku = self.store_vu = None  # the unconditional rows' own store (guidance only)
+        self.store: SlotStore | None = None  # built from the skeleton cache at the first step
         self.guard_count = torch.zeros(self.n_inst, dtype=torch.long, device=device)
         self.forward_tokens = self.remasked = 0
         self.commits_per_span_step = torch.zeros(9, dtype=torch.long)  # histogram: 0..7, 8+ tokens committed by an open span in a step
@@ -384,27 +191,8 @@ class _Run:
 
     def active(self, k: int):
         """(active (M, L+1) bool, quota (n_inst,) long): the masked slots that may be committed this
-        step and how many each span commits at least (schedule, >= 1; all on the last step).
-
-        With `block` > 0 only each span's first max(block, quota) masked slots are active (semi-
-        autoregressive, LLaDA-style); the masked slots behind them are not recomputed this step.
-        """
-        cfg, N = self.cfg, self.n_inst
-        inst = torch.where(self.masked, self.inst, N)
-        cnt = torch.bincount(inst.flatten(), minlength=N + 1)[:N]
-        if k == self.K - 1:
-            return self.masked, cnt
-        ratio = self.gamma((k + 1) / self.K) / max(self.gamma(k / self.K), 1e-12)
-        quota = (cnt - torch.floor(cnt.double() * ratio).long()).clamp_min(1)
-        if cfg.block == 0:
-            return self.masked, quota
-        m = self.masked.long()
-        c = m.cumsum(1)
-        before = torch.full((N + 1,), 1 << 30, dtype=torch.long, device=self.device)
-        before.scatter_reduce_(0, inst.flatten(), (c - m).flatten(), "amin")  # masked slots before each span
-        rank = c - 1 - before[inst]  # order of a masked slot among its span's masked slots
-        width = quota.clamp_min(cfg.block)
-        return self.masked & (rank < width[self.inst.clamp_min(0)]), quota
+        step and how many each span commits at least (hybrid.diffusion.commit.ConfidenceCommit)."""
+        return self.rule.active(k, self.masked, self.inst, self.n_inst)
 
     def queries(self, k: int, active):
         """(q_idx (M, Q) slot per query, padded with the trash slot; q_valid (M, Q); nq (M,))."""
@@ -423,19 +211,12 @@ class _Run:
         """Final hidden states of the queries, conditional and (w != 1) unconditional: (M, Q, D) each."""
         model, lay, dev = self.model, self.lay, self.device
         M, Q, D = self.M, q_idx.shape[1], model.cfg.d_model
-        if self.store_k is None:  # every row's packed [page skeleton | slots] keys/values, kept across steps
-            def packed_rows(x):  # (R, nh, Ts, hs) -> (M, nh, Tk, hs); slot columns are filled at step 0
-                return torch.cat([x[self.page_of_row], x.new_zeros(M, x.shape[1], lay.Tk - x.shape[2], x.shape[3])], 2)
-
-            self.store_k = [packed_rows(x) for x in self.skel.keys]
-            self.store_v = [packed_rows(x) for x in self.skel.values]
-            if self.guided:
-                self.store_ku = [x.clone() for x in self.store_k]
-                self.store_vu = [x.clone() for x in self.store_v]
+        if self.store is None:  # every row's packed [page skeleton | slots] keys/values, kept across steps
+            self.store = SlotStore(self.skel, self.page_of_row, lay.Tk, self.guided)
             self.skel = None  # copied into the rows; the per-page cache is no longer read
         hid_c = torch.empty(M, Q, D, dtype=self.act_dtype, device=dev)
         hid_u = torch.empty_like(hid_c) if self.guided else None
-        for a, b in _row_chunks(nq, self.n, self.max_tokens, 2 if self.guided else 1):
+        for a, b in row_chunks(nq, self.n, self.max_tokens, 2 if self.guided else 1):
             Qc = max(int(nq[a:b].max()), 1)
             qi, qv = q_idx[a:b, :Qc], q_valid[a:b, :Qc]
             src = torch.arange(a, b, device=dev)
@@ -445,9 +226,7 @@ class _Run:
             k_valid, k_head = lay.key_valid[page], lay.key_head[page]
             uncond = qv & (torch.arange(src.shape[0], device=dev) >= b - a)[:, None] if self.guided else None
             mask = fill_mask(torch.ones_like(qv), torch.ones_like(k_valid), self.section[src].gather(1, qi), k_head, uncond, k_valid)
-            view = _StepKV([x[a:b] for x in self.store_k], [x[a:b] for x in self.store_v], lay.key_of_slot[page].gather(1, qi),
-                           None if not self.guided else [x[a:b] for x in self.store_ku],
-                           None if not self.guided else [x[a:b] for x in self.store_vu])
+            view = self.store.view(a, b, lay.key_of_slot[page].gather(1, qi))
             h = model(self.tok[src].gather(1, qi), "fill", cache=view, positions=self.pos[src].gather(1, qi),
                       attn_mask=mask, write_cache=True, return_hidden=True)  # (Bc, Qc, D)
             hid_c[a:b, :Qc] = h[: b - a]
@@ -481,20 +260,6 @@ class _Run:
                 lg = apply_processors(self.procs, ctx, lg)
             yield a, lg
 
-    def select(self, conf, inst_p, quota) -> torch.Tensor:
-        """Which active slots to commit, (P,) bool: per span its `quota` most confident, plus every one over `threshold`."""
-        P = inst_p.shape[0]
-        cnt = torch.bincount(inst_p, minlength=self.n_inst)
-        o1 = torch.argsort(-conf, stable=True)
-        o2 = o1[torch.argsort(inst_p[o1], stable=True)]  # by span, most confident first
-        starts = torch.cumsum(cnt, 0) - cnt
-        rank = torch.empty(P, dtype=torch.long, device=self.device)
-        rank[o2] = torch.arange(P, device=self.device) - starts[inst_p[o2]]
-        commit = rank < quota[inst_p]
-        if self.cfg.threshold > 0:
-            commit |= conf >= self.cfg.threshold
-        return commit
-
     def draw(self, h_c, h_u, eos_ok, rows, slots) -> torch.Tensor:
         """Tokens for the committed slots: n-gram blocker, shared processors, one draw each."""
         x = torch.empty_like(rows)
@@ -521,7 +286,7 @@ class _Run:
         """Re-mask the repeated n-grams of every span whose distinct-n ratio fell below guard_ratio."""
         cfg, N = self.cfg, self.n_inst
         countable = self.valid & ~self.masked & (self.tok != self.eos_id)
-        rep, wok, wspan = _repeated_ngrams(self.tok, countable, self.span, cfg.guard_n, self.V)
+        rep, wok, wspan = repeated_ngrams(self.tok, countable, self.span, cfg.guard_n, self.V)
         winst = torch.where(wok, self.variant * self.S + wspan, N)
         tot = torch.bincount(winst.flatten(), minlength=N + 1)[:N]
         nrep = torch.bincount(torch.where(rep, winst, N).flatten(), minlength=N + 1)[:N]
@@ -549,7 +314,8 @@ class _Run:
         if k == self.K - 1:
             ci = torch.arange(r_p.shape[0], device=self.device)  # the last step commits everything left
         else:
-            ci = self.select(self.confidence(h_c, h_u, eo_p, r_p, s_p), self.inst[r_p, s_p], quota).nonzero(as_tuple=True)[0]
+            conf = self.confidence(h_c, h_u, eo_p, r_p, s_p)
+            ci = self.rule.select(conf, self.inst[r_p, s_p], quota, self.n_inst).nonzero(as_tuple=True)[0]
         x = self.draw(h_c[ci], None if h_u is None else h_u[ci], eo_p[ci], r_p[ci], s_p[ci])
         open_inst = torch.bincount(torch.where(self.masked, self.inst, self.n_inst).flatten(), minlength=self.n_inst + 1)[: self.n_inst] > 0
         per = torch.bincount(self.inst[r_p[ci], s_p[ci]], minlength=self.n_inst)[open_inst]

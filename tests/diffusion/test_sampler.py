@@ -8,7 +8,9 @@ import pytest
 import torch
 
 from hybrid.data.document import Segment
-from hybrid.diffusion.sampler import FillConfig, _StepKV, fill, ngram_bans
+from hybrid.diffusion.guards import ngram_bans
+from hybrid.diffusion.sampler import FillConfig, fill
+from hybrid.model.slot_cache import SlotKV
 from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
@@ -253,7 +255,7 @@ def test_pages_split_across_forward_calls_give_the_same_drafts(tiny_model, token
 
 
 def test_repeated_ngrams_are_every_occurrence_after_the_first_within_a_span():
-    from hybrid.diffusion.sampler import _repeated_ngrams
+    from hybrid.diffusion.guards import repeated_ngrams as _repeated_ngrams
 
     # span 0: 1 2 3 1 2 3 1 2 | span 1: 1 2 3 ; slot 9 uncommitted
     tok = torch.tensor([[1, 2, 3, 1, 2, 3, 1, 2, 1, 2, 3]])
@@ -271,22 +273,28 @@ def test_repeated_ngrams_are_every_occurrence_after_the_first_within_a_span():
     (0.6, [1, 2, 3, 4]),  # ... plus every slot at or over the threshold
 ])
 def test_select_commits_each_spans_most_confident_slots(threshold, want):
-    from types import SimpleNamespace
+    from hybrid.diffusion.commit import ConfidenceCommit
 
-    from hybrid.diffusion.sampler import _Run
-
-    run = SimpleNamespace(n_inst=2, device=torch.device("cpu"), cfg=SimpleNamespace(threshold=threshold))
+    rule = ConfidenceCommit("linear", threshold, block=0, steps=8)
     conf = torch.tensor([0.2, 0.7, 0.9, 0.95, 0.8, 0.3])  # varied on purpose: the rule, not ties, decides
     inst = torch.tensor([0, 0, 0, 1, 1, 1])
-    got = _Run.select(run, conf, inst, torch.tensor([1, 2]))
+    got = rule.select(conf, inst, torch.tensor([1, 2]), n_inst=2)
     assert got.nonzero().flatten().tolist() == want
+
+
+@pytest.mark.parametrize("name", ["cosinus", "", "LINEAR"])
+def test_unknown_schedule_names_raise_naming_the_choices(name):
+    from hybrid.diffusion.commit import get_schedule
+
+    with pytest.raises(SamplingError, match=r"schedule must be one of cosine, linear"):
+        get_schedule(name)
 
 
 def test_unconditional_rows_read_their_own_keys_and_values_never_the_conditional_ones():
     M, nh, Tk, hs, Q = 2, 1, 5, 3, 1
     cond = [torch.zeros(M, nh, Tk, hs)]
     uncond = [torch.full((M, nh, Tk, hs), 7.0)]
-    kv = _StepKV(cond, [c.clone() for c in cond], torch.tensor([[1], [2], [1], [2]]), uncond, [u.clone() for u in uncond])
+    kv = SlotKV(cond, [c.clone() for c in cond], torch.tensor([[1], [2], [1], [2]]), uncond, [u.clone() for u in uncond])
     fresh = torch.ones(2 * M, nh, Q, hs)
     k, _ = kv.update(fresh, fresh, 0)  # (2M, nh, Tk, hs): conditional rows, then unconditional
     assert torch.equal(k[M:, :, 0], torch.full((M, nh, hs), 7.0))  # a slot no query touched: the uncond store
