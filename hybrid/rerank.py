@@ -25,7 +25,9 @@ measures what the heading explains. Two estimators (PMI_MODES, picked by `pmi_mo
 "fill" is the default: on 8 val-split documents (103 clauses, bodies cut to 100 words, the
 step-950 checkpoint) its heading MRR was 0.437 against 0.376 for "causal" (random: ~0.30).
 
-`score` adds a lexical term to the PMI: `lexical_weight * coverage`, where coverage is the share
+`score` is hybrid.relevance's scorer, which takes this PMI as one feature on a short-list.
+`pmi_coverage_score` (what `score` was before) adds a lexical term to the PMI:
+`lexical_weight * coverage`, where coverage is the share
 of the spec's content words (lower-cased, Porter-stemmed, function words dropped) found in the
 text. A small model's PMI carries a weak topical signal (MRR above random, below BM25);
 whether a clause says what its heading names is mostly lexical, and the PMI then orders
@@ -291,6 +293,7 @@ class Reranker:
         ngram: int = 5,
         pmi_mode: str = "fill",
         lexical_weight: float = LEXICAL_WEIGHT,
+        relevance=None,
     ):
         if not 16 <= window <= model.cfg.max_len:
             raise ConfigError(f"window must be in [16, {model.cfg.max_len}], got {window}.")
@@ -308,6 +311,7 @@ class Reranker:
         self.weights = weights or RerankWeights()
         self.window, self.stride, self.max_batch_tokens, self.ngram = window, stride, max_batch_tokens, ngram
         self.pmi_mode, self.lexical_weight = pmi_mode, float(lexical_weight)
+        self._relevance = relevance  # a hybrid.relevance.RelevanceScorer; the default one is built on first score()
 
     # likelihood core
 
@@ -456,9 +460,34 @@ class Reranker:
         return out
 
     def score(self, spec: str, candidates: list[str]) -> list[float]:
-        """Relevance of each candidate text to one clause spec (a heading or short description):
-        PMI (nats per text token) + lexical_weight * spec coverage, higher = better; one score per
-        candidate, in input order."""
+        """Relevance of each candidate text to one clause spec (a heading or short description), higher =
+        better, one score per candidate in input order: hybrid.relevance's scorer (BM25, MiniLM cosine,
+        spec coverage and, where weighted, this backbone's PMI on a short-list; weights fit on CUAD's
+        lawyer labels). score_breakdown gives the parts."""
+        return [r["score"] for r in self.score_breakdown(spec, candidates)]
+
+    def score_breakdown(self, spec: str, candidates: list[str]) -> list[dict]:
+        """Per candidate, input order: {"score", "bm25", "dense", "coverage", "pmi"} (hybrid.relevance)."""
+        if isinstance(candidates, str):
+            raise SamplingError("candidates must be a list of strings, got one string.")
+        candidates = list(candidates)
+        if not all(isinstance(t, str) for t in candidates):
+            raise SamplingError("every candidate must be a string.")
+        self._spec_prefix(spec)  # the same spec check as the PMI's
+        return self.relevance.breakdown(spec, candidates, pmi=lambda s, texts: self.pmi([s] * len(texts), texts))
+
+    @property
+    def relevance(self):
+        """The hybrid.relevance.RelevanceScorer behind score() (the default one is built on first use)."""
+        if self._relevance is None:
+            from hybrid.relevance import RelevanceScorer
+
+            self._relevance = RelevanceScorer()
+        return self._relevance
+
+    def pmi_coverage_score(self, spec: str, candidates: list[str]) -> list[float]:
+        """What score() was before hybrid.relevance (benchmarks/relevance.py's "reranker_pmi" baseline):
+        PMI (nats per text token) + lexical_weight * spec coverage, one per candidate, input order."""
         if isinstance(candidates, str):
             raise SamplingError("candidates must be a list of strings, got one string.")
         candidates = list(candidates)

@@ -39,7 +39,7 @@ def test_causal_pmi_is_conditional_minus_hidden_likelihood_per_token(tiny_model,
     body = tok.encode(text) + [tok.eos_id]
     cond = _reference_logprob(tiny_model, prefix + body, len(prefix))
     hidden = _reference_logprob(tiny_model, head + body, len(head))
-    [got] = Reranker(tiny_model, tok, pmi_mode="causal", lexical_weight=0).score(spec, [text])
+    [got] = Reranker(tiny_model, tok, pmi_mode="causal", lexical_weight=0).pmi_coverage_score(spec, [text])
     assert got == pytest.approx((cond - hidden) / len(body), abs=1e-4)
 
 
@@ -47,10 +47,10 @@ def test_causal_pmi_is_conditional_minus_hidden_likelihood_per_token(tiny_model,
 def test_score_gives_one_float_per_candidate_in_input_order(tiny_model, tokenizer, mode):
     r = Reranker(tiny_model, tokenizer, pmi_mode=mode)
     cands = ["Payment is due within thirty days.", "This Agreement is governed by Delaware law.", "", "Notices must be in writing."]
-    scores = r.score("Governing Law", cands)
+    scores = r.pmi_coverage_score("Governing Law", cands)
     assert len(scores) == len(cands) and all(isinstance(s, float) and math.isfinite(s) for s in scores)
-    assert r.score("Governing Law", cands[::-1]) == pytest.approx(scores[::-1], abs=1e-5)
-    assert r.score("Governing Law", []) == []
+    assert r.pmi_coverage_score("Governing Law", cands[::-1]) == pytest.approx(scores[::-1], abs=1e-5)
+    assert r.pmi_coverage_score("Governing Law", []) == []
 
 
 def test_fill_pmi_hides_the_heading_like_guidance_and_ignores_batch_padding(tiny_model, tokenizer):
@@ -74,7 +74,7 @@ def test_fill_pmi_hides_the_heading_like_guidance_and_ignores_batch_padding(tiny
         logp = logits.log_softmax(-1)
         sums.append(sum(float(logp[len(ids[0]) - len(body) + j, t]) for j, t in enumerate(body)))
     r = Reranker(tiny_model, tok, pmi_mode="fill", lexical_weight=0)
-    alone = r.score(spec, [text])[0]
+    alone = r.pmi_coverage_score(spec, [text])[0]
     assert alone == pytest.approx((sums[0] - sums[1]) / len(body), abs=1e-4)
     batched = r.pmi([spec, "Payment Terms and Conditions of Sale", spec], [text, "Fees are due monthly.", "A much longer text " * 20])
     assert batched[0] == pytest.approx(alone, abs=1e-4)
@@ -99,8 +99,8 @@ def test_score_adds_weighted_coverage_to_the_pmi(tiny_model, tokenizer):
     from hybrid.rerank import spec_coverage
 
     cands = ["This Agreement is governed by the laws of Delaware.", "Fees are due monthly."]
-    pmi = Reranker(tiny_model, tokenizer, lexical_weight=0).score("Governing Law", cands)
-    got = Reranker(tiny_model, tokenizer, lexical_weight=0.5).score("Governing Law", cands)
+    pmi = Reranker(tiny_model, tokenizer, lexical_weight=0).pmi_coverage_score("Governing Law", cands)
+    got = Reranker(tiny_model, tokenizer, lexical_weight=0.5).pmi_coverage_score("Governing Law", cands)
     assert got == pytest.approx([p + 0.5 * spec_coverage("Governing Law", c) for p, c in zip(pmi, cands)], abs=1e-5)
     assert got[0] - pmi[0] == pytest.approx(0.5, abs=1e-5) and got[1] == pytest.approx(pmi[1], abs=1e-5)
     with pytest.raises(ConfigError, match="lexical_weight must be a finite number >= 0, got -1"):
