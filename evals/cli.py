@@ -46,8 +46,9 @@ def _cmd_eval_run(args) -> int:
 
 
 def add_eval_run(esub) -> None:
-    from evals.runner import DEFAULT_CHECKPOINT, DEFAULT_REFERENCE
+    from evals.runner import DEFAULT_CHECKPOINT, DEFAULT_REFERENCE, MAX_VARIANTS
     from evals.systems import SYSTEMS
+    from hybrid.options import SEED, add_threads, int_range
 
     p = esub.add_parser(
         "run",
@@ -59,16 +60,16 @@ def add_eval_run(esub) -> None:
     )
     p.add_argument("--systems", default="hybrid,ar", help=f"comma-separated, from: {', '.join(SYSTEMS)} (default: hybrid,ar)")
     p.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
-    p.add_argument("--limit", type=int, default=0, help="only the first N documents that have clause bodies (0 = all)")
-    p.add_argument("--max-sections", type=int, default=0, help="keep each document's first M sections only (0 = all): bounds CPU time")
-    p.add_argument("--max-body-words", type=int, default=0, help="cut each real clause body, and so its span budget, to W words (0 = whole)")
-    p.add_argument("--n-variants", type=int, default=4, help="drafts per document, 1-64 (default: 4)")
-    p.add_argument("--seed", type=int, default=0, help="base seed; same seed, same drafts (default: 0)")
+    p.add_argument("--limit", type=int_range(0, None), default=0, help="only the first N documents that have clause bodies (0 = all)")
+    p.add_argument("--max-sections", type=int_range(0, None), default=0, help="keep each document's first M sections only (0 = all): bounds CPU time")
+    p.add_argument("--max-body-words", type=int_range(0, None), default=0, help="cut each real clause body, and so its span budget, to W words (0 = whole)")
+    p.add_argument("--n-variants", type=int_range(1, MAX_VARIANTS), default=4, help=f"drafts per document, 1-{MAX_VARIANTS} (default: 4)")
+    p.add_argument("--seed", type=SEED, default=0, help="base seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
     p.add_argument("--out", type=Path, default=Path("evals/runs/latest"), help="run directory; an existing run there is resumed (default: evals/runs/latest)")
     p.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="drafting model (default: the shipped model)")
     p.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE, help="independent reference LM (default: checkpoints/reference; see evals/train_reference.py)")
     p.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
-    p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch default)")
+    add_threads(p)
     p.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     p.add_argument("--no-mauve", action="store_true", help="skip MAUVE (saves loading the embedding model, ~10 s)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.errors import CheckpointError, ConfigError, CorpusError
+from hybrid.options import DEFAULT_THREADS, MAX_VARIANTS, SEED
 from hybrid.outdir import FileSet, OutputLock, check_writable, recover
 
 from evals import metrics
@@ -41,7 +42,6 @@ DEFAULT_CHECKPOINT = SHIPPED_CHECKPOINT
 DEFAULT_REFERENCE = REPO / "checkpoints" / "reference"
 SAMPLES, SETTINGS, SUMMARY = "samples.jsonl", "run.json", "summary.json"
 REAL = "real"  # the pseudo-system holding the real clauses' scores (the ceiling)
-MAX_VARIANTS = 64
 
 
 @dataclass
@@ -58,14 +58,14 @@ class RunConfig:
     reference: str = str(DEFAULT_REFERENCE)  # the independent causal LM that scores (evals/train_reference.py)
     corpus: str | None = None  # corpus root; None = $HYBRID_CORPUS or ../shared/corpus
     device: str = "auto"  # auto = cuda when available, else cpu
-    threads: int = 0  # torch CPU threads; 0 = torch's default
+    threads: int = DEFAULT_THREADS  # torch CPU threads; 0 = torch's default (hybrid.options.DEFAULT_THREADS says why 1)
     mauve: bool = True  # compute MAUVE (loads the embedding model, ~10 s)
     mauve_seeds: tuple[int, ...] = (1, 2, 3)  # k-means seeds MAUVE is averaged over
     command: str = ""  # the command line, recorded in the report
 
     def __post_init__(self):
         self.systems = tuple(s.name for s in parse_systems(",".join(self.systems)))
-        for name, lo, hi in (("limit", 0, None), ("max_sections", 0, None), ("max_body_words", 0, None), ("n_variants", 1, MAX_VARIANTS), ("threads", 0, None)):
+        for name, lo, hi in (("limit", 0, None), ("max_sections", 0, None), ("max_body_words", 0, None), ("n_variants", 1, MAX_VARIANTS), ("seed", 0, SEED.hi), ("threads", 0, None)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
                 rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
@@ -146,7 +146,13 @@ def shorten(doc, max_sections: int = 0, max_body_words: int = 0):
 def _check_settings(out: Path, settings: dict) -> None:
     path = out / SETTINGS
     if path.is_file():
-        old = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(old, dict):
+                raise ValueError(f"a JSON {type(old).__name__}, not an object")
+        except ValueError as e:  # also JSONDecodeError and UnicodeDecodeError
+            raise ConfigError(f"--out {out}: {path} is damaged ({e}), so the run there cannot be checked against "
+                              "these settings; remove that directory or use another --out.") from None
         diff = [k for k in settings if old.get(k) != settings[k]]
         if diff:
             what = ", ".join(f"{k}: {old.get(k)!r} there, {settings[k]!r} now" for k in diff)

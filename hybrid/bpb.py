@@ -19,6 +19,7 @@ from hybrid.data.windows import KIND_PAD, KIND_SPAN, document_tokens
 from hybrid.diffusion.objective import mdlm_loss, q_xt, sample_times
 from hybrid.diffusion.schedule import get_schedule
 from hybrid.model.backbone import fill_mask
+from hybrid.options import int_range
 
 __all__ = ["ar_nats", "fill_nats", "corpus_bpb"]
 
@@ -74,6 +75,7 @@ def fill_nats(model, ids, kind, mask_id: int, draws: int = 4, length: int = 512,
 def corpus_bpb(model, tok, docs, draws: int = 4, length: int = 512, device="cpu", progress: bool = True, fill: bool = True) -> dict:
     """{"ar_bpb", "fill_bpb", "docs", "bytes", "span_bytes"} over the given documents; fill=False leaves
     fill_bpb None (a pretrained base never trained in fill mode: its ELBO says nothing, at 2/3 of the cost)."""
+    int_range(1).check("draws", draws)  # 0 draws divides by zero; a negative count averaged nothing into 0.0
     model.eval()
     ar_total = fill_total = 0.0
     n_bytes = span_bytes = 0

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.errors import HybridError
+from hybrid.options import add_threads, int_range, set_threads
 
 __all__ = ["main", "build_parser", "DEFAULT_CHECKPOINT"]
 
@@ -57,7 +58,7 @@ def _add_train(sub) -> None:
     defaults, helps = TrainConfig(), TrainConfig.field_help()
     for name in TrainConfig.field_names():
         default = getattr(defaults, name)
-        kind = type(default) if default is not None else str
+        kind = TrainConfig.RANGES.get(name) or (type(default) if default is not None else str)
         p.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind, default=None, help=f"{helps.get(name, '')} (default: {default})".replace("%", "%%"))
     p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out (step, optimizer, scheduler, RNG)")
     p.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
@@ -65,7 +66,9 @@ def _add_train(sub) -> None:
 
 
 def _add_eval(sub) -> None:
-    p = sub.add_parser("eval", help="offline evaluation (bits per byte; see `hybrid eval -h`)")
+    p = sub.add_parser("eval", help="offline evaluation: `eval bpb` (bits per byte) and `eval run` (drafting systems side by side)",
+                       description="Offline evaluation. `hybrid eval bpb`: bits per byte of a checkpoint on a corpus split. "
+                       "`hybrid eval run`: draft the held-out contracts with each system and score them (see `hybrid eval run -h`).")
     esub = p.add_subparsers(dest="eval_command", required=True)
     b = esub.add_parser("bpb", help="bits per byte of a checkpoint on a corpus split (AR and diffusion ELBO)",
                         description="ar_bpb: causal NLL of whole documents; fill_bpb: MDLM ELBO of clause bodies with the "
@@ -73,8 +76,9 @@ def _add_eval(sub) -> None:
     b.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint dir, a Llama checkpoint dir or a fetched base name such as smollm2-135m (default: the shipped model)")
     b.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
     b.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
-    b.add_argument("--draws", type=int, default=4, help="noise draws averaged for fill_bpb (default: 4)")
-    b.add_argument("--limit", "--limit-docs", dest="limit", type=int, default=0, help="only the first N documents (0 = all)")
+    b.add_argument("--draws", type=int_range(1, 1024), default=4, help="noise draws averaged for fill_bpb, 1-1024 (default: 4)")
+    b.add_argument("--limit", "--limit-docs", dest="limit", type=int_range(0, None), default=0, help="only the first N documents (0 = all)")
+    add_threads(b)
     b.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     b.add_argument("--json", action="store_true", help="one JSON line on stdout")
     b.set_defaults(func=_cmd_eval_bpb)
@@ -87,8 +91,16 @@ def _add_eval(sub) -> None:
         add_eval_run(esub)
 
 
+class _Parser(argparse.ArgumentParser):
+    """A usage error is one line on stderr, like a HybridError: `hybrid: error: argument -n: must be ..., got '0'`
+    (subcommand parsers inherit this class)."""
+
+    def error(self, message):
+        self.exit(2, f"hybrid: error: {message} (see `{self.prog} -h`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="hybrid",
         description="Draft contracts: a JSON-Schema-constrained planner, a masked-diffusion filler and a reranker on one small transformer.",
     )
@@ -112,7 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help (0) or a usage error (2, its one line already printed)
+        return e.code
+    set_threads(getattr(args, "threads", None))
     try:
         return args.func(args)
     except HybridError as e:

@@ -8,12 +8,14 @@ Every input is checked before the model is loaded and before anything is written
 argument exits 2 with nothing on disk.
 """
 
+import argparse
 import json
 import sys
 import time
 from pathlib import Path
 
 from hybrid.errors import FieldError, OutputError
+from hybrid.options import MAX_VARIANTS, SEED, add_threads, float_range, int_range
 from hybrid.outdir import HIDDEN, FileSet, OutputLock, check_writable, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
@@ -189,10 +191,20 @@ def read_candidates(path) -> list[str]:
             raise FieldError(f"--candidates {p} line {i} is not valid JSON: {e.msg}") from None
         if not isinstance(row, dict) or not isinstance(row.get("text"), str):
             raise FieldError(f"--candidates {p} line {i} must be an object with a string \"text\", got {line[:80]!r}.")
+        if not row["text"].strip():
+            raise FieldError(f"--candidates {p} line {i} has an empty \"text\"; every candidate needs words to score.")
         texts.append(row["text"])
     if not texts:
         raise FieldError(f"--candidates {p} holds no candidates (one {{\"text\": ...}} object per line).")
     return texts
+
+
+def _score_label(reranker) -> dict:
+    """What Reranker.score computes, for `rank --json`: the PMI plus its weighted spec-word coverage (hybrid.rerank)."""
+    w = reranker.lexical_weight
+    if not w:
+        return {"metric": "pmi", "formula": "pmi_nats_per_token"}
+    return {"metric": "pmi_plus_coverage", "formula": f"pmi_nats_per_token + {w:g} * spec_word_coverage"}
 
 
 def _cmd_rank(args) -> int:
@@ -204,11 +216,12 @@ def _cmd_rank(args) -> int:
     from hybrid.rerank import Reranker
 
     model, tok, _, _ = load_model(args.checkpoint, device="cpu" if args.cpu else None)
-    scores = Reranker(model, tok).score(args.spec, texts)
+    reranker = Reranker(model, tok)
+    scores = reranker.score(args.spec, texts)
     order = sorted(range(len(texts)), key=lambda i: (-scores[i], i))
     rows = [{"rank": r, "index": i, "score": scores[i], "text": texts[i]} for r, i in enumerate(order, 1)]
     if args.json:
-        print(json.dumps({"spec": args.spec, "metric": "pmi_nats_per_token", "candidates": rows}, ensure_ascii=False))
+        print(json.dumps({"spec": args.spec, **_score_label(reranker), "candidates": rows}, ensure_ascii=False))
     else:
         for row in rows:
             text = " ".join(row["text"].split())
@@ -216,9 +229,21 @@ def _cmd_rank(args) -> int:
     return 0
 
 
+class _FillerDefaultsHelp(argparse.HelpFormatter):
+    """Appends the filler's --steps/--guidance defaults, read from hybrid.diffusion.sampler only when help
+    is printed: importing it loads torch (~1 s), which parsing a command line must not pay."""
+
+    def _get_help_string(self, action):
+        if action.dest not in ("steps", "guidance"):
+            return action.help
+        from hybrid.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
+
+        return f"{action.help} (default: {DEFAULT_STEPS if action.dest == 'steps' else DEFAULT_GUIDANCE:g})"
+
+
 def add_parsers(subparsers) -> None:
     d = subparsers.add_parser(
-        "draft", help="draft N ranked variants of a contract (plan -> diffusion fill -> rerank)",
+        "draft", help="draft N ranked variants of a contract (plan -> diffusion fill -> rerank)", formatter_class=_FillerDefaultsHelp,
         description="Plan an outline, fill every clause of N variants in parallel with the diffusion filler, rank them, "
         "and write one file per draft (rank in the name) plus drafts.json to --out. "
         "Fields: --example starts from the template's example, then --fields-file, then --field NAME=VALUE.",
@@ -227,15 +252,15 @@ def add_parsers(subparsers) -> None:
     d.add_argument("--field", action="append", default=[], metavar="NAME=VALUE", help="one field value (repeatable)")
     d.add_argument("--fields-file", metavar="FILE", help="a JSON object of fields")
     d.add_argument("--example", action="store_true", help="start from the template's example fields")
-    d.add_argument("-n", type=int, default=4, help="number of drafts, 1..64 (default: 4)")
-    d.add_argument("--steps", type=int, default=None, help="denoising steps K >= 1 (default: the filler's)")
-    d.add_argument("--guidance", type=float, default=None, help="classifier-free guidance w >= 0; 0 = off (default: the filler's)")
+    d.add_argument("-n", type=int_range(1, MAX_VARIANTS), default=4, help=f"number of drafts, 1-{MAX_VARIANTS} (default: 4)")
+    d.add_argument("--steps", type=int_range(1, 1 << 16), default=None, help="denoising steps K, 1-65536")
+    d.add_argument("--guidance", type=float_range(0), default=None, help="classifier-free guidance on the heading, logits = uncond + w (cond - uncond), w >= 0: 1 = off, > 1 follows the heading more, 0 = unconditional")
     from hybrid.cli_precedents import add_draft_arguments
 
     add_draft_arguments(d)
-    d.add_argument("--seed", type=int, default=0, help="random seed; same seed, same drafts (default: 0)")
-    d.add_argument("--temperature", type=float, default=None, help="0 = greedy (default: 0.8)")
-    d.add_argument("--top-p", type=float, default=None, help="nucleus mass in (0, 1] (default: 0.95)")
+    d.add_argument("--seed", type=SEED, default=0, help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
+    d.add_argument("--temperature", type=float_range(0), default=None, help="0 = greedy (default: 0.8)")
+    d.add_argument("--top-p", type=float_range(0, 1, lo_open=True), default=None, help="nucleus mass in (0, 1] (default: 0.95)")
     d.add_argument("--headings", choices=("template", "planned"), default="template",
                    help="title and section headings from the template's defaults for the planned clauses (default), "
                         "or the planner's own words")
@@ -247,17 +272,20 @@ def add_parsers(subparsers) -> None:
     d.add_argument("--filler", choices=("diffusion", "ar"), default="diffusion",
                    help="diffusion: the parallel masked-diffusion filler; ar: left-to-right (a zero-shot pretrained base needs it)")
     d.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
+    add_threads(d)
     d.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     d.set_defaults(func=_cmd_draft)
 
     r = subparsers.add_parser(
-        "rank", help="rank candidate clause texts against a clause spec (PMI under the model)",
-        description="Score each candidate by log p(text | spec) - log p(text | no spec), per token, with the spec as the "
-        "clause heading. Candidates: a JSON Lines file, one {\"text\": ...} object per line.",
+        "rank", help="rank candidate clause texts by their relevance to a clause spec (Reranker.score)",
+        description="Score each candidate's relevance to the spec (a clause heading or short description) with the "
+        "reranker's score; --json names what that score is (\"metric\", \"formula\"). "
+        "Candidates: a JSON Lines file, one non-empty {\"text\": ...} object per line.",
     )
     r.add_argument("--spec", required=True, help="the clause heading or short description, e.g. 'Confidentiality'")
     r.add_argument("--candidates", required=True, metavar="FILE.jsonl", help="one {\"text\": ...} object per line")
     r.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model)")
     r.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
+    add_threads(r)
     r.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     r.set_defaults(func=_cmd_rank)

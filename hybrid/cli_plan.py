@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from hybrid.errors import FieldError
+from hybrid.options import SEED, add_threads, float_range, int_range
 
 __all__ = ["add_parsers", "collect_fields", "parse_field_args", "read_fields_file"]
 
@@ -103,12 +104,14 @@ def add_parsers(subparsers) -> None:
     p.add_argument("--field", action="append", default=[], metavar="NAME=VALUE", help="one field value (repeatable)")
     p.add_argument("--fields-file", metavar="FILE", help="a JSON object of fields")
     p.add_argument("--example", action="store_true", help="start from the template's example fields")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-    p.add_argument("--temperature", type=float, default=0.8, help="0 = greedy (default: 0.8)")
-    p.add_argument("--top-p", type=float, default=0.95, help="nucleus mass in (0, 1] (default: 0.95)")
-    p.add_argument("--top-k", type=int, default=0, help="keep the k best tokens; 0 = off (default: 0)")
-    p.add_argument("--max-tokens", type=int, default=2048, help="outline token limit (default: 2048)")
+    p.add_argument("--seed", type=SEED, default=0, help="random seed, 0 .. 2^64-1 (default: 0)")
+    p.add_argument("--temperature", type=float_range(0), default=0.8, help="0 = greedy (default: 0.8)")
+    p.add_argument("--top-p", type=float_range(0, 1, lo_open=True), default=0.95, help="nucleus mass in (0, 1] (default: 0.95)")
+    p.add_argument("--top-k", type=int_range(0, 1 << 20), default=0, help="keep the k best tokens; 0 = off (default: 0)")
+    p.add_argument("--max-tokens", type=int_range(1, 4096), default=2048,
+                   help="outline token limit, 1-4096: the model's positions (default: 2048)")
     p.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model)")
     p.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
+    add_threads(p)
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=_cmd_plan)

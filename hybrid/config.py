@@ -6,13 +6,17 @@ SamplingParams with the processors; each validates itself at construction.
 
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import ClassVar
 
 from hybrid.errors import ConfigError
+from hybrid.options import DEFAULT_THREADS, Range, float_range, int_range
 
 SHIPPED_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "hybrid-small"
 """The default model: trained by `hybrid train` and committed with the package."""
 
-__all__ = ["TrainConfig"]
+__all__ = ["TrainConfig", "MIN_VOCAB_SIZE"]
+
+MIN_VOCAB_SIZE = 256 + 8  # byte-level BPE: the 256 byte symbols plus hybrid.tokenizer.SPECIAL_TOKENS
 
 
 @dataclass
@@ -32,7 +36,7 @@ class TrainConfig:
     max_steps: int = 6000  # cosine horizon and hard stop
     max_minutes: float = 0.0  # wall-clock stop (checkpoint saved); 0 = off
     weight_decay: float = 0.1  # AdamW decoupled decay on matrices (not norms)
-    dropout: float = 0.1  # regularization: the corpus is small and overfits at 30M params (DESIGN.md)
+    dropout: float = 0.1  # regularization: the corpus is small and a 30M-param model overfits it
     grad_clip: float = 1.0  # global grad-norm clip
     cond_dropout: float = 0.1  # P(hide a span's heading from it): trains the CFG unconditional branch
     diffusion_weight: float = 1.0  # total loss = ar + diffusion_weight * mdlm
@@ -44,32 +48,51 @@ class TrainConfig:
     tokenizer_docs: int = 0  # train the tokenizer on the first N train docs; 0 = all
     limit_docs: int = 0  # use only the first N train and val documents (smoke runs, tests); 0 = all
     precision: str = "auto"  # auto = bf16 autocast on CUDA and on CPUs with AMX (~2x faster step here), else fp32
-    threads: int = 0  # CPU intra-op threads; 0 = torch default (1 is faster when other jobs share the cores)
+    threads: int = DEFAULT_THREADS  # CPU intra-op threads; 0 = torch default (see hybrid.options.DEFAULT_THREADS)
     precedent_mix: str = ""  # "own:cross:none" shares of sections given a precedent in training windows, e.g. 0.4:0.4:0.2 (hybrid.data.precedent_pairs); "" = off
 
     def __post_init__(self):
-        positive = ("vocab_size", "d_model", "n_layers", "n_heads", "seq_len", "stride", "batch_size", "max_steps", "eval_every", "eval_windows")
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}.")
+        for name, rng in self.RANGES.items():
+            rng.check(name, getattr(self, name))
         if self.stride > self.seq_len:
             raise ConfigError(f"stride must be <= seq_len ({self.seq_len}), got {self.stride}.")
-        if not 0 < self.lr < 1:
-            raise ConfigError(f"lr must be in (0, 1), got {self.lr}.")
-        for name in ("dropout", "cond_dropout", "min_lr_ratio"):
-            if not 0 <= getattr(self, name) < 1:
-                raise ConfigError(f"{name} must be in [0, 1), got {getattr(self, name)}.")
         if self.precision not in ("auto", "fp32", "bf16"):
             raise ConfigError(f"precision must be one of auto, fp32, bf16, got {self.precision!r}.")
         if self.precedent_mix:
             from hybrid.data.precedent_pairs import PairMix
 
             PairMix.parse(self.precedent_mix)
-        if self.warmup_steps < 0 or self.max_minutes < 0 or self.grad_clip <= 0:
-            raise ConfigError("warmup_steps and max_minutes must be >= 0 and grad_clip > 0.")
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    # every numeric field's allowed values: checked here and by `hybrid train` at parse time
+    RANGES: ClassVar[dict[str, Range]] = {
+        "vocab_size": int_range(MIN_VOCAB_SIZE, 1 << 20),  # below MIN_VOCAB_SIZE the BPE trainer silently grows it
+        "d_model": int_range(1, 1 << 16),
+        "n_layers": int_range(1, 1024),
+        "n_heads": int_range(1, 1024),
+        "seq_len": int_range(2, 4096),  # the backbone's rotary table covers 4096 positions (BackboneConfig.max_len)
+        "stride": int_range(1, 4096),
+        "batch_size": int_range(1, 1 << 16),
+        "lr": float_range(0, 1, lo_open=True, hi_open=True),
+        "min_lr_ratio": float_range(0, 1, hi_open=True),
+        "warmup_steps": int_range(0, 1 << 31),
+        "max_steps": int_range(1, 1 << 31),
+        "max_minutes": float_range(0, 1e6),
+        "weight_decay": float_range(0, 1),
+        "dropout": float_range(0, 1, hi_open=True),
+        "grad_clip": float_range(0, 1e6, lo_open=True),
+        "cond_dropout": float_range(0, 1, hi_open=True),
+        "diffusion_weight": float_range(0, 1e6),
+        "plan_repeat": int_range(0, 1024),
+        "eval_every": int_range(1, 1 << 31),
+        "eval_windows": int_range(1, 1 << 20),
+        "seed": int_range(0, 2**32 - 1),  # data order seeds seed * 1000 + epoch, which must stay within 64 bits
+        "tokenizer_docs": int_range(0, 1 << 31),
+        "limit_docs": int_range(0, 1 << 31),
+        "threads": int_range(0, 1024),
+    }
 
     # fields that define the model/data; --resume refuses a checkpoint that differs in any of them
     ARCH_FIELDS = ("vocab_size", "d_model", "n_layers", "n_heads", "seq_len")

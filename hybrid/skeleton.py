@@ -32,6 +32,7 @@ import torch
 from hybrid.data.document import Document, Segment
 from hybrid.data.windows import KIND_HEADING, KIND_SPAN, KIND_TEXT
 from hybrid.errors import SamplingError
+from hybrid.options import MAX_VARIANTS, SEED  # N variants per fill call (one batch); torch's 64-bit seeds
 
 __all__ = [
     "SpanSlot",
@@ -54,7 +55,6 @@ __all__ = [
 ]
 
 DEFAULT_WINDOW = 512  # the training window (TrainConfig.seq_len)
-MAX_VARIANTS = 64  # N variants per fill call (one batch)
 PRECISIONS = ("auto", "fp32", "bf16")
 _KIND = {"text": KIND_TEXT, "heading": KIND_HEADING, "body": KIND_SPAN}
 
@@ -288,8 +288,8 @@ def check_fill_args(n, steps, guidance, seed) -> None:
         raise SamplingError(f"steps must be an integer >= 1, got {steps!r}.")
     if isinstance(guidance, bool) or not isinstance(guidance, (int, float)) or not guidance >= 0 or guidance == float("inf"):
         raise SamplingError(f"guidance must be a finite number >= 0 (0 = off), got {guidance!r}.")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SamplingError(f"seed must be an integer, got {seed!r}.")
+    if not SEED.contains(seed):
+        raise SamplingError(f"seed must be {SEED.describe()}, got {seed!r}.")
 
 
 @dataclass

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from hybrid.errors import CheckpointError
+from hybrid.config import MIN_VOCAB_SIZE
+from hybrid.errors import CheckpointError, ConfigError
 
 __all__ = ["HybridTokenizer", "SPECIAL_TOKENS", "DEFAULT_VOCAB_SIZE"]
 
@@ -52,6 +53,8 @@ class HybridTokenizer:
 
     @classmethod
     def train(cls, texts, vocab_size: int = DEFAULT_VOCAB_SIZE) -> "HybridTokenizer":
+        if vocab_size < MIN_VOCAB_SIZE:  # the BPE trainer would silently grow it to the alphabet
+            raise ConfigError(f"vocab_size must be >= {MIN_VOCAB_SIZE} (256 byte symbols + {len(SPECIAL_TOKENS)} special tokens), got {vocab_size}.")
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
         tok.decoder = decoders.ByteLevel()

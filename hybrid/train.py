@@ -27,8 +27,9 @@ from hybrid.config import TrainConfig
 from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, Rows, document_windows, plan_rows
 from hybrid.diffusion.objective import mdlm_loss, q_xt, sample_times
 from hybrid.diffusion.schedule import get_schedule
-from hybrid.errors import CheckpointError
+from hybrid.errors import CheckpointError, ConfigError
 from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
+from hybrid.model.weights import check_checkpoint_weights
 from hybrid.outdir import HIDDEN, FileSet, OutputLock, check_writable, pending_commit, recover
 from hybrid.tokenizer import HybridTokenizer
 
@@ -164,15 +165,27 @@ def load_checkpoint(path) -> tuple[Backbone, HybridTokenizer, dict]:
         json.loads((path / "config.json").read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise CheckpointError(f"checkpoint file is corrupt: {path / 'config.json'} ({e})") from None
+    check_checkpoint_weights(path)  # from_pretrained would fill missing tensors at random
     tok = HybridTokenizer.load(path)
     try:
         hf = HybridForCausalLM.from_pretrained(path)
     except Exception as e:  # safetensors/transformers raise many types for a damaged file
         raise CheckpointError(f"checkpoint file is corrupt: {path / 'model.safetensors'} ({type(e).__name__}: {e})") from None
-    record = {}
-    if (path / RECORD_FILE).is_file():
-        record = json.loads((path / RECORD_FILE).read_text())
+    record = read_record(path) if (path / RECORD_FILE).is_file() else {}
     return hf.backbone.eval(), tok, record
+
+
+def read_record(path, need: tuple[str, ...] = ()) -> dict:
+    """The training record of checkpoint dir `path`; CheckpointError when it is damaged or lacks a `need` key."""
+    f = Path(path) / RECORD_FILE
+    try:
+        record = json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:  # ValueError: JSONDecodeError, UnicodeDecodeError
+        raise CheckpointError(f"checkpoint file is damaged: {f} ({getattr(e, 'strerror', None) or e})") from None
+    missing = [k for k in need if not isinstance(record, dict) or not isinstance(record.get(k), dict)]
+    if not isinstance(record, dict) or missing:
+        raise CheckpointError(f"checkpoint file is damaged: {f} (expected a JSON object{' with ' + ', '.join(missing) if missing else ''})")
+    return record
 
 
 def _build_data(cfg: TrainConfig, tok_dir: Path | None, log):
@@ -270,7 +283,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
     if resume:
         if not (out / STATE_FILE).is_file():
             raise CheckpointError(f"--resume: no training state in {out / STATE_FILE}; train without --resume first")
-        record = json.loads((out / RECORD_FILE).read_text())
+        record = read_record(out, need=("config",))
         for name in TrainConfig.ARCH_FIELDS:
             if record["config"][name] != getattr(cfg, name):
                 raise CheckpointError(
@@ -308,9 +321,11 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
     log(f"model {raw.num_params() / 1e6:.2f}M params, {len(train_rows)} train rows x {cfg.seq_len}, {len(val_rows)} val rows, device {device}")
 
     per_epoch = len(train_rows) // (cfg.batch_size * acc.num_processes)
+    if per_epoch < 1:
+        raise ConfigError(f"batch_size must be <= {len(train_rows) // acc.num_processes} (train rows per process), got {cfg.batch_size}.")
     t0 = time.time()
     wall0 = wall
-    record = {}
+    record = record if resume else {}  # resumed at or past max_steps: the checkpoint's record is the result
     bar = tqdm(total=cfg.max_steps, initial=step, desc="train", file=sys.stderr, disable=not acc.is_main_process, dynamic_ncols=True)
     model.train()
     stop_reason = "max_steps"

@@ -1,7 +1,8 @@
+import pytest
 import torch
 import torch.nn.functional as F
 
-from hybrid.bpb import _windows, ar_nats, fill_nats
+from hybrid.bpb import _windows, ar_nats, corpus_bpb, fill_nats
 from hybrid.data.windows import KIND_SPAN, KIND_TEXT
 
 
@@ -31,3 +32,11 @@ def test_fill_nats_is_deterministic_for_a_seed_and_zero_without_spans(tiny_model
     b = fill_nats(tiny_model, ids, kind, mask_id=3, draws=2, length=32, seed=5)
     assert a == b and a > 0
     assert fill_nats(tiny_model, ids, [KIND_TEXT] * 50, mask_id=3, draws=2, length=32) == 0.0
+
+
+@pytest.mark.parametrize("draws", [0, -3, 1.5])
+def test_corpus_bpb_refuses_a_draw_count_below_one(tiny_model, tokenizer, draws):
+    from hybrid.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=f"draws must be an integer >= 1, got {draws}"):
+        corpus_bpb(tiny_model, tokenizer, [], draws=draws)

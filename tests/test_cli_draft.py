@@ -48,12 +48,12 @@ BAD = [
     (["--field", "party_a=Acme Inc."], ["missing required field", "party_b"]),
     (["--example", "--field", "colour=blue"], ["unknown field", "colour"]),
     (["--example", "--field", "effective_date=yesterday"], ["effective_date"]),
-    (["--example", "-n", "0"], ["n must be", "got 0"]),
-    (["--example", "-n", "65"], ["n must be", "got 65"]),
-    (["--example", "--steps", "0"], ["steps must be", "got 0"]),
-    (["--example", "--guidance", "-1"], ["guidance must be", "got -1"]),
-    (["--example", "--temperature", "-1"], ["temperature must be"]),
-    (["--example", "--top-p", "2"], ["top_p must be", "2.0"]),
+    (["--example", "-n", "0"], ["-n: must be an integer in [1, 64]", "got '0'"]),  # ranges: parse time (tests/test_cli.py)
+    (["--example", "-n", "65"], ["-n: must be an integer in [1, 64]", "got '65'"]),
+    (["--example", "--steps", "0"], ["--steps: must be", "got '0'"]),
+    (["--example", "--guidance", "-1"], ["--guidance: must be a finite number >= 0", "got '-1'"]),
+    (["--example", "--temperature", "-1"], ["--temperature: must be"]),
+    (["--example", "--top-p", "2"], ["--top-p: must be a finite number in (0, 1]", "got '2'"]),
     (["--fields-file", "{missing}"], ["cannot read fields file", "missing.json"]),
     (["--fields-file", "{notjson}"], ["not valid JSON", "bad.json"]),
     (["--example", "--checkpoint", "{missing}"], ["checkpoint directory not found", "missing.json"]),
@@ -158,14 +158,21 @@ def test_rank_prints_candidates_best_first(capsys, checkpoint, tmp_path):
     path = _candidates(tmp_path, [json.dumps({"text": t}) for t in texts])
     code, stdout, err = _run(capsys, "rank", "--spec", "Governing Law", "--candidates", path, "--json", "--checkpoint", checkpoint)
     assert code == 0, err
-    rows = json.loads(stdout)["candidates"]
+    result = json.loads(stdout)
+    rows = result["candidates"]
     assert sorted(r["index"] for r in rows) == [0, 1, 2] and [r["rank"] for r in rows] == [1, 2, 3]
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
     assert all(r["text"] == texts[r["index"]] for r in rows)
+    from hybrid.rerank import Reranker  # the score is PMI plus the weighted spec-word coverage: the label says so
+
+    w = Reranker.__init__.__kwdefaults__["lexical_weight"]
+    assert result["metric"] == "pmi_plus_coverage" and result["formula"] == f"pmi_nats_per_token + {w:g} * spec_word_coverage"
 
 
 @pytest.mark.parametrize("lines,words", [(["{\"text\": \"ok\"}", "{oops"], ["line 2", "not valid JSON"]),
-                                         (["{\"body\": \"x\"}"], ["line 1", "\"text\""]), ([], ["no candidates"])])
+                                         (["{\"body\": \"x\"}"], ["line 1", "\"text\""]), ([], ["no candidates"]),
+                                         (["{\"text\": \"ok\"}", "{\"text\": \"\"}"], ["line 2", "empty \"text\""]),
+                                         (["{\"text\": \" \\n\\t \"}"], ["line 1", "empty \"text\""])])
 def test_rank_bad_candidates_exit_2(capsys, checkpoint, tmp_path, lines, words):
     path = _candidates(tmp_path, lines)
     code, stdout, err = _run(capsys, "rank", "--spec", "Payment", "--candidates", path, "--checkpoint", checkpoint)

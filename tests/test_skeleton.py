@@ -104,7 +104,8 @@ def test_a_skeleton_without_spans_is_a_sampling_error(tokenizer):
         ({"steps": 0}, r"steps must be an integer >= 1, got 0"),
         ({"guidance": -0.5}, r"guidance must be a finite number >= 0 \(0 = off\), got -0.5"),
         ({"guidance": float("nan")}, r"guidance .* got nan"),
-        ({"seed": "1"}, r"seed must be an integer, got '1'"),
+        ({"seed": "1"}, r"seed must be an integer in \[0, 18446744073709551615\], got '1'"),
+        ({"seed": 2**64}, r"seed must be an integer in \[0, 18446744073709551615\], got 18446744073709551616"),
     ],
 )
 def test_bad_fill_arguments_name_the_argument_and_value(kwargs, match):

@@ -51,3 +51,18 @@ def test_load_missing_or_corrupt_file_names_the_path(tmp_path):
     (tmp_path / "tokenizer.json").write_text("{not json")
     with pytest.raises(CheckpointError, match="corrupt"):
         HybridTokenizer.load(tmp_path)
+
+
+def test_the_smallest_vocabulary_is_the_byte_alphabet_plus_the_special_tokens():
+    from hybrid.config import MIN_VOCAB_SIZE
+
+    assert MIN_VOCAB_SIZE == 256 + len(SPECIAL_TOKENS)
+    assert HybridTokenizer.train(corpus_sample_texts(1), MIN_VOCAB_SIZE).vocab_size == MIN_VOCAB_SIZE
+
+
+@pytest.mark.parametrize("vocab_size", [1, 263])
+def test_a_vocabulary_below_the_alphabet_is_refused_not_silently_raised(vocab_size):
+    from hybrid.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=f"vocab_size must be >= 264 .*, got {vocab_size}"):
+        HybridTokenizer.train(corpus_sample_texts(1), vocab_size)

@@ -124,3 +124,48 @@ def test_cli_train_bad_value_exits_2(tmp_path, capsys):
 def test_config_rejects_bad_precision():
     with pytest.raises(ConfigError, match="precision"):
         TrainConfig(precision="fp8")
+
+
+def _cli_flags(**cfg) -> list[str]:
+    return [a for k, v in cfg.items() for a in (f"--{k.replace('_', '-')}", str(v))]
+
+
+@pytest.mark.parametrize("damage", ['{"step": 6, "conf', "[1, 2]", b"\xff\xfe"])
+def test_a_damaged_training_record_is_a_checkpoint_error_and_exit_2(trained, tmp_path, capsys, damage):
+    import shutil
+
+    copy = tmp_path / "c"
+    shutil.copytree(trained[0], copy)
+    record = copy / "training_record.json"
+    record.write_bytes(damage if isinstance(damage, bytes) else damage.encode())
+    with pytest.raises(CheckpointError, match="training_record.json"):
+        load_checkpoint(copy)
+    for argv in (["eval", "bpb", "--checkpoint", str(copy)], ["train", "--out", str(copy), "--resume", *_cli_flags(**TINY)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        last = err.strip().splitlines()[-1]  # above it: transformers' weight-loading progress bar
+        assert last.startswith("hybrid: error: ") and f"damaged: {record}" in last and "Traceback" not in err, err
+
+
+def test_resuming_at_or_past_max_steps_prints_the_checkpoints_record(trained, tmp_path, capsys):
+    import shutil
+
+    copy = tmp_path / "c"
+    shutil.copytree(trained[0], copy)
+    saved = json.loads((copy / "training_record.json").read_text())
+    assert main(["train", "--out", str(copy), "--resume", "--json", *_cli_flags(**{**TINY, "max_steps": 3})]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == {k: saved[k] for k in ("step", "tokens_seen", "wall_seconds", "tokens_per_second", "params")}
+    assert printed["step"] == 6 and None not in printed.values()
+
+
+def test_a_batch_larger_than_the_train_rows_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match=r"batch_size must be <= \d+ \(train rows per process\), got 60000"):
+        train(TrainConfig(out=str(tmp_path / "m"), max_steps=1, **{**TINY, "batch_size": 60000}), log=lambda m: None)
+    assert not (tmp_path / "m" / "model.safetensors").exists()
+
+
+@pytest.mark.parametrize("vocab_size", [0, 100, 263])
+def test_a_vocab_below_the_byte_alphabet_is_refused_not_raised(vocab_size):
+    with pytest.raises(ConfigError, match=f"vocab_size must be an integer in \\[264, .*\\], got {vocab_size}"):
+        TrainConfig(vocab_size=vocab_size)

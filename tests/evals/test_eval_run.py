@@ -148,7 +148,7 @@ def _corpus_without(world, tmp_path, split):
         ("no_bodies", "none with a clause body"),
         ("reference_is_checkpoint", "independent"),
         ("no_reference", "evals.train_reference"),
-        ("bad_variants", "n-variants must be an integer in [1, 64], got 0"),
+        ("bad_variants", "argument --n-variants: must be an integer in [1, 64], got '0'"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(world, tmp_path, capsys, case, message):
@@ -183,6 +183,19 @@ def test_bad_input_exits_2_with_a_clear_message(world, tmp_path, capsys, case, m
     err = capsys.readouterr().err
     assert message in err, err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("damage", ['{"split": "te', "[]", b"\xff"])
+def test_a_damaged_run_json_exits_2_naming_it_and_keeps_the_run(world, tmp_path, capsys, damage):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "run.json").write_bytes(damage if isinstance(damage, bytes) else damage.encode())
+    (out / "samples.jsonl").write_text("")
+    assert main(_args(world, out, "--no-mauve")) == 2
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("hybrid: error: ") and f"{out / 'run.json'} is damaged" in last and "Traceback" not in err, err
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["run.json", "samples.jsonl"]
 
 
 def test_the_reference_is_an_ar_only_model_of_another_seed_and_size(world):
