@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+from hybrid.options import SEED, int_range
+
 __all__ = ["add_parsers", "add_draft_arguments", "precedent_count", "guidance_weight"]
 
 
@@ -94,8 +96,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--doc-type", default=None, help="prefer precedents of this doc type, e.g. 'MUTUAL NDA'")
     p.add_argument("--query", default=None, help="text to rank by (heading, clause spec, deal facts)")
     p.add_argument("-k", type=_positive_int, default=3, help="how many precedents (>= 1, default 3)")
-    p.add_argument("--seed", type=int, default=0, help="seed for --variant > 0 draws (default 0)")
-    p.add_argument("--variant", type=int, default=0, help="0 = the top k; v > 0 = a seeded draw from the top 4k")
+    p.add_argument("--seed", type=SEED, default=0, help="seed for --variant > 0 draws, 0 .. 2^64-1 (default 0)")
+    p.add_argument("--variant", type=int_range(0, 1 << 20), default=0, help="0 = the top k; v > 0 = a seeded draw from the top 4k")
     p.add_argument("--build", action="store_true", help="(re)build the library from the corpus first (progress on stderr)")
     p.add_argument("--library", type=Path, default=None, help="library file (default: the cache under .cache/precedents)")
     p.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")

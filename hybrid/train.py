@@ -166,12 +166,12 @@ def load_checkpoint(path) -> tuple[Backbone, HybridTokenizer, dict]:
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise CheckpointError(f"checkpoint file is corrupt: {path / 'config.json'} ({e})") from None
     check_checkpoint_weights(path)  # from_pretrained would fill missing tensors at random
+    record = read_record(path) if (path / RECORD_FILE).is_file() else {}  # before the weights: a damaged one fails fast
     tok = HybridTokenizer.load(path)
     try:
         hf = HybridForCausalLM.from_pretrained(path)
     except Exception as e:  # safetensors/transformers raise many types for a damaged file
         raise CheckpointError(f"checkpoint file is corrupt: {path / 'model.safetensors'} ({type(e).__name__}: {e})") from None
-    record = read_record(path) if (path / RECORD_FILE).is_file() else {}
     return hf.backbone.eval(), tok, record
 
 

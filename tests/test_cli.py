@@ -42,6 +42,8 @@ BAD = [
     (["draft", "mutual-nda", "--seed", "-1"], "--seed", "[0, 18446744073709551615]", "'-1'"),
     (["draft", "mutual-nda", "--top-p", "2"], "--top-p", "(0, 1]", "'2'"),
     (["rank", "--spec", "Term", "--candidates", "c.jsonl", "--threads", "-1"], "--threads", "[0, 1024]", "'-1'"),
+    (["precedents", "governing_law", "--variant", "-1"], "--variant", "[0, 1048576]", "'-1'"),
+    (["precedents", "governing_law", "--seed", TOO_BIG_SEED], "--seed", "[0, 18446744073709551615]", TOO_BIG_SEED),
 ]
 
 
