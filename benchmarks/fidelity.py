@@ -5,10 +5,10 @@
 Per (template, seed) the same draft is made twice, interleaved so load drifts hit both alike:
 - "new": Drafter.draft's pipeline as shipped: the planner under the structural grammar
   (hybrid.grammar.outline_ebnf), the template's headings, frames locked in their spans, places
-  the deal does not name banned in the filler, the reranker with the foreign-facts check, body
+  and capitalized terms the deal does not name banned in the filler (hybrid.foreign_facts.deal_ban_ids), the reranker with the foreign-facts check, body
   lines cleaned of section numbers;
 - "previous": the behaviour before issue 12 on the same model: the planner under the JSON Schema
-  alone (structured=False), no frames (render_skeleton(frames=False)), no place bans in the filler
+  alone (structured=False), no frames (render_skeleton(frames=False)), no token bans in the filler
   (a skeleton without deal_text), the reranker without the foreign-facts check (a ContractSpec
   without the deal's text), bodies as the filler wrote them.
 Templates: the 12 of templates/ plus benchmarks/templates/equipment-lease.json (a user's own
@@ -147,14 +147,14 @@ def main(argv=None) -> None:
     load_before = os.getloadavg()
     drafter = Drafter.from_pretrained(args.checkpoint, device="cpu")
     if args.templates == "all":
-        specs = [str(p) for p in sorted(TEMPLATES_DIR.glob("*.json"))] + [str(USER_TEMPLATE)]
+        specs = [str(USER_TEMPLATE)] + [str(p) for p in sorted(TEMPLATES_DIR.glob("*.json"))]
     else:
         specs = args.templates.split(",")
     seeds = [int(s) for s in args.seeds.split(",")]
     rows = {"new": [], "previous": []}
     per_template = {}
     t_start = time.perf_counter()
-    for spec in specs:
+    for done, spec in enumerate(specs, 1):
         t = load_template(spec)
         values = t.validate_fields(t.example)
         for seed in seeds:
@@ -168,15 +168,23 @@ def main(argv=None) -> None:
         per_template[t.id] = {k: {"duplicates": sum(r["dup"] for r in v if r["template"] == t.id),
                                   "fields": [sum(r["fields"][i] for r in v if r["template"] == t.id) for i in (0, 1)],
                                   "foreign": sum(r["foreign"] for r in v if r["template"] == t.id)} for k, v in rows.items()}
+        line = json.dumps(_report(args, specs[:done], len(specs), seeds, drafter, load_before, t_start, rows, per_template))
+        if args.out:  # after every template: a run cut short still leaves its measured part
+            Path(args.out).write_text(line + "\n")
+    print(line)
+
+
+def _report(args, specs, planned, seeds, drafter, load_before, t_start, rows, per_template) -> dict:
     new, prev = _summary(rows["new"]), _summary(rows["previous"])
-    out = {
+    return {
         "benchmark": "fidelity",
-        "grid": {"templates": len(specs), "user_template": str(USER_TEMPLATE.relative_to(REPO)) if args.templates == "all" else None,
-                 "variants": args.n, "seeds": seeds, "drafts_per_behaviour": len(rows["new"]),
-                 "full_grid": args.templates == "all" and len(seeds) == 3 and args.n == 4},
+        "grid": {"templates": [load_template(s).id for s in specs], "templates_planned": planned,
+                 "complete": len(specs) == planned, "variants": args.n, "seeds": seeds,
+                 "drafts_per_behaviour": len(rows["new"]),
+                 "full_grid": len(specs) == planned and args.templates == "all" and len(seeds) == 3 and args.n == 4},
         "checkpoint": drafter.path,
         "machine": {"cpu": _cpu_model(), "cores": os.cpu_count(), "torch_threads": args.threads,
-                    "load_avg_before": [round(x, 2) for x in load_before], "load_avg_after": [round(x, 2) for x in os.getloadavg()],
+                    "load_avg_before": [round(x, 2) for x in load_before], "load_avg_now": [round(x, 2) for x in os.getloadavg()],
                     "torch": torch.__version__},
         "wall_seconds": round(time.perf_counter() - t_start, 1),
         "new": new,
@@ -192,10 +200,6 @@ def main(argv=None) -> None:
         },
         "per_template": per_template,
     }
-    line = json.dumps(out)
-    print(line)
-    if args.out:
-        Path(args.out).write_text(line + "\n")
 
 
 if __name__ == "__main__":

@@ -200,11 +200,9 @@ def read_candidates(path) -> list[str]:
 
 
 def _score_label(reranker) -> dict:
-    """What Reranker.score computes, for `rank --json`: the PMI plus its weighted spec-word coverage (hybrid.rerank)."""
-    w = reranker.lexical_weight
-    if not w:
-        return {"metric": "pmi", "formula": "pmi_nats_per_token"}
-    return {"metric": "pmi_plus_coverage", "formula": f"pmi_nats_per_token + {w:g} * spec_word_coverage"}
+    """What Reranker.score computes, for `rank --json`: hybrid.relevance's weighted features (each row's "scores")."""
+    relevance = reranker.relevance
+    return {"metric": "relevance", "formula": relevance.weights.formula(relevance.shortlist)}
 
 
 def _cmd_rank(args) -> int:
@@ -217,9 +215,10 @@ def _cmd_rank(args) -> int:
 
     model, tok, _, _ = load_model(args.checkpoint, device="cpu" if args.cpu else None)
     reranker = Reranker(model, tok)
-    scores = reranker.score(args.spec, texts)
+    parts = reranker.score_breakdown(args.spec, texts)
+    scores = [p.pop("score") for p in parts]
     order = sorted(range(len(texts)), key=lambda i: (-scores[i], i))
-    rows = [{"rank": r, "index": i, "score": scores[i], "text": texts[i]} for r, i in enumerate(order, 1)]
+    rows = [{"rank": r, "index": i, "score": scores[i], "scores": parts[i], "text": texts[i]} for r, i in enumerate(order, 1)]
     if args.json:
         print(json.dumps({"spec": args.spec, **_score_label(reranker), "candidates": rows}, ensure_ascii=False))
     else:

@@ -258,10 +258,10 @@ class Drafter:
             return self._fill(skeleton, n, steps, guidance, seed, params, on_step)
 
     def _fill(self, skeleton, n, steps, guidance, seed, params, on_step) -> list[FillResult]:
-        if getattr(skeleton, "deal_text", ""):  # places the deal does not name cannot be written (hybrid.foreign_facts)
-            from hybrid.foreign_facts import place_ban_ids
+        if getattr(skeleton, "deal_text", ""):  # places and terms the deal does not name cannot be written (hybrid.foreign_facts)
+            from hybrid.foreign_facts import deal_ban_ids
 
-            bans = place_ban_ids(self.tokenizer, skeleton.deal_text)
+            bans = deal_ban_ids(self.tokenizer, skeleton.deal_text)
             params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))))
         if self.filler == "ar":
             from hybrid.arfill import fill

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Fact", "KINDS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "place_ban_ids", "allowed_text", "party_names", "build_party_list"]
+__all__ = ["Fact", "KINDS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "place_ban_ids", "name_ban_ids", "deal_ban_ids",
+           "build_capitalized_terms", "allowed_text", "party_names", "build_party_list"]
 
 KINDS = ("party", "place", "amount", "duration", "name")
 PARTIES_FILE = Path(__file__).with_name("cuad_parties.json")
@@ -149,6 +150,12 @@ def _cap_runs(text: str):
             yield run[0][0], run[-1][1], [w for _, _, w in run]
 
 
+def _base(word: str) -> str:
+    """Lower-cased, without a possessive ("Party's" -> "party")."""
+    w = word.lower()
+    return w[:-2] if w.endswith("'s") else w
+
+
 def _vocabulary(allowed: str) -> set[str]:
     return {w.lower() for w in _WORD_RE.findall(allowed)} | _GENERIC
 
@@ -200,7 +207,7 @@ def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = ()) -> lis
             continue
         if f.kind == "duration" and _durations(f.text)[0][0] in days:
             continue
-        if f.kind == "name" and all(w.lower() in vocab for w in re.findall(_WORD_RE, f.text) if _is_name_word(w)):
+        if f.kind == "name" and all(_base(w) in vocab for w in re.findall(_WORD_RE, f.text) if _is_name_word(w)):
             continue
         out.append(f)
     return out
@@ -280,6 +287,68 @@ def place_ban_ids(tokenizer, allowed: str) -> list[int]:
                 if len(ids) == 1:
                     out.add(ids[0])
     return sorted(out)
+
+
+TERMS_FILE = Path(__file__).with_name("capitalized_terms.json")
+
+
+def _vocab_sha(tokenizer) -> str:
+    import hashlib
+
+    return hashlib.sha1(json.dumps(sorted(tokenizer.hf.get_vocab().items())).encode()).hexdigest()[:16]
+
+
+def build_capitalized_terms(tokenizer, bodies, min_count: int = 5, min_mid_share: float = 0.8) -> dict:
+    """The tokens that open a capitalized word mostly in mid-sentence in `bodies` (train-split
+    clause bodies): other deals' defined terms and names ("Licensor", "Products", "GitHub") and
+    the first pieces of such words, as opposed to sentence openers ("The", "Each", "Upon").
+    A token counts as sentence-initial after . : ; ! ? ) or a quote and a space, or at a line start."""
+    from collections import Counter
+
+    initial, mid = Counter(), Counter()
+    for ids in tokenizer.encode_batch(list(bodies)):
+        prev = "\n"
+        for i in ids:
+            piece = tokenizer.decode([i])
+            if re.match(r"^ ?[A-Z][a-z]", piece):
+                start = re.search(r"[.:;!?)\"]\s*$", prev) if piece.startswith(" ") else prev.endswith("\n")
+                (initial if start else mid)[i] += 1
+            prev = piece
+    inv = {i: p for p, i in tokenizer.hf.get_vocab().items()}
+    pieces = sorted(inv[i] for i in set(mid) if initial[i] + mid[i] >= min_count and mid[i] / (initial[i] + mid[i]) >= min_mid_share)
+    return {"vocab_sha": _vocab_sha(tokenizer), "min_count": min_count, "min_mid_share": min_mid_share, "pieces": pieces}
+
+
+@lru_cache(maxsize=1)
+def _capitalized_terms() -> dict:
+    return json.loads(TERMS_FILE.read_text(encoding="utf-8")) if TERMS_FILE.is_file() else {}
+
+
+def name_ban_ids(tokenizer, allowed: str) -> list[int]:
+    """Token ids of hybrid/capitalized_terms.json (built for this tokenizer; none for another)
+    that the deal's text never uses and that are not generic contract words: other deals'
+    defined terms and names cannot open a word of a draft."""
+    data = _capitalized_terms()
+    if not data or data.get("vocab_sha") != _vocab_sha(tokenizer):
+        return []
+    vocab = tokenizer.hf.get_vocab()
+    words = set(_WORD_RE.findall(allowed))
+    used = set(tokenizer.encode(allowed))
+    for w in words:
+        used |= set(tokenizer.encode(" " + w)) | set(tokenizer.encode(w))
+    generic = {w.lower() for w in _GENERIC} | {w.lower() for w in words}
+    out = []
+    for piece in data["pieces"]:
+        i = vocab.get(piece)
+        if i is None or i in used or tokenizer.decode([i]).strip().lower() in generic:
+            continue
+        out.append(i)
+    return sorted(out)
+
+
+def deal_ban_ids(tokenizer, allowed: str) -> list[int]:
+    """Every token the fillers must not write for this deal: place_ban_ids and name_ban_ids."""
+    return sorted(set(place_ban_ids(tokenizer, allowed)) | set(name_ban_ids(tokenizer, allowed)))
 
 
 def draft_foreign_facts(template, values: dict, bodies: list[str]) -> list[dict]:

@@ -163,10 +163,10 @@ def test_rank_prints_candidates_best_first(capsys, checkpoint, tmp_path):
     assert sorted(r["index"] for r in rows) == [0, 1, 2] and [r["rank"] for r in rows] == [1, 2, 3]
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
     assert all(r["text"] == texts[r["index"]] for r in rows)
-    from hybrid.rerank import Reranker  # the score is PMI plus the weighted spec-word coverage: the label says so
+    from hybrid.relevance import DEFAULT_WEIGHTS  # the score is hybrid.relevance's: the label and the parts say so
 
-    w = Reranker.__init__.__kwdefaults__["lexical_weight"]
-    assert result["metric"] == "pmi_plus_coverage" and result["formula"] == f"pmi_nats_per_token + {w:g} * spec_word_coverage"
+    assert result["metric"] == "relevance" and result["formula"] == DEFAULT_WEIGHTS.formula()
+    assert all(set(r["scores"]) == {"bm25", "dense", "coverage", "pmi"} for r in rows)
 
 
 @pytest.mark.parametrize("lines,words", [(["{\"text\": \"ok\"}", "{oops"], ["line 2", "not valid JSON"]),

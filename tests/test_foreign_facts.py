@@ -159,3 +159,21 @@ def test_the_drafter_never_writes_a_banned_place_token(tiny_model, tokenizer, mo
     frame_ids = {t for s in sk.spans if s.frame for t in tokenizer.encode(s.frame)}
     written = {t for f in fills for ids in f.tokens for t in ids} - frame_ids  # frames are locked, not sampled
     assert common and not (written & set(common))
+
+
+def test_name_bans_cover_mid_sentence_terms_of_other_deals_only(monkeypatch):
+    import hybrid.foreign_facts as ff
+    from hybrid.tokenizer import HybridTokenizer
+
+    bodies = ["the Licensor shall notify the Licensor and the Company. Each party agrees. Each day."] * 6
+    tokenizer = HybridTokenizer.train(bodies * 20, vocab_size=400)  # whole words become tokens
+    data = ff.build_capitalized_terms(tokenizer, bodies, min_count=5)
+    pieces = {tokenizer.decode([tokenizer.hf.token_to_id(p)]) for p in data["pieces"]}
+    assert any(p.strip().startswith(("Lic", "Com")) for p in pieces) and not any(p.strip().startswith("Each") for p in pieces)
+    monkeypatch.setattr(ff, "_capitalized_terms", lambda: data)
+    allowed = "The Company shall pay."
+    banned = {tokenizer.decode([i]) for i in ff.name_ban_ids(tokenizer, allowed)}
+    company = set(tokenizer.encode(" Company"))
+    assert banned and not (company & set(ff.name_ban_ids(tokenizer, allowed)))  # the deal's own word stays
+    monkeypatch.setattr(ff, "_capitalized_terms", lambda: {**data, "vocab_sha": "another tokenizer"})
+    assert ff.name_ban_ids(tokenizer, allowed) == []
