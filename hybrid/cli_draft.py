@@ -111,6 +111,9 @@ def _cmd_draft(args) -> int:
 def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
     from tqdm import tqdm
 
+    from hybrid.diffusion.sampler import FillConfig
+    from hybrid.precision import resolve_precision
+
     from hybrid.drafter import Drafter
     from hybrid.foreign_facts import draft_foreign_facts
 
@@ -148,6 +151,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         "n": args.n, "steps": steps, "guidance": guidance, "temperature": params.temperature, "top_p": params.top_p,
         "format": args.format, "filler": drafter.filler, "headings": drafter.headings,
         "precedents": args.precedents, "precedent_guidance": args.precedent_guidance,
+        "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
     }
     report = {
         "template": template.id,

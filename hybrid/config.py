@@ -47,7 +47,7 @@ class TrainConfig:
     seed: int = 1234  # data order, noise and init
     tokenizer_docs: int = 0  # train the tokenizer on the first N train docs; 0 = all
     limit_docs: int = 0  # use only the first N train and val documents (smoke runs, tests); 0 = all
-    precision: str = "auto"  # auto = bf16 autocast on CUDA and on CPUs with AMX (~2x faster step here), else fp32
+    precision: str = "auto"  # auto = bf16 autocast on CUDA, fp32 on CPU (hybrid.precision: one rule, no CPU flags); bf16 on an AMX CPU is ~2x faster per step
     threads: int = DEFAULT_THREADS  # CPU intra-op threads; 0 = torch default (see hybrid.options.DEFAULT_THREADS)
     precedent_mix: str = ""  # "own:cross:none" shares of sections given a precedent in training windows, e.g. 0.4:0.4:0.2 (hybrid.data.precedent_pairs); "" = off
 

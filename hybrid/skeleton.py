@@ -21,10 +21,7 @@ independent context with positions rebased to 0 (as a training window), so docum
 length fill and no position ever exceeds the window.
 """
 
-from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Callable
 
 import torch
@@ -32,6 +29,7 @@ import torch
 from hybrid.data.document import Document, Segment
 from hybrid.data.windows import KIND_HEADING, KIND_SPAN, KIND_TEXT
 from hybrid.errors import SamplingError
+from hybrid.precision import PRECISIONS, autocast  # re-exported: the fillers import them from here
 from hybrid.options import MAX_VARIANTS, SEED  # N variants per fill call (one batch); torch's 64-bit seeds
 
 __all__ = [
@@ -55,7 +53,6 @@ __all__ = [
 ]
 
 DEFAULT_WINDOW = 512  # the training window (TrainConfig.seq_len)
-PRECISIONS = ("auto", "fp32", "bf16")
 _KIND = {"text": KIND_TEXT, "heading": KIND_HEADING, "body": KIND_SPAN}
 
 
@@ -319,31 +316,6 @@ class StepEvent:
         filler gave no renderer). Rendering decodes every variant, so it is done only when asked; call
         it inside on_step (the diffusion filler renders its state at the time of the call)."""
         return None if self.render is None else self.render(glyph)
-
-
-@lru_cache(maxsize=1)
-def _cpu_has_bf16_matmul() -> bool:
-    """AMX / AVX512-BF16 CPUs run bf16 matmuls several times faster than fp32 (measured here: a
-    600 x 256 x 8192 projection 19 ms fp32 vs 3.4 ms bf16); older CPUs emulate bf16 slowly."""
-    try:
-        flags = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
-    return "amx_bf16" in flags or "avx512_bf16" in flags
-
-
-def autocast(device, precision: str):
-    """The autocast context both fillers run their forwards in.
-
-    "auto": bf16 on CUDA and on CPUs with bf16 matmul units (the model trains under bf16
-    autocast), else fp32; "fp32": no autocast; "bf16": bf16 autocast on any device.
-    """
-    if precision not in PRECISIONS:
-        raise SamplingError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}.")
-    device = torch.device(device)
-    if precision == "fp32" or (precision == "auto" and device.type == "cpu" and not _cpu_has_bf16_matmul()):
-        return nullcontext()
-    return torch.autocast(device.type, dtype=torch.bfloat16)
 
 
 class PrefilteredTopP:

@@ -31,6 +31,7 @@ from hybrid.errors import CheckpointError, ConfigError
 from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
 from hybrid.model.weights import check_checkpoint_weights
 from hybrid.outdir import HIDDEN, FileSet, OutputLock, check_writable, pending_commit, recover
+from hybrid.precision import resolve_precision
 from hybrid.tokenizer import HybridTokenizer
 
 __all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "noise_generator", "ATTRIBUTION"]
@@ -273,10 +274,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
 
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
-    precision = cfg.precision
-    if precision == "auto":
-        amx = getattr(torch.cpu, "_is_amx_tile_supported", lambda: False)()
-        precision = "bf16" if torch.cuda.is_available() or amx else "fp32"
+    precision = resolve_precision(cfg.precision, "cuda" if torch.cuda.is_available() else "cpu")  # one rule, hybrid.precision
     acc = Accelerator(mixed_precision="bf16" if precision == "bf16" else "no")
     out = Path(cfg.out)
     state = None

@@ -109,7 +109,7 @@ class FillConfig:
     logits_chunk: int = 512
     """>= 1. Slots per output-projection chunk (bounds the (chunk, vocab) logits memory)."""
     precision: str = "auto"
-    """"auto" | "fp32" | "bf16": autocast of the forwards ("auto" = bf16 on CUDA and on CPUs with bf16 matmul units)."""
+    """"auto" | "fp32" | "bf16": autocast of the forwards ("auto" = bf16 on CUDA, fp32 on CPU: hybrid.precision)."""
     max_batch_tokens: int | None = None
     """Query tokens per forward call (pages are split across calls above it: bounds activation memory); 0 = one call per step; None = 8192 on CPU, 0 on CUDA."""
 
