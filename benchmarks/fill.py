@@ -388,6 +388,20 @@ def main(argv=None):
             sweep.append(point(*hybrid(sk0, w=w, nn=args.sweep_n), guidance=w))
             log(f"w={w}: {sweep[-1]}")
         out["guidance_sweep"] = {"template": tids[0], "sections": args.sweep_sections, "n": args.sweep_n, "ar": ar_point, "points": sweep}
+        # parallel commits: fewer steps with wider semi-AR blocks commit several tokens per span per
+        # step; each point against the span-parallel AR fill of the same contract, same run
+        rb0, sb0 = _timed(lambda: arfill_batched.fill(model, tok, sk0, n=args.sweep_n, seed=args.seed, params=params,
+                                                      window=args.window, precision=args.precision), device)
+        arb_point = point(rb0, sb0, filler="ar_batched")
+        grid = ((256, 2, 0.8), (64, 8, 0.8)) if args.quick else ((256, 2, 0.8), (128, 4, 0.8), (64, 8, 0.8), (64, 8, 0.5), (32, 16, 0.8), (96, 0, 0.8))
+        par = []
+        for k, blk, thr in grid:
+            r, s = hybrid(sk0, steps=k, config=config(block=blk, threshold=thr), nn=args.sweep_n)
+            pt = point(r, s, steps=k, block=blk, threshold=thr, tokens_per_span_step=round(r[0].timings["tokens_per_span_step"], 3))
+            pt.update(speedup_vs_ar_batched=round(sb0 / max(s, 1e-9), 3), bpb_ratio_vs_ar_batched=round(pt["bpb"] / max(arb_point["bpb"], 1e-9), 3))
+            par.append(pt)
+            log(f"parallel K={k} block={blk} thr={thr}: {pt}")
+        out["parallel_commits"] = {"template": tids[0], "sections": args.sweep_sections, "n": args.sweep_n, "ar_batched": arb_point, "points": par}
         # committed-slot key/value reuse against the exact loop (every slot recomputed every step);
         # on the first 4 sections with N=4: the exact loop is ~10x the work
         sk_small = _skeleton(tok, tids[0], 4)
