@@ -41,6 +41,7 @@ import math
 import os
 import re
 import sqlite3
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -144,9 +145,13 @@ class EmbeddingCache:
 
     def _conn(self):
         if self._db is None and self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=30)
-            self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, timeout=30)
+                self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+            except (OSError, sqlite3.Error) as e:  # a read-only or broken cache costs speed, never the ranking
+                print(f"relevance: embedding cache {self.path} unusable ({e}); keeping embeddings in memory", file=sys.stderr)
+                self._db, self.path = None, None
         return self._db
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:

@@ -103,6 +103,14 @@ def test_embeddings_are_computed_once_per_text_and_persist_on_disk(tmp_path):
     assert other.seen == ["beta law"]  # vectors of one encoder are never read for another
 
 
+def test_an_unusable_cache_file_falls_back_to_memory(tmp_path, capsys):
+    (tmp_path / "e.sqlite").write_text("not a database")
+    enc = Counting()
+    cache = EmbeddingCache(enc, path=tmp_path / "e.sqlite")
+    assert cache(["fee", "fee"]).shape == (2, len(VOCAB)) and enc.seen == ["fee"]
+    assert "unusable" in capsys.readouterr().err and cache.path is None
+
+
 @pytest.mark.parametrize("field, value", [("bm25", -1.0), ("dense", float("nan")), ("pmi", True)])
 def test_bad_weights_name_the_field(field, value):
     with pytest.raises(ConfigError, match=f"relevance weight {field} must be a finite number >= 0"):
