@@ -32,6 +32,7 @@ from jsonschema.exceptions import best_match
 from hybrid.data.clauses import CLAUSE_TYPES
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.errors import FieldError, TemplateError
+from hybrid.foreign_facts import allowed_text
 from hybrid.textsafe import check_field_value
 
 __all__ = [
@@ -324,8 +325,6 @@ class Template:
                 )
             )
         segs.append(Segment(substitute(self.signature_block, values), "text"))
-        from hybrid.foreign_facts import allowed_text
-
         return Skeleton(self.id, copy.deepcopy(outline), values, segs, spans, allowed_text(self, values))
 
     def summary(self) -> dict:
