@@ -48,7 +48,7 @@ def _load(args):
         tok = HybridTokenizer.train(texts, vocab_size=8192)
         torch.manual_seed(0)
         return Backbone(BackboneConfig(vocab_size=8192)).eval(), tok, {"random": True}
-    from hybrid.train import load_checkpoint
+    from hybrid.checkpoint import load_checkpoint
 
     return load_checkpoint(args.checkpoint)
 

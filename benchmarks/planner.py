@@ -213,7 +213,7 @@ def main() -> None:
     torch.manual_seed(0)
 
     if args.checkpoint:
-        from hybrid.train import load_checkpoint
+        from hybrid.checkpoint import load_checkpoint
 
         model, tok, _ = load_checkpoint(args.checkpoint)
         source = str(args.checkpoint)

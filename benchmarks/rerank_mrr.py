@@ -125,7 +125,7 @@ def main() -> None:
         torch.manual_seed(0)
         model = Backbone(BackboneConfig.tiny(tok.vocab_size)).eval()
     else:
-        from hybrid.train import load_checkpoint
+        from hybrid.checkpoint import load_checkpoint
 
         model, tok, _ = load_checkpoint(args.checkpoint)
     model = model.to(args.device)

@@ -67,7 +67,7 @@ def _cmd_plan(args) -> int:
     from hybrid.planner import Planner
     from hybrid.sampling import SamplingParams
     from hybrid.templates import load_template
-    from hybrid.train import load_checkpoint
+    from hybrid.checkpoint import load_checkpoint
 
     template = load_template(args.template)
     fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)

@@ -185,7 +185,7 @@ def test_cli_plan_prints_a_valid_outline(checkpoint, capsys, tmp_path):
         (["plan", "distributor", "--example", "--field", "territory"], "--field expects NAME=VALUE, got 'territory'."),
         (["plan", "distributor", "--example", "--field", "exclusivity=sole"], 'must be one of "exclusive", "non-exclusive", got "sole"'),
         (["plan", "franchise", "--example", "--field", "royalty_percent=lots"], "field 'royalty_percent' must be of type number"),
-        (["plan", "distributor", "--example", "--top-p", "1.5"], "top_p must be in (0, 1], got 1.5."),
+        (["plan", "distributor", "--example", "--top-p", "1.5"], "--top-p: must be a finite number in (0, 1], got '1.5'"),
         (["plan", "distributor", "--example", "--fields-file", "/nonexistent.json"], "cannot read fields file /nonexistent.json"),
     ],
 )

@@ -303,7 +303,7 @@ def save_pretrained(model, tok, directory) -> Path:
 
 def resolve(path):
     """(model, tokenizer, record) of whatever a --checkpoint/--model names: a known base name (fetched),
-    a Llama checkpoint directory, or one of our own checkpoints (hybrid.train.load_checkpoint)."""
+    a Llama checkpoint directory, or one of our own checkpoints (hybrid.checkpoint.load_checkpoint)."""
     name = str(path)
     if name in BASES or is_llama_dir(name):
         return load_pretrained(name)
@@ -319,6 +319,6 @@ def resolve(path):
         if model_type not in (None, "hybrid-contracts"):
             raise CheckpointError(f"{p} is not a Llama-family checkpoint nor one of ours: {CONFIG} model_type must be one of "
                                   f"{_llama_types() + ('hybrid-contracts',)}, got {model_type!r}.")
-    from hybrid.train import load_checkpoint
+    from hybrid.checkpoint import load_checkpoint
 
     return load_checkpoint(p)
