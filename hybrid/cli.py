@@ -65,7 +65,7 @@ def _add_train(sub) -> None:
     p.set_defaults(func=_cmd_train)
 
 
-def _add_eval(sub) -> None:
+def _add_eval(sub, with_run: bool = True) -> None:
     p = sub.add_parser("eval", help="offline evaluation: `eval bpb` (bits per byte) and `eval run` (drafting systems side by side)",
                        description="Offline evaluation. `hybrid eval bpb`: bits per byte of a checkpoint on a corpus split. "
                        "`hybrid eval run`: draft the held-out contracts with each system and score them (see `hybrid eval run -h`).")
@@ -82,6 +82,8 @@ def _add_eval(sub) -> None:
     b.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     b.add_argument("--json", action="store_true", help="one JSON line on stdout")
     b.set_defaults(func=_cmd_eval_bpb)
+    if not with_run:  # the harness is imported only for `hybrid eval ...`
+        return
     try:  # `hybrid eval run` lives in the evals/ harness at the repo root; absent when evals/ is not importable
         from evals.cli import add_eval_run
     except ModuleNotFoundError as e:
@@ -99,31 +101,31 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"hybrid: error: {message} (see `{self.prog} -h`)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The whole CLI. `argv` (the arguments about to be parsed) lets `eval run` and its harness be
+    imported only when the command is `eval` (None: build everything)."""
+    from hybrid.cli_draft import add_parsers as add_draft_parsers
+    from hybrid.cli_model import add_parsers as add_model_parsers
+    from hybrid.cli_plan import add_parsers as add_plan_parsers
+    from hybrid.cli_precedents import add_parsers as add_precedent_parsers
+
     parser = _Parser(
         prog="hybrid",
         description="Draft contracts: a JSON-Schema-constrained planner, a masked-diffusion filler and a reranker on one small transformer.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     _add_train(sub)
-    _add_eval(sub)
-    try:
-        from hybrid.cli_plan import add_parsers as add_plan_parsers
-    except ImportError:
-        add_plan_parsers = None
-    if add_plan_parsers is not None:
-        add_plan_parsers(sub)
-    from hybrid.cli_draft import add_parsers as add_draft_parsers
+    _add_eval(sub, with_run=argv is None or list(argv)[:1] == ["eval"])
+    add_plan_parsers(sub)
     add_draft_parsers(sub)
-    from hybrid.cli_precedents import add_parsers as add_precedent_parsers
     add_precedent_parsers(sub)
-    from hybrid.cli_model import add_parsers as add_model_parsers
     add_model_parsers(sub)
     return parser
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help (0) or a usage error (2, its one line already printed)

@@ -73,9 +73,9 @@ def _cmd_plan(args) -> int:
     fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
     params = SamplingParams(temperature=args.temperature, top_p=args.top_p, top_k=args.top_k)
     if args.checkpoint is None:
-        from hybrid.cli import DEFAULT_CHECKPOINT
+        from hybrid.config import SHIPPED_CHECKPOINT
 
-        args.checkpoint = DEFAULT_CHECKPOINT
+        args.checkpoint = SHIPPED_CHECKPOINT
     model, tok, _ = load_checkpoint(args.checkpoint)
     if torch.cuda.is_available() and not args.cpu:
         model = model.to("cuda")

@@ -113,3 +113,32 @@ def test_eval_help_names_both_subcommands(capsys):
 
 def test_train_help_cites_no_file_missing_from_the_repo(capsys):
     assert "DESIGN.md" not in _help(capsys, "train")
+
+
+LAYERING = """
+import sys
+import hybrid.cli
+hybrid.cli.build_parser(["draft"])
+import hybrid.drafter, hybrid.cli_plan, hybrid.planner
+bad = sorted(m for m in sys.modules if m.startswith("evals") or m == "hybrid.train")
+print(",".join(bad))
+"""
+
+
+def test_drafting_imports_neither_training_nor_the_harness():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", LAYERING], cwd=repo, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "", f"drafting pulled in {out.stdout.strip()}"
+
+
+def test_eval_run_is_built_only_for_the_eval_command():
+    sub = next(a for a in build_parser(["eval"])._actions if a.dest == "command").choices["eval"]
+    runs = next(a for a in sub._actions if a.dest == "eval_command").choices
+    assert "run" in runs and "bpb" in runs
+    sub = next(a for a in build_parser(["draft"])._actions if a.dest == "command").choices["eval"]
+    assert "run" not in next(a for a in sub._actions if a.dest == "eval_command").choices
