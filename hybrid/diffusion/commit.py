@@ -1,7 +1,8 @@
 """Which masked slots a denoising step commits: schedules and the confidence rule.
 
-Owns: the commit schedules (`Schedule` classes: the fraction of a span's masked slots left at
-progress t, behind `get_schedule`, which raises on an unknown name) and `ConfidenceCommit`: per
+Owns: the commit schedules (`CommitSchedule` classes: the fraction of a span's masked slots left
+at progress t, behind `get_commit_schedule`, which raises on an unknown name; not the noise
+schedules of hybrid.diffusion.schedule) and `ConfidenceCommit`: per
 span a quota from the schedule, an active window (semi-autoregressive blocks), and the choice of
 the most confident active slots plus every one at or over a threshold. Pure tensor code; knows
 nothing about models, caches or sampling.
@@ -13,12 +14,12 @@ import torch
 
 from hybrid.errors import SamplingError
 
-__all__ = ["SCHEDULES", "Schedule", "get_schedule", "commit_schedule", "ConfidenceCommit"]
+__all__ = ["COMMIT_SCHEDULES", "CommitSchedule", "get_commit_schedule", "commit_schedule", "ConfidenceCommit"]
 
-SCHEDULES = ("cosine", "linear")
+COMMIT_SCHEDULES = ("cosine", "linear")  # not the noise schedules of diffusion/schedule.py
 
 
-class Schedule:
+class CommitSchedule:
     """gamma(t): the fraction of masked slots left at progress t in [0, 1] (1 -> 0)."""
 
     name = ""
@@ -27,28 +28,28 @@ class Schedule:
         raise NotImplementedError
 
 
-class Cosine(Schedule):
+class CosineCommit(CommitSchedule):
     name = "cosine"
 
     def __call__(self, t: float) -> float:
         return math.cos(math.pi / 2 * t) if t < 1 else 0.0  # MaskGIT
 
 
-class Linear(Schedule):
+class LinearCommit(CommitSchedule):
     name = "linear"
 
     def __call__(self, t: float) -> float:
         return 1.0 - t
 
 
-def get_schedule(name: str) -> Schedule:
-    for cls in (Cosine, Linear):
+def get_commit_schedule(name: str) -> CommitSchedule:
+    for cls in (CosineCommit, LinearCommit):
         if cls.name == name:
             return cls()
-    raise SamplingError(f"schedule must be one of {', '.join(SCHEDULES)}, got {name!r}.")
+    raise SamplingError(f"schedule must be one of {', '.join(COMMIT_SCHEDULES)}, got {name!r}.")
 
 
-commit_schedule = get_schedule  # the name earlier code imported
+commit_schedule = get_commit_schedule  # the name earlier code imported
 
 
 class ConfidenceCommit:
@@ -57,7 +58,7 @@ class ConfidenceCommit:
     max(block, quota) masked slots are active (semi-autoregressive, LLaDA-style)."""
 
     def __init__(self, schedule: str, threshold: float, block: int, steps: int):
-        self.gamma, self.threshold, self.block, self.K = get_schedule(schedule), threshold, block, steps
+        self.gamma, self.threshold, self.block, self.K = get_commit_schedule(schedule), threshold, block, steps
 
     def quota(self, k: int, cnt: torch.Tensor) -> torch.Tensor:
         """(n_inst,) how many of its `cnt` masked slots each span commits at least at step k (all on the last)."""

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from hybrid.diffusion.commit import SCHEDULES, ConfidenceCommit
+from hybrid.diffusion.commit import COMMIT_SCHEDULES, ConfidenceCommit
 from hybrid.diffusion.guards import ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
 from hybrid.errors import SamplingError
@@ -65,7 +65,7 @@ from hybrid.skeleton import (
     fill_processors,
 )
 
-__all__ = ["FillConfig", "fill", "variant_seed", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "SCHEDULES"]
+__all__ = ["FillConfig", "fill", "variant_seed", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "COMMIT_SCHEDULES"]
 
 # K: the speed/quality knob. With this small model a span's later tokens are rarely confident
 # before its earlier ones are written, so quality holds only near one committed token per span per
@@ -114,8 +114,8 @@ class FillConfig:
     """Query tokens per forward call (pages are split across calls above it: bounds activation memory); 0 = one call per step; None = 8192 on CPU, 0 on CUDA."""
 
     def __post_init__(self):
-        if self.schedule not in SCHEDULES:
-            raise SamplingError(f"schedule must be one of {', '.join(SCHEDULES)}, got {self.schedule!r}.")
+        if self.schedule not in COMMIT_SCHEDULES:
+            raise SamplingError(f"schedule must be one of {', '.join(COMMIT_SCHEDULES)}, got {self.schedule!r}.")
         if not 0 <= self.threshold < 1:
             raise SamplingError(f"threshold must be in [0, 1) (0 = schedule), got {self.threshold}.")
         for name, lo in (("refresh_every", 0), ("block", 0), ("window", 64), ("min_context", 0), ("guard_n", 2), ("guard_min", 1), ("guard_max", 0), ("logits_chunk", 1)):

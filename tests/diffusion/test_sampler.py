@@ -284,10 +284,10 @@ def test_select_commits_each_spans_most_confident_slots(threshold, want):
 
 @pytest.mark.parametrize("name", ["cosinus", "", "LINEAR"])
 def test_unknown_schedule_names_raise_naming_the_choices(name):
-    from hybrid.diffusion.commit import get_schedule
+    from hybrid.diffusion.commit import get_commit_schedule
 
     with pytest.raises(SamplingError, match=r"schedule must be one of cosine, linear"):
-        get_schedule(name)
+        get_commit_schedule(name)
 
 
 def test_unconditional_rows_read_their_own_keys_and_values_never_the_conditional_ones():
