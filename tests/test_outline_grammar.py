@@ -123,3 +123,18 @@ def test_grammar_accepts_exactly_the_allowed_clause_sequences(st, required):
         matcher = xgr.GrammarMatcher(compiled, terminate_without_stop_token=True)
         ok = all(matcher.accept_token(b) for b in text.encode()) and matcher.is_terminated()
         assert ok == (seq in allowed), seq
+
+
+def test_a_schema_of_another_shape_falls_back_to_the_json_schema(planner, tmp_path):
+    data = json.loads((TEMPLATES_DIR / "mutual-nda.json").read_text())
+    data["id"] = "free-shape"
+    data["outline_schema"]["properties"]["sections"] = {"type": "array", "items": {"$ref": "#/$defs/optional_section"},
+                                                        "minItems": 1, "maxItems": 4}
+    for spec in data["clauses"].values():
+        spec.pop("required_when", None)
+    path = tmp_path / "free-shape.json"
+    path.write_text(json.dumps(data))
+    t = load_template(str(path))
+    assert t.structure is None and Planner.outline_grammar(t, t.example) is None
+    r = planner.plan(t, t.example, seed=0, params=HOT)
+    jsonschema.validate(r.outline, t.outline_schema)
