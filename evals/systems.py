@@ -4,11 +4,18 @@ Owns: the system table (names -> how they fill), the one factory that resolves a
 -> HybridError listing the valid ones), the sampling settings every system shares, and running
 one system on one document (timed). Knows nothing about metrics, files or reports.
 
-Every system gets the same weights, tokenizer, sampling params (temperature 0.8, top-p 0.9, as
+Every generating system gets the same sampling params (temperature 0.8, top-p 0.9, as
 benchmarks/fill.py) and per-document seed, and fills the same span budgets (the real bodies'
 token lengths + 1, hybrid.skeleton.from_document), except `planned`, which writes its own
 outline for the document's doc type under the matching template (with the template's headings
 for the planned clause types, as `hybrid draft` does by default) and fills that skeleton.
+
+Precedents (`precedents` = 1): each span's top train-split precedent, the deal's facts written
+in, sits right before it (benchmarks/precedent.py's layout, whose helpers are reused here), as
+`hybrid draft --precedents 1` drafts. `retrieval` generates nothing: variant v is the v-th
+seeded retrieval draw with the deal's facts substituted, cut to the real body's word count.
+`smollm2-ar` fills zero-shot with the pretrained base (its own tokenizer), on at most
+--max-docs documents (`costly`).
 """
 
 import re
@@ -19,7 +26,7 @@ from functools import lru_cache
 
 from hybrid.errors import ConfigError, SamplingError, TemplateError
 
-__all__ = ["System", "SYSTEMS", "EVAL_SAMPLING", "get_system", "parse_systems", "Engine", "Drafts", "template_for", "planned_fields"]
+__all__ = ["System", "SYSTEMS", "EVAL_SAMPLING", "get_system", "parse_systems", "Engine", "Drafts", "document_terms", "template_for", "planned_fields"]
 
 STEP_SWEEP = (4, 8, 16, 32, 64)
 
@@ -27,19 +34,27 @@ STEP_SWEEP = (4, 8, 16, 32, 64)
 @dataclass(frozen=True)
 class System:
     name: str
-    kind: str  # "diffusion" | "ar" | "planned"
+    kind: str  # "diffusion" | "ar" | "planned" | "retrieval"
     steps: int | None  # K denoising steps (diffusion, planned); None = the sampler's default
     guidance: float | None  # w; None = the sampler's default
     description: str
+    precedents: int = 0  # precedents per span in the skeleton (0 = none)
+    model: str | None = None  # the model it drafts with; None = --checkpoint (the drafting model)
+    costly: bool = False  # runs on the first --max-docs documents only (slow on CPU)
 
 
 def _table() -> dict[str, System]:
     rows = [
-        System("hybrid", "diffusion", None, None, "diffusion fill, the sampler's default K and w"),
-        System("ar", "ar", None, 0.0, "KV-cached autoregressive fill on the same backbone (hybrid.arfill)"),
-        System("hybrid-noguide", "diffusion", None, 1.0, "diffusion fill, default K, guidance off (w = 1)"),
+        System("hybrid", "diffusion", None, None, "diffusion fill from 1 precedent per span, the sampler's default K and w", precedents=1),
+        System("hybrid-noprec", "diffusion", None, None, "diffusion fill without precedents, default K and w"),
+        System("ar", "ar", None, 0.0, "KV-cached autoregressive fill on the same backbone and skeleton (1 precedent per span)", precedents=1),
+        System("retrieval", "retrieval", None, None, "no generation: the top precedent with the deal's facts substituted, cut to the real length"),
+        System("smollm2-ar", "ar", None, 0.0, "zero-shot autoregressive fill with pretrained SmolLM2-135M, no precedents",
+               model="smollm2-135m", costly=True),
+        System("hybrid-noguide", "diffusion", None, 1.0, "diffusion fill from 1 precedent per span, default K, guidance off (w = 1)", precedents=1),
     ]
-    rows += [System(f"hybrid-k{k}", "diffusion", k, None, f"diffusion fill, K = {k}, default w") for k in STEP_SWEEP]
+    rows += [System(f"hybrid-k{k}", "diffusion", k, None, f"diffusion fill from 1 precedent per span, K = {k}, default w", precedents=1)
+             for k in STEP_SWEEP]
     rows.append(System("planned", "planned", None, None, "the planner's outline for the doc type (template), then the default diffusion fill"))
     return {s.name: s for s in rows}
 
@@ -49,16 +64,20 @@ SYSTEMS: dict[str, System] = _table()
 
 def get_system(name: str) -> System:
     if name not in SYSTEMS:
-        raise ConfigError(f"unknown system {name!r}; valid systems: {', '.join(SYSTEMS)}.")
+        raise ConfigError(f"unknown system {name!r}; valid systems: {', '.join(SYSTEMS)}, real.")
     return SYSTEMS[name]
 
 
 def parse_systems(spec: str) -> list[System]:
-    """"hybrid,ar" -> [System, System] in the given order, duplicates dropped; every name checked."""
+    """"hybrid,ar" -> [System, System] in the given order, duplicates dropped; every name checked.
+    "real" (the real clauses, always scored as the ceiling) is accepted and needs no entry."""
     names = [s.strip() for s in spec.split(",") if s.strip()]
     if not names:
-        raise ConfigError(f"--systems must name at least one system (valid: {', '.join(SYSTEMS)}), got {spec!r}.")
-    return [get_system(n) for n in dict.fromkeys(names)]
+        raise ConfigError(f"--systems must name at least one system (valid: {', '.join(SYSTEMS)}, real), got {spec!r}.")
+    names = [n for n in dict.fromkeys(names) if n != "real"]
+    if not names:
+        raise ConfigError(f"--systems must name at least one system besides real (valid: {', '.join(SYSTEMS)}), got {spec!r}.")
+    return [get_system(n) for n in names]
 
 
 EVAL_SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # hybrid.sampling.SamplingParams fields, as benchmarks/fill.py
@@ -111,12 +130,41 @@ class Drafts:
     outline: dict | None = None  # the planner's outline (planned only; None when it failed)
     template: str | None = None  # the template planned under (planned only)
     skipped: str = ""  # why no bodies were written (planned: no template for the doc type, planner failed)
+    required_terms: list[list[str]] | None = None  # per span: deal facts its body must state (document_terms; a template's for planned)
+
+
+@lru_cache(maxsize=1)
+def _precedent_benchmark():
+    """benchmarks/precedent.py as a module (the repo's benchmarks/ is no package): its precedent layout is the one measured."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "precedent.py"
+    spec = importlib.util.spec_from_file_location("hybrid_benchmarks_precedent", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _bench(*names):
+    mod = _precedent_benchmark()
+    return tuple(getattr(mod, n) for n in names)
+
+
+def document_terms(doc) -> list[list[str]]:
+    """Per body span of a real document: the deal facts (party names, effective date, governing law)
+    its real body states, which a faithful fill must state too (benchmarks/precedent.py's rule)."""
+    (_deal_terms,) = _bench('_deal_terms')
+    from hybrid.data.precedent_pairs import deal_from_document
+
+    per_section = _deal_terms(doc, deal_from_document(doc))
+    return [per_section[s.section] for s in doc.segments() if s.kind == "body"]
 
 
 class Engine:
     """The drafting model and everything the systems share; runs one system on one document."""
 
-    def __init__(self, model, tokenizer, device="cpu", params=None, fill_config=None):
+    def __init__(self, model, tokenizer, device="cpu", params=None, fill_config=None, corpus=None):
         import torch
 
         from hybrid.sampling import SamplingParams
@@ -125,7 +173,28 @@ class Engine:
         self.device = torch.device(device)
         self.params = params or SamplingParams(**EVAL_SAMPLING)
         self.fill_config = fill_config
+        self.corpus = corpus  # where the precedent library's train split comes from (None = the default corpus)
         self._planner = None
+        self._library = None
+        self._models: dict[str, tuple] = {}
+
+    def library(self):
+        if self._library is None:
+            from hybrid.precedents import load_library
+
+            self._library = load_library(corpus=self.corpus, progress=False)
+        return self._library
+
+    def model_for(self, system: System) -> tuple:
+        """(model, tokenizer) a system drafts with: the drafting model, or its own base (loaded once)."""
+        if system.model is None:
+            return self.model, self.tokenizer
+        if system.model not in self._models:
+            from hybrid.model.pretrained import resolve
+
+            m, tok, _ = resolve(system.model)
+            self._models[system.model] = (m.to(self.device).eval(), tok)
+        return self._models[system.model]
 
     def _autocast(self):
         import torch
@@ -143,7 +212,8 @@ class Engine:
         from hybrid.diffusion import sampler
 
         if system.kind == "ar":
-            return arfill.fill(self.model, self.tokenizer, skeleton, n=n, seed=seed, params=self.params)
+            model, tok = self.model_for(system)
+            return arfill.fill(model, tok, skeleton, n=n, seed=seed, params=self.params)
         steps = system.steps if system.steps is not None else sampler.DEFAULT_STEPS
         w = system.guidance if system.guidance is not None else sampler.DEFAULT_GUIDANCE
         return sampler.fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=w, seed=seed,
@@ -156,9 +226,15 @@ class Engine:
 
         segs = [Segment("AGREEMENT\n\n", "text"), Segment("1. Term.\n", "heading", 0), Segment("", "body", 0), Segment("\n\n", "text")]
         sk = tokenize_segments(self.tokenizer, segs, [8])
-        for kind in sorted({s.kind for s in systems}):
+        for system in {s.model: s for s in systems if s.kind == "ar"}.values():
+            model, tok = self.model_for(system)
             with self._autocast():
-                self._fill(SYSTEMS["ar"] if kind == "ar" else SYSTEMS["hybrid-k4"], sk, 2, 0)
+                self._fill(system, tokenize_segments(tok, segs, [8]), 2, 0)
+        if any(s.kind in ("diffusion", "planned") for s in systems):
+            with self._autocast():
+                self._fill(SYSTEMS["hybrid-k4"], sk, 2, 0)
+        if any(s.precedents or s.kind == "retrieval" for s in systems):
+            self.library()
 
     def planner(self):
         if self._planner is None:
@@ -173,6 +249,8 @@ class Engine:
         from hybrid.skeleton import from_document, from_template
 
         plan_s, outline, tid, required = 0.0, None, None, None
+        if system.kind == "retrieval":
+            return self._retrieve(doc, n, seed)
         if system.kind == "planned":
             template = template_for(doc.doc_type)
             if template is None:
@@ -193,8 +271,14 @@ class Engine:
             sk = from_template(self.tokenizer, skel)
             required = list(template.required_clauses)
             terms = list(dict.fromkeys(t for s in skel.spans for t in s.locked))
+        elif system.precedents:
+            _precedents, _skeleton = _bench('_precedents', '_skeleton')
+            from hybrid.data.precedent_pairs import deal_from_document
+
+            sk = _skeleton(self.tokenizer, doc, _precedents(doc, self.library(), 0, seed), deal_from_document(doc))
+            terms = [str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)]
         else:
-            sk = from_document(self.tokenizer, doc)
+            sk = from_document(self.model_for(system)[1], doc)
             terms = [str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)]
         self._sync()
         t0 = time.perf_counter()
@@ -202,11 +286,12 @@ class Engine:
             results = self._fill(system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed)
         self._sync()
         fill_s = time.perf_counter() - t0
-        segments = [Segment("", "body", s.section) if s.kind == "body" else s for s in sk.segments]
+        # scored against the document's own skeleton: a precedent is the system's input, not context the judge may read
+        segments = [Segment("", "body", s.section) if s.kind == "body" else s for s in (sk.segments if system.kind == "planned" else doc.segments())]
         return Drafts(
             bodies=[list(r.spans) for r in results],
             segments=segments,
-            clauses=[s.clause for s in sk.spans],
+            clauses=[s.clause or doc.sections[s.section].clause_type for s in sk.spans] if system.kind != "planned" else [s.clause for s in sk.spans],
             terms=terms,
             seconds=plan_s + fill_s,
             tokens=sum(len(t) for r in results for t in r.tokens),
@@ -215,6 +300,29 @@ class Engine:
             required=required,
             outline=outline,
             template=tid,
+            required_terms=[list(s.required_terms) for s in sk.spans] if system.kind == "planned" else document_terms(doc),
+        )
+
+    def _retrieve(self, doc, n: int, seed: int) -> Drafts:
+        """Variant v = the v-th retrieval draw per section, the deal's facts written in, cut to the real body's words."""
+        _first_words, _precedents = _bench('_first_words', '_precedents')
+        from hybrid.data.document import Segment
+        from hybrid.data.precedent_pairs import deal_from_document
+
+        t0 = time.perf_counter()
+        segs = doc.segments()
+        sections = [s.section for s in segs if s.kind == "body"]
+        deal = deal_from_document(doc)
+        bodies = []
+        for v in range(n):
+            hits = _precedents(doc, self.library(), v, seed)
+            bodies.append([_first_words(hits[i].adapted(deal), len(doc.sections[i].body.split())) if hits[i] else "" for i in sections])
+        return Drafts(
+            bodies=bodies,
+            segments=[Segment("", "body", s.section) if s.kind == "body" else s for s in segs],
+            clauses=[doc.sections[i].clause_type for i in sections],
+            terms=[str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)],
+            seconds=time.perf_counter() - t0, tokens=0, steps=0, required_terms=document_terms(doc),
         )
 
     @staticmethod

@@ -30,9 +30,10 @@ def world(tmp_path_factory):
 
 
 def _args(world, out, *extra, systems="hybrid,ar"):
+    """The run on tiny models; the judge is a tiny stand-in (the reference checkpoint) so CI stays fast: the default is smollm2-135m."""
     return ["eval", "run", "--systems", systems, "--limit", "2", "--n-variants", "2", "--checkpoint", str(world["drafting"]),
-            "--reference", str(world["reference"]), "--corpus", str(world["corpus"]), "--out", str(out), "--threads", "1",
-            "--no-progress", *extra]
+            "--reference", str(world["reference"]), "--judge", str(world["reference"]), "--corpus", str(world["corpus"]),
+            "--out", str(out), "--threads", "1", "--no-progress", *extra]
 
 
 @pytest.fixture(scope="module")
@@ -53,10 +54,15 @@ def test_json_reports_every_figure_of_the_bar_for_both_systems(first_run):
     assert rc == 0
     assert set(result["systems"]) == {"hybrid", "ar"}
     for name, s in result["systems"].items():
-        for key in ("ref_bpb", "self_bleu", "distinct_2", "seconds_per_draft"):
+        for key in ("judge_bpb", "judge_bpb_vs_real", "ref_bpb", "self_bleu", "distinct_2", "seconds_per_draft"):
             assert isinstance(s[key], float) and s[key] > 0, (name, key, s[key])
+        for key in ("mauve", "required_terms", "foreign_facts", "copy_13gram"):
+            assert key in s, (name, key)
+        assert 0 <= s["copy_13gram"] <= 1 and s["foreign_facts"] >= 0 and s["longest_copy"] >= 0
+        assert s["judged_documents"] == 2 and s["judge_tokens_per_second"] > 0
         assert s["documents"] == 2 and s["clauses"] == 2 and s["tokens_per_second"] > 0
         assert "too small to be meaningful" in s["mauve_note"] or "not computed" in s["mauve_note"]
+    assert result["judge"]["spec"].endswith("reference") and result["real"]["judge_bpb"] > 0
     assert result["systems"]["hybrid"]["speedup_vs_ar"] > 0 and result["systems"]["ar"]["speedup_vs_ar"] is None
     assert result["real"]["ref_bpb"] > 0 and result["real"]["clauses"] == 2
 
@@ -70,6 +76,8 @@ def test_run_writes_samples_summary_report_and_plots(first_run):
     assert all(len(r["bodies"]) == 2 and len(r["ref_nats"]) == 2 and r["seed"] == doc_seed(0, r["doc"]) for r in gen)
     report = (out / "report.md").read_text()
     assert "| hybrid |" in report and "| ar |" in report and "## Goals (issue 6)" in report and "self-BLEU: hybrid" in report
+    assert "## Goals (issue 14)" in report and "## Appendix: two whole drafts" in report and "### hybrid" in report and "### ar" in report
+    assert "## Fidelity and memorization" in report and "judge bpb" in report
     assert (out / "speed_vs_quality.png").stat().st_size > 1000 and (out / "quality_vs_steps.png").stat().st_size > 1000
     assert json.loads((out / "summary.json").read_text())["systems"] == result["systems"]
 
@@ -142,7 +150,9 @@ def _corpus_without(world, tmp_path, split):
 @pytest.mark.parametrize(
     "case, message",
     [
-        ("unknown_system", "unknown system 'gpt2'; valid systems: hybrid, ar, hybrid-noguide"),
+        ("unknown_system", "unknown system 'gpt2'; valid systems: hybrid, hybrid-noprec, ar, retrieval, smollm2-ar"),
+        ("judge_is_a_system", "cannot judge system 'hybrid'"),
+        ("max_docs_0", "argument --max-docs: must be an integer >= 1, got '0'"),
         ("empty_split", "no documents"),
         ("no_manifest", "no manifest.jsonl"),
         ("no_bodies", "none with a clause body"),
@@ -179,6 +189,10 @@ def test_bad_input_exits_2_with_a_clear_message(world, tmp_path, capsys, case, m
         set_arg("--reference", str(tmp_path / "missing"))
     elif case == "bad_variants":
         set_arg("--n-variants", "0")
+    elif case == "judge_is_a_system":
+        set_arg("--judge", str(world["drafting"]))
+    elif case == "max_docs_0":
+        args += ["--max-docs", "0"]
     assert main(args) == 2
     err = capsys.readouterr().err
     assert message in err, err
@@ -228,3 +242,27 @@ def test_shorten_keeps_the_first_sections_and_words_and_leaves_the_document_alon
     assert len(doc.sections) == 5 and doc.sections[0].body.endswith("(a) tail.")  # the original is untouched
     same = shorten(doc)
     assert [s.body for s in same.sections] == [s.body for s in doc.sections]
+
+
+def test_a_judge_that_shares_weights_with_a_system_is_refused_naming_another_judge(world):
+    from evals.judge import check_independent, lineage
+    from hybrid.errors import ConfigError
+
+    assert lineage("smollm2-135m") & {"base:smollm2-135m"}
+    with pytest.raises(ConfigError, match=r"cannot judge system 'smollm2-ar'.*--judge checkpoints/reference"):
+        check_independent("smollm2-135m", {"hybrid": str(world["drafting"]), "smollm2-ar": "smollm2-135m"})
+    with pytest.raises(ConfigError, match="weights:"):  # the same weights under another path
+        copy = world["root"] / "judge-copy"
+        shutil.copytree(world["drafting"], copy, dirs_exist_ok=True)
+        check_independent(str(copy), {"hybrid": str(world["drafting"])})
+    check_independent(str(world["reference"]), {"hybrid": str(world["drafting"]), "ar": str(world["drafting"])})
+
+
+def test_the_dated_report_is_written_with_its_plots_and_summary(world, first_run, tmp_path):
+    out, reports = world["root"] / "run", tmp_path / "reports"
+    assert main(_args(world, out, "--report", str(reports / "2026-12-01.md"))) == 0  # resumed: nothing redrafted
+    names = sorted(p.name for p in reports.iterdir() if not p.name.startswith("."))
+    assert names == ["2026-12-01-quality_vs_steps.png", "2026-12-01-speed_vs_quality.png", "2026-12-01-summary.json", "2026-12-01.md"], names
+    text = (reports / "2026-12-01.md").read_text()
+    assert "(2026-12-01-speed_vs_quality.png)" in text and "Reproduce" in text and "--report" in text and "--judge" in text
+    assert json.loads((reports / "2026-12-01-summary.json").read_text())["systems"].keys() == {"hybrid", "ar"}

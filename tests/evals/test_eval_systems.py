@@ -1,5 +1,6 @@
 """evals.systems: the name table and its factory, template choice for `planned`, and one system run on a real document."""
 
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -26,7 +27,10 @@ def banners():
 
 
 def test_every_system_of_the_issue_is_in_the_table():
-    assert list(SYSTEMS) == ["hybrid", "ar", "hybrid-noguide", "hybrid-k4", "hybrid-k8", "hybrid-k16", "hybrid-k32", "hybrid-k64", "planned"]
+    assert list(SYSTEMS) == ["hybrid", "hybrid-noprec", "ar", "retrieval", "smollm2-ar", "hybrid-noguide",
+                             "hybrid-k4", "hybrid-k8", "hybrid-k16", "hybrid-k32", "hybrid-k64", "planned"]
+    assert SYSTEMS["hybrid"].precedents == 1 and SYSTEMS["hybrid-noprec"].precedents == 0 and SYSTEMS["retrieval"].kind == "retrieval"
+    assert SYSTEMS["smollm2-ar"].model == "smollm2-135m" and SYSTEMS["smollm2-ar"].costly and not SYSTEMS["hybrid"].costly
     assert [SYSTEMS[f"hybrid-k{k}"].steps for k in (4, 8, 16, 32, 64)] == [4, 8, 16, 32, 64]
     assert SYSTEMS["hybrid-noguide"].guidance == 1.0 and SYSTEMS["ar"].kind == "ar" and SYSTEMS["planned"].kind == "planned"
 
@@ -38,12 +42,13 @@ def test_unknown_system_is_a_hybrid_error_listing_the_valid_ones(name):
     assert repr(name) in str(e.value) and all(s in str(e.value) for s in SYSTEMS)
 
 
-@pytest.mark.parametrize("spec, want", [("hybrid,ar", ["hybrid", "ar"]), (" ar , hybrid,ar ", ["ar", "hybrid"]), ("planned", ["planned"])])
+@pytest.mark.parametrize("spec, want", [("hybrid,ar", ["hybrid", "ar"]), (" ar , hybrid,ar ", ["ar", "hybrid"]), ("planned", ["planned"]),
+                                        ("hybrid,real", ["hybrid"])])
 def test_parse_systems_keeps_order_and_drops_duplicates(spec, want):
     assert [s.name for s in parse_systems(spec)] == want
 
 
-@pytest.mark.parametrize("spec", ["", " , ", "hybrid,nope"])
+@pytest.mark.parametrize("spec", ["", " , ", "hybrid,nope", "real"])
 def test_parse_systems_rejects_empty_and_unknown(spec):
     with pytest.raises(ConfigError, match="valid"):
         parse_systems(spec)
@@ -73,7 +78,7 @@ def test_planned_fields_take_the_documents_fields_the_template_accepts():
     assert "not_a_field" not in fields
 
 
-@pytest.mark.parametrize("name", ["hybrid", "ar", "hybrid-k4"])
+@pytest.mark.parametrize("name", ["hybrid", "hybrid-noprec", "ar", "hybrid-k4"])
 def test_a_system_fills_every_span_of_every_variant_and_the_same_seed_gives_the_same_drafts(name, tiny_model, tokenizer, banners):
     engine = Engine(tiny_model, tokenizer)
     a = engine.run(SYSTEMS[name], banners, n=3, seed=5)
@@ -86,6 +91,16 @@ def test_a_system_fills_every_span_of_every_variant_and_the_same_seed_gives_the_
     assert a.bodies == b.bodies
     c = engine.run(SYSTEMS[name], banners, n=3, seed=6)
     assert c.bodies != a.bodies
+
+
+def test_retrieval_writes_the_top_precedent_with_the_deals_facts_cut_to_the_real_length(tiny_model, tokenizer, banners):
+    engine = Engine(tiny_model, tokenizer)
+    d = engine.run(SYSTEMS["retrieval"], banners, n=2, seed=0)
+    assert len(d.bodies) == 2 and d.tokens == 0 and d.clauses == [s.clause_type for s in banners.sections]
+    for bodies in d.bodies:
+        assert all(0 < len(b.split()) <= len(s.body.split()) for b, s in zip(bodies, banners.sections))
+        assert not any(re.search(r"\[[A-Z_]+\]", b) for b in bodies), bodies  # role markers replaced by the deal's facts
+    assert d.required_terms is not None and len(d.required_terms) == len(banners.sections)
 
 
 class _StubPlanner:
