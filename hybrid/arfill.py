@@ -24,7 +24,7 @@ from hybrid.model.cache import KVCache
 from hybrid.sampling import SamplingParams, apply_processors, sample
 from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, check_fill_args, fill_processors
 
-__all__ = ["fill"]
+__all__ = ["fill", "check_ar_fill_args"]
 
 
 class _Decoder:
@@ -83,6 +83,16 @@ class _Decoder:
             self._forward(part, pv)
 
 
+def check_ar_fill_args(n, steps, guidance, seed, window) -> None:
+    """The AR fillers' arguments (hybrid.arfill and hybrid.arfill_batched): the diffusion filler's
+    rules, guidance 1 only (no unconditional branch), window >= 16."""
+    check_fill_args(n, steps if steps is not None else 1, guidance, seed)
+    if guidance != 1:
+        raise SamplingError(f"guidance must be 1 (off) for the AR fill baseline (it has no unconditional branch), got {guidance!r}.")
+    if isinstance(window, bool) or not isinstance(window, int) or window < 16:
+        raise SamplingError(f"window must be an integer >= 16, got {window!r}.")
+
+
 @torch.no_grad()
 def fill(
     model,
@@ -104,11 +114,7 @@ def fill(
     precision: autocast of the forwards, as FillConfig.precision of the diffusion filler.
     """
     t_start = time.perf_counter()
-    check_fill_args(n, steps if steps is not None else 1, guidance, seed)
-    if guidance != 1:
-        raise SamplingError(f"guidance must be 1 (off) for the AR fill baseline (it has no unconditional branch), got {guidance!r}.")
-    if isinstance(window, bool) or not isinstance(window, int) or window < 16:
-        raise SamplingError(f"window must be an integer >= 16, got {window!r}.")
+    check_ar_fill_args(n, steps, guidance, seed, window)
     params = params or SamplingParams()
     procs = fill_processors(params)
     sk = as_token_skeleton(tokenizer, skeleton)

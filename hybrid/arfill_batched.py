@@ -17,11 +17,10 @@ import time
 
 import torch
 
-from hybrid.arfill import _Decoder
+from hybrid.arfill import _Decoder, check_ar_fill_args
 from hybrid.diffusion.sampler import variant_seed
-from hybrid.errors import SamplingError
 from hybrid.sampling import SamplingParams, apply_processors, sample
-from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, check_fill_args, fill_processors
+from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, fill_processors
 
 __all__ = ["fill"]
 
@@ -56,11 +55,7 @@ def fill(
     """Write every span of `skeleton` of n variants in one batch of n x spans rows (same API as the
     other fillers; steps is ignored, guidance must be 1 = off). on_step(StepEvent) after each token step."""
     t_start = time.perf_counter()
-    check_fill_args(n, steps if steps is not None else 1, guidance, seed)
-    if guidance != 1:
-        raise SamplingError(f"guidance must be 1 (off) for the AR fill baseline (it has no unconditional branch), got {guidance!r}.")
-    if isinstance(window, bool) or not isinstance(window, int) or window < 16:
-        raise SamplingError(f"window must be an integer >= 16, got {window!r}.")
+    check_ar_fill_args(n, steps, guidance, seed, window)
     params = params or SamplingParams()
     procs = fill_processors(params)
     sk = as_token_skeleton(tokenizer, skeleton)

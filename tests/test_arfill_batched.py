@@ -6,19 +6,11 @@ import pytest
 import torch
 
 from hybrid.arfill_batched import fill
-from hybrid.data.document import Segment
 from hybrid.errors import SamplingError
 from hybrid.sampling import SamplingParams
-from hybrid.skeleton import tokenize_segments
+from test_arfill import _small  # the same three-clause skeleton
 
 GREEDY = SamplingParams(temperature=0)
-
-
-def _small(tokenizer, budgets=(12, 9, 14)):
-    segs = [Segment("SUPPLY AGREEMENT\n\nThis Agreement is made by Acme Inc. and Borealis LLC.\n\n", "text")]
-    for i, b in enumerate(budgets):
-        segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n", "text")]
-    return tokenize_segments(tokenizer, segs, list(budgets))
 
 
 def _reference(model, tokenizer, sk):

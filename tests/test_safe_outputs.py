@@ -12,10 +12,10 @@ import pytest
 from hybrid.cli import main
 from hybrid.config import TrainConfig
 from hybrid.outdir import JOURNAL_NAME, FileSet, OutputLock
-from hybrid.templates import TEMPLATES_DIR
 from hybrid.train import STATE_FILE, load_checkpoint, save_checkpoint, train
 
 from conftest import CORPUS
+from test_cli_draft import checkpoint, small_template  # noqa: F401  (fixtures: a tiny checkpoint, a fast 5-section NDA)
 
 TINY = dict(corpus=str(CORPUS), vocab_size=400, d_model=32, n_layers=1, n_heads=2, seq_len=64, stride=48,
             batch_size=4, warmup_steps=2, eval_every=3, eval_windows=8, limit_docs=3, threads=1)
@@ -39,26 +39,6 @@ def _one_line_error(err: str, *words) -> str:
     assert "Traceback" not in err and lines and lines[-1].startswith("hybrid: error: "), err
     assert all(w in lines[-1] for w in words), lines[-1]
     return lines[-1]
-
-
-@pytest.fixture(scope="module")
-def checkpoint(tiny_model, tokenizer, tmp_path_factory):
-    path = tmp_path_factory.mktemp("ckpt") / "tiny"
-    save_checkpoint(path, tiny_model, tokenizer, {"step": 0, "params": tiny_model.num_params()}, None)
-    return path
-
-
-@pytest.fixture(scope="module")
-def small_template(tmp_path_factory):
-    data = json.loads((TEMPLATES_DIR / "mutual-nda.json").read_text())
-    data["id"] = "small-nda"
-    data["outline_schema"]["properties"]["sections"]["anyOf"] = data["outline_schema"]["properties"]["sections"]["anyOf"][:1]
-    for spec in data["clauses"].values():
-        spec["budget"] = 32
-        spec.pop("frame", None)  # a fast fill: no room for frame sentences in 32 tokens
-    path = tmp_path_factory.mktemp("tpl") / "small-nda.json"
-    path.write_text(json.dumps(data))
-    return path
 
 
 # --- draft -----------------------------------------------------------------------------------
