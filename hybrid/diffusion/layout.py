@@ -97,15 +97,6 @@ def encode_skeleton(model, lay: PageLayout) -> KVCache:
     return cache
 
 
-def encode_skeleton(model, lay: PageLayout) -> KVCache:
-    """The one skeleton forward of a document: every page's skeleton in one batch, keys/values kept."""
-    cache = KVCache()
-    sk = torch.zeros_like(lay.skel_valid)  # skeleton queries: no span tokens anywhere
-    mask = fill_mask(sk, sk, k_valid=lay.skel_valid)
-    model(lay.skel_ids, "fill", cache=cache, positions=lay.skel_pos, attn_mask=mask, write_cache=True, return_hidden=True)
-    return cache
-
-
 def row_chunks(nq: torch.Tensor, n: int, max_tokens: int, copies: int) -> list[tuple[int, int]]:
     """Contiguous row ranges [a, b) of whole pages (n rows each) that have queries, each with
     rows x max queries x copies <= max_tokens (0 = no limit); a page alone always forms a chunk.
