@@ -1,0 +1,184 @@
+"""Bad-input audit over the CLI, one JSON line: every case of the reliability issue run as a user would.
+
+    python benchmarks/bad_inputs.py [--out benchmarks/results/bad-inputs-cpu.json] [--only SUBSTR]
+
+Each case runs `python -m hybrid ...` in a scratch directory holding a copy of the shipped model and
+a few files of the user's, and checks: the exit code (2 for bad input), that stderr ends with one
+line `hybrid: error: ...` naming what the case names, no traceback, and that every file that
+existed before is byte-for-byte untouched. Concurrency cases start two processes at once; the kill
+case sends SIGKILL to a `--force` run in the middle of drafting. Not a test (it takes minutes on
+the shipped model); the suite tests each behaviour on tiny models.
+"""
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from hybrid.outdir import HIDDEN  # noqa: E402
+
+SHIPPED = REPO / "checkpoints" / "hybrid-small"
+PY = sys.executable
+
+
+def _snapshot(root: Path) -> dict:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and ".cache" not in p.parts}
+
+
+def _run(args, cwd, timeout=600):
+    t0 = time.perf_counter()
+    p = subprocess.run([PY, "-m", "hybrid", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                       env={**os.environ, "PYTHONPATH": str(REPO)})
+    return p.returncode, p.stdout, p.stderr, time.perf_counter() - t0
+
+
+def _setup(root: Path) -> None:
+    shutil.copytree(SHIPPED, root / "model", ignore=shutil.ignore_patterns("train_state.pt"))
+    (root / "notes.txt").write_text("the user's own file")
+    (root / "a-file").write_text("not a directory")
+    (root / "full").mkdir()
+    (root / "full" / "keep.md").write_text("keep me")
+    (root / "ckdir" / "hybrid-small").mkdir(parents=True)
+    (root / "ckdir" / "hybrid-small" / "model.safetensors").write_bytes(b"a shipped model")
+    bad = root / "bad-config"
+    shutil.copytree(root / "model", bad)
+    cfg = json.loads((bad / "config.json").read_text())
+    cfg["n_layers"] = cfg.get("n_layers", 4) + 2
+    (bad / "config.json").write_text(json.dumps(cfg))
+    rec = root / "bad-record"
+    shutil.copytree(root / "model", rec)
+    (rec / "training_record.json").write_text("{truncated")
+    (root / "nan.json").write_text('{"party_a": "Acme Inc.", "party_b": "Blue LLC", "effective_date": "March 1, 2026", '
+                                   '"governing_law": "Delaware", "purpose": "x", "nda_term": "2 years", "confidentiality_term": NaN}')
+    tpl = json.loads((REPO / "templates" / "mutual-nda.json").read_text())
+    tpl["id"] = "evil-nda"
+    tpl["preamble"] = tpl["preamble"] + " {party_a.__class__}"
+    (root / "evil.json").write_text(json.dumps(tpl))
+    tpl["preamble"] = tpl["preamble"].replace(" {party_a.__class__}", " {0}")
+    (root / "evil0.json").write_text(json.dumps(tpl))
+    (root / "evalrun").mkdir()
+    (root / "evalrun" / "run.json").write_text("{damaged")
+
+
+M = ["--checkpoint", "model"]
+D = ["draft", "mutual-nda", "--example", "-n", "2", "--steps", "8"]
+CASES = [
+    # (name, argv, words the last stderr line must hold); every one must exit 2 and touch nothing
+    ("train into a directory of other files", ["train", "--out", "ckdir", "--max-steps", "1"], ["ckdir", "holds no checkpoint"]),
+    ("train into an existing file", ["train", "--out", "a-file", "--max-steps", "1"], ["a-file", "existing file"]),
+    ("train into an unwritable location", ["train", "--out", "/proc/hybrid-train", "--max-steps", "1"], ["/proc/hybrid-train", "not writable"]),
+    ("draft to a read-only location", [*D, *M, "--out", "/proc/hybrid-drafts"], ["/proc/hybrid-drafts", "not writable"]),
+    ("draft to --out .", [*D, *M, "--out", "."], ["--out .", "not empty"]),
+    ("draft under a file", [*D, *M, "--out", "a-file/drafts"], ["a-file", "not a directory"]),
+    ("draft to a non-empty directory without --force", [*D, *M, "--out", "full"], ["full", "--force"]),
+    ("eval run to a file", ["eval", "run", "--systems", "hybrid", "--limit", "1", "--out", "a-file", *M], ["a-file", "existing file"]),
+    ("eval run over a damaged run.json", ["eval", "run", "--systems", "hybrid", "--limit", "1", "--out", "evalrun", *M], ["run.json"]),
+    ("NaN field value", ["draft", "mutual-nda", "--fields-file", "nan.json", *M, "--out", "o1"], ["confidentiality_term"]),
+    ("blank party name", [*D, *M, "--field", "party_a=   ", "--out", "o2"], ["party_a"]),
+    ("control characters in a field", [*D, *M, "--field", "party_b=Blue\x07LLC", "--out", "o3"], ["party_b"]),
+    ("ANSI escape in a field", [*D, *M, "--field", "party_b=\x1b[31mBlue LLC", "--out", "o4"], ["party_b"]),
+    ("newline injecting a section", [*D, *M, "--field", "purpose=x\n\n## 99. Fake Section", "--out", "o5"], ["purpose"]),
+    ("placeholder reaching into an attribute", ["draft", "evil.json", "--example", *M, "--out", "o6"], ["party_a.__class__"]),
+    ("positional placeholder", ["draft", "evil0.json", "--example", *M, "--out", "o7"], ["{0}"]),
+    ("config that does not fit the weights", ["eval", "bpb", "--checkpoint", "bad-config", "--limit", "1"], ["bad-config"]),
+    ("damaged training record", ["eval", "bpb", "--checkpoint", "bad-record", "--limit", "1"], ["training_record.json"]),
+    ("--draws -3", ["eval", "bpb", *M, "--draws", "-3"], ["--draws", "-3"]),
+    ("--draws 0", ["eval", "bpb", *M, "--draws", "0"], ["--draws", "0"]),
+    ("--limit -1", ["eval", "bpb", *M, "--limit", "-1"], ["--limit", "-1"]),
+    ("--seed beyond 64 bits", [*D, *M, "--seed", str(2**64), "--out", "o8"], ["--seed"]),
+    ("--vocab-size below the byte alphabet", ["train", "--out", "o9", "--vocab-size", "100"], ["--vocab-size", "100"]),
+    ("--threads -1", [*D, *M, "--threads", "-1", "--out", "o10"], ["--threads", "-1"]),
+    ("rank with an empty candidate", ["rank", "--spec", "Payment", "--candidates", "empty.jsonl", *M], ["line 1"]),
+]
+
+
+def one_case(root: Path, name, argv, words) -> dict:
+    before = _snapshot(root)
+    code, out, err, secs = _run(argv, root)
+    lines = err.strip().splitlines()
+    last = lines[-1] if lines else ""
+    after = _snapshot(root)
+    changed = sorted(k for k in before if after.get(k) != before[k])
+    created = sorted(k for k in after if k not in before)
+    ok = code == 2 and "Traceback" not in err and last.startswith("hybrid: error: ") and all(w in last for w in words) and not changed and not created
+    return {"case": name, "ok": ok, "exit": code, "seconds": round(secs, 2), "message": last[:300], "changed": changed, "created": created}
+
+
+def concurrent_drafts(root: Path) -> dict:
+    """Two drafts into one --out at once: one completes, the other exits 2 naming the holder."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    procs = [subprocess.Popen([PY, "-m", "hybrid", *D, *M, "--out", "shared-out"], cwd=root, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    res = [(p.wait(timeout=900), p.stderr.read()) for p in procs]
+    codes = sorted(c for c, _ in res)
+    loser = next((e for c, e in res if c == 2), "")
+    files = sorted(p.name for p in (root / "shared-out").iterdir()) if (root / "shared-out").is_dir() else []
+    ok = codes == [0, 2] and ("in use by another run" in loser or "not empty" in loser) and files == ["draft-1.md", "draft-2.md", "drafts.json"]
+    return {"case": "two concurrent drafts into one --out", "ok": ok, "exits": codes, "loser_message": loser.strip().splitlines()[-1][:300] if loser.strip() else "", "files": files}
+
+
+def killed_force(root: Path) -> dict:
+    """SIGKILL a --force run while it drafts: the previous set is left whole."""
+    code, _, err, _ = _run([*D, *M, "--out", "kill-out"], root)
+    assert code == 0, err
+    before = _snapshot(root / "kill-out")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    p = subprocess.Popen([PY, "-m", "hybrid", "draft", "mutual-nda", "--example", "-n", "4", *M, "--out", "kill-out", "--force", "--seed", "3"],
+                         cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in p.stderr:  # kill once the fill has started
+        if "fill" in line or "outline:" in line:
+            break
+    time.sleep(1.0)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    # the killed run's lock file may stay behind (its flock died with it; the next run takes it):
+    # bookkeeping, not a draft, so it is not part of the set compared
+    after = {k: v for k, v in _snapshot(root / "kill-out").items() if not HIDDEN(k)}
+    same = after == before
+    return {"case": "kill -9 during a --force draft", "ok": same, "files_after": sorted(after),
+            "left_behind": sorted(p.name for p in (root / "kill-out").iterdir() if HIDDEN(p.name))}
+
+
+def unwritable_is_fast(root: Path) -> dict:
+    code, _, err, secs = _run([*D, *M, "--out", "/proc/hybrid-fast"], root)
+    return {"case": "draft --out unwritable fails in under 10 s", "ok": code == 2 and secs < 10, "seconds": round(secs, 2)}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=None, help="also write the JSON line to this file")
+    ap.add_argument("--only", default=None, help="run only the cases whose name holds this text")
+    args = ap.parse_args(argv)
+    root = Path(tempfile.mkdtemp(prefix="hybrid-bad-inputs-"))
+    try:
+        _setup(root)
+        (root / "empty.jsonl").write_text('{"text": ""}\n')
+        results = [one_case(root, *c) for c in CASES if not args.only or args.only in c[0]]
+        if not args.only:
+            results += [unwritable_is_fast(root), concurrent_drafts(root), killed_force(root)]
+        for r in results:
+            print(("ok   " if r["ok"] else "FAIL ") + r["case"] + ("" if r["ok"] else f": {r}"), file=sys.stderr)
+        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
+        out = {"benchmark": "bad_inputs", "cases": len(results), "passed": sum(r["ok"] for r in results),
+               "failed": [r["case"] for r in results if not r["ok"]], "cpu_model": cpu, "threads": 1,
+               "load_average": [round(x, 2) for x in os.getloadavg()], "results": results}
+        line = json.dumps(out, ensure_ascii=False)
+        print(line)
+        if args.out:
+            Path(args.out).write_text(line + "\n")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
