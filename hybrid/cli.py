@@ -42,7 +42,7 @@ def _cmd_eval_bpb(args) -> int:
     if args.limit:
         docs = docs[: args.limit]
     device = "cuda" if torch.cuda.is_available() and not args.cpu else "cpu"
-    result = corpus_bpb(model.to(device), tok, docs, draws=args.draws, device=device, fill=not record.get("base"))  # a zero-shot base has no fill training
+    result = corpus_bpb(model.to(device), tok, docs, draws=args.draws, device=device, fill=not record.get("zero_shot"))  # a zero-shot base has no fill training
     result = {"split": args.split, "checkpoint": str(args.checkpoint), **result}
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0

@@ -271,7 +271,9 @@ def load_pretrained(path):
     model = _build(hf_config, _read_weights(d), d)
     if tok.vocab_size > model.cfg.vocab_size:
         model.resize_vocab(tok.vocab_size)
-    record = {"base": name if name in BASES else None, "path": str(d), "params": model.num_params()}
+    # zero_shot: no training record next to the weights, so never trained here (no fill mode yet)
+    record = {"base": name if name in BASES else None, "path": str(d), "params": model.num_params(),
+              "zero_shot": not (d / "training_record.json").is_file()}
     if (d / SOURCE).is_file():
         record["source"] = json.loads((d / SOURCE).read_text())
     return model, tok, record

@@ -313,3 +313,17 @@ def test_one_training_step_reaches_every_weight_and_lowers_the_loss(tmp_path):
     opt.zero_grad()
     with torch.no_grad():
         assert loss().item() < first.item()
+
+
+def test_eval_bpb_of_a_zero_shot_llama_dir_reports_no_fill_bpb(tmp_path, monkeypatch, capsys):
+    from hybrid.cli import main
+
+    from hybrid.data.document import Document, Section
+
+    d, _ = _hf_dir(tmp_path)
+    doc = Document("t.txt", "test", "NDA", "test", "g", "NON-DISCLOSURE AGREEMENT", TEXT[0],
+                   [Section("1", "Term", "term", TEXT[2]), Section("2", "Confidentiality", "confidentiality", TEXT[1])])
+    monkeypatch.setattr("hybrid.data.corpus.load_documents", lambda root, splits: [doc])
+    assert main(["eval", "bpb", "--checkpoint", str(d), "--split", "test", "--limit-docs", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fill_bpb"] is None and out["ar_bpb"] > 0 and out["docs"] == 1
