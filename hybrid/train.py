@@ -190,7 +190,12 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
                     f"--resume: checkpoint {out} has {name}={record['config'][name]}, this run asks for {name}={getattr(cfg, name)}; "
                     "use the same value or a new --out"
                 )
-        state = torch.load(out / STATE_FILE, weights_only=False)
+        try:
+            state = torch.load(out / STATE_FILE, weights_only=False)
+            assert isinstance(state, dict) and {"model", "optimizer", "scheduler", "step"} <= set(state)
+        except Exception as e:  # torch.load raises many types for a truncated or foreign file
+            raise CheckpointError(f"--resume: {out / STATE_FILE} is damaged or not a training state ({type(e).__name__}); "
+                                  "resume from an intact copy or train into a new --out") from None
     elif (out / STATE_FILE).is_file() or (out / "model.safetensors").is_file():
         raise CheckpointError(f"{out} already holds a checkpoint; pass --resume to continue it or choose another --out")
 

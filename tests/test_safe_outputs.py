@@ -166,3 +166,21 @@ def test_a_failed_save_leaves_the_previous_checkpoint_whole(trained, tmp_path, m
     with pytest.raises(OSError):
         save_checkpoint(out, model, tok, record, {"step": 99})
     assert _snapshot(out) == before
+
+
+@pytest.mark.parametrize("content", [b"", b"not a torch file", None])
+def test_resume_from_a_damaged_training_state_exits_2(capsys, trained, tmp_path, content):
+    import torch
+
+    out = tmp_path / "model"
+    shutil.copytree(trained, out)
+    if content is None:
+        torch.save({"step": 3}, out / STATE_FILE)  # a torch file, but not a training state
+    else:
+        (out / STATE_FILE).write_bytes(content)
+    args = ["train", "--resume", "--out", out, "--max-steps", "6", "--vocab-size", "400", "--d-model", "32", "--n-layers", "1",
+            "--n-heads", "2", "--seq-len", "64", "--stride", "48", "--batch-size", "4", "--warmup-steps", "2", "--eval-every", "3",
+            "--eval-windows", "8", "--limit-docs", "3", "--threads", "1", "--corpus", str(CORPUS)]
+    code, _, err = _run(capsys, *args)
+    assert code == 2
+    _one_line_error(err, str(out / STATE_FILE), "damaged")
