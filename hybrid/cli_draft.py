@@ -111,6 +111,8 @@ def _cmd_draft(args) -> int:
 def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
     from tqdm import tqdm
 
+    import torch
+
     from hybrid.diffusion.sampler import FillConfig
     from hybrid.precision import resolve_precision
 
@@ -152,6 +154,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         "format": args.format, "filler": drafter.filler, "headings": drafter.headings,
         "precedents": args.precedents, "precedent_guidance": args.precedent_guidance,
         "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
+        "threads": torch.get_num_threads(),
     }
     report = {
         "template": template.id,

@@ -116,7 +116,7 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
     assert report["settings"] == {"n": 3, "steps": 2, "guidance": report["settings"]["guidance"], "temperature": 0.8, "top_p": 0.95,
                                   "format": "md", "filler": "diffusion", "headings": "template",
                                   "precedents": report["settings"]["precedents"], "precedent_guidance": report["settings"]["precedent_guidance"],
-                                  "precision": "fp32"}  # explicit and recorded: "auto" is fp32 on any CPU
+                                  "precision": "fp32", "threads": 1}  # explicit and recorded: "auto" is fp32 on any CPU
     assert report["model"]["path"] == argv[-1] and report["model"]["params"] > 0
     assert set(report["timings"]) == {"load", "plan", "fill", "rank", "total"}
     assert [(d["rank"], d["score"], d["scores"], d["path"]) for d in report["drafts"]] == [(r["rank"], r["score"], r["scores"], r["path"]) for r in rows]
