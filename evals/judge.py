@@ -12,10 +12,13 @@ text and never trained here knows what English and legal prose look like, so wor
 it bits.
 
 Cost bound (CPU): each clause is one row of [<bos>] + the last `context_tokens` tokens of the
-skeleton before it (its heading and what precedes it) + the body's first `body_words` words
-(+ <eos> when the body is whole). Only body tokens are scored; bytes are the UTF-8 bytes of
-the scored text. Rows are batched by length. The real clauses are cut exactly the same way, so
-the ratio judge_bpb / real judge_bpb compares like with like.
+document before it (its heading and, mostly, the end of the previous clause as this system
+wrote it; never a precedent) + the body's first `body_words` words (+ <eos> when the body is
+whole). Only body tokens are scored; bytes are the UTF-8 bytes of the scored text. Rows are
+batched by length. The real clauses are cut exactly the same way, so the ratio judge_bpb /
+real judge_bpb compares like with like. A likelihood judge still rewards locally fluent text:
+legal-sounding word salad can score near real clauses, so the report reads it together with
+MAUVE, the copying figures and the drafts themselves.
 """
 
 import hashlib

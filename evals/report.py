@@ -324,8 +324,8 @@ def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Pa
         "## What the columns mean",
         "",
         "- **judge bpb**: bits per UTF-8 byte of each clause body's first words (see the judge line above; + <eos> when the body is whole) "
-        "under the pretrained judge, which was never trained here, one row per clause with the skeleton tokens just before it "
-        "(heading, preceding text; never a precedent) as context; variant 0; **× real**: the same over the real bodies of the same documents, cut alike.",
+        "under the pretrained judge, which was never trained here, one row per clause with the document's tokens just before it "
+        "(its heading and the end of the previous clause as the system wrote it; never a precedent) as context; variant 0; **× real**: the same over the real bodies of the same documents, cut alike.",
         "- **ref bpb**: bits per UTF-8 byte of the clause bodies (+ one <eos> each) under the in-house reference model (2.9M parameters, "
         "trained on this corpus: it can score generic filler better than real text, hence the judge), "
         "with the document's skeleton (title, preamble, headings, tail) as context; **× real**: the same over the real bodies of the same documents.",
