@@ -131,8 +131,13 @@ def trust_checks(summary: dict) -> list[str]:
         lines.append(f"MAUVE ceiling (real vs real, two halves of the documents): {_fmt(real.get('mauve_ceiling'))} ± {_fmt(real.get('mauve_ceiling_std'))} "
                      f"on {c[0]} / {c[1]} passages: >= 1,000 per side **{'met' if ok else 'missed'}**"
                      + ("" if ok else " (this run is smaller than MAUVE needs; its MAUVE figures move with the seed)") + ".")
+    ceiling = real.get("mauve_ceiling")
     for n, s in sy.items():
         mp = s.get("mauve_passages")
+        if s.get("mauve") is not None and ceiling is not None:
+            gap = ceiling - s["mauve"]
+            what = "close to real text" if gap <= 0.1 else "clearly distinguishable from real clauses"
+            lines.append(f"`{n}` MAUVE {s['mauve']:.3f} ± {s.get('mauve_std') or 0:.3f} vs the real-vs-real ceiling {ceiling:.3f}: {what}.")
         if mp and min(mp) < 1000:
             lines.append(f"`{n}` MAUVE on {mp[0]} real / {mp[1]} generated passages: >= 1,000 per side **missed**.")
     rc = real.get("copy_13gram")
