@@ -64,7 +64,10 @@ _GENERIC = frozenset(
     "america court courts federal law laws government person persons notice notices recitals whereas witness whereof "
     "page signature name title by inc llc ltd corp l.l.c co l.p lp n.a s.a "
     "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday".split()
+    "monday tuesday wednesday thursday friday saturday sunday "
+    # sentence openers a small model capitalizes after a stray number or mark ("Section.1 If ...")
+    "if subject upon each any all this that these those such in on at to for with without within during after before "
+    "except unless where when whereas no neither nothing notwithstanding either both its their it".split()
 )  # fmt: skip
 _CONNECTORS = frozenset("of and & for the de".split())
 _ROMAN = re.compile(r"^[IVXLC]+$")
@@ -80,7 +83,7 @@ _DURATION_RE = re.compile(
     r"(?:\s*\((\d{1,4})\))?[\s-]+(?:calendar\s+|business\s+|consecutive\s+|full\s+)?(day|week|month|quarter|year)s?\b",
     re.I,
 )
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9&'.-]*[A-Za-z0-9]|[A-Za-z]")
+_WORD_RE = re.compile(r"[A-Za-z](?:[A-Za-z0-9&'-]|\.(?=[A-Za-z]))*[A-Za-z0-9]|[A-Za-z]")  # "U.S." whole, "Section.1" split
 _INNER_CAP = re.compile(r"^[A-Za-z][a-z]+[A-Z]")  # "GitHub", "eBay": a name even at a sentence start
 _INITIAL_BEFORE = re.compile(r"(?:^|[.!?:;]\s*|\n\s*|\(\w{1,4}\)\s*|[\"'(]\s*)$")
 

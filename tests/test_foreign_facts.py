@@ -49,6 +49,8 @@ DEAL = [
     "Notwithstanding the foregoing, THE INFORMATION IS PROVIDED AS IS.",
     "The Parties shall meet in March 2025 as set out in clause (ii).",
     "Confidentiality and Proprietary Rights survive.",
+    "as set out in Section.1 If the Party so requests, under Section.2 Subject to the Purpose",  # stray numbers
+    "each Party's rights",
 ]
 
 
