@@ -100,7 +100,7 @@ def trust_checks(summary: dict) -> list[str]:
     lines = []
     name = judge.get("upstream") or judge.get("spec")
     lines.append(f"judge: `{judge.get('spec')}` ({name}, {judge.get('params', 0) / 1e6:.0f}M parameters), first {judge.get('words')} words of each "
-                 f"clause with {judge.get('context_tokens')} skeleton tokens before it, {judge.get('documents')} documents; "
+                 f"clause with the {judge.get('context_tokens')} tokens of the document before it, {judge.get('documents')} documents; "
                  f"real clauses {_fmt(real.get('judge_bpb'))} bits/byte.")
     for n, s in sy.items():
         r = s.get("judge_bpb_vs_real")
@@ -145,7 +145,7 @@ def trust_checks(summary: dict) -> list[str]:
         cp = s.get("copy_13gram")
         if cp is None:
             continue
-        what = "pasting" if cp >= COPY_PASTE else "adaptation, not pasting"
+        what = "pasting" if cp >= COPY_PASTE else ("adaptation with some verbatim runs" if cp >= 0.05 else "no verbatim copying")
         lines.append(f"`{n}`: {cp:.1%} of its 13-grams are in the train split (real test clauses: {_fmt(rc, '{:.1%}')}), "
                      f"longest copied run {s.get('longest_copy')} words: reads as {what}.")
     return lines

@@ -29,7 +29,7 @@ def _summary(passages=(3000, 1200), ceiling=(1500, 1500), judge_ratio=1.05, copy
 @pytest.mark.parametrize(
     "kw, expect",
     [
-        ({}, ["(goal: within 15% of real): **met**, reads as close to real text", ">= 1,000 per side **met**", "reads as adaptation, not pasting", "`smollm2-ar` is not in this run"]),
+        ({}, ["(goal: within 15% of real): **met**, reads as close to real text", ">= 1,000 per side **met**", "reads as adaptation with some verbatim runs", "`smollm2-ar` is not in this run"]),
         ({"judge_ratio": 1.4}, ["**missed**, reads as worse than real text"]),
         ({"judge_ratio": 0.6}, ["**missed**, is more predictable than the real clauses"]),
         ({"passages": (3000, 480)}, ["`hybrid` MAUVE on 3000 real / 480 generated passages: >= 1,000 per side **missed**"]),
