@@ -198,3 +198,10 @@ def test_planned_headings_come_from_the_template_unless_asked_otherwise(tiny_mod
 def test_unknown_headings_mode_is_rejected(tiny_model, tokenizer):
     with pytest.raises(SamplingError, match="headings must be one of template, planned, got 'model'"):
         Drafter(tiny_model, tokenizer, headings="model")
+
+
+def test_the_batched_ar_filler_drafts_every_clause(tiny_model, tokenizer):
+    drafts = Drafter(tiny_model, tokenizer, filler="ar-batched").draft(T, T.example, n=2, seed=0, outline=OUTLINE)
+    assert len(drafts) == 2 and all(d.text and d.outline == OUTLINE for d in drafts)
+    assert {d.variant for d in drafts} == {0, 1} and all(len(d.sections) == len(OUTLINE["sections"]) for d in drafts)
+    assert all(s["body"].strip() for d in drafts for s in d.sections)  # every clause written
