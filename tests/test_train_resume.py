@@ -64,9 +64,9 @@ def test_both_objectives_fall_on_a_fixed_batch():
     for step in range(40):
         ar, diff, _, n_sp = joint_losses(model, batch, {"mask": tok.mask_id}, schedule, noise_generator(0, 0, 0, "cpu"), 0.0)
         if first is None:
-            first = (float(ar), float(diff))
+            first = (ar.item(), diff.item())
             assert n_sp > 0, "the batch must hold span tokens for the diffusion loss"
         opt.zero_grad()
         (ar + diff).backward()
         opt.step()
-    assert float(ar) < 0.8 * first[0] and float(diff) < 0.8 * first[1], (first, float(ar), float(diff))
+    assert ar.item() < 0.8 * first[0] and diff.item() < 0.8 * first[1], (first, ar.item(), diff.item())
