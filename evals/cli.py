@@ -103,7 +103,7 @@ def add_eval_run(esub) -> None:
                    f"a system initialized from its weights is refused: use e.g. --judge {OTHER_JUDGE})")
     p.add_argument("--judge-words", type=int_range(1, None), default=BODY_WORDS, help=f"words of each clause body the judge scores (default: {BODY_WORDS})")
     p.add_argument("--judge-context", type=int_range(0, None), default=CONTEXT_TOKENS,
-                   help=f"skeleton tokens before each clause the judge reads (default: {CONTEXT_TOKENS})")
+                   help=f"tokens of the document before each clause the judge reads (default: {CONTEXT_TOKENS})")
     p.add_argument("--judge-docs", type=int_range(0, None), default=0, help="judge the first J documents only (0 = all): bounds CPU time")
     p.add_argument("--max-docs", type=int_range(1, None), default=4, help="costly systems (smollm2-ar) run on the first M documents only (default: 4)")
     p.add_argument("--report", type=Path, default=None, help="also write the dated report here (e.g. evals/reports/2026-12-01.md) with its plots "
