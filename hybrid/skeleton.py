@@ -284,7 +284,7 @@ def check_fill_args(n, steps, guidance, seed) -> None:
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
         raise SamplingError(f"steps must be an integer >= 1, got {steps!r}.")
     if isinstance(guidance, bool) or not isinstance(guidance, (int, float)) or not guidance >= 0 or guidance == float("inf"):
-        raise SamplingError(f"guidance must be a finite number >= 0 (0 = off), got {guidance!r}.")
+        raise SamplingError(f"guidance must be a finite number >= 0 (1 = off), got {guidance!r}.")
     if not SEED.contains(seed):
         raise SamplingError(f"seed must be {SEED.describe()}, got {seed!r}.")
 

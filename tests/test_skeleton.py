@@ -102,7 +102,7 @@ def test_a_skeleton_without_spans_is_a_sampling_error(tokenizer):
         ({"n": 0}, r"n must be an integer in \[1, 64\], got 0"),
         ({"n": 65}, r"n must be an integer in \[1, 64\], got 65"),
         ({"steps": 0}, r"steps must be an integer >= 1, got 0"),
-        ({"guidance": -0.5}, r"guidance must be a finite number >= 0 \(0 = off\), got -0.5"),
+        ({"guidance": -0.5}, r"guidance must be a finite number >= 0 \(1 = off\), got -0.5"),
         ({"guidance": float("nan")}, r"guidance .* got nan"),
         ({"seed": "1"}, r"seed must be an integer in \[0, 18446744073709551615\], got '1'"),
         ({"seed": 2**64}, r"seed must be an integer in \[0, 18446744073709551615\], got 18446744073709551616"),
