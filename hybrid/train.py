@@ -275,7 +275,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
                 "step": step,
                 "epochs": round(step / max(per_epoch, 1), 3),
                 "tokens_seen": tokens_seen,
-                "wall_seconds": round(elapsed, 1),
+                "wall_seconds": round(elapsed, 3),
                 "tokens_per_second": round(tokens_seen / max(elapsed, 1e-9), 1),
                 "device": str(device) if device.type != "cuda" else torch.cuda.get_device_name(),
                 "processes": acc.num_processes,
