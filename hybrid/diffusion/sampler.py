@@ -237,14 +237,18 @@ class _Run:
     def logits(self, h_c, h_u, eos_ok):
         return _guided_logits(self.weight, h_c, h_u, self.w, self.ban, eos_ok, self.eos_id)
 
-    def confidence(self, h_c, h_u, eos_ok, rows, slots) -> torch.Tensor:
-        """Top probability of each active slot under the distribution it would be drawn from (guided
-        logits after the n-gram blocker and the shared processors: temperature, top-k/p), (P,)."""
+    def confidence(self, h_c, h_u, eos_ok, rows, slots):
+        """(conf (P,), logits or None): the top probability of each active slot under the distribution it
+        would be drawn from (guided logits after the n-gram blocker and the shared processors:
+        temperature, top-k/p), and those logits when they fit in one chunk (the usual case: the draw
+        reuses them instead of computing them again)."""
         P = h_c.shape[0]
         conf = torch.empty(P, device=self.device)
+        kept = None
         for a, lg in self.processed(h_c, h_u, eos_ok, rows, slots):
             conf[a : a + lg.shape[0]] = (lg.amax(-1) - lg.logsumexp(-1)).exp()
-        return conf
+            kept = lg if P <= self.cfg.logits_chunk else None
+        return conf, kept
 
     def processed(self, h_c, h_u, eos_ok, rows, slots):
         """(offset, logits) chunks for the slots (rows[c], slots[c]): guided logits, n-gram blocker, shared processors."""
@@ -260,8 +264,9 @@ class _Run:
                 lg = apply_processors(self.procs, ctx, lg)
             yield a, lg
 
-    def draw(self, h_c, h_u, eos_ok, rows, slots) -> torch.Tensor:
-        """Tokens for the committed slots: n-gram blocker, shared processors, one draw each."""
+    def draw(self, h_c, h_u, eos_ok, rows, slots, logits=None) -> torch.Tensor:
+        """Tokens for the committed slots: n-gram blocker, shared processors, one draw each (`logits`:
+        those already computed for exactly these slots)."""
         x = torch.empty_like(rows)
         u = torch.empty(rows.shape[0], 1, device=self.device)  # one uniform per draw, from its variant's generator
         var = self.variant[rows, 0]
@@ -269,7 +274,8 @@ class _Run:
             sel = (var == v).nonzero(as_tuple=True)[0]
             if len(sel):
                 u[sel] = torch.rand(len(sel), 1, generator=self.gens[v], device=self.device)
-        for a, lg in self.processed(h_c, h_u, eos_ok, rows, slots):
+        chunks = [(0, logits)] if logits is not None else self.processed(h_c, h_u, eos_ok, rows, slots)
+        for a, lg in chunks:
             x[a : a + lg.shape[0]] = sample(lg, None, temperature=0.0 if self.params.greedy else 1.0, uniforms=u[a : a + lg.shape[0]])
         return x
 
@@ -311,12 +317,13 @@ class _Run:
         s_p = q_idx[r_p, c_p]
         h_c, h_u = hid_c[r_p, c_p], None if hid_u is None else hid_u[r_p, c_p]
         eo_p = self.eos_ok[r_p, s_p]
+        lg = None
         if k == self.K - 1:
             ci = torch.arange(r_p.shape[0], device=self.device)  # the last step commits everything left
         else:
-            conf = self.confidence(h_c, h_u, eo_p, r_p, s_p)
+            conf, lg = self.confidence(h_c, h_u, eo_p, r_p, s_p)
             ci = self.rule.select(conf, self.inst[r_p, s_p], quota, self.n_inst).nonzero(as_tuple=True)[0]
-        x = self.draw(h_c[ci], None if h_u is None else h_u[ci], eo_p[ci], r_p[ci], s_p[ci])
+        x = self.draw(h_c[ci], None if h_u is None else h_u[ci], eo_p[ci], r_p[ci], s_p[ci], None if lg is None else lg[ci])
         open_inst = torch.bincount(torch.where(self.masked, self.inst, self.n_inst).flatten(), minlength=self.n_inst + 1)[: self.n_inst] > 0
         per = torch.bincount(self.inst[r_p[ci], s_p[ci]], minlength=self.n_inst)[open_inst]
         self.commits_per_span_step += torch.bincount(per.clamp_max(8).cpu(), minlength=9)
