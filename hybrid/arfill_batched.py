@@ -18,8 +18,7 @@ import time
 import torch
 
 from hybrid.arfill import _Decoder, check_ar_fill_args
-from hybrid.diffusion.sampler import variant_seed
-from hybrid.sampling import SamplingParams, apply_processors, sample
+from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
 from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, fill_processors
 
 __all__ = ["fill"]

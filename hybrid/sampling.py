@@ -28,6 +28,7 @@ __all__ = [
     "SamplingParams",
     "apply_processors",
     "sample",
+    "variant_seed",
 ]
 
 _NEG_INF = float("-inf")
@@ -193,6 +194,12 @@ def sample(logits: torch.Tensor, generator: torch.Generator | None, temperature:
         ids = torch.searchsorted(cdf, (1 - u) * cdf[:, -1:]).squeeze(-1).clamp_max(logits.shape[-1] - 1)
     assert bool(torch.isfinite(logits.gather(-1, ids[:, None])).all()), "every row needs at least one finite logit"
     return ids
+
+
+def variant_seed(seed: int, variant: int) -> int:
+    """The seed of variant `variant`'s generator in every filler: a function of (seed, variant) only,
+    so variant i of a seed does not depend on how many variants are drawn with it."""
+    return (seed * 1_000_003 + variant * 7_919 + 1) % (2**63 - 1)
 
 
 @dataclass

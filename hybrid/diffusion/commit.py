@@ -14,7 +14,7 @@ import torch
 
 from hybrid.errors import SamplingError
 
-__all__ = ["COMMIT_SCHEDULES", "CommitSchedule", "get_commit_schedule", "commit_schedule", "ConfidenceCommit"]
+__all__ = ["COMMIT_SCHEDULES", "CommitSchedule", "get_commit_schedule", "ConfidenceCommit"]
 
 COMMIT_SCHEDULES = ("cosine", "linear")  # not the noise schedules of diffusion/schedule.py
 
@@ -47,9 +47,6 @@ def get_commit_schedule(name: str) -> CommitSchedule:
         if cls.name == name:
             return cls()
     raise SamplingError(f"schedule must be one of {', '.join(COMMIT_SCHEDULES)}, got {name!r}.")
-
-
-commit_schedule = get_commit_schedule  # the name earlier code imported
 
 
 class ConfidenceCommit:

@@ -52,7 +52,7 @@ from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
 from hybrid.model.slot_cache import SlotStore
-from hybrid.sampling import SamplingParams, apply_processors, sample
+from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
 from hybrid.skeleton import (
     DEFAULT_WINDOW,
     PRECISIONS,
@@ -65,7 +65,7 @@ from hybrid.skeleton import (
     fill_processors,
 )
 
-__all__ = ["FillConfig", "fill", "variant_seed", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "COMMIT_SCHEDULES"]
+__all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "COMMIT_SCHEDULES"]
 
 # K: the speed/quality knob. With this small model a span's later tokens are rarely confident
 # before its earlier ones are written, so quality holds only near one committed token per span per
@@ -128,11 +128,6 @@ class FillConfig:
             raise SamplingError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}.")
         if not 0 <= self.guard_ratio < 1:
             raise SamplingError(f"guard_ratio must be in [0, 1) (0 = off), got {self.guard_ratio}.")
-
-
-def variant_seed(seed: int, variant: int) -> int:
-    """The seed of variant `variant`'s generator: a function of (seed, variant) only."""
-    return (seed * 1_000_003 + variant * 7_919 + 1) % (2**63 - 1)
 
 
 def _guided_logits(weight, h_c, h_u, w: float, ban: torch.Tensor, eos_ok: torch.Tensor, eos_id: int) -> torch.Tensor:
