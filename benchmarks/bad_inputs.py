@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from hybrid.outdir import HIDDEN  # noqa: E402
+from hybrid.outdir import is_bookkeeping  # noqa: E402
 
 SHIPPED = REPO / "checkpoints" / "hybrid-small"
 PY = sys.executable
@@ -143,10 +143,10 @@ def killed_force(root: Path) -> dict:
     p.wait()
     # the killed run's lock file may stay behind (its flock died with it; the next run takes it):
     # bookkeeping, not a draft, so it is not part of the set compared
-    after = {k: v for k, v in _snapshot(root / "kill-out").items() if not HIDDEN(k)}
+    after = {k: v for k, v in _snapshot(root / "kill-out").items() if not is_bookkeeping(k)}
     same = after == before
     return {"case": "kill -9 during a --force draft", "ok": same, "files_after": sorted(after),
-            "left_behind": sorted(p.name for p in (root / "kill-out").iterdir() if HIDDEN(p.name))}
+            "left_behind": sorted(p.name for p in (root / "kill-out").iterdir() if is_bookkeeping(p.name))}
 
 
 def unwritable_is_fast(root: Path) -> dict:

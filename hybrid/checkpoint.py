@@ -15,7 +15,7 @@ import torch
 from hybrid.errors import CheckpointError
 from hybrid.model.backbone import Backbone
 from hybrid.model.weights import check_checkpoint_weights
-from hybrid.outdir import HIDDEN, FileSet, pending_commit, recover
+from hybrid.outdir import is_bookkeeping, FileSet, pending_commit, recover
 from hybrid.tokenizer import HybridTokenizer
 
 __all__ = ["save_checkpoint", "load_checkpoint", "recover_checkpoint", "read_record", "ATTRIBUTION", "STATE_FILE", "RECORD_FILE"]
@@ -78,7 +78,7 @@ def recover_checkpoint(path: Path, log=None) -> None:
         return
     leftovers = sorted(path.parent.glob(f"{path.name}.tmp-*")) + sorted(path.parent.glob(f"{path.name}.old-*"))
     found = next((p for p in leftovers if _complete(p)), None)  # a complete .tmp is newer than any .old
-    if found is not None and (not path.exists() or (path.is_dir() and all(HIDDEN(p.name) for p in path.iterdir()))):
+    if found is not None and (not path.exists() or (path.is_dir() and all(is_bookkeeping(p.name) for p in path.iterdir()))):
         if not path.exists():
             found.rename(path)
         else:  # `path` is there, empty but for a run's lock: move the files in

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hybrid.errors import FieldError, OutputError
 from hybrid.options import MAX_VARIANTS, SEED, add_threads, float_range, int_range
-from hybrid.outdir import HIDDEN, FileSet, OutputLock, check_writable, recover
+from hybrid.outdir import is_bookkeeping, FileSet, OutputLock, check_writable, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
 
@@ -32,7 +32,7 @@ def check_out_dir(out: Path, force: bool) -> None:
     """OutputError when --out is a file, not writable, or a non-empty directory without --force
     (this module's own bookkeeping files do not count)."""
     check_writable(out)
-    if out.is_dir() and any(not HIDDEN(p.name) for p in out.iterdir()) and not force:
+    if out.is_dir() and any(not is_bookkeeping(p.name) for p in out.iterdir()) and not force:
         raise OutputError(f"--out {out} is not empty; pass --force to replace the drafts in it, or choose another directory.")
 
 
@@ -48,7 +48,7 @@ def previous_set(out: Path) -> list[str]:
         return []
     if not isinstance(files, list):
         return []
-    return [f for f in files if isinstance(f, str) and f and "/" not in f and not HIDDEN(f)]
+    return [f for f in files if isinstance(f, str) and f and "/" not in f and not is_bookkeeping(f)]
 
 
 def _default_out(template_id: str) -> Path:

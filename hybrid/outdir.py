@@ -28,14 +28,14 @@ from pathlib import Path
 
 from hybrid.errors import OutputError
 
-__all__ = ["check_writable", "OutputLock", "FileSet", "recover", "pending_commit", "HIDDEN", "LOCK_NAME", "JOURNAL_NAME"]
+__all__ = ["check_writable", "OutputLock", "FileSet", "recover", "pending_commit", "is_bookkeeping", "LOCK_NAME", "JOURNAL_NAME"]
 
 LOCK_NAME = ".hybrid.lock"
 JOURNAL_NAME = ".commit.json"
 STAGE_PREFIX = ".stage-"
 
 
-def HIDDEN(name: str) -> bool:
+def is_bookkeeping(name: str) -> bool:
     """True for this module's own bookkeeping entries (never user files, ignored by emptiness checks)."""
     return name in (LOCK_NAME, JOURNAL_NAME) or name.startswith(STAGE_PREFIX) or name.startswith(f"{JOURNAL_NAME}.tmp-")
 
@@ -123,7 +123,7 @@ class OutputLock:
         self._cleanup()
 
     def _cleanup(self) -> None:
-        if self.created and self.out.is_dir() and not any(not HIDDEN(p.name) for p in self.out.iterdir()):
+        if self.created and self.out.is_dir() and not any(not is_bookkeeping(p.name) for p in self.out.iterdir()):
             shutil.rmtree(self.out, ignore_errors=True)
 
 
@@ -225,7 +225,7 @@ class FileSet:
         self.names: list[str] = []
 
     def path(self, name: str) -> Path:
-        assert "/" not in name and not HIDDEN(name), f"file set names are plain file names, got {name!r}"
+        assert "/" not in name and not is_bookkeeping(name), f"file set names are plain file names, got {name!r}"
         if name not in self.names:
             self.names.append(name)
         return self.stage / name
@@ -236,8 +236,9 @@ class FileSet:
         for n in self.names:
             with open(self.stage / n, "rb") as f:
                 os.fsync(f.fileno())
-        _write_json_atomic(self.out / JOURNAL_NAME, {"stage": self.stage.name, "files": self.names, "remove": [str(r) for r in remove]})
-        _apply(self.out, json.loads((self.out / JOURNAL_NAME).read_text()))
+        journal = {"stage": self.stage.name, "files": self.names, "remove": [str(r) for r in remove]}
+        _write_json_atomic(self.out / JOURNAL_NAME, journal)
+        _apply(self.out, journal)
         return [self.out / n for n in self.names]
 
     def discard(self) -> None:

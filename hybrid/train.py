@@ -37,7 +37,7 @@ from hybrid.diffusion.objective import mdlm_loss, q_xt, sample_times
 from hybrid.diffusion.schedule import get_schedule
 from hybrid.errors import CheckpointError, ConfigError
 from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
-from hybrid.outdir import HIDDEN, OutputLock, check_writable
+from hybrid.outdir import is_bookkeeping, OutputLock, check_writable
 from hybrid.precision import resolve_precision
 from hybrid.tokenizer import HybridTokenizer
 
@@ -149,7 +149,7 @@ def check_train_out(out: Path, resume: bool) -> None:
         return
     if (out / STATE_FILE).is_file() or (out / "model.safetensors").is_file():
         raise CheckpointError(f"{out} already holds a checkpoint; pass --resume to continue it or choose another --out")
-    others = sorted(p.name for p in out.iterdir() if not HIDDEN(p.name)) if out.is_dir() else []
+    others = sorted(p.name for p in out.iterdir() if not is_bookkeeping(p.name)) if out.is_dir() else []
     if others:
         shown = ", ".join(others[:4]) + (", ..." if len(others) > 4 else "")
         raise CheckpointError(f"--out {out} is a non-empty directory that holds no checkpoint ({shown}); "

@@ -131,7 +131,7 @@ def test_kill_9_during_a_write_leaves_the_old_set_or_the_new_one(tmp_path, stage
     with OutputLock(d):  # what every writer does first
         recover(d)
     assert _listing(d) == (NEW_LISTING if expect_new else before)
-    assert not [p for p in d.iterdir() if outdir.HIDDEN(p.name)]
+    assert not [p for p in d.iterdir() if outdir.is_bookkeeping(p.name)]
 
 
 def test_a_damaged_journal_is_an_error_not_a_guess(tmp_path):
