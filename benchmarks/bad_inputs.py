@@ -13,7 +13,6 @@ the shipped model); the suite tests each behaviour on tiny models.
 import argparse
 import json
 import os
-import platform
 import shutil
 import signal
 import subprocess
@@ -26,6 +25,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hybrid.outdir import is_bookkeeping  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine  # noqa: E402
 
 SHIPPED = REPO / "checkpoints" / "hybrid-small"
 PY = sys.executable
@@ -168,10 +170,9 @@ def main(argv=None) -> None:
             results += [unwritable_is_fast(root), concurrent_drafts(root), killed_force(root)]
         for r in results:
             print(("ok   " if r["ok"] else "FAIL ") + r["case"] + ("" if r["ok"] else f": {r}"), file=sys.stderr)
-        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
         out = {"benchmark": "bad_inputs", "cases": len(results), "passed": sum(r["ok"] for r in results),
-               "failed": [r["case"] for r in results if not r["ok"]], "cpu_model": cpu, "threads": 1,
-               "load_average": [round(x, 2) for x in os.getloadavg()], "results": results}
+               "failed": [r["case"] for r in results if not r["ok"]], **machine(),
+               "threads": 1, "results": results}  # threads: the CLI runs each case at its default --threads 1
         line = json.dumps(out, ensure_ascii=False)
         print(line)
         if args.out:

@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hybrid import arfill, arfill_batched  # noqa: E402
+from machine import machine  # noqa: E402  (benchmarks/machine.py)
 from hybrid.data.document import Segment  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
 from hybrid.diffusion.sampler import FillConfig  # noqa: E402
@@ -339,9 +340,6 @@ def main(argv=None):
         kta.append(qa["key_terms"])
         log(f"{t}: bpb hybrid {qh['bpb']} ar {qa['bpb']}")
     bpb_h, bpb_a, bpb_b = nat_h / max(by_h, 1), nat_a / max(by_a, 1), nat_b / max(by_b, 1)
-    import os
-
-    cpu_model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
 
     out = {
         "benchmark": "fill",
@@ -351,7 +349,7 @@ def main(argv=None):
         "n": n, "steps": args.steps, "guidance": args.guidance, "schedule": args.schedule, "refresh_every": args.refresh_every, "block": args.block, "threshold": args.threshold,
         "window": args.window, "precision": args.precision,
         "sampling": {"temperature": args.temperature, "top_p": args.top_p}, "templates": tids, "sections": sections, "quick": args.quick,
-        "cpu_model": cpu_model, "threads": torch.get_num_threads(), "load_average": [round(x, 2) for x in os.getloadavg()],
+        **machine(),
         "speedup_vs_ar": round(t_a / t_h, 3),
         "speedup_vs_ar_batched": round(t_b / t_h, 3), "ar_batched_s": round(t_b, 3),
         "bpb_ar_batched": round(bpb_b, 4), "bpb_ratio_vs_ar_batched": round(bpb_h / max(bpb_b, 1e-9), 4),

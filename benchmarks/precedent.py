@@ -205,6 +205,9 @@ def main(argv=None) -> int:
                      "note": "without-precedent leaks are counted against the precedents the with-system saw (a coincidence base rate)"},
         "seconds": round(time.time() - t0, 1),
     }
+    from machine import machine  # benchmarks/machine.py
+
+    out["machine"] = machine()
     print(json.dumps(out))
     return 0
 

@@ -120,6 +120,9 @@ def main(argv=None) -> int:
     out["cross_minus_none"] = round(out["loss_cross"] - out["loss_none"], 4)
     out["own_minus_none"] = round(out["loss_own"] - out["loss_none"], 4)
     out["seconds"] = round(time.time() - t0, 1)
+    from machine import machine  # benchmarks/machine.py
+
+    out["machine"] = machine()
     print(json.dumps(out))
     return 0
 

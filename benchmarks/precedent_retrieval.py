@@ -77,6 +77,9 @@ def main() -> int:
                 scores[name][n].append(_share(real, p.body, n))
     out = {f"{name}_{n}gram_share": round(sum(v) / len(v), 4) for name, by in scores.items() for n, v in by.items() if v}
     out.update({"val_clauses": len(scores["bm25"][4]), "library": len(pre), "seconds": round(time.time() - t0, 1)})
+    from machine import machine  # benchmarks/machine.py
+
+    out["machine"] = machine()
     print(json.dumps(out))
     return 0
 
