@@ -46,7 +46,7 @@ def test_both_objectives_fall_on_a_fixed_batch():
     """A few optimizer steps on one batch (same noise each step) lower the AR and the diffusion loss:
     the gradients of both objectives reach the weights and point the right way."""
     from hybrid.data.corpus import load_documents
-    from hybrid.data.windows import Rows, document_windows
+    from hybrid.data.windows import document_windows
     from hybrid.diffusion.schedule import get_schedule
     from hybrid.model.backbone import Backbone, BackboneConfig
     from hybrid.tokenizer import HybridTokenizer

@@ -54,7 +54,6 @@ from hybrid.model.cache import KVCache
 from hybrid.model.slot_cache import SlotStore
 from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
 from hybrid.skeleton import (
-    DEFAULT_WINDOW,
     PRECISIONS,
     FillResult,
     StepEvent,
