@@ -364,14 +364,14 @@ FILL_TOP_P_CANDIDATES = 64
 
 def fill_processors(params, positional_ngram: bool = False) -> list:
     """params.processors() as both fillers apply them: TopP taken among the FILL_TOP_P_CANDIDATES
-    best tokens (PrefilteredTopP, exact=False); NoRepeatNGram dropped when the caller blocks
-    n-grams per position itself."""
+    best tokens (PrefilteredTopP, exact=False); NoRepeatNGram and the fact guard dropped when the
+    caller applies them per position itself (the diffusion filler)."""
     from hybrid.sampling import NoRepeatNGram, TopP
 
     out = []
     for p in params.processors():
         if isinstance(p, TopP):
             out.append(PrefilteredTopP(p.top_p, FILL_TOP_P_CANDIDATES, exact=False))
-        elif not (positional_ngram and isinstance(p, NoRepeatNGram)):
+        elif not (positional_ngram and (isinstance(p, NoRepeatNGram) or p is params.fact_guard)):
             out.append(p)
     return out
