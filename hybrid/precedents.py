@@ -34,11 +34,13 @@ from hybrid.data.facts import DealFacts, adapt, normalize
 from hybrid.errors import HybridError
 
 __all__ = ["Precedent", "Library", "PrecedentError", "build_library", "load_library", "default_library_path",
-           "corpus_fingerprint", "MIN_WORDS", "FORMAT"]
+           "corpus_fingerprint", "embedding_text", "MIN_WORDS", "FORMAT", "SHORTLIST"]
 
 FORMAT = 1
 MIN_WORDS = 12  # shorter bodies are list fragments or cross-references, not precedents
 _POOL = 4  # variants v > 0 draw from the top _POOL * k
+SHORTLIST = 32  # BM25's best that a relevance scorer re-orders (each costs one embedding, cached per text)
+EMBED_WORDS = 64
 _WORD_RE = re.compile(r"[a-z][a-z0-9]+")
 _MARKER_RE = re.compile(r"\[[A-Z_]+\]")
 _STOP = frozenset("the and of to or in any by for this be shall such with as on that is at an its are not all from which "
@@ -72,6 +74,11 @@ class Precedent:
 
     def provenance(self) -> dict:
         return {"id": self.id, "doc_id": self.doc_id, "heading": self.heading, "source": self.source, "license": self.license}
+
+
+def embedding_text(p: Precedent) -> str:
+    """What the dense encoder sees of a precedent: its heading and first EMBED_WORDS words, markers out."""
+    return f"{p.heading}. " + " ".join(_MARKER_RE.sub(" ", p.body).split()[:EMBED_WORDS])
 
 
 def _words(text: str) -> list[str]:
@@ -121,6 +128,7 @@ class Library:
         for p in precedents:
             self._by_type.setdefault(p.clause_type, []).append(p)
         self._index: dict[tuple, object] = {}
+        self.relevance = None  # a hybrid.relevance.RelevanceScorer for retrieve(); None = BM25 alone
 
     def __len__(self) -> int:
         return len(self.precedents)
@@ -137,8 +145,11 @@ class Library:
         return self._index[key]
 
     def retrieve(self, clause_type: str, query: str = "", *, doc_type: str | None = None, k: int = 1, seed: int = 0,
-                 variant: int = 0, exclude_doc: str | None = None) -> list[Precedent]:
-        """Up to k precedents of clause_type for the query text (heading + clause spec + deal fields), best first."""
+                 variant: int = 0, exclude_doc: str | None = None, relevance="library") -> list[Precedent]:
+        """Up to k precedents of clause_type for the query text (heading + clause spec + deal fields), best first.
+
+        relevance: a hybrid.relevance.RelevanceScorer that re-orders BM25's best SHORTLIST (None: BM25
+        alone; "library": this library's `relevance` attribute, None unless a caller set one)."""
         from hybrid.data.clauses import CLAUSE_TYPES
 
         if clause_type not in CLAUSE_TYPES:
@@ -154,6 +165,14 @@ class Library:
         q = _words(query)
         scores = list(self._bm25(key, pool).get_scores(q)) if q and pool else [0.0] * len(pool)
         order = sorted((i for i in range(len(pool)) if pool[i].doc_id != exclude_doc), key=lambda i: (-scores[i], pool[i].id))
+        relevance = self.relevance if relevance == "library" else relevance
+        if relevance is not None and q and len(order) > 1:
+            short = order[:SHORTLIST]
+            rel = relevance.score(query, [embedding_text(pool[i]) for i in short])
+            scores = [0.0] * len(pool)
+            for i, v in zip(short, rel):
+                scores[i] = v
+            order = sorted(short, key=lambda i: (-scores[i], pool[i].id)) + order[SHORTLIST:]
         if variant == 0:
             return [pool[i] for i in order[:k]]
         top = order[: _POOL * k]
