@@ -239,7 +239,7 @@ class Drafter:
         if self._library is None:
             from hybrid.precedents import load_library
 
-            self._library = load_library()
+            self._library = load_library().use_relevance()
         return self._library
 
     # stages
