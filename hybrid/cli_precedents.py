@@ -48,13 +48,29 @@ def guidance_weight(text: str) -> float:
     return v
 
 
+def start_noise(text: str) -> float:
+    """argparse type of `hybrid draft --precedent-start`: a number in (0, 1] (1 = off)."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = None
+    if v is None or not 0 < v <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1] (1 = off), got {text!r}")
+    return v
+
+
 def add_draft_arguments(parser) -> None:
-    """`hybrid draft --precedents K --precedent-guidance W` (both 0 = off; see Drafter.draft)."""
+    """`hybrid draft --precedents K --precedent-guidance W --precedent-start T` (0, 0, 1 = off; see Drafter.draft)."""
     parser.add_argument("--precedents", type=precedent_count, default=0, metavar="K",
                         help="k precedents of the train split per section, placed before its span; each section cites them (0 = off, default)")
     parser.add_argument("--precedent-guidance", type=guidance_weight, default=0.0, metavar="W",
                         help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
                         "so W > 0 follows the precedent more (0 = off, default; needs --precedents >= 1)")
+    parser.add_argument("--precedent-start", type=start_noise, default=1.0, metavar="T",
+                        help="edit from precedent: each section starts as its top precedent (adapted to the deal), each "
+                        "token masked with probability T, and the filler writes only the masked ones; the deal's facts "
+                        "are kept, the precedent's foreign facts always rewritten (1 = off, default; needs --precedents >= 1 "
+                        "and the diffusion filler)")
 
 
 def _cmd_precedents(args) -> int:

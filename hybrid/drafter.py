@@ -31,6 +31,8 @@ from hybrid.skeleton import FillResult, check_fill_args
 from hybrid.templates import load_template
 from hybrid.textsafe import escape_markdown
 
+MAX_START_TOKENS = 4096  # a precedent start is tokenized up to this; the filler cuts it to the span's budget
+
 __all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args", "check_precedent_args", "source_note"]
 
 FILLERS = ("diffusion", "ar", "ar-batched")
@@ -143,8 +145,9 @@ def source_note(precedents: list[dict]) -> str:
         f"{p['heading']} ({p['doc_id']}; {p['source']}, {p['license'] or 'license unknown'})" for p in precedents) + "."
 
 
-def check_precedent_args(precedents, precedent_guidance) -> None:
-    """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0."""
+def check_precedent_args(precedents, precedent_guidance, precedent_start=1.0) -> None:
+    """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0,
+    precedent_start in (0, 1] (< 1 needs precedents)."""
     from hybrid.precedent_skeleton import MAX_PRECEDENTS
 
     if isinstance(precedents, bool) or not isinstance(precedents, int) or not 0 <= precedents <= MAX_PRECEDENTS:
@@ -154,6 +157,10 @@ def check_precedent_args(precedents, precedent_guidance) -> None:
         raise SamplingError(f"precedent_guidance must be a finite number >= 0 (0 = off), got {w!r}.")
     if w and not precedents:
         raise SamplingError(f"precedent_guidance needs precedents >= 1, got precedents={precedents!r} with precedent_guidance={w!r}.")
+    from hybrid.precedent_start import check_start_noise
+
+    if check_start_noise(precedent_start) < 1 and not precedents:
+        raise SamplingError(f"precedent_start needs precedents >= 1, got precedents={precedents!r} with precedent_start={precedent_start!r}.")
 
 
 def _md_lines(text: str) -> str:
@@ -261,7 +268,7 @@ class Drafter:
             skeleton = load_template(template).render_skeleton(outline, fields)
             return self._fill(skeleton, n, steps, guidance, seed, params, on_step)
 
-    def _fill(self, skeleton, n, steps, guidance, seed, params, on_step) -> list[FillResult]:
+    def _fill(self, skeleton, n, steps, guidance, seed, params, on_step, start=None) -> list[FillResult]:
         if getattr(skeleton, "deal_text", ""):  # places and terms the deal does not name cannot be written (hybrid.foreign_facts)
             from hybrid.foreign_facts import deal_ban_ids
 
@@ -278,7 +285,7 @@ class Drafter:
         from hybrid.diffusion.sampler import fill
 
         return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params,
-                    on_step=on_step, config=self.fill_config)
+                    on_step=on_step, config=self.fill_config, start=start)
 
     def rank(self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0) -> list[Draft]:
         """Drafts from filled variants (FillResults or lists of bodies), best first. Body lines lose
@@ -302,6 +309,7 @@ class Drafter:
 
     def draft(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
               *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0,
+              precedent_start: float = 1.0,
               **sampling) -> list[Draft]:
         """n drafts ranked best first. outline=None plans one; the n variants share it.
 
@@ -313,15 +321,20 @@ class Drafter:
         (hybrid.precedent_skeleton; 0 = off); each section then lists them under "precedents".
         precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
         hide the span's heading and its precedents, so it pushes the draft towards the precedent.
+        precedent_start in (0, 1] (1 = off, diffusion filler only): each span starts as its top
+        precedent, adapted to the deal, with each token masked with probability precedent_start
+        (the deal's facts kept, the precedent's foreign facts always masked), and the filler writes
+        only the masked tokens (hybrid.precedent_start): a draft edited from precedent.
         """
         drafts = None
         for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=None,
-                               precedents=precedents, precedent_guidance=precedent_guidance):
+                               precedents=precedents, precedent_guidance=precedent_guidance, precedent_start=precedent_start):
             drafts = ev.drafts
         return drafts
 
     def stream(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
-               *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0, **sampling):
+               *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0,
+               precedent_start: float = 1.0, **sampling):
         """Like draft(), yielding DraftEvents as the work happens; the last event ("rank") holds the drafts.
 
         The work runs in a worker thread that holds this Drafter's lock; closing the generator
@@ -331,10 +344,12 @@ class Drafter:
         guidance = _default_guidance() if guidance is None else guidance
         check_draft_args(n, steps, guidance, seed, mmr)
         sampling_params(sampling, DRAFT_SAMPLING)
-        check_precedent_args(precedents, precedent_guidance)
-        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents, precedent_guidance)
+        check_precedent_args(precedents, precedent_guidance, precedent_start)
+        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents, precedent_guidance,
+                            precedent_start)
 
-    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents=0, precedent_guidance=0.0):
+    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents=0, precedent_guidance=0.0,
+                precedent_start=1.0):
         q: queue.Queue = queue.Queue()
         cancel = threading.Event()
         done = object()
@@ -347,7 +362,7 @@ class Drafter:
         def work():
             try:
                 for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=emit,
-                                       precedents=precedents, precedent_guidance=precedent_guidance):
+                                       precedents=precedents, precedent_guidance=precedent_guidance, precedent_start=precedent_start):
                     emit(ev)
             except _Cancelled:
                 pass
@@ -370,12 +385,13 @@ class Drafter:
             cancel.set()
             worker.join()
 
-    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit, precedents=0, precedent_guidance=0.0):
+    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit, precedents=0, precedent_guidance=0.0,
+                precedent_start=1.0):
         """The pipeline as a generator of DraftEvents; `emit` (stream only) receives the in-stage events."""
         steps = _default_steps() if steps is None else steps
         guidance = _default_guidance() if guidance is None else guidance
         check_draft_args(n, steps, guidance, seed, mmr)
-        check_precedent_args(precedents, precedent_guidance)
+        check_precedent_args(precedents, precedent_guidance, precedent_start)
         params = sampling_params(sampling, DRAFT_SAMPLING)
         with self._lock:
             t0 = time.perf_counter()
@@ -400,13 +416,23 @@ class Drafter:
             yield DraftEvent("plan", time.perf_counter() - t0, outline=outline)
 
             skeleton = template.render_skeleton(outline, values)
-            provenance = None
+            provenance = start = None
             if precedents:
                 from hybrid.precedent_skeleton import condition
 
                 ts = time.perf_counter()
-                skeleton, provenance = condition(skeleton, self.precedent_library(), template, values, precedents, seed=seed)
+                skeleton, provenance, hits = condition(skeleton, self.precedent_library(), template, values, precedents, seed=seed,
+                                                       return_hits=True)
                 guidance = guidance + precedent_guidance
+                if precedent_start < 1:
+                    from hybrid.precedent_skeleton import deal_from_template
+                    from hybrid.precedent_start import precedent_starts
+
+                    if self.filler != "diffusion":
+                        raise SamplingError(f"precedent_start < 1 needs the diffusion filler, got filler={self.filler!r}.")
+                    deal = deal_from_template(template, values)
+                    start = precedent_starts(self.tokenizer, [h[0].adapted(deal) if h else None for h in hits], deal,
+                                             skeleton.deal_text, precedent_start, n, seed, [MAX_START_TOKENS] * len(hits))
                 timings["precedents"] = time.perf_counter() - ts
             on_step = None
             if emit is not None:
@@ -416,7 +442,7 @@ class Drafter:
                     emit(DraftEvent("fill_step", time.perf_counter() - t0, step=ev.step, steps=ev.steps, partial=partial))
 
             ts = time.perf_counter()
-            fills = self._fill(skeleton, n, steps, guidance, seed, params, on_step)
+            fills = self._fill(skeleton, n, steps, guidance, seed, params, on_step, start=start)
             timings["fill"] = time.perf_counter() - ts
 
             ts = time.perf_counter()

@@ -148,7 +148,8 @@ class _Run:
     draw -> end_spans -> guard.
     """
 
-    def __init__(self, model, tokenizer, sk: TokenSkeleton, n: int, K: int, w: float, seed: int, params, cfg: FillConfig):
+    def __init__(self, model, tokenizer, sk: TokenSkeleton, n: int, K: int, w: float, seed: int, params, cfg: FillConfig,
+                 start=None):
         self.model, self.cfg, self.params, self.K, self.w, self.n = model, cfg, params, K, w, n
         self.device = device = next(model.parameters()).device
         self.weight = model.output_weight
@@ -166,7 +167,7 @@ class _Run:
         self.tok = lay.rows(lay.ids)  # (M, L+1) current slot tokens
         self.valid, self.span, self.off = lay.rows(lay.valid), lay.rows(lay.span), lay.rows(lay.off)
         self.pos, self.section, self.eos_ok = lay.rows(lay.pos), lay.rows(lay.section), lay.rows(lay.eos_ok)
-        self.locked = lay.rows(lay.locked)
+        self.locked = lay.rows(lay.locked).clone()  # (row copies: apply_start pins start tokens per variant)
         self.masked = self.valid & ~self.locked
         self.changed = torch.zeros_like(self.masked)
         self.variant = torch.arange(self.M, device=device)[:, None] % n
@@ -182,6 +183,31 @@ class _Run:
         self.commits_per_span_step = torch.zeros(9, dtype=torch.long)  # histogram: 0..7, 8+ tokens committed by an open span in a step
         self.span_steps = self.span_commits = 0  # (open span, step) pairs and the tokens they committed
         self.skel: KVCache | None = None
+        if start is not None:
+            self.apply_start(start)
+
+    def apply_start(self, start):
+        """Commit each (variant, span)'s start tokens into the span's first unlocked slots before step 0
+        (entries equal to <mask> stay masked; the span's last slot is always left masked, so it can end).
+        Kept tokens are pinned like locks, and the holes before the last of them may not take <eos>.
+        The denoising then fills only what is still masked: a partly noised text is edited, not rewritten."""
+        lay = self.lay
+        for m in range(self.M):
+            v, page = m % self.n, m // self.n
+            for s in lay.pages[page].spans:
+                ids = start[v][s]
+                if not ids:
+                    continue
+                free = ((self.span[m] == s) & self.valid[m] & ~self.locked[m]).nonzero().flatten()[:-1]
+                k = min(len(ids), len(free))
+                t = torch.tensor(ids[:k], dtype=torch.long, device=self.device)
+                keep = t != self.mask_id
+                at = free[:k][keep]
+                self.tok[m, at] = t[keep]
+                self.masked[m, at] = False
+                self.locked[m, at] = True  # kept as given: never re-masked by the repetition guard
+                if len(at):  # and no <eos> in a hole before the last kept token (it would cut the text there)
+                    self.eos_ok[m] &= ~((self.span[m] == s) & (self.off[m] <= self.off[m, at[-1]]))
 
     def active(self, k: int):
         """(active (M, L+1) bool, quota (n_inst,) long): the masked slots that may be committed this
@@ -368,6 +394,7 @@ def fill(
     params: SamplingParams | None = None,
     on_step=None,
     config: FillConfig | None = None,
+    start: list[list[list[int]]] | None = None,
 ) -> list[FillResult]:
     """Fill every span of `skeleton` in `steps` parallel denoising steps, n variants in one batch.
 
@@ -378,13 +405,19 @@ def fill(
     per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots, "pages", and how many
     tokens each open span committed per step ("commits_per_span_step" histogram 0..8+, its mean
     "tokens_per_span_step").
+    start: optional start[v][s] token ids per variant and span, committed into the span's first
+    unlocked slots before the first step, <mask> where the filler is to write (a partly noised
+    text to edit, e.g. an adapted precedent: hybrid.precedent_start); None = every span starts masked.
     """
     t_start = time.perf_counter()
     check_fill_args(n, steps, guidance, seed)
     cfg = config or FillConfig()
     sk = as_token_skeleton(tokenizer, skeleton)
     with autocast(next(model.parameters()).device, cfg.precision):
-        run = _Run(model, tokenizer, sk, n, steps, float(guidance), seed, params or SamplingParams(), cfg)
+        if start is not None and (len(start) != n or any(len(x) != len(sk.spans) for x in start)):
+            raise SamplingError(f"start must hold n={n} lists of {len(sk.spans)} token lists (one per span), got "
+                                f"{[len(x) for x in start]} lists.")
+        run = _Run(model, tokenizer, sk, n, steps, float(guidance), seed, params or SamplingParams(), cfg, start)
         t0 = time.perf_counter()
         run.skel = encode_skeleton(model, run.lay)
         t_skel = time.perf_counter() - t0
