@@ -142,6 +142,9 @@ def test_lora_trains_only_the_adapter_and_saves_a_small_checkpoint_that_reloads(
     ref.model.eval()
     _same_logits(again, ref.model)
     assert any(p.abs().sum() > 0 for n, p in again.named_parameters() if ".lora_B." in n)  # the adapter trained
+    from hybrid.drafter import load_model  # what Drafter.from_pretrained(DIR) and --model DIR load through
+
+    _same_logits(load_model(out, device="cpu")[0], ref.model)
 
     monkeypatch.setattr("hybrid.data.corpus.load_documents", lambda root, splits: [DOC])
     assert main(["eval", "bpb", "--checkpoint", str(out), "--limit-docs", "1", "--draws", "1", "--json"]) == 0
