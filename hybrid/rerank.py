@@ -61,6 +61,7 @@ import torch
 import torch.nn.functional as F
 
 from hybrid.data.document import heading_line
+from hybrid.diffusion.objective import align_fill, fill_shift
 from hybrid.errors import ConfigError, SamplingError
 from hybrid.foreign_facts import foreign_facts
 from hybrid.model.backbone import fill_mask
@@ -480,6 +481,7 @@ class Reranker:
             uncond = span2 & (torch.arange(2 * B)[:, None] >= B)
             mask = fill_mask(span2, span2, section.repeat(2, 1), heading.repeat(2, 1), uncond, valid2)
             hidden = self.model(ids2.to(device), "fill", attn_mask=mask.to(device), return_hidden=True)  # (2B, L, D)
+            hidden = align_fill(hidden, fill_shift(self.model))  # [:, i] predicts token i
             r_idx, c_idx = span2.nonzero(as_tuple=True)
             tgt = torch.cat([torch.tensor(x) for _, _, x, _ in batch] * 2).to(device)  # row-major, as nonzero() orders
             lp = torch.empty(tgt.shape[0], device=device)

@@ -48,6 +48,7 @@ import torch.nn.functional as F
 from hybrid.diffusion.commit import COMMIT_SCHEDULES, ConfidenceCommit
 from hybrid.diffusion.guards import left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
+from hybrid.diffusion.objective import fill_shift
 from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
@@ -168,6 +169,11 @@ class _Run:
         self.valid, self.span, self.off = lay.rows(lay.valid), lay.rows(lay.span), lay.rows(lay.off)
         self.pos, self.section, self.eos_ok = lay.rows(lay.pos), lay.rows(lay.section), lay.rows(lay.eos_ok)
         self.locked = lay.rows(lay.locked).clone()  # (row copies: apply_start pins start tokens per variant)
+        self.shift = fill_shift(model)  # an adapted AR base: slot i is predicted by the output at its predecessor
+        self.prev_slot, self.prev_skel = lay.rows(lay.prev_slot), lay.rows(lay.prev_skel)
+        if self.shift and bool((self.valid & (self.prev_slot < 0) & (self.prev_skel < 0)).any()):
+            raise SamplingError("a span starts its page: a backbone with shift_fill_logits predicts each token from the one before it, "
+                                "so every span needs a skeleton token before it (raise the window or min_context).")
         self.masked = self.valid & ~self.locked
         self.changed = torch.zeros_like(self.masked)
         self.variant = torch.arange(self.M, device=device)[:, None] % n
@@ -183,6 +189,7 @@ class _Run:
         self.commits_per_span_step = torch.zeros(9, dtype=torch.long)  # histogram: 0..7, 8+ tokens committed by an open span in a step
         self.span_steps = self.span_commits = 0  # (open span, step) pairs and the tokens they committed
         self.skel: KVCache | None = None
+        self.skel_hidden: torch.Tensor | None = None  # (R, Ts, D) skeleton outputs, kept only when shifted
         if start is not None:
             self.apply_start(start)
 
@@ -219,6 +226,11 @@ class _Run:
         r = self.cfg.refresh_every
         refresh = k == 0 or r == 1 or (r > 0 and k % r == 0)
         qsel = self.valid if refresh else self.valid & (active | self.changed)
+        if self.shift and not refresh:  # an active slot's prediction is read at the slot before it
+            r, s = active.nonzero(as_tuple=True)
+            p = self.prev_slot[r, s]
+            qsel = qsel.clone()
+            qsel[r[p >= 0], p[p >= 0]] = True
         nq = qsel.sum(1)
         Q = max(int(nq.max()), 1)
         q_valid = torch.arange(Q, device=self.device)[None] < nq[:, None]
@@ -253,6 +265,24 @@ class _Run:
             if self.guided:
                 hid_u[a:b, :Qc] = h[b - a :]
         return hid_c, hid_u
+
+    def predictors(self, hid_c, hid_u, q_idx, q_valid, r_p, c_p, s_p):
+        """(h_c, h_u) that predict the active slots (rows r_p, query columns c_p, slots s_p): their own
+        hidden states, or with a shifted backbone their predecessor's: the query of the slot before
+        them, or (a span's first slot) the skeleton token before the span, which never sees spans, so
+        conditional and unconditional rows share it."""
+        if not self.shift:
+            return hid_c[r_p, c_p], None if hid_u is None else hid_u[r_p, c_p]
+        col = torch.full_like(self.tok, -1)  # slot -> its query column this step
+        r, c = q_valid.nonzero(as_tuple=True)
+        col[r, q_idx[r, c]] = c
+        ps, pk = self.prev_slot[r_p, s_p], self.prev_skel[r_p, s_p]
+        pc = col[r_p, ps.clamp_min(0)].clamp_min(0)
+        assert bool((col[r_p, ps.clamp_min(0)][ps >= 0] >= 0).all()), "every active slot's predecessor slot is a query"
+        from_slot = (ps >= 0)[:, None]
+        sk = self.skel_hidden[self.page_of_row[r_p], pk.clamp_min(0)].to(hid_c.dtype)
+        h_c = torch.where(from_slot, hid_c[r_p, pc], sk)
+        return h_c, None if hid_u is None else torch.where(from_slot, hid_u[r_p, pc], sk)
 
     def logits(self, h_c, h_u, eos_ok):
         return _guided_logits(self.weight, h_c, h_u, self.w, self.ban, eos_ok, self.eos_id)
@@ -337,7 +367,7 @@ class _Run:
         hid_c, hid_u = self.forward(q_idx, q_valid, nq)
         r_p, c_p = (q_valid & active.gather(1, q_idx)).nonzero(as_tuple=True)  # active queries
         s_p = q_idx[r_p, c_p]
-        h_c, h_u = hid_c[r_p, c_p], None if hid_u is None else hid_u[r_p, c_p]
+        h_c, h_u = self.predictors(hid_c, hid_u, q_idx, q_valid, r_p, c_p, s_p)
         eo_p = self.eos_ok[r_p, s_p]
         lg = None
         if k == self.K - 1:
@@ -419,7 +449,8 @@ def fill(
                                 f"{[len(x) for x in start]} lists.")
         run = _Run(model, tokenizer, sk, n, steps, float(guidance), seed, params or SamplingParams(), cfg, start)
         t0 = time.perf_counter()
-        run.skel = encode_skeleton(model, run.lay)
+        run.skel, hidden = encode_skeleton(model, run.lay)
+        run.skel_hidden = hidden if run.shift else None
         t_skel = time.perf_counter() - t0
         step_times = []
         render = run.renderer(tokenizer, sk) if on_step is not None else None
