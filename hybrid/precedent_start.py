@@ -23,6 +23,8 @@ from hybrid.foreign_facts import foreign_facts, party_names
 
 __all__ = ["start_tokens", "precedent_starts", "check_start_noise"]
 
+_REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
+
 
 def check_start_noise(t) -> float:
     """The noise level t of a precedent start: a number in (0, 1] (1 = off)."""
@@ -37,13 +39,15 @@ def _overlaps(a: int, b: int, spans) -> bool:
 
 def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int) -> list[int]:
     """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
-    tokens of the deal's facts kept, tokens of facts `allowed` does not state masked, every other
+    tokens of the deal's facts kept, tokens of facts `allowed` does not state and of CUAD's redaction
+    marks ("[***]") masked, every other
     word's tokens masked together with probability t (a word masked in part would come back as a
     broken word: "Discloser" with its first piece masked reads "Wloser")."""
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     ids, offsets = enc.ids[:budget], enc.offsets[:budget]
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
     drop = [(f.start, f.end) for f in foreign_facts(text, allowed, party_names())]
+    drop += [(m.start(), m.end()) for m in _REDACTION.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
     out, noised = [], False
     for i, (a, b) in zip(ids, offsets):
         if a == 0 or text[a].isspace() or text[a - 1].isspace():  # a new word: one draw for all of its tokens

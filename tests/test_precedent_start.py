@@ -74,7 +74,7 @@ def test_a_start_of_the_wrong_shape_names_the_shape(tiny_model, tokenizer):
 
 
 def test_start_tokens_keep_deal_facts_mask_foreign_facts_and_noise_the_rest(tokenizer):
-    text = "Acme Robotics, Inc. shall pay Pretzel Business within thirty (30) days under the laws of Delaware and the contract."
+    text = "Acme Robotics, Inc. shall pay Pretzel Business [***] within thirty (30) days under the laws of Delaware and the contract."
     m = tokenizer.mask_id
     full = start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200)
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
@@ -84,6 +84,7 @@ def test_start_tokens_keep_deal_facts_mask_foreign_facts_and_noise_the_rest(toke
     light = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.05, random.Random(0), 200)
     kept_light = "".join(text[a:b] for i, (a, b) in zip(light, enc.offsets) if i != m)
     assert "Pretzel" not in kept_light and "thirty (30) days" not in kept_light  # foreign facts: always rewritten
+    assert "*" not in kept_light  # and CUAD's redaction marks
     assert kept_light.count(" ") > kept.count(" ")
     assert len(start_tokens(tokenizer, text, DEAL, ALLOWED, 0.5, random.Random(0), 5)) == 5
 
