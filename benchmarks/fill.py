@@ -7,7 +7,7 @@ Measured in one run (ratios never cross runs):
   contracts from >= 3 templates, same spans, same sampling params; also against transformers'
   generate() on the same weights (per span, left-padded batch, same processors);
 - quality: bits per byte of the generated span text scored by the model in causal mode with the
-  skeleton as context (sliding 512-token windows), for both paths; distinct-2; key-term rate;
+  skeleton as context (hybrid.likelihood's sliding windows of the checkpoint's training length), for both paths; distinct-2; key-term rate;
 - the quality-vs-steps curve (K), the guidance sweep (w), the exact-vs-reused committed K/V cost;
 - step time at skeleton lengths 256..2048 (paged, and with the whole skeleton visible);
 - peak RSS of the process after the main comparison.
@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -31,10 +30,13 @@ sys.path.insert(0, str(REPO))
 from hybrid import arfill, arfill_batched  # noqa: E402
 from machine import machine  # noqa: E402  (benchmarks/machine.py)
 from hybrid.data.document import Segment  # noqa: E402
+from hybrid.data.layout import lay_out  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
 from hybrid.diffusion.sampler import FillConfig  # noqa: E402
+from hybrid.likelihood import logprob_sums, sliding_windows, trained_window  # noqa: E402
 from hybrid.sampling import SamplingParams  # noqa: E402
-from hybrid.skeleton import PRECISIONS, autocast, from_template, tokenize_segments  # noqa: E402
+from hybrid.precision import PRECISIONS, autocast  # noqa: E402
+from hybrid.skeleton import from_template, tokenize_segments  # noqa: E402
 from hybrid.templates import load_template  # noqa: E402
 
 TEMPLATES = ("mutual-nda", "saas-agreement", "supply")
@@ -96,7 +98,7 @@ def _timed(fn, device):
 
 
 @torch.no_grad()
-def hf_fill(hf, tok, sk, n, params: SamplingParams, seed: int, window: int = 512):
+def hf_fill(hf, tok, sk, n, params: SamplingParams, seed: int, window: int):
     """AR fill through transformers generate(): one call per span, contexts left-padded to a batch."""
     torch.manual_seed(seed)
     device = next(hf.parameters()).device
@@ -131,44 +133,13 @@ def hf_fill(hf, tok, sk, n, params: SamplingParams, seed: int, window: int = 512
     return bodies
 
 
-@torch.no_grad()
-def span_nats_bytes(model, tok, sk, token_lists, device, window: int = 512, stride: int = 256, batch: int = 16):
-    """(nats, bytes) of the span bodies (+ their <eos>) under the causal model, skeleton as context."""
-    base = sk.ids.tolist()
-    rows, nbytes = [], 0
-    for bodies in token_lists:
-        ids, scored, prev = [], [], 0
-        for s, body in zip(sk.spans, bodies):
-            ids += base[prev : s.start]
-            scored += [False] * (s.start - prev)
-            ids += body + [tok.eos_id]
-            scored += [True] * (len(body) + 1)
-            nbytes += len(tok.decode(body).encode("utf-8"))
-            prev = s.end
-        start = 0
-        while True:  # sliding windows: each token scored once, with >= window - stride left context after the first
-            end = min(start + window, len(ids))
-            first = 1 if start == 0 else start + (window - stride)
-            sc = [False] * (first - start) + scored[first:end]
-            if any(sc):
-                rows.append((ids[start:end], sc))
-            if end >= len(ids):
-                break
-            start += stride
-    nats = 0.0
-    for a in range(0, len(rows), batch):
-        chunk = rows[a : a + batch]
-        T = max(len(r[0]) for r in chunk)
-        x = torch.full((len(chunk), T), tok.pad_id, dtype=torch.long)
-        m = torch.zeros(len(chunk), T, dtype=torch.bool)
-        for i, (r, sc) in enumerate(chunk):
-            x[i, : len(r)] = torch.tensor(r)
-            m[i, : len(r)] = torch.tensor(sc)
-        x, m = x.to(device), m.to(device)
-        logp = F.log_softmax(model(x, "causal")[:, :-1].float(), -1)
-        nll = -logp.gather(-1, x[:, 1:, None]).squeeze(-1)  # predicts tokens 1..T-1
-        nats += float((nll * m[:, 1:]).sum())
-    return nats, nbytes
+def span_nats_bytes(model, tok, sk, token_lists, window: int, stride: int):
+    """(nats, bytes) of the span bodies (+ their <eos>) under the causal model, skeleton as context
+    (hybrid.data.layout + hybrid.likelihood's sliding windows)."""
+    lays = [lay_out(tok, sk.segments, bodies) for bodies in token_lists]
+    sums = logprob_sums(model, [x.ids for x in lays], [x.scored for x in lays], lambda n: sliding_windows(n, window, stride), pad_id=tok.pad_id)
+    nbytes = sum(len(tok.decode(b).encode("utf-8")) for bodies in token_lists for b in bodies)
+    return -sum(logp for logp, _ in sums), nbytes
 
 
 def distinct2(texts: list[str]) -> float:
@@ -193,8 +164,8 @@ def key_term_rate(sk, span_texts: list[list[str]]) -> float | None:
     return hit / tot if tot else None
 
 
-def quality(model, tok, sk, token_lists, span_texts, device):
-    nats, nbytes = span_nats_bytes(model, tok, sk, token_lists, device)  # fp32, whatever the fill precision
+def quality(model, tok, sk, token_lists, span_texts, window: int):
+    nats, nbytes = span_nats_bytes(model, tok, sk, token_lists, window, window // 2)  # fp32, whatever the fill precision
     return {
         "bpb": round(nats / math.log(2) / max(nbytes, 1), 4),
         "bytes": nbytes,
@@ -251,6 +222,7 @@ def main(argv=None):
 
     model, tok, record = _load(args)
     model.to(device)
+    window = trained_window(record)["window"]  # of the quality scoring: the checkpoint's training window
     n = args.n or (4 if args.quick else 8)
     sections = 4 if args.quick else args.sections
     params = SamplingParams(temperature=args.temperature, top_p=args.top_p)
@@ -303,7 +275,7 @@ def main(argv=None):
         sg = None
         if hf is not None:
             with autocast(device, args.precision):  # the same precision as both fillers
-                _, sg = _timed(lambda: hf_fill(hf, tok, sk, n, params, args.seed), device)
+                _, sg = _timed(lambda: hf_fill(hf, tok, sk, n, params, args.seed, window), device)
             log(f"{t}: generate() {sg:.2f}s")
             t_g += sg
         t_h, t_a = t_h + sh, t_a + sa
@@ -324,9 +296,9 @@ def main(argv=None):
     d2h, d2a, kth, kta = [], [], [], []
     for t in tids:
         rh, ra, rb = outs[t]
-        qh = quality(model, tok, sks[t], [r.tokens for r in rh], [r.spans for r in rh], device)
-        qa = quality(model, tok, sks[t], [r.tokens for r in ra], [r.spans for r in ra], device)
-        qb = quality(model, tok, sks[t], [r.tokens for r in rb], [r.spans for r in rb], device)
+        qh = quality(model, tok, sks[t], [r.tokens for r in rh], [r.spans for r in rh], window)
+        qa = quality(model, tok, sks[t], [r.tokens for r in ra], [r.spans for r in ra], window)
+        qb = quality(model, tok, sks[t], [r.tokens for r in rb], [r.spans for r in rb], window)
         per_template[t].update(hybrid_quality=qh, ar_quality=qa, ar_batched_quality=qb)
         nat_b += qb["bpb"] * qb["bytes"]
         by_b += qb["bytes"]
@@ -370,7 +342,7 @@ def main(argv=None):
         sk0 = _skeleton(tok, tids[0], args.sweep_sections)
 
         def point(r, s, **extra):
-            return {**extra, "seconds": round(s, 3), **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], device)}
+            return {**extra, "seconds": round(s, 3), **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], window)}
 
         ks = (16, 256) if args.quick else (4, 8, 16, 32, 64, 128, 256)
         curve = []
@@ -407,7 +379,7 @@ def main(argv=None):
         for r_every in (1, 16, 0):
             r, s = hybrid(sk_small, config=config(refresh_every=r_every), nn=4)
             reuse.append({"refresh_every": r_every, "seconds": round(s, 3), "forward_tokens": r[0].timings["forward_tokens"],
-                          **quality(model, tok, sk_small, [x.tokens for x in r], [x.spans for x in r], device)})
+                          **quality(model, tok, sk_small, [x.tokens for x in r], [x.spans for x in r], window)})
             log(f"refresh_every={r_every}: {reuse[-1]}")
         out["kv_reuse"] = {"template": tids[0], "sections": 4, "n": 4, "points": reuse}
         # a full step (every slot a query) over 2 spans x 128 with more and more skeleton around

@@ -196,7 +196,7 @@ def _score(drafts, ref_model, ref_tok, window: int, device, judge=None, judge_kw
     terms = list(dict.fromkeys(drafts.terms + metrics.defined_terms(skeleton_text)))
     nats, nbytes = [], []
     for bodies in drafts.bodies:
-        a, b = metrics.span_nats(ref_model, ref_tok, drafts.segments, bodies, window=window, stride=window // 2, device=device)
+        a, b = metrics.span_nats(ref_model, ref_tok, drafts.segments, bodies, window=window, stride=window // 2)
         nats.append(round(a, 4))
         nbytes.append(b)
     texts = ["\n\n".join(b) for b in drafts.bodies]
@@ -312,7 +312,9 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
 
     model.to(device).eval()
     ref_model.to(device).eval()
-    window = int(ref_record.get("config", {}).get("seq_len", 512))
+    from hybrid.likelihood import trained_window
+
+    window = trained_window(ref_record)["window"]
     engine = Engine(model, tok, device, corpus=cfg.corpus)
     index = memorization.load_index(cfg.corpus, log)
     judge_kw = {"body_words": cfg.judge_words, "context_tokens": cfg.judge_context}

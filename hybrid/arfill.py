@@ -3,7 +3,7 @@
 Owns: a KV-cached causal decode loop over a TokenSkeleton. Skeleton text is forced (prefilled
 in one forward per run of text), each span is written token by token until <eos> or its budget
 (the last position is always <eos>, as in the diffusion filler), N variants in one batch. Same
-processors as the diffusion filler (hybrid.skeleton.fill_processors: hybrid.sampling's, top-p
+processors as the diffusion filler (hybrid.fill_api.fill_processors: hybrid.sampling's, top-p
 taken among the 64 best tokens), with the span's own tokens as their context.
 Knows nothing about diffusion or templates.
 
@@ -22,7 +22,9 @@ import torch
 from hybrid.errors import SamplingError
 from hybrid.model.cache import KVCache
 from hybrid.sampling import SamplingParams, apply_processors, sample
-from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, check_fill_args, fill_processors
+from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
+from hybrid.precision import autocast
+from hybrid.skeleton import DEFAULT_WINDOW, as_token_skeleton
 
 __all__ = ["fill", "check_ar_fill_args"]
 

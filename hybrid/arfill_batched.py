@@ -19,7 +19,9 @@ import torch
 
 from hybrid.arfill import _Decoder, check_ar_fill_args
 from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
-from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, fill_processors
+from hybrid.fill_api import FillResult, StepEvent, fill_processors
+from hybrid.precision import autocast
+from hybrid.skeleton import DEFAULT_WINDOW, as_token_skeleton
 
 __all__ = ["fill"]
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from hybrid.errors import ConfigError
 
-__all__ = ["Range", "int_range", "float_range", "SEED", "MAX_VARIANTS", "DEFAULT_THREADS", "add_threads", "set_threads"]
+__all__ = ["Range", "int_range", "float_range", "SEED", "MMR", "MAX_VARIANTS", "DEFAULT_THREADS", "add_threads", "set_threads"]
 
-MAX_VARIANTS = 64  # drafts filled in one batch (hybrid.skeleton); more only costs memory without new diversity
+MAX_VARIANTS = 64  # drafts filled in one batch (hybrid.fill_api); more only costs memory without new diversity
 DEFAULT_THREADS = 1
 """Torch CPU intra-op threads for every command; 0 keeps torch's default (all cores). One, because
 these small models decode a token (or one step of a few variants) at a time, so a second thread
@@ -54,10 +54,11 @@ class Range:
             return False
         return not (self.hi is not None and (v >= self.hi if self.hi_open else v > self.hi))
 
-    def check(self, name: str, v) -> None:
-        """ConfigError naming `name`, the range and the value when `v` is outside."""
+    def check(self, name: str, v, *, off=None, error: type[Exception] = ConfigError) -> None:
+        """`error` (a project exception) naming `name`, the range, the value that means off (when
+        there is one) and the value received, when `v` is outside."""
         if not self.contains(v):
-            raise ConfigError(f"{name} must be {self.describe()}, got {v!r}.")
+            raise error(f"{name} must be {self.describe()}{'' if off is None else f' ({off} = off)'}, got {v!r}.")
 
     def __call__(self, text: str):
         """argparse type=: the parsed value, or ArgumentTypeError naming the range and `text`."""
@@ -79,6 +80,7 @@ def float_range(lo: float | None = None, hi: float | None = None, *, lo_open: bo
 
 
 SEED = int_range(0, 2**64 - 1)  # torch.Generator.manual_seed takes at most 64 bits
+MMR = float_range(0, 1, hi_open=True)  # the reranker's diversity weight (hybrid.rerank.mmr_order); 0 = off
 
 
 def add_threads(parser, default: int = DEFAULT_THREADS) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import torch
 
 from hybrid.errors import SamplingError
+from hybrid.options import int_range
 
 __all__ = [
     "LogitsProcessor",
@@ -72,14 +73,27 @@ class TopK(LogitsProcessor):
 
 
 class TopP(LogitsProcessor):
-    """Nucleus: keep the smallest set of tokens whose probability mass reaches top_p (at least one)."""
+    """Nucleus: keep the smallest set of tokens whose probability mass reaches top_p (at least one).
 
-    def __init__(self, top_p: float):
+    candidates=k: the nucleus is taken among the k best tokens only, their probabilities
+    renormalized over the k (top-k and top-p together, as many samplers combine them), which
+    spares a sort of the whole vocabulary per row; None = over the whole vocabulary.
+    """
+
+    def __init__(self, top_p: float, candidates: int | None = None):
         if not (isinstance(top_p, (int, float)) and 0 < top_p <= 1):
             raise SamplingError(f"top_p must be in (0, 1], got {top_p!r}.")
-        self.top_p = float(top_p)
+        if candidates is not None:
+            int_range(1).check("candidates", candidates, error=SamplingError)
+        self.top_p, self.candidates = float(top_p), candidates
 
     def __call__(self, input_ids, scores):
+        if self.candidates is not None:
+            top, idx = scores.topk(min(self.candidates, scores.shape[-1]), dim=-1)  # (B, k) descending
+            probs = (top - top.logsumexp(-1, keepdim=True)).exp()  # renormalized over the k candidates
+            keep_top = probs.cumsum(-1) - probs < self.top_p  # mass of strictly better tokens < top_p
+            keep = torch.zeros_like(scores, dtype=torch.bool).scatter_(-1, idx, keep_top)
+            return scores.masked_fill(~keep, _NEG_INF)
         sorted_scores, order = torch.sort(scores, dim=-1, descending=True)
         probs = sorted_scores.softmax(dim=-1)
         mass_before = probs.cumsum(dim=-1) - probs  # mass of strictly better tokens

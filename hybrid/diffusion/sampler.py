@@ -52,17 +52,10 @@ from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
 from hybrid.model.slot_cache import SlotStore
+from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
+from hybrid.precision import PRECISIONS, autocast
 from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
-from hybrid.skeleton import (
-    PRECISIONS,
-    FillResult,
-    StepEvent,
-    TokenSkeleton,
-    as_token_skeleton,
-    autocast,
-    check_fill_args,
-    fill_processors,
-)
+from hybrid.skeleton import TokenSkeleton, as_token_skeleton
 
 __all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "COMMIT_SCHEDULES"]
 
