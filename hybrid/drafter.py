@@ -27,14 +27,17 @@ from hybrid.data.clean import strip_numbering
 from hybrid.errors import CheckpointError, SamplingError
 from hybrid.rerank import ContractSpec, Reranker, RerankWeights
 from hybrid.sampling import SamplingParams
-from hybrid.skeleton import FillResult, check_fill_args
+from hybrid.fill_api import FillResult, check_fill_args
+from hybrid.likelihood import trained_window
+from hybrid.options import MMR, float_range, int_range
 from hybrid.templates import load_template
 from hybrid.textsafe import escape_markdown
 
 __all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args", "check_precedent_args", "source_note"]
 
 FILLERS = ("diffusion", "ar", "ar-batched")
-HEADINGS = ("template", "planned")
+_HEADINGS = {"template": lambda template, outline: template.with_template_headings(outline), "planned": lambda template, outline: outline}
+HEADINGS = tuple(_HEADINGS)
 """Where a planned draft's title and section headings come from: the template's defaults for the
 planned clause types ("template", the default: the small shipped model's free-text headings are
 often garbled) or the planner's own text ("planned")."""
@@ -72,6 +75,25 @@ def _default_guidance() -> float:
     return DEFAULT_GUIDANCE
 
 
+def fill_function(filler: str, fill_config=None):
+    """The fill function of a filler (FILLERS); all take the arguments of hybrid.fill_api's contract."""
+    if filler == "diffusion":
+        from functools import partial
+
+        from hybrid.diffusion.sampler import fill
+
+        return partial(fill, config=fill_config)
+    if filler == "ar":
+        from hybrid.arfill import fill
+
+        return fill
+    if filler == "ar-batched":
+        from hybrid.arfill_batched import fill
+
+        return fill
+    raise SamplingError(f"filler must be one of {', '.join(FILLERS)}, got {filler!r}.")
+
+
 def sampling_params(sampling: dict, defaults: dict) -> SamplingParams:
     """SamplingParams from keyword arguments; an unknown name is a SamplingError listing the known ones."""
     unknown = [k for k in sampling if k not in _SAMPLING_FIELDS]
@@ -81,11 +103,19 @@ def sampling_params(sampling: dict, defaults: dict) -> SamplingParams:
 
 
 def check_draft_args(n, steps, guidance, seed, mmr: float = 0.0) -> None:
-    """SamplingError naming the argument, its range and the value: n in 1..hybrid.skeleton.MAX_VARIANTS (64), steps >= 1,
+    """SamplingError naming the argument, its range and the value: n in 1..hybrid.options.MAX_VARIANTS (64), steps >= 1,
     guidance >= 0, seed an integer, mmr in [0, 1)."""
     check_fill_args(n, steps, guidance, seed)
-    if isinstance(mmr, bool) or not isinstance(mmr, (int, float)) or not 0 <= mmr < 1:
-        raise SamplingError(f"mmr must be in [0, 1) (0 = off), got {mmr!r}.")
+    MMR.check("mmr", mmr, off=0, error=SamplingError)
+
+
+def _checked(n, steps, guidance, seed, mmr, sampling: dict, precedents: int = 0, precedent_guidance: float = 0.0):
+    """(steps, guidance, SamplingParams) of a call's arguments, defaults filled in, every one checked (once per call)."""
+    steps = _default_steps() if steps is None else steps
+    guidance = _default_guidance() if guidance is None else guidance
+    check_draft_args(n, steps, guidance, seed, mmr)
+    check_precedent_args(precedents, precedent_guidance)
+    return steps, guidance, sampling_params(sampling, DRAFT_SAMPLING)
 
 
 @dataclass
@@ -131,12 +161,6 @@ class Draft:
         return write_docx(path, self.title, self.preamble, self.sections, self.tail)
 
 
-def _render(segments, bodies: list[str]) -> str:
-    """The canonical document text: the skeleton's segments with bodies[i] as the i-th body."""
-    it = iter(bodies)
-    return "".join(next(it) if seg.kind == "body" else seg.text for seg in segments)
-
-
 def source_note(precedents: list[dict]) -> str:
     """The short source note of a section drafted from precedent (Markdown and DOCX)."""
     return "Drafted from precedent: " + "; ".join(
@@ -147,11 +171,9 @@ def check_precedent_args(precedents, precedent_guidance) -> None:
     """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0."""
     from hybrid.precedent_skeleton import MAX_PRECEDENTS
 
-    if isinstance(precedents, bool) or not isinstance(precedents, int) or not 0 <= precedents <= MAX_PRECEDENTS:
-        raise SamplingError(f"precedents must be an integer in [0, {MAX_PRECEDENTS}] (0 = off), got {precedents!r}.")
+    int_range(0, MAX_PRECEDENTS).check("precedents", precedents, off=0, error=SamplingError)
     w = precedent_guidance
-    if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w < float("inf"):
-        raise SamplingError(f"precedent_guidance must be a finite number >= 0 (0 = off), got {w!r}.")
+    float_range(0).check("precedent_guidance", w, off=0, error=SamplingError)
     if w and not precedents:
         raise SamplingError(f"precedent_guidance needs precedents >= 1, got precedents={precedents!r} with precedent_guidance={w!r}.")
 
@@ -203,16 +225,15 @@ class Drafter:
                  record: dict | None = None, path=None, headings: str = "template", library=None):
         from hybrid.planner import Planner
 
-        if filler not in FILLERS:
-            raise SamplingError(f"filler must be one of {', '.join(FILLERS)}, got {filler!r}.")
-        if headings not in HEADINGS:
+        fill_function(filler)  # an unknown name fails here, not at the first draft
+        if headings not in _HEADINGS:
             raise SamplingError(f"headings must be one of {', '.join(HEADINGS)}, got {headings!r}.")
         self.headings = headings
         self.model, self.tokenizer = model.eval(), tokenizer
         self.filler, self.fill_config = filler, fill_config
         self.planner = Planner(model, tokenizer)
-        self.reranker = Reranker(model, tokenizer, weights)
         self.record = record or {}
+        self.reranker = Reranker(model, tokenizer, weights, **trained_window(self.record))
         self.path = str(path) if path is not None else None
         self._lock = threading.RLock()
         self._library = library  # hybrid.precedents.Library; None = the default cache, loaded on first use
@@ -251,10 +272,7 @@ class Drafter:
     def fill(self, template, fields: dict, outline: dict, *, n: int = 4, steps: int | None = None, guidance: float | None = None,
              seed: int = 0, on_step=None, **sampling) -> list[FillResult]:
         """n filled variants of the skeleton of `outline` (unranked, in batch order)."""
-        steps = _default_steps() if steps is None else steps
-        guidance = _default_guidance() if guidance is None else guidance
-        check_draft_args(n, steps, guidance, seed)
-        params = sampling_params(sampling, DRAFT_SAMPLING)
+        steps, guidance, params = _checked(n, steps, guidance, seed, 0.0, sampling)
         with self._lock:
             skeleton = load_template(template).render_skeleton(outline, fields)
             return self._fill(skeleton, n, steps, guidance, seed, params, on_step)
@@ -265,15 +283,8 @@ class Drafter:
 
             bans = deal_ban_ids(self.tokenizer, skeleton.deal_text)
             params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))))
-        if self.filler in ("ar", "ar-batched"):
-            from hybrid import arfill, arfill_batched
-
-            fill = arfill.fill if self.filler == "ar" else arfill_batched.fill
-            return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params, on_step=on_step)
-        from hybrid.diffusion.sampler import fill
-
-        return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params,
-                    on_step=on_step, config=self.fill_config)
+        fill = fill_function(self.filler, self.fill_config)
+        return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params, on_step=on_step)
 
     def rank(self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0) -> list[Draft]:
         """Drafts from filled variants (FillResults or lists of bodies), best first. Body lines lose
@@ -291,7 +302,7 @@ class Drafter:
                 bodies = variants[r.index]
                 sections = [{"number": str(i + 1), "heading": s.heading, "clause": s.clause, "body": b}
                             for i, (s, b) in enumerate(zip(skeleton.spans, bodies))]
-                drafts.append(Draft(rank, _render(segs, bodies), outline["title"], segs[1].text.strip(), sections, segs[-1].text,
+                drafts.append(Draft(rank, skeleton.render(bodies), outline["title"], segs[1].text.strip(), sections, segs[-1].text,
                                     outline, r.score, r.scores, template.id, values, seed, r.index))
             return drafts
 
@@ -309,9 +320,9 @@ class Drafter:
         precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
         hide the span's heading and its precedents, so it pushes the draft towards the precedent.
         """
+        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance)
         drafts = None
-        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=None,
-                               precedents=precedents, precedent_guidance=precedent_guidance):
+        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, None, precedents, precedent_guidance):
             drafts = ev.drafts
         return drafts
 
@@ -322,14 +333,10 @@ class Drafter:
         The work runs in a worker thread that holds this Drafter's lock; closing the generator
         early stops it at its next token or step. Arguments are validated here, before any work.
         """
-        steps = _default_steps() if steps is None else steps
-        guidance = _default_guidance() if guidance is None else guidance
-        check_draft_args(n, steps, guidance, seed, mmr)
-        sampling_params(sampling, DRAFT_SAMPLING)
-        check_precedent_args(precedents, precedent_guidance)
-        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents, precedent_guidance)
+        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance)
+        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance)
 
-    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents=0, precedent_guidance=0.0):
+    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance):
         q: queue.Queue = queue.Queue()
         cancel = threading.Event()
         done = object()
@@ -341,8 +348,8 @@ class Drafter:
 
         def work():
             try:
-                for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=emit,
-                                       precedents=precedents, precedent_guidance=precedent_guidance):
+                for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents,
+                                       precedent_guidance):
                     emit(ev)
             except _Cancelled:
                 pass
@@ -365,13 +372,9 @@ class Drafter:
             cancel.set()
             worker.join()
 
-    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit, precedents=0, precedent_guidance=0.0):
-        """The pipeline as a generator of DraftEvents; `emit` (stream only) receives the in-stage events."""
-        steps = _default_steps() if steps is None else steps
-        guidance = _default_guidance() if guidance is None else guidance
-        check_draft_args(n, steps, guidance, seed, mmr)
-        check_precedent_args(precedents, precedent_guidance)
-        params = sampling_params(sampling, DRAFT_SAMPLING)
+    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents, precedent_guidance):
+        """The pipeline as a generator of DraftEvents, arguments already checked (_checked); `emit`
+        (stream only) receives the in-stage events."""
         with self._lock:
             t0 = time.perf_counter()
             template = load_template(template)
@@ -387,8 +390,7 @@ class Drafter:
 
                 ts = time.perf_counter()
                 outline = self.planner.plan(template, values, seed=seed, params=params, on_token=on_token).outline
-                if self.headings == "template":
-                    outline = template.with_template_headings(outline)
+                outline = _HEADINGS[self.headings](template, outline)
                 timings["plan"] = time.perf_counter() - ts
             else:
                 timings["plan"] = 0.0
