@@ -1,4 +1,4 @@
-"""Issue 12's measures, new vs previous behaviour in one run, one JSON line.
+"""Issue 12's measures, new vs previous behaviour (and new without the fact guard) in one run, one JSON line.
 
     python benchmarks/fidelity.py [--templates all] [--seeds 7,8,9] [--n 4] [--threads 1] [--out FILE]
 
@@ -6,7 +6,9 @@ Per (template, seed) the same draft is made twice, interleaved so load drifts hi
 - "new": Drafter.draft's pipeline as shipped: the planner under the structural grammar
   (hybrid.grammar.outline_ebnf), the template's headings, frames locked in their spans, places
   and capitalized terms the deal does not name banned in the filler (hybrid.foreign_facts.deal_ban_ids), the reranker with the foreign-facts check, body
-  lines cleaned of section numbers;
+  lines cleaned of section numbers, and the fact guard (hybrid.fact_guard: no capitalized word,
+  digits or duration the deal does not state, judged by the token to the left);
+- "noguard": "new" without the fact guard (what issue 12's first pass measured as "new");
 - "previous": the behaviour before issue 12 on the same model: the planner under the JSON Schema
   alone (structured=False), no frames (render_skeleton(frames=False)), no token bans in the filler
   (a skeleton without deal_text), the reranker without the foreign-facts check (a ContractSpec
@@ -55,8 +57,10 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def _one(drafter, t, values, seed, n, new: bool) -> dict:
+def _one(drafter, t, values, seed, n, arm: str) -> dict:
     """Plan, fill and rank one draft of n variants; the measures of every variant."""
+    new = arm != "previous"
+    drafter.fact_guard = arm == "new"
     params = sampling_params({}, DRAFT_SAMPLING)
     steps, guidance = _default_steps(), _default_guidance()
     t0 = time.perf_counter()
@@ -151,15 +155,15 @@ def main(argv=None) -> None:
     else:
         specs = args.templates.split(",")
     seeds = [int(s) for s in args.seeds.split(",")]
-    rows = {"new": [], "previous": []}
+    rows = {"new": [], "noguard": [], "previous": []}
     per_template = {}
     t_start = time.perf_counter()
     for done, spec in enumerate(specs, 1):
         t = load_template(spec)
         values = t.validate_fields(t.example)
         for seed in seeds:
-            for name in ("previous", "new") if seed % 2 else ("new", "previous"):
-                r = _one(drafter, t, values, seed, args.n, name == "new")
+            for name in ("previous", "noguard", "new") if seed % 2 else ("new", "noguard", "previous"):
+                r = _one(drafter, t, values, seed, args.n, name)
                 r["template"] = t.id
                 rows[name].append(r)
             print(f"{t.id} seed {seed}: " + "; ".join(
@@ -189,6 +193,8 @@ def _report(args, specs, planned, seeds, drafter, load_before, t_start, rows, pe
         "wall_seconds": round(time.perf_counter() - t_start, 1),
         "new": new,
         "previous": prev,
+        "noguard": _summary(rows["noguard"]),
+        "seconds_ratio_new_over_noguard": new["seconds_per_draft_mean"] / _summary(rows["noguard"])["seconds_per_draft_mean"],
         "seconds_ratio_new_over_previous": new["seconds_per_draft_mean"] / prev["seconds_per_draft_mean"],
         "bars": {
             "no_duplicate_clause_types": new["duplicate_clause_types_total"] == 0,

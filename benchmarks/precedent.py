@@ -158,7 +158,7 @@ def main(argv=None) -> int:
     model, tok, record = load_checkpoint(args.checkpoint)
     ref, ref_tok, ref_record = load_checkpoint(args.reference)
     window = trained_window(ref_record)["window"]
-    library = load_library(progress=False)
+    library = load_library(progress=False).use_relevance()  # as drafting retrieves
     docs = [d for d in load_documents(splits=("test",)) if any(s.body.strip() for s in d.sections)]
     docs = [shorten(d, args.sections, args.words) for d in (docs[: args.docs] if args.docs else docs)]
     docs = [replace(d, sections=[s for s in d.sections if s.body.strip()]) for d in docs]

@@ -1,4 +1,5 @@
-"""Which retriever finds the more useful precedent? BM25 vs MiniLM embeddings vs random, on val.
+"""Which retriever finds the more useful precedent? BM25 vs hybrid.relevance (BM25's short-list
+re-ordered by BM25 + MiniLM) vs MiniLM embeddings alone vs random, on val.
 
 Prints one JSON line. For every val-split clause (>= hybrid.precedents.MIN_WORDS words) the
 query is what drafting has: its heading plus the document's field values (never its body); a
@@ -59,7 +60,10 @@ def main() -> int:
     q_emb = embed(queries)
     q_emb /= np.linalg.norm(q_emb, axis=1, keepdims=True) + 1e-9
     rng = random.Random(0)
-    scores = {name: {2: [], 4: []} for name in ("bm25", "minilm", "random")}
+    from hybrid.relevance import RelevanceScorer
+
+    relevance = RelevanceScorer()  # hybrid.relevance: BM25 + MiniLM re-ordering BM25's short-list
+    scores = {name: {2: [], 4: []} for name in ("bm25", "relevance", "minilm", "random")}
     for (d, s), q, qe in zip(clauses, queries, q_emb):
         real = normalize(s.body, d.fields, d.preamble).text
         pool = [p for p in pre if p.clause_type == s.clause_type]
@@ -68,7 +72,8 @@ def main() -> int:
         if not pool:
             continue
         picks = {
-            "bm25": lib.retrieve(s.clause_type, q, doc_type=d.doc_type, k=1)[0],
+            "bm25": lib.retrieve(s.clause_type, q, doc_type=d.doc_type, k=1, relevance=None)[0],
+            "relevance": lib.retrieve(s.clause_type, q, doc_type=d.doc_type, k=1, relevance=relevance)[0],
             "minilm": max(pool, key=lambda p: float(pre_emb[idx[id(p)]] @ qe)),
             "random": rng.choice(pool),
         }

@@ -182,7 +182,7 @@ class Engine:
         if self._library is None:
             from hybrid.precedents import load_library
 
-            self._library = load_library(corpus=self.corpus, progress=False)
+            self._library = load_library(corpus=self.corpus, progress=False).use_relevance()  # as drafting retrieves
         return self._library
 
     def model_for(self, system: System) -> tuple:

@@ -73,7 +73,7 @@ def _cmd_precedents(args) -> int:
         raise PrecedentError(f"give a clause type (one of {', '.join(CLAUSE_TYPES)}) or --build.")
     else:
         lib = load_library(args.library, corpus=args.corpus, progress=True)
-    hits = lib.retrieve(args.clause_type, args.query or "", doc_type=args.doc_type, k=args.k, seed=args.seed, variant=args.variant)
+    hits = lib.use_relevance().retrieve(args.clause_type, args.query or "", doc_type=args.doc_type, k=args.k, seed=args.seed, variant=args.variant)
     if args.json:
         print(json.dumps({"clause_type": args.clause_type, "doc_type": args.doc_type, "query": args.query,
                           "precedents": [{**p.provenance(), "doc_type": p.doc_type, "clause_type": p.clause_type,

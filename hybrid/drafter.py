@@ -218,11 +218,12 @@ class Drafter:
     "ar-batched" (every clause of every variant decoded left to right at once: hybrid.arfill_batched;
     on CPU the fastest, each clause seeing the skeleton before it but not the other clauses).
     headings: "template" (default) or "planned", see HEADINGS; an outline passed to draft() is
-    used as given.
+    used as given. fact_guard (default on): the fillers may not write a capitalized word, digits
+    or a duration that the deal's text does not state (hybrid.fact_guard).
     """
 
     def __init__(self, model, tokenizer, *, filler: str = "diffusion", fill_config=None, weights: RerankWeights | None = None,
-                 record: dict | None = None, path=None, headings: str = "template", library=None):
+                 record: dict | None = None, path=None, headings: str = "template", library=None, fact_guard: bool = True):
         from hybrid.planner import Planner
 
         fill_function(filler)  # an unknown name fails here, not at the first draft
@@ -237,6 +238,7 @@ class Drafter:
         self.path = str(path) if path is not None else None
         self._lock = threading.RLock()
         self._library = library  # hybrid.precedents.Library; None = the default cache, loaded on first use
+        self.fact_guard = fact_guard  # hybrid.fact_guard on template drafts: names, numbers, durations the deal does not state
 
     @classmethod
     def from_pretrained(cls, path=None, *, device=None, **kwargs) -> "Drafter":
@@ -258,7 +260,7 @@ class Drafter:
         if self._library is None:
             from hybrid.precedents import load_library
 
-            self._library = load_library()
+            self._library = load_library().use_relevance()
         return self._library
 
     # stages
@@ -281,8 +283,11 @@ class Drafter:
         if getattr(skeleton, "deal_text", ""):  # places and terms the deal does not name cannot be written (hybrid.foreign_facts)
             from hybrid.foreign_facts import deal_ban_ids
 
+            from hybrid.fact_guard import FactGuard
+
             bans = deal_ban_ids(self.tokenizer, skeleton.deal_text)
-            params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))))
+            guard = FactGuard(self.tokenizer, skeleton.deal_text, vocab=self.model.output_weight.shape[0]) if self.fact_guard else None
+            params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))), fact_guard=guard)
         fill = fill_function(self.filler, self.fill_config)
         return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params, on_step=on_step)
 

@@ -33,12 +33,13 @@ def check_fill_args(n, steps, guidance, seed) -> None:
 
 def fill_processors(params, positional_ngram: bool = False) -> list:
     """params.processors() as every filler applies them: TopP taken among the FILL_TOP_P_CANDIDATES
-    best tokens; NoRepeatNGram dropped when the caller blocks n-grams per position itself."""
+    best tokens; NoRepeatNGram and the fact guard dropped when the caller applies them per position
+    itself (the diffusion filler)."""
     out = []
     for p in params.processors():
         if isinstance(p, TopP):
             out.append(TopP(p.top_p, candidates=FILL_TOP_P_CANDIDATES))
-        elif not (positional_ngram and isinstance(p, NoRepeatNGram)):
+        elif not (positional_ngram and (isinstance(p, NoRepeatNGram) or p is params.fact_guard)):
             out.append(p)
     return out
 

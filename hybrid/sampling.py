@@ -235,6 +235,10 @@ class SamplingParams:
     banned_tokens: tuple[int, ...] = ()
     """Token ids never emitted (the drafter bans places a deal does not name:
     hybrid.foreign_facts.place_ban_ids); () = off."""
+    fact_guard: LogitsProcessor | None = None
+    """A context-dependent ban (hybrid.fact_guard.FactGuard: names, numbers and durations the deal
+    does not state, judged by the tokens to the left); None = off. The diffusion filler applies it
+    per slot with the slot's committed left neighbours instead of as a prefix processor."""
 
     def __post_init__(self):
         self.temperature = float(self.temperature)
@@ -263,6 +267,8 @@ class SamplingParams:
     def processors(self) -> list[LogitsProcessor]:
         """The enabled processors in HF order: penalties, then temperature, then truncation."""
         out: list[LogitsProcessor] = [BannedTokens(self.banned_tokens)] if self.banned_tokens else []
+        if self.fact_guard is not None:
+            out.append(self.fact_guard)
         if self.repetition_penalty != 1:
             out.append(RepetitionPenalty(self.repetition_penalty))
         if self.no_repeat_ngram:

@@ -99,12 +99,13 @@ def _lib(*specs) -> Library:
     return Library([Precedent(f"d{i}#1", f"d{i}", "src", "CC0", dt, ct, h, b) for i, (dt, ct, h, b) in enumerate(specs)], "fp")
 
 
-SMALL = _lib(
+SMALL_SPECS = (
     ("MUTUAL NDA", "governing_law", "Governing Law", "This NDA is governed by the laws of [LAW] without regard to conflicts."),
     ("DISTRIBUTOR AGREEMENT", "governing_law", "Governing Law", "The laws of [LAW] govern this agreement and the courts of [LAW]."),
     ("DISTRIBUTOR AGREEMENT", "governing_law", "Jurisdiction", "Exclusive jurisdiction of the courts; venue; arbitration rules."),
     ("DISTRIBUTOR AGREEMENT", "notices", "Notices", "Notices must be in writing and delivered by courier."),
 )
+SMALL = _lib(*SMALL_SPECS)
 
 
 def test_retrieval_prefers_the_same_doc_type_and_falls_back_to_any():
@@ -114,6 +115,28 @@ def test_retrieval_prefers_the_same_doc_type_and_falls_back_to_any():
     assert SMALL.retrieve("governing_law", "jurisdiction venue", k=1)[0].doc_id == "d2"  # BM25 ranks by the query
     assert SMALL.retrieve("governing_law", "governing law", k=3, exclude_doc="d0")[0].doc_id != "d0"
     assert SMALL.retrieve("insurance", "anything") == []
+
+
+class _PreferWord:
+    """A relevance scorer that ranks texts holding `word` first (and records what it was shown)."""
+
+    def __init__(self, word):
+        self.word, self.seen = word, []
+
+    def score(self, query, texts):
+        self.seen.append(list(texts))
+        return [float(self.word in t) for t in texts]
+
+
+def test_a_relevance_scorer_reorders_bm25s_shortlist():
+    lib = _lib(*SMALL_SPECS)
+    bm25 = lib.retrieve("governing_law", "governing law courts", k=1)[0].doc_id
+    pick = _PreferWord("arbitration")
+    assert lib.retrieve("governing_law", "governing law courts", k=1, relevance=pick)[0].doc_id == "d2" != bm25
+    assert all("[LAW]" not in t for t in pick.seen[0])  # the encoder sees precedents without their markers
+    lib.use_relevance(pick)  # what drafting does (with hybrid.relevance's scorer)
+    assert lib.retrieve("governing_law", "governing law courts", k=1)[0].doc_id == "d2"
+    assert lib.retrieve("governing_law", "governing law courts", k=1, relevance=None)[0].doc_id == bm25
 
 
 def test_retrieval_is_deterministic_for_a_seed_and_variants_may_differ():

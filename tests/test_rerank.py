@@ -10,7 +10,7 @@ import torch
 from hybrid.data.document import Segment, heading_line
 from hybrid.errors import ConfigError, SamplingError
 from hybrid.model.backbone import fill_mask
-from hybrid.rerank import CHECKS, PMI_MODES, ContractSpec, Reranker, RerankWeights, contract_checks, mmr_order
+from hybrid.rerank import CHECKS, PMI_MODES, TEXT_CHECKS, ContractSpec, Reranker, RerankWeights, contract_checks, mmr_order
 from hybrid.skeleton import SpanSlot, tokenize_segments
 from hybrid.templates import load_template
 
@@ -185,7 +185,7 @@ def _doc(bodies, parties=("Acme Robotics, Inc.", "Borealis LLC")):
 
 def test_a_clean_draft_passes_every_check():
     spans = _spans(CLAUSES, {"governing_law": ["State of Delaware"]})
-    assert contract_checks(_doc(GOOD), GOOD, spans, SPEC) == {c: 1.0 for c in CHECKS}
+    assert contract_checks(_doc(GOOD), GOOD, spans, SPEC) == {c: 1.0 for c in TEXT_CHECKS}
 
 
 DEFECTS = [
@@ -268,3 +268,58 @@ def test_the_shipped_model_ranks_the_on_topic_clause_first(shipped_checkpoint):
     ]
     scores = Reranker(model, tok).score("Governing Law", candidates)
     assert max(range(4), key=scores.__getitem__) == 1, scores
+
+
+# the fit check: each section holds its own clause (hybrid.relevance, a fake encoder here)
+
+
+def _fake_relevance():
+    from hybrid.relevance import EmbeddingCache, RelevanceScorer, terms
+
+    vocab = ("confidenti", "pay", "invoic", "govern", "law")
+
+    def embed(texts):
+        import numpy as np
+
+        out = np.full((len(texts), len(vocab)), 1e-3, dtype=np.float32)
+        for r, t in enumerate(texts):
+            for w in terms(t):
+                for c, v in enumerate(vocab):
+                    out[r, c] += w.startswith(v)
+        return out
+
+    return RelevanceScorer(embed=EmbeddingCache(embed, path=None))
+
+
+SPECS = ["Confidentiality", "Payment Terms", "Governing Law"]
+
+
+def test_section_fit_counts_the_sections_whose_own_body_fits_best():
+    from hybrid.rerank import section_fit
+
+    rel = _fake_relevance()
+    assert section_fit(rel, SPECS, GOOD) == 1.0
+    assert section_fit(rel, SPECS, [GOOD[2], GOOD[1], GOOD[0]]) == pytest.approx(1 / 3)  # two sections swapped
+    assert section_fit(rel, SPECS, [GOOD[0], "", GOOD[2]]) == 1.0  # an empty body is the clauses check's business
+    assert section_fit(rel, ["", "", "Governing Law"], GOOD) == 1.0  # fewer than two sections with a spec
+
+
+def test_section_spec_is_heading_and_clause_type_in_words():
+    from hybrid.rerank import section_spec
+
+    assert section_spec(SpanSlot(0, 0, 5, 0, clause="governing_law", heading="Law")) == "Law governing law"
+    assert section_spec(SpanSlot(0, 0, 5, 0, clause="other", heading="Schedule")) == "Schedule"
+
+
+def test_rank_puts_a_draft_with_swapped_sections_below_the_right_one(tiny_model, tokenizer):
+    sk = _skeleton(tokenizer, 3)
+    for slot, clause, head in zip(sk.spans, CLAUSES, SPECS):
+        slot.clause, slot.heading = clause, head
+    swapped = [GOOD[2], GOOD[1], GOOD[0]]
+    r = Reranker(tiny_model, tokenizer, relevance=_fake_relevance())
+    ranked = r.rank(sk, [swapped, GOOD], SPEC)
+    by = {x.index: x for x in ranked}
+    assert by[1].scores["fit"] == 1.0 and by[0].scores["fit"] == pytest.approx(1 / 3)
+    assert ranked[0].index == 1
+    off = Reranker(tiny_model, tokenizer, RerankWeights(fit=0.0), relevance=_fake_relevance()).rank(sk, [swapped, GOOD], SPEC)
+    assert {x.scores["fit"] for x in off} == {1.0}  # weight 0: not computed

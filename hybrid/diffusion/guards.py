@@ -1,13 +1,13 @@
 """Repetition control inside a span: the position-aware n-gram blocker and the guard's detector.
 
-Owns: `ngram_bans` (tokens that would repeat a committed n-gram of the same span, matched on the
+Owns: `left_context` (the committed tokens left of a slot, for hybrid.fact_guard), `ngram_bans` (tokens that would repeat a committed n-gram of the same span, matched on the
 committed slots to the left or right of a slot) and `repeated_ngrams` (windows that repeat an
 earlier window of their span). Pure tensor functions; know nothing about models or sampling.
 """
 
 import torch
 
-__all__ = ["ngram_bans", "repeated_ngrams"]
+__all__ = ["ngram_bans", "repeated_ngrams", "left_context"]
 
 
 def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
@@ -39,6 +39,17 @@ def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
             cand = wt[..., n - 1] if side == "left" else wt[..., 0]
             banned[a:b].scatter_(1, torch.where(hit, cand, vocab), True)
     return banned[:, :vocab]
+
+
+def left_context(tok, ok, span, rows, slots, reach: int = 4) -> torch.Tensor:
+    """(C, reach) long: the committed tokens to the left of each slot (rows[c], slots[c]) in its own
+    span, nearest first, -1 where a slot is not committed (ok False) or lies outside the span."""
+    cs = slots[:, None] - torch.arange(1, reach + 1, device=tok.device)
+    inside = cs >= 0
+    cs = cs.clamp_min(0)
+    r = rows[:, None]
+    take = inside & ok[r, cs] & (span[r, cs] == span[rows, slots][:, None])
+    return torch.where(take, tok[r, cs], -1)
 
 
 def repeated_ngrams(tok, ok, span, n: int, vocab: int):

@@ -46,7 +46,7 @@ import torch
 import torch.nn.functional as F
 
 from hybrid.diffusion.commit import COMMIT_SCHEDULES, ConfidenceCommit
-from hybrid.diffusion.guards import ngram_bans, repeated_ngrams
+from hybrid.diffusion.guards import left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
 from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
@@ -246,6 +246,8 @@ class _Run:
             lg = self.logits(h_c[a : a + c], None if h_u is None else h_u[a : a + c], eos_ok[a : a + c])
             if ngram:  # before truncation, so top-p/top-k choose among allowed tokens (<eos> is never banned)
                 lg = lg.masked_fill(ngram_bans(self.tok, countable, self.span, r, s, ngram, self.V), float("-inf"))
+            if self.params.fact_guard is not None:  # likewise; judged by the committed tokens to the slot's left
+                lg = lg.masked_fill(self.params.fact_guard.ban_mask(left_context(self.tok, countable, self.span, r, s)), float("-inf"))
             if self.procs:  # their context: the committed text of the slot's own span
                 ctx = torch.where(countable[r] & (self.span[r] == self.span[r, s][:, None]), self.tok[r], self.mask_id)
                 lg = apply_processors(self.procs, ctx, lg)

@@ -1,0 +1,105 @@
+"""hybrid.fact_guard: names, digits and durations the deal does not state are banned by the token to
+their left (shipped tokenizer), the AR processor and the diffusion filler apply the same rule, and a
+fill with the guard writes none of what the same fill without it writes."""
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from hybrid.fact_guard import UNIT_REACH, FactGuard
+from hybrid.sampling import SamplingParams
+
+SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "hybrid-small"
+DEAL = "Acme Robotics, Inc. and Borealis Analytics LLC. Term: 2 years. Governed by the laws of Delaware. Fee USD 24,000."
+
+
+@pytest.fixture(scope="module")
+def shipped_tokenizer():
+    from hybrid.tokenizer import HybridTokenizer
+
+    if not (SHIPPED / "tokenizer.json").is_file():
+        pytest.skip("shipped tokenizer not present")
+    return HybridTokenizer.load(SHIPPED)
+
+
+def _left(tok, text: str) -> torch.Tensor:
+    ids = tok.encode(text)[::-1][:UNIT_REACH]
+    return torch.tensor([ids + [-1] * (UNIT_REACH - len(ids))])
+
+
+def _banned(guard, tok, left_text: str, word: str) -> bool:
+    """Is the first token of `word` banned right after `left_text`?"""
+    return bool(guard.ban_mask(_left(tok, left_text) if left_text else torch.full((1, UNIT_REACH), -1))[0, tok.encode(word)[0]])
+
+
+def test_names_are_banned_in_mid_sentence_unless_the_deal_or_a_contract_uses_them(shipped_tokenizer):
+    tok = shipped_tokenizer
+    g = FactGuard(tok, DEAL)
+    assert _banned(g, tok, "the licence of", " GitHub")
+    assert _banned(g, tok, "as agreed by", " Pretzel")
+    assert not _banned(g, tok, "as agreed by", " Acme")  # a party of the deal
+    assert not _banned(g, tok, "the terms of this", " Agreement")  # a generic contract word
+    assert not _banned(g, tok, "the licence ends.", " GitHub")  # a sentence start: the guard cannot tell
+    assert not _banned(g, tok, "", "GitHub")  # the span's first token
+    assert not _banned(g, tok, "the licence of", " confidential")  # lower case is never a name
+
+
+def test_digits_and_durations_the_deal_does_not_state_are_banned(shipped_tokenizer):
+    tok = shipped_tokenizer
+    g = FactGuard(tok, DEAL)
+    assert _banned(g, tok, "within", " 30")
+    assert not _banned(g, tok, "within", " 2")  # the deal's term
+    assert not _banned(g, tok, "as set out in Section", " 30")  # a cross-reference
+    assert _banned(g, tok, "for a period of thirty", " days")
+    assert _banned(g, tok, "for a period of one", " year")
+    assert _banned(g, tok, "within thirty (30", " days") or _banned(g, tok, "within thirty (30)", " days")
+    assert not _banned(g, tok, "for a period of two", " years")  # the deal's 2 years
+    assert not _banned(g, tok, "at least one of the", " parties")  # "one" itself stays writable
+
+
+def test_the_ar_processor_is_the_ban_mask_of_the_prefix(shipped_tokenizer):
+    tok = shipped_tokenizer
+    g = FactGuard(tok, DEAL)
+    prefix = tok.encode("payable within thirty")
+    scores = torch.zeros(1, tok.vocab_size)
+    out = g(torch.tensor([prefix]), scores)
+    want = g.ban_mask(_left(tok, "payable within thirty"))
+    assert torch.equal(torch.isinf(out), want)
+    assert bool(want[0, tok.encode(" days")[0]])
+
+
+def _violations(guard, results) -> int:
+    n = 0
+    for r in results:
+        for ids in r.tokens:
+            for i, t in enumerate(ids):
+                left = ids[max(0, i - UNIT_REACH) : i][::-1]
+                left = torch.tensor([left + [-1] * (UNIT_REACH - len(left))])
+                n += bool(guard.ban_mask(left)[0, t])
+    return n
+
+
+@pytest.mark.parametrize("filler", ["diffusion", "ar"])
+def test_a_fill_with_the_guard_writes_nothing_it_bans(lively_model, tokenizer, filler):
+    from hybrid import arfill
+    from hybrid.diffusion.sampler import FillConfig, fill
+
+    from hybrid.data.document import Segment
+    from hybrid.skeleton import tokenize_segments
+
+    segs = [Segment("SUPPLY AGREEMENT\n\nThis Agreement is made by Acme Inc. and Borealis LLC.\n\n", "text")]
+    for i in range(3):
+        segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n", "text")]
+    sk = tokenize_segments(tokenizer, segs, [24, 24, 24])
+    guard = FactGuard(tokenizer, "Acme Inc. and Borealis LLC", vocab=lively_model.output_weight.shape[0])
+    cfg = FillConfig(schedule="linear", refresh_every=0, block=1, threshold=0.0, guard_ratio=0.0, precision="fp32")
+    runs = {}
+    for on in (False, True):
+        params = SamplingParams(temperature=1.0, fact_guard=guard if on else None)
+        if filler == "ar":
+            runs[on] = arfill.fill(lively_model, tokenizer, sk, n=3, seed=5, params=params)
+        else:
+            runs[on] = fill(lively_model, tokenizer, sk, n=3, steps=24, seed=5, params=params, config=cfg)
+    assert _violations(guard, runs[False]) > 0  # the test can fail: unguarded, the model writes banned tokens
+    assert _violations(guard, runs[True]) == 0
