@@ -58,9 +58,10 @@ def training_windows(n: int, length: int, stride: int) -> list[Window]:
 
 def trained_window(record: dict | None) -> dict:
     """{"window", "stride"}: the training window a checkpoint's record states (TrainConfig's defaults
-    for a record without one, e.g. a pretrained base)."""
+    for a record without one, e.g. a pretrained base; half a window for a run trained without overlap)."""
     cfg = (record or {}).get("config") or {}
-    return {"window": int(cfg.get("seq_len", TrainConfig.seq_len)), "stride": int(cfg.get("stride", TrainConfig.stride))}
+    window, stride = int(cfg.get("seq_len", TrainConfig.seq_len)), int(cfg.get("stride", TrainConfig.stride))
+    return {"window": window, "stride": stride if stride < window else window // 2}  # scoring needs overlapping windows
 
 
 def token_logprobs(hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Tensor, exclude: int | None = None) -> torch.Tensor:
