@@ -29,7 +29,7 @@ from pathlib import Path
 
 from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.errors import CheckpointError, ConfigError, CorpusError
-from hybrid.options import DEFAULT_THREADS, MAX_VARIANTS, SEED
+from hybrid.options import DEFAULT_THREADS, MAX_VARIANTS, SEED, int_range
 from hybrid.outdir import FileSet, OutputLock, check_writable, recover
 
 from evals import metrics
@@ -74,10 +74,7 @@ class RunConfig:
         self.systems = tuple(s.name for s in parse_systems(",".join(self.systems)))
         for name, lo, hi in (("limit", 0, None), ("max_sections", 0, None), ("max_body_words", 0, None), ("n_variants", 1, MAX_VARIANTS), ("seed", 0, SEED.hi), ("threads", 0, None),
                              ("judge_words", 1, None), ("judge_context", 0, None), ("judge_docs", 0, None), ("max_docs", 1, None)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
-                rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
-                raise ConfigError(f"{name.replace('_', '-')} must be an integer {rng}, got {v!r}.")
+            int_range(lo, hi).check(name.replace("_", "-"), getattr(self, name))
         if self.device not in ("auto", "cpu", "cuda"):
             raise ConfigError(f"device must be one of auto, cpu, cuda, got {self.device!r}.")
         if not self.mauve_seeds:

@@ -22,6 +22,7 @@ import torch
 from hybrid.errors import SamplingError
 from hybrid.model.cache import KVCache
 from hybrid.sampling import SamplingParams, apply_processors, sample
+from hybrid.options import int_range
 from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
 from hybrid.precision import autocast
 from hybrid.skeleton import DEFAULT_WINDOW, as_token_skeleton
@@ -91,8 +92,7 @@ def check_ar_fill_args(n, steps, guidance, seed, window) -> None:
     check_fill_args(n, steps if steps is not None else 1, guidance, seed)
     if guidance != 1:
         raise SamplingError(f"guidance must be 1 (off) for the AR fill baseline (it has no unconditional branch), got {guidance!r}.")
-    if isinstance(window, bool) or not isinstance(window, int) or window < 16:
-        raise SamplingError(f"window must be an integer >= 16, got {window!r}.")
+    int_range(16).check("window", window, error=SamplingError)
 
 
 @torch.no_grad()

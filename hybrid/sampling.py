@@ -62,8 +62,7 @@ class TopK(LogitsProcessor):
     """Keep the k highest scores (ties at the k-th score are kept too)."""
 
     def __init__(self, top_k: int):
-        if not (isinstance(top_k, int) and not isinstance(top_k, bool) and top_k >= 1):
-            raise SamplingError(f"top_k must be an integer >= 1, got {top_k!r}.")
+        int_range(1).check("top_k", top_k, error=SamplingError)
         self.top_k = top_k
 
     def __call__(self, input_ids, scores):
@@ -136,8 +135,7 @@ class NoRepeatNGram(LogitsProcessor):
     """Ban every token that would complete an n-gram already present in input_ids."""
 
     def __init__(self, n: int):
-        if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1):
-            raise SamplingError(f"no_repeat_ngram must be an integer >= 1, got {n!r}.")
+        int_range(1).check("no_repeat_ngram", n, error=SamplingError)
         self.n = n
 
     def __call__(self, input_ids, scores):
@@ -247,16 +245,14 @@ class SamplingParams:
         self.repetition_penalty = float(self.repetition_penalty)
         if not (math.isfinite(self.temperature) and self.temperature >= 0):
             raise SamplingError(f"temperature must be a finite number >= 0, got {self.temperature}.")
-        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 0:
-            raise SamplingError(f"top_k must be an integer >= 0 (0 = off), got {self.top_k!r}.")
+        int_range(0).check("top_k", self.top_k, off=0, error=SamplingError)
         if not 0 < self.top_p <= 1:
             raise SamplingError(f"top_p must be in (0, 1], got {self.top_p}.")
         if not 0 <= self.min_p <= 1:
             raise SamplingError(f"min_p must be in [0, 1], got {self.min_p}.")
         if not (math.isfinite(self.repetition_penalty) and self.repetition_penalty > 0):
             raise SamplingError(f"repetition_penalty must be a finite number > 0, got {self.repetition_penalty}.")
-        if isinstance(self.no_repeat_ngram, bool) or not isinstance(self.no_repeat_ngram, int) or self.no_repeat_ngram < 0:
-            raise SamplingError(f"no_repeat_ngram must be an integer >= 0 (0 = off), got {self.no_repeat_ngram!r}.")
+        int_range(0).check("no_repeat_ngram", self.no_repeat_ngram, off=0, error=SamplingError)
         self.banned_tokens = tuple(self.banned_tokens)
         BannedTokens(self.banned_tokens)  # validates the ids
 

@@ -9,7 +9,7 @@ models.
 import re
 from functools import lru_cache
 
-__all__ = ["content_stems", "spec_coverage", "coverage", "LEXICAL_WEIGHT"]
+__all__ = ["stem", "content_stems", "spec_coverage", "coverage", "LEXICAL_WEIGHT"]
 
 _WORD = re.compile(r"\w+")
 _FUNCTION_WORDS = frozenset(
@@ -27,14 +27,15 @@ def _porter():
     return PorterStemmer()
 
 
-@lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
+@lru_cache(maxsize=1 << 17)
+def stem(word: str) -> str:
+    """The Porter stem of a lower-case word (cached: contract text repeats its words)."""
     return _porter().stem(word, to_lowercase=False)
 
 
 def content_stems(text: str) -> set[str]:
     """Lower-cased, Porter-stemmed words of `text` that are not function words."""
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS and not w.isdigit()}
+    return {stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS and not w.isdigit()}
 
 
 def spec_coverage(spec: str, text: str) -> float:

@@ -52,6 +52,7 @@ from hybrid.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
 from hybrid.model.slot_cache import SlotStore
+from hybrid.options import int_range
 from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
 from hybrid.precision import PRECISIONS, autocast
 from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
@@ -111,11 +112,9 @@ class FillConfig:
         if not 0 <= self.threshold < 1:
             raise SamplingError(f"threshold must be in [0, 1) (0 = schedule), got {self.threshold}.")
         for name, lo in (("refresh_every", 0), ("block", 0), ("window", 64), ("min_context", 0), ("guard_n", 2), ("guard_min", 1), ("guard_max", 0), ("logits_chunk", 1)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-                raise SamplingError(f"{name} must be an integer >= {lo}, got {v!r}.")
-        if self.max_batch_tokens is not None and (isinstance(self.max_batch_tokens, bool) or not isinstance(self.max_batch_tokens, int) or self.max_batch_tokens < 0):
-            raise SamplingError(f"max_batch_tokens must be an integer >= 0 or None, got {self.max_batch_tokens!r}.")
+            int_range(lo).check(name, getattr(self, name), error=SamplingError)
+        if self.max_batch_tokens is not None:
+            int_range(0).check("max_batch_tokens", self.max_batch_tokens, off="None", error=SamplingError)
         if self.precision not in PRECISIONS:
             raise SamplingError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}.")
         if not 0 <= self.guard_ratio < 1:
