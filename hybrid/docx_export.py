@@ -102,8 +102,8 @@ def build_document(title: str, preamble: str, sections: list[dict], tail: str = 
     for s in sections:
         _number(doc.add_heading(xml_safe(s["heading"]).strip().rstrip(".:"), level=1), num_id)
         _paragraphs(doc, s["body"])
-        if s.get("precedents"):  # a section drafted from precedent cites them (hybrid.drafter.source_note)
-            from hybrid.drafter import source_note
+        if s.get("precedents"):  # a section drafted from precedent cites them (hybrid.draft.source_note)
+            from hybrid.draft import source_note
 
             doc.add_paragraph().add_run(xml_safe(source_note(s["precedents"]))).italic = True
     if tail.strip():

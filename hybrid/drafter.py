@@ -1,8 +1,9 @@
 """The Drafter: template + fields -> plan -> fill -> rerank -> N ranked drafts.
 
-Owns: the public drafting API (Drafter, Draft, DraftEvent), argument validation for a draft,
-the stage timings and the streaming of progress events. It is the only module that imports
-every stage (planner, filler, reranker); it adds no modelling of its own.
+Owns: the public drafting API (Drafter; its result types Draft and DraftEvent live in
+hybrid.draft and are importable from here), argument validation for a draft (once per call),
+the filler factory, the stage timings and the streaming of progress events. It is the only
+module that imports every stage (planner, filler, reranker); it adds no modelling of its own.
 
 Thread safety: a Drafter holds one re-entrant lock and every public method (plan, fill, rank,
 draft and each stream) runs under it, so concurrent calls on one Drafter from several threads
@@ -17,21 +18,21 @@ import codecs
 import queue
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 import torch
 
 from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.data.clean import strip_numbering
+from hybrid.draft import Draft, DraftEvent, source_note
 from hybrid.errors import CheckpointError, SamplingError
-from hybrid.rerank import ContractSpec, Reranker, RerankWeights
-from hybrid.sampling import SamplingParams
 from hybrid.fill_api import FillResult, check_fill_args
 from hybrid.likelihood import trained_window
 from hybrid.options import MMR, float_range, int_range
+from hybrid.rerank import ContractSpec, Reranker, RerankWeights
+from hybrid.sampling import SamplingParams
 from hybrid.templates import load_template
-from hybrid.textsafe import escape_markdown
 
 __all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args", "check_precedent_args", "source_note"]
 
@@ -118,55 +119,6 @@ def _checked(n, steps, guidance, seed, mmr, sampling: dict, precedents: int = 0,
     return steps, guidance, sampling_params(sampling, DRAFT_SAMPLING)
 
 
-@dataclass
-class Draft:
-    """One ranked draft. `text` is the canonical plain-text layout the model reads and writes."""
-
-    rank: int  # 1 = best
-    text: str
-    title: str
-    preamble: str
-    sections: list[dict]  # [{"number", "heading", "clause", "body"}] in document order
-    tail: str  # signature block
-    outline: dict
-    score: float  # the reranker's total (hybrid.rerank: higher is better)
-    scores: dict  # its breakdown: total, loglik and every contract check
-    template: str = ""  # template id
-    fields: dict = field(default_factory=dict)
-    seed: int = 0
-    variant: int = 0  # index of this variant in the filler's batch
-    timings: dict = field(default_factory=dict)  # seconds per stage of the draft() call that made it
-
-    @property
-    def words(self) -> int:
-        return len(self.text.split())
-
-    @property
-    def markdown(self) -> str:
-        parts = [f"# {escape_markdown(self.title)}", _md_lines(self.preamble)]
-        for s in self.sections:
-            parts.append(f"## {s['number']}. {escape_markdown(s['heading'])}")
-            parts.append(_md_lines(s["body"]))
-            if s.get("precedents"):
-                parts.append(_md_lines(source_note(s["precedents"])))
-        if self.tail.strip():
-            parts.append("---")
-            parts.append(_md_lines(self.tail))
-        return "\n\n".join(p for p in parts if p.strip()) + "\n"
-
-    def to_docx(self, path) -> Path:
-        """Write a Word document (title, numbered Heading 1 sections, paragraphs) atomically."""
-        from hybrid.docx_export import write_docx
-
-        return write_docx(path, self.title, self.preamble, self.sections, self.tail)
-
-
-def source_note(precedents: list[dict]) -> str:
-    """The short source note of a section drafted from precedent (Markdown and DOCX)."""
-    return "Drafted from precedent: " + "; ".join(
-        f"{p['heading']} ({p['doc_id']}; {p['source']}, {p['license'] or 'license unknown'})" for p in precedents) + "."
-
-
 def check_precedent_args(precedents, precedent_guidance) -> None:
     """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0."""
     from hybrid.precedent_skeleton import MAX_PRECEDENTS
@@ -176,34 +128,6 @@ def check_precedent_args(precedents, precedent_guidance) -> None:
     float_range(0).check("precedent_guidance", w, off=0, error=SamplingError)
     if w and not precedents:
         raise SamplingError(f"precedent_guidance needs precedents >= 1, got precedents={precedents!r} with precedent_guidance={w!r}.")
-
-
-def _md_lines(text: str) -> str:
-    """Paragraphs stay paragraphs; single newlines become markdown hard breaks; text is escaped
-    (hybrid.textsafe.escape_markdown), so a field value or a sampled line cannot add markup."""
-    paras = [p.strip() for p in text.strip().split("\n\n") if p.strip()]
-    return "\n\n".join("  \n".join(escape_markdown(line.strip()) for line in p.split("\n")) for p in paras)
-
-
-@dataclass
-class DraftEvent:
-    """A progress event of Drafter.stream().
-
-    kind: "plan_token" (text: the token's text, forced: jump-forward supplied it), "plan" (outline),
-    "fill_step" (step of steps, partial: each variant's document after that step, slots not yet
-    committed shown as "_"; the AR fill reports one step per span), "rank" (drafts: the ranked
-    result; always the last event).
-    """
-
-    kind: str
-    seconds: float  # since the stream started
-    text: str = ""
-    forced: bool = False
-    outline: dict | None = None
-    step: int = 0
-    steps: int = 0
-    partial: list[str] | None = None
-    drafts: list[Draft] | None = None
 
 
 class _Cancelled(Exception):
