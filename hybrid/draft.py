@@ -55,7 +55,8 @@ class Draft:
         """Write a Word document (title, numbered Heading 1 sections, paragraphs) atomically."""
         from hybrid.docx_export import write_docx
 
-        return write_docx(path, self.title, self.preamble, self.sections, self.tail)
+        sections = [{**s, "note": source_note(s["precedents"])} if s.get("precedents") else s for s in self.sections]
+        return write_docx(path, self.title, self.preamble, sections, self.tail)
 
 
 def source_note(precedents: list[dict]) -> str:
