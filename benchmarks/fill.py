@@ -14,7 +14,6 @@ Measured in one run (ratios never cross runs):
 """
 
 import argparse
-import json
 import math
 import platform
 import resource
@@ -28,7 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hybrid import arfill, arfill_batched  # noqa: E402
-from machine import machine  # noqa: E402  (benchmarks/machine.py)
+from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machine.py)
 from hybrid.data.document import Segment  # noqa: E402
 from hybrid.data.layout import lay_out  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
@@ -208,12 +207,11 @@ def main(argv=None):
     ap.add_argument("--temperature", type=float, default=0.8)
     ap.add_argument("--top-p", type=float, default=0.9)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads; 0 = leave torch's default")
     ap.add_argument("--no-generate", action="store_true", help="skip the transformers generate() baseline")
     ap.add_argument("--skip-sweeps", action="store_true")
     ap.add_argument("--sweep-sections", type=int, default=4, help="sections of the contract the K and w sweeps fill (CPU time)")
     ap.add_argument("--sweep-n", type=int, default=4, help="variants in the K and w sweeps")
-    ap.add_argument("--out", default=None, help="also write the JSON to this file")
+    add_run_args(ap)
     args = ap.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -394,11 +392,7 @@ def main(argv=None):
             steps_t[name] = row
             log(f"step time ({name}): {row}")
         out["step_seconds_vs_skeleton"] = {"n": n, "span_tokens": 256, **steps_t}
-    line = json.dumps(out)
-    print(line)
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(line + "\n")
+    emit(out, args.out)
 
 
 def _mean(xs):

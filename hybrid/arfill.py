@@ -27,7 +27,7 @@ from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_process
 from hybrid.precision import autocast
 from hybrid.skeleton import DEFAULT_WINDOW, as_token_skeleton
 
-__all__ = ["fill", "check_ar_fill_args"]
+__all__ = ["fill", "check_ar_fill_args", "prepare"]
 
 
 class _Decoder:
@@ -95,20 +95,16 @@ def check_ar_fill_args(n, steps, guidance, seed, window) -> None:
     int_range(16).check("window", window, error=SamplingError)
 
 
+def prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window):
+    """What both AR fillers start from, their arguments checked: (TokenSkeleton, params, processors, device)."""
+    check_ar_fill_args(n, steps, guidance, seed, window)
+    params = params or SamplingParams()
+    return as_token_skeleton(tokenizer, skeleton), params, fill_processors(params), next(model.parameters()).device
+
+
 @torch.no_grad()
-def fill(
-    model,
-    tokenizer,
-    skeleton,
-    n: int = 8,
-    steps: int | None = None,
-    guidance: float = 1.0,
-    seed: int = 0,
-    params: SamplingParams | None = None,
-    on_step=None,
-    window: int = DEFAULT_WINDOW,
-    precision: str = "auto",
-) -> list[FillResult]:
+def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
+         params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW, precision: str = "auto") -> list[FillResult]:
     """Write every span of `skeleton` left to right, n variants in one batch (same API as the diffusion fill).
 
     steps is accepted for signature parity and ignored (one decode step per token); guidance
@@ -116,11 +112,7 @@ def fill(
     precision: autocast of the forwards, as FillConfig.precision of the diffusion filler.
     """
     t_start = time.perf_counter()
-    check_ar_fill_args(n, steps, guidance, seed, window)
-    params = params or SamplingParams()
-    procs = fill_processors(params)
-    sk = as_token_skeleton(tokenizer, skeleton)
-    device = next(model.parameters()).device
+    sk, params, procs, device = prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window)
     V = model.cfg.vocab_size
     eos = sk.eos_id
     gen = torch.Generator(device=device).manual_seed(seed)

@@ -349,18 +349,8 @@ class _Run:
 
 
 @torch.no_grad()
-def fill(
-    model,
-    tokenizer,
-    skeleton,
-    n: int = 8,
-    steps: int = DEFAULT_STEPS,
-    guidance: float = DEFAULT_GUIDANCE,
-    seed: int = 0,
-    params: SamplingParams | None = None,
-    on_step=None,
-    config: FillConfig | None = None,
-) -> list[FillResult]:
+def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, guidance: float = DEFAULT_GUIDANCE, seed: int = 0,
+         params: SamplingParams | None = None, on_step=None, config: FillConfig | None = None) -> list[FillResult]:
     """Fill every span of `skeleton` in `steps` parallel denoising steps, n variants in one batch.
 
     skeleton: TokenSkeleton, hybrid.templates.Skeleton or corpus Document. guidance: w >= 0 in
