@@ -7,7 +7,6 @@ import torch
 from hybrid.data.document import Document, Section, Segment
 from hybrid.data.windows import KIND_HEADING, KIND_SPAN, document_tokens
 from hybrid.errors import SamplingError
-from hybrid.fill_api import check_fill_args
 from hybrid.skeleton import as_token_skeleton, from_document, from_template, tokenize_segments
 from hybrid.templates import load_template
 
@@ -95,24 +94,6 @@ def test_a_skeleton_without_spans_is_a_sampling_error(tokenizer):
         tokenize_segments(tokenizer, [Segment("", "body", 0)], [1])
     with pytest.raises(SamplingError, match="skeleton must be"):
         as_token_skeleton(tokenizer, "not a skeleton")
-
-
-@pytest.mark.parametrize(
-    "kwargs,match",
-    [
-        ({"n": 0}, r"n must be an integer in \[1, 64\], got 0"),
-        ({"n": 65}, r"n must be an integer in \[1, 64\], got 65"),
-        ({"steps": 0}, r"steps must be an integer >= 1, got 0"),
-        ({"guidance": -0.5}, r"guidance must be a finite number >= 0 \(1 = off\), got -0.5"),
-        ({"guidance": float("nan")}, r"guidance .* got nan"),
-        ({"seed": "1"}, r"seed must be an integer in \[0, 18446744073709551615\], got '1'"),
-        ({"seed": 2**64}, r"seed must be an integer in \[0, 18446744073709551615\], got 18446744073709551616"),
-    ],
-)
-def test_bad_fill_arguments_name_the_argument_and_value(kwargs, match):
-    args = {"n": 8, "steps": 16, "guidance": 1.0, "seed": 0, **kwargs}
-    with pytest.raises(SamplingError, match=match):
-        check_fill_args(**args)
 
 
 def test_kinds_mark_headings_and_spans(tokenizer):
