@@ -29,7 +29,7 @@ from hybrid.draft import Draft, DraftEvent, source_note
 from hybrid.errors import CheckpointError, SamplingError
 from hybrid.fill_api import FillResult, check_fill_args
 from hybrid.likelihood import trained_window
-from hybrid.options import MMR, float_range, int_range
+from hybrid.options import MMR, PRECEDENT_GUIDANCE, PRECEDENTS
 from hybrid.rerank import ContractSpec, Reranker, RerankWeights
 from hybrid.sampling import SamplingParams
 from hybrid.templates import load_template
@@ -107,7 +107,7 @@ def check_draft_args(n, steps, guidance, seed, mmr: float = 0.0) -> None:
     """SamplingError naming the argument, its range and the value: n in 1..hybrid.options.MAX_VARIANTS (64), steps >= 1,
     guidance >= 0, seed an integer, mmr in [0, 1)."""
     check_fill_args(n, steps, guidance, seed)
-    MMR.check("mmr", mmr, off=0, error=SamplingError)
+    MMR.check("mmr", mmr, error=SamplingError)
 
 
 def _checked(n, steps, guidance, seed, mmr, sampling: dict, precedents: int = 0, precedent_guidance: float = 0.0):
@@ -121,11 +121,9 @@ def _checked(n, steps, guidance, seed, mmr, sampling: dict, precedents: int = 0,
 
 def check_precedent_args(precedents, precedent_guidance) -> None:
     """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0."""
-    from hybrid.precedent_skeleton import MAX_PRECEDENTS
-
-    int_range(0, MAX_PRECEDENTS).check("precedents", precedents, off=0, error=SamplingError)
+    PRECEDENTS.check("precedents", precedents, error=SamplingError)
     w = precedent_guidance
-    float_range(0).check("precedent_guidance", w, off=0, error=SamplingError)
+    PRECEDENT_GUIDANCE.check("precedent_guidance", w, error=SamplingError)
     if w and not precedents:
         raise SamplingError(f"precedent_guidance needs precedents >= 1, got precedents={precedents!r} with precedent_guidance={w!r}.")
 

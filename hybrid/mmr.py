@@ -19,7 +19,7 @@ def mmr_order(scores: list[float], texts: list[str], mmr: float, ngram: int = 3)
     """Indices best first. mmr = 0: by score. mmr in (0, 1): maximal marginal relevance, each pick
     maximizing (1 - mmr) * relevance - mmr * (max word-n-gram Jaccard similarity to those picked),
     relevance being the score min-max scaled to [0, 1]."""
-    MMR.check("mmr", mmr, off=0, error=SamplingError)
+    MMR.check("mmr", mmr, error=SamplingError)
     by_score = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
     if mmr == 0 or len(scores) < 3:
         return by_score
