@@ -1,7 +1,7 @@
 """The tokenized skeleton: what both fillers (diffusion and AR) start from.
 
 Owns: turning ordered Segments (a template Skeleton, a real corpus Document, or a hand-written
-list) into token ids laid out exactly as training sees documents (hybrid.data.windows):
+list) into token ids laid out exactly as training sees documents (hybrid.data.layout):
 `<bos><doc>` + every segment tokenized on its own + `<eos>`, where each clause body is a *span*: a
 fixed budget of positions whose text ends with `<eos>` filling the rest. It also owns the span
 slots (where each span sits, its section, clause and required terms), the heading ids the
