@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from hybrid.diffusion.commit import COMMIT_SCHEDULES, ConfidenceCommit
+from hybrid.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, ConfidenceCommit
 from hybrid.diffusion.guards import left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
 from hybrid.errors import SamplingError
@@ -73,6 +73,7 @@ DEFAULT_STEPS = 256
 # The earlier sweep that chose "off" ran with unconditional rows reading conditional keys/values
 # (fixed since); benchmarks/fill.py --guidance-sweep re-measures it.
 DEFAULT_GUIDANCE = 1.0
+CPU_MAX_BATCH_TOKENS = 8192  # FillConfig.max_batch_tokens=None on CPU: query tokens per forward call
 
 
 @dataclass
@@ -165,7 +166,7 @@ class _Run:
         self.inst = torch.where(self.valid, self.variant * self.S + self.span, -1)
         self.page_of_row = torch.arange(self.M, device=device) // n
         self.guided = w != 1
-        self.max_tokens = cfg.max_batch_tokens if cfg.max_batch_tokens is not None else (8192 if device.type == "cpu" else 0)
+        self.max_tokens = cfg.max_batch_tokens if cfg.max_batch_tokens is not None else (CPU_MAX_BATCH_TOKENS if device.type == "cpu" else 0)
         amp = torch.is_autocast_enabled(device.type)
         self.act_dtype = torch.get_autocast_dtype(device.type) if amp else self.weight.dtype
         self.store: SlotStore | None = None  # built from the skeleton cache at the first step
@@ -270,7 +271,7 @@ class _Run:
     def end_spans(self):
         """Every slot after a span's first committed <eos> becomes <eos> (committed)."""
         is_eos = self.valid & ~self.masked & (self.tok == self.eos_id)
-        first = torch.full((self.n_inst + 1,), 1 << 30, dtype=torch.long, device=self.device)
+        first = torch.full((self.n_inst + 1,), NO_SLOT, dtype=torch.long, device=self.device)
         first.scatter_reduce_(0, torch.where(is_eos, self.inst, self.n_inst).flatten(), self.off.flatten(), "amin")
         tail = self.valid & (self.off > first[self.inst.clamp_min(0)])
         self.tok = torch.where(tail, self.eos_id, self.tok)
