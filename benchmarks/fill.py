@@ -50,9 +50,9 @@ def _load(args):
         tok = HybridTokenizer.train(texts, vocab_size=8192)
         torch.manual_seed(0)
         return Backbone(BackboneConfig(vocab_size=8192)).eval(), tok, {"random": True}
-    from hybrid.checkpoint import load_checkpoint
+    from hybrid.model.pretrained import resolve
 
-    return load_checkpoint(args.checkpoint)
+    return resolve(args.checkpoint)  # ours, a Llama directory, a fetched base name or an adapted checkpoint
 
 
 def full_outline(t, sections: int) -> dict:

@@ -5,6 +5,10 @@ each span's budget = its real body + <eos>), N variants each:
 - "with": the diffusion filler with each span's top BM25 precedent (train split, facts adapted
   to the document's deal, hybrid.data.precedent_pairs layout) right before the span;
 - "without": the same filler on the plain skeleton;
+- "edit": "with", the span starting from that precedent partly noised (hybrid.precedent_start,
+  t = --start-noise): the filler writes only the masked tokens;
+All generating systems apply the fact guard with the document's skeleton and fields as the deal's
+text (as drafting does; --no-guard to leave it out).
 - "retrieval": no generation: variant v is the v-th seeded retrieval draw (v = 0: the top
   precedent) with the deal's facts written in, cut to the real body's word count (the budget
   the generators get).
@@ -38,6 +42,8 @@ from evals.runner import shorten  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, deal_from_document, precedent_segment  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
+from hybrid.fact_guard import FactGuard  # noqa: E402
+from hybrid.precedent_start import precedent_starts  # noqa: E402
 from hybrid.precedents import load_library  # noqa: E402
 from hybrid.sampling import SamplingParams  # noqa: E402
 from hybrid.skeleton import tokenize_segments  # noqa: E402
@@ -151,6 +157,8 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=sampler.DEFAULT_STEPS)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--start-noise", type=float, default=0.5, help="the edit system's noise level t (hybrid.precedent_start)")
+    ap.add_argument("--no-guard", dest="guard", action="store_false", help="generate without the fact guard (hybrid.fact_guard)")
     ap.add_argument("--skip-draft-timing", action="store_true", help="leave out the mutual-nda draft timing (smoke runs)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -163,15 +171,22 @@ def main(argv=None) -> int:
     docs = [shorten(d, args.sections, args.words) for d in (docs[: args.docs] if args.docs else docs)]
     docs = [replace(d, sections=[s for s in d.sections if s.body.strip()]) for d in docs]
     deals = [deal_from_document(d) for d in docs]
-    params = SamplingParams(**SAMPLING)
     hits = [_precedents(d, library, 0, args.seed) for d in docs]
-    outputs = {"with": [], "without": [], "retrieval": []}
-    seconds = {"with": 0.0, "without": 0.0}
+    outputs = {"with": [], "without": [], "edit": [], "retrieval": []}
+    seconds = {"with": 0.0, "without": 0.0, "edit": 0.0}
     for i, (doc, h, deal) in enumerate(zip(docs, hits, deals)):
-        for name, use in (("with", h), ("without", None)):
+        allowed = "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
+        guard = FactGuard(tok, allowed, vocab=model.output_weight.shape[0]) if args.guard else None
+        params = SamplingParams(**SAMPLING, fact_guard=guard)  # the guard drafting applies, with the deal's text
+        for name, use in (("with", h), ("without", None), ("edit", h)):
             sk = _skeleton(tok, doc, use, deal)
+            start = None
+            if name == "edit":
+                start = precedent_starts(tok, [p.adapted(deal) if p else None for p in h], deal, allowed, args.start_noise,
+                                         args.n, args.seed + i, [sp.length for sp in sk.spans])
             ts = time.perf_counter()
-            res = sampler.fill(model, tok, sk, n=args.n, steps=args.steps, guidance=sampler.DEFAULT_GUIDANCE, seed=args.seed + i, params=params)
+            res = sampler.fill(model, tok, sk, n=args.n, steps=args.steps, guidance=sampler.DEFAULT_GUIDANCE, seed=args.seed + i,
+                               params=params, start=start)
             seconds[name] += time.perf_counter() - ts
             outputs[name].append([list(r.spans) for r in res])
         draws = [h] + [_precedents(doc, library, v, args.seed) for v in range(1, args.n)]
@@ -194,6 +209,9 @@ def main(argv=None) -> int:
         res[name]["ref_bpb_ratio"] = res[name]["ref_bpb"] / real_bpb if res[name]["ref_bpb"] and real_bpb else None
     out = {
         "mauve_with": res["with"]["mauve"], "mauve_without": res["without"]["mauve"], "mauve_retrieval": res["retrieval"]["mauve"],
+        "mauve_edit": res["edit"]["mauve"], "leaked_facts_edit": res["edit"]["leaked_facts"],
+        "required_terms_edit": res["edit"]["required_terms"], "distinct2_edit": res["edit"]["distinct2"],
+        "ref_bpb_ratio_edit": res["edit"]["ref_bpb_ratio"],
         "leaked_facts": res["with"]["leaked_facts"],
         "required_terms_with": res["with"]["required_terms"], "required_terms_retrieval": res["retrieval"]["required_terms"],
         "distinct2_with": res["with"]["distinct2"], "distinct2_retrieval": res["retrieval"]["distinct2"],
@@ -202,7 +220,7 @@ def main(argv=None) -> int:
         "systems": res,
         **({} if args.skip_draft_timing else _draft_timing(args.checkpoint, args.n, args.seed)),
         "settings": {"checkpoint": args.checkpoint, "step": record.get("step"), "docs": len(docs), "sections": args.sections,
-                     "body_words": args.words, "n": args.n, "steps": args.steps, "guidance": sampler.DEFAULT_GUIDANCE,
+                     "body_words": args.words, "n": args.n, "start_noise": args.start_noise, "fact_guard": args.guard, "steps": args.steps, "guidance": sampler.DEFAULT_GUIDANCE,
                      "real_passages": len(real), "sampling": SAMPLING, "mauve_seeds": [1, 2, 3], "library": len(library),
                      "note": "without-precedent leaks are counted against the precedents the with-system saw (a coincidence base rate)"},
         "seconds": round(time.time() - t0, 1),

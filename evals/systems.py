@@ -10,6 +10,10 @@ token lengths + 1, hybrid.skeleton.from_document), except `planned`, which write
 outline for the document's doc type under the matching template (with the template's headings
 for the planned clause types, as `hybrid draft` does by default) and fills that skeleton.
 
+The drafting model's fills apply the fact guard (hybrid.fact_guard) with the document's skeleton
+and fields as the deal's text, as `hybrid draft` does with a template's; `hybrid-edit` starts each
+span from its precedent with half its words masked (hybrid.precedent_start).
+
 Precedents (`precedents` = 1): each span's top train-split precedent, the deal's facts written
 in, sits right before it (benchmarks/precedent.py's layout, whose helpers are reused here), as
 `hybrid draft --precedents 1` drafts. `retrieval` generates nothing: variant v is the v-th
@@ -26,7 +30,7 @@ from functools import lru_cache
 
 from hybrid.errors import ConfigError, SamplingError, TemplateError
 
-__all__ = ["System", "SYSTEMS", "EVAL_SAMPLING", "get_system", "parse_systems", "Engine", "Drafts", "document_terms", "template_for", "planned_fields"]
+__all__ = ["System", "SYSTEMS", "EVAL_SAMPLING", "get_system", "parse_systems", "Engine", "Drafts", "document_terms", "deal_text", "template_for", "planned_fields"]
 
 STEP_SWEEP = (4, 8, 16, 32, 64)
 
@@ -41,12 +45,15 @@ class System:
     precedents: int = 0  # precedents per span in the skeleton (0 = none)
     model: str | None = None  # the model it drafts with; None = --checkpoint (the drafting model)
     costly: bool = False  # runs on the first --max-docs documents only (slow on CPU)
+    start: float = 1.0  # precedent start noise (hybrid.precedent_start; 1 = off: spans start masked)
 
 
 def _table() -> dict[str, System]:
     rows = [
         System("hybrid", "diffusion", None, None, "diffusion fill from 1 precedent per span, the sampler's default K and w", precedents=1),
         System("hybrid-noprec", "diffusion", None, None, "diffusion fill without precedents, default K and w"),
+        System("hybrid-edit", "diffusion", None, None, "each span edited from its top precedent: half its words masked, "
+               "the deal's facts kept, then the diffusion fill (--precedent-start 0.5)", precedents=1, start=0.5),
         System("ar", "ar", None, 0.0, "KV-cached autoregressive fill on the same backbone and skeleton (1 precedent per span)", precedents=1),
         System("retrieval", "retrieval", None, None, "no generation: the top precedent with the deal's facts substituted, cut to the real length"),
         System("smollm2-ar", "ar", None, 0.0, "zero-shot autoregressive fill with pretrained SmolLM2-135M, no precedents",
@@ -151,6 +158,12 @@ def _bench(*names):
     return tuple(getattr(mod, n) for n in names)
 
 
+def deal_text(doc) -> str:
+    """What a held-out document's deal states for the fact guard: its skeleton text (title, preamble,
+    headings, tail) and its CUAD fields, as hybrid.foreign_facts.allowed_text is for a template draft."""
+    return "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
+
+
 def document_terms(doc) -> list[list[str]]:
     """Per body span of a real document: the deal facts (party names, effective date, governing law)
     its real body states, which a faithful fill must state too (benchmarks/precedent.py's rule)."""
@@ -207,17 +220,25 @@ class Engine:
         if self.device.type == "cuda":
             torch.cuda.synchronize(self.device)
 
-    def _fill(self, system: System, skeleton, n: int, seed: int):
+    def _fill(self, system: System, skeleton, n: int, seed: int, allowed: str = "", start=None):
+        """allowed: the deal's text; when given, the drafting model's fills apply the fact guard with it,
+        as `hybrid draft` does (a pretrained base with its own tokenizer fills unguarded)."""
+        from dataclasses import replace
+
         from hybrid import arfill
         from hybrid.diffusion import sampler
+        from hybrid.fact_guard import FactGuard
 
+        params = self.params
+        if allowed and system.model is None:
+            params = replace(params, fact_guard=FactGuard(self.tokenizer, allowed, vocab=self.model.output_weight.shape[0]))
         if system.kind == "ar":
             model, tok = self.model_for(system)
-            return arfill.fill(model, tok, skeleton, n=n, seed=seed, params=self.params)
+            return arfill.fill(model, tok, skeleton, n=n, seed=seed, params=params)
         steps = system.steps if system.steps is not None else sampler.DEFAULT_STEPS
         w = system.guidance if system.guidance is not None else sampler.DEFAULT_GUIDANCE
         return sampler.fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=w, seed=seed,
-                            params=self.params, config=self.fill_config)
+                            params=params, config=self.fill_config, start=start)
 
     def warm_up(self, systems) -> None:
         """One tiny fill per filler kind, so first-call allocations are not timed."""
@@ -248,7 +269,7 @@ class Engine:
         from hybrid.data.document import Segment
         from hybrid.skeleton import from_document, from_template
 
-        plan_s, outline, tid, required = 0.0, None, None, None
+        plan_s, outline, tid, required, start = 0.0, None, None, None, None
         if system.kind == "retrieval":
             return self._retrieve(doc, n, seed)
         if system.kind == "planned":
@@ -275,7 +296,14 @@ class Engine:
             _precedents, _skeleton = _bench('_precedents', '_skeleton')
             from hybrid.data.precedent_pairs import deal_from_document
 
-            sk = _skeleton(self.tokenizer, doc, _precedents(doc, self.library(), 0, seed), deal_from_document(doc))
+            deal = deal_from_document(doc)
+            hits = _precedents(doc, self.library(), 0, seed)
+            sk = _skeleton(self.tokenizer, doc, hits, deal)
+            if system.start < 1:
+                from hybrid.precedent_start import precedent_starts
+
+                start = precedent_starts(self.tokenizer, [p.adapted(deal) if p else None for p in hits], deal, deal_text(doc),
+                                         system.start, n, seed, [sp.length for sp in sk.spans])
             terms = [str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)]
         else:
             sk = from_document(self.model_for(system)[1], doc)
@@ -283,7 +311,8 @@ class Engine:
         self._sync()
         t0 = time.perf_counter()
         with self._autocast():
-            results = self._fill(system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed)
+            allowed = skel.deal_text if system.kind == "planned" else deal_text(doc)
+            results = self._fill(system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed, allowed, start)
         self._sync()
         fill_s = time.perf_counter() - t0
         # scored against the document's own skeleton: a precedent is the system's input, not context the judge may read

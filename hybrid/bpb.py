@@ -18,7 +18,7 @@ from tqdm import tqdm
 from hybrid.config import TrainConfig
 from hybrid.data.layout import KIND_PAD, KIND_SPAN
 from hybrid.data.windows import document_tokens
-from hybrid.diffusion.objective import mdlm_loss, q_xt, sample_times
+from hybrid.diffusion.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
 from hybrid.diffusion.schedule import get_schedule
 from hybrid.likelihood import logprob_sums, sliding_windows
 from hybrid.model.backbone import fill_mask
@@ -48,11 +48,11 @@ def fill_nats(model, ids, kind, mask_id: int, draws: int = 4, length: int = Trai
     if not bool(span.any()):
         return 0.0
     mask = fill_mask(span, span, k_valid=valid)
-    total = 0.0
+    total, shift = 0.0, fill_shift(model)
     for _ in range(draws):
         t = sample_times(x0.shape[0], g, device)
         xt, masked = q_xt(x0, span, t, schedule, mask_id, g)
-        dl = mdlm_loss(model(xt, "fill", attn_mask=mask), x0, masked, span, t, schedule, mask_id)
+        dl = mdlm_loss(align_fill(model(xt, "fill", attn_mask=mask), shift), x0, masked, span, t, schedule, mask_id)
         total += float(dl.nlls.sum())
     return total / draws
 

@@ -10,11 +10,12 @@ argument exits 2 with nothing on disk.
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
 
-from hybrid.errors import FieldError, OutputError
+from hybrid.errors import FieldError, OutputError, SamplingError
 from hybrid.options import MAX_VARIANTS, SEED, add_threads, float_range, int_range
 from hybrid.outdir import is_bookkeeping, FileSet, OutputLock, check_writable, recover
 
@@ -89,7 +90,13 @@ def _cmd_draft(args) -> int:
     steps = DEFAULT_STEPS if args.steps is None else args.steps
     guidance = DEFAULT_GUIDANCE if args.guidance is None else args.guidance
     check_draft_args(args.n, steps, guidance, args.seed)
-    check_precedent_args(args.precedents, args.precedent_guidance)
+    try:
+        check_precedent_args(args.precedents, args.precedent_guidance, args.precedent_start)
+    except SamplingError as e:  # the same rule, worded with the options' names
+        flag = lambda m: "--" + m.group(1).replace("_", "-") + (" " if m.group(2) else "")  # noqa: E731
+        raise SamplingError(re.sub(r"(?<![\w-])(precedent_guidance|precedent_start|precedents)(=?)", flag, str(e))) from None
+    if args.precedent_start < 1 and args.filler != "diffusion":
+        raise SamplingError(f"--precedent-start needs --filler diffusion, got --filler {args.filler}.")
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
     params = sampling_params(sampling, DRAFT_SAMPLING)
     template = load_template(args.template)
@@ -162,7 +169,8 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     try:
         for ev in drafter.stream(template, fields, n=args.n, steps=steps, guidance=guidance, seed=args.seed,
                                  temperature=params.temperature, top_p=params.top_p,
-                                 precedents=args.precedents, precedent_guidance=args.precedent_guidance):
+                                 precedents=args.precedents, precedent_guidance=args.precedent_guidance,
+                                 precedent_start=args.precedent_start):
             getattr(progress, ev.kind)(ev)
     finally:
         progress.close()
@@ -171,7 +179,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     settings = {
         "n": args.n, "steps": steps, "guidance": guidance, "temperature": params.temperature, "top_p": params.top_p,
         "format": args.format, "filler": drafter.filler, "headings": drafter.headings,
-        "precedents": args.precedents, "precedent_guidance": args.precedent_guidance,
+        "precedents": args.precedents, "precedent_guidance": args.precedent_guidance, "precedent_start": args.precedent_start,
         "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
         "threads": torch.get_num_threads(),
     }

@@ -4,22 +4,39 @@ Owns: that subcommand's parser and output only. Results go to stdout (one JSON o
 --json); the build's progress bar goes to stderr. Errors are HybridErrors (exit 2, via hybrid.cli).
 """
 
+import argparse
 import json
 import sys
 from pathlib import Path
 
 from hybrid.options import PRECEDENT_GUIDANCE, PRECEDENTS, SEED, int_range
 
-__all__ = ["add_parsers", "add_draft_arguments"]
+__all__ = ["add_parsers", "add_draft_arguments", "start_noise"]
+
+
+def start_noise(text: str) -> float:
+    """argparse type of `hybrid draft --precedent-start`: a number in (0, 1] (1 = off)."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = None
+    if v is None or not 0 < v <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1] (1 = off), got {text!r}")
+    return v
 
 
 def add_draft_arguments(parser) -> None:
-    """`hybrid draft --precedents K --precedent-guidance W` (both 0 = off; see Drafter.draft)."""
+    """`hybrid draft --precedents K --precedent-guidance W --precedent-start T` (0, 0, 1 = off; see Drafter.draft)."""
     parser.add_argument("--precedents", type=PRECEDENTS, default=0, metavar="K",
                         help="k precedents of the train split per section, placed before its span; each section cites them (0 = off, default)")
     parser.add_argument("--precedent-guidance", type=PRECEDENT_GUIDANCE, default=0.0, metavar="W",
                         help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
                         "so W > 0 follows the precedent more (0 = off, default; needs --precedents >= 1)")
+    parser.add_argument("--precedent-start", type=start_noise, default=1.0, metavar="T",
+                        help="edit from precedent: each section starts as its top precedent (adapted to the deal), each "
+                        "token masked with probability T, and the filler writes only the masked ones; the deal's facts "
+                        "are kept, the precedent's foreign facts always rewritten (1 = off, default; needs --precedents >= 1 "
+                        "and the diffusion filler)")
 
 
 def _cmd_precedents(args) -> int:

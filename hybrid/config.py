@@ -17,12 +17,13 @@ SHIPPED_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "h
 __all__ = ["TrainConfig", "MIN_VOCAB_SIZE"]
 
 MIN_VOCAB_SIZE = 256 + 8  # byte-level BPE: the 256 byte symbols plus hybrid.tokenizer.SPECIAL_TOKENS
+LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")  # hybrid.model.llama's nn.Linear names
+
 
 
 def option(default, help: str):
     """A config field with its default and its why-note, which `hybrid train --help` shows."""
     return field(default=default, metadata={"help": help})
-
 
 @dataclass
 class TrainConfig:
@@ -55,6 +56,11 @@ class TrainConfig:
     precision: str = option("auto", "auto = bf16 autocast on CUDA, fp32 on CPU (hybrid.precision: one rule, no CPU flags); bf16 on an AMX CPU is ~2x faster per step")
     threads: int = option(DEFAULT_THREADS, "CPU intra-op threads; 0 = torch default (see hybrid.options.DEFAULT_THREADS)")
     precedent_mix: str = option("", '"own:cross:none" shares of sections given a precedent in training windows, e.g. 0.4:0.4:0.2 (hybrid.data.precedent_pairs); "" = off')
+    init_from: str = option("", 'adapt a pretrained base (a name from `hybrid model list` or a Llama checkpoint directory) instead of training our own backbone; its tokenizer and weights are used, d_model/n_layers/n_heads/vocab_size/dropout ignored (hybrid.adapt); "" = from scratch')
+    lora_rank: int = option(0, "with init_from: train a LoRA adapter of this rank (peft) on lora_targets, the base frozen, and save only the adapter; 0 = train every weight")
+    lora_alpha: float = option(0.0, "LoRA scale numerator (the update is alpha/rank x B A); 0 = 2 x lora_rank")
+    lora_dropout: float = option(0.0, "dropout on the LoRA branch's input")
+    lora_targets: str = option("q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj", "comma-separated Llama projections that get an adapter")
 
     def __post_init__(self):
         for name, rng in self.RANGES.items():
@@ -67,6 +73,11 @@ class TrainConfig:
             from hybrid.data.precedent_pairs import PairMix
 
             PairMix.parse(self.precedent_mix)
+        if self.lora_rank and not self.init_from:
+            raise ConfigError(f"lora_rank needs init_from (LoRA adapts a pretrained base), got lora_rank={self.lora_rank} and no init_from.")
+        bad = sorted(set(self.lora_targets.split(",")) - set(LORA_TARGETS))
+        if bad or not self.lora_targets:
+            raise ConfigError(f"lora_targets must be a comma-separated subset of {','.join(LORA_TARGETS)}, got {self.lora_targets!r}.")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -97,10 +108,13 @@ class TrainConfig:
         "tokenizer_docs": int_range(0, 1 << 31),
         "limit_docs": int_range(0, 1 << 31),
         "threads": int_range(0, 1024),
+        "lora_rank": int_range(0, 4096),
+        "lora_alpha": float_range(0, 1e6),
+        "lora_dropout": float_range(0, 1, hi_open=True),
     }
 
     # fields that define the model/data; --resume refuses a checkpoint that differs in any of them
-    ARCH_FIELDS = ("vocab_size", "d_model", "n_layers", "n_heads", "seq_len")
+    ARCH_FIELDS = ("vocab_size", "d_model", "n_layers", "n_heads", "seq_len", "init_from", "lora_rank", "lora_alpha", "lora_targets")
 
     @classmethod
     def field_names(cls) -> list[str]:

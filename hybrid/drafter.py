@@ -34,6 +34,8 @@ from hybrid.rerank import ContractSpec, Reranker, RerankWeights
 from hybrid.sampling import SamplingParams
 from hybrid.templates import load_template
 
+MAX_START_TOKENS = 4096  # a precedent start is tokenized up to this; the filler cuts it to the span's budget
+
 __all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args", "check_precedent_args", "source_note"]
 
 FILLERS = ("diffusion", "ar", "ar-batched")
@@ -77,7 +79,8 @@ def _default_guidance() -> float:
 
 
 def fill_function(filler: str, fill_config=None):
-    """The fill function of a filler (FILLERS); all take the arguments of hybrid.fill_api's contract."""
+    """The fill function of a filler (FILLERS); all take the arguments of hybrid.fill_api's contract
+    (the diffusion filler also a precedent `start`)."""
     if filler == "diffusion":
         from functools import partial
 
@@ -110,22 +113,28 @@ def check_draft_args(n, steps, guidance, seed, mmr: float = 0.0) -> None:
     MMR.check("mmr", mmr, error=SamplingError)
 
 
-def _checked(n, steps, guidance, seed, mmr, sampling: dict, precedents: int = 0, precedent_guidance: float = 0.0):
+def _checked(n, steps, guidance, seed, mmr, sampling: dict, precedents: int = 0, precedent_guidance: float = 0.0,
+             precedent_start: float = 1.0):
     """(steps, guidance, SamplingParams) of a call's arguments, defaults filled in, every one checked (once per call)."""
     steps = _default_steps() if steps is None else steps
     guidance = _default_guidance() if guidance is None else guidance
     check_draft_args(n, steps, guidance, seed, mmr)
-    check_precedent_args(precedents, precedent_guidance)
+    check_precedent_args(precedents, precedent_guidance, precedent_start)
     return steps, guidance, sampling_params(sampling, DRAFT_SAMPLING)
 
 
-def check_precedent_args(precedents, precedent_guidance) -> None:
-    """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0."""
+def check_precedent_args(precedents, precedent_guidance, precedent_start=1.0) -> None:
+    """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0,
+    precedent_start in (0, 1] (< 1 needs precedents)."""
     PRECEDENTS.check("precedents", precedents, error=SamplingError)
     w = precedent_guidance
     PRECEDENT_GUIDANCE.check("precedent_guidance", w, error=SamplingError)
     if w and not precedents:
         raise SamplingError(f"precedent_guidance needs precedents >= 1, got precedents={precedents!r} with precedent_guidance={w!r}.")
+    from hybrid.precedent_start import check_start_noise
+
+    if check_start_noise(precedent_start) < 1 and not precedents:
+        raise SamplingError(f"precedent_start needs precedents >= 1, got precedents={precedents!r} with precedent_start={precedent_start!r}.")
 
 
 class _Cancelled(Exception):
@@ -201,7 +210,7 @@ class Drafter:
             skeleton = load_template(template).render_skeleton(outline, fields)
             return self._fill(skeleton, n, steps, guidance, seed, params, on_step)
 
-    def _fill(self, skeleton, n, steps, guidance, seed, params, on_step) -> list[FillResult]:
+    def _fill(self, skeleton, n, steps, guidance, seed, params, on_step, start=None) -> list[FillResult]:
         if getattr(skeleton, "deal_text", ""):  # places and terms the deal does not name cannot be written (hybrid.foreign_facts)
             from hybrid.foreign_facts import deal_ban_ids
 
@@ -211,7 +220,9 @@ class Drafter:
             guard = FactGuard(self.tokenizer, skeleton.deal_text, vocab=self.model.output_weight.shape[0]) if self.fact_guard else None
             params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))), fact_guard=guard)
         fill = fill_function(self.filler, self.fill_config)
-        return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params, on_step=on_step)
+        extra = {} if start is None else {"start": start}  # only the diffusion filler edits a start (checked in _events)
+        return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params,
+                    on_step=on_step, **extra)
 
     def rank(self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0) -> list[Draft]:
         """Drafts from filled variants (FillResults or lists of bodies), best first. Body lines lose
@@ -235,6 +246,7 @@ class Drafter:
 
     def draft(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
               *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0,
+              precedent_start: float = 1.0,
               **sampling) -> list[Draft]:
         """n drafts ranked best first. outline=None plans one; the n variants share it.
 
@@ -246,24 +258,31 @@ class Drafter:
         (hybrid.precedent_skeleton; 0 = off); each section then lists them under "precedents".
         precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
         hide the span's heading and its precedents, so it pushes the draft towards the precedent.
+        precedent_start in (0, 1] (1 = off, diffusion filler only): each span starts as its top
+        precedent, adapted to the deal, with each token masked with probability precedent_start
+        (the deal's facts kept, the precedent's foreign facts always masked), and the filler writes
+        only the masked tokens (hybrid.precedent_start): a draft edited from precedent.
         """
-        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance)
         drafts = None
-        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, None, precedents, precedent_guidance):
+        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start)
+        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, None, precedents, precedent_guidance,
+                               precedent_start):
             drafts = ev.drafts
         return drafts
 
     def stream(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
-               *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0, **sampling):
+               *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0,
+               precedent_start: float = 1.0, **sampling):
         """Like draft(), yielding DraftEvents as the work happens; the last event ("rank") holds the drafts.
 
         The work runs in a worker thread that holds this Drafter's lock; closing the generator
         early stops it at its next token or step. Arguments are validated here, before any work.
         """
-        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance)
-        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance)
+        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start)
+        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance,
+                            precedent_start)
 
-    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance):
+    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance, precedent_start):
         q: queue.Queue = queue.Queue()
         cancel = threading.Event()
         done = object()
@@ -276,7 +295,7 @@ class Drafter:
         def work():
             try:
                 for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents,
-                                       precedent_guidance):
+                                       precedent_guidance, precedent_start):
                     emit(ev)
             except _Cancelled:
                 pass
@@ -299,7 +318,8 @@ class Drafter:
             cancel.set()
             worker.join()
 
-    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents, precedent_guidance):
+    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents, precedent_guidance,
+                precedent_start):
         """The pipeline as a generator of DraftEvents, arguments already checked (_checked); `emit`
         (stream only) receives the in-stage events."""
         with self._lock:
@@ -324,13 +344,23 @@ class Drafter:
             yield DraftEvent("plan", time.perf_counter() - t0, outline=outline)
 
             skeleton = template.render_skeleton(outline, values)
-            provenance = None
+            provenance = start = None
             if precedents:
                 from hybrid.precedent_skeleton import condition
 
                 ts = time.perf_counter()
-                skeleton, provenance = condition(skeleton, self.precedent_library(), template, values, precedents, seed=seed)
+                skeleton, provenance, hits = condition(skeleton, self.precedent_library(), template, values, precedents, seed=seed,
+                                                       return_hits=True)
                 guidance = guidance + precedent_guidance
+                if precedent_start < 1:
+                    from hybrid.precedent_skeleton import deal_from_template
+                    from hybrid.precedent_start import precedent_starts
+
+                    if self.filler != "diffusion":
+                        raise SamplingError(f"precedent_start < 1 needs the diffusion filler, got filler={self.filler!r}.")
+                    deal = deal_from_template(template, values)
+                    start = precedent_starts(self.tokenizer, [h[0].adapted(deal) if h else None for h in hits], deal,
+                                             skeleton.deal_text, precedent_start, n, seed, [MAX_START_TOKENS] * len(hits))
                 timings["precedents"] = time.perf_counter() - ts
             on_step = None
             if emit is not None:
@@ -340,7 +370,7 @@ class Drafter:
                     emit(DraftEvent("fill_step", time.perf_counter() - t0, step=ev.step, steps=ev.steps, partial=partial))
 
             ts = time.perf_counter()
-            fills = self._fill(skeleton, n, steps, guidance, seed, params, on_step)
+            fills = self._fill(skeleton, n, steps, guidance, seed, params, on_step, start=start)
             timings["fill"] = time.perf_counter() - ts
 
             ts = time.perf_counter()

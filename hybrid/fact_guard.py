@@ -12,10 +12,11 @@ and the guard bans the first token of the three kinds that a left neighbour can 
   generic contract word ("Section", "Agreement", "Party");
 - number: a digit token whose digits the deal's text never writes, except right after a
   cross-reference word ("Section 4", "Article 2") or an opening parenthesis ("(2)");
-- duration: a time unit ("days", "months", "year") within UNIT_REACH tokens after a number the
-  deal does not state (a banned digit token or a number word of another value: "one year",
-  "thirty (30) days"), so "one of the parties" stays writable.
-Amounts are covered by the digits ("$5,000,000" needs digits the deal does not have).
+- duration: a time unit ("days", "months", "year") within UNIT_REACH tokens after a number (in
+  digits or words) that is not the number of one of the deal's own durations ("one year",
+  "thirty (30) days" when the deal's term is 2 years), so "one of the parties" stays writable.
+Amounts are covered by the digits and by currency signs the deal's text never writes, which are
+banned everywhere, as are CUAD's redaction marks ("[***]").
 """
 
 import re
@@ -23,15 +24,19 @@ from functools import lru_cache
 
 import torch
 
-from hybrid.foreign_facts import _GENERIC, _NUMBER_WORDS, _WORD_RE
+from hybrid.foreign_facts import _DURATION_RE, _GENERIC, _NUMBER_WORDS, _WORD_RE
 from hybrid.sampling import LogitsProcessor
 
-__all__ = ["FactGuard", "UNIT_REACH"]
+__all__ = ["FactGuard", "UNIT_REACH", "UNKNOWN", "OUTSIDE"]
+
+UNKNOWN, OUTSIDE = -1, -2  # left-context entries: a masked slot; beyond the span's start (or an empty prefix)
 
 UNIT_REACH = 4  # a unit this many tokens after a foreign number completes a foreign duration
+MIN_STEM = 2  # letters of a word's first piece that may open it mid-sentence when the word takes several pieces
 _SENTENCE_END = re.compile(r"(?:[.:;!?)\]\"'“”(]|\n)\s*$")
 _CAP_OPEN = re.compile(r"^\s?[A-Z]")
 _DIGITS = re.compile(r"^\s?[\d.,]*\d[\d.,]*$")
+_CURRENCY = re.compile(r"^\s?(?:US)?[$€£]")
 _UNIT = re.compile(r"^[\s-]?(?:day|week|month|quarter|year)s?$", re.I)
 _REF = re.compile(r"^\s?(?:sections?|articles?|exhibits?|schedules?|clauses?|paragraphs?|annex|appendix)$|^\s?\($", re.I)
 _NUMBER_WORD = re.compile(r"^\s?(" + "|".join(sorted((w for w in _NUMBER_WORDS if " " not in w and "-" not in w), key=len, reverse=True)) + r")$", re.I)
@@ -42,7 +47,13 @@ def _tables(tokenizer, vocab: int) -> dict:
     """Per-token facts of a tokenizer's pieces (bool tensors of length vocab, and the pieces)."""
     pieces = [tokenizer.decode([i]) if i not in tokenizer.special_ids else "" for i in range(vocab)]
     t = lambda f: torch.tensor([bool(f(p)) for p in pieces], dtype=torch.bool)  # noqa: E731
-    word_value = [(_NUMBER_WORDS[m.group(1).lower()] if (m := _NUMBER_WORD.match(p)) else -1) for p in pieces]
+    def value(p: str) -> int:
+        if m := _NUMBER_WORD.match(p):
+            return _NUMBER_WORDS[m.group(1).lower()]
+        digits = p.strip().replace(",", "")
+        return int(digits) if digits.isdigit() and len(digits) <= 6 else -1
+
+    word_value = [value(p) for p in pieces]
     return {
         "pieces": pieces,
         "cap_open": t(lambda p: _CAP_OPEN.match(p)),
@@ -50,14 +61,18 @@ def _tables(tokenizer, vocab: int) -> dict:
         "digits": t(lambda p: _DIGITS.match(p)),
         "unit": t(lambda p: _UNIT.match(p)),
         "ref": t(lambda p: _REF.match(p)),
+        "currency": t(lambda p: _CURRENCY.match(p)),
+        "redaction": t(lambda p: "**" in p),
         "word_value": torch.tensor(word_value, dtype=torch.long),
     }
 
 
 class FactGuard(LogitsProcessor):
     """Bans for one deal (`allowed`: hybrid.foreign_facts.allowed_text). `ban_mask(left)` takes
-    (C, UNIT_REACH) token ids to the left of C slots, nearest first, -1 where unknown (still
-    masked, or outside the span): a slot whose nearest left token is unknown gets no name ban."""
+    (C, UNIT_REACH) token ids to the left of C slots, nearest first, UNKNOWN (-1) where a slot is
+    still masked and OUTSIDE (-2) beyond the span's start. A slot whose left neighbour is unknown
+    is guarded as if in mid-sentence (the filler may commit both in one step); the first slot of a
+    span is a sentence start."""
 
     def __init__(self, tokenizer, allowed: str, vocab: int | None = None):
         V = vocab or tokenizer.vocab_size
@@ -66,14 +81,16 @@ class FactGuard(LogitsProcessor):
         words = set(_WORD_RE.findall(allowed))
         ok = torch.zeros(V, dtype=torch.bool)
         for w in words | {w.capitalize() for w in _GENERIC}:
-            for text in (" " + w, w, " " + w.capitalize(), w.capitalize()):
+            for text in (" " + w, " " + w.capitalize()):
                 ids = tokenizer.encode(text)
-                if ids:
-                    ok[ids[0]] = True  # a word of the deal (or a generic one) may open with its first piece
+                # a word of the deal (or a generic one) may open with its first piece, if that piece is
+                # the whole word or a real stem of it: a bare " F" or " Co" would let any name be spelled
+                if ids and (len(ids) == 1 or len(tb["pieces"][ids[0]].strip()) >= MIN_STEM):
+                    ok[ids[0]] = True
         generic = {w.lower() for w in _GENERIC} | {w.lower() for w in words}
         for i, p in enumerate(tb["pieces"]):
-            if p.strip().lower() in generic:
-                ok[i] = True
+            if p.startswith(" ") and p.strip().lower() in generic:  # a capital without a space before it is
+                ok[i] = True  # an inner capital ("TheThe", "Co-Pparty"): a name by hybrid.foreign_facts too
         self.name_ban = tb["cap_open"] & ~ok
         digit_ok = torch.zeros(V, dtype=torch.bool)
         for m in re.finditer(r"\d[\d.,]*", allowed):
@@ -81,24 +98,29 @@ class FactGuard(LogitsProcessor):
                 for i in tokenizer.encode(text):
                     digit_ok[i] = True
         self.digit_ban = tb["digits"] & ~digit_ok
-        values = {int(float(x.replace(",", ""))) for x in re.findall(r"\d[\d,]*(?:\.\d+)?", allowed) if x.replace(",", "").replace(".", "").isdigit()}
-        values |= {v for w, v in _NUMBER_WORDS.items() if re.search(rf"\b{re.escape(w)}\b", allowed, re.I)}
+        durations = set()  # the numbers of the deal's own durations ("2 years" -> 2): a unit may follow only them
+        for m in _DURATION_RE.finditer(allowed):
+            durations.add(int(m.group(3) or m.group(1)) if (m.group(3) or m.group(1)) else _NUMBER_WORDS[m.group(2).lower()])
         wv = tb["word_value"]
-        self.foreign_number = self.digit_ban | ((wv >= 0) & ~torch.isin(wv, torch.tensor(sorted(values) or [-2])))
+        self.foreign_number = (wv >= 0) & ~torch.isin(wv, torch.tensor(sorted(durations) or [-2]))
         self.sentence_end, self.ref, self.unit = tb["sentence_end"], tb["ref"], tb["unit"]
+        # everywhere: a currency sign the deal never writes (its amounts read "USD 24,000": "$5,000" is
+        # another deal's) and CUAD's redaction marks ("[***]"), which no draft should carry
+        self.always = tb["redaction"] | (tb["currency"] & ~torch.tensor([bool(re.search(r"[$€£]", allowed))] * V))
 
     def ban_mask(self, left: torch.Tensor) -> torch.Tensor:
         """(C, V) bool: the tokens banned at slots with these left contexts."""
         dev = left.device
         C = left.shape[0]
-        near = left[:, 0]
+        near = left[:, 0].cpu()
         has = near >= 0
-        at = near.clamp_min(0).cpu()
-        mid = has.cpu() & ~self.sentence_end[at]  # mid-sentence: a capitalized foreign word is a name
-        after_ref = has.cpu() & self.ref[at]
+        at = near.clamp_min(0)
+        # mid-sentence (or not known yet: a neighbour committed in the same step): a capitalized foreign word is a name
+        mid = (has & ~self.sentence_end[at]) | (near == UNKNOWN)
+        after_ref = has & self.ref[at]
         lc = left.clamp_min(0).cpu()
         foreign_before = ((left.cpu() >= 0) & self.foreign_number[lc]).any(1)
-        out = torch.zeros(C, self.V, dtype=torch.bool)
+        out = self.always[None].repeat(C, 1)
         out |= mid[:, None] & self.name_ban[None]
         out |= (~after_ref)[:, None] & self.digit_ban[None]
         out |= foreign_before[:, None] & self.unit[None]
@@ -108,11 +130,11 @@ class FactGuard(LogitsProcessor):
         """The AR fillers' view: the prefix's last UNIT_REACH tokens are the left context (an empty
         prefix is a span start: no name ban)."""
         B, T = input_ids.shape
-        left = torch.full((B, UNIT_REACH), -1, dtype=torch.long, device=input_ids.device)
+        left = torch.full((B, UNIT_REACH), OUTSIDE, dtype=torch.long, device=input_ids.device)
         k = min(T, UNIT_REACH)
         if k:
             left[:, :k] = input_ids[:, T - k :].flip(1)
-        left = torch.where(left < self.V, left, -1)
+        left = torch.where(left < self.V, left, UNKNOWN)
         ban = self.ban_mask(left)
         return scores.masked_fill(ban[:, : scores.shape[-1]], float("-inf"))
 

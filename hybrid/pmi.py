@@ -22,6 +22,7 @@ import torch
 
 from hybrid.data.document import heading_line
 from hybrid.data.layout import doc_header
+from hybrid.diffusion.objective import align_fill, fill_shift
 from hybrid.errors import ConfigError, SamplingError
 from hybrid.likelihood import logprob_sums, token_logprobs, training_windows
 from hybrid.model.backbone import fill_mask
@@ -97,6 +98,7 @@ class FillPMI:
             uncond = span2 & (torch.arange(2 * B)[:, None] >= B)
             mask = fill_mask(span2, span2, section.repeat(2, 1), heading.repeat(2, 1), uncond, valid2)
             hidden = model(ids2.to(device), "fill", attn_mask=mask.to(device), return_hidden=True)  # (2B, L, D)
+            hidden = align_fill(hidden, fill_shift(model))  # [:, i] predicts token i
             r_idx, c_idx = span2.nonzero(as_tuple=True)
             tgt = torch.cat([torch.tensor(x) for _, _, x, _ in batch] * 2).to(device)  # row-major, as nonzero() orders
             lp = token_logprobs(hidden[r_idx.to(device), c_idx.to(device)], weight, tgt, exclude=tok.mask_id)  # SUBS: never <mask>

@@ -60,8 +60,9 @@ def section_query(span, values: dict) -> str:
 
 
 def condition(skeleton, library, template, values: dict, k: int, *, seed: int = 0, variant: int = 0,
-              max_words: int = MAX_PRECEDENT_WORDS):
-    """(the skeleton with each span's k precedents before it, [[provenance dict] per span])."""
+              max_words: int = MAX_PRECEDENT_WORDS, return_hits: bool = False):
+    """(the skeleton with each span's k precedents before it, [[provenance dict] per span]), and with
+    return_hits the Precedents themselves per span as a third item."""
     deal = deal_from_template(template, values)
     hits = [library.retrieve(s.clause, section_query(s, values), doc_type=template.doc_type, k=k, seed=seed, variant=variant)
             for s in skeleton.spans]
@@ -72,4 +73,5 @@ def condition(skeleton, library, template, values: dict, k: int, *, seed: int = 
                 segments.append(precedent_segment([p.adapted(deal, max_words) for p in hits[i]], seg.section))
             i += 1
         segments.append(seg)
-    return replace(skeleton, segments=segments), [[p.provenance() for p in h] for h in hits]
+    out = replace(skeleton, segments=segments), [[p.provenance() for p in h] for h in hits]
+    return (*out, hits) if return_hits else out

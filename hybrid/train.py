@@ -9,6 +9,8 @@ Each step, every window gets two losses over one set of weights:
 - MDLM: span tokens masked at a random time t, predicted in `fill` mode (skeleton sees only
   skeleton, spans see everything), SUBS + continuous-time ELBO weights; with prob cond_dropout a
   span's own heading is hidden from it, which trains the guidance's unconditional branch.
+With `init_from` the model is a pretrained Llama base instead (hybrid.adapt: its tokenizer, fill
+outputs shifted so that i-1 predicts i, optional LoRA, its own checkpoint layout); the loop is the same.
 """
 
 import math
@@ -33,7 +35,7 @@ from hybrid.checkpoint import (  # noqa: F401  (re-exported)
 )
 from hybrid.config import TrainConfig
 from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, Rows, document_windows, plan_rows
-from hybrid.diffusion.objective import mdlm_loss, q_xt, sample_times
+from hybrid.diffusion.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
 from hybrid.diffusion.schedule import get_schedule
 from hybrid.errors import CheckpointError, ConfigError
 from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
@@ -45,8 +47,10 @@ __all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "noise
 
 
 
-def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator, cond_dropout: float, diffusion: bool = True):
-    """(ar_loss, diff_loss, n_ar_tokens, n_span_tokens) for one batch; diffusion=False skips MDLM (AR-only model)."""
+def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator, cond_dropout: float, diffusion: bool = True,
+                 shift: bool = False):
+    """(ar_loss, diff_loss, n_ar_tokens, n_span_tokens) for one batch; diffusion=False skips MDLM (AR-only model);
+    shift: the fill output at i-1 predicts token i (an adapted AR base, hybrid.diffusion.objective.fill_shift)."""
     ids, kind, section = rows.ids, rows.kind, rows.section
     valid = kind != KIND_PAD
     # AR: predict token i+1 from <= i over real tokens
@@ -66,7 +70,7 @@ def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator
     drop_sec = torch.rand(section.shape[0], int(section.max()) + 2, generator=generator, device=ids.device) < cond_dropout
     uncond = span & drop_sec.gather(1, section.clamp_min(0))
     mask = fill_mask(span, span, section, heading, uncond, valid)
-    dl = mdlm_loss(model(xt, "fill", attn_mask=mask), ids, masked, span, t, schedule, tok_ids["mask"])
+    dl = mdlm_loss(align_fill(model(xt, "fill", attn_mask=mask), shift), ids, masked, span, t, schedule, tok_ids["mask"])
     return ar_loss, dl.loss, n_ar, dl.n_span_tokens
 
 
@@ -91,14 +95,16 @@ def _git_commit() -> str:
         return ""
 
 
-def _build_data(cfg: TrainConfig, tok_dir: Path | None, log):
+def _build_data(cfg: TrainConfig, tok_dir: Path | None, log, tok=None):
     from hybrid.data.corpus import load_documents
 
     train_docs = load_documents(cfg.corpus, splits=("train",))
     val_docs = load_documents(cfg.corpus, splits=("val",))
     if cfg.limit_docs:
         train_docs, val_docs = train_docs[: cfg.limit_docs], val_docs[: cfg.limit_docs]
-    if tok_dir is not None:
+    if tok is not None:  # a pretrained base's (hybrid.adapt)
+        pass
+    elif tok_dir is not None:
         tok = HybridTokenizer.load(tok_dir)
     else:
         log(f"training tokenizer (vocab {cfg.vocab_size}) on {len(train_docs)} train documents")
@@ -122,14 +128,14 @@ def _build_data(cfg: TrainConfig, tok_dir: Path | None, log):
 
 
 @torch.no_grad()
-def _validate(model, val: Rows, tok_ids, schedule, device, batch_size) -> dict:
+def _validate(model, val: Rows, tok_ids, schedule, device, batch_size, shift: bool = False) -> dict:
     model.eval()
     g = torch.Generator(device=device).manual_seed(0)
     tot = {"ar": 0.0, "ar_n": 0, "diff": 0.0, "diff_n": 0}
     for i in range(0, len(val), batch_size):
         rows = val.select(torch.arange(i, min(i + batch_size, len(val))))
         rows = Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
-        ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, g, 0.0)
+        ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, g, 0.0, shift=shift)
         tot["ar"] += float(ar) * n_ar
         tot["ar_n"] += n_ar
         tot["diff"] += float(diff) * n_sp
@@ -162,6 +168,10 @@ def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
     log = log or (lambda msg: print(msg, file=sys.stderr))
     out = Path(cfg.out)
     check_writable(out)
+    if cfg.init_from:  # a bad base name or directory: exit 2 before the lock creates anything
+        from hybrid.adapt import check_init_from
+
+        check_init_from(cfg.init_from)
     main_rank = os.environ.get("RANK", "0") == "0"
     if not main_rank:
         return _train(cfg, resume, log)
@@ -185,9 +195,10 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
             raise CheckpointError(f"--resume: no training state in {out / STATE_FILE}; train without --resume first")
         record = read_record(out, need=("config",))
         for name in TrainConfig.ARCH_FIELDS:
-            if record["config"][name] != getattr(cfg, name):
+            had = record["config"].get(name, TrainConfig.__dataclass_fields__[name].default)  # a field newer than the checkpoint: its default
+            if had != getattr(cfg, name):
                 raise CheckpointError(
-                    f"--resume: checkpoint {out} has {name}={record['config'][name]}, this run asks for {name}={getattr(cfg, name)}; "
+                    f"--resume: checkpoint {out} has {name}={had!r}, this run asks for {name}={getattr(cfg, name)!r}; "
                     "use the same value or a new --out"
                 )
         try:
@@ -200,18 +211,27 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
         raise CheckpointError(f"{out} already holds a checkpoint; pass --resume to continue it or choose another --out")
 
     torch.manual_seed(cfg.seed)
-    tok, train_rows, val_rows, train_docs, bytes_per_token = _build_data(cfg, out if resume else None, log)
+    adapted = None
+    if cfg.init_from:
+        from hybrid.adapt import init_model
+
+        adapted = init_model(cfg, log)
+    tok, train_rows, val_rows, train_docs, bytes_per_token = _build_data(cfg, out if resume else None, log, adapted and adapted.tok)
     tok_ids = {"mask": tok.mask_id}
-    bc = BackboneConfig(vocab_size=tok.vocab_size, d_model=cfg.d_model, n_layers=cfg.n_layers, n_heads=cfg.n_heads, dropout=cfg.dropout)
-    model = Backbone(bc)
-    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
-    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    if adapted is None:
+        bc = BackboneConfig(vocab_size=tok.vocab_size, d_model=cfg.d_model, n_layers=cfg.n_layers, n_heads=cfg.n_heads, dropout=cfg.dropout)
+        model = Backbone(bc)
+    else:
+        model = adapted.model
+    trainable = [p for p in model.parameters() if p.requires_grad]  # with LoRA: the adapter only
+    decay = [p for p in trainable if p.dim() >= 2]
+    no_decay = [p for p in trainable if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=cfg.lr, betas=(0.9, 0.95))
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: _lr_factor(s, cfg))
     step, tokens_seen, wall = 0, 0, 0.0
     curves = {"step": [], "train_ar": [], "train_diff": [], "val_step": [], "val_ar": [], "val_diff": [], "lr": []}
     if state is not None:
-        model.load_state_dict(state["model"])
+        adapted.load_train_state(state["model"]) if adapted else model.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
         sched.load_state_dict(state["scheduler"])
         step, tokens_seen, wall, curves = state["step"], state["tokens_seen"], state["wall_seconds"], state["curves"]
@@ -223,6 +243,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
     schedule = get_schedule(cfg.schedule)
     rank = acc.process_index
     raw = acc.unwrap_model(model)
+    shift = fill_shift(raw)
     log(f"model {raw.num_params() / 1e6:.2f}M params, {len(train_rows)} train rows x {cfg.seq_len}, {len(val_rows)} val rows, device {device}")
 
     per_epoch = len(train_rows) // (cfg.batch_size * acc.num_processes)
@@ -242,7 +263,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
         rows = Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
         with acc.autocast():
             gen = noise_generator(cfg.seed, rank, step, device)
-            ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0)
+            ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0, shift)
             loss = ar + cfg.diffusion_weight * diff
         opt.zero_grad(set_to_none=True)
         acc.backward(loss)
@@ -262,7 +283,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
         elapsed = wall0 + time.time() - t0
         out_of_time = cfg.max_minutes and (time.time() - t0) / 60 >= cfg.max_minutes
         if step % cfg.eval_every == 0 or step == cfg.max_steps or out_of_time:
-            v = _validate(raw, val_rows, tok_ids, schedule, device, cfg.batch_size)
+            v = _validate(raw, val_rows, tok_ids, schedule, device, cfg.batch_size, shift)
             curves["val_step"].append(step)
             curves["val_ar"].append(round(v["val_ar"], 4))
             curves["val_diff"].append(round(v["val_diff"], 4))
@@ -271,6 +292,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
                 "config": cfg.to_dict(),
                 "model_config": raw.cfg.to_dict(),
                 "params": raw.num_params(),
+                "trainable_params": sum(p.numel() for p in trainable),
                 "git_commit": _git_commit(),
                 "step": step,
                 "epochs": round(step / max(per_epoch, 1), 3),
@@ -284,14 +306,15 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
                 "bytes_per_token": bytes_per_token,  # val split, measures the tokenizer
                 "curves": curves,
                 "command": "hybrid train " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "hybrid train",
+                **({"adapted_from": adapted.base} if adapted else {}),
             }
             if acc.is_main_process:
                 st = {
-                    "model": raw.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(),
+                    "model": adapted.train_state() if adapted else raw.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(),
                     "step": step, "tokens_seen": tokens_seen, "wall_seconds": elapsed, "curves": curves,
                     "rng": {"torch": torch.get_rng_state(), **({"cuda": torch.cuda.get_rng_state_all()} if torch.cuda.is_available() else {})},
                 }
-                save_checkpoint(out, raw, tok, record, st)
+                (adapted.save if adapted else save_checkpoint)(out, raw, tok, record, st)
             if out_of_time:
                 stop_reason = f"max_minutes={cfg.max_minutes}"
                 break

@@ -25,12 +25,12 @@ def shipped_tokenizer():
 
 def _left(tok, text: str) -> torch.Tensor:
     ids = tok.encode(text)[::-1][:UNIT_REACH]
-    return torch.tensor([ids + [-1] * (UNIT_REACH - len(ids))])
+    return torch.tensor([ids + [-2] * (UNIT_REACH - len(ids))])
 
 
 def _banned(guard, tok, left_text: str, word: str) -> bool:
     """Is the first token of `word` banned right after `left_text`?"""
-    return bool(guard.ban_mask(_left(tok, left_text) if left_text else torch.full((1, UNIT_REACH), -1))[0, tok.encode(word)[0]])
+    return bool(guard.ban_mask(_left(tok, left_text) if left_text else torch.full((1, UNIT_REACH), -2))[0, tok.encode(word)[0]])
 
 
 def test_names_are_banned_in_mid_sentence_unless_the_deal_or_a_contract_uses_them(shipped_tokenizer):
@@ -75,7 +75,7 @@ def _violations(guard, results) -> int:
         for ids in r.tokens:
             for i, t in enumerate(ids):
                 left = ids[max(0, i - UNIT_REACH) : i][::-1]
-                left = torch.tensor([left + [-1] * (UNIT_REACH - len(left))])
+                left = torch.tensor([left + [-2] * (UNIT_REACH - len(left))])
                 n += bool(guard.ban_mask(left)[0, t])
     return n
 
@@ -103,3 +103,12 @@ def test_a_fill_with_the_guard_writes_nothing_it_bans(lively_model, tokenizer, f
             runs[on] = fill(lively_model, tokenizer, sk, n=3, steps=24, seed=5, params=params, config=cfg)
     assert _violations(guard, runs[False]) > 0  # the test can fail: unguarded, the model writes banned tokens
     assert _violations(guard, runs[True]) == 0
+
+
+def test_currency_signs_the_deal_never_writes_and_redaction_marks_are_banned_everywhere(shipped_tokenizer):
+    tok = shipped_tokenizer
+    g = FactGuard(tok, DEAL)  # its fee reads "USD 24,000"
+    assert _banned(g, tok, "", "$") and _banned(g, tok, "a fee of", " $")
+    assert _banned(g, tok, "the price is", " [***]") or _banned(g, tok, "the price is [", "***")
+    assert not _banned(g, tok, "a fee of", " USD")
+    assert not _banned(FactGuard(tok, DEAL + " Deposit: $500."), tok, "a fee of", " $")

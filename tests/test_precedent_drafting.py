@@ -89,13 +89,17 @@ def test_the_ar_baseline_gets_the_same_precedent_context(tiny_model, tokenizer):
     ({"precedents": 9}, "precedents must be an integer in"),
     ({"precedents": 1, "precedent_guidance": -0.5}, "precedent_guidance must be"),
     ({"precedent_guidance": 1.0}, "precedent_guidance needs precedents"),
+    ({"precedents": 1, "precedent_start": 0.0}, r"precedent_start must be a number in \(0, 1\]"),
+    ({"precedent_start": 0.5}, "precedent_start needs precedents"),
 ])
 def test_bad_precedent_arguments_raise_naming_themselves(drafter, kwargs, match):
     with pytest.raises(SamplingError, match=match):
         drafter.draft(T, T.example, n=1, steps=1, outline=OUTLINE, **kwargs)
 
 
-@pytest.mark.parametrize("extra", [["--precedents", "-1"], ["--precedents", "x"], ["--precedent-guidance", "-2"]])
+@pytest.mark.parametrize("extra", [["--precedents", "-1"], ["--precedents", "x"], ["--precedent-guidance", "-2"],
+                                   ["--precedent-start", "0"], ["--precedent-start", "0.5"],
+                                   ["--precedents", "1", "--precedent-start", "0.5", "--filler", "ar"]])
 def test_cli_bad_precedent_options_exit_2_with_nothing_written(extra, tmp_path, capsys):
     out = tmp_path / "out"
     try:
@@ -119,3 +123,17 @@ def test_drafts_json_lists_each_sections_precedents(tiny_model, tokenizer, tmp_p
     report = json.loads((out / "drafts.json").read_text())
     assert report["settings"]["precedents"] == 1
     assert all(p and p[0]["doc_id"].startswith("train/") for p in report["drafts"][0]["precedents"])
+
+
+def test_a_draft_edited_from_precedent_keeps_its_unnoised_words(drafter):
+    """precedent_start: each span starts as its adapted precedent, noised word by word; what is kept stays."""
+    values = T.validate_fields(T.example)
+    deal = deal_from_template(T, values)
+    precedent = _library().precedents[0].adapted(deal)
+    kept = drafter.draft(T, T.example, n=2, steps=4, seed=1, outline=OUTLINE, precedents=1, precedent_start=0.05)
+    scratch = drafter.draft(T, T.example, n=2, steps=4, seed=1, outline=OUTLINE, precedents=1)
+    words = set(precedent.split())
+    share = lambda d: sum(w in words for s in d.sections for w in s["body"].split()) / max(1, sum(len(s["body"].split()) for s in d.sections))  # noqa: E731
+    assert share(kept[0]) > 0.5 > share(scratch[0])
+    for f in FOREIGN:
+        assert f not in kept[0].text

@@ -45,13 +45,13 @@ def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
 
 def left_context(tok, ok, span, rows, slots, reach: int = 4) -> torch.Tensor:
     """(C, reach) long: the committed tokens to the left of each slot (rows[c], slots[c]) in its own
-    span, nearest first, -1 where a slot is not committed (ok False) or lies outside the span."""
+    span, nearest first; -1 where that slot is not committed (ok False), -2 beyond the span's start."""
     cs = slots[:, None] - torch.arange(1, reach + 1, device=tok.device)
     inside = cs >= 0
     cs = cs.clamp_min(0)
     r = rows[:, None]
-    take = inside & ok[r, cs] & (span[r, cs] == span[rows, slots][:, None])
-    return torch.where(take, tok[r, cs], -1)
+    same = inside & (span[r, cs] == span[rows, slots][:, None])
+    return torch.where(same & ok[r, cs], tok[r, cs], torch.where(same, -1, -2))
 
 
 def repeated_ngrams(tok, ok, span, n: int, vocab: int):

@@ -53,6 +53,11 @@ class PageLayout:
         self.off = torch.zeros(shape, dtype=torch.long)
         self.section = torch.full(shape, -1, dtype=torch.long)
         self.locked = torch.zeros(shape, dtype=torch.bool)
+        # each slot's predecessor (the token at its position - 1), for a backbone whose fill output at
+        # i-1 predicts token i (hybrid.diffusion.objective.fill_shift): a slot of the same row, or else
+        # a column of its page's skeleton row; -1 where it is not that kind (or not in the page)
+        self.prev_slot = torch.full(shape, -1, dtype=torch.long)
+        self.prev_skel = torch.full(shape, -1, dtype=torch.long)
         for r, (pg, sr, pr) in enumerate(zip(pages, skel_rows, slot_rows)):
             self.skel_ids[r, : len(sr)] = sk.ids[sr]
             self.skel_pos[r, : len(sr)] = sr - pg.start
@@ -65,6 +70,12 @@ class PageLayout:
             self.off[r, :k] = off_of_pos[pr]
             self.section[r, :k] = sk.section[pr]
             self.locked[r, :k] = sk.locked[pr]
+            col = torch.full((len(sk) + 1,), -1, dtype=torch.long)  # document position -> slot column; [-1] stays -1
+            col[pr] = torch.arange(k)
+            self.prev_slot[r, :k] = col[pr - 1]
+            col.fill_(-1)
+            col[sr] = torch.arange(len(sr))
+            self.prev_skel[r, :k] = col[pr - 1]
         self.eos_ok = self.valid & (self.off >= lock_end[self.span.clamp_min(0)])
         # the keys a slot row reads: its page's skeleton then its slots, packed (<= window), the
         # last column a trash key that padded queries write into (never attended)
@@ -78,7 +89,7 @@ class PageLayout:
             self.key_head[r, :ts] = heading[sr]
             self.key_of_slot[r, :k] = ts + torch.arange(k)
         self.pages = pages
-        names = ("skel_ids", "skel_pos", "skel_valid", "ids", "pos", "valid", "span", "off", "section", "locked", "eos_ok")
+        names = ("skel_ids", "skel_pos", "skel_valid", "ids", "pos", "valid", "span", "off", "section", "locked", "eos_ok", "prev_slot", "prev_skel")
         for name in names + ("key_valid", "key_head", "key_of_slot"):
             setattr(self, name, getattr(self, name).to(device))
 
@@ -88,13 +99,15 @@ class PageLayout:
         return t.repeat_interleave(self.n, dim=0)
 
 
-def encode_skeleton(model, lay: PageLayout) -> KVCache:
-    """The one skeleton forward of a document: every page's skeleton in one batch, keys/values kept."""
+def encode_skeleton(model, lay: PageLayout) -> tuple[KVCache, torch.Tensor]:
+    """The one skeleton forward of a document: every page's skeleton in one batch, keys/values kept;
+    (cache, final hidden states (R, Ts, D): a shifted backbone predicts a span's first token from
+    the skeleton token before it)."""
     cache = KVCache()
     sk = torch.zeros_like(lay.skel_valid)  # skeleton queries: no span tokens anywhere
     mask = fill_mask(sk, sk, k_valid=lay.skel_valid)
-    model(lay.skel_ids, "fill", cache=cache, positions=lay.skel_pos, attn_mask=mask, write_cache=True, return_hidden=True)
-    return cache
+    hidden = model(lay.skel_ids, "fill", cache=cache, positions=lay.skel_pos, attn_mask=mask, write_cache=True, return_hidden=True)
+    return cache, hidden
 
 
 def row_chunks(nq: torch.Tensor, n: int, max_tokens: int, copies: int) -> list[tuple[int, int]]:

@@ -2,7 +2,8 @@
 
 Owns: which span tokens get masked at time t, the SUBS logit transform (never predict <mask>;
 unmasked tokens are carried through, so they contribute no loss) and the continuous-time ELBO
-weighting. Knows nothing about windows, tokenizers or optimizers; calls no backbone.
+weighting, and where a backbone's fill-mode outputs are read (`fill_shift`, `align_fill`). Knows
+nothing about windows, tokenizers or optimizers; calls no backbone.
 """
 
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ import torch.nn.functional as F
 
 from hybrid.diffusion.schedule import Schedule
 
-__all__ = ["q_xt", "subs_logits", "mdlm_loss", "DiffusionLoss", "sample_times"]
+__all__ = ["q_xt", "subs_logits", "mdlm_loss", "DiffusionLoss", "sample_times", "fill_shift", "align_fill"]
 
 
 def sample_times(batch: int, generator: torch.Generator | None = None, device=None) -> torch.Tensor:
@@ -35,6 +36,23 @@ def q_xt(
     r = torch.rand(x0.shape, generator=generator, device=x0.device)
     masked = (r < p) & span
     return torch.where(masked, torch.full_like(x0, mask_id), x0), masked
+
+
+def fill_shift(model) -> bool:
+    """Whether `model`'s fill-mode output at position i-1 is its prediction of the token at i: a
+    pretrained AR base adapted to diffusion keeps its head's next-token alignment (DiffuLLaMA, Dream;
+    `shift_fill_logits` in its config, set by `hybrid train --init-from`). Our own backbone, trained for
+    fill from scratch, predicts position i at i (no such field: False). `model` is the unwrapped backbone."""
+    return bool(getattr(model.cfg, "shift_fill_logits", False))
+
+
+def align_fill(x: torch.Tensor, shift: bool) -> torch.Tensor:
+    """Fill-mode outputs x (B, T, ...) (logits or hidden states) re-indexed so that [:, i] predicts
+    token i: x itself without shift; with it [:, i] = x[:, i-1], and position 0, which has no
+    predecessor in the window, keeps its own output (a window that starts inside a span)."""
+    if not shift:
+        return x
+    return torch.cat([x[:, :1], x[:, :-1]], 1)  # (B, T, ...)
 
 
 def subs_logits(logits: torch.Tensor, mask_id: int) -> torch.Tensor:

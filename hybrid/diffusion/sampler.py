@@ -1,7 +1,8 @@
 """The masked-diffusion filler: every span of N variants written in parallel in K steps.
 
-Owns: the denoising loop (`fill`), its options (`FillConfig`), the classifier-free guidance
-combination and the per-variant randomness. Calls the backbone; knows nothing about templates or
+Owns: the denoising loop (`fill`), the classifier-free guidance combination and the per-variant
+randomness; its options (`FillConfig`, DEFAULT_STEPS, DEFAULT_GUIDANCE) are
+hybrid.diffusion.fill_config, importable from here. Calls the backbone; knows nothing about templates or
 tokenization beyond the TokenSkeleton it is given. Its parts live beside it:
 hybrid.diffusion.layout (pages, rows, the skeleton forward), hybrid.model.slot_cache (the slot
 key/value store the loop reads and writes, beside the skeleton's KVCache), hybrid.diffusion.commit
@@ -40,87 +41,25 @@ variant v's text does not depend on how many variants are drafted with it.
 """
 
 import time
-from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
 
 from hybrid.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, ConfidenceCommit
+from hybrid.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
 from hybrid.diffusion.guards import left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
+from hybrid.diffusion.objective import fill_shift
 from hybrid.errors import SamplingError
+from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
 from hybrid.model.slot_cache import SlotStore
-from hybrid.options import int_range
-from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
-from hybrid.precision import PRECISIONS, autocast
+from hybrid.precision import autocast
 from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
 from hybrid.skeleton import TokenSkeleton, as_token_skeleton
 
 __all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "COMMIT_SCHEDULES"]
-
-# K: the speed/quality knob. With this small model a span's later tokens are rarely confident
-# before its earlier ones are written, so quality holds only near one committed token per span per
-# step (plus the confident ones): K ~ the longest clause budget (256). The speed comes from every
-# span of every variant moving at once. Measured on mutual-nda, 10 sections, N=8, the step-950
-# model, 2 shared CPU cores, one run (the final model's figures: benchmarks/results/fill-cpu.json):
-#   AR fill 37.2 s, bpb 0.689 | K=256 block 1: 24.7 s, bpb 0.776 | K=256 block 2 thr 0.8: 24.6 s,
-#   bpb 0.767 (1.11x AR's bpb, 1.51x faster) | K=192 block 2 thr 0.8: 19.4 s, bpb 0.925 (1.34x) |
-#   K=64 block 3 thr 0.9: bpb 1.56 (2.3x).
-DEFAULT_STEPS = 256
-# w (uncond + w (cond - uncond); 1 = off): guidance costs ~1.5x the time (a second row per query).
-# The earlier sweep that chose "off" ran with unconditional rows reading conditional keys/values
-# (fixed since); benchmarks/fill.py --guidance-sweep re-measures it.
-DEFAULT_GUIDANCE = 1.0
-CPU_MAX_BATCH_TOKENS = 8192  # FillConfig.max_batch_tokens=None on CPU: query tokens per forward call
-
-
-@dataclass
-class FillConfig:
-    """How the filler spends its K steps. Defaults are the measured speed/quality point (benchmarks/fill.py)."""
-
-    schedule: str = "linear"
-    """"cosine" | "linear": fraction of a span's masked slots left after step k of K."""
-    threshold: float = 0.8
-    """[0, 1). > 0: also commit every active slot whose confidence >= threshold (Fast-dLLM), so spans may finish before step K; 0 = the schedule alone."""
-    refresh_every: int = 0
-    """>= 0. Recompute every slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0 (measured: no better with 8 or 16)."""
-    block: int = 2
-    """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are recomputed) each step; 0 = the whole span."""
-    window: int = 384
-    """>= 64. Tokens of context per page (training used 512; 384 measured as good and ~15% faster)."""
-    min_context: int = 64
-    """>= 0. Skeleton tokens a page keeps around its spans at least."""
-    guard_n: int = 3
-    """>= 2. n-gram size the repetition guard counts."""
-    guard_ratio: float = 0.5
-    """[0, 1). Re-mask a span whose distinct-n ratio falls below this; 0 = guard off."""
-    guard_min: int = 12
-    """>= 1. Committed n-grams a span needs before the guard judges it."""
-    guard_max: int = 2
-    """>= 0. Re-masks per span at most (so the loop always ends in K steps)."""
-    logits_chunk: int = 512
-    """>= 1. Slots per output-projection chunk (bounds the (chunk, vocab) logits memory)."""
-    precision: str = "auto"
-    """"auto" | "fp32" | "bf16": autocast of the forwards ("auto" = bf16 on CUDA, fp32 on CPU: hybrid.precision)."""
-    max_batch_tokens: int | None = None
-    """Query tokens per forward call (pages are split across calls above it: bounds activation memory); 0 = one call per step; None = 8192 on CPU, 0 on CUDA."""
-
-    def __post_init__(self):
-        if self.schedule not in COMMIT_SCHEDULES:
-            raise SamplingError(f"schedule must be one of {', '.join(COMMIT_SCHEDULES)}, got {self.schedule!r}.")
-        if not 0 <= self.threshold < 1:
-            raise SamplingError(f"threshold must be in [0, 1) (0 = schedule), got {self.threshold}.")
-        for name, lo in (("refresh_every", 0), ("block", 0), ("window", 64), ("min_context", 0), ("guard_n", 2), ("guard_min", 1), ("guard_max", 0), ("logits_chunk", 1)):
-            int_range(lo).check(name, getattr(self, name), error=SamplingError)
-        if self.max_batch_tokens is not None:
-            int_range(0).check("max_batch_tokens", self.max_batch_tokens, off="None", error=SamplingError)
-        if self.precision not in PRECISIONS:
-            raise SamplingError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}.")
-        if not 0 <= self.guard_ratio < 1:
-            raise SamplingError(f"guard_ratio must be in [0, 1) (0 = off), got {self.guard_ratio}.")
-
 
 def _guided_logits(weight, h_c, h_u, w: float, ban: torch.Tensor, eos_ok: torch.Tensor, eos_id: int) -> torch.Tensor:
     """uncond + w (cond - uncond) over the vocabulary (h_u None: the conditional logits, w = 1), specials
@@ -141,7 +80,8 @@ class _Run:
     draw -> end_spans -> guard.
     """
 
-    def __init__(self, model, tokenizer, sk: TokenSkeleton, n: int, K: int, w: float, seed: int, params, cfg: FillConfig):
+    def __init__(self, model, tokenizer, sk: TokenSkeleton, n: int, K: int, w: float, seed: int, params, cfg: FillConfig,
+                 start=None):
         self.model, self.cfg, self.params, self.K, self.w, self.n = model, cfg, params, K, w, n
         self.device = device = next(model.parameters()).device
         self.weight = model.output_weight
@@ -159,7 +99,12 @@ class _Run:
         self.tok = lay.rows(lay.ids)  # (M, L+1) current slot tokens
         self.valid, self.span, self.off = lay.rows(lay.valid), lay.rows(lay.span), lay.rows(lay.off)
         self.pos, self.section, self.eos_ok = lay.rows(lay.pos), lay.rows(lay.section), lay.rows(lay.eos_ok)
-        self.locked = lay.rows(lay.locked)
+        self.locked = lay.rows(lay.locked).clone()  # (row copies: apply_start pins start tokens per variant)
+        self.shift = fill_shift(model)  # an adapted AR base: slot i is predicted by the output at its predecessor
+        self.prev_slot, self.prev_skel = lay.rows(lay.prev_slot), lay.rows(lay.prev_skel)
+        if self.shift and bool((self.valid & (self.prev_slot < 0) & (self.prev_skel < 0)).any()):
+            raise SamplingError("a span starts its page: a backbone with shift_fill_logits predicts each token from the one before it, "
+                                "so every span needs a skeleton token before it (raise the window or min_context).")
         self.masked = self.valid & ~self.locked
         self.changed = torch.zeros_like(self.masked)
         self.variant = torch.arange(self.M, device=device)[:, None] % n
@@ -175,6 +120,32 @@ class _Run:
         self.commits_per_span_step = torch.zeros(9, dtype=torch.long)  # histogram: 0..7, 8+ tokens committed by an open span in a step
         self.span_steps = self.span_commits = 0  # (open span, step) pairs and the tokens they committed
         self.skel: KVCache | None = None
+        self.skel_hidden: torch.Tensor | None = None  # (R, Ts, D) skeleton outputs, kept only when shifted
+        if start is not None:
+            self.apply_start(start)
+
+    def apply_start(self, start):
+        """Commit each (variant, span)'s start tokens into the span's first unlocked slots before step 0
+        (entries equal to <mask> stay masked; the span's last slot is always left masked, so it can end).
+        Kept tokens are pinned like locks, and the holes before the last of them may not take <eos>.
+        The denoising then fills only what is still masked: a partly noised text is edited, not rewritten."""
+        lay = self.lay
+        for m in range(self.M):
+            v, page = m % self.n, m // self.n
+            for s in lay.pages[page].spans:
+                ids = start[v][s]
+                if not ids:
+                    continue
+                free = ((self.span[m] == s) & self.valid[m] & ~self.locked[m]).nonzero().flatten()[:-1]
+                k = min(len(ids), len(free))
+                t = torch.tensor(ids[:k], dtype=torch.long, device=self.device)
+                keep = t != self.mask_id
+                at = free[:k][keep]
+                self.tok[m, at] = t[keep]
+                self.masked[m, at] = False
+                self.locked[m, at] = True  # kept as given: never re-masked by the repetition guard
+                if len(at):  # and no <eos> in a hole before the last kept token (it would cut the text there)
+                    self.eos_ok[m] &= ~((self.span[m] == s) & (self.off[m] <= self.off[m, at[-1]]))
 
     def active(self, k: int):
         """(active (M, L+1) bool, quota (n_inst,) long): the masked slots that may be committed this
@@ -186,6 +157,11 @@ class _Run:
         r = self.cfg.refresh_every
         refresh = k == 0 or r == 1 or (r > 0 and k % r == 0)
         qsel = self.valid if refresh else self.valid & (active | self.changed)
+        if self.shift and not refresh:  # an active slot's prediction is read at the slot before it
+            r, s = active.nonzero(as_tuple=True)
+            p = self.prev_slot[r, s]
+            qsel = qsel.clone()
+            qsel[r[p >= 0], p[p >= 0]] = True
         nq = qsel.sum(1)
         Q = max(int(nq.max()), 1)
         q_valid = torch.arange(Q, device=self.device)[None] < nq[:, None]
@@ -220,6 +196,24 @@ class _Run:
             if self.guided:
                 hid_u[a:b, :Qc] = h[b - a :]
         return hid_c, hid_u
+
+    def predictors(self, hid_c, hid_u, q_idx, q_valid, r_p, c_p, s_p):
+        """(h_c, h_u) that predict the active slots (rows r_p, query columns c_p, slots s_p): their own
+        hidden states, or with a shifted backbone their predecessor's: the query of the slot before
+        them, or (a span's first slot) the skeleton token before the span, which never sees spans, so
+        conditional and unconditional rows share it."""
+        if not self.shift:
+            return hid_c[r_p, c_p], None if hid_u is None else hid_u[r_p, c_p]
+        col = torch.full_like(self.tok, -1)  # slot -> its query column this step
+        r, c = q_valid.nonzero(as_tuple=True)
+        col[r, q_idx[r, c]] = c
+        ps, pk = self.prev_slot[r_p, s_p], self.prev_skel[r_p, s_p]
+        pc = col[r_p, ps.clamp_min(0)].clamp_min(0)
+        assert bool((col[r_p, ps.clamp_min(0)][ps >= 0] >= 0).all()), "every active slot's predecessor slot is a query"
+        from_slot = (ps >= 0)[:, None]
+        sk = self.skel_hidden[self.page_of_row[r_p], pk.clamp_min(0)].to(hid_c.dtype)
+        h_c = torch.where(from_slot, hid_c[r_p, pc], sk)
+        return h_c, None if hid_u is None else torch.where(from_slot, hid_u[r_p, pc], sk)
 
     def logits(self, h_c, h_u, eos_ok):
         return _guided_logits(self.weight, h_c, h_u, self.w, self.ban, eos_ok, self.eos_id)
@@ -304,7 +298,7 @@ class _Run:
         hid_c, hid_u = self.forward(q_idx, q_valid, nq)
         r_p, c_p = (q_valid & active.gather(1, q_idx)).nonzero(as_tuple=True)  # active queries
         s_p = q_idx[r_p, c_p]
-        h_c, h_u = hid_c[r_p, c_p], None if hid_u is None else hid_u[r_p, c_p]
+        h_c, h_u = self.predictors(hid_c, hid_u, q_idx, q_valid, r_p, c_p, s_p)
         eo_p = self.eos_ok[r_p, s_p]
         lg = None
         if k == self.K - 1:
@@ -351,7 +345,8 @@ class _Run:
 
 @torch.no_grad()
 def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, guidance: float = DEFAULT_GUIDANCE, seed: int = 0,
-         params: SamplingParams | None = None, on_step=None, config: FillConfig | None = None) -> list[FillResult]:
+         params: SamplingParams | None = None, on_step=None, config: FillConfig | None = None,
+         start: list[list[list[int]]] | None = None) -> list[FillResult]:
     """Fill every span of `skeleton` in `steps` parallel denoising steps, n variants in one batch.
 
     skeleton: TokenSkeleton, hybrid.templates.Skeleton or corpus Document. guidance: w >= 0 in
@@ -361,15 +356,22 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, gui
     per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots, "pages", and how many
     tokens each open span committed per step ("commits_per_span_step" histogram 0..8+, its mean
     "tokens_per_span_step").
+    start: optional start[v][s] token ids per variant and span, committed into the span's first
+    unlocked slots before the first step, <mask> where the filler is to write (a partly noised
+    text to edit, e.g. an adapted precedent: hybrid.precedent_start); None = every span starts masked.
     """
     t_start = time.perf_counter()
     check_fill_args(n, steps, guidance, seed)
     cfg = config or FillConfig()
     sk = as_token_skeleton(tokenizer, skeleton)
     with autocast(next(model.parameters()).device, cfg.precision):
-        run = _Run(model, tokenizer, sk, n, steps, float(guidance), seed, params or SamplingParams(), cfg)
+        if start is not None and (len(start) != n or any(len(x) != len(sk.spans) for x in start)):
+            raise SamplingError(f"start must hold n={n} lists of {len(sk.spans)} token lists (one per span), got "
+                                f"{[len(x) for x in start]} lists.")
+        run = _Run(model, tokenizer, sk, n, steps, float(guidance), seed, params or SamplingParams(), cfg, start)
         t0 = time.perf_counter()
-        run.skel = encode_skeleton(model, run.lay)
+        run.skel, hidden = encode_skeleton(model, run.lay)
+        run.skel_hidden = hidden if run.shift else None
         t_skel = time.perf_counter() - t0
         step_times = []
         render = run.renderer(tokenizer, sk) if on_step is not None else None

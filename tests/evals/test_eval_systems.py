@@ -27,7 +27,7 @@ def banners():
 
 
 def test_every_system_of_the_issue_is_in_the_table():
-    assert list(SYSTEMS) == ["hybrid", "hybrid-noprec", "ar", "retrieval", "smollm2-ar", "hybrid-noguide",
+    assert list(SYSTEMS) == ["hybrid", "hybrid-noprec", "hybrid-edit", "ar", "retrieval", "smollm2-ar", "hybrid-noguide",
                              "hybrid-k4", "hybrid-k8", "hybrid-k16", "hybrid-k32", "hybrid-k64", "planned"]
     assert SYSTEMS["hybrid"].precedents == 1 and SYSTEMS["hybrid-noprec"].precedents == 0 and SYSTEMS["retrieval"].kind == "retrieval"
     assert SYSTEMS["smollm2-ar"].model == "smollm2-135m" and SYSTEMS["smollm2-ar"].costly and not SYSTEMS["hybrid"].costly
@@ -78,7 +78,7 @@ def test_planned_fields_take_the_documents_fields_the_template_accepts():
     assert "not_a_field" not in fields
 
 
-@pytest.mark.parametrize("name", ["hybrid", "hybrid-noprec", "ar", "hybrid-k4"])
+@pytest.mark.parametrize("name", ["hybrid", "hybrid-noprec", "hybrid-edit", "ar", "hybrid-k4"])
 def test_a_system_fills_every_span_of_every_variant_and_the_same_seed_gives_the_same_drafts(name, tiny_model, tokenizer, banners):
     engine = Engine(tiny_model, tokenizer)
     a = engine.run(SYSTEMS[name], banners, n=3, seed=5)
@@ -101,6 +101,26 @@ def test_retrieval_writes_the_top_precedent_with_the_deals_facts_cut_to_the_real
         assert all(0 < len(b.split()) <= len(s.body.split()) for b, s in zip(bodies, banners.sections))
         assert not any(re.search(r"\[[A-Z_]+\]", b) for b in bodies), bodies  # role markers replaced by the deal's facts
     assert d.required_terms is not None and len(d.required_terms) == len(banners.sections)
+
+
+def test_hybrid_edit_keeps_words_of_the_precedent_it_starts_from(tiny_model, tokenizer, banners):
+    engine = Engine(tiny_model, tokenizer)
+    retrieved = engine.run(SYSTEMS["retrieval"], banners, n=1, seed=0).bodies[0]
+    words = {w for b in retrieved for w in b.split()}
+    share = lambda bodies: sum(w in words for b in bodies for w in b.split()) / max(1, sum(len(b.split()) for b in bodies))  # noqa: E731
+    edited = engine.run(SYSTEMS["hybrid-edit"], banners, n=1, seed=0).bodies[0]
+    scratch = engine.run(SYSTEMS["hybrid"], banners, n=1, seed=0).bodies[0]
+    assert share(edited) > 0.3 > share(scratch)
+
+
+def test_the_drafting_models_fills_are_fact_guarded(tiny_model, tokenizer, banners, monkeypatch):
+    from hybrid.diffusion import sampler
+
+    seen = []
+    real = sampler.fill
+    monkeypatch.setattr(sampler, "fill", lambda *a, **kw: seen.append(kw["params"].fact_guard) or real(*a, **kw))
+    Engine(tiny_model, tokenizer).run(SYSTEMS["hybrid-noprec"], banners, n=1, seed=0)
+    assert seen and seen[0] is not None
 
 
 class _StubPlanner:

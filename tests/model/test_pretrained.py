@@ -19,8 +19,7 @@ import zipfile
 
 import pytest
 import torch
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-from transformers import LlamaConfig, LlamaForCausalLM
+from transformers import LlamaForCausalLM
 
 from hybrid.errors import CheckpointError
 from hybrid.model import pretrained
@@ -30,48 +29,9 @@ from hybrid.model.pretrained import Base, load_pretrained, resolve, save_pretrai
 from hybrid.tokenizer import SPECIAL_TOKENS
 from hybrid.tokenizer_hf import PROBE, from_pretrained_tokenizer
 
+from conftest import BASE_SPECIALS, BASE_VOCAB, CONFIGS, TEXT, base_tokenizer as _base_tokenizer, tiny_llama_dir as _hf_dir
+
 torch.set_num_threads(1)
-
-BASE_VOCAB = 300
-BASE_SPECIALS = ["<|endoftext|>", "<|im_start|>"]
-TEXT = ["This Agreement is made between the Parties.", "Confidential Information means all information.",
-        "Section 2.1 \u2014 \u201cTerm\u201d. The term is 3 years, governed by the laws of Delaware. $1,000.00 10%"] * 5
-
-CONFIGS = {  # name -> LlamaConfig overrides
-    "gqa_tied": dict(num_attention_heads=4, num_key_value_heads=2, tie_word_embeddings=True),
-    "gqa_untied": dict(num_attention_heads=4, num_key_value_heads=1, tie_word_embeddings=False),
-    "mha_llama3_rope": dict(num_attention_heads=4, num_key_value_heads=4, tie_word_embeddings=False,
-                            rope_parameters={"rope_type": "llama3", "rope_theta": 50000.0, "factor": 8.0, "low_freq_factor": 1.0,
-                                             "high_freq_factor": 4.0, "original_max_position_embeddings": 32}),
-}
-
-
-def _hf_config(**over) -> LlamaConfig:
-    kw = dict(vocab_size=BASE_VOCAB, hidden_size=64, intermediate_size=96, num_hidden_layers=2, max_position_embeddings=1024,
-              rms_norm_eps=1e-5, rope_parameters={"rope_type": "default", "rope_theta": 10000.0})
-    kw.update(over)
-    return LlamaConfig(**kw)
-
-
-def _base_tokenizer(path):
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
-    tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(TEXT, trainer=trainers.BpeTrainer(vocab_size=BASE_VOCAB, special_tokens=BASE_SPECIALS,
-                                                              initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
-    assert tok.get_vocab_size() <= BASE_VOCAB
-    tok.save(str(path / "tokenizer.json"))
-
-
-def _hf_dir(tmp_path, name="gqa_tied"):
-    """A random Hugging Face Llama checkpoint directory (safetensors) with a base tokenizer; (dir, hf model)."""
-    torch.manual_seed(0)
-    hf = LlamaForCausalLM(_hf_config(**CONFIGS[name])).eval()
-    d = tmp_path / name
-    hf.save_pretrained(d)
-    _base_tokenizer(d)
-    return d, hf
-
 
 def _ids(n=40, seed=1):
     return torch.randint(0, BASE_VOCAB, (2, n), generator=torch.Generator().manual_seed(seed))

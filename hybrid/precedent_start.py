@@ -1,0 +1,69 @@
+"""Drafting by editing a precedent: each span starts as its top precedent, adapted to the deal and
+partly noised, and the diffusion filler writes only the masked tokens (SDEdit's idea for an
+absorbing-state model: run the forward process to time t on a real text instead of starting
+from all-masked, then denoise).
+
+Owns: `start_tokens` (one span's start: the adapted precedent tokenized, each word masked with
+probability t, the deal's facts always kept, the precedent's foreign facts always masked so the
+guarded filler rewrites them) and `precedent_starts` (every variant and span of a draft). Knows
+nothing about models; the filler takes the result as `fill(..., start=...)`.
+
+t = 1 is drafting from scratch with the precedent in view only (every token masked: what
+`--precedents` alone does); t -> 0 approaches retrieval (the precedent as is, facts adapted).
+Each variant masks its own tokens (a generator seeded by seed, variant and span), so variants of
+one precedent differ where they were masked.
+"""
+
+import random
+import re
+
+from hybrid.data.facts import DealFacts
+from hybrid.errors import SamplingError
+from hybrid.foreign_facts import foreign_facts, party_names
+
+__all__ = ["start_tokens", "precedent_starts", "check_start_noise"]
+
+_REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
+
+
+def check_start_noise(t) -> float:
+    """The noise level t of a precedent start: a number in (0, 1] (1 = off)."""
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 1:
+        raise SamplingError(f"precedent_start must be a number in (0, 1] (1 = off), got {t!r}.")
+    return float(t)
+
+
+def _overlaps(a: int, b: int, spans) -> bool:
+    return any(a < e and s < b for s, e in spans)
+
+
+def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int) -> list[int]:
+    """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
+    tokens of the deal's facts kept, tokens of facts `allowed` does not state and of CUAD's redaction
+    marks ("[***]") masked, every other
+    word's tokens masked together with probability t (a word masked in part would come back as a
+    broken word: "Discloser" with its first piece masked reads "Wloser")."""
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    ids, offsets = enc.ids[:budget], enc.offsets[:budget]
+    keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
+    drop = [(f.start, f.end) for f in foreign_facts(text, allowed, party_names())]
+    drop += [(m.start(), m.end()) for m in _REDACTION.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
+    out, noised = [], False
+    for i, (a, b) in zip(ids, offsets):
+        if a == 0 or text[a].isspace() or text[a - 1].isspace():  # a new word: one draw for all of its tokens
+            noised = rng.random() < t
+        if _overlaps(a, b, drop):
+            out.append(tokenizer.mask_id)
+        elif _overlaps(a, b, keep):
+            out.append(i)
+        else:
+            out.append(tokenizer.mask_id if noised else i)
+    return out
+
+
+def precedent_starts(tokenizer, texts: list[str | None], deal: DealFacts, allowed: str, t: float, n: int, seed: int,
+                     budgets: list[int]) -> list[list[list[int]]]:
+    """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked)."""
+    t = check_start_noise(t)
+    return [[start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b) if x else []
+             for s, (x, b) in enumerate(zip(texts, budgets))] for v in range(n)]

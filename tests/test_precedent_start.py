@@ -1,0 +1,102 @@
+"""Drafting by editing a precedent: the filler keeps the start tokens it is given and writes only the
+masked ones; start_tokens keeps the deal's facts, masks the precedent's foreign facts and noises the
+rest at rate t, the same way for a seed."""
+
+import random
+
+import pytest
+import torch
+
+from hybrid.data.document import Segment
+from hybrid.data.facts import DealFacts
+from hybrid.diffusion.sampler import FillConfig, fill
+from hybrid.errors import SamplingError
+from hybrid.precedent_start import check_start_noise, precedent_starts, start_tokens
+from hybrid.sampling import SamplingParams
+from hybrid.skeleton import tokenize_segments
+
+DEAL = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC", law="Delaware")
+ALLOWED = "Acme Robotics, Inc. and Borealis LLC, governed by the laws of Delaware."
+
+
+def _sk(tokenizer, budgets=(20, 16)):
+    segs = [Segment("SUPPLY AGREEMENT\n\nBetween Acme Robotics, Inc. and Borealis LLC.\n\n", "text")]
+    for i, _ in enumerate(budgets):
+        segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n", "text")]
+    return tokenize_segments(tokenizer, segs, list(budgets))
+
+
+class _Favour(torch.nn.Module):
+    """The backbone with a large bias towards one token (hidden states pushed along its embedding)."""
+
+    def __init__(self, model, token: int):
+        super().__init__()
+        self.m, self.cfg, self.token = model, model.cfg, token
+        self.output_weight = model.output_weight
+
+    def forward(self, ids, mode="causal", **kw):
+        return self.m(ids, mode, **kw) + 50 * self.m.output_weight[self.token]
+
+
+def _free(sk, s=0) -> int:
+    """Open slots of span s the start may use (its last open slot stays masked, so that it can end)."""
+    return int((~sk.locked[sk.spans[s].start : sk.spans[s].end]).sum()) - 1
+
+
+def test_the_filler_keeps_the_start_tokens_and_no_hole_before_the_last_one_ends_the_span(lively_model, tokenizer):
+    sk = _sk(tokenizer)
+    m = tokenizer.mask_id
+    text = tokenizer.encode(" the supplier shall deliver the goods on time")[: _free(sk) - 2]
+    start = [[[t if i % 2 else m for i, t in enumerate(text)], []]]
+    eager = _Favour(lively_model, tokenizer.eos_id)  # every hole would rather end the span
+    out = fill(eager, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), start=start,
+               config=FillConfig(precision="fp32"))
+    got = out[0].tokens[0]
+    assert len(got) >= len(text) - 1 and tokenizer.eos_id not in got[: len(text)]
+    assert [got[i] for i in range(1, len(text), 2)] == [text[i] for i in range(1, len(text), 2)]
+    assert out[0].tokens[1] == []  # the span without a start: <eos> at once, as the bias wants
+
+
+def test_start_tokens_are_never_re_masked_by_the_repetition_guard(lively_model, tokenizer):
+    sk = _sk(tokenizer, budgets=(40, 16))
+    phrase = tokenizer.encode(" the goods")
+    text = (phrase * 40)[: _free(sk)]
+    cfg = FillConfig(precision="fp32", guard_ratio=0.9, guard_min=4)  # a guard that fires on any repetition
+    out = fill(lively_model, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), start=[[text, []]], config=cfg)
+    assert out[0].tokens[0][: len(text)] == text
+    unguarded = fill(lively_model, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), config=cfg)
+    assert unguarded[0].tokens[0][: len(text)] != text
+
+
+def test_a_start_of_the_wrong_shape_names_the_shape(tiny_model, tokenizer):
+    with pytest.raises(SamplingError, match="start must hold n=2 lists of 2"):
+        fill(tiny_model, tokenizer, _sk(tokenizer), n=2, steps=2, start=[[[], []]])
+
+
+def test_start_tokens_keep_deal_facts_mask_foreign_facts_and_noise_the_rest(tokenizer):
+    text = "Acme Robotics, Inc. shall pay Pretzel Business [***] within thirty (30) days under the laws of Delaware and the contract."
+    m = tokenizer.mask_id
+    full = start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200)
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    kept = "".join(text[a:b] for i, (a, b) in zip(full, enc.offsets) if i != m)
+    assert "Acme Robotics, Inc." in kept and "Delaware" in kept  # the deal's facts are never noised
+    assert "Pretzel" not in kept and "thirty" not in kept and "contract" not in kept
+    light = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.05, random.Random(0), 200)
+    kept_light = "".join(text[a:b] for i, (a, b) in zip(light, enc.offsets) if i != m)
+    assert "Pretzel" not in kept_light and "thirty (30) days" not in kept_light  # foreign facts: always rewritten
+    assert "*" not in kept_light  # and CUAD's redaction marks
+    assert kept_light.count(" ") > kept.count(" ")
+    assert len(start_tokens(tokenizer, text, DEAL, ALLOWED, 0.5, random.Random(0), 5)) == 5
+
+
+def test_precedent_starts_differ_per_variant_and_repeat_for_a_seed(tokenizer):
+    texts = ["The supplier shall deliver the goods to the buyer on time and in full at its own cost.", None]
+    a = precedent_starts(tokenizer, texts, DEAL, ALLOWED, 0.5, 3, 7, [64, 64])
+    assert a == precedent_starts(tokenizer, texts, DEAL, ALLOWED, 0.5, 3, 7, [64, 64])
+    assert a[0][0] != a[1][0] and all(v[1] == [] for v in a)
+
+
+@pytest.mark.parametrize("bad", [0, 1.5, -0.1, True, "0.5"])
+def test_bad_noise_levels_are_refused(bad):
+    with pytest.raises(SamplingError, match=r"precedent_start must be a number in \(0, 1\]"):
+        check_start_noise(bad)
