@@ -35,6 +35,8 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
+from hybrid.config import TrainConfig
+
 __all__ = [
     "MAUVE_MEANINGFUL",
     "MAUVE_MIN",
@@ -96,8 +98,8 @@ def span_nats(
     segments: Sequence,
     bodies: Sequence[str],
     *,
-    window: int = 512,
-    stride: int = 256,
+    window: int = TrainConfig.seq_len,
+    stride: int = TrainConfig.seq_len // 2,
     max_batch_tokens: int | None = None,
 ) -> tuple[float, int]:
     """(nats, bytes) of `bodies` (+ one <eos> each) under `model` in causal mode, skeleton as context.
