@@ -11,7 +11,6 @@ are not charged to either side; model loading is reported on its own.
 """
 
 import argparse
-import json
 import platform
 import statistics
 import sys
@@ -22,6 +21,8 @@ import torch
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
 
 from hybrid.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS  # noqa: E402
 from hybrid.drafter import Drafter  # noqa: E402
@@ -67,9 +68,8 @@ def main() -> None:
     ap.add_argument("--temperature", type=float, default=0.8)
     ap.add_argument("--top-p", type=float, default=0.95)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads; 0 = leave torch's default")
     ap.add_argument("--skip-ar", action="store_true", help="diffusion only (no baseline, no ratio)")
-    ap.add_argument("--out", default=None, help="also write the JSON to this file")
+    add_run_args(ap)
     args = ap.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -106,10 +106,7 @@ def main() -> None:
         td, ta = result["diffusion"]["total"], result["ar_fill"]["total"]
         result["speedup_end_to_end"] = round(ta["total_s"] / td["total_s"], 3)
         result["speedup_fill"] = round(ta["fill_s"] / td["fill_s"], 3)
-    line = json.dumps(result)
-    print(line)
-    if args.out:
-        Path(args.out).write_text(line + "\n")
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ time and checks the texts are identical (same seed, same drafts).
 """
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -19,6 +18,8 @@ import torch
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
 
 from hybrid.drafter import Drafter  # noqa: E402
 from hybrid.templates import list_templates, load_template  # noqa: E402
@@ -33,8 +34,7 @@ def main(argv=None) -> None:
     ap.add_argument("--n", type=int, default=4)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rerun", default="mutual-nda", help="templates drafted twice to check determinism ('' = none)")
-    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads; 0 = leave torch's default")
-    ap.add_argument("--out", default=None, help="also write the JSON to this file")
+    add_run_args(ap)
     args = ap.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -62,10 +62,7 @@ def main(argv=None) -> None:
         "all_sorted": all(r["sorted"] for r in rows.values()),
         "per_template": rows,
     }
-    line = json.dumps(out)
-    print(line)
-    if args.out:
-        Path(args.out).write_text(line + "\n")
+    emit(out, args.out)
 
 
 if __name__ == "__main__":

@@ -7,14 +7,13 @@ Measured in one run (ratios never cross runs):
   contracts from >= 3 templates, same spans, same sampling params; also against transformers'
   generate() on the same weights (per span, left-padded batch, same processors);
 - quality: bits per byte of the generated span text scored by the model in causal mode with the
-  skeleton as context (sliding 512-token windows), for both paths; distinct-2; key-term rate;
+  skeleton as context (hybrid.likelihood's sliding windows of the checkpoint's training length), for both paths; distinct-2; key-term rate;
 - the quality-vs-steps curve (K), the guidance sweep (w), the exact-vs-reused committed K/V cost;
 - step time at skeleton lengths 256..2048 (paged, and with the whole skeleton visible);
 - peak RSS of the process after the main comparison.
 """
 
 import argparse
-import json
 import math
 import platform
 import resource
@@ -23,18 +22,20 @@ import time
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hybrid import arfill, arfill_batched  # noqa: E402
-from machine import machine  # noqa: E402  (benchmarks/machine.py)
+from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machine.py)
 from hybrid.data.document import Segment  # noqa: E402
+from hybrid.data.layout import lay_out  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
 from hybrid.diffusion.sampler import FillConfig  # noqa: E402
+from hybrid.likelihood import logprob_sums, sliding_windows, trained_window  # noqa: E402
 from hybrid.sampling import SamplingParams  # noqa: E402
-from hybrid.skeleton import PRECISIONS, autocast, from_template, tokenize_segments  # noqa: E402
+from hybrid.precision import PRECISIONS, autocast  # noqa: E402
+from hybrid.skeleton import from_template, tokenize_segments  # noqa: E402
 from hybrid.templates import load_template  # noqa: E402
 
 TEMPLATES = ("mutual-nda", "saas-agreement", "supply")
@@ -96,7 +97,7 @@ def _timed(fn, device):
 
 
 @torch.no_grad()
-def hf_fill(hf, tok, sk, n, params: SamplingParams, seed: int, window: int = 512):
+def hf_fill(hf, tok, sk, n, params: SamplingParams, seed: int, window: int):
     """AR fill through transformers generate(): one call per span, contexts left-padded to a batch."""
     torch.manual_seed(seed)
     device = next(hf.parameters()).device
@@ -131,44 +132,13 @@ def hf_fill(hf, tok, sk, n, params: SamplingParams, seed: int, window: int = 512
     return bodies
 
 
-@torch.no_grad()
-def span_nats_bytes(model, tok, sk, token_lists, device, window: int = 512, stride: int = 256, batch: int = 16):
-    """(nats, bytes) of the span bodies (+ their <eos>) under the causal model, skeleton as context."""
-    base = sk.ids.tolist()
-    rows, nbytes = [], 0
-    for bodies in token_lists:
-        ids, scored, prev = [], [], 0
-        for s, body in zip(sk.spans, bodies):
-            ids += base[prev : s.start]
-            scored += [False] * (s.start - prev)
-            ids += body + [tok.eos_id]
-            scored += [True] * (len(body) + 1)
-            nbytes += len(tok.decode(body).encode("utf-8"))
-            prev = s.end
-        start = 0
-        while True:  # sliding windows: each token scored once, with >= window - stride left context after the first
-            end = min(start + window, len(ids))
-            first = 1 if start == 0 else start + (window - stride)
-            sc = [False] * (first - start) + scored[first:end]
-            if any(sc):
-                rows.append((ids[start:end], sc))
-            if end >= len(ids):
-                break
-            start += stride
-    nats = 0.0
-    for a in range(0, len(rows), batch):
-        chunk = rows[a : a + batch]
-        T = max(len(r[0]) for r in chunk)
-        x = torch.full((len(chunk), T), tok.pad_id, dtype=torch.long)
-        m = torch.zeros(len(chunk), T, dtype=torch.bool)
-        for i, (r, sc) in enumerate(chunk):
-            x[i, : len(r)] = torch.tensor(r)
-            m[i, : len(r)] = torch.tensor(sc)
-        x, m = x.to(device), m.to(device)
-        logp = F.log_softmax(model(x, "causal")[:, :-1].float(), -1)
-        nll = -logp.gather(-1, x[:, 1:, None]).squeeze(-1)  # predicts tokens 1..T-1
-        nats += float((nll * m[:, 1:]).sum())
-    return nats, nbytes
+def span_nats_bytes(model, tok, sk, token_lists, window: int, stride: int):
+    """(nats, bytes) of the span bodies (+ their <eos>) under the causal model, skeleton as context
+    (hybrid.data.layout + hybrid.likelihood's sliding windows)."""
+    lays = [lay_out(tok, sk.segments, bodies) for bodies in token_lists]
+    sums = logprob_sums(model, [x.ids for x in lays], [x.scored for x in lays], lambda n: sliding_windows(n, window, stride), pad_id=tok.pad_id)
+    nbytes = sum(len(tok.decode(b).encode("utf-8")) for bodies in token_lists for b in bodies)
+    return -sum(logp for logp, _ in sums), nbytes
 
 
 def distinct2(texts: list[str]) -> float:
@@ -193,8 +163,8 @@ def key_term_rate(sk, span_texts: list[list[str]]) -> float | None:
     return hit / tot if tot else None
 
 
-def quality(model, tok, sk, token_lists, span_texts, device):
-    nats, nbytes = span_nats_bytes(model, tok, sk, token_lists, device)  # fp32, whatever the fill precision
+def quality(model, tok, sk, token_lists, span_texts, window: int):
+    nats, nbytes = span_nats_bytes(model, tok, sk, token_lists, window, window // 2)  # fp32, whatever the fill precision
     return {
         "bpb": round(nats / math.log(2) / max(nbytes, 1), 4),
         "bytes": nbytes,
@@ -217,7 +187,7 @@ def synthetic_skeleton(tok, skeleton_tokens: int, budgets=(128, 128)):
         reps += 1
 
 
-def main(argv=None):
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--checkpoint", default=str(REPO / "checkpoints" / "hybrid-small"))
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
@@ -237,64 +207,79 @@ def main(argv=None):
     ap.add_argument("--temperature", type=float, default=0.8)
     ap.add_argument("--top-p", type=float, default=0.9)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads; 0 = leave torch's default")
     ap.add_argument("--no-generate", action="store_true", help="skip the transformers generate() baseline")
     ap.add_argument("--skip-sweeps", action="store_true")
     ap.add_argument("--sweep-sections", type=int, default=4, help="sections of the contract the K and w sweeps fill (CPU time)")
     ap.add_argument("--sweep-n", type=int, default=4, help="variants in the K and w sweeps")
-    ap.add_argument("--out", default=None, help="also write the JSON to this file")
-    args = ap.parse_args(argv)
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    device = torch.device(args.device)
-    log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    add_run_args(ap)
+    return ap
 
-    model, tok, record = _load(args)
-    model.to(device)
-    n = args.n or (4 if args.quick else 8)
-    sections = 4 if args.quick else args.sections
-    params = SamplingParams(temperature=args.temperature, top_p=args.top_p)
-    def config(**kw):
-        base = {"schedule": args.schedule, "refresh_every": args.refresh_every, "block": args.block,
-                "threshold": args.threshold, "window": args.window, "precision": args.precision}
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+class Bench:
+    """One run: the model, its tokenizer, the device, sampling and fill settings; every filler timed the same way."""
+
+    def __init__(self, args):
+        self.args = args
+        self.device = torch.device(args.device)
+        self.model, self.tok, record = _load(args)
+        self.model.to(self.device)
+        self.window = trained_window(record)["window"]  # of the quality scoring: the checkpoint's training window
+        self.n = args.n or (4 if args.quick else 8)
+        self.sections = 4 if args.quick else args.sections
+        self.params = SamplingParams(temperature=args.temperature, top_p=args.top_p)
+        self.cfg = self.config()
+
+    def config(self, **kw) -> FillConfig:
+        a = self.args
+        base = {"schedule": a.schedule, "refresh_every": a.refresh_every, "block": a.block, "threshold": a.threshold,
+                "window": a.window, "precision": a.precision}
         return FillConfig(**{**base, **kw})
 
-    cfg = config()
-    tids = args.templates.split(",")
-    sks = {t: _skeleton(tok, t, sections) for t in tids}
+    def hybrid(self, sk, steps=None, w=None, config=None, nn=None):
+        a = self.args
+        return _timed(lambda: sampler.fill(self.model, self.tok, sk, n=nn or self.n, steps=steps or a.steps,
+                                           guidance=a.guidance if w is None else w, seed=a.seed, params=self.params,
+                                           config=config or self.cfg), self.device)
 
-    def hybrid(sk, steps=args.steps, w=args.guidance, config=cfg, nn=n):
-        return _timed(lambda: sampler.fill(model, tok, sk, n=nn, steps=steps, guidance=w, seed=args.seed, params=params, config=config), device)
+    def ar(self, sk, nn=None):
+        a = self.args
+        return _timed(lambda: arfill.fill(self.model, self.tok, sk, n=nn or self.n, seed=a.seed, params=self.params,
+                                          precision=a.precision), self.device)
 
-    def ar(sk):
-        return _timed(lambda: arfill.fill(model, tok, sk, n=n, seed=args.seed, params=params, precision=args.precision), device)
+    def ar_batched(self, sk, nn=None):
+        a = self.args
+        return _timed(lambda: arfill_batched.fill(self.model, self.tok, sk, n=nn or self.n, seed=a.seed, params=self.params,
+                                                  window=a.window, precision=a.precision), self.device)
 
-    def ar_batched(sk):
-        return _timed(lambda: arfill_batched.fill(model, tok, sk, n=n, seed=args.seed, params=params, window=args.window,
-                                                  precision=args.precision), device)
+    def warm_up(self) -> None:
+        warm = synthetic_skeleton(self.tok, 64, (8,))  # first-call allocations, kernels
+        sampler.fill(self.model, self.tok, warm, n=2, steps=2, guidance=1.0, config=self.cfg)
+        arfill.fill(self.model, self.tok, warm, n=2, precision=self.args.precision)
+        arfill_batched.fill(self.model, self.tok, warm, n=2, precision=self.args.precision)
 
-    warm = synthetic_skeleton(tok, 64, (8,))  # first-call allocations, kernels
-    sampler.fill(model, tok, warm, n=2, steps=2, guidance=1.0, config=cfg)
-    arfill.fill(model, tok, warm, n=2, precision=args.precision)
-    arfill_batched.fill(model, tok, warm, n=2, precision=args.precision)
+    def quality(self, sk, results) -> dict:
+        return quality(self.model, self.tok, sk, [r.tokens for r in results], [r.spans for r in results], self.window)
 
-    hf = None
-    if not (args.quick or args.no_generate):
-        from hybrid.model.hf import HybridForCausalLM
+    def point(self, sk, results, seconds, **extra) -> dict:
+        return {**extra, "seconds": round(seconds, 3), **self.quality(sk, results)}
 
-        hf = HybridForCausalLM.from_backbone(model, bos_token_id=tok.bos_id, eos_token_id=tok.eos_id, pad_token_id=tok.pad_id).eval()
 
+def compare(b: Bench, sks: dict, hf) -> dict:
+    """The main comparison: every template filled by the three fillers (and generate()), timed, then scored."""
     per_template, t_h, t_a, t_g, t_b = {}, 0.0, 0.0, 0.0, 0.0
     hist = torch.zeros(9, dtype=torch.long)
     span_steps = span_commits = 0.0
     outs = {}
-    for t in tids:
-        sk = sks[t]
-        rh, sh = hybrid(sk)
+    for t, sk in sks.items():
+        rh, sh = b.hybrid(sk)
         log(f"{t}: hybrid {sh:.2f}s")
-        ra, sa = ar(sk)
+        ra, sa = b.ar(sk)
         log(f"{t}: ar {sa:.2f}s ({ra[0].steps} decode steps)")
-        rb, sb = ar_batched(sk)
+        rb, sb = b.ar_batched(sk)
         log(f"{t}: ar batched {sb:.2f}s ({rb[0].steps} decode steps)")
         t_b += sb
         hist += torch.tensor(rh[0].timings["commits_per_span_step"])
@@ -302,8 +287,8 @@ def main(argv=None):
         span_commits += rh[0].timings["tokens_per_span_step"] * sum(rh[0].timings["commits_per_span_step"])
         sg = None
         if hf is not None:
-            with autocast(device, args.precision):  # the same precision as both fillers
-                _, sg = _timed(lambda: hf_fill(hf, tok, sk, n, params, args.seed), device)
+            with autocast(b.device, b.args.precision):  # the same precision as both fillers
+                _, sg = _timed(lambda: hf_fill(hf, b.tok, sk, b.n, b.params, b.args.seed, b.window), b.device)
             log(f"{t}: generate() {sg:.2f}s")
             t_g += sg
         t_h, t_a = t_h + sh, t_a + sa
@@ -317,16 +302,12 @@ def main(argv=None):
             "hybrid_remasked": rh[0].timings["remasked"],
         }
     peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    if device.type == "cuda":
-        peak_gpu_mb = torch.cuda.max_memory_allocated() / 2**20
+    peak_gpu_mb = torch.cuda.max_memory_allocated() / 2**20 if b.device.type == "cuda" else None
 
     nat_h = nat_a = by_h = by_a = nat_b = by_b = 0.0
     d2h, d2a, kth, kta = [], [], [], []
-    for t in tids:
-        rh, ra, rb = outs[t]
-        qh = quality(model, tok, sks[t], [r.tokens for r in rh], [r.spans for r in rh], device)
-        qa = quality(model, tok, sks[t], [r.tokens for r in ra], [r.spans for r in ra], device)
-        qb = quality(model, tok, sks[t], [r.tokens for r in rb], [r.spans for r in rb], device)
+    for t, (rh, ra, rb) in outs.items():
+        qh, qa, qb = b.quality(sks[t], rh), b.quality(sks[t], ra), b.quality(sks[t], rb)
         per_template[t].update(hybrid_quality=qh, ar_quality=qa, ar_batched_quality=qb)
         nat_b += qb["bpb"] * qb["bytes"]
         by_b += qb["bytes"]
@@ -340,16 +321,7 @@ def main(argv=None):
         kta.append(qa["key_terms"])
         log(f"{t}: bpb hybrid {qh['bpb']} ar {qa['bpb']}")
     bpb_h, bpb_a, bpb_b = nat_h / max(by_h, 1), nat_a / max(by_a, 1), nat_b / max(by_b, 1)
-
     out = {
-        "benchmark": "fill",
-        "device": torch.cuda.get_device_name() if device.type == "cuda" else f"cpu ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)",
-        "checkpoint": "random" if args.random else args.checkpoint,
-        "model_params": sum(p.numel() for p in model.parameters()),
-        "n": n, "steps": args.steps, "guidance": args.guidance, "schedule": args.schedule, "refresh_every": args.refresh_every, "block": args.block, "threshold": args.threshold,
-        "window": args.window, "precision": args.precision,
-        "sampling": {"temperature": args.temperature, "top_p": args.top_p}, "templates": tids, "sections": sections, "quick": args.quick,
-        **machine(),
         "speedup_vs_ar": round(t_a / t_h, 3),
         "speedup_vs_ar_batched": round(t_b / t_h, 3), "ar_batched_s": round(t_b, 3),
         "bpb_ar_batched": round(bpb_b, 4), "bpb_ratio_vs_ar_batched": round(bpb_h / max(bpb_b, 1e-9), 4),
@@ -363,70 +335,95 @@ def main(argv=None):
         "peak_rss_mb": round(peak_rss_mb, 1),
         "per_template": per_template,
     }
-    if device.type == "cuda":
+    if peak_gpu_mb is not None:
         out["peak_gpu_mb"] = round(peak_gpu_mb, 1)
+    return out
 
+
+def sweeps(b: Bench, tid: str) -> dict:
+    """The quality-vs-steps curve, the guidance sweep, parallel commits, committed K/V reuse and step
+    time against skeleton length, each against its baseline measured here."""
+    a, out = b.args, {}
+    sk0 = _skeleton(b.tok, tid, a.sweep_sections)
+    ks = (16, 256) if a.quick else (4, 8, 16, 32, 64, 128, 256)
+    curve = []
+    for k in ks:
+        curve.append(b.point(sk0, *b.hybrid(sk0, steps=k, nn=a.sweep_n), steps=k))
+        log(f"K={k}: {curve[-1]}")
+    ar_point = b.point(sk0, *b.ar(sk0, nn=a.sweep_n), filler="ar")
+    log(f"AR on the sweep contract: {ar_point}")
+    out["steps_curve"] = {"template": tid, "sections": a.sweep_sections, "n": a.sweep_n, "ar": ar_point, "points": curve}
+    sweep = []
+    for w in (1.0, 2.5) if a.quick else (1.0, 1.5, 2.0, 2.5, 3.5, 5.0):
+        sweep.append(b.point(sk0, *b.hybrid(sk0, w=w, nn=a.sweep_n), guidance=w))
+        log(f"w={w}: {sweep[-1]}")
+    out["guidance_sweep"] = {"template": tid, "sections": a.sweep_sections, "n": a.sweep_n, "ar": ar_point, "points": sweep}
+    # parallel commits: fewer steps with wider semi-AR blocks commit several tokens per span per
+    # step; each point against the span-parallel AR fill of the same contract, same run
+    rb0, sb0 = b.ar_batched(sk0, nn=a.sweep_n)
+    arb_point = b.point(sk0, rb0, sb0, filler="ar_batched")
+    grid = ((256, 2, 0.8), (64, 8, 0.8)) if a.quick else ((256, 2, 0.8), (128, 4, 0.8), (64, 8, 0.8), (64, 8, 0.5), (32, 16, 0.8), (96, 0, 0.8))
+    par = []
+    for k, blk, thr in grid:
+        r, s = b.hybrid(sk0, steps=k, config=b.config(block=blk, threshold=thr), nn=a.sweep_n)
+        pt = b.point(sk0, r, s, steps=k, block=blk, threshold=thr, tokens_per_span_step=round(r[0].timings["tokens_per_span_step"], 3))
+        pt.update(speedup_vs_ar_batched=round(sb0 / max(s, 1e-9), 3), bpb_ratio_vs_ar_batched=round(pt["bpb"] / max(arb_point["bpb"], 1e-9), 3))
+        par.append(pt)
+        log(f"parallel K={k} block={blk} thr={thr}: {pt}")
+    out["parallel_commits"] = {"template": tid, "sections": a.sweep_sections, "n": a.sweep_n, "ar_batched": arb_point, "points": par}
+    # committed-slot key/value reuse against the exact loop (every slot recomputed every step);
+    # on the first 4 sections with N=4: the exact loop is ~10x the work
+    sk_small = _skeleton(b.tok, tid, 4)
+    reuse = []
+    for r_every in (1, 16, 0):
+        r, s = b.hybrid(sk_small, config=b.config(refresh_every=r_every), nn=4)
+        reuse.append({"refresh_every": r_every, "seconds": round(s, 3), "forward_tokens": r[0].timings["forward_tokens"],
+                      **b.quality(sk_small, r)})
+        log(f"refresh_every={r_every}: {reuse[-1]}")
+    out["kv_reuse"] = {"template": tid, "sections": 4, "n": 4, "points": reuse}
+    # a full step (every slot a query) over 2 spans x 128 with more and more skeleton around
+    lengths = (256, 512) if a.quick else (256, 512, 1024, 2048)
+    steps_t = {}
+    for page, name in ((a.window, "paged"), (4096, "whole_skeleton")):
+        row = {}
+        for L in lengths:
+            sk = synthetic_skeleton(b.tok, L)
+            r, _ = b.hybrid(sk, steps=3, w=1.0, config=b.config(refresh_every=1, guard_ratio=0.0, window=page, block=0, threshold=0.0))
+            row[str(len(sk) - sk.span_tokens)] = round(sum(r[0].timings["step_seconds"]) / len(r[0].timings["step_seconds"]), 4)
+        steps_t[name] = row
+        log(f"step time ({name}): {row}")
+    out["step_seconds_vs_skeleton"] = {"n": b.n, "span_tokens": 256, **steps_t}
+    return out
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    b = Bench(args)
+    tids = args.templates.split(",")
+    sks = {t: _skeleton(b.tok, t, b.sections) for t in tids}
+    b.warm_up()
+    hf = None
+    if not (args.quick or args.no_generate):
+        from hybrid.model.hf import HybridForCausalLM
+
+        hf = HybridForCausalLM.from_backbone(b.model, bos_token_id=b.tok.bos_id, eos_token_id=b.tok.eos_id, pad_token_id=b.tok.pad_id).eval()
+    measured = compare(b, sks, hf)
+    out = {
+        "benchmark": "fill",
+        "device": torch.cuda.get_device_name() if b.device.type == "cuda" else f"cpu ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)",
+        "checkpoint": "random" if args.random else args.checkpoint,
+        "model_params": sum(p.numel() for p in b.model.parameters()),
+        "n": b.n, "steps": args.steps, "guidance": args.guidance, "schedule": args.schedule, "refresh_every": args.refresh_every, "block": args.block, "threshold": args.threshold,
+        "window": args.window, "precision": args.precision,
+        "sampling": {"temperature": args.temperature, "top_p": args.top_p}, "templates": tids, "sections": b.sections, "quick": args.quick,
+        **machine(),
+        **measured,
+    }
     if not args.skip_sweeps:
-        sk0 = _skeleton(tok, tids[0], args.sweep_sections)
-
-        def point(r, s, **extra):
-            return {**extra, "seconds": round(s, 3), **quality(model, tok, sk0, [x.tokens for x in r], [x.spans for x in r], device)}
-
-        ks = (16, 256) if args.quick else (4, 8, 16, 32, 64, 128, 256)
-        curve = []
-        for k in ks:
-            curve.append(point(*hybrid(sk0, steps=k, nn=args.sweep_n), steps=k))
-            log(f"K={k}: {curve[-1]}")
-        ra0, sa0 = _timed(lambda: arfill.fill(model, tok, sk0, n=args.sweep_n, seed=args.seed, params=params, precision=args.precision), device)
-        ar_point = point(ra0, sa0, filler="ar")
-        log(f"AR on the sweep contract: {ar_point}")
-        out["steps_curve"] = {"template": tids[0], "sections": args.sweep_sections, "n": args.sweep_n, "ar": ar_point, "points": curve}
-        sweep = []
-        for w in (1.0, 2.5) if args.quick else (1.0, 1.5, 2.0, 2.5, 3.5, 5.0):
-            sweep.append(point(*hybrid(sk0, w=w, nn=args.sweep_n), guidance=w))
-            log(f"w={w}: {sweep[-1]}")
-        out["guidance_sweep"] = {"template": tids[0], "sections": args.sweep_sections, "n": args.sweep_n, "ar": ar_point, "points": sweep}
-        # parallel commits: fewer steps with wider semi-AR blocks commit several tokens per span per
-        # step; each point against the span-parallel AR fill of the same contract, same run
-        rb0, sb0 = _timed(lambda: arfill_batched.fill(model, tok, sk0, n=args.sweep_n, seed=args.seed, params=params,
-                                                      window=args.window, precision=args.precision), device)
-        arb_point = point(rb0, sb0, filler="ar_batched")
-        grid = ((256, 2, 0.8), (64, 8, 0.8)) if args.quick else ((256, 2, 0.8), (128, 4, 0.8), (64, 8, 0.8), (64, 8, 0.5), (32, 16, 0.8), (96, 0, 0.8))
-        par = []
-        for k, blk, thr in grid:
-            r, s = hybrid(sk0, steps=k, config=config(block=blk, threshold=thr), nn=args.sweep_n)
-            pt = point(r, s, steps=k, block=blk, threshold=thr, tokens_per_span_step=round(r[0].timings["tokens_per_span_step"], 3))
-            pt.update(speedup_vs_ar_batched=round(sb0 / max(s, 1e-9), 3), bpb_ratio_vs_ar_batched=round(pt["bpb"] / max(arb_point["bpb"], 1e-9), 3))
-            par.append(pt)
-            log(f"parallel K={k} block={blk} thr={thr}: {pt}")
-        out["parallel_commits"] = {"template": tids[0], "sections": args.sweep_sections, "n": args.sweep_n, "ar_batched": arb_point, "points": par}
-        # committed-slot key/value reuse against the exact loop (every slot recomputed every step);
-        # on the first 4 sections with N=4: the exact loop is ~10x the work
-        sk_small = _skeleton(tok, tids[0], 4)
-        reuse = []
-        for r_every in (1, 16, 0):
-            r, s = hybrid(sk_small, config=config(refresh_every=r_every), nn=4)
-            reuse.append({"refresh_every": r_every, "seconds": round(s, 3), "forward_tokens": r[0].timings["forward_tokens"],
-                          **quality(model, tok, sk_small, [x.tokens for x in r], [x.spans for x in r], device)})
-            log(f"refresh_every={r_every}: {reuse[-1]}")
-        out["kv_reuse"] = {"template": tids[0], "sections": 4, "n": 4, "points": reuse}
-        # a full step (every slot a query) over 2 spans x 128 with more and more skeleton around
-        lengths = (256, 512) if args.quick else (256, 512, 1024, 2048)
-        steps_t = {}
-        for window, name in ((args.window, "paged"), (4096, "whole_skeleton")):
-            row = {}
-            for L in lengths:
-                sk = synthetic_skeleton(tok, L)
-                r, _ = hybrid(sk, steps=3, w=1.0, config=config(refresh_every=1, guard_ratio=0.0, window=window, block=0, threshold=0.0))
-                row[str(len(sk) - sk.span_tokens)] = round(sum(r[0].timings["step_seconds"]) / len(r[0].timings["step_seconds"]), 4)
-            steps_t[name] = row
-            log(f"step time ({name}): {row}")
-        out["step_seconds_vs_skeleton"] = {"n": n, "span_tokens": 256, **steps_t}
-    line = json.dumps(out)
-    print(line)
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(line + "\n")
+        out.update(sweeps(b, tids[0]))
+    emit(out, args.out)
 
 
 def _mean(xs):

@@ -1,5 +1,7 @@
-"""What every benchmark result records about the machine it ran on (these machines differ and are shared)."""
+"""What every benchmark result records about the machine it ran on (these machines differ and are
+shared), and what every benchmark does alike: its --threads / --out options and its one JSON line."""
 
+import json
 import os
 import platform
 
@@ -15,3 +17,21 @@ def machine() -> dict:
         pass
     return {"cpu_model": model, "cores": os.cpu_count(), "threads": torch.get_num_threads(),
             "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def add_run_args(ap, threads: int = 0) -> None:
+    """The two options every benchmark takes alike: --threads and --out."""
+    ap.add_argument("--threads", type=int, default=threads,
+                    help="torch CPU threads; 0 = leave torch's default" + (f" (default: {threads})" if threads else ""))
+    ap.add_argument("--out", default=None, help="also write the JSON to this file")
+
+
+def emit(result: dict, out: str | None, ensure_ascii: bool = True) -> None:
+    """The result as one JSON line on stdout, and in `out` when given (its folder made)."""
+    from pathlib import Path
+
+    line = json.dumps(result, ensure_ascii=ensure_ascii)
+    print(line)
+    if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(line + "\n")

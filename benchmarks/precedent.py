@@ -48,6 +48,7 @@ from hybrid.precedents import load_library  # noqa: E402
 from hybrid.sampling import SamplingParams  # noqa: E402
 from hybrid.skeleton import tokenize_segments  # noqa: E402
 from hybrid.checkpoint import load_checkpoint  # noqa: E402
+from hybrid.likelihood import trained_window  # noqa: E402
 
 SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # evals.systems.EVAL_SAMPLING
 
@@ -91,7 +92,7 @@ def _longest_run(a: str, b: str) -> int:
     return difflib.SequenceMatcher(None, wa, wb, autojunk=False).find_longest_match(0, len(wa), 0, len(wb)).size
 
 
-def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, embed, real_passages, seconds):
+def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, embed, real_passages, seconds):
     """Pooled metrics of one system: outputs[d][v][s] = body text."""
     nats = nbytes = 0.0
     leaked = present = wanted = 0
@@ -102,7 +103,7 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, embed, real
         own_text = doc.text  # a fact the real document itself states belongs to this deal, not to the precedent
         terms = _deal_terms(doc, deal)
         for bodies in variants:
-            a, b = metrics.span_nats(ref, ref_tok, segs, bodies, window=512, stride=256)
+            a, b = metrics.span_nats(ref, ref_tok, segs, bodies, window=window, stride=window // 2)
             nats, nbytes = nats + a, nbytes + b
             for i, body in enumerate(bodies):
                 gen_passages += metrics.passages(body)
@@ -163,7 +164,8 @@ def main(argv=None) -> int:
     torch.set_num_threads(args.threads)
     t0 = time.time()
     model, tok, record = load_checkpoint(args.checkpoint)
-    ref, ref_tok, _ = load_checkpoint(args.reference)
+    ref, ref_tok, ref_record = load_checkpoint(args.reference)
+    window = trained_window(ref_record)["window"]
     library = load_library(progress=False).use_relevance()  # as drafting retrieves
     docs = [d for d in load_documents(splits=("test",)) if any(s.body.strip() for s in d.sections)]
     docs = [shorten(d, args.sections, args.words) for d in (docs[: args.docs] if args.docs else docs)]
@@ -195,14 +197,14 @@ def main(argv=None) -> int:
     real = [p for d in docs for s in d.sections for p in metrics.passages(s.body)]
     real_nats = real_bytes = 0.0
     for d in docs:
-        a, b = metrics.span_nats(ref, ref_tok, d.segments(), [s.body for s in d.sections], window=512, stride=256)
+        a, b = metrics.span_nats(ref, ref_tok, d.segments(), [s.body for s in d.sections], window=window, stride=window // 2)
         real_nats, real_bytes = real_nats + a, real_bytes + b
     real_bpb = metrics.bpb(real_nats, int(real_bytes))
     n_drafts = len(docs) * args.n
     res = {}
     for name in outputs:
         per_draft = seconds[name] / n_drafts if name in seconds else 0.0
-        res[name] = _score_system(name, docs, outputs[name], hits if name != "without" else hits, deals, ref, ref_tok, embed, real,
+        res[name] = _score_system(name, docs, outputs[name], hits if name != "without" else hits, deals, ref, ref_tok, window, embed, real,
                                   round(per_draft, 3))
         res[name]["ref_bpb_ratio"] = res[name]["ref_bpb"] / real_bpb if res[name]["ref_bpb"] and real_bpb else None
     out = {

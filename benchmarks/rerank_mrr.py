@@ -19,7 +19,6 @@ PMI alone. `--lexical-weights` adds one combined figure per weight (tune on --sp
 """
 
 import argparse
-import json
 import math
 import re
 import sys
@@ -31,6 +30,8 @@ import torch
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
 
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.rerank import LEXICAL_WEIGHT, PMI_MODES, Reranker, spec_coverage  # noqa: E402
@@ -105,10 +106,9 @@ def main() -> None:
     ap.add_argument("--limit-docs", type=int, default=0, help="first N test documents only (0 = all)")
     ap.add_argument("--max-words", type=int, default=200, help="clause bodies are cut to their first W words")
     ap.add_argument("--min-words", type=int, default=5, help="skip clauses with fewer body words")
-    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads; 0 = leave torch's default")
     ap.add_argument("--modes", default=",".join(PMI_MODES), help="PMI estimators to measure (default: all)")
     ap.add_argument("--random", action="store_true", help="a random tiny model instead of the checkpoint (smoke test)")
-    ap.add_argument("--out", default=None, help="also write the JSON to this file")
+    add_run_args(ap)
     args = ap.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -190,10 +190,7 @@ def main() -> None:
         "device": args.device,
         "torch_threads": torch.get_num_threads(),
     }
-    line = json.dumps(result)
-    print(line)
-    if args.out:
-        Path(args.out).write_text(line + "\n")
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ which system wrote the text, about files or about the corpus; the runner feeds i
 
 - `span_nats`: the reference model's causal NLL of clause bodies *given the skeleton* (the
   document's own title, preamble, headings and tail around them), laid out as training lays
-  documents out (hybrid.data.windows: each body followed by one <eos>), re-tokenized with the
+  documents out (hybrid.data.layout: each body followed by one <eos>) and scored by
+  hybrid.likelihood, re-tokenized with the
   reference model's own tokenizer, so the drafting tokenizer never matters. `bpb` turns
   (nats, bytes) into bits per UTF-8 byte.
 - diversity across the N variants of one document: `self_bleu` (nltk BLEU-4, smoothing method 1),
@@ -32,8 +33,9 @@ tokenizers need data that cannot be downloaded here (DESIGN.md pitfalls).
 
 import math
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
+
+from hybrid.config import TrainConfig
 
 __all__ = [
     "MAUVE_MEANINGFUL",
@@ -96,62 +98,26 @@ def span_nats(
     segments: Sequence,
     bodies: Sequence[str],
     *,
-    window: int = 512,
-    stride: int = 256,
-    batch: int = 16,
-    device="cpu",
+    window: int = TrainConfig.seq_len,
+    stride: int = TrainConfig.seq_len // 2,
+    max_batch_tokens: int | None = None,
 ) -> tuple[float, int]:
     """(nats, bytes) of `bodies` (+ one <eos> each) under `model` in causal mode, skeleton as context.
 
     segments: hybrid.data.document.Segment list in document order; the i-th "body" segment's text
-    is replaced by bodies[i]. Sliding windows of `window` tokens: every token is scored once,
-    and after the first window with at least window - stride tokens of left context.
+    is replaced by bodies[i] (hybrid.data.layout). hybrid.likelihood's sliding windows of `window`
+    tokens (the reference checkpoint's training window): every token is scored once, and after the
+    first window with at least window - stride tokens of left context.
     """
-    import torch
-    import torch.nn.functional as F
+    from hybrid.data.document import Segment
+    from hybrid.data.layout import lay_out, with_bodies
+    from hybrid.likelihood import MAX_BATCH_TOKENS, logprob_sums, sliding_windows
 
-    n_body = sum(s.kind == "body" for s in segments)
-    assert n_body == len(bodies), f"{len(bodies)} bodies for {n_body} body segments"
-    assert 0 < stride <= window, f"stride must be in (0, {window}], got {stride}"
-    texts, it = [], iter(bodies)
-    for s in segments:
-        texts.append(next(it) if s.kind == "body" else s.text)
-    ids, scored = [tokenizer.bos_id, tokenizer.token_id("<doc>")], [False, False]
-    for s, seg_ids in zip(segments, tokenizer.encode_batch(texts)):
-        if s.kind == "body":
-            seg_ids = seg_ids + [tokenizer.eos_id]
-        ids += seg_ids
-        scored += [s.kind == "body"] * len(seg_ids)
-    ids.append(tokenizer.eos_id)
-    scored.append(False)
-    n_bytes = sum(len(b.encode("utf-8")) for b in bodies)
-
-    rows, start = [], 0
-    while True:
-        end = min(start + window, len(ids))
-        first = 1 if start == 0 else start + (window - stride)
-        sc = [False] * (first - start) + scored[first:end]
-        if any(sc):
-            rows.append((ids[start:end], sc))
-        if end >= len(ids):
-            break
-        start += stride
-    nats = 0.0
-    for a in range(0, len(rows), batch):
-        chunk = rows[a : a + batch]
-        T = max(len(r) for r, _ in chunk)
-        x = torch.full((len(chunk), T), tokenizer.pad_id, dtype=torch.long)
-        m = torch.zeros(len(chunk), T, dtype=torch.bool)
-        for i, (r, sc) in enumerate(chunk):  # right padding: a causal row never sees its pads
-            x[i, : len(r)] = torch.tensor(r)
-            m[i, : len(r)] = torch.tensor(sc)
-        x, m = x.to(device), m.to(device)
-        with torch.no_grad():
-            logits = model(x, "causal")
-        logp = F.log_softmax(logits[:, :-1].float(), -1)  # (B, T-1, V) predicts 1..T-1
-        nll = -logp.gather(-1, x[:, 1:, None]).squeeze(-1)  # (B, T-1)
-        nats += float((nll * m[:, 1:]).sum())
-    return nats, n_bytes
+    texts = with_bodies(segments, bodies)
+    lay = lay_out(tokenizer, [Segment(t, s.kind, s.section) for t, s in zip(texts, segments)])
+    (logp, _), = logprob_sums(model, [lay.ids], [lay.scored], lambda n: sliding_windows(n, window, stride),
+                              pad_id=tokenizer.pad_id, max_batch_tokens=max_batch_tokens or MAX_BATCH_TOKENS)
+    return -logp, sum(len(b.encode("utf-8")) for b in bodies)
 
 
 # ---------------------------------------------------------------------------------------------

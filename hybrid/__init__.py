@@ -9,7 +9,7 @@ pay for torch and the grammar engine until a model is needed.
 
 __all__ = ["Drafter", "Draft", "Reranker"]
 
-_HOME = {"Drafter": "hybrid.drafter", "Draft": "hybrid.drafter", "Reranker": "hybrid.rerank"}
+_HOME = {"Drafter": "hybrid.drafter", "Draft": "hybrid.draft", "Reranker": "hybrid.rerank"}
 
 
 def __getattr__(name):

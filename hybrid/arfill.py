@@ -3,7 +3,7 @@
 Owns: a KV-cached causal decode loop over a TokenSkeleton. Skeleton text is forced (prefilled
 in one forward per run of text), each span is written token by token until <eos> or its budget
 (the last position is always <eos>, as in the diffusion filler), N variants in one batch. Same
-processors as the diffusion filler (hybrid.skeleton.fill_processors: hybrid.sampling's, top-p
+processors as the diffusion filler (hybrid.fill_api.fill_processors: hybrid.sampling's, top-p
 taken among the 64 best tokens), with the span's own tokens as their context.
 Knows nothing about diffusion or templates.
 
@@ -22,9 +22,12 @@ import torch
 from hybrid.errors import SamplingError
 from hybrid.model.cache import KVCache
 from hybrid.sampling import SamplingParams, apply_processors, sample
-from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, check_fill_args, fill_processors
+from hybrid.options import int_range
+from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
+from hybrid.precision import autocast
+from hybrid.skeleton import DEFAULT_WINDOW, as_token_skeleton
 
-__all__ = ["fill", "check_ar_fill_args"]
+__all__ = ["fill", "check_ar_fill_args", "prepare"]
 
 
 class _Decoder:
@@ -89,24 +92,19 @@ def check_ar_fill_args(n, steps, guidance, seed, window) -> None:
     check_fill_args(n, steps if steps is not None else 1, guidance, seed)
     if guidance != 1:
         raise SamplingError(f"guidance must be 1 (off) for the AR fill baseline (it has no unconditional branch), got {guidance!r}.")
-    if isinstance(window, bool) or not isinstance(window, int) or window < 16:
-        raise SamplingError(f"window must be an integer >= 16, got {window!r}.")
+    int_range(16).check("window", window, error=SamplingError)
+
+
+def prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window):
+    """What both AR fillers start from, their arguments checked: (TokenSkeleton, params, processors, device)."""
+    check_ar_fill_args(n, steps, guidance, seed, window)
+    params = params or SamplingParams()
+    return as_token_skeleton(tokenizer, skeleton), params, fill_processors(params), next(model.parameters()).device
 
 
 @torch.no_grad()
-def fill(
-    model,
-    tokenizer,
-    skeleton,
-    n: int = 8,
-    steps: int | None = None,
-    guidance: float = 1.0,
-    seed: int = 0,
-    params: SamplingParams | None = None,
-    on_step=None,
-    window: int = DEFAULT_WINDOW,
-    precision: str = "auto",
-) -> list[FillResult]:
+def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
+         params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW, precision: str = "auto") -> list[FillResult]:
     """Write every span of `skeleton` left to right, n variants in one batch (same API as the diffusion fill).
 
     steps is accepted for signature parity and ignored (one decode step per token); guidance
@@ -114,11 +112,7 @@ def fill(
     precision: autocast of the forwards, as FillConfig.precision of the diffusion filler.
     """
     t_start = time.perf_counter()
-    check_ar_fill_args(n, steps, guidance, seed, window)
-    params = params or SamplingParams()
-    procs = fill_processors(params)
-    sk = as_token_skeleton(tokenizer, skeleton)
-    device = next(model.parameters()).device
+    sk, params, procs, device = prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window)
     V = model.cfg.vocab_size
     eos = sk.eos_id
     gen = torch.Generator(device=device).manual_seed(seed)

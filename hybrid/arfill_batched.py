@@ -17,9 +17,11 @@ import time
 
 import torch
 
-from hybrid.arfill import _Decoder, check_ar_fill_args
+from hybrid.arfill import _Decoder, prepare
+from hybrid.fill_api import FillResult, StepEvent
+from hybrid.precision import autocast
 from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
-from hybrid.skeleton import DEFAULT_WINDOW, FillResult, StepEvent, as_token_skeleton, autocast, fill_processors
+from hybrid.skeleton import DEFAULT_WINDOW
 
 __all__ = ["fill"]
 
@@ -38,27 +40,12 @@ def _prefixes(sk, window: int) -> list[list[int]]:
 
 
 @torch.no_grad()
-def fill(
-    model,
-    tokenizer,
-    skeleton,
-    n: int = 8,
-    steps: int | None = None,
-    guidance: float = 1.0,
-    seed: int = 0,
-    params: SamplingParams | None = None,
-    on_step=None,
-    window: int = DEFAULT_WINDOW,
-    precision: str = "auto",
-) -> list[FillResult]:
+def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
+         params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW, precision: str = "auto") -> list[FillResult]:
     """Write every span of `skeleton` of n variants in one batch of n x spans rows (same API as the
     other fillers; steps is ignored, guidance must be 1 = off). on_step(StepEvent) after each token step."""
     t_start = time.perf_counter()
-    check_ar_fill_args(n, steps, guidance, seed, window)
-    params = params or SamplingParams()
-    procs = fill_processors(params)
-    sk = as_token_skeleton(tokenizer, skeleton)
-    device = next(model.parameters()).device
+    sk, params, procs, device = prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window)
     V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
     S = len(sk.spans)
     if S == 0:

@@ -35,6 +35,7 @@ def _cmd_eval_bpb(args) -> int:
 
     from hybrid.bpb import corpus_bpb
     from hybrid.data.corpus import load_documents
+    from hybrid.likelihood import trained_window
     from hybrid.model.pretrained import resolve
 
     model, tok, record = resolve(args.checkpoint)  # one of our checkpoints, a Llama dir or a fetched base name
@@ -42,7 +43,8 @@ def _cmd_eval_bpb(args) -> int:
     if args.limit:
         docs = docs[: args.limit]
     device = "cuda" if torch.cuda.is_available() and not args.cpu else "cpu"
-    result = corpus_bpb(model.to(device), tok, docs, draws=args.draws, device=device, fill=not record.get("zero_shot"))  # a zero-shot base has no fill training
+    result = corpus_bpb(model.to(device), tok, docs, draws=args.draws, length=trained_window(record)["window"], device=device,
+                        fill=not record.get("zero_shot"))  # a zero-shot base has no fill training
     result = {"split": args.split, "checkpoint": str(args.checkpoint), **result}
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0

@@ -115,9 +115,44 @@ def _cmd_draft(args) -> int:
         return _draft_into(out, args, template, fields, steps, guidance, params)
 
 
-def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
+class _Progress:
+    """Progress bars on stderr from Drafter.stream()'s events: one method per DraftEvent.kind."""
+
+    def __init__(self):
+        self.plan_bar = self.fill_bar = self.outline = self.drafts = None
+
+    def plan_token(self, ev):
+        if self.plan_bar is None:
+            self.plan_bar = _bar(desc="plan", unit="tok")
+        self.plan_bar.update(1)
+
+    def plan(self, ev):
+        self.outline = ev.outline
+        if self.plan_bar is not None:
+            self.plan_bar.close()
+        print(f"outline: {len(ev.outline['sections'])} sections", file=sys.stderr)
+
+    def fill_step(self, ev):
+        if self.fill_bar is None:
+            self.fill_bar = _bar(total=ev.steps, desc="fill", unit="step")
+        self.fill_bar.update(1)
+
+    def rank(self, ev):
+        self.drafts = ev.drafts
+
+    def close(self):
+        for bar in (self.plan_bar, self.fill_bar):
+            if bar is not None:
+                bar.close()
+
+
+def _bar(**kw):
     from tqdm import tqdm
 
+    return tqdm(file=sys.stderr, leave=False, **kw)
+
+
+def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
     import torch
 
     from hybrid.diffusion.sampler import FillConfig
@@ -130,32 +165,16 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None, headings=args.headings, filler=args.filler)
     t_load = time.perf_counter() - t0
     print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
-    plan_bar = fill_bar = None
-    drafts = outline = None
+    progress = _Progress()
     try:
         for ev in drafter.stream(template, fields, n=args.n, steps=steps, guidance=guidance, seed=args.seed,
                                  temperature=params.temperature, top_p=params.top_p,
                                  precedents=args.precedents, precedent_guidance=args.precedent_guidance,
                                  precedent_start=args.precedent_start):
-            if ev.kind == "plan_token":
-                if plan_bar is None:
-                    plan_bar = tqdm(desc="plan", unit="tok", file=sys.stderr, leave=False)
-                plan_bar.update(1)
-            elif ev.kind == "plan":
-                outline = ev.outline
-                if plan_bar is not None:
-                    plan_bar.close()
-                print(f"outline: {len(outline['sections'])} sections", file=sys.stderr)
-            elif ev.kind == "fill_step":
-                if fill_bar is None:
-                    fill_bar = tqdm(total=ev.steps, desc="fill", unit="step", file=sys.stderr, leave=False)
-                fill_bar.update(1)
-            elif ev.kind == "rank":
-                drafts = ev.drafts
+            getattr(progress, ev.kind)(ev)
     finally:
-        for bar in (plan_bar, fill_bar):
-            if bar is not None:
-                bar.close()
+        progress.close()
+    drafts, outline = progress.drafts, progress.outline
     timings = {"load": t_load, **drafts[0].timings}
     settings = {
         "n": args.n, "steps": steps, "guidance": guidance, "temperature": params.temperature, "top_p": params.top_p,

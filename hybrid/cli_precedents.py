@@ -9,43 +9,9 @@ import json
 import sys
 from pathlib import Path
 
-from hybrid.options import SEED, int_range
+from hybrid.options import PRECEDENT_GUIDANCE, PRECEDENTS, SEED, int_range
 
-__all__ = ["add_parsers", "add_draft_arguments", "precedent_count", "guidance_weight"]
-
-
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {v}")
-    return v
-
-
-def precedent_count(text: str) -> int:
-    """argparse type of `hybrid draft --precedents`: an integer in [0, MAX_PRECEDENTS] (0 = off)."""
-    from hybrid.precedent_skeleton import MAX_PRECEDENTS
-
-    try:
-        v = int(text)
-    except ValueError:
-        v = None
-    if v is None or not 0 <= v <= MAX_PRECEDENTS:
-        raise argparse.ArgumentTypeError(f"must be an integer in [0, {MAX_PRECEDENTS}] (0 = off), got {text!r}")
-    return v
-
-
-def guidance_weight(text: str) -> float:
-    """argparse type of `hybrid draft --precedent-guidance`: a finite number >= 0 (0 = off)."""
-    try:
-        v = float(text)
-    except ValueError:
-        v = None
-    if v is None or not 0 <= v < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0 (0 = off), got {text!r}")
-    return v
+__all__ = ["add_parsers", "add_draft_arguments", "start_noise"]
 
 
 def start_noise(text: str) -> float:
@@ -61,9 +27,9 @@ def start_noise(text: str) -> float:
 
 def add_draft_arguments(parser) -> None:
     """`hybrid draft --precedents K --precedent-guidance W --precedent-start T` (0, 0, 1 = off; see Drafter.draft)."""
-    parser.add_argument("--precedents", type=precedent_count, default=0, metavar="K",
+    parser.add_argument("--precedents", type=PRECEDENTS, default=0, metavar="K",
                         help="k precedents of the train split per section, placed before its span; each section cites them (0 = off, default)")
-    parser.add_argument("--precedent-guidance", type=guidance_weight, default=0.0, metavar="W",
+    parser.add_argument("--precedent-guidance", type=PRECEDENT_GUIDANCE, default=0.0, metavar="W",
                         help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
                         "so W > 0 follows the precedent more (0 = off, default; needs --precedents >= 1)")
     parser.add_argument("--precedent-start", type=start_noise, default=1.0, metavar="T",
@@ -111,7 +77,7 @@ def add_parsers(sub) -> None:
     p.add_argument("clause_type", nargs="?", default=None, help="clause type, e.g. governing_law (see hybrid.data.clauses)")
     p.add_argument("--doc-type", default=None, help="prefer precedents of this doc type, e.g. 'MUTUAL NDA'")
     p.add_argument("--query", default=None, help="text to rank by (heading, clause spec, deal facts)")
-    p.add_argument("-k", type=_positive_int, default=3, help="how many precedents (>= 1, default 3)")
+    p.add_argument("-k", type=int_range(1), default=3, help="how many precedents (>= 1, default 3)")
     p.add_argument("--seed", type=SEED, default=0, help="seed for --variant > 0 draws, 0 .. 2^64-1 (default 0)")
     p.add_argument("--variant", type=int_range(0, 1 << 20), default=0, help="0 = the top k; v > 0 = a seeded draw from the top 4k")
     p.add_argument("--build", action="store_true", help="(re)build the library from the corpus first (progress on stderr)")

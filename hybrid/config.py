@@ -20,42 +20,47 @@ MIN_VOCAB_SIZE = 256 + 8  # byte-level BPE: the 256 byte symbols plus hybrid.tok
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")  # hybrid.model.llama's nn.Linear names
 
 
+
+def option(default, help: str):
+    """A config field with its default and its why-note, which `hybrid train --help` shows."""
+    return field(default=default, metadata={"help": help})
+
 @dataclass
 class TrainConfig:
-    out: str = "checkpoints/hybrid-small"  # checkpoint directory (written atomically)
-    corpus: str | None = None  # corpus root; None = $HYBRID_CORPUS or ../shared/corpus
-    vocab_size: int = 8192  # BPE vocabulary (see hybrid/tokenizer.py for why)
-    d_model: int = 256  # model width
-    n_layers: int = 6  # blocks
-    n_heads: int = 8  # heads
-    seq_len: int = 512  # training window (tokens); documents are cut into overlapping windows
-    stride: int = 384  # window stride; < seq_len so every boundary is seen with context
-    batch_size: int = 8  # windows per optimizer step (per process)
-    lr: float = 1.5e-3  # peak AdamW learning rate
-    min_lr_ratio: float = 0.1  # cosine floor as a fraction of lr
-    warmup_steps: int = 200  # linear warmup
-    max_steps: int = 6000  # cosine horizon and hard stop
-    max_minutes: float = 0.0  # wall-clock stop (checkpoint saved); 0 = off
-    weight_decay: float = 0.1  # AdamW decoupled decay on matrices (not norms)
-    dropout: float = 0.1  # regularization: the corpus is small and a 30M-param model overfits it
-    grad_clip: float = 1.0  # global grad-norm clip
-    cond_dropout: float = 0.1  # P(hide a span's heading from it): trains the CFG unconditional branch
-    diffusion_weight: float = 1.0  # total loss = ar + diffusion_weight * mdlm
-    schedule: str = "loglinear"  # MDLM noise schedule
-    plan_repeat: int = 4  # planner pairs repeated per epoch (they are ~4% of rows otherwise)
-    eval_every: int = 250  # steps between validation passes and checkpoints
-    eval_windows: int = 64  # fixed val windows per validation pass
-    seed: int = 1234  # data order, noise and init
-    tokenizer_docs: int = 0  # train the tokenizer on the first N train docs; 0 = all
-    limit_docs: int = 0  # use only the first N train and val documents (smoke runs, tests); 0 = all
-    precision: str = "auto"  # auto = bf16 autocast on CUDA, fp32 on CPU (hybrid.precision: one rule, no CPU flags); bf16 on an AMX CPU is ~2x faster per step
-    threads: int = DEFAULT_THREADS  # CPU intra-op threads; 0 = torch default (see hybrid.options.DEFAULT_THREADS)
-    precedent_mix: str = ""  # "own:cross:none" shares of sections given a precedent in training windows, e.g. 0.4:0.4:0.2 (hybrid.data.precedent_pairs); "" = off
-    init_from: str = ""  # adapt a pretrained base (a name from `hybrid model list` or a Llama checkpoint directory) instead of training our own backbone; its tokenizer and weights are used, d_model/n_layers/n_heads/vocab_size/dropout ignored (hybrid.adapt); "" = from scratch
-    lora_rank: int = 0  # with init_from: train a LoRA adapter of this rank (peft) on lora_targets, the base frozen, and save only the adapter; 0 = train every weight
-    lora_alpha: float = 0.0  # LoRA scale numerator (the update is alpha/rank x B A); 0 = 2 x lora_rank
-    lora_dropout: float = 0.0  # dropout on the LoRA branch's input
-    lora_targets: str = "q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj"  # comma-separated Llama projections that get an adapter
+    out: str = option("checkpoints/hybrid-small", "checkpoint directory (written atomically)")
+    corpus: str | None = option(None, "corpus root; None = $HYBRID_CORPUS or ../shared/corpus")
+    vocab_size: int = option(8192, "BPE vocabulary (see hybrid/tokenizer.py for why)")
+    d_model: int = option(256, "model width")
+    n_layers: int = option(6, "blocks")
+    n_heads: int = option(8, "heads")
+    seq_len: int = option(512, "training window (tokens); documents are cut into overlapping windows")
+    stride: int = option(384, "window stride; < seq_len so every boundary is seen with context")
+    batch_size: int = option(8, "windows per optimizer step (per process)")
+    lr: float = option(1.5e-3, "peak AdamW learning rate")
+    min_lr_ratio: float = option(0.1, "cosine floor as a fraction of lr")
+    warmup_steps: int = option(200, "linear warmup")
+    max_steps: int = option(6000, "cosine horizon and hard stop")
+    max_minutes: float = option(0.0, "wall-clock stop (checkpoint saved); 0 = off")
+    weight_decay: float = option(0.1, "AdamW decoupled decay on matrices (not norms)")
+    dropout: float = option(0.1, "regularization: the corpus is small and a 30M-param model overfits it")
+    grad_clip: float = option(1.0, "global grad-norm clip")
+    cond_dropout: float = option(0.1, "P(hide a span's heading from it): trains the CFG unconditional branch")
+    diffusion_weight: float = option(1.0, "total loss = ar + diffusion_weight * mdlm")
+    schedule: str = option("loglinear", "MDLM noise schedule")
+    plan_repeat: int = option(4, "planner pairs repeated per epoch (they are ~4% of rows otherwise)")
+    eval_every: int = option(250, "steps between validation passes and checkpoints")
+    eval_windows: int = option(64, "fixed val windows per validation pass")
+    seed: int = option(1234, "data order, noise and init")
+    tokenizer_docs: int = option(0, "train the tokenizer on the first N train docs; 0 = all")
+    limit_docs: int = option(0, "use only the first N train and val documents (smoke runs, tests); 0 = all")
+    precision: str = option("auto", "auto = bf16 autocast on CUDA, fp32 on CPU (hybrid.precision: one rule, no CPU flags); bf16 on an AMX CPU is ~2x faster per step")
+    threads: int = option(DEFAULT_THREADS, "CPU intra-op threads; 0 = torch default (see hybrid.options.DEFAULT_THREADS)")
+    precedent_mix: str = option("", '"own:cross:none" shares of sections given a precedent in training windows, e.g. 0.4:0.4:0.2 (hybrid.data.precedent_pairs); "" = off')
+    init_from: str = option("", 'adapt a pretrained base (a name from `hybrid model list` or a Llama checkpoint directory) instead of training our own backbone; its tokenizer and weights are used, d_model/n_layers/n_heads/vocab_size/dropout ignored (hybrid.adapt); "" = from scratch')
+    lora_rank: int = option(0, "with init_from: train a LoRA adapter of this rank (peft) on lora_targets, the base frozen, and save only the adapter; 0 = train every weight")
+    lora_alpha: float = option(0.0, "LoRA scale numerator (the update is alpha/rank x B A); 0 = 2 x lora_rank")
+    lora_dropout: float = option(0.0, "dropout on the LoRA branch's input")
+    lora_targets: str = option("q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj", "comma-separated Llama projections that get an adapter")
 
     def __post_init__(self):
         for name, rng in self.RANGES.items():
@@ -117,9 +122,5 @@ class TrainConfig:
 
     @classmethod
     def field_help(cls) -> dict[str, str]:
-        """Each field's why-comment from this file, reused as its `--help` text."""
-        import inspect
-        import re
-
-        src = inspect.getsource(cls)
-        return {m.group(1): m.group(2).strip() for m in re.finditer(r"^    (\w+): [^=]+= [^#\n]+# (.*)$", src, re.M)}
+        """Each field's why-note (its `help` metadata), reused as its `--help` text."""
+        return {f.name: f.metadata["help"] for f in fields(cls)}

@@ -91,7 +91,8 @@ def _paragraphs(doc, text: str) -> None:
 
 
 def build_document(title: str, preamble: str, sections: list[dict], tail: str = ""):
-    """A python-docx Document: sections are dicts with "heading" and "body" (numbers come from Word)."""
+    """A python-docx Document: sections are dicts with "heading", "body" and optionally "note" (set in
+    italics after the body); numbers come from Word."""
     doc = Document()
     title = xml_safe(title)
     doc.core_properties.title = title
@@ -102,10 +103,8 @@ def build_document(title: str, preamble: str, sections: list[dict], tail: str = 
     for s in sections:
         _number(doc.add_heading(xml_safe(s["heading"]).strip().rstrip(".:"), level=1), num_id)
         _paragraphs(doc, s["body"])
-        if s.get("precedents"):  # a section drafted from precedent cites them (hybrid.drafter.source_note)
-            from hybrid.drafter import source_note
-
-            doc.add_paragraph().add_run(xml_safe(source_note(s["precedents"]))).italic = True
+        if s.get("note"):  # e.g. the source note of a section drafted from precedent (hybrid.draft.source_note)
+            doc.add_paragraph().add_run(xml_safe(s["note"])).italic = True
     if tail.strip():
         _paragraphs(doc, tail)
     return doc

@@ -1,8 +1,9 @@
 """The Drafter: template + fields -> plan -> fill -> rerank -> N ranked drafts.
 
-Owns: the public drafting API (Drafter, Draft, DraftEvent), argument validation for a draft,
-the stage timings and the streaming of progress events. It is the only module that imports
-every stage (planner, filler, reranker); it adds no modelling of its own.
+Owns: the public drafting API (Drafter; its result types Draft and DraftEvent live in
+hybrid.draft and are importable from here), argument validation for a draft (once per call),
+the filler factory, the stage timings and the streaming of progress events. It is the only
+module that imports every stage (planner, filler, reranker); it adds no modelling of its own.
 
 Thread safety: a Drafter holds one re-entrant lock and every public method (plan, fill, rank,
 draft and each stream) runs under it, so concurrent calls on one Drafter from several threads
@@ -17,26 +18,29 @@ import codecs
 import queue
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 import torch
 
 from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.data.clean import strip_numbering
+from hybrid.draft import Draft, DraftEvent, source_note
 from hybrid.errors import CheckpointError, SamplingError
+from hybrid.fill_api import FillResult, check_fill_args
+from hybrid.likelihood import trained_window
+from hybrid.options import MMR, PRECEDENT_GUIDANCE, PRECEDENTS
 from hybrid.rerank import ContractSpec, Reranker, RerankWeights
 from hybrid.sampling import SamplingParams
-from hybrid.skeleton import FillResult, check_fill_args
 from hybrid.templates import load_template
-from hybrid.textsafe import escape_markdown
 
 MAX_START_TOKENS = 4096  # a precedent start is tokenized up to this; the filler cuts it to the span's budget
 
 __all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args", "check_precedent_args", "source_note"]
 
 FILLERS = ("diffusion", "ar", "ar-batched")
-HEADINGS = ("template", "planned")
+_HEADINGS = {"template": lambda template, outline: template.with_template_headings(outline), "planned": lambda template, outline: outline}
+HEADINGS = tuple(_HEADINGS)
 """Where a planned draft's title and section headings come from: the template's defaults for the
 planned clause types ("template", the default: the small shipped model's free-text headings are
 often garbled) or the planner's own text ("planned")."""
@@ -74,6 +78,26 @@ def _default_guidance() -> float:
     return DEFAULT_GUIDANCE
 
 
+def fill_function(filler: str, fill_config=None):
+    """The fill function of a filler (FILLERS); all take the arguments of hybrid.fill_api's contract
+    (the diffusion filler also a precedent `start`)."""
+    if filler == "diffusion":
+        from functools import partial
+
+        from hybrid.diffusion.sampler import fill
+
+        return partial(fill, config=fill_config)
+    if filler == "ar":
+        from hybrid.arfill import fill
+
+        return fill
+    if filler == "ar-batched":
+        from hybrid.arfill_batched import fill
+
+        return fill
+    raise SamplingError(f"filler must be one of {', '.join(FILLERS)}, got {filler!r}.")
+
+
 def sampling_params(sampling: dict, defaults: dict) -> SamplingParams:
     """SamplingParams from keyword arguments; an unknown name is a SamplingError listing the known ones."""
     unknown = [k for k in sampling if k not in _SAMPLING_FIELDS]
@@ -83,112 +107,34 @@ def sampling_params(sampling: dict, defaults: dict) -> SamplingParams:
 
 
 def check_draft_args(n, steps, guidance, seed, mmr: float = 0.0) -> None:
-    """SamplingError naming the argument, its range and the value: n in 1..hybrid.skeleton.MAX_VARIANTS (64), steps >= 1,
+    """SamplingError naming the argument, its range and the value: n in 1..hybrid.options.MAX_VARIANTS (64), steps >= 1,
     guidance >= 0, seed an integer, mmr in [0, 1)."""
     check_fill_args(n, steps, guidance, seed)
-    if isinstance(mmr, bool) or not isinstance(mmr, (int, float)) or not 0 <= mmr < 1:
-        raise SamplingError(f"mmr must be in [0, 1) (0 = off), got {mmr!r}.")
+    MMR.check("mmr", mmr, error=SamplingError)
 
 
-@dataclass
-class Draft:
-    """One ranked draft. `text` is the canonical plain-text layout the model reads and writes."""
-
-    rank: int  # 1 = best
-    text: str
-    title: str
-    preamble: str
-    sections: list[dict]  # [{"number", "heading", "clause", "body"}] in document order
-    tail: str  # signature block
-    outline: dict
-    score: float  # the reranker's total (hybrid.rerank: higher is better)
-    scores: dict  # its breakdown: total, loglik and every contract check
-    template: str = ""  # template id
-    fields: dict = field(default_factory=dict)
-    seed: int = 0
-    variant: int = 0  # index of this variant in the filler's batch
-    timings: dict = field(default_factory=dict)  # seconds per stage of the draft() call that made it
-
-    @property
-    def words(self) -> int:
-        return len(self.text.split())
-
-    @property
-    def markdown(self) -> str:
-        parts = [f"# {escape_markdown(self.title)}", _md_lines(self.preamble)]
-        for s in self.sections:
-            parts.append(f"## {s['number']}. {escape_markdown(s['heading'])}")
-            parts.append(_md_lines(s["body"]))
-            if s.get("precedents"):
-                parts.append(_md_lines(source_note(s["precedents"])))
-        if self.tail.strip():
-            parts.append("---")
-            parts.append(_md_lines(self.tail))
-        return "\n\n".join(p for p in parts if p.strip()) + "\n"
-
-    def to_docx(self, path) -> Path:
-        """Write a Word document (title, numbered Heading 1 sections, paragraphs) atomically."""
-        from hybrid.docx_export import write_docx
-
-        return write_docx(path, self.title, self.preamble, self.sections, self.tail)
-
-
-def _render(segments, bodies: list[str]) -> str:
-    """The canonical document text: the skeleton's segments with bodies[i] as the i-th body."""
-    it = iter(bodies)
-    return "".join(next(it) if seg.kind == "body" else seg.text for seg in segments)
-
-
-def source_note(precedents: list[dict]) -> str:
-    """The short source note of a section drafted from precedent (Markdown and DOCX)."""
-    return "Drafted from precedent: " + "; ".join(
-        f"{p['heading']} ({p['doc_id']}; {p['source']}, {p['license'] or 'license unknown'})" for p in precedents) + "."
+def _checked(n, steps, guidance, seed, mmr, sampling: dict, precedents: int = 0, precedent_guidance: float = 0.0,
+             precedent_start: float = 1.0):
+    """(steps, guidance, SamplingParams) of a call's arguments, defaults filled in, every one checked (once per call)."""
+    steps = _default_steps() if steps is None else steps
+    guidance = _default_guidance() if guidance is None else guidance
+    check_draft_args(n, steps, guidance, seed, mmr)
+    check_precedent_args(precedents, precedent_guidance, precedent_start)
+    return steps, guidance, sampling_params(sampling, DRAFT_SAMPLING)
 
 
 def check_precedent_args(precedents, precedent_guidance, precedent_start=1.0) -> None:
     """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0,
     precedent_start in (0, 1] (< 1 needs precedents)."""
-    from hybrid.precedent_skeleton import MAX_PRECEDENTS
-
-    if isinstance(precedents, bool) or not isinstance(precedents, int) or not 0 <= precedents <= MAX_PRECEDENTS:
-        raise SamplingError(f"precedents must be an integer in [0, {MAX_PRECEDENTS}] (0 = off), got {precedents!r}.")
+    PRECEDENTS.check("precedents", precedents, error=SamplingError)
     w = precedent_guidance
-    if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w < float("inf"):
-        raise SamplingError(f"precedent_guidance must be a finite number >= 0 (0 = off), got {w!r}.")
+    PRECEDENT_GUIDANCE.check("precedent_guidance", w, error=SamplingError)
     if w and not precedents:
         raise SamplingError(f"precedent_guidance needs precedents >= 1, got precedents={precedents!r} with precedent_guidance={w!r}.")
     from hybrid.precedent_start import check_start_noise
 
     if check_start_noise(precedent_start) < 1 and not precedents:
         raise SamplingError(f"precedent_start needs precedents >= 1, got precedents={precedents!r} with precedent_start={precedent_start!r}.")
-
-
-def _md_lines(text: str) -> str:
-    """Paragraphs stay paragraphs; single newlines become markdown hard breaks; text is escaped
-    (hybrid.textsafe.escape_markdown), so a field value or a sampled line cannot add markup."""
-    paras = [p.strip() for p in text.strip().split("\n\n") if p.strip()]
-    return "\n\n".join("  \n".join(escape_markdown(line.strip()) for line in p.split("\n")) for p in paras)
-
-
-@dataclass
-class DraftEvent:
-    """A progress event of Drafter.stream().
-
-    kind: "plan_token" (text: the token's text, forced: jump-forward supplied it), "plan" (outline),
-    "fill_step" (step of steps, partial: each variant's document after that step, slots not yet
-    committed shown as "_"; the AR fill reports one step per span), "rank" (drafts: the ranked
-    result; always the last event).
-    """
-
-    kind: str
-    seconds: float  # since the stream started
-    text: str = ""
-    forced: bool = False
-    outline: dict | None = None
-    step: int = 0
-    steps: int = 0
-    partial: list[str] | None = None
-    drafts: list[Draft] | None = None
 
 
 class _Cancelled(Exception):
@@ -211,16 +157,15 @@ class Drafter:
                  record: dict | None = None, path=None, headings: str = "template", library=None, fact_guard: bool = True):
         from hybrid.planner import Planner
 
-        if filler not in FILLERS:
-            raise SamplingError(f"filler must be one of {', '.join(FILLERS)}, got {filler!r}.")
-        if headings not in HEADINGS:
+        fill_function(filler)  # an unknown name fails here, not at the first draft
+        if headings not in _HEADINGS:
             raise SamplingError(f"headings must be one of {', '.join(HEADINGS)}, got {headings!r}.")
         self.headings = headings
         self.model, self.tokenizer = model.eval(), tokenizer
         self.filler, self.fill_config = filler, fill_config
         self.planner = Planner(model, tokenizer)
-        self.reranker = Reranker(model, tokenizer, weights)
         self.record = record or {}
+        self.reranker = Reranker(model, tokenizer, weights, **trained_window(self.record))
         self.path = str(path) if path is not None else None
         self._lock = threading.RLock()
         self._library = library  # hybrid.precedents.Library; None = the default cache, loaded on first use
@@ -260,10 +205,7 @@ class Drafter:
     def fill(self, template, fields: dict, outline: dict, *, n: int = 4, steps: int | None = None, guidance: float | None = None,
              seed: int = 0, on_step=None, **sampling) -> list[FillResult]:
         """n filled variants of the skeleton of `outline` (unranked, in batch order)."""
-        steps = _default_steps() if steps is None else steps
-        guidance = _default_guidance() if guidance is None else guidance
-        check_draft_args(n, steps, guidance, seed)
-        params = sampling_params(sampling, DRAFT_SAMPLING)
+        steps, guidance, params = _checked(n, steps, guidance, seed, 0.0, sampling)
         with self._lock:
             skeleton = load_template(template).render_skeleton(outline, fields)
             return self._fill(skeleton, n, steps, guidance, seed, params, on_step)
@@ -277,15 +219,10 @@ class Drafter:
             bans = deal_ban_ids(self.tokenizer, skeleton.deal_text)
             guard = FactGuard(self.tokenizer, skeleton.deal_text, vocab=self.model.output_weight.shape[0]) if self.fact_guard else None
             params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))), fact_guard=guard)
-        if self.filler in ("ar", "ar-batched"):
-            from hybrid import arfill, arfill_batched
-
-            fill = arfill.fill if self.filler == "ar" else arfill_batched.fill
-            return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params, on_step=on_step)
-        from hybrid.diffusion.sampler import fill
-
+        fill = fill_function(self.filler, self.fill_config)
+        extra = {} if start is None else {"start": start}  # only the diffusion filler edits a start (checked in _events)
         return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params,
-                    on_step=on_step, config=self.fill_config, start=start)
+                    on_step=on_step, **extra)
 
     def rank(self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0) -> list[Draft]:
         """Drafts from filled variants (FillResults or lists of bodies), best first. Body lines lose
@@ -303,7 +240,7 @@ class Drafter:
                 bodies = variants[r.index]
                 sections = [{"number": str(i + 1), "heading": s.heading, "clause": s.clause, "body": b}
                             for i, (s, b) in enumerate(zip(skeleton.spans, bodies))]
-                drafts.append(Draft(rank, _render(segs, bodies), outline["title"], segs[1].text.strip(), sections, segs[-1].text,
+                drafts.append(Draft(rank, skeleton.render(bodies), outline["title"], segs[1].text.strip(), sections, segs[-1].text,
                                     outline, r.score, r.scores, template.id, values, seed, r.index))
             return drafts
 
@@ -327,8 +264,9 @@ class Drafter:
         only the masked tokens (hybrid.precedent_start): a draft edited from precedent.
         """
         drafts = None
-        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=None,
-                               precedents=precedents, precedent_guidance=precedent_guidance, precedent_start=precedent_start):
+        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start)
+        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, None, precedents, precedent_guidance,
+                               precedent_start):
             drafts = ev.drafts
         return drafts
 
@@ -340,16 +278,11 @@ class Drafter:
         The work runs in a worker thread that holds this Drafter's lock; closing the generator
         early stops it at its next token or step. Arguments are validated here, before any work.
         """
-        steps = _default_steps() if steps is None else steps
-        guidance = _default_guidance() if guidance is None else guidance
-        check_draft_args(n, steps, guidance, seed, mmr)
-        sampling_params(sampling, DRAFT_SAMPLING)
-        check_precedent_args(precedents, precedent_guidance, precedent_start)
-        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents, precedent_guidance,
+        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start)
+        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance,
                             precedent_start)
 
-    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, precedents=0, precedent_guidance=0.0,
-                precedent_start=1.0):
+    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance, precedent_start):
         q: queue.Queue = queue.Queue()
         cancel = threading.Event()
         done = object()
@@ -361,8 +294,8 @@ class Drafter:
 
         def work():
             try:
-                for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit=emit,
-                                       precedents=precedents, precedent_guidance=precedent_guidance, precedent_start=precedent_start):
+                for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents,
+                                       precedent_guidance, precedent_start):
                     emit(ev)
             except _Cancelled:
                 pass
@@ -385,14 +318,10 @@ class Drafter:
             cancel.set()
             worker.join()
 
-    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, sampling, emit, precedents=0, precedent_guidance=0.0,
-                precedent_start=1.0):
-        """The pipeline as a generator of DraftEvents; `emit` (stream only) receives the in-stage events."""
-        steps = _default_steps() if steps is None else steps
-        guidance = _default_guidance() if guidance is None else guidance
-        check_draft_args(n, steps, guidance, seed, mmr)
-        check_precedent_args(precedents, precedent_guidance, precedent_start)
-        params = sampling_params(sampling, DRAFT_SAMPLING)
+    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents, precedent_guidance,
+                precedent_start):
+        """The pipeline as a generator of DraftEvents, arguments already checked (_checked); `emit`
+        (stream only) receives the in-stage events."""
         with self._lock:
             t0 = time.perf_counter()
             template = load_template(template)
@@ -408,8 +337,7 @@ class Drafter:
 
                 ts = time.perf_counter()
                 outline = self.planner.plan(template, values, seed=seed, params=params, on_token=on_token).outline
-                if self.headings == "template":
-                    outline = template.with_template_headings(outline)
+                outline = _HEADINGS[self.headings](template, outline)
                 timings["plan"] = time.perf_counter() - ts
             else:
                 timings["plan"] = 0.0

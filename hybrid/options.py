@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from hybrid.errors import ConfigError
 
-__all__ = ["Range", "int_range", "float_range", "SEED", "MAX_VARIANTS", "DEFAULT_THREADS", "add_threads", "set_threads"]
+__all__ = ["Range", "int_range", "float_range", "SEED", "MMR", "MAX_VARIANTS", "MAX_PRECEDENTS", "PRECEDENTS", "PRECEDENT_GUIDANCE", "DEFAULT_THREADS", "add_threads", "set_threads"]
 
-MAX_VARIANTS = 64  # drafts filled in one batch (hybrid.skeleton); more only costs memory without new diversity
+MAX_VARIANTS = 64  # drafts filled in one batch (hybrid.fill_api); more only costs memory without new diversity
+MAX_PRECEDENTS = 4  # per span: each adds ~110 skeleton tokens in front of it (pages are 512 tokens; hybrid.precedent_skeleton)
 DEFAULT_THREADS = 1
 """Torch CPU intra-op threads for every command; 0 keeps torch's default (all cores). One, because
 these small models decode a token (or one step of a few variants) at a time, so a second thread
@@ -34,6 +35,7 @@ class Range:
     integer: bool = True
     lo_open: bool = False  # (lo, ... instead of [lo, ...
     hi_open: bool = False  # ..., hi) instead of ..., hi]
+    off: object = None  # the value that turns the option off, named in messages; None = it has none
 
     def describe(self) -> str:
         kind = "an integer" if self.integer else "a finite number"
@@ -54,31 +56,39 @@ class Range:
             return False
         return not (self.hi is not None and (v >= self.hi if self.hi_open else v > self.hi))
 
-    def check(self, name: str, v) -> None:
-        """ConfigError naming `name`, the range and the value when `v` is outside."""
+    def _off(self, off=None) -> str:
+        off = self.off if off is None else off
+        return "" if off is None else f" ({off} = off)"
+
+    def check(self, name: str, v, *, off=None, error: type[Exception] = ConfigError) -> None:
+        """`error` (a project exception) naming `name`, the range, the value that means off (when
+        there is one) and the value received, when `v` is outside."""
         if not self.contains(v):
-            raise ConfigError(f"{name} must be {self.describe()}, got {v!r}.")
+            raise error(f"{name} must be {self.describe()}{self._off(off)}, got {v!r}.")
 
     def __call__(self, text: str):
         """argparse type=: the parsed value, or ArgumentTypeError naming the range and `text`."""
         try:
             v = int(text) if self.integer else float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {self.describe()}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"must be {self.describe()}{self._off()}, got {text!r}") from None
         if not self.contains(v):
-            raise argparse.ArgumentTypeError(f"must be {self.describe()}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be {self.describe()}{self._off()}, got {text!r}")
         return v
 
 
-def int_range(lo: int | None = None, hi: int | None = None) -> Range:
-    return Range(lo, hi, integer=True)
+def int_range(lo: int | None = None, hi: int | None = None, *, off=None) -> Range:
+    return Range(lo, hi, integer=True, off=off)
 
 
-def float_range(lo: float | None = None, hi: float | None = None, *, lo_open: bool = False, hi_open: bool = False) -> Range:
-    return Range(lo, hi, integer=False, lo_open=lo_open, hi_open=hi_open)
+def float_range(lo: float | None = None, hi: float | None = None, *, lo_open: bool = False, hi_open: bool = False, off=None) -> Range:
+    return Range(lo, hi, integer=False, lo_open=lo_open, hi_open=hi_open, off=off)
 
 
 SEED = int_range(0, 2**64 - 1)  # torch.Generator.manual_seed takes at most 64 bits
+MMR = float_range(0, 1, hi_open=True, off=0)  # the reranker's diversity weight (hybrid.mmr.mmr_order)
+PRECEDENTS = int_range(0, MAX_PRECEDENTS, off=0)  # precedents per section (Drafter.draft, `hybrid draft --precedents`)
+PRECEDENT_GUIDANCE = float_range(0, off=0)  # added to the guidance weight (Drafter.draft, `--precedent-guidance`)
 
 
 def add_threads(parser, default: int = DEFAULT_THREADS) -> None:

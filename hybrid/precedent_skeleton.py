@@ -21,10 +21,10 @@ from dataclasses import replace
 
 from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
+from hybrid.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 
 __all__ = ["deal_from_template", "section_query", "condition", "MAX_PRECEDENTS"]
 
-MAX_PRECEDENTS = 4  # per span: each adds ~110 skeleton tokens in front of it (pages are 512 tokens)
 _AMOUNT_FIELD = re.compile(r"fee|price|pricing|amount|contribution|payment")
 _TERM_FIELD = re.compile(r"term(?!inat)|duration|period")
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from hybrid.data import facts as facts_module
 from hybrid.data.facts import DealFacts, adapt, normalize
 from hybrid.errors import HybridError
+from hybrid.options import int_range
 
 __all__ = ["Precedent", "Library", "PrecedentError", "build_library", "load_library", "default_library_path",
            "corpus_fingerprint", "embedding_text", "MIN_WORDS", "FORMAT", "SHORTLIST"]
@@ -168,8 +169,7 @@ class Library:
 
         if clause_type not in CLAUSE_TYPES:
             raise PrecedentError(f"clause type must be one of {', '.join(CLAUSE_TYPES)}, got {clause_type!r}.")
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise PrecedentError(f"k must be an integer >= 1, got {k!r}.")
+        int_range(1).check("k", k, error=PrecedentError)
         everyone = self._by_type.get(clause_type, [])
         same = [p for p in everyone if doc_type and p.doc_type == doc_type.upper()]
         if sum(p.doc_id != exclude_doc for p in same) >= k:

@@ -43,7 +43,6 @@ lawyer-written queries of issue 17 depend on: there MiniLM beats BM25).
 """
 
 import hashlib
-import math
 import os
 import re
 import sqlite3
@@ -56,6 +55,8 @@ from pathlib import Path
 import numpy as np
 
 from hybrid.errors import ConfigError
+from hybrid.options import float_range
+from hybrid.stems import stem
 
 __all__ = ["FEATURES", "SHORTLIST", "DEFAULT_WEIGHTS", "WEIGHTS_WITH_PMI", "RelevanceWeights", "EmbeddingCache", "RelevanceScorer", "terms", "minilm_encoder"]
 
@@ -85,8 +86,7 @@ class RelevanceWeights:
 
     def __post_init__(self):
         for name, v in asdict(self).items():
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (math.isfinite(v) and v >= 0):
-                raise ConfigError(f"relevance weight {name} must be a finite number >= 0, got {v!r}.")
+            float_range(0).check(f"relevance weight {name}", v)
 
     def formula(self, shortlist: int = SHORTLIST) -> str:
         """The score as text, e.g. "1.2 * bm25 + 3.4 * dense" (what `hybrid rank --json` reports)."""
@@ -95,21 +95,9 @@ class RelevanceWeights:
         return text + (f" (pmi on the best {shortlist} by the rest)" if self.pmi else "")
 
 
-@lru_cache(maxsize=1)
-def _porter():
-    from nltk.stem import PorterStemmer
-
-    return PorterStemmer()
-
-
-@lru_cache(maxsize=1 << 17)
-def _stem(word: str) -> str:
-    return _porter().stem(word, to_lowercase=False)
-
-
 def terms(text: str) -> list[str]:
     """BM25 terms: lower-cased, Porter-stemmed words without function words and bare numbers."""
-    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS and not w.isdigit()]
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS and not w.isdigit()]
 
 
 @lru_cache(maxsize=2)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import torch
 
 from hybrid.errors import SamplingError
+from hybrid.options import int_range
 
 __all__ = [
     "LogitsProcessor",
@@ -61,8 +62,7 @@ class TopK(LogitsProcessor):
     """Keep the k highest scores (ties at the k-th score are kept too)."""
 
     def __init__(self, top_k: int):
-        if not (isinstance(top_k, int) and not isinstance(top_k, bool) and top_k >= 1):
-            raise SamplingError(f"top_k must be an integer >= 1, got {top_k!r}.")
+        int_range(1).check("top_k", top_k, error=SamplingError)
         self.top_k = top_k
 
     def __call__(self, input_ids, scores):
@@ -72,14 +72,27 @@ class TopK(LogitsProcessor):
 
 
 class TopP(LogitsProcessor):
-    """Nucleus: keep the smallest set of tokens whose probability mass reaches top_p (at least one)."""
+    """Nucleus: keep the smallest set of tokens whose probability mass reaches top_p (at least one).
 
-    def __init__(self, top_p: float):
+    candidates=k: the nucleus is taken among the k best tokens only, their probabilities
+    renormalized over the k (top-k and top-p together, as many samplers combine them), which
+    spares a sort of the whole vocabulary per row; None = over the whole vocabulary.
+    """
+
+    def __init__(self, top_p: float, candidates: int | None = None):
         if not (isinstance(top_p, (int, float)) and 0 < top_p <= 1):
             raise SamplingError(f"top_p must be in (0, 1], got {top_p!r}.")
-        self.top_p = float(top_p)
+        if candidates is not None:
+            int_range(1).check("candidates", candidates, error=SamplingError)
+        self.top_p, self.candidates = float(top_p), candidates
 
     def __call__(self, input_ids, scores):
+        if self.candidates is not None:
+            top, idx = scores.topk(min(self.candidates, scores.shape[-1]), dim=-1)  # (B, k) descending
+            probs = (top - top.logsumexp(-1, keepdim=True)).exp()  # renormalized over the k candidates
+            keep_top = probs.cumsum(-1) - probs < self.top_p  # mass of strictly better tokens < top_p
+            keep = torch.zeros_like(scores, dtype=torch.bool).scatter_(-1, idx, keep_top)
+            return scores.masked_fill(~keep, _NEG_INF)
         sorted_scores, order = torch.sort(scores, dim=-1, descending=True)
         probs = sorted_scores.softmax(dim=-1)
         mass_before = probs.cumsum(dim=-1) - probs  # mass of strictly better tokens
@@ -122,8 +135,7 @@ class NoRepeatNGram(LogitsProcessor):
     """Ban every token that would complete an n-gram already present in input_ids."""
 
     def __init__(self, n: int):
-        if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1):
-            raise SamplingError(f"no_repeat_ngram must be an integer >= 1, got {n!r}.")
+        int_range(1).check("no_repeat_ngram", n, error=SamplingError)
         self.n = n
 
     def __call__(self, input_ids, scores):
@@ -233,16 +245,14 @@ class SamplingParams:
         self.repetition_penalty = float(self.repetition_penalty)
         if not (math.isfinite(self.temperature) and self.temperature >= 0):
             raise SamplingError(f"temperature must be a finite number >= 0, got {self.temperature}.")
-        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 0:
-            raise SamplingError(f"top_k must be an integer >= 0 (0 = off), got {self.top_k!r}.")
+        int_range(0).check("top_k", self.top_k, off=0, error=SamplingError)
         if not 0 < self.top_p <= 1:
             raise SamplingError(f"top_p must be in (0, 1], got {self.top_p}.")
         if not 0 <= self.min_p <= 1:
             raise SamplingError(f"min_p must be in [0, 1], got {self.min_p}.")
         if not (math.isfinite(self.repetition_penalty) and self.repetition_penalty > 0):
             raise SamplingError(f"repetition_penalty must be a finite number > 0, got {self.repetition_penalty}.")
-        if isinstance(self.no_repeat_ngram, bool) or not isinstance(self.no_repeat_ngram, int) or self.no_repeat_ngram < 0:
-            raise SamplingError(f"no_repeat_ngram must be an integer >= 0 (0 = off), got {self.no_repeat_ngram!r}.")
+        int_range(0).check("no_repeat_ngram", self.no_repeat_ngram, off=0, error=SamplingError)
         self.banned_tokens = tuple(self.banned_tokens)
         BannedTokens(self.banned_tokens)  # validates the ids
 

@@ -1,16 +1,15 @@
 """The tokenized skeleton: what both fillers (diffusion and AR) start from.
 
 Owns: turning ordered Segments (a template Skeleton, a real corpus Document, or a hand-written
-list) into token ids laid out exactly as training sees documents (hybrid.data.windows):
+list) into token ids laid out exactly as training sees documents (hybrid.data.layout):
 `<bos><doc>` + every segment tokenized on its own + `<eos>`, where each clause body is a *span*: a
 fixed budget of positions whose text ends with `<eos>` filling the rest. It also owns the span
 slots (where each span sits, its section, clause and required terms), the heading ids the
 guidance hides, position locks, the rendering of filled bodies back into document text, and the
 context windows ("pages") a long document is filled in.
 
-It also owns the contract both fillers (hybrid.diffusion.sampler, hybrid.arfill) share with
-their callers: FillResult, StepEvent, `as_token_skeleton`, the argument checks of `fill(...)`,
-the autocast rule and the processor list both apply (`fill_processors`).
+`as_token_skeleton` is what every filler and the reranker accept. The filler's API
+(FillResult, StepEvent, argument checks, processors) is hybrid.fill_api.
 
 Knows nothing about models or sampling.
 
@@ -22,38 +21,18 @@ length fill and no position ever exceeds the window.
 """
 
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
 import torch
 
 from hybrid.data.document import Document, Segment
-from hybrid.data.windows import KIND_HEADING, KIND_SPAN, KIND_TEXT
+from hybrid.data.layout import KIND_HEADING, KIND_SPAN, lay_out, with_bodies
+from hybrid.config import TrainConfig
 from hybrid.errors import SamplingError
-from hybrid.precision import PRECISIONS, autocast  # re-exported: the fillers import them from here
-from hybrid.options import MAX_VARIANTS, SEED  # N variants per fill call (one batch); torch's 64-bit seeds
 
-__all__ = [
-    "SpanSlot",
-    "Page",
-    "TokenSkeleton",
-    "FillResult",
-    "StepEvent",
-    "tokenize_segments",
-    "from_template",
-    "from_document",
-    "as_token_skeleton",
-    "check_fill_args",
-    "autocast",
-    "PrefilteredTopP",
-    "FILL_TOP_P_CANDIDATES",
-    "fill_processors",
-    "PRECISIONS",
-    "DEFAULT_WINDOW",
-    "MAX_VARIANTS",
-]
+__all__ = ["SpanSlot", "Page", "TokenSkeleton", "tokenize_segments", "from_template", "from_document", "as_token_skeleton",
+           "DEFAULT_WINDOW"]
 
-DEFAULT_WINDOW = 512  # the training window (TrainConfig.seq_len)
-_KIND = {"text": KIND_TEXT, "heading": KIND_HEADING, "body": KIND_SPAN}
+DEFAULT_WINDOW = TrainConfig.seq_len  # the training window of a checkpoint that records none (hybrid.likelihood.trained_window)
 
 
 @dataclass
@@ -102,10 +81,6 @@ class TokenSkeleton:
         return self.ids.shape[0]
 
     @property
-    def positions(self) -> torch.Tensor:
-        return torch.arange(len(self))
-
-    @property
     def span_mask(self) -> torch.Tensor:
         return self.kind == KIND_SPAN
 
@@ -140,14 +115,7 @@ class TokenSkeleton:
     def render(self, bodies: list[str]) -> str:
         """The document text with `bodies[i]` as the i-th clause body (canonical layout)."""
         assert len(bodies) == len(self.spans), f"{len(bodies)} bodies for {len(self.spans)} spans"
-        out, i = [], 0
-        for seg in self.segments:
-            if seg.kind == "body":
-                out.append(bodies[i])
-                i += 1
-            else:
-                out.append(seg.text)
-        return "".join(out)
+        return "".join(with_bodies(self.segments, bodies))
 
     def pages(self, window: int = DEFAULT_WINDOW, min_context: int = 64) -> list[Page]:
         """Cover every span with pages of at most `window` tokens (more only when one span needs it).
@@ -196,28 +164,13 @@ def tokenize_segments(
     for i, b in enumerate(budgets):
         if not isinstance(b, int) or b < 2:
             raise SamplingError(f"budget of span {i} must be an integer >= 2 (text + <eos>), got {b!r}.")
-    ids = [tokenizer.bos_id, tokenizer.token_id("<doc>")]
-    kind, section, locked = [KIND_TEXT] * 2, [-1, -1], [False, False]
-    spans: list[SpanSlot] = []
-    texts = [s.text if s.kind != "body" else "" for s in segments]
-    for seg, seg_ids in zip(segments, tokenizer.encode_batch(texts)):
-        if seg.kind == "body":
-            i = len(spans)
-            L = budgets[i]
-            spans.append(SpanSlot(i, len(ids), L, seg.section, **(meta[i] if meta else {})))
-            seg_ids = [tokenizer.mask_id] * (L - 1) + [tokenizer.eos_id]
-            locked += [False] * (L - 1) + [True]
-        else:
-            locked += [False] * len(seg_ids)
-        ids += seg_ids
-        kind += [_KIND[seg.kind]] * len(seg_ids)
-        section += [seg.section if seg.kind != "text" else -1] * len(seg_ids)
-    ids.append(tokenizer.eos_id)
-    kind.append(KIND_TEXT)
-    section.append(-1)
-    locked.append(False)
+    lay = lay_out(tokenizer, segments, [[tokenizer.mask_id] * (L - 1) for L in budgets])  # each span ends with its <eos>
+    spans = [SpanSlot(i, a, b - a, lay.section[a], **(meta[i] if meta else {})) for i, (a, b) in enumerate(lay.spans)]
+    locked = [False] * len(lay.ids)
+    for s in spans:
+        locked[s.end - 1] = True
     return TokenSkeleton(
-        ids=torch.tensor(ids), kind=torch.tensor(kind), section=torch.tensor(section), locked=torch.tensor(locked),
+        ids=torch.tensor(lay.ids), kind=torch.tensor(lay.kind), section=torch.tensor(lay.section), locked=torch.tensor(locked),
         spans=spans, segments=list(segments), mask_id=tokenizer.mask_id, eos_id=tokenizer.eos_id, reference=reference,
     )
 
@@ -275,103 +228,3 @@ def as_token_skeleton(tokenizer, skeleton) -> TokenSkeleton:
     if hasattr(skeleton, "segments") and hasattr(skeleton, "spans"):
         return from_template(tokenizer, skeleton)
     raise SamplingError(f"skeleton must be a TokenSkeleton, a templates.Skeleton or a Document, got {type(skeleton).__name__}.")
-
-
-def check_fill_args(n, steps, guidance, seed) -> None:
-    """One rule, one raise: the message names the argument, the allowed range and the value."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_VARIANTS:
-        raise SamplingError(f"n must be an integer in [1, {MAX_VARIANTS}], got {n!r}.")
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise SamplingError(f"steps must be an integer >= 1, got {steps!r}.")
-    if isinstance(guidance, bool) or not isinstance(guidance, (int, float)) or not guidance >= 0 or guidance == float("inf"):
-        raise SamplingError(f"guidance must be a finite number >= 0 (1 = off), got {guidance!r}.")
-    if not SEED.contains(seed):
-        raise SamplingError(f"seed must be {SEED.describe()}, got {seed!r}.")
-
-
-@dataclass
-class FillResult:
-    """One filled variant."""
-
-    spans: list[str]  # body text per span (up to its first <eos>)
-    tokens: list[list[int]]  # body token ids per span (no <eos>)
-    text: str  # the whole document: skeleton with the bodies in place
-    timings: dict  # seconds: "skeleton", "fill" (all steps), "total", plus filler-specific counters
-    steps: int  # denoising steps run (diffusion) or decode steps (AR)
-
-
-@dataclass
-class StepEvent:
-    """What a filler's `on_step` callback receives after each step (diffusion) or span (AR)."""
-
-    step: int  # 1-based
-    steps: int  # total planned (K, or the number of spans)
-    masked: int  # span slots still open over all variants
-    seconds: float  # wall time of this step
-    render: Callable[[str], list[str]] | None = field(default=None, repr=False)
-    """The filler's renderer of the partly filled variants (called by `partial`, only on demand)."""
-
-    def partial(self, glyph: str = "_") -> list[str] | None:
-        """Every variant's document as filled so far, an open slot shown as `glyph` (None when the
-        filler gave no renderer). Rendering decodes every variant, so it is done only when asked; call
-        it inside on_step (the diffusion filler renders its state at the time of the call)."""
-        return None if self.render is None else self.render(glyph)
-
-
-class PrefilteredTopP:
-    """hybrid.sampling.TopP computed from the top-k candidates.
-
-    exact=True: the same result as TopP; rows whose top k already hold top_p of the mass (almost
-    always for a trained model's AR step) are done from the top k, the others by TopP's full sort.
-    exact=False (what both fillers use, `fill_processors`): the nucleus is taken among the k best
-    tokens only, i.e. top-k and top-p together, as many samplers combine them (top_k=64 with
-    top_p). Why: TopP sorts the whole vocabulary per row, ~1 ms per row of 8192 on these CPUs;
-    masked slots far from committed text have flat distributions, so the exact path sorted for
-    most diffusion rows and took about a quarter of a fill (profiled: 21.5 s of 84 s at K=64).
-    Same contract: `__call__(input_ids, scores) -> new scores`, input never modified.
-    """
-
-    def __init__(self, top_p: float, k: int = 64, exact: bool = True):
-        from hybrid.sampling import TopP
-
-        self.full = TopP(top_p)  # validates top_p
-        self.top_p, self.k, self.exact = self.full.top_p, k, exact
-
-    def __call__(self, input_ids, scores):
-        k = min(self.k, scores.shape[-1])
-        top, idx = scores.topk(k, dim=-1)  # (B, k) descending
-        lse = (top if not self.exact else scores).logsumexp(-1, keepdim=True)
-        probs = (top - lse).exp()  # exact: true probabilities; capped: renormalized over the k candidates
-        keep_top = probs.cumsum(-1) - probs < self.top_p  # mass of strictly better tokens < top_p
-        keep = torch.zeros_like(scores, dtype=torch.bool).scatter_(-1, idx, keep_top)
-        out = scores.masked_fill(~keep, float("-inf"))
-        if self.exact:
-            # covered rows: every token outside the top k has mass before it >= top_p, so TopP drops
-            # it (a margin keeps rounding-level cases, and top_p = 1, on the exact path)
-            covered = probs.sum(-1) >= self.top_p + 1e-5
-            if not bool(covered.all()):
-                rest = ~covered
-                out[rest] = self.full(input_ids[rest], scores[rest])
-        return out
-
-    def __repr__(self) -> str:
-        return f"PrefilteredTopP(top_p={self.top_p}, k={self.k}, exact={self.exact})"
-
-
-FILL_TOP_P_CANDIDATES = 64
-"""Both fillers draw top-p among this many best tokens (PrefilteredTopP(exact=False))."""
-
-
-def fill_processors(params, positional_ngram: bool = False) -> list:
-    """params.processors() as both fillers apply them: TopP taken among the FILL_TOP_P_CANDIDATES
-    best tokens (PrefilteredTopP, exact=False); NoRepeatNGram and the fact guard dropped when the
-    caller applies them per position itself (the diffusion filler)."""
-    from hybrid.sampling import NoRepeatNGram, TopP
-
-    out = []
-    for p in params.processors():
-        if isinstance(p, TopP):
-            out.append(PrefilteredTopP(p.top_p, FILL_TOP_P_CANDIDATES, exact=False))
-        elif not (positional_ngram and (isinstance(p, NoRepeatNGram) or p is params.fact_guard)):
-            out.append(p)
-    return out

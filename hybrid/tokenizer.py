@@ -13,7 +13,6 @@ only a handful of times, and at d_model 256-384 the tied embedding of 8192 rows 
 O(T^2) attention cost on CPU grows. The measured bytes/token is in the training record.
 """
 
-import json
 from pathlib import Path
 
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -21,7 +20,7 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from hybrid.config import MIN_VOCAB_SIZE
 from hybrid.errors import CheckpointError, ConfigError
 
-__all__ = ["HybridTokenizer", "SPECIAL_TOKENS", "DEFAULT_VOCAB_SIZE"]
+__all__ = ["HybridTokenizer", "SPECIAL_TOKENS", "DEFAULT_VOCAB_SIZE", "read_tokenizer_file"]
 
 SPECIAL_TOKENS = (
     "<pad>",  # padding; also ends a span early in the filler
@@ -35,6 +34,16 @@ SPECIAL_TOKENS = (
 )
 DEFAULT_VOCAB_SIZE = 8192
 _FILE = "tokenizer.json"
+
+
+def read_tokenizer_file(path: Path) -> Tokenizer:
+    """A tokenizers Tokenizer from a tokenizer.json; CheckpointError naming the file when missing or corrupt."""
+    if not path.is_file():
+        raise CheckpointError(f"tokenizer file missing: {path}")
+    try:
+        return Tokenizer.from_file(str(path))
+    except Exception as e:  # tokenizers raises a bare Exception on malformed JSON
+        raise CheckpointError(f"tokenizer file is corrupt: {path} ({e})") from None
 
 
 class HybridTokenizer:
@@ -94,14 +103,8 @@ class HybridTokenizer:
 
     @classmethod
     def load(cls, directory) -> "HybridTokenizer":
-        path = Path(directory) / _FILE
-        if not path.is_file():
-            raise CheckpointError(f"tokenizer file missing: {path}")
-        try:
-            tok = Tokenizer.from_file(str(path))
-        except Exception as e:  # tokenizers raises a bare Exception on malformed JSON
-            raise CheckpointError(f"tokenizer file is corrupt: {path} ({e})") from None
-        return cls(tok)
+        """The tokenizer saved in checkpoint dir `directory`; CheckpointError when missing or corrupt."""
+        return cls(read_tokenizer_file(Path(directory) / _FILE))
 
     def __len__(self) -> int:
         return self.vocab_size

@@ -14,10 +14,10 @@ with a normalizer cannot give decode(encode(x)) == x, which the drafting path re
 
 from pathlib import Path
 
-from tokenizers import AddedToken, Tokenizer
+from tokenizers import AddedToken
 
 from hybrid.errors import CheckpointError
-from hybrid.tokenizer import SPECIAL_TOKENS, HybridTokenizer
+from hybrid.tokenizer import SPECIAL_TOKENS, HybridTokenizer, read_tokenizer_file
 
 __all__ = ["from_pretrained_tokenizer", "PROBE"]
 
@@ -31,12 +31,7 @@ def from_pretrained_tokenizer(path) -> HybridTokenizer:
     a tokenizer saved by HybridTokenizer.save (ours already added) loads to the same ids."""
     p = Path(path)
     f = p / "tokenizer.json" if p.is_dir() else p
-    if not f.is_file():
-        raise CheckpointError(f"tokenizer file missing: {f}")
-    try:
-        tok = Tokenizer.from_file(str(f))
-    except Exception as e:  # tokenizers raises a bare Exception on malformed JSON
-        raise CheckpointError(f"tokenizer file is corrupt: {f} ({e})") from None
+    tok = read_tokenizer_file(f)
     base_specials = [t.content for t in tok.get_added_tokens_decoder().values() if t.special and t.content not in SPECIAL_TOKENS]
     missing = [t for t in SPECIAL_TOKENS if tok.token_to_id(t) is None]
     tok.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in missing])

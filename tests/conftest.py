@@ -18,6 +18,22 @@ SHIPPED = REPO / "checkpoints" / "hybrid-small"
 torch.set_num_threads(1)
 
 
+EXCERPTS = REPO / "tests" / "data" / "excerpts"
+CUAD_EXCERPT_NAME = "2ThemartComInc_19990826_10-12G_EX-10.10_6700288_EX-10.10_Co-Branding Agreement_ Agency Agreement.txt"
+
+
+def build_corpus(root: Path, files: dict, entries: list[dict]) -> Path:
+    """A corpus tree at `root`: files maps a relative path to an excerpt file name (under
+    tests/data/excerpts) or, for a str holding a newline, the text itself; manifest.jsonl lists entries."""
+    import json
+
+    for rel, what in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(what if "\n" in what else (EXCERPTS / what).read_text(encoding="utf-8"), encoding="utf-8")
+    (root / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    return root
+
+
 def corpus_sample_texts(n: int = 6) -> list[str]:
     """A few real training-split standard agreements (small, clean, fast to read)."""
     files = sorted((CORPUS / "standard-agreements").glob("common-paper-*.txt"))[:n]

@@ -2,17 +2,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from hybrid.bpb import _windows, ar_nats, corpus_bpb, fill_nats
-from hybrid.data.windows import KIND_SPAN, KIND_TEXT
-
-
-def test_sliding_windows_score_every_position_exactly_once():
-    for n, length, stride in [(10, 4, 2), (100, 32, 16), (33, 64, 32), (64, 16, 16)]:
-        scored = []
-        for start, end, first in _windows(n, length, stride):
-            assert end - start <= length
-            scored += list(range(first, end))
-        assert scored == list(range(1, n)), (n, length, stride)
+from hybrid.bpb import ar_nats, corpus_bpb, fill_nats
+from hybrid.data.layout import KIND_SPAN, KIND_TEXT
 
 
 def test_ar_nats_equals_the_plain_nll_when_one_window_fits(tiny_model):

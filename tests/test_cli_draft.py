@@ -116,6 +116,7 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
     assert report["settings"] == {"n": 3, "steps": 2, "guidance": report["settings"]["guidance"], "temperature": 0.8, "top_p": 0.95,
                                   "format": "md", "filler": "diffusion", "headings": "template",
                                   "precedents": report["settings"]["precedents"], "precedent_guidance": report["settings"]["precedent_guidance"],
+                                  "precedent_start": 1.0,
                                   "precision": "fp32", "threads": 1}  # explicit and recorded: "auto" is fp32 on any CPU
     assert report["model"]["path"] == argv[-1] and report["model"]["params"] > 0
     assert set(report["timings"]) == {"load", "plan", "fill", "rank", "total"}

@@ -59,7 +59,7 @@ BAD_ARGS = [
     ({"steps": 0}, "steps must be an integer >= 1, got 0"),
     ({"guidance": -1}, "guidance must be a finite number >= 0 .*got -1"),
     ({"guidance": float("nan")}, "guidance"),
-    ({"mmr": 1.0}, "mmr must be in \\[0, 1\\)"),
+    ({"mmr": 1.0}, "mmr must be a finite number in \\[0, 1\\) \\(0 = off\\)"),
     ({"temperature": -0.5}, "temperature must be"),
     ({"top_p": 1.5}, "top_p must be in \\(0, 1\\], got 1.5"),
     ({"beam_width": 4}, "unknown sampling argument 'beam_width'"),

@@ -55,7 +55,7 @@ def test_check_raises_a_config_error_naming_the_field(value):
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.0])
 def test_the_filler_refuses_a_seed_torch_cannot_take(seed):
     from hybrid.errors import SamplingError
-    from hybrid.skeleton import check_fill_args
+    from hybrid.fill_api import check_fill_args
 
     check_fill_args(1, 1, 0.0, 2**64 - 1)
     with pytest.raises(SamplingError, match=r"seed must be an integer in \[0, 18446744073709551615\], got "):

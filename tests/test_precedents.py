@@ -2,8 +2,6 @@
 
 import json
 import random
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -11,33 +9,26 @@ from hybrid.cli import main
 from hybrid.data.document import Document, Section
 from hybrid.data.facts import FALLBACK, DealFacts, adapt, normalize
 from hybrid.data.precedent_pairs import PairMix, corrupt, with_precedents
+from conftest import CUAD_EXCERPT_NAME as CUAD_NAME, build_corpus
 from hybrid.errors import ConfigError
 from hybrid.precedents import Library, Precedent, PrecedentError, build_library, default_library_path, load_library
 
-EXCERPTS = Path(__file__).parent / "data" / "excerpts"
-CUAD_NAME = "2ThemartComInc_19990826_10-12G_EX-10.10_6700288_EX-10.10_Co-Branding Agreement_ Agency Agreement.txt"
 
 
 @pytest.fixture
 def corpus(tmp_path, monkeypatch):
     """train: a CUAD contract + a Common Paper agreement; val and test: files that must stay out of the library."""
     monkeypatch.setenv("HYBRID_CACHE", str(tmp_path / "cache"))
-    root = tmp_path / "corpus"
-    (root / "cuad" / "contracts").mkdir(parents=True)
-    (root / "sa").mkdir()
-    shutil.copy(EXCERPTS / "cuad_numbered_2themart.txt", root / "cuad" / "contracts" / CUAD_NAME)
-    shutil.copy(EXCERPTS / "master_clauses_excerpt.csv", root / "cuad" / "master_clauses.csv")
-    shutil.copy(EXCERPTS / "commonpaper_software_license.txt", root / "sa" / "sla.txt")
-    shutil.copy(EXCERPTS / "bonterms_cloud_terms.md", root / "sa" / "val.md")
-    (root / "sa" / "test.txt").write_text("TEST AGREEMENT\n\n1. Governing Law. Held out: never read me, governed by Ohio law.\n")
+    files = {f"cuad/contracts/{CUAD_NAME}": "cuad_numbered_2themart.txt", "cuad/master_clauses.csv": "master_clauses_excerpt.csv",
+             "sa/sla.txt": "commonpaper_software_license.txt", "sa/val.md": "bonterms_cloud_terms.md",
+             "sa/test.txt": "TEST AGREEMENT\n\n1. Governing Law. Held out: never read me, governed by Ohio law.\n"}
     entries = [
         {"path": f"cuad/contracts/{CUAD_NAME}", "source": "cuad", "license": "CC-BY-4.0", "doc_type": "AGENCY AGREEMENT", "group": "c:a", "split": "train"},
         {"path": "sa/sla.txt", "source": "commonpaper", "license": "CC-BY-4.0", "doc_type": "SOFTWARE LICENSE AGREEMENT", "group": "cp:s", "split": "train"},
         {"path": "sa/val.md", "source": "bonterms", "doc_type": "CLOUD TERMS", "group": "b:c", "split": "val"},
         {"path": "sa/test.txt", "source": "cuad", "doc_type": "TEST AGREEMENT", "group": "c:t", "split": "test"},
     ]
-    (root / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
-    return root
+    return build_corpus(tmp_path / "corpus", files, entries)
 
 
 @pytest.fixture

@@ -176,3 +176,16 @@ def test_draws_follow_the_softmax_distribution():
     freq = torch.bincount(ids, minlength=5).float() / len(ids)
     assert freq[1] == 0
     assert torch.allclose(freq, probs, atol=0.025)
+
+
+def test_top_p_among_candidates_is_top_k_then_top_p_and_leaves_its_input():
+    g = torch.Generator().manual_seed(1)
+    scores = torch.randn(32, 8192, generator=g) * torch.linspace(0.1, 12, 32)[:, None]
+    before = scores.clone()
+    ids = torch.zeros(32, 3, dtype=torch.long)
+    want = TopP(0.9)(ids, TopK(64)(ids, scores))
+    got = TopP(0.9, candidates=64)(ids, scores)
+    assert torch.equal(torch.isinf(want), torch.isinf(got)) and torch.equal(scores, before)
+    kept = (~torch.isinf(got)).sum(-1)
+    assert int(kept.max()) <= 64 and int(kept.min()) >= 1
+    assert int(kept[0]) > 1  # a flat row keeps many candidates, not just the best

@@ -7,7 +7,7 @@ import torch
 from hybrid.data.document import Document, Section, Segment
 from hybrid.data.windows import KIND_HEADING, KIND_SPAN, document_tokens
 from hybrid.errors import SamplingError
-from hybrid.skeleton import as_token_skeleton, check_fill_args, from_document, from_template, tokenize_segments
+from hybrid.skeleton import as_token_skeleton, from_document, from_template, tokenize_segments
 from hybrid.templates import load_template
 
 
@@ -96,66 +96,9 @@ def test_a_skeleton_without_spans_is_a_sampling_error(tokenizer):
         as_token_skeleton(tokenizer, "not a skeleton")
 
 
-@pytest.mark.parametrize(
-    "kwargs,match",
-    [
-        ({"n": 0}, r"n must be an integer in \[1, 64\], got 0"),
-        ({"n": 65}, r"n must be an integer in \[1, 64\], got 65"),
-        ({"steps": 0}, r"steps must be an integer >= 1, got 0"),
-        ({"guidance": -0.5}, r"guidance must be a finite number >= 0 \(1 = off\), got -0.5"),
-        ({"guidance": float("nan")}, r"guidance .* got nan"),
-        ({"seed": "1"}, r"seed must be an integer in \[0, 18446744073709551615\], got '1'"),
-        ({"seed": 2**64}, r"seed must be an integer in \[0, 18446744073709551615\], got 18446744073709551616"),
-    ],
-)
-def test_bad_fill_arguments_name_the_argument_and_value(kwargs, match):
-    args = {"n": 8, "steps": 16, "guidance": 1.0, "seed": 0, **kwargs}
-    with pytest.raises(SamplingError, match=match):
-        check_fill_args(**args)
-
-
 def test_kinds_mark_headings_and_spans(tokenizer):
     sk = from_document(tokenizer, _doc(2))
     for s in sk.spans:
         assert bool((sk.kind[s.start : s.end] == KIND_SPAN).all())
         assert bool((sk.section[s.start : s.end] == s.section).all())
     assert int((sk.kind == KIND_HEADING).sum()) > 0
-
-
-@pytest.mark.parametrize("top_p", [0.5, 0.9, 0.99, 1.0])
-def test_prefiltered_top_p_keeps_exactly_what_top_p_keeps(top_p):
-    from hybrid.sampling import TopP
-    from hybrid.skeleton import PrefilteredTopP
-
-    g = torch.Generator().manual_seed(0)
-    scores = torch.randn(64, 8192, generator=g) * torch.linspace(0.1, 12, 64)[:, None]  # flat rows use the fallback
-    scores[::7, :100] = float("-inf")
-    before = scores.clone()
-    ids = torch.zeros(64, 3, dtype=torch.long)
-    want, got = TopP(top_p)(ids, scores), PrefilteredTopP(top_p)(ids, scores)
-    assert torch.equal(torch.isinf(want), torch.isinf(got)) and torch.equal(want[~torch.isinf(want)], got[~torch.isinf(got)])
-    assert torch.equal(scores, before)
-
-
-def test_capped_top_p_is_top_k_then_top_p():
-    from hybrid.sampling import TopK, TopP
-    from hybrid.skeleton import PrefilteredTopP
-
-    g = torch.Generator().manual_seed(1)
-    scores = torch.randn(32, 8192, generator=g) * torch.linspace(0.1, 12, 32)[:, None]
-    ids = torch.zeros(32, 3, dtype=torch.long)
-    want = TopP(0.9)(ids, TopK(64)(ids, scores))
-    got = PrefilteredTopP(0.9, k=64, exact=False)(ids, scores)
-    assert torch.equal(torch.isinf(want), torch.isinf(got))
-    kept = (~torch.isinf(got)).sum(-1)
-    assert int(kept.max()) <= 64 and int(kept.min()) >= 1
-    assert int(kept[0]) > 1  # a flat row keeps many candidates, not just the best
-
-
-def test_fill_processors_swap_top_p_and_optionally_drop_ngrams():
-    from hybrid.sampling import NoRepeatNGram, SamplingParams, Temperature
-    from hybrid.skeleton import PrefilteredTopP, fill_processors
-
-    p = SamplingParams(temperature=0.7, top_p=0.9, no_repeat_ngram=3)
-    assert [type(x) for x in fill_processors(p)] == [NoRepeatNGram, Temperature, PrefilteredTopP]
-    assert [type(x) for x in fill_processors(p, positional_ngram=True)] == [Temperature, PrefilteredTopP]

@@ -5,7 +5,7 @@ used for policies and standard agreements, and strip_numbering() (line-leading s
 out of a clause body: used on training bodies by hybrid.data.sections and on drafted bodies by
 hybrid.drafter). Knows nothing about sections, files or models.
 
-What clean_text() does, in order:
+What clean_text() does, in order (steps 4 to 6 live in hybrid.data.flatten and hybrid.data.page_noise):
   1. characters: CRLF, NBSP and other spaces, zero-width and soft hyphens, quotes -> ASCII,
      dashes, ellipses, bullets;
   2. EDGAR dirt: "Source: COMPANY, 10-K, 1/2/2020" stamps, "Page 3 of 10", confidential-treatment
@@ -23,7 +23,9 @@ Single newlines are kept (Markdown lists, cover-page forms); paragraphs are sepa
 
 import re
 import unicodedata
-from collections import Counter
+
+from hybrid.data.flatten import LONG_LINE, SPLIT_RE, split_at, split_flattened
+from hybrid.data.page_noise import LEADING_NOISE_RE, drop_noise_lines, rewrap
 
 __all__ = ["clean_text", "clean_markdown", "strip_markdown_inline", "to_ascii", "strip_numbering", "NUMBERED_LINE", "REDACTION"]
 
@@ -154,183 +156,7 @@ def _normalize_redactions(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# 4. flattened text -> paragraphs
-
-LONG_LINE = 700  # characters: below this a line is an ordinary paragraph and is left alone
-_END_RE = re.compile(r"[.:;!?][\"')\]]*$")
-_SENT_END = r"(?:(?<=[.:;!?])|(?<=[.:;!?][\"')]))"
-# Markers that start a paragraph when they follow a sentence end inside a flattened line.
-_PARA_MARKERS = [
-    r"(?:ARTICLE|Article)\s+(?:[IVXLC]+|\d{1,2})\b",
-    r"(?:SECTION|Section)\s+\d{1,2}(?:\.\d{1,3})*\.?\s+(?=[A-Z\"(])",
-    r"\d{1,2}\.(?:\d{1,3}\.?)*\s+(?=[A-Z\"(])",
-    r"\d{1,2}\s+(?=[A-Z]{4,}\b)",
-    r"(?P<secn>\d{1,2})\s+(?=[A-Z][^.\n]{2,80}?\s(?P=secn)\.1\s)",
-    r"\d{1,2}\)\s+(?=[A-Z])",
-    r"(?:WHEREAS|NOW,? THEREFORE|IN WITNESS WHEREOF|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H)\b",
-    r"\"[A-Z][^\"\n]{0,80}\"\s+(?:means|shall mean|has the meaning|shall have the meaning|refers to)\b",
-]
-_SPLIT_RE = re.compile(
-    _SENT_END + r" +(?=" + "|".join(_PARA_MARKERS) + r")|(?<=[A-Z]{2}) +(?=(?:Section|SECTION) \d{1,2}(?:\.\d{1,3})*\.? +[A-Z])"
-)
-# (a) / (iv) / (A) / (1) items start a paragraph only after a full stop or colon, not after ";".
-_ITEM_SPLIT_RE = re.compile(r"(?:(?<=[.:])|(?<=[.:][\"')]))\s+(?=\((?:[a-z]{1,2}|[ivxl]{1,5}|[A-Z]|\d{1,2})\)\s+[A-Z\"])")
-_STARTS_PARA_RE = re.compile(
-    r"(?:" + "|".join(_PARA_MARKERS) + r"|\((?:[a-z]{1,2}|[ivxl]{1,5}|[A-Z]|\d{1,2})\)\s|[A-Za-z]\.\s+[A-Z])"
-)
-_CAPS_LINE_RE = re.compile(r"^[^a-z]*[A-Z]{2}[^a-z]*$")
-
-
-def _split_at(rx: re.Pattern, text: str) -> list[str]:
-    """re.split without the captured groups (the marker patterns use a back-reference group)."""
-    out, pos = [], 0
-    for m in rx.finditer(text):
-        out.append(text[pos:m.start()])
-        pos = m.end()
-    out.append(text[pos:])
-    return out
-
-
-def _split_flattened(line: str) -> list[str]:
-    """Break one over-long line into paragraphs (see module docstring, step 4)."""
-    pieces = re.split(r"( {2,})", line.strip())
-    texts, gaps = pieces[0::2], [len(g) for g in pieces[1::2]]
-    paragraphs: list[str] = []
-    if len(gaps) >= 3 and sum(bool(_END_RE.search(t)) for t in texts[:-1]) < 0.5 * len(gaps):
-        # The runs of spaces stand for the PDF's line breaks: re-wrap those physical lines.
-        usual_gap = Counter(gaps).most_common(1)[0][0]
-        widths = sorted(len(t) for t in texts)
-        median = widths[len(widths) // 2]
-        current = texts[0]
-        for gap, prev, nxt in zip(gaps, texts, texts[1:]):
-            ends = bool(_END_RE.search(prev))
-            brk = (
-                (ends and gap > usual_gap + 1)
-                or (ends and _STARTS_PARA_RE.match(nxt) is not None)
-                or (ends and len(prev) < 0.5 * median)
-                or (len(prev) <= 80 and _CAPS_LINE_RE.match(prev) is not None and gap > usual_gap)
-            )
-            if brk:
-                paragraphs.append(current)
-                current = nxt
-            elif re.search(r"[A-Za-z]-$", current) and nxt[:1].isalpha():
-                current = current + nxt  # a compound word wrapped at its hyphen
-            else:
-                current = f"{current} {nxt}"
-        paragraphs.append(current)
-    else:
-        # Spaces are sloppy typing; wide runs after a sentence end are paragraph breaks.
-        paragraphs = re.split(r"(?:(?<=[.:;!?])|(?<=[.:;!?][\"')])) {3,}(?=[A-Z\[(\"\d])", line.strip())
-    out: list[str] = []
-    for p in paragraphs:
-        if len(p) > LONG_LINE:
-            for q in _split_at(_SPLIT_RE, p):
-                out.extend(_ITEM_SPLIT_RE.split(q))
-        else:
-            out.append(p)
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
-# 5. noise lines
-
-_PAGE_NUMBER_RE = re.compile(
-    r"^(?:[-\u2013(\[]?\s*\d{1,3}\s*[-\u2013)\]]?|[A-Z]{1,2}\s?-\s?\d{1,3}|[ivxlc]{1,6}|Page\s+\d{1,4}"
-    r"|page\s+\d{1,4}|PAGE\s+\d{1,4}|\d{1,3}\s*\|\s*Page|Page\s*\|\s*\d{1,3}|\d{1,3}\s+of\s+\d{1,3}"
-    r"|\d{1,3}\s+\d{1,3}|\d{1,3}\s*-\s*\d{1,3}\s*-?)$"
-)
-_DRAFTING_NOTE_RE = re.compile(r"^\[Drafting [Nn]ote:[^\]]*\]$")
-_HEADER_RE = re.compile(
-    r"^(?:(?:Confidential\s+)?(?:Execution|Final|Conformed)\s+(?:Version|Copy)|EXECUTION\s+(?:VERSION|COPY)"
-    r"|(?:Confidential\s+)?EXECUTION\s+VERSION|Confidential|CONFIDENTIAL|Strictly Confidential"
-    r"|[A-Z]{2,}[-_]?[A-Z]*\\\d+(?:\.\d+)?|\d{6,}(?:\.\d+)?(?:\s+v\d+)?|\[?Signature [Pp]age [Ff]ollows\]?"
-    r"|\[Remainder of (?:this )?[Pp]age [Ii]ntentionally [Ll]eft [Bb]lank\.?\]?)$"
-)
-_LABEL_RE = re.compile(r"(?::$|^(?:and|AND|or|OR|By|BY|Name|Title|Date|Signature|\[\*\*\*\])\b)")
-_TOC_RE = re.compile(r"^(?:[A-Z][\w ]{0,40}\s)?(?:TABLE OF CONTENTS|Table [Oo]f Contents|CONTENTS|INDEX)(?:\s+(?:Page|PAGE))?\.?$")
-_TOC_ENTRY_RE = re.compile(r"(?:\s(?:\d{1,3}|[ivx]{1,4})|[a-z]\d{1,3}|\.{3,}\s*\d*)$")
-_TITLE_LINE_RE = re.compile(r"^[^a-z]*\b(?:AGREEMENT|CONTRACT)\b[^a-z\d]*$")
-
-
-def _drop_noise_lines(lines: list[str]) -> list[str]:
-    stripped = [ln.strip() for ln in lines]
-    counts = Counter(s for s in stripped if 3 <= len(s) <= 100)
-    out: list[str] = []
-    i = 0
-    while i < len(stripped):
-        s = stripped[i]
-        if _TOC_RE.match(s):
-            j = i + 1
-            while j < len(stripped):
-                entry = stripped[j]
-                if (_TITLE_LINE_RE.match(entry) or _TITLE_LINE_RE.match(_LEADING_NOISE_RE.sub("", entry))
-                        or (len(entry) >= 100 and not _TOC_ENTRY_RE.search(entry))):
-                    break
-                j += 1
-            i = j
-            continue
-        if s and (
-            _PAGE_NUMBER_RE.match(s)
-            or _HEADER_RE.match(s)
-            or _DRAFTING_NOTE_RE.match(s)
-            or (counts[s] >= 3 and re.search(r"[A-Za-z]{2}", s) and not _LABEL_RE.search(s) and not _STARTS_PARA_RE.match(s))
-        ):
-            out.append("")
-        else:
-            out.append(lines[i])
-        i += 1
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
-# 6. re-wrap across page breaks
-
-# A paragraph that ends on one of these words continues after the page break.
-_CONT_WORDS = frozenset(
-    "to the of and or by for with in on at a an as from that such any this its their his her shall will be "
-    "is are under upon which other each all no not per than if hereunder including".split()
-)
-_LOWER_START = re.compile(r"^[a-z]")
-_LIST_START = re.compile(r"^(?:[a-z]{1,4}[.)]\s|and$|or$)")
-
-
-def _rewrap(lines: list[str]) -> list[str]:
-    """Join a paragraph with the next one when a page break cut it mid-sentence."""
-    out: list[str] = []
-    pending_blank = False
-    for ln in lines:
-        if not ln.strip():
-            pending_blank = True
-            continue
-        if out and pending_blank:
-            prev = out[-1]
-            if (
-                (_LOWER_START.match(ln) and not _LIST_START.match(ln) and re.search(r"[a-z,]$", prev))
-                or (len(prev) > 60 and prev.rsplit(" ", 1)[-1] in _CONT_WORDS and not _STARTS_PARA_RE.match(ln))
-            ):
-                out[-1] = f"{prev} {ln}"
-                pending_blank = False
-                continue
-            if re.search(r"[a-z]-$", prev) and _LOWER_START.match(ln):
-                out[-1] = prev + ln
-                pending_blank = False
-                continue
-        if pending_blank and out:
-            out.append("")
-        out.append(ln)
-        pending_blank = False
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
 # the pipeline
-
-# EDGAR's exhibit number and draft stamps in front of the title ("Exhibit 10.2 EXECUTION VERSION ...").
-_LEADING_NOISE_RE = re.compile(
-    r"^\s*(?:(?:EXHIBITS?|Exhibits?|EX-)\s*\d{1,3}(?:\.[\dA-Za-z]{1,4})*[A-Za-z]?\b\.?(?:\s{2,}|\n|(?= [A-Z]))\s*)?"
-    r"(?:(?:Confidential\s+)?(?:EXECUTION|Execution|FINAL|Final|CONFORMED|Conformed)\s+(?:VERSION|Version|COPY|Copy)\b\s*)?"
-)
-
 
 # Common Paper's template conditionals ("{IF has_sla}...{END-IF}"); the {placeholders} themselves stay.
 _TEMPLATE_TAG_RE = re.compile(r"\{(?:IF [^{}\n]{1,80}|END-?IF|ELSE)\}")
@@ -343,7 +169,7 @@ def clean_text(raw: str) -> str:
         text = _SOURCE_PAGE_RE.sub(" ", _SOURCE_RE.sub("\x00", text))
     text = _PAGE_OF_RE.sub(" ", text)
     text = _GRAPHIC_RE.sub(" ", text)
-    text = _LEADING_NOISE_RE.sub("", text, count=1)
+    text = LEADING_NOISE_RE.sub("", text, count=1)
     text = _TEMPLATE_TAG_RE.sub("", text)
     lines: list[str] = []
     for line in text.split("\n"):
@@ -352,16 +178,16 @@ def clean_text(raw: str) -> str:
             line = _RULE_RE.sub(" ", line)
         line = _normalize_redactions(line)
         if len(line) > LONG_LINE:
-            for p in _split_flattened(line):
+            for p in split_flattened(line):
                 lines.extend((p, ""))
-        elif len(line) > 120 and _SPLIT_RE.search(line):
-            for p in _split_at(_SPLIT_RE, line):
+        elif len(line) > 120 and SPLIT_RE.search(line):
+            for p in split_at(SPLIT_RE, line):
                 lines.extend((p, ""))
         else:
             lines.append(line)
     lines = [" ".join(ln.split()) for ln in lines]
-    lines = _drop_noise_lines(lines)
-    lines = _rewrap(lines)
+    lines = drop_noise_lines(lines)
+    lines = rewrap(lines)
     return "\n".join(lines).strip() + "\n" if any(lines) else ""
 
 

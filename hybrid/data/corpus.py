@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from hybrid.data import clauses, clean, document, sections
+from hybrid.data import clauses, clean, document, flatten, headings, page_noise, sections, sections_markdown
 from hybrid.data.clauses import classify_heading
 from hybrid.data.clean import clean_markdown, clean_text
 from hybrid.data.cuad import file_key, load_cuad_fields
@@ -99,7 +99,7 @@ def build_document(entry: dict, raw: str, fields: dict | None = None) -> Documen
 
 def _code_version() -> str:
     h = hashlib.sha1()
-    for module in (clean, sections, clauses, document):
+    for module in (clean, flatten, page_noise, headings, sections, sections_markdown, clauses, document):
         h.update(Path(module.__file__).read_bytes())
     h.update(Path(__file__).read_bytes())
     return h.hexdigest()[:16]

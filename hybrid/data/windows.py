@@ -1,8 +1,8 @@
 """Token windows for joint training: documents -> fixed-length (ids, kind, section) rows.
 
-Owns: tokenizing a Document segment by segment (so token boundaries fall exactly on skeleton /
-span boundaries, as they do when a skeleton is rendered at drafting time), cutting overlapping
-windows, and the planner's (prompt -> outline) pairs. Knows nothing about models or losses.
+Owns: a Document's training tokens (laid out by hybrid.data.layout, with random span slack),
+cutting them into overlapping windows, and the planner's (prompt -> outline) pairs. Knows
+nothing about models or losses.
 
 Row arrays (all length `length`):
 - ids: token ids, padded with <pad>
@@ -23,12 +23,12 @@ from dataclasses import dataclass
 import torch
 
 from hybrid.data.document import Document
+from hybrid.data.layout import KIND_HEADING, KIND_PAD, KIND_SPAN, KIND_TEXT, lay_out, window_starts
 from hybrid.data.plan_format import OUTLINE_TOKEN, PLAN_TOKEN, outline_json, plan_prompt
 
 __all__ = ["Rows", "KIND_TEXT", "KIND_HEADING", "KIND_SPAN", "KIND_PAD", "document_tokens", "document_windows", "plan_rows"]
 
-KIND_TEXT, KIND_HEADING, KIND_SPAN, KIND_PAD = 0, 1, 2, 3
-_KIND = {"text": KIND_TEXT, "heading": KIND_HEADING, "body": KIND_SPAN}
+MAX_SLACK = 48  # most extra <eos> a training body draws (bounded: a span's budget is finite)
 
 
 @dataclass
@@ -50,22 +50,13 @@ class Rows:
 
 
 def document_tokens(doc: Document, tok, slack: random.Random | None = None) -> tuple[list[int], list[int], list[int]]:
-    """(ids, kind, section) of <bos><doc> + every segment + <eos>.
+    """(ids, kind, section) of <bos><doc> + every segment + <eos> (hybrid.data.layout).
 
     Each body is followed by 1 <eos> (slack None) or 1 + U{0..min(len/2, 48)} <eos> drawn from `slack`.
     """
-    ids, kind, section = [tok.bos_id, tok.token_id("<doc>")], [KIND_TEXT, KIND_TEXT], [-1, -1]
-    segs = doc.segments()
-    for seg, seg_ids in zip(segs, tok.encode_batch([s.text for s in segs])):
-        if seg.kind == "body":
-            seg_ids = seg_ids + [tok.eos_id] * (1 + (slack.randint(0, min(len(seg_ids) // 2, 48)) if slack else 0))
-        ids += seg_ids
-        kind += [_KIND[seg.kind]] * len(seg_ids)
-        section += [seg.section if seg.kind != "text" else -1] * len(seg_ids)
-    ids.append(tok.eos_id)
-    kind.append(KIND_TEXT)
-    section.append(-1)
-    return ids, kind, section
+    extra = (lambda body: 1 + slack.randint(0, min(len(body) // 2, MAX_SLACK))) if slack else None
+    lay = lay_out(tok, doc.segments(), trailing_eos=extra)
+    return lay.ids, lay.kind, lay.section
 
 
 def _pad(seq: list[int], length: int, value: int) -> list[int]:
@@ -79,10 +70,7 @@ def document_windows(docs: list[Document], tok, length: int, stride: int, seed: 
     slack = random.Random(seed) if seed is not None else None
     for doc in docs:
         ids, kind, section = document_tokens(doc, tok, slack)
-        starts = list(range(0, max(len(ids) - length, 0) + 1, stride))
-        if starts[-1] + length < len(ids):
-            starts.append(len(ids) - length)
-        for s in starts:
+        for s in window_starts(len(ids), length, stride):
             w_sec = section[s : s + length]
             base = min((x for x in w_sec if x >= 0), default=0)
             ids_rows.append(_pad(ids[s : s + length], length, tok.pad_id))

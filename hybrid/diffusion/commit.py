@@ -17,6 +17,7 @@ from hybrid.errors import SamplingError
 __all__ = ["COMMIT_SCHEDULES", "CommitSchedule", "get_commit_schedule", "ConfidenceCommit"]
 
 COMMIT_SCHEDULES = ("cosine", "linear")  # not the noise schedules of diffusion/schedule.py
+NO_SLOT = 1 << 30  # a slot index beyond any span: the start of a per-span minimum (scatter_reduce "amin")
 
 
 class CommitSchedule:
@@ -73,7 +74,7 @@ class ConfidenceCommit:
             return masked, quota
         m = masked.long()
         c = m.cumsum(1)
-        before = torch.full((n_inst + 1,), 1 << 30, dtype=torch.long, device=masked.device)
+        before = torch.full((n_inst + 1,), NO_SLOT, dtype=torch.long, device=masked.device)
         before.scatter_reduce_(0, minst.flatten(), (c - m).flatten(), "amin")  # masked slots before each span
         rank = c - 1 - before[minst]  # order of a masked slot among its span's masked slots
         width = quota.clamp_min(self.block)

@@ -9,6 +9,8 @@ import torch
 
 __all__ = ["ngram_bans", "repeated_ngrams", "left_context"]
 
+_CHUNK = 512  # commits whose (W, n) windows are compared at once: bounds the (chunk, W, n) comparison
+
 
 def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
     """(C, vocab) bool: tokens that, placed at (rows[c], slots[c]), would repeat an n-gram committed
@@ -31,8 +33,8 @@ def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
         cs = ctx_slots.clamp(0, L - 1)
         ctx_ok = (inside & ok[rows[:, None], cs] & (span[rows[:, None], cs] == span_c[:, None])).all(-1)  # (C,)
         ctx = tok[rows[:, None], cs]  # (C, n-1)
-        for a in range(0, C, 512):  # (chunk, W, n) windows per commit
-            b = min(C, a + 512)
+        for a in range(0, C, _CHUNK):  # (chunk, W, n) windows per commit
+            b = min(C, a + _CHUNK)
             wt = win_t[rows[a:b]]
             part = wt[..., : n - 1] if side == "left" else wt[..., 1:]
             hit = (part == ctx[a:b, None, :]).all(-1) & win_ok[rows[a:b]] & (win_s[rows[a:b], :, 0] == span_c[a:b, None]) & ctx_ok[a:b, None]

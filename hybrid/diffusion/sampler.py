@@ -1,7 +1,8 @@
 """The masked-diffusion filler: every span of N variants written in parallel in K steps.
 
-Owns: the denoising loop (`fill`), its options (`FillConfig`), the classifier-free guidance
-combination and the per-variant randomness. Calls the backbone; knows nothing about templates or
+Owns: the denoising loop (`fill`), the classifier-free guidance combination and the per-variant
+randomness; its options (`FillConfig`, DEFAULT_STEPS, DEFAULT_GUIDANCE) are
+hybrid.diffusion.fill_config, importable from here. Calls the backbone; knows nothing about templates or
 tokenization beyond the TokenSkeleton it is given. Its parts live beside it:
 hybrid.diffusion.layout (pages, rows, the skeleton forward), hybrid.model.slot_cache (the slot
 key/value store the loop reads and writes, beside the skeleton's KVCache), hybrid.diffusion.commit
@@ -40,95 +41,25 @@ variant v's text does not depend on how many variants are drafted with it.
 """
 
 import time
-from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
 
-from hybrid.diffusion.commit import COMMIT_SCHEDULES, ConfidenceCommit
+from hybrid.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, ConfidenceCommit
+from hybrid.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
 from hybrid.diffusion.guards import left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
 from hybrid.diffusion.objective import fill_shift
 from hybrid.errors import SamplingError
+from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
 from hybrid.model.slot_cache import SlotStore
+from hybrid.precision import autocast
 from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
-from hybrid.skeleton import (
-    PRECISIONS,
-    FillResult,
-    StepEvent,
-    TokenSkeleton,
-    as_token_skeleton,
-    autocast,
-    check_fill_args,
-    fill_processors,
-)
+from hybrid.skeleton import TokenSkeleton, as_token_skeleton
 
 __all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "COMMIT_SCHEDULES"]
-
-# K: the speed/quality knob. With this small model a span's later tokens are rarely confident
-# before its earlier ones are written, so quality holds only near one committed token per span per
-# step (plus the confident ones): K ~ the longest clause budget (256). The speed comes from every
-# span of every variant moving at once. Measured on mutual-nda, 10 sections, N=8, the step-950
-# model, 2 shared CPU cores, one run (the final model's figures: benchmarks/results/fill-cpu.json):
-#   AR fill 37.2 s, bpb 0.689 | K=256 block 1: 24.7 s, bpb 0.776 | K=256 block 2 thr 0.8: 24.6 s,
-#   bpb 0.767 (1.11x AR's bpb, 1.51x faster) | K=192 block 2 thr 0.8: 19.4 s, bpb 0.925 (1.34x) |
-#   K=64 block 3 thr 0.9: bpb 1.56 (2.3x).
-DEFAULT_STEPS = 256
-# w (uncond + w (cond - uncond); 1 = off): guidance costs ~1.5x the time (a second row per query).
-# The earlier sweep that chose "off" ran with unconditional rows reading conditional keys/values
-# (fixed since); benchmarks/fill.py --guidance-sweep re-measures it.
-DEFAULT_GUIDANCE = 1.0
-
-
-@dataclass
-class FillConfig:
-    """How the filler spends its K steps. Defaults are the measured speed/quality point (benchmarks/fill.py)."""
-
-    schedule: str = "linear"
-    """"cosine" | "linear": fraction of a span's masked slots left after step k of K."""
-    threshold: float = 0.8
-    """[0, 1). > 0: also commit every active slot whose confidence >= threshold (Fast-dLLM), so spans may finish before step K; 0 = the schedule alone."""
-    refresh_every: int = 0
-    """>= 0. Recompute every slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0 (measured: no better with 8 or 16)."""
-    block: int = 2
-    """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are recomputed) each step; 0 = the whole span."""
-    window: int = 384
-    """>= 64. Tokens of context per page (training used 512; 384 measured as good and ~15% faster)."""
-    min_context: int = 64
-    """>= 0. Skeleton tokens a page keeps around its spans at least."""
-    guard_n: int = 3
-    """>= 2. n-gram size the repetition guard counts."""
-    guard_ratio: float = 0.5
-    """[0, 1). Re-mask a span whose distinct-n ratio falls below this; 0 = guard off."""
-    guard_min: int = 12
-    """>= 1. Committed n-grams a span needs before the guard judges it."""
-    guard_max: int = 2
-    """>= 0. Re-masks per span at most (so the loop always ends in K steps)."""
-    logits_chunk: int = 512
-    """>= 1. Slots per output-projection chunk (bounds the (chunk, vocab) logits memory)."""
-    precision: str = "auto"
-    """"auto" | "fp32" | "bf16": autocast of the forwards ("auto" = bf16 on CUDA, fp32 on CPU: hybrid.precision)."""
-    max_batch_tokens: int | None = None
-    """Query tokens per forward call (pages are split across calls above it: bounds activation memory); 0 = one call per step; None = 8192 on CPU, 0 on CUDA."""
-
-    def __post_init__(self):
-        if self.schedule not in COMMIT_SCHEDULES:
-            raise SamplingError(f"schedule must be one of {', '.join(COMMIT_SCHEDULES)}, got {self.schedule!r}.")
-        if not 0 <= self.threshold < 1:
-            raise SamplingError(f"threshold must be in [0, 1) (0 = schedule), got {self.threshold}.")
-        for name, lo in (("refresh_every", 0), ("block", 0), ("window", 64), ("min_context", 0), ("guard_n", 2), ("guard_min", 1), ("guard_max", 0), ("logits_chunk", 1)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-                raise SamplingError(f"{name} must be an integer >= {lo}, got {v!r}.")
-        if self.max_batch_tokens is not None and (isinstance(self.max_batch_tokens, bool) or not isinstance(self.max_batch_tokens, int) or self.max_batch_tokens < 0):
-            raise SamplingError(f"max_batch_tokens must be an integer >= 0 or None, got {self.max_batch_tokens!r}.")
-        if self.precision not in PRECISIONS:
-            raise SamplingError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}.")
-        if not 0 <= self.guard_ratio < 1:
-            raise SamplingError(f"guard_ratio must be in [0, 1) (0 = off), got {self.guard_ratio}.")
-
 
 def _guided_logits(weight, h_c, h_u, w: float, ban: torch.Tensor, eos_ok: torch.Tensor, eos_id: int) -> torch.Tensor:
     """uncond + w (cond - uncond) over the vocabulary (h_u None: the conditional logits, w = 1), specials
@@ -180,7 +111,7 @@ class _Run:
         self.inst = torch.where(self.valid, self.variant * self.S + self.span, -1)
         self.page_of_row = torch.arange(self.M, device=device) // n
         self.guided = w != 1
-        self.max_tokens = cfg.max_batch_tokens if cfg.max_batch_tokens is not None else (8192 if device.type == "cpu" else 0)
+        self.max_tokens = cfg.max_batch_tokens if cfg.max_batch_tokens is not None else (CPU_MAX_BATCH_TOKENS if device.type == "cpu" else 0)
         amp = torch.is_autocast_enabled(device.type)
         self.act_dtype = torch.get_autocast_dtype(device.type) if amp else self.weight.dtype
         self.store: SlotStore | None = None  # built from the skeleton cache at the first step
@@ -334,7 +265,7 @@ class _Run:
     def end_spans(self):
         """Every slot after a span's first committed <eos> becomes <eos> (committed)."""
         is_eos = self.valid & ~self.masked & (self.tok == self.eos_id)
-        first = torch.full((self.n_inst + 1,), 1 << 30, dtype=torch.long, device=self.device)
+        first = torch.full((self.n_inst + 1,), NO_SLOT, dtype=torch.long, device=self.device)
         first.scatter_reduce_(0, torch.where(is_eos, self.inst, self.n_inst).flatten(), self.off.flatten(), "amin")
         tail = self.valid & (self.off > first[self.inst.clamp_min(0)])
         self.tok = torch.where(tail, self.eos_id, self.tok)
@@ -413,19 +344,9 @@ class _Run:
 
 
 @torch.no_grad()
-def fill(
-    model,
-    tokenizer,
-    skeleton,
-    n: int = 8,
-    steps: int = DEFAULT_STEPS,
-    guidance: float = DEFAULT_GUIDANCE,
-    seed: int = 0,
-    params: SamplingParams | None = None,
-    on_step=None,
-    config: FillConfig | None = None,
-    start: list[list[list[int]]] | None = None,
-) -> list[FillResult]:
+def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, guidance: float = DEFAULT_GUIDANCE, seed: int = 0,
+         params: SamplingParams | None = None, on_step=None, config: FillConfig | None = None,
+         start: list[list[list[int]]] | None = None) -> list[FillResult]:
     """Fill every span of `skeleton` in `steps` parallel denoising steps, n variants in one batch.
 
     skeleton: TokenSkeleton, hybrid.templates.Skeleton or corpus Document. guidance: w >= 0 in

@@ -1,41 +1,30 @@
 """load_documents on a tiny corpus built from the excerpts: split isolation, errors, cache."""
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 import hybrid.data.corpus as corpus
 from hybrid.data.corpus import corpus_root, load_documents, load_manifest
+from conftest import CUAD_EXCERPT_NAME as CUAD_NAME, build_corpus
 from hybrid.errors import CorpusError
 
-EXCERPTS = Path(__file__).parent / "excerpts"
-CUAD_NAME = "2ThemartComInc_19990826_10-12G_EX-10.10_6700288_EX-10.10_Co-Branding Agreement_ Agency Agreement.txt"
 
 
 @pytest.fixture
 def tiny(tmp_path, monkeypatch):
     """train: a CUAD contract + a policy; val: a standard agreement; test: a file that must never be read."""
     monkeypatch.setenv("HYBRID_CACHE", str(tmp_path / "cache"))
-    root = tmp_path / "corpus"
-    (root / "cuad" / "contracts").mkdir(parents=True)
-    (root / "policies").mkdir()
-    (root / "standard-agreements").mkdir()
-    (root / "held-out").mkdir()
-    shutil.copy(EXCERPTS / "cuad_numbered_2themart.txt", root / "cuad" / "contracts" / CUAD_NAME)
-    shutil.copy(EXCERPTS / "master_clauses_excerpt.csv", root / "cuad" / "master_clauses.csv")
-    shutil.copy(EXCERPTS / "policy_basecamp_privacy.md", root / "policies" / "privacy.md")
-    shutil.copy(EXCERPTS / "commonpaper_software_license.txt", root / "standard-agreements" / "sla.txt")
-    (root / "held-out" / "secret.txt").write_text("TEST AGREEMENT\n\n1. Secret. Never read me.\n")
+    files = {f"cuad/contracts/{CUAD_NAME}": "cuad_numbered_2themart.txt", "cuad/master_clauses.csv": "master_clauses_excerpt.csv",
+             "policies/privacy.md": "policy_basecamp_privacy.md", "standard-agreements/sla.txt": "commonpaper_software_license.txt",
+             "held-out/secret.txt": "TEST AGREEMENT\n\n1. Secret. Never read me.\n"}
     entries = [
         {"path": f"cuad/contracts/{CUAD_NAME}", "source": "cuad", "doc_type": "AGENCY AGREEMENT", "group": "cuad:A", "split": "train"},
         {"path": "policies/privacy.md", "source": "basecamp-policies", "doc_type": "POLICY", "group": "bc:p", "split": "train"},
         {"path": "standard-agreements/sla.txt", "source": "commonpaper", "doc_type": "SOFTWARE LICENSE AGREEMENT", "group": "cp:s", "split": "val"},
         {"path": "held-out/secret.txt", "source": "cuad", "doc_type": "TEST AGREEMENT", "group": "cuad:T", "split": "test"},
     ]
-    (root / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
-    return root
+    return build_corpus(tmp_path / "corpus", files, entries)
 
 
 @pytest.fixture

@@ -142,14 +142,18 @@ def test_span_nats_scores_each_body_token_and_its_eos_exactly_once(tokenizer):
     V = tokenizer.vocab_size
 
     class Uniform(torch.nn.Module):  # every token costs log V nats, whatever its context
-        def forward(self, x, mode):
-            assert mode == "causal"
-            return torch.zeros(*x.shape, V)
+        def __init__(self):
+            super().__init__()
+            self.output_weight = torch.nn.Parameter(torch.zeros(V, 1))
+
+        def forward(self, x, mode, return_hidden=False):
+            assert mode == "causal" and return_hidden
+            return torch.zeros(*x.shape, 1)
 
     segs = _doc_segments(BODIES)
     n_scored = sum(len(tokenizer.encode(b)) + 1 for b in BODIES)
     for window, stride in ((512, 256), (16, 8), (12, 3)):
-        nats, n_bytes = metrics.span_nats(Uniform(), tokenizer, segs, BODIES, window=window, stride=stride, batch=3)
+        nats, n_bytes = metrics.span_nats(Uniform(), tokenizer, segs, BODIES, window=window, stride=stride, max_batch_tokens=32)
         assert nats == pytest.approx(n_scored * math.log(V)), (window, stride)
         assert n_bytes == sum(len(b.encode()) for b in BODIES)
 

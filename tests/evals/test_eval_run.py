@@ -150,7 +150,7 @@ def _corpus_without(world, tmp_path, split):
 @pytest.mark.parametrize(
     "case, message",
     [
-        ("unknown_system", "unknown system 'gpt2'; valid systems: hybrid, hybrid-noprec, ar, retrieval, smollm2-ar"),
+        ("unknown_system", "unknown system 'gpt2'; valid systems: hybrid, hybrid-noprec, hybrid-edit, ar, retrieval, smollm2-ar"),
         ("judge_is_a_system", "cannot judge system 'hybrid'"),
         ("max_docs_0", "argument --max-docs: must be an integer >= 1, got '0'"),
         ("empty_split", "no documents"),
