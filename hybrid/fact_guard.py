@@ -27,7 +27,7 @@ import torch
 from hybrid.foreign_facts import _DURATION_RE, _GENERIC, _NUMBER_WORDS, _WORD_RE
 from hybrid.sampling import LogitsProcessor
 
-__all__ = ["FactGuard", "UNIT_REACH", "UNKNOWN", "OUTSIDE"]
+__all__ = ["FactGuard", "UNIT_REACH", "UNKNOWN", "OUTSIDE", "precedent_fact_ban_ids"]
 
 UNKNOWN, OUTSIDE = -1, -2  # left-context entries: a masked slot; beyond the span's start (or an empty prefix)
 
@@ -140,3 +140,21 @@ class FactGuard(LogitsProcessor):
 
     def __repr__(self) -> str:
         return f"FactGuard(names={int(self.name_ban.sum())}, digits={int(self.digit_ban.sum())})"
+
+
+def precedent_fact_ban_ids(tokenizer, facts, allowed: str) -> list[int]:
+    """Token ids that open a capitalized word of a precedent's own facts (its parties and defined roles:
+    "the Company", "CERES", "Customer") that the deal's text never uses: banned everywhere in a draft
+    written beside or from that precedent, so its facts cannot come back through the model's own
+    prose. Generic contract words and pieces shorter than MIN_STEM letters are never banned."""
+    keep = {w.lower() for w in _WORD_RE.findall(allowed)} | {w.lower() for w in _GENERIC}
+    out = set()
+    for fact in facts:
+        for w in _WORD_RE.findall(fact):
+            if not w[0].isupper() or len(w) < 3 or w.lower() in keep:
+                continue
+            for text in (" " + w, w):
+                ids = tokenizer.encode(text)
+                if ids and (len(ids) == 1 or len(tokenizer.decode(ids[:1]).strip()) >= MIN_STEM):
+                    out.add(ids[0])
+    return sorted(out)

@@ -112,3 +112,14 @@ def test_currency_signs_the_deal_never_writes_and_redaction_marks_are_banned_eve
     assert _banned(g, tok, "the price is", " [***]") or _banned(g, tok, "the price is [", "***")
     assert not _banned(g, tok, "a fee of", " USD")
     assert not _banned(FactGuard(tok, DEAL + " Deposit: $500."), tok, "a fee of", " $")
+
+
+def test_a_precedents_own_facts_are_banned_unless_the_deal_uses_them(shipped_tokenizer):
+    from hybrid.fact_guard import precedent_fact_ban_ids
+
+    tok = shipped_tokenizer
+    bans = set(precedent_fact_ban_ids(tok, ["the Company", "CERES, Inc.", "Acme Robotics, Inc.", "June 9, 2011"], DEAL))
+    assert tok.encode(" Company")[0] in bans and tok.encode(" CERES")[0] in bans
+    assert tok.encode(" Acme")[0] not in bans  # the deal's own party
+    assert tok.encode(" the")[0] not in bans and tok.encode(" Inc")[0] not in bans  # lower case and generic words stay
+    assert tok.encode(" June")[0] not in bans  # a month name is generic; the date's digits are the guard's business

@@ -137,3 +137,26 @@ def test_a_draft_edited_from_precedent_keeps_its_unnoised_words(drafter):
     assert share(kept[0]) > 0.5 > share(scratch[0])
     for f in FOREIGN:
         assert f not in kept[0].text
+
+
+def test_drafting_beside_a_precedent_bans_its_own_facts(shipped_checkpoint, monkeypatch):
+    drafter = Drafter.from_pretrained(shipped_checkpoint, device="cpu", library=_library())
+    tokenizer = drafter.tokenizer
+    seen = []
+    real = drafter._fill
+    monkeypatch.setattr(drafter, "_fill", lambda sk, n, steps, w, seed, params, on_step, **kw: seen.append(params) or real(sk, n, steps, w, seed, params, on_step, **kw))
+    from hybrid.fact_guard import precedent_fact_ban_ids
+    from hybrid.foreign_facts import allowed_text
+
+    own = set(precedent_fact_ban_ids(tokenizer, FOREIGN, allowed_text(T, T.validate_fields(T.example))))
+    assert own  # the fixture's facts give bans on this tokenizer (the test can fail)
+    drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=1)
+    assert own <= set(seen[-1].banned_tokens)
+    drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)
+    assert not own & set(seen[-1].banned_tokens) - set(_deal_bans(tokenizer))  # no precedent, no ban of its facts
+
+
+def _deal_bans(tokenizer):
+    from hybrid.foreign_facts import allowed_text, deal_ban_ids
+
+    return deal_ban_ids(tokenizer, allowed_text(T, T.validate_fields(T.example)))
