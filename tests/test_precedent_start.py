@@ -100,3 +100,20 @@ def test_precedent_starts_differ_per_variant_and_repeat_for_a_seed(tokenizer):
 def test_bad_noise_levels_are_refused(bad):
     with pytest.raises(SamplingError, match=r"precedent_start must be a number in \(0, 1\]"):
         check_start_noise(bad)
+
+
+def test_a_hole_after_a_kept_word_opens_a_new_word(lively_model, tokenizer):
+    from hybrid.diffusion.guards import glue_tokens
+
+    sk = _sk(tokenizer, budgets=(40, 16))
+    m = tokenizer.mask_id
+    words = tokenizer.encode(" the supplier shall deliver the goods")
+    glue = glue_tokens(tokenizer, lively_model.output_weight.shape[0])
+    # keep every other token: a hole may follow a token in mid-word, which is exactly what must not glue on
+    start = [[[t if i % 2 == 0 else m for i, t in enumerate(words * 3)][: _free(sk)], []] for _ in range(3)]
+    out = fill(lively_model, tokenizer, sk, n=3, steps=8, seed=2, params=SamplingParams(temperature=1.0), start=start,
+               config=FillConfig(precision="fp32"))
+    for r, st in zip(out, start):
+        got = r.tokens[0]
+        holes = [i for i in range(1, len(st[0])) if st[0][i] == m and st[0][i - 1] != m]
+        assert holes and not any(bool(glue[got[i]]) for i in holes if i < len(got))

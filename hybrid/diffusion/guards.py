@@ -5,9 +5,11 @@ committed slots to the left or right of a slot) and `repeated_ngrams` (windows t
 earlier window of their span). Pure tensor functions; know nothing about models or sampling.
 """
 
+from functools import lru_cache
+
 import torch
 
-__all__ = ["ngram_bans", "repeated_ngrams", "left_context"]
+__all__ = ["ngram_bans", "repeated_ngrams", "left_context", "glue_tokens"]
 
 _CHUNK = 512  # commits whose (W, n) windows are compared at once: bounds the (chunk, W, n) comparison
 
@@ -41,6 +43,14 @@ def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
             cand = wt[..., n - 1] if side == "left" else wt[..., 0]
             banned[a:b].scatter_(1, torch.where(hit, cand, vocab), True)
     return banned[:, :vocab]
+
+
+@lru_cache(maxsize=4)
+def glue_tokens(tokenizer, vocab: int) -> torch.Tensor:
+    """(vocab,) bool: tokens whose text starts with a letter or digit, i.e. that continue the word to
+    their left instead of opening one (special tokens are not)."""
+    special = set(tokenizer.special_ids)
+    return torch.tensor([i not in special and tokenizer.decode([i])[:1].isalnum() for i in range(vocab)], dtype=torch.bool)
 
 
 def left_context(tok, ok, span, rows, slots, reach: int = 4) -> torch.Tensor:

@@ -47,7 +47,7 @@ import torch.nn.functional as F
 
 from hybrid.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, ConfidenceCommit
 from hybrid.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
-from hybrid.diffusion.guards import left_context, ngram_bans, repeated_ngrams
+from hybrid.diffusion.guards import glue_tokens, left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
 from hybrid.diffusion.objective import fill_shift
 from hybrid.errors import SamplingError
@@ -121,15 +121,19 @@ class _Run:
         self.span_steps = self.span_commits = 0  # (open span, step) pairs and the tokens they committed
         self.skel: KVCache | None = None
         self.skel_hidden: torch.Tensor | None = None  # (R, Ts, D) skeleton outputs, kept only when shifted
+        self.tokenizer, self.word_start = tokenizer, None  # word_start: set by apply_start
         if start is not None:
             self.apply_start(start)
 
     def apply_start(self, start):
         """Commit each (variant, span)'s start tokens into the span's first unlocked slots before step 0
         (entries equal to <mask> stay masked; the span's last slot is always left masked, so it can end).
-        Kept tokens are pinned like locks, and the holes before the last of them may not take <eos>.
+        Kept tokens are pinned like locks, the holes before the last of them may not take <eos>, and a
+        hole right after a kept token opens a new word (the start masks whole words: a piece glued onto
+        the kept word, "Bizzingo" + "an", would make a word no text has).
         The denoising then fills only what is still masked: a partly noised text is edited, not rewritten."""
         lay = self.lay
+        self.word_start = torch.zeros_like(self.masked)  # a hole right after a kept word opens a new word
         for m in range(self.M):
             v, page = m % self.n, m // self.n
             for s in lay.pages[page].spans:
@@ -146,6 +150,10 @@ class _Run:
                 self.locked[m, at] = True  # kept as given: never re-masked by the repetition guard
                 if len(at):  # and no <eos> in a hole before the last kept token (it would cut the text there)
                     self.eos_ok[m] &= ~((self.span[m] == s) & (self.off[m] <= self.off[m, at[-1]]))
+                after = torch.zeros_like(self.masked[m])
+                after[(at + 1).clamp_max(after.shape[0] - 1)] = True
+                self.word_start[m] |= after & self.masked[m] & (self.span[m] == s)
+        self.glue = glue_tokens(self.tokenizer, self.V).to(self.device)
 
     def active(self, k: int):
         """(active (M, L+1) bool, quota (n_inst,) long): the masked slots that may be committed this
@@ -240,6 +248,8 @@ class _Run:
             lg = self.logits(h_c[a : a + c], None if h_u is None else h_u[a : a + c], eos_ok[a : a + c])
             if ngram:  # before truncation, so top-p/top-k choose among allowed tokens (<eos> is never banned)
                 lg = lg.masked_fill(ngram_bans(self.tok, countable, self.span, r, s, ngram, self.V), float("-inf"))
+            if self.word_start is not None:  # a hole after a kept word: no piece glued onto that word
+                lg = lg.masked_fill(self.word_start[r, s][:, None] & self.glue[None, : lg.shape[1]], float("-inf"))
             if self.params.fact_guard is not None:  # likewise; judged by the committed tokens to the slot's left
                 lg = lg.masked_fill(self.params.fact_guard.ban_mask(left_context(self.tok, countable, self.span, r, s)), float("-inf"))
             if self.procs:  # their context: the committed text of the slot's own span
