@@ -24,7 +24,8 @@ from machine import machine  # noqa: E402
 from hybrid.bpb import corpus_bpb  # noqa: E402
 from hybrid.config import TrainConfig  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
-from hybrid.model.pretrained import load_pretrained, resolve  # noqa: E402
+from hybrid.model.pretrained import load_pretrained  # noqa: E402
+from hybrid.model.resolve import resolve  # noqa: E402
 from hybrid.train import train  # noqa: E402
 
 

@@ -50,7 +50,7 @@ def _load(args):
         tok = HybridTokenizer.train(texts, vocab_size=8192)
         torch.manual_seed(0)
         return Backbone(BackboneConfig(vocab_size=8192)).eval(), tok, {"random": True}
-    from hybrid.model.pretrained import resolve
+    from hybrid.model.resolve import resolve
 
     return resolve(args.checkpoint)  # ours, a Llama directory, a fetched base name or an adapted checkpoint
 

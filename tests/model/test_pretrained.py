@@ -25,7 +25,8 @@ from hybrid.errors import CheckpointError
 from hybrid.model import pretrained
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
-from hybrid.model.pretrained import Base, load_pretrained, resolve, save_pretrained
+from hybrid.model.pretrained import Base, load_pretrained, save_pretrained
+from hybrid.model.resolve import resolve
 from hybrid.tokenizer import SPECIAL_TOKENS
 from hybrid.tokenizer_hf import PROBE, from_pretrained_tokenizer
 

@@ -1,0 +1,43 @@
+"""What a --checkpoint / --model names, loaded: a known base, a Llama directory, a LoRA adapter over its
+base, or one of our own checkpoints.
+
+Owns: `resolve`, the one entry point callers load a model through. It sits above hybrid.model.pretrained
+(bases and Llama directories) and hybrid.adapt (adapters), which both stay below it, so neither
+imports the other back.
+"""
+
+import json
+import os
+from pathlib import Path
+
+from hybrid.errors import CheckpointError
+from hybrid.model.pretrained import BASES, CONFIG, _known, _llama_types, is_llama_dir, load_pretrained
+
+__all__ = ["resolve"]
+
+
+def resolve(path):
+    """(model, tokenizer, record) of whatever a --checkpoint/--model names: a known base name (fetched),
+    a Llama checkpoint directory, or one of our own checkpoints (hybrid.checkpoint.load_checkpoint)."""
+    from hybrid.adapt import is_adapter_dir, load_adapted
+
+    name = str(path)
+    if is_adapter_dir(name):  # a LoRA adapter saved by `hybrid train --init-from ... --lora-rank R`, over its base
+        return load_adapted(name)
+    if name in BASES or is_llama_dir(name):
+        return load_pretrained(name)
+    p = Path(path)
+    if not p.exists() and os.sep not in name and not name.startswith("."):
+        raise CheckpointError(f"checkpoint directory not found: {p}; known bases: {_known()}")
+    cfg = p / CONFIG
+    if cfg.is_file():
+        try:
+            model_type = json.loads(cfg.read_text()).get("model_type")
+        except (OSError, ValueError, AttributeError):
+            model_type = None  # load_checkpoint reports the damage
+        if model_type not in (None, "hybrid-contracts"):
+            raise CheckpointError(f"{p} is not a Llama-family checkpoint nor one of ours: {CONFIG} model_type must be one of "
+                                  f"{_llama_types() + ('hybrid-contracts',)}, got {model_type!r}.")
+    from hybrid.checkpoint import load_checkpoint
+
+    return load_checkpoint(p)
