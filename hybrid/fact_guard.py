@@ -14,7 +14,9 @@ and the guard bans the first token of the three kinds that a left neighbour can 
   cross-reference word ("Section 4", "Article 2") or an opening parenthesis ("(2)");
 - duration: a time unit ("days", "months", "year") within UNIT_REACH tokens after a number (in
   digits or words) that is not the number of one of the deal's own durations ("one year",
-  "thirty (30) days" when the deal's term is 2 years), so "one of the parties" stays writable.
+  "thirty (30) days" when the deal's term is 2 years), or right after a slot not known yet (the
+  filler may commit a number and its unit in one step), so "one of the parties" stays writable.
+- a one-piece name with an inner capital ("GitHub") that the deal does not use, anywhere.
 Amounts are covered by the digits and by currency signs the deal's text never writes, which are
 banned everywhere, as are CUAD's redaction marks ("[***]").
 """
@@ -35,6 +37,7 @@ UNIT_REACH = 4  # a unit this many tokens after a foreign number completes a for
 MIN_STEM = 2  # letters of a word's first piece that may open it mid-sentence when the word takes several pieces
 _SENTENCE_END = re.compile(r"(?:[.:;!?)\]\"'“”(]|\n)\s*$")
 _CAP_OPEN = re.compile(r"^\s?[A-Z]")
+_INNER_CAP_PIECE = re.compile(r"^\s?[A-Z][a-z]+[A-Z]")  # "GitHub" as one piece: a name wherever it stands
 _DIGITS = re.compile(r"^\s?[\d.,]*\d[\d.,]*$")
 _CURRENCY = re.compile(r"^\s?(?:US)?[$€£]")
 _UNIT = re.compile(r"^[\s-]?(?:day|week|month|quarter|year)s?$", re.I)
@@ -57,6 +60,7 @@ def _tables(tokenizer, vocab: int) -> dict:
     return {
         "pieces": pieces,
         "cap_open": t(lambda p: _CAP_OPEN.match(p)),
+        "inner_cap": t(lambda p: _INNER_CAP_PIECE.match(p)),
         "sentence_end": t(lambda p: _SENTENCE_END.search(p)),
         "digits": t(lambda p: _DIGITS.match(p)),
         "unit": t(lambda p: _UNIT.match(p)),
@@ -107,6 +111,7 @@ class FactGuard(LogitsProcessor):
         # everywhere: a currency sign the deal never writes (its amounts read "USD 24,000": "$5,000" is
         # another deal's) and CUAD's redaction marks ("[***]"), which no draft should carry
         self.always = tb["redaction"] | (tb["currency"] & ~torch.tensor([bool(re.search(r"[$€£]", allowed))] * V))
+        self.always |= tb["inner_cap"] & ~ok  # a one-piece name with an inner capital, even at a sentence start
 
     def ban_mask(self, left: torch.Tensor) -> torch.Tensor:
         """(C, V) bool: the tokens banned at slots with these left contexts."""
@@ -119,7 +124,8 @@ class FactGuard(LogitsProcessor):
         mid = (has & ~self.sentence_end[at]) | (near == UNKNOWN)
         after_ref = has & self.ref[at]
         lc = left.clamp_min(0).cpu()
-        foreign_before = ((left.cpu() >= 0) & self.foreign_number[lc]).any(1)
+        # a unit after a foreign number, or after a neighbour not known yet (committed in the same step: it may be one)
+        foreign_before = ((left.cpu() >= 0) & self.foreign_number[lc]).any(1) | (near == UNKNOWN)
         out = self.always[None].repeat(C, 1)
         out |= mid[:, None] & self.name_ban[None]
         out |= (~after_ref)[:, None] & self.digit_ban[None]
