@@ -194,7 +194,7 @@ def main(argv=None) -> int:
             start = None
             if name == "edit":
                 start = precedent_starts(tok, [p.adapted(deal) if p else None for p in h], deal, allowed, args.start_noise,
-                                         args.n, args.seed + i, [sp.length for sp in sk.spans])
+                                         args.n, args.seed + i, [sp.length for sp in sk.spans], [p.facts if p else () for p in h])
             ts = time.perf_counter()
             res = sampler.fill(model, tok, sk, n=args.n, steps=args.steps, guidance=sampler.DEFAULT_GUIDANCE, seed=args.seed + i,
                                params=params, start=start)

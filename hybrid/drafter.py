@@ -366,7 +366,8 @@ class Drafter:
                         raise SamplingError(f"precedent_start < 1 needs the diffusion filler, got filler={self.filler!r}.")
                     deal = deal_from_template(template, values)
                     start = precedent_starts(self.tokenizer, [h[0].adapted(deal) if h else None for h in hits], deal,
-                                             skeleton.deal_text, precedent_start, n, seed, [MAX_START_TOKENS] * len(hits))
+                                             skeleton.deal_text, precedent_start, n, seed, [MAX_START_TOKENS] * len(hits),
+                                             [h[0].facts if h else () for h in hits])
                 timings["precedents"] = time.perf_counter() - ts
             on_step = None
             if emit is not None:

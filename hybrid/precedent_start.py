@@ -37,7 +37,8 @@ def _overlaps(a: int, b: int, spans) -> bool:
     return any(a < e and s < b for s, e in spans)
 
 
-def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int) -> list[int]:
+def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int,
+                 own_facts=()) -> list[int]:
     """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
     tokens of the deal's facts kept, tokens of facts `allowed` does not state and of CUAD's redaction
     marks ("[***]") masked, every other
@@ -48,6 +49,9 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
     drop = [(f.start, f.end) for f in foreign_facts(text, allowed, party_names())]
     drop += [(m.start(), m.end()) for m in _REDACTION.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
+    for f in own_facts:  # the precedent's own facts that its normalization missed ("CERES" beside "[PARTY_A]")
+        if len(f) >= 3 and f.lower() not in allowed.lower():
+            drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(f) + r"(?!\w)", text)]
     out, noised = [], False
     for i, (a, b) in zip(ids, offsets):
         if a == 0 or text[a].isspace() or text[a - 1].isspace():  # a new word: one draw for all of its tokens
@@ -62,8 +66,10 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
 
 
 def precedent_starts(tokenizer, texts: list[str | None], deal: DealFacts, allowed: str, t: float, n: int, seed: int,
-                     budgets: list[int]) -> list[list[list[int]]]:
-    """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked)."""
+                     budgets: list[int], own_facts=None) -> list[list[list[int]]]:
+    """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked); own_facts[s]:
+    the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still stand."""
     t = check_start_noise(t)
-    return [[start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b) if x else []
-             for s, (x, b) in enumerate(zip(texts, budgets))] for v in range(n)]
+    own_facts = own_facts or [()] * len(texts)
+    return [[start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f) if x else []
+             for s, (x, b, f) in enumerate(zip(texts, budgets, own_facts))] for v in range(n)]

@@ -117,3 +117,12 @@ def test_a_hole_after_a_kept_word_opens_a_new_word(lively_model, tokenizer):
         got = r.tokens[0]
         holes = [i for i in range(1, len(st[0])) if st[0][i] == m and st[0][i - 1] != m]
         assert holes and not any(bool(glue[got[i]]) for i in holes if i < len(got))
+
+
+def test_a_precedents_own_facts_left_in_its_text_are_masked(tokenizer):
+    text = "CERES shall deliver the goods to the buyer on time."
+    m = tokenizer.mask_id
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    got = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.01, random.Random(0), 200, own_facts=["CERES"])
+    kept = "".join(text[a:b] for i, (a, b) in zip(got, enc.offsets) if i != m)
+    assert "CERES" not in kept and "deliver" in kept
