@@ -16,7 +16,8 @@ and the guard bans the first token of the three kinds that a left neighbour can 
   digits or words) that is not the number of one of the deal's own durations ("one year",
   "thirty (30) days" when the deal's term is 2 years), or right after a slot not known yet (the
   filler may commit a number and its unit in one step), so "one of the parties" stays writable.
-- a one-piece name with an inner capital ("GitHub") that the deal does not use, anywhere.
+- a one-piece name with an inner capital ("GitHub") that the deal does not use, anywhere;
+- letters glued onto a full stop ("Section.A", "Inc.com"): a sentence goes on after a space.
 Amounts are covered by the digits and by currency signs the deal's text never writes, which are
 banned everywhere, as are CUAD's redaction marks ("[***]").
 """
@@ -61,6 +62,8 @@ def _tables(tokenizer, vocab: int) -> dict:
         "pieces": pieces,
         "cap_open": t(lambda p: _CAP_OPEN.match(p)),
         "inner_cap": t(lambda p: _INNER_CAP_PIECE.match(p)),
+        "bare_stop": t(lambda p: p.endswith(".")),  # a full stop with no space after it yet
+        "letter_glue": t(lambda p: p[:1].isalpha()),  # a piece that continues the text without a space
         "sentence_end": t(lambda p: _SENTENCE_END.search(p)),
         "digits": t(lambda p: _DIGITS.match(p)),
         "unit": t(lambda p: _UNIT.match(p)),
@@ -108,6 +111,7 @@ class FactGuard(LogitsProcessor):
         wv = tb["word_value"]
         self.foreign_number = (wv >= 0) & ~torch.isin(wv, torch.tensor(sorted(durations) or [-2]))
         self.sentence_end, self.ref, self.unit = tb["sentence_end"], tb["ref"], tb["unit"]
+        self.bare_stop, self.letter_glue = tb["bare_stop"], tb["letter_glue"]
         # everywhere: a currency sign the deal never writes (its amounts read "USD 24,000": "$5,000" is
         # another deal's) and CUAD's redaction marks ("[***]"), which no draft should carry
         self.always = tb["redaction"] | (tb["currency"] & ~torch.tensor([bool(re.search(r"[$€£]", allowed))] * V))
@@ -130,6 +134,8 @@ class FactGuard(LogitsProcessor):
         out |= mid[:, None] & self.name_ban[None]
         out |= (~after_ref)[:, None] & self.digit_ban[None]
         out |= foreign_before[:, None] & self.unit[None]
+        # letters glued onto a full stop make a name or an address, not a sentence: "Section.A", "Inc.com"
+        out |= (has & self.bare_stop[at])[:, None] & self.letter_glue[None]
         return out.to(dev)
 
     def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:

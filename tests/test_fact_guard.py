@@ -135,3 +135,13 @@ def test_units_after_an_unknown_neighbour_and_one_piece_inner_capital_names_are_
     pieces = {tok.decode([i]).strip() for i in inner}
     assert any(p[:1].isupper() and any(c.isupper() for c in p[1:]) for p in pieces)
     assert not _banned(g, tok, "", " Acme")  # the deal's own words never
+
+
+def test_letters_glued_onto_a_full_stop_are_banned(shipped_tokenizer):
+    tok = shipped_tokenizer
+    g = FactGuard(tok, DEAL)
+    stop = [i for i in range(tok.vocab_size) if tok.decode([i]) == "."][0]
+    left = torch.tensor([[stop, -2, -2, -2]])
+    ban = g.ban_mask(left)[0]
+    assert bool(ban[tok.encode("com")[0]]) and bool(ban[tok.encode("A")[0]])
+    assert not bool(ban[tok.encode(" The")[0]])  # a new sentence after a space is fine
