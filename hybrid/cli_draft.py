@@ -10,7 +10,6 @@ argument exits 2 with nothing on disk.
 
 import argparse
 import json
-import re
 import sys
 import time
 from pathlib import Path
@@ -90,11 +89,8 @@ def _cmd_draft(args) -> int:
     steps = DEFAULT_STEPS if args.steps is None else args.steps
     guidance = DEFAULT_GUIDANCE if args.guidance is None else args.guidance
     check_draft_args(args.n, steps, guidance, args.seed)
-    try:
-        check_precedent_args(args.precedents, args.precedent_guidance, args.precedent_start)
-    except SamplingError as e:  # the same rule, worded with the options' names
-        flag = lambda m: "--" + m.group(1).replace("_", "-") + (" " if m.group(2) else "")  # noqa: E731
-        raise SamplingError(re.sub(r"(?<![\w-])(precedent_guidance|precedent_start|precedents)(=?)", flag, str(e))) from None
+    check_precedent_args(args.precedents, args.precedent_guidance, args.precedent_start,
+                         names={k: "--" + k.replace("_", "-") for k in ("precedents", "precedent_guidance", "precedent_start")})
     if args.precedent_start < 1 and args.filler != "diffusion":
         raise SamplingError(f"--precedent-start needs --filler diffusion, got --filler {args.filler}.")
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}

@@ -9,20 +9,9 @@ import json
 import sys
 from pathlib import Path
 
-from hybrid.options import PRECEDENT_GUIDANCE, PRECEDENTS, SEED, int_range
+from hybrid.options import PRECEDENT_GUIDANCE, PRECEDENT_START, PRECEDENTS, SEED, int_range
 
-__all__ = ["add_parsers", "add_draft_arguments", "start_noise"]
-
-
-def start_noise(text: str) -> float:
-    """argparse type of `hybrid draft --precedent-start`: a number in (0, 1] (1 = off)."""
-    try:
-        v = float(text)
-    except ValueError:
-        v = None
-    if v is None or not 0 < v <= 1:
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1] (1 = off), got {text!r}")
-    return v
+__all__ = ["add_parsers", "add_draft_arguments"]
 
 
 def add_draft_arguments(parser) -> None:
@@ -32,7 +21,7 @@ def add_draft_arguments(parser) -> None:
     parser.add_argument("--precedent-guidance", type=PRECEDENT_GUIDANCE, default=0.0, metavar="W",
                         help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
                         "so W > 0 follows the precedent more (0 = off, default; needs --precedents >= 1)")
-    parser.add_argument("--precedent-start", type=start_noise, default=1.0, metavar="T",
+    parser.add_argument("--precedent-start", type=PRECEDENT_START, default=1.0, metavar="T",
                         help="edit from precedent: each section starts as its top precedent (adapted to the deal), each "
                         "token masked with probability T, and the filler writes only the masked ones; the deal's facts "
                         "are kept, the precedent's foreign facts always rewritten (1 = off, default; needs --precedents >= 1 "

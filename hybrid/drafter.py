@@ -124,18 +124,23 @@ def _checked(n, steps, guidance, seed, mmr, sampling: dict, precedents: int = 0,
     return steps, guidance, sampling_params(sampling, DRAFT_SAMPLING)
 
 
-def check_precedent_args(precedents, precedent_guidance, precedent_start=1.0) -> None:
+def check_precedent_args(precedents, precedent_guidance, precedent_start=1.0, names: dict | None = None) -> None:
     """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0,
-    precedent_start in (0, 1] (< 1 needs precedents)."""
-    PRECEDENTS.check("precedents", precedents, error=SamplingError)
+    precedent_start in (0, 1] (< 1 needs precedents). names: how the message calls each argument
+    (the CLI passes its options: {"precedents": "--precedents", ...}); default the Python names."""
+    n = {k: k for k in ("precedents", "precedent_guidance", "precedent_start")} | (names or {})
+    sep = "=" if names is None else " "
+    PRECEDENTS.check(n["precedents"], precedents, error=SamplingError)
     w = precedent_guidance
-    PRECEDENT_GUIDANCE.check("precedent_guidance", w, error=SamplingError)
+    PRECEDENT_GUIDANCE.check(n["precedent_guidance"], w, error=SamplingError)
     if w and not precedents:
-        raise SamplingError(f"precedent_guidance needs precedents >= 1, got precedents={precedents!r} with precedent_guidance={w!r}.")
+        raise SamplingError(f"{n['precedent_guidance']} needs {n['precedents']} >= 1, got {n['precedents']}{sep}{precedents!r} "
+                            f"with {n['precedent_guidance']}{sep}{w!r}.")
     from hybrid.precedent_start import check_start_noise
 
     if check_start_noise(precedent_start) < 1 and not precedents:
-        raise SamplingError(f"precedent_start needs precedents >= 1, got precedents={precedents!r} with precedent_start={precedent_start!r}.")
+        raise SamplingError(f"{n['precedent_start']} needs {n['precedents']} >= 1, got {n['precedents']}{sep}{precedents!r} "
+                            f"with {n['precedent_start']}{sep}{precedent_start!r}.")
 
 
 class _Cancelled(Exception):

@@ -116,27 +116,34 @@ class FactGuard(LogitsProcessor):
         # another deal's) and CUAD's redaction marks ("[***]"), which no draft should carry
         self.always = tb["redaction"] | (tb["currency"] & ~torch.tensor([bool(re.search(r"[$€£]", allowed))] * V))
         self.always |= tb["inner_cap"] & ~ok  # a one-piece name with an inner capital, even at a sentence start
+        self._by_device: dict = {}
+
+    _TABLES = ("always", "name_ban", "digit_ban", "foreign_number", "sentence_end", "ref", "unit", "bare_stop", "letter_glue")
+
+    def _on(self, dev) -> dict:
+        """The ban tables on `dev`, moved there once (the filler calls ban_mask every step)."""
+        if dev not in self._by_device:
+            self._by_device[dev] = {k: getattr(self, k).to(dev) for k in self._TABLES}
+        return self._by_device[dev]
 
     def ban_mask(self, left: torch.Tensor) -> torch.Tensor:
-        """(C, V) bool: the tokens banned at slots with these left contexts."""
-        dev = left.device
-        C = left.shape[0]
-        near = left[:, 0].cpu()
+        """(C, V) bool on left's device: the tokens banned at slots with these left contexts."""
+        tb = self._on(left.device)
+        near = left[:, 0]
         has = near >= 0
         at = near.clamp_min(0)
         # mid-sentence (or not known yet: a neighbour committed in the same step): a capitalized foreign word is a name
-        mid = (has & ~self.sentence_end[at]) | (near == UNKNOWN)
-        after_ref = has & self.ref[at]
-        lc = left.clamp_min(0).cpu()
+        mid = (has & ~tb["sentence_end"][at]) | (near == UNKNOWN)
+        after_ref = has & tb["ref"][at]
         # a unit after a foreign number, or after a neighbour not known yet (committed in the same step: it may be one)
-        foreign_before = ((left.cpu() >= 0) & self.foreign_number[lc]).any(1) | (near == UNKNOWN)
-        out = self.always[None].repeat(C, 1)
-        out |= mid[:, None] & self.name_ban[None]
-        out |= (~after_ref)[:, None] & self.digit_ban[None]
-        out |= foreign_before[:, None] & self.unit[None]
+        foreign_before = ((left >= 0) & tb["foreign_number"][left.clamp_min(0)]).any(1) | (near == UNKNOWN)
+        out = tb["always"][None].repeat(left.shape[0], 1)
+        out |= mid[:, None] & tb["name_ban"][None]
+        out |= (~after_ref)[:, None] & tb["digit_ban"][None]
+        out |= foreign_before[:, None] & tb["unit"][None]
         # letters glued onto a full stop make a name or an address, not a sentence: "Section.A", "Inc.com"
-        out |= (has & self.bare_stop[at])[:, None] & self.letter_glue[None]
-        return out.to(dev)
+        out |= (has & tb["bare_stop"][at])[:, None] & tb["letter_glue"][None]
+        return out
 
     def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
         """The AR fillers' view: the prefix's last UNIT_REACH tokens are the left context (an empty

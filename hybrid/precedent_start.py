@@ -20,6 +20,7 @@ import re
 from hybrid.data.facts import DealFacts
 from hybrid.errors import SamplingError
 from hybrid.foreign_facts import foreign_facts, party_names
+from hybrid.options import PRECEDENT_START
 
 __all__ = ["start_tokens", "precedent_starts", "check_start_noise"]
 
@@ -27,8 +28,8 @@ _REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
 
 
 def check_start_noise(t) -> float:
-    """The noise level t of a precedent start: a number in (0, 1] (1 = off)."""
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 1:
+    """The noise level t of a precedent start: a number in (0, 1] (1 = off; hybrid.options.PRECEDENT_START)."""
+    if not PRECEDENT_START.contains(t):
         raise SamplingError(f"precedent_start must be a number in (0, 1] (1 = off), got {t!r}.")
     return float(t)
 
