@@ -13,35 +13,43 @@ and the guard bans the first token of the three kinds that a left neighbour can 
 - number: a digit token whose digits the deal's text never writes, except right after a
   cross-reference word ("Section 4", "Article 2") or an opening parenthesis ("(2)");
 - duration: a time unit ("days", "months", "year") within UNIT_REACH tokens after a number (in
-  digits or words) that is not the number of one of the deal's own durations ("one year",
-  "thirty (30) days" when the deal's term is 2 years), or right after a slot not known yet (the
-  filler may commit a number and its unit in one step), so "one of the parties" stays writable.
+  digits or words) that, in that unit, is not one of the deal's own durations ("one year",
+  "thirty (30) days" or "three months" when the deal's terms are 2 and 3 years; "24 months" is the
+  deal's 2 years), or right after a slot not known yet (the filler may commit a number and its
+  unit in one step), so "one of the parties" stays writable.
 - a one-piece name with an inner capital ("GitHub") that the deal does not use, anywhere;
-- letters glued onto a full stop ("Section.A", "Inc.com"): a sentence goes on after a space.
+- letters glued onto a full stop ("Section.A", "Inc.com"): a sentence goes on after a space;
+- spelling on: a piece glued onto a capitalized word opened in mid-sentence (letters, digits or a
+  hyphen) that makes it no prefix of a word the deal or a contract uses: an allowed opener cannot
+  be spelled on into a name ("New" + "land", "Co" + "-" + "free", "Liability" + "ia"). Judged on
+  the committed pieces back to the word's opener (REACH tokens at most; a word whose opener or left
+  neighbour is not known yet is left alone).
 Amounts are covered by the digits and by currency signs the deal's text never writes, which are
 banned everywhere, as are CUAD's redaction marks ("[***]").
 """
 
+import bisect
 import re
 from functools import lru_cache
 
 import torch
 
-from hybrid.foreign_facts import _DURATION_RE, _GENERIC, _NUMBER_WORDS, _WORD_RE
+from hybrid.foreign_facts import _GENERIC, _NUMBER_WORDS, _UNITS, _WORD_RE, deal_days, name_vocabulary
 from hybrid.sampling import LogitsProcessor
 
-__all__ = ["FactGuard", "UNIT_REACH", "UNKNOWN", "OUTSIDE", "precedent_fact_ban_ids"]
+__all__ = ["FactGuard", "REACH", "UNIT_REACH", "UNKNOWN", "OUTSIDE", "precedent_fact_ban_ids"]
 
 UNKNOWN, OUTSIDE = -1, -2  # left-context entries: a masked slot; beyond the span's start (or an empty prefix)
 
 UNIT_REACH = 4  # a unit this many tokens after a foreign number completes a foreign duration
+REACH = 8  # left-context tokens the guard reads: a word's pieces back to its opener and the token before it
 MIN_STEM = 2  # letters of a word's first piece that may open it mid-sentence when the word takes several pieces
 _SENTENCE_END = re.compile(r"(?:[.:;!?)\]\"'“”(]|\n)\s*$")
 _CAP_OPEN = re.compile(r"^\s?[A-Z]")
 _INNER_CAP_PIECE = re.compile(r"^\s?[A-Z][a-z]+[A-Z]")  # "GitHub" as one piece: a name wherever it stands
 _DIGITS = re.compile(r"^\s?[\d.,]*\d[\d.,]*$")
 _CURRENCY = re.compile(r"^\s?(?:US)?[$€£]")
-_UNIT = re.compile(r"^[\s-]?(?:day|week|month|quarter|year)s?$", re.I)
+_UNIT = re.compile(r"^[\s-]?(day|week|month|quarter|year)s?$", re.I)
 _REF = re.compile(r"^\s?(?:sections?|articles?|exhibits?|schedules?|clauses?|paragraphs?|annex|appendix)$|^\s?\($", re.I)
 _NUMBER_WORD = re.compile(r"^\s?(" + "|".join(sorted((w for w in _NUMBER_WORDS if " " not in w and "-" not in w), key=len, reverse=True)) + r")$", re.I)
 
@@ -58,15 +66,25 @@ def _tables(tokenizer, vocab: int) -> dict:
         return int(digits) if digits.isdigit() and len(digits) <= 6 else -1
 
     word_value = [value(p) for p in pieces]
+    by_lower: dict[str, list[int]] = {}  # a glued piece's text (lower case) -> its ids
+    for i, p in enumerate(pieces):
+        if p[:1].isalnum() or p[:1] == "-":
+            by_lower.setdefault(p.lower(), []).append(i)
+    unit_kind = torch.full((vocab,), -1, dtype=torch.long)
+    for i, p in enumerate(pieces):
+        if m := _UNIT.match(p):
+            unit_kind[i] = list(_UNITS).index(m.group(1).lower())
     return {
         "pieces": pieces,
+        "by_lower": by_lower,
+        "spell_on": t(lambda p: p[:1].isalnum() or p[:1] == "-"),  # glued onto the word to its left
+        "unit_kind": unit_kind,
         "cap_open": t(lambda p: _CAP_OPEN.match(p)),
         "inner_cap": t(lambda p: _INNER_CAP_PIECE.match(p)),
         "bare_stop": t(lambda p: p.endswith(".")),  # a full stop with no space after it yet
         "letter_glue": t(lambda p: p[:1].isalpha()),  # a piece that continues the text without a space
         "sentence_end": t(lambda p: _SENTENCE_END.search(p)),
         "digits": t(lambda p: _DIGITS.match(p)),
-        "unit": t(lambda p: _UNIT.match(p)),
         "ref": t(lambda p: _REF.match(p)),
         "currency": t(lambda p: _CURRENCY.match(p)),
         "redaction": t(lambda p: "**" in p),
@@ -84,7 +102,7 @@ class FactGuard(LogitsProcessor):
     def __init__(self, tokenizer, allowed: str, vocab: int | None = None):
         V = vocab or tokenizer.vocab_size
         tb = _tables(tokenizer, V)
-        self.V = V
+        self.V, self.reach = V, REACH  # reach: the left-context tokens ban_mask reads
         words = set(_WORD_RE.findall(allowed))
         ok = torch.zeros(V, dtype=torch.bool)
         for w in words | {w.capitalize() for w in _GENERIC}:
@@ -105,26 +123,75 @@ class FactGuard(LogitsProcessor):
                 for i in tokenizer.encode(text):
                     digit_ok[i] = True
         self.digit_ban = tb["digits"] & ~digit_ok
-        durations = set()  # the numbers of the deal's own durations ("2 years" -> 2): a unit may follow only them
-        for m in _DURATION_RE.finditer(allowed):
-            durations.add(int(m.group(3) or m.group(1)) if (m.group(3) or m.group(1)) else _NUMBER_WORDS[m.group(2).lower()])
+        # a unit may follow a number only where that number of that unit is one of the deal's durations
+        days = deal_days(allowed)
         wv = tb["word_value"]
-        self.foreign_number = (wv >= 0) & ~torch.isin(wv, torch.tensor(sorted(durations) or [-2]))
-        self.sentence_end, self.ref, self.unit = tb["sentence_end"], tb["ref"], tb["unit"]
+        self.foreign_number = torch.stack([
+            (wv >= 0) & ~torch.isin(wv, torch.tensor(sorted({round(d / u) for d in days if d % u == 0}) or [-2]))
+            for u in _UNITS.values()])  # (units, V): in unit k, the number this token writes is not the deal's
+        self.unit_kind = tb["unit_kind"]
+        self.sentence_end, self.ref = tb["sentence_end"], tb["ref"]
         self.bare_stop, self.letter_glue = tb["bare_stop"], tb["letter_glue"]
         # everywhere: a currency sign the deal never writes (its amounts read "USD 24,000": "$5,000" is
         # another deal's) and CUAD's redaction marks ("[***]"), which no draft should carry
         self.always = tb["redaction"] | (tb["currency"] & ~torch.tensor([bool(re.search(r"[$€£]", allowed))] * V))
         self.always |= tb["inner_cap"] & ~ok  # a one-piece name with an inner capital, even at a sentence start
+        # spelling a capitalized word on: what it may become (hybrid.foreign_facts's name vocabulary)
+        self._pieces, self._by_lower, self._spell_on = tb["pieces"], tb["by_lower"], tb["spell_on"]
+        self._flags = [(a, b, e) for a, b, e in zip(tb["spell_on"].tolist(), tb["cap_open"].tolist(), tb["sentence_end"].tolist())]
+        self._words = sorted(name_vocabulary(allowed))
+        self._spell_bans: dict[str, torch.Tensor] = {}
         self._by_device: dict = {}
 
-    _TABLES = ("always", "name_ban", "digit_ban", "foreign_number", "sentence_end", "ref", "unit", "bare_stop", "letter_glue")
+    _TABLES = ("always", "name_ban", "digit_ban", "foreign_number", "unit_kind", "sentence_end", "ref", "bare_stop", "letter_glue")
 
     def _on(self, dev) -> dict:
         """The ban tables on `dev`, moved there once (the filler calls ban_mask every step)."""
         if dev not in self._by_device:
             self._by_device[dev] = {k: getattr(self, k).to(dev) for k in self._TABLES}
         return self._by_device[dev]
+
+    def _spell_ban(self, word: str) -> torch.Tensor:
+        """(V,) bool: the glued pieces that would spell `word` (a capitalized word opened in mid-sentence)
+        on into no prefix of an allowed word; cached per word."""
+        if word not in self._spell_bans:
+            w = word.lower()
+            ok = torch.zeros(self.V, dtype=torch.bool)
+            if not (len(word) >= 2 and word.isupper()):  # an acronym or emphasis ("AS IS"): not a name
+                i = bisect.bisect_left(self._words, w)
+                while i < len(self._words) and self._words[i].startswith(w):
+                    rest = self._words[i][len(w):]  # what the word may still add, piece by piece
+                    for k in range(1, len(rest) + 1):
+                        for j in self._by_lower.get(rest[:k], ()):
+                            ok[j] = True
+                    i += 1
+            else:
+                ok |= self._spell_on  # an all-caps word may go on
+            self._spell_bans[word] = self._spell_on & ~ok
+        return self._spell_bans[word]
+
+    def _words_being_spelled(self, left) -> list[tuple[int, str]]:
+        """(row, word so far) of the slots whose left pieces, all known, spell on a capitalized word
+        opened in mid-sentence (its opener starts with a space and a capital; the token before the
+        opener is known and ends no sentence)."""
+        out, flags, V = [], self._flags, self.V
+        for c, ids in enumerate(left.tolist()):
+            if not ids or not 0 <= ids[0] < V or not (flags[ids[0]][0] or flags[ids[0]][1]):
+                continue
+            parts = []
+            for k, t in enumerate(ids):
+                if not 0 <= t < V:
+                    break
+                spell_on, cap_open, _ = flags[t]
+                if spell_on:
+                    parts.append(self._pieces[t])
+                    continue
+                if cap_open and self._pieces[t][:1] == " " and k + 1 < len(ids):
+                    before = ids[k + 1]
+                    if 0 <= before < V and not flags[before][2]:
+                        out.append((c, self._pieces[t].strip() + "".join(reversed(parts))))
+                break
+        return out
 
     def ban_mask(self, left: torch.Tensor) -> torch.Tensor:
         """(C, V) bool on left's device: the tokens banned at slots with these left contexts."""
@@ -135,22 +202,27 @@ class FactGuard(LogitsProcessor):
         # mid-sentence (or not known yet: a neighbour committed in the same step): a capitalized foreign word is a name
         mid = (has & ~tb["sentence_end"][at]) | (near == UNKNOWN)
         after_ref = has & tb["ref"][at]
-        # a unit after a foreign number, or after a neighbour not known yet (committed in the same step: it may be one)
-        foreign_before = ((left >= 0) & tb["foreign_number"][left.clamp_min(0)]).any(1) | (near == UNKNOWN)
         out = tb["always"][None].repeat(left.shape[0], 1)
         out |= mid[:, None] & tb["name_ban"][None]
         out |= (~after_ref)[:, None] & tb["digit_ban"][None]
-        out |= foreign_before[:, None] & tb["unit"][None]
+        # a unit after a number that in this unit is no duration of the deal, or after a neighbour not known
+        # yet (committed in the same step: it may be one)
+        units = left[:, :UNIT_REACH]
+        for k in range(tb["foreign_number"].shape[0]):
+            foreign_before = ((units >= 0) & tb["foreign_number"][k][units.clamp_min(0)]).any(1) | (near == UNKNOWN)
+            out |= foreign_before[:, None] & (tb["unit_kind"] == k)[None]
         # letters glued onto a full stop make a name or an address, not a sentence: "Section.A", "Inc.com"
         out |= (has & tb["bare_stop"][at])[:, None] & tb["letter_glue"][None]
+        for c, word in self._words_being_spelled(left):
+            out[c] |= self._spell_ban(word).to(out.device)
         return out
 
     def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
-        """The AR fillers' view: the prefix's last UNIT_REACH tokens are the left context (an empty
+        """The AR fillers' view: the prefix's last REACH tokens are the left context (an empty
         prefix is a span start: no name ban)."""
         B, T = input_ids.shape
-        left = torch.full((B, UNIT_REACH), OUTSIDE, dtype=torch.long, device=input_ids.device)
-        k = min(T, UNIT_REACH)
+        left = torch.full((B, REACH), OUTSIDE, dtype=torch.long, device=input_ids.device)
+        k = min(T, REACH)
         if k:
             left[:, :k] = input_ids[:, T - k :].flip(1)
         left = torch.where(left < self.V, left, UNKNOWN)

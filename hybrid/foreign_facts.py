@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["Fact", "KINDS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "place_ban_ids", "name_ban_ids", "deal_ban_ids",
-           "build_capitalized_terms", "allowed_text", "party_names", "build_party_list"]
+           "build_capitalized_terms", "allowed_text", "deal_days", "name_vocabulary", "party_names", "build_party_list"]
 
 KINDS = ("party", "place", "amount", "duration", "name")
 PARTIES_FILE = Path(__file__).with_name("cuad_parties.json")
@@ -112,6 +112,13 @@ def _durations(text: str) -> list[tuple[float, int, int]]:
     return out
 
 
+def deal_days(allowed: str) -> set[float]:
+    """The lengths in days of the durations `allowed` states, a year also as 12 months of 30 days:
+    a duration of a draft is the deal's when its days are one of these."""
+    days = {d for d, _, _ in _durations(allowed)}
+    return days | {d * 12 * 30 / 365 for d in days if d % 365 == 0}
+
+
 def _amounts(text: str) -> list[tuple[float, int, int]]:
     return [(_number(m.group(1) or m.group(2)), m.start(), m.end()) for m in _AMOUNT_RE.finditer(text)]
 
@@ -159,7 +166,8 @@ def _base(word: str) -> str:
     return w[:-2] if w.endswith("'s") else w
 
 
-def _vocabulary(allowed: str) -> set[str]:
+def name_vocabulary(allowed: str) -> set[str]:
+    """The words (lower case) a capitalized word of a draft may be: the deal's words and the generic ones."""
     return {w.lower() for w in _WORD_RE.findall(allowed)} | _GENERIC
 
 
@@ -198,10 +206,9 @@ def find_facts(text: str, parties: tuple[str, ...] = ()) -> list[Fact]:
 def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = ()) -> list[Fact]:
     """The facts of `text` that `allowed` (the deal's fields and its template's text) does not state."""
     low = allowed.lower()
-    vocab = _vocabulary(allowed)
+    vocab = name_vocabulary(allowed)
     numbers = _numbers(allowed)
-    days = {d for d, _, _ in _durations(allowed)}
-    days |= {d * 12 * 30 / 365 for d in days if d % 365 == 0} | {d / 7 * 7 for d in days}  # n years = 12n months
+    days = deal_days(allowed)
     out = []
     for f in find_facts(text, tuple(p for p in parties if p.lower() not in low)):
         if f.kind == "place" and re.search(rf"\b{re.escape(f.text.lower())}\b", low):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from hybrid.fact_guard import UNIT_REACH, FactGuard
+from hybrid.fact_guard import REACH, UNIT_REACH, FactGuard
 from hybrid.sampling import SamplingParams
 
 SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "hybrid-small"
@@ -145,3 +145,56 @@ def test_letters_glued_onto_a_full_stop_are_banned(shipped_tokenizer):
     ban = g.ban_mask(left)[0]
     assert bool(ban[tok.encode("com")[0]]) and bool(ban[tok.encode("A")[0]])
     assert not bool(ban[tok.encode(" The")[0]])  # a new sentence after a space is fine
+
+
+def _piece(tok, text: str) -> int:
+    return next(i for i in range(tok.vocab_size) if tok.decode([i]) == text)
+
+
+def _banned_piece(guard, tok, left_text: str, piece: str) -> bool:
+    """Is the piece (exact text, e.g. a glued "land") banned right after `left_text` (REACH tokens of it)?"""
+    ids = tok.encode(left_text)[::-1][:REACH]
+    return bool(guard.ban_mask(torch.tensor([ids + [-2] * (REACH - len(ids))]))[0, _piece(tok, piece)])
+
+
+def test_an_allowed_opener_cannot_be_spelled_on_into_a_name(shipped_tokenizer):
+    tok = shipped_tokenizer
+    g = FactGuard(tok, DEAL + " This Non-Disclosure Agreement covers Confidential Information.")
+    assert _banned_piece(g, tok, "governed by the laws of the State of New", "land")  # "Newland": no word of the deal
+    assert _banned_piece(g, tok, "the obligations of the Co", "-")  # "Co-free"
+    assert _banned_piece(g, tok, "any claim of the Liability", "ia")
+    assert _banned_piece(g, tok, "the rights of Acme", "s")
+    assert not _banned_piece(g, tok, "the terms of this Non", "-")  # on its way to the deal's "Non-Disclosure"
+    assert not _banned_piece(g, tok, "all of the Con", "fidential")  # "Confidential"
+    assert not _banned_piece(g, tok, "the licence ends. Co", "-")  # a sentence start: the guard cannot tell a name
+
+
+def test_a_unit_may_follow_only_the_deals_number_of_that_unit(shipped_tokenizer):
+    tok = shipped_tokenizer
+    g = FactGuard(tok, DEAL + " Confidentiality period: 3 years.")
+    assert _banned(g, tok, "within three", " months")  # 3 is the deal's number of years, not of months
+    assert not _banned(g, tok, "within three", " years")
+    assert not _banned(g, tok, "within 24", " months")  # the deal's 2 years
+    assert _banned(g, tok, "within 25", " months") or _banned(g, tok, "within", " 25")
+
+
+def test_the_second_look_flags_a_spelling_committed_beside_its_left_neighbour(shipped_tokenizer):
+    from hybrid.diffusion.guards import fact_recheck
+
+    tok = shipped_tokenizer
+    g = FactGuard(tok, DEAL)
+    ids = tok.encode("the rights of Acme") + [_piece(tok, "land")] + tok.encode(" and of Delaware")
+    bad = len(tok.encode("the rights of Acme"))  # the "land" slot: "Acmeland" is no word of the deal
+    t = torch.tensor([ids])
+    ok = torch.ones_like(t, dtype=torch.bool)
+    span = torch.zeros_like(t)
+    new = torch.zeros_like(ok)
+    new[0, bad - 1 : bad + 1] = True  # " Acme" and "land" committed in one step
+    out = fact_recheck(g, t, ok, span, new)
+    assert out[0].nonzero().flatten().tolist() == [bad]
+    new[:] = False
+    new[0, bad - 1] = True  # "land" committed earlier, " Acme" now: still within reach of a new commit
+    assert out.equal(fact_recheck(g, t, ok, span, new))
+    new[:] = False
+    new[0, -1] = True  # only the last word is new: "land" is not looked at again
+    assert not fact_recheck(g, t, ok, span, new).any()

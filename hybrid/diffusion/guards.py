@@ -1,6 +1,7 @@
 """Repetition control inside a span: the position-aware n-gram blocker and the guard's detector.
 
-Owns: `left_context` (the committed tokens left of a slot, for hybrid.fact_guard), `ngram_bans` (tokens that would repeat a committed n-gram of the same span, matched on the
+Owns: `left_context` (the committed tokens left of a slot, for hybrid.fact_guard), `fact_recheck`
+(the committed slots the fact guard bans once their left neighbours are known), `ngram_bans` (tokens that would repeat a committed n-gram of the same span, matched on the
 committed slots to the left or right of a slot) and `repeated_ngrams` (windows that repeat an
 earlier window of their span). Pure tensor functions; know nothing about models or sampling.
 """
@@ -9,7 +10,7 @@ from functools import lru_cache
 
 import torch
 
-__all__ = ["ngram_bans", "repeated_ngrams", "left_context", "glue_tokens"]
+__all__ = ["ngram_bans", "repeated_ngrams", "left_context", "glue_tokens", "fact_recheck"]
 
 _CHUNK = 512  # commits whose (W, n) windows are compared at once: bounds the (chunk, W, n) comparison
 
@@ -62,6 +63,24 @@ def left_context(tok, ok, span, rows, slots, reach: int = 4) -> torch.Tensor:
     r = rows[:, None]
     same = inside & (span[r, cs] == span[rows, slots][:, None])
     return torch.where(same & ok[r, cs], tok[r, cs], torch.where(same, -1, -2))
+
+
+def fact_recheck(guard, tok, ok, span, new) -> torch.Tensor:
+    """(M, L) bool: committed slots (ok) whose token `guard` (hybrid.fact_guard.FactGuard) bans under
+    the committed tokens now to their left, among those that are newly committed (`new`) or stand
+    within its reach after a newly committed slot. A slot decided while its left neighbour was still
+    masked (both committed in one step, or the right one first) was guarded as if in mid-sentence
+    but not against the word it spells on; this is where that is judged."""
+    near = new.clone()
+    for j in range(1, guard.reach + 1):
+        near[:, j:] |= new[:, :-j]
+    rows, slots = (near & ok).nonzero(as_tuple=True)
+    out = torch.zeros_like(ok)
+    if len(rows):
+        ban = guard.ban_mask(left_context(tok, ok, span, rows, slots, reach=guard.reach))
+        hit = ban.gather(1, tok[rows, slots].clamp(0, ban.shape[1] - 1)[:, None])[:, 0]
+        out[rows[hit], slots[hit]] = True
+    return out
 
 
 def repeated_ngrams(tok, ok, span, n: int, vocab: int):

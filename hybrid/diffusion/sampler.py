@@ -47,7 +47,7 @@ import torch.nn.functional as F
 
 from hybrid.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, ConfidenceCommit
 from hybrid.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
-from hybrid.diffusion.guards import glue_tokens, left_context, ngram_bans, repeated_ngrams
+from hybrid.diffusion.guards import fact_recheck, glue_tokens, left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
 from hybrid.diffusion.objective import fill_shift
 from hybrid.errors import SamplingError
@@ -60,6 +60,8 @@ from hybrid.sampling import SamplingParams, apply_processors, sample, variant_se
 from hybrid.skeleton import TokenSkeleton, as_token_skeleton
 
 __all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "COMMIT_SCHEDULES"]
+
+FACT_RECHECKS = 2  # times a slot may be re-masked by the fact guard's second look (then its token stays)
 
 def _guided_logits(weight, h_c, h_u, w: float, ban: torch.Tensor, eos_ok: torch.Tensor, eos_id: int) -> torch.Tensor:
     """uncond + w (cond - uncond) over the vocabulary (h_u None: the conditional logits, w = 1), specials
@@ -116,6 +118,7 @@ class _Run:
         self.act_dtype = torch.get_autocast_dtype(device.type) if amp else self.weight.dtype
         self.store: SlotStore | None = None  # built from the skeleton cache at the first step
         self.guard_count = torch.zeros(self.n_inst, dtype=torch.long, device=device)
+        self.fact_count = torch.zeros_like(self.masked, dtype=torch.long)  # fact-guard re-masks per slot
         self.forward_tokens = self.remasked = 0
         self.commits_per_span_step = torch.zeros(9, dtype=torch.long)  # histogram: 0..7, 8+ tokens committed by an open span in a step
         self.span_steps = self.span_commits = 0  # (open span, step) pairs and the tokens they committed
@@ -251,7 +254,7 @@ class _Run:
             if self.word_start is not None:  # a hole after a kept word: no piece glued onto that word
                 lg = lg.masked_fill(self.word_start[r, s][:, None] & self.glue[None, : lg.shape[1]], float("-inf"))
             if self.params.fact_guard is not None:  # likewise; judged by the committed tokens to the slot's left
-                lg = lg.masked_fill(self.params.fact_guard.ban_mask(left_context(self.tok, countable, self.span, r, s)), float("-inf"))
+                lg = lg.masked_fill(self.params.fact_guard.ban_mask(left_context(self.tok, countable, self.span, r, s, reach=self.params.fact_guard.reach)), float("-inf"))
             if self.procs:  # their context: the committed text of the slot's own span
                 ctx = torch.where(countable[r] & (self.span[r] == self.span[r, s][:, None]), self.tok[r], self.mask_id)
                 lg = apply_processors(self.procs, ctx, lg)
@@ -326,6 +329,12 @@ class _Run:
         self.tok[r_p[ci], s_p[ci]] = x
         self.masked[r_p[ci], s_p[ci]] = False
         self.end_spans()
+        if self.params.fact_guard is not None and k < self.K - 1:  # judged again now that their left is known
+            ok = self.valid & ~self.masked & (self.tok != self.eos_id)
+            re = fact_recheck(self.params.fact_guard, self.tok, ok, self.span, ok & (before != self.tok)) & ~self.locked
+            re &= self.fact_count < FACT_RECHECKS
+            self.fact_count += re.long()
+            self.tok, self.masked, self.remasked = torch.where(re, self.mask_id, self.tok), self.masked | re, self.remasked + int(re.sum())
         if self.cfg.guard_ratio > 0 and k < self.K - 1:
             self.guard()
         self.changed = self.tok != before
