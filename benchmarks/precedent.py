@@ -32,6 +32,7 @@ import json
 import re
 import sys
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -42,45 +43,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from evals import metrics  # noqa: E402
 from evals.runner import shorten  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
-from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, deal_from_document, precedent_segment  # noqa: E402
+from hybrid.data.precedent_pairs import deal_from_document  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
 from hybrid.fact_guard import FactGuard, precedent_fact_ban_ids  # noqa: E402
+from hybrid.precedent_skeleton import document_skeleton  # noqa: E402
 from hybrid.precedent_start import precedent_starts  # noqa: E402
 from hybrid.precedents import load_library  # noqa: E402
 from hybrid.sampling import SamplingParams  # noqa: E402
-from hybrid.skeleton import tokenize_segments  # noqa: E402
 from hybrid.checkpoint import load_checkpoint  # noqa: E402
 from hybrid.likelihood import trained_window  # noqa: E402
 
 SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # evals.systems.EVAL_SAMPLING
-
-
-def _precedents(doc, library, variant: int, seed: int):
-    query = " ".join(str(v) for v in doc.fields.values())
-    return [(library.retrieve(s.clause_type, f"{s.heading} {query}", doc_type=doc.doc_type, k=1, seed=seed, variant=variant) or [None])[0]
-            for s in doc.sections]
-
-
-def _skeleton(tok, doc, hits, deal):
-    segs, budgets = [], []
-    for seg in doc.segments():
-        if seg.kind == "body":
-            p = hits[seg.section] if hits else None
-            if p is not None:
-                segs.append(precedent_segment([p.adapted(deal, MAX_PRECEDENT_WORDS)], seg.section))
-            budgets.append(len(tok.encode(seg.text)) + 1)
-        segs.append(seg)
-    return tokenize_segments(tok, segs, budgets)
-
-
-def _deal_terms(doc, deal) -> list[list[str]]:
-    """Per section: the deal facts its real body states (what a faithful fill should state too)."""
-    facts = [f for f in (deal.party_a, deal.party_b, doc.fields.get("effective_date"), doc.fields.get("governing_law")) if f]
-    return [[f for f in facts if re.search(r"(?<!\w)" + re.escape(f) + r"(?!\w)", s.body, re.I)] for s in doc.sections]
-
-
-def _first_words(text: str, n: int) -> str:
-    return " ".join(text.split()[:n])
 
 
 def _present(text: str, term: str) -> bool:
@@ -88,9 +61,10 @@ def _present(text: str, term: str) -> bool:
 
 
 def _leaked(text: str, fact: str) -> bool:
-    """A precedent's fact in text as that precedent writes it (only its first letter's case free: "The
-    Company" at a sentence start): "the Company" is its defined party, "a company" is plain English."""
-    first = f"[{re.escape(fact[0].upper())}{re.escape(fact[0].lower())}]" if fact[0].isalpha() else re.escape(fact[0])
+    """A precedent's fact in text as that precedent writes it, a lower-case first letter also
+    capitalized ("The Company" at a sentence start for "the Company"): "the Company" is its defined
+    party, "a company" is plain English, so a capital is never read as lower case."""
+    first = f"[{re.escape(fact[0].upper())}{re.escape(fact[0])}]" if fact[0].islower() else re.escape(fact[0])
     return re.search(r"(?<!\w)" + first + re.escape(fact[1:]) + r"(?!\w)", text) is not None
 
 
@@ -105,12 +79,13 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
     """Pooled metrics of one system: outputs[d][v][s] = body text."""
     nats = nbytes = 0.0
     leaked = present = wanted = 0
+    leaks = Counter()
     runs, d2, sb, gen_passages, texts, alloweds = [], [], [], [], [], []
     for doc, variants, hits, deal in zip(docs, outputs, hits_of, deals):
         segs = doc.segments()
         allowed = "".join(s.text for s in segs if s.kind != "body")
         own_text = doc.text  # a fact the real document itself states belongs to this deal, not to the precedent
-        terms = _deal_terms(doc, deal)
+        terms = metrics.document_deal_terms(doc, deal)
         for bodies in variants:
             a, b = metrics.span_nats(ref, ref_tok, segs, bodies, window=window, stride=window // 2)
             nats, nbytes = nats + a, nbytes + b
@@ -121,7 +96,9 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
                     present += _present(body, t)
                 p = hits[i] if hits else None
                 if p is not None:
-                    leaked += sum(1 for f in p.facts if len(f) >= 4 and not _present(own_text, f) and _leaked(body, f))
+                    hit = [f for f in p.facts if len(f) >= 4 and not _present(own_text, f) and _leaked(body, f)]
+                    leaked += len(hit)
+                    leaks.update(hit)
                     runs.append(_longest_run(body, p.adapted(deal)))
             texts.append("\n\n".join(bodies))
             alloweds.append(allowed)
@@ -133,7 +110,7 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
     return {
         "mauve": mv["mauve"], "mauve_std": mv["mauve_std"], "passages": mv["n_q"], "mauve_note": mv["note"],
         "ref_bpb": metrics.bpb(nats, int(nbytes)), "required_terms": present / wanted if wanted else None, "required_terms_n": wanted,
-        "leaked_facts": leaked, "foreign_per_1000_words": metrics.foreign_per_1000_words(texts, alloweds),
+        "leaked_facts": leaked, "leaked_examples": leaks.most_common(10), "foreign_per_1000_words": metrics.foreign_per_1000_words(texts, alloweds),
         "longest_overlap_words": mean(runs), "distinct2": mean(d2), "self_bleu": mean(sb), "seconds_per_draft": seconds,
     }
 
@@ -180,7 +157,7 @@ def main(argv=None) -> int:
     docs = [shorten(d, args.sections, args.words) for d in (docs[: args.docs] if args.docs else docs)]
     docs = [replace(d, sections=[s for s in d.sections if s.body.strip()]) for d in docs]
     deals = [deal_from_document(d) for d in docs]
-    hits = [_precedents(d, library, 0, args.seed) for d in docs]
+    hits = [library.for_document(d, seed=args.seed) for d in docs]
     outputs = {"with": [], "without": [], "edit": [], "retrieval": []}
     seconds = {"with": 0.0, "without": 0.0, "edit": 0.0}
     for i, (doc, h, deal) in enumerate(zip(docs, hits, deals)):
@@ -190,7 +167,7 @@ def main(argv=None) -> int:
         for name, use in (("with", h), ("without", None), ("edit", h)):
             # the guard drafting applies, with the deal's text; beside a precedent, its own facts banned too
             params = SamplingParams(**SAMPLING, fact_guard=guard, banned_tokens=bans if use else ())
-            sk = _skeleton(tok, doc, use, deal)
+            sk = document_skeleton(tok, doc, use, deal)
             start = None
             if name == "edit":
                 start = precedent_starts(tok, [p.adapted(deal) if p else None for p in h], deal, allowed, args.start_noise,
@@ -200,9 +177,9 @@ def main(argv=None) -> int:
                                params=params, start=start)
             seconds[name] += time.perf_counter() - ts
             outputs[name].append([list(r.spans) for r in res])
-        draws = [h] + [_precedents(doc, library, v, args.seed) for v in range(1, args.n)]
+        draws = [h] + [library.for_document(doc, variant=v, seed=args.seed) for v in range(1, args.n)]
         budgets = [len(sec.body.split()) for sec in doc.sections]  # the generators' budget: the real body's length
-        outputs["retrieval"].append([[_first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)] for draw in draws])
+        outputs["retrieval"].append([[metrics.first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)] for draw in draws])
         print(f"doc {i + 1}/{len(docs)} ({time.time() - t0:.0f} s)", file=sys.stderr)
     embed = metrics.minilm_embedder()
     real = [p for d in docs for s in d.sections for p in metrics.passages(s.body)]

@@ -42,6 +42,8 @@ __all__ = [
     "MAUVE_MIN",
     "PASSAGE_WORDS",
     "words",
+    "first_words",
+    "document_deal_terms",
     "bpb",
     "span_nats",
     "self_bleu",
@@ -71,6 +73,18 @@ PASSAGE_WORDS = 128  # the embedder truncates at 256 word pieces (~130-190 words
 
 _WORD = re.compile(r"\w+(?:['’.-]\w+)*|[^\w\s]")
 _QUOTED = re.compile(r"[\"“]([A-Z][\w&.,'’ -]{0,48}?)[\"”]")
+
+
+def first_words(text: str, n: int) -> str:
+    """The first n whitespace-separated words of text, joined by single spaces."""
+    return " ".join(text.split()[:n])
+
+
+def document_deal_terms(doc, deal) -> list[list[str]]:
+    """Per section of a real document: the deal facts (party names, effective date, governing law of
+    `deal`, hybrid.data.facts.DealFacts) that its real body states, which a faithful fill states too."""
+    facts = [f for f in (deal.party_a, deal.party_b, doc.fields.get("effective_date"), doc.fields.get("governing_law")) if f]
+    return [[f for f in facts if re.search(r"(?<!\w)" + re.escape(f) + r"(?!\w)", s.body, re.I)] for s in doc.sections]
 
 
 def words(text: str) -> list[str]:

@@ -15,7 +15,7 @@ and fields as the deal's text, as `hybrid draft` does with a template's; `hybrid
 span from its precedent with half its words masked (hybrid.precedent_start).
 
 Precedents (`precedents` = 1): each span's top train-split precedent, the deal's facts written
-in, sits right before it (benchmarks/precedent.py's layout, whose helpers are reused here), as
+in, sits right before it (hybrid.precedent_skeleton.document_skeleton, the layout benchmarks/precedent.py measures), as
 `hybrid draft --precedents 1` drafts. `retrieval` generates nothing: variant v is the v-th
 seeded retrieval draw with the deal's facts substituted, cut to the real body's word count.
 `smollm2-ar` fills zero-shot with the pretrained base (its own tokenizer), on at most
@@ -140,24 +140,6 @@ class Drafts:
     required_terms: list[list[str]] | None = None  # per span: deal facts its body must state (document_terms; a template's for planned)
 
 
-@lru_cache(maxsize=1)
-def _precedent_benchmark():
-    """benchmarks/precedent.py as a module (the repo's benchmarks/ is no package): its precedent layout is the one measured."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "precedent.py"
-    spec = importlib.util.spec_from_file_location("hybrid_benchmarks_precedent", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def _bench(*names):
-    mod = _precedent_benchmark()
-    return tuple(getattr(mod, n) for n in names)
-
-
 def deal_text(doc) -> str:
     """What a held-out document's deal states for the fact guard: its skeleton text (title, preamble,
     headings, tail) and its CUAD fields, as hybrid.foreign_facts.allowed_text is for a template draft."""
@@ -166,11 +148,11 @@ def deal_text(doc) -> str:
 
 def document_terms(doc) -> list[list[str]]:
     """Per body span of a real document: the deal facts (party names, effective date, governing law)
-    its real body states, which a faithful fill must state too (benchmarks/precedent.py's rule)."""
-    (_deal_terms,) = _bench('_deal_terms')
+    its real body states, which a faithful fill must state too (evals.metrics.document_deal_terms)."""
+    from evals.metrics import document_deal_terms
     from hybrid.data.precedent_pairs import deal_from_document
 
-    per_section = _deal_terms(doc, deal_from_document(doc))
+    per_section = document_deal_terms(doc, deal_from_document(doc))
     return [per_section[s.section] for s in doc.segments() if s.kind == "body"]
 
 
@@ -295,13 +277,13 @@ class Engine:
             required = list(template.required_clauses)
             terms = list(dict.fromkeys(t for s in skel.spans for t in s.locked))
         elif system.precedents:
-            _precedents, _skeleton = _bench('_precedents', '_skeleton')
             from hybrid.data.precedent_pairs import deal_from_document
             from hybrid.fact_guard import precedent_fact_ban_ids
+            from hybrid.precedent_skeleton import document_skeleton
 
             deal = deal_from_document(doc)
-            hits = _precedents(doc, self.library(), 0, seed)
-            sk = _skeleton(self.tokenizer, doc, hits, deal)
+            hits = self.library().for_document(doc, seed=seed)
+            sk = document_skeleton(self.tokenizer, doc, hits, deal)
             bans = precedent_fact_ban_ids(self.tokenizer, [f for p in hits if p for f in p.facts], deal_text(doc))
             if system.start < 1:
                 from hybrid.precedent_start import precedent_starts
@@ -338,7 +320,7 @@ class Engine:
 
     def _retrieve(self, doc, n: int, seed: int) -> Drafts:
         """Variant v = the v-th retrieval draw per section, the deal's facts written in, cut to the real body's words."""
-        _first_words, _precedents = _bench('_first_words', '_precedents')
+        from evals.metrics import first_words
         from hybrid.data.document import Segment
         from hybrid.data.precedent_pairs import deal_from_document
 
@@ -348,8 +330,8 @@ class Engine:
         deal = deal_from_document(doc)
         bodies = []
         for v in range(n):
-            hits = _precedents(doc, self.library(), v, seed)
-            bodies.append([_first_words(hits[i].adapted(deal), len(doc.sections[i].body.split())) if hits[i] else "" for i in sections])
+            hits = self.library().for_document(doc, variant=v, seed=seed)
+            bodies.append([first_words(hits[i].adapted(deal), len(doc.sections[i].body.split())) if hits[i] else "" for i in sections])
         return Drafts(
             bodies=bodies,
             segments=[Segment("", "body", s.section) if s.kind == "body" else s for s in segs],

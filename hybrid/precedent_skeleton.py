@@ -1,7 +1,8 @@
 """Drafting from precedent: a template skeleton with each span's precedents right before it.
 
 Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
-planned section (section_query), and condition(), which inserts each span's top-k precedents
+planned section (section_query), document_skeleton (a held-out document's own skeleton with a
+precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's top-k precedents
 (markers replaced by the deal's facts, hybrid.data.facts.adapt) into a hybrid.templates.Skeleton
 in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and returns their
 provenance per section. Knows nothing of models; retrieval is hybrid.precedents.
@@ -23,7 +24,7 @@ from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 
-__all__ = ["deal_from_template", "section_query", "condition", "MAX_PRECEDENTS"]
+__all__ = ["deal_from_template", "section_query", "condition", "document_skeleton", "MAX_PRECEDENTS"]
 
 _AMOUNT_FIELD = re.compile(r"fee|price|pricing|amount|contribution|payment")
 _TERM_FIELD = re.compile(r"term(?!inat)|duration|period")
@@ -75,3 +76,21 @@ def condition(skeleton, library, template, values: dict, k: int, *, seed: int = 
         segments.append(seg)
     out = replace(skeleton, segments=segments), [[p.provenance() for p in h] for h in hits]
     return (*out, hits) if return_hits else out
+
+
+def document_skeleton(tokenizer, doc, hits, deal: DealFacts):
+    """A corpus document's token skeleton (hybrid.skeleton.TokenSkeleton) with hits[i] (a Precedent
+    or None, per section: hybrid.precedents.Library.for_document), its facts replaced by the deal's,
+    right before the i-th body, in the layout training uses; each body's budget is its real length
+    in tokens + 1 (<eos>). hits None: no precedents."""
+    from hybrid.skeleton import tokenize_segments
+
+    segs, budgets = [], []
+    for seg in doc.segments():
+        if seg.kind == "body":
+            p = hits[seg.section] if hits else None
+            if p is not None:
+                segs.append(precedent_segment([p.adapted(deal, MAX_PRECEDENT_WORDS)], seg.section))
+            budgets.append(len(tokenizer.encode(seg.text)) + 1)
+        segs.append(seg)
+    return tokenize_segments(tokenizer, segs, budgets)

@@ -198,6 +198,15 @@ class Library:
             chosen.append(top.pop(pick))
         return [pool[i] for i in chosen]
 
+    def for_document(self, doc, *, variant: int = 0, seed: int = 0) -> list["Precedent | None"]:
+        """Per section of a corpus document (hybrid.data.document.Document): its best precedent of the
+        section's clause type for the section's heading and the document's fields (variant > 0: a
+        seeded draw, as retrieve), None where the library holds none. The layout the precedent
+        benchmark and the evaluation's systems draft real skeletons with."""
+        query = " ".join(str(v) for v in doc.fields.values())
+        return [(self.retrieve(s.clause_type, f"{s.heading} {query}", doc_type=doc.doc_type, k=1, seed=seed, variant=variant)
+                 or [None])[0] for s in doc.sections]
+
     def save(self, path) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -187,3 +187,15 @@ def test_outline_valid_checks_the_templates_outline_schema(edit, want):
 
     t = load_template("supply")
     assert metrics.outline_valid(t, edit(t.example_outline())) is want
+
+
+def test_document_deal_terms_lists_per_section_the_deal_facts_its_real_body_states():
+    from types import SimpleNamespace as NS
+
+    from evals.metrics import document_deal_terms, first_words
+
+    doc = NS(fields={"effective_date": "June 1, 2020", "governing_law": "Delaware"},
+             sections=[NS(body="Acme Inc. shall pay Beta LLC."), NS(body="Governed by the laws of delaware."), NS(body="No facts.")])
+    deal = NS(party_a="Acme Inc.", party_b="Beta LLC")
+    assert document_deal_terms(doc, deal) == [["Acme Inc.", "Beta LLC"], ["Delaware"], []]
+    assert first_words("one  two\nthree four", 3) == "one two three"
