@@ -281,10 +281,15 @@ def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Pa
         f"seed {rc.get('seed')}, diffusion_weight {rc.get('diffusion_weight')})",
         f"- split `{run.get('split')}`: {run.get('documents')} documents with clause bodies ({run.get('documents_without_bodies')} without left out), "
         f"{real.get('clauses')} real clauses, {real.get('passages')} real passages; N = {run.get('n_variants')} variants per document, seed {run.get('seed')}",
-        f"- device: {run.get('device_name', run.get('device'))}; load average {run.get('load_average')} on {run.get('cpu_count')} cores",
+        f"- device: {run.get('device_name', run.get('device'))}; {run.get('cpu_model') or 'CPU model not recorded'}; "
+        f"load average {run.get('load_average')} on {run.get('cpu_count')} cores",
         f"- judge: `{summary.get('judge', {}).get('spec')}` ({summary.get('judge', {}).get('upstream') or 'see summary.json'}); "
         f"costly systems (smollm2-ar) on the first {run.get('max_docs')} documents",
     ]
+    if run.get("wall_seconds") is not None:
+        lines.append(f"- wall time: {run['wall_seconds'] / 60:.1f} min for this invocation ({run.get('samples_run')} samples run, "
+                     f"{run.get('samples_resumed')} resumed from an earlier one); drafting and scoring all samples took "
+                     f"{run.get('sample_wall_seconds', 0) / 60:.1f} min")
     if run.get("max_sections") or run.get("max_body_words"):
         lines.append(
             "- size limits (CPU time): "

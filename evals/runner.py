@@ -19,8 +19,10 @@ change in machine load during a long run hits every system alike.
 
 import json
 import os
+import platform
 import re
 import sys
+import time
 import zlib
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
@@ -216,6 +218,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     from evals.judge import OTHER_JUDGE, check_independent, lineage, load_judge
     from evals.systems import Engine
 
+    t_begin = time.perf_counter()
     log = log or (lambda m: print(m, file=sys.stderr))
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
@@ -282,6 +285,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
                 if (name, doc.path) not in todo_set:
                     continue
                 bar.set_postfix_str(f"{name} {Path(doc.path).name[:32]}")
+                t_sample = time.perf_counter()
                 if name == REAL:
                     drafts = _real_drafts(doc)
                 else:
@@ -289,6 +293,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
                 scores = None if drafts.skipped else _score(drafts, ref_model, ref_tok, window, device,
                                                             judge if doc.path in judged else None, judge_kw, index)
                 rec = _record(name, doc, seed, cfg.n_variants if name != REAL else 1, drafts, scores)
+                rec["wall_seconds"] = round(time.perf_counter() - t_sample, 3)  # drafting and scoring this sample
                 f.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 f.flush()
                 records.append(rec)
@@ -308,7 +313,10 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
         "reference_step": ref_record.get("step"), "reference_config": {k: ref_record.get("config", {}).get(k) for k in ("d_model", "n_layers", "seed", "diffusion_weight")},
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "device_name": torch.cuda.get_device_name() if device == "cuda" else f"cpu, {torch.get_num_threads()} threads",
-        "load_average": [round(x, 2) for x in os.getloadavg()], "cpu_count": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()], "cpu_count": os.cpu_count(), "cpu_model": _cpu_model(),
+        "wall_seconds": round(time.perf_counter() - t_begin, 1),  # this invocation, summary and MAUVE included
+        "samples_run": len(todo), "samples_resumed": len(keys) - len(todo),
+        "sample_wall_seconds": round(sum(r.get("wall_seconds", 0.0) for r in records), 1),  # every sample, resumed ones too
     }
     _commit_report(summary, out, "report.md", "")
     if cfg.report:
@@ -319,6 +327,14 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
             _commit_report(summary, dated.parent, dated.name, dated.stem + "-")
         summary["dated_report"] = str(dated)
     return summary
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), platform.processor())
+    except OSError:
+        return platform.processor() or "unknown"
 
 
 def _commit_report(summary: dict, directory: Path, name: str, prefix: str) -> None:

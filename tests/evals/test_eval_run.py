@@ -101,6 +101,12 @@ def test_rerun_does_not_redo_completed_samples_and_drops_a_half_written_line(wor
     assert calls == [] and (resumed / SAMPLES).read_text() == before
     assert main(_args(world, resumed, "--no-mauve", systems="hybrid,ar,hybrid-k4")) == 0  # add a system: only its samples run
     assert calls == [("hybrid-k4", "banners.txt"), ("hybrid-k4", "redactions.txt")]
+    run = json.loads((resumed / "summary.json").read_text())["run"]
+    n_before = len(before.splitlines())
+    assert (run["samples_run"], run["samples_resumed"]) == (2, n_before)  # the wall time says what it covers
+    samples = [json.loads(line) for line in (resumed / SAMPLES).read_text().splitlines() if line.strip()]
+    assert run["sample_wall_seconds"] == pytest.approx(sum(r["wall_seconds"] for r in samples), abs=0.1)
+    assert run["wall_seconds"] > 0 and "- wall time: " in (resumed / "report.md").read_text()
 
 
 def test_same_seed_same_drafts_in_a_fresh_run(world, first_run):
