@@ -9,6 +9,8 @@ of weights, plus the mask builders for them:
   by `fill_mask`, which can also hide a span's own heading from it (condition dropout at
   training, the unconditional rows of classifier-free guidance at sampling).
 - "bidirectional": full attention (ablation baseline).
+`DecoderBase` (forward, rotary tables per device) and `attend` (rotary positions, KV cache, SDPA)
+serve hybrid.model.llama's architecture too.
 
 Choices: RMSNorm (one fewer reduction than LayerNorm, no mean centring needed in a pre-norm
 stack), rotary positions (relative, so a span scored in a window at document offset p sees the
@@ -92,8 +94,8 @@ def _apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.
 
 def attend(q, k, v, cos, sin, mask, cache, layer_idx: int, write_cache: bool, is_causal: bool) -> torch.Tensor:
     """Rotary positions, the cache and scaled dot-product attention: q (B, nh, T, hs), k/v (B, nkv, T, hs)
-    -> (B, T, nh * hs), heads merged, before the output projection. Shared by every backbone behind
-    `Backbone.forward`'s contract (hybrid.model.llama); each keeps its own projections.
+    -> (B, T, nh * hs), heads merged, before the output projection. Shared by every DecoderBase
+    (Backbone, hybrid.model.llama); each keeps its own projections.
 
     nkv < nh is grouped-query attention inside SDPA (kv head j serves query heads j*r .. j*r+r-1,
     transformers' repeat_kv order): measured 2x faster per decode step than repeating k/v first,
