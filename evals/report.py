@@ -7,6 +7,7 @@ and two matplotlib plots: quality vs denoising steps, speed vs quality. Knows no
 """
 
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["write_report", "goal_checks", "trust_checks", "plot_quality_vs_steps", "plot_speed_vs_quality", "REPORT"]
 
@@ -21,33 +22,42 @@ GPU_SPEED_GOAL = 10.0  # hybrid at least 10x faster than ar on a GPU
 JUDGE_GOAL = 1.15  # judge_bpb within 15% of the real clauses' on the same documents (far below is as telling as far above)
 COPY_PASTE = 0.5  # half of a system's 13-grams found verbatim in the train split reads as pasting
 
-_COLUMNS = [
-    ("judge_bpb", "judge bpb", "{:.3f}"),
-    ("judge_bpb_vs_real", "× real", "{:.2f}"),
-    ("ref_bpb", "ref bpb", "{:.3f}"),
-    ("ref_bpb_vs_real", "× real", "{:.2f}"),
-    ("mauve_pm", "MAUVE ± sd", "{}"),
-    ("mauve_n", "passages real/gen", "{}"),
-    ("self_bleu", "self-BLEU", "{:.3f}"),
-    ("distinct_1", "distinct-1", "{:.3f}"),
-    ("distinct_2", "distinct-2", "{:.3f}"),
-    ("repetition", "repeated 4-grams", "{:.3f}"),
-    ("required_fraction", "required clauses", "{:.2f}"),
-    ("term_consistency", "terms exact", "{:.2f}"),
-    ("outline_valid", "outline valid", "{:.2f}"),
-    ("seconds_per_draft", "s / draft", "{:.2f}"),
-    ("tokens_per_second", "tokens / s", "{:.0f}"),
-    ("speedup_vs_ar", "speed vs ar", "{:.2f}×"),
+
+class Column(NamedTuple):
+    """One column of a results table: the summary key, its header, its number format."""
+
+    key: str
+    header: str
+    fmt: str
+
+
+_COLUMNS = [  # the Results table
+    Column("judge_bpb", "judge bpb", "{:.3f}"),
+    Column("judge_bpb_vs_real", "× real", "{:.2f}"),
+    Column("ref_bpb", "ref bpb", "{:.3f}"),
+    Column("ref_bpb_vs_real", "× real", "{:.2f}"),
+    Column("mauve_pm", "MAUVE ± sd", "{}"),
+    Column("mauve_n", "passages real/gen", "{}"),
+    Column("self_bleu", "self-BLEU", "{:.3f}"),
+    Column("distinct_1", "distinct-1", "{:.3f}"),
+    Column("distinct_2", "distinct-2", "{:.3f}"),
+    Column("repetition", "repeated 4-grams", "{:.3f}"),
+    Column("required_fraction", "required clauses", "{:.2f}"),
+    Column("term_consistency", "terms exact", "{:.2f}"),
+    Column("outline_valid", "outline valid", "{:.2f}"),
+    Column("seconds_per_draft", "s / draft", "{:.2f}"),
+    Column("tokens_per_second", "tokens / s", "{:.0f}"),
+    Column("speedup_vs_ar", "speed vs ar", "{:.2f}×"),
 ]
 
-_FIDELITY = [
-    ("required_terms", "required terms", "{:.2f}"),
-    ("foreign_facts", "foreign facts / 1,000 words", "{:.2f}"),
-    ("junk_numbering_per_draft", "junk numbering lines / draft", "{:.2f}"),
-    ("duplicate_clause_types", "duplicate clause types", "{}"),
-    ("copy_13gram", "13-grams in train", "{:.3f}"),
-    ("longest_copy_mean", "longest copied run (mean per doc, words)", "{:.0f}"),
-    ("longest_copy", "longest copied run (max, words)", "{}"),
+_FIDELITY = [  # the Fidelity and memorization table
+    Column("required_terms", "required terms", "{:.2f}"),
+    Column("foreign_facts", "foreign facts / 1,000 words", "{:.2f}"),
+    Column("junk_numbering_per_draft", "junk numbering lines / draft", "{:.2f}"),
+    Column("duplicate_clause_types", "duplicate clause types", "{}"),
+    Column("copy_13gram", "13-grams in train", "{:.3f}"),
+    Column("longest_copy_mean", "longest copied run (mean per doc, words)", "{:.0f}"),
+    Column("longest_copy", "longest copied run (max, words)", "{}"),
 ]
 
 
@@ -57,6 +67,12 @@ def _fmt(v, spec: str = "{:.3f}") -> str:
     if isinstance(v, float):
         return spec.format(v)
     return str(v)
+
+
+def _table(columns: list[Column], rows) -> list[str]:
+    """A Markdown table of (system, summary row) pairs: the system's name, then one cell per column."""
+    return ["| system | " + " | ".join(c.header for c in columns) + " |", "|---|" + "---|" * len(columns),
+            *(f"| {system} | " + " | ".join(_fmt(s.get(c.key), c.fmt) for c in columns) + " |" for system, s in rows)]
 
 
 def goal_checks(summary: dict) -> list[str]:
@@ -300,26 +316,17 @@ def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Pa
             + (f" (MAUVE's real side uses the same documents' and sections' whole real bodies; the ceiling the whole bodies of all "
                f"{real.get('pool_documents')} documents: {real.get('pool_passages')} passages)" if real.get("pool_documents") else "")
         )
-    lines += [
-        "",
-        "## Results",
-        "",
-        "| system | " + " | ".join(c[1] for c in _COLUMNS) + " |",
-        "|---|" + "---|" * len(_COLUMNS),
-    ]
     def mauve_cells(m, sd, n):
         return {"mauve_pm": None if m is None else f"{m:.3f} ± {sd:.3f}", "mauve_n": None if not n else f"{n[0]} / {n[1]}"}
 
-    for system, s in summary["systems"].items():
-        s = {**s, **mauve_cells(s.get("mauve"), s.get("mauve_std"), s.get("mauve_passages"))}
-        lines.append(f"| {system} | " + " | ".join(_fmt(s.get(k), spec) for k, _, spec in _COLUMNS) + " |")
-    row = {"judge_bpb": real.get("judge_bpb"), "judge_bpb_vs_real": 1.0, "ref_bpb": real.get("ref_bpb"), "ref_bpb_vs_real": 1.0,
-           "distinct_2": real.get("distinct_2"), "repetition": real.get("repetition"), "term_consistency": real.get("term_consistency"),
-           **mauve_cells(real.get("mauve_ceiling"), real.get("mauve_ceiling_std"), real.get("mauve_ceiling_passages"))}
-    lines.append("| real clauses (ceiling; MAUVE: half vs half) | " + " | ".join(_fmt(row.get(k), spec) for k, _, spec in _COLUMNS) + " |")
-    lines += ["", "## Fidelity and memorization", "", "| system | " + " | ".join(c[1] for c in _FIDELITY) + " |", "|---|" + "---|" * len(_FIDELITY)]
-    for system, s in [*summary["systems"].items(), ("real clauses", real)]:
-        lines.append(f"| {system} | " + " | ".join(_fmt(s.get(k), spec) for k, _, spec in _FIDELITY) + " |")
+    results = [(system, {**s, **mauve_cells(s.get("mauve"), s.get("mauve_std"), s.get("mauve_passages"))})
+               for system, s in summary["systems"].items()]
+    ceiling = {"judge_bpb": real.get("judge_bpb"), "judge_bpb_vs_real": 1.0, "ref_bpb": real.get("ref_bpb"), "ref_bpb_vs_real": 1.0,
+               "distinct_2": real.get("distinct_2"), "repetition": real.get("repetition"), "term_consistency": real.get("term_consistency"),
+               **mauve_cells(real.get("mauve_ceiling"), real.get("mauve_ceiling_std"), real.get("mauve_ceiling_passages"))}
+    results.append(("real clauses (ceiling; MAUVE: half vs half)", ceiling))
+    lines += ["", "## Results", "", *_table(_COLUMNS, results)]
+    lines += ["", "## Fidelity and memorization", "", *_table(_FIDELITY, [*summary["systems"].items(), ("real clauses", real)])]
     lines += ["", "## Goals (issue 14)", ""] + [f"- {g}" for g in trust_checks(summary)]
     lines += ["", "## Goals (issue 6)", ""] + [f"- {g}" for g in goal_checks(summary)]
     notes = _notes(summary)

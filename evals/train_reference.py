@@ -57,13 +57,13 @@ def main(argv=None) -> int:
     from hybrid.errors import HybridError
     from hybrid.train import train
 
-    RANGES = TrainConfig.RANGES
+    ranges = TrainConfig.ranges()
     ap = argparse.ArgumentParser(prog="python -m evals.train_reference", description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=None, help=f"checkpoint directory (default: {REFERENCE_CONFIG['out']})")
     ap.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
-    ap.add_argument("--max-minutes", type=RANGES["max_minutes"], default=None, help=f"wall-clock stop (default: {REFERENCE_CONFIG['max_minutes']})")
-    ap.add_argument("--max-steps", type=RANGES["max_steps"], default=None, help=f"steps (default: {REFERENCE_CONFIG['max_steps']})")
-    ap.add_argument("--threads", type=RANGES["threads"], default=None, help=f"CPU threads (default: {REFERENCE_CONFIG['threads']})")
+    ap.add_argument("--max-minutes", type=ranges["max_minutes"], default=None, help=f"wall-clock stop (default: {REFERENCE_CONFIG['max_minutes']})")
+    ap.add_argument("--max-steps", type=ranges["max_steps"], default=None, help=f"steps (default: {REFERENCE_CONFIG['max_steps']})")
+    ap.add_argument("--threads", type=ranges["threads"], default=None, help=f"CPU threads (default: {REFERENCE_CONFIG['threads']})")
     ap.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
     args = ap.parse_args(argv)
     try:

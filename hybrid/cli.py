@@ -57,10 +57,10 @@ def _add_train(sub) -> None:
                        description="Train one backbone on the train split with the joint AR + MDLM objective. "
                        "Writes an atomic, resumable checkpoint with its tokenizer, config and training record to --out. "
                        "Multi-GPU: `accelerate launch -m hybrid train ...`.")
-    defaults, helps = TrainConfig(), TrainConfig.field_help()
+    defaults, helps, ranges = TrainConfig(), TrainConfig.field_help(), TrainConfig.ranges()
     for name in TrainConfig.field_names():
         default = getattr(defaults, name)
-        kind = TrainConfig.RANGES.get(name) or (type(default) if default is not None else str)
+        kind = ranges.get(name) or (type(default) if default is not None else str)
         p.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind, default=None, help=f"{helps.get(name, '')} (default: {default})".replace("%", "%%"))
     p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out (step, optimizer, scheduler, RNG)")
     p.add_argument("--json", action="store_true", help="print a JSON summary on stdout")

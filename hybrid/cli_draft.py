@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from hybrid.errors import FieldError, OutputError, SamplingError
+from hybrid.jsonl import json_lines
 from hybrid.options import MAX_VARIANTS, SEED, add_threads, float_range, int_range
 from hybrid.outdir import is_bookkeeping, FileSet, OutputLock, check_writable, recover
 
@@ -208,17 +209,11 @@ def read_candidates(path) -> list[str]:
     """Texts from a JSON Lines file of {"text": ...} objects; FieldError names the file and line."""
     p = Path(path)
     try:
-        lines = p.read_text(encoding="utf-8").splitlines()
+        text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise FieldError(f"cannot read --candidates file {p}: {getattr(e, 'strerror', None) or e}") from None
     texts = []
-    for i, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise FieldError(f"--candidates {p} line {i} is not valid JSON: {e.msg}") from None
+    for i, row, line in json_lines(text, lambda i, msg: FieldError(f"--candidates {p} line {i} is not valid JSON: {msg}")):
         if not isinstance(row, dict) or not isinstance(row.get("text"), str):
             raise FieldError(f"--candidates {p} line {i} must be an object with a string \"text\", got {line[:80]!r}.")
         if not row["text"].strip():

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import torch
 
 from hybrid.errors import SamplingError
-from hybrid.options import int_range
+from hybrid.options import float_range, int_range
 
 __all__ = [
     "LogitsProcessor",
@@ -33,6 +33,8 @@ __all__ = [
 ]
 
 _NEG_INF = float("-inf")
+_POSITIVE = float_range(0, lo_open=True)  # a processor's temperature, a repetition penalty
+_NON_NEGATIVE = float_range(0)  # a draw's temperature: 0 = greedy
 
 
 class LogitsProcessor:
@@ -50,8 +52,7 @@ class Temperature(LogitsProcessor):
     """Divide scores by t. t > 0 (greedy decoding is `sample(..., temperature=0)`, not t=0 here)."""
 
     def __init__(self, temperature: float):
-        if not (isinstance(temperature, (int, float)) and math.isfinite(temperature) and temperature > 0):
-            raise SamplingError(f"temperature must be a finite number > 0, got {temperature!r}.")
+        _POSITIVE.check("temperature", temperature, error=SamplingError)
         self.temperature = float(temperature)
 
     def __call__(self, input_ids, scores):
@@ -119,8 +120,7 @@ class RepetitionPenalty(LogitsProcessor):
     """CTRL-style penalty on every token already in input_ids: s / p if s > 0 else s * p."""
 
     def __init__(self, penalty: float):
-        if not (isinstance(penalty, (int, float)) and math.isfinite(penalty) and penalty > 0):
-            raise SamplingError(f"repetition_penalty must be a finite number > 0, got {penalty!r}.")
+        _POSITIVE.check("repetition_penalty", penalty, error=SamplingError)
         self.penalty = float(penalty)
 
     def __call__(self, input_ids, scores):
@@ -194,8 +194,7 @@ def sample(logits: torch.Tensor, generator: torch.Generator | None, temperature:
     `uniforms` (B, 1) in [0, 1): the caller's own draws instead of the generator's (per-variant streams).
     A row whose logits are all -inf has no candidate: that is a caller bug (assert).
     """
-    if not (math.isfinite(temperature) and temperature >= 0):
-        raise SamplingError(f"temperature must be a finite number >= 0, got {temperature!r}.")
+    _NON_NEGATIVE.check("temperature", temperature, error=SamplingError)
     if temperature == 0:
         ids = logits.argmax(dim=-1)
     else:
@@ -243,15 +242,13 @@ class SamplingParams:
         self.top_p = float(self.top_p)
         self.min_p = float(self.min_p)
         self.repetition_penalty = float(self.repetition_penalty)
-        if not (math.isfinite(self.temperature) and self.temperature >= 0):
-            raise SamplingError(f"temperature must be a finite number >= 0, got {self.temperature}.")
+        _NON_NEGATIVE.check("temperature", self.temperature, error=SamplingError)
         int_range(0).check("top_k", self.top_k, off=0, error=SamplingError)
         if not 0 < self.top_p <= 1:
             raise SamplingError(f"top_p must be in (0, 1], got {self.top_p}.")
         if not 0 <= self.min_p <= 1:
             raise SamplingError(f"min_p must be in [0, 1], got {self.min_p}.")
-        if not (math.isfinite(self.repetition_penalty) and self.repetition_penalty > 0):
-            raise SamplingError(f"repetition_penalty must be a finite number > 0, got {self.repetition_penalty}.")
+        _POSITIVE.check("repetition_penalty", self.repetition_penalty, error=SamplingError)
         int_range(0).check("no_repeat_ngram", self.no_repeat_ngram, off=0, error=SamplingError)
         self.banned_tokens = tuple(self.banned_tokens)
         BannedTokens(self.banned_tokens)  # validates the ids

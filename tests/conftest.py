@@ -20,6 +20,13 @@ torch.set_num_threads(1)
 
 EXCERPTS = REPO / "tests" / "data" / "excerpts"
 CUAD_EXCERPT_NAME = "2ThemartComInc_19990826_10-12G_EX-10.10_6700288_EX-10.10_Co-Branding Agreement_ Agency Agreement.txt"
+CUAD_FILES = {f"cuad/contracts/{CUAD_EXCERPT_NAME}": "cuad_numbered_2themart.txt", "cuad/master_clauses.csv": "master_clauses_excerpt.csv"}
+"""build_corpus files: the CUAD excerpt (an agency agreement) and the master_clauses.csv rows its fields come from."""
+
+
+def cuad_entry(group: str, **extra) -> dict:
+    """The train-split manifest entry of CUAD_FILES' contract; extra adds keys (a license)."""
+    return {"path": f"cuad/contracts/{CUAD_EXCERPT_NAME}", "source": "cuad", **extra, "doc_type": "AGENCY AGREEMENT", "group": group, "split": "train"}
 
 
 def build_corpus(root: Path, files: dict, entries: list[dict]) -> Path:
@@ -32,6 +39,14 @@ def build_corpus(root: Path, files: dict, entries: list[dict]) -> Path:
         (root / rel).write_text(what if "\n" in what else (EXCERPTS / what).read_text(encoding="utf-8"), encoding="utf-8")
     (root / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
     return root
+
+
+@pytest.fixture
+def cuad_corpus(tmp_path, monkeypatch):
+    """build_corpus(files, entries) at tmp_path/corpus with CUAD_FILES added and the ingestion cache
+    ($HYBRID_CACHE) in tmp_path/cache."""
+    monkeypatch.setenv("HYBRID_CACHE", str(tmp_path / "cache"))
+    return lambda files, entries: build_corpus(tmp_path / "corpus", {**CUAD_FILES, **files}, entries)
 
 
 def corpus_sample_texts(n: int = 6) -> list[str]:

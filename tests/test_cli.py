@@ -59,7 +59,7 @@ def test_an_out_of_range_option_exits_2_with_one_line_naming_it(capsys, tmp_path
 
 def test_every_numeric_train_field_has_a_range():
     numeric = [n for n in TrainConfig.field_names() if type(getattr(TrainConfig(), n)) in (int, float)]
-    assert sorted(numeric) == sorted(TrainConfig.RANGES)
+    assert sorted(numeric) == sorted(TrainConfig.ranges())
 
 
 COMPUTING = [

@@ -9,26 +9,24 @@ from hybrid.cli import main
 from hybrid.data.document import Document, Section
 from hybrid.data.facts import FALLBACK, DealFacts, adapt, normalize
 from hybrid.data.precedent_pairs import PairMix, corrupt, with_precedents
-from conftest import CUAD_EXCERPT_NAME as CUAD_NAME, build_corpus
+from conftest import CUAD_EXCERPT_NAME as CUAD_NAME, cuad_entry
 from hybrid.errors import ConfigError
 from hybrid.precedents import Library, Precedent, PrecedentError, build_library, default_library_path, load_library
 
 
 
 @pytest.fixture
-def corpus(tmp_path, monkeypatch):
+def corpus(cuad_corpus):
     """train: a CUAD contract + a Common Paper agreement; val and test: files that must stay out of the library."""
-    monkeypatch.setenv("HYBRID_CACHE", str(tmp_path / "cache"))
-    files = {f"cuad/contracts/{CUAD_NAME}": "cuad_numbered_2themart.txt", "cuad/master_clauses.csv": "master_clauses_excerpt.csv",
-             "sa/sla.txt": "commonpaper_software_license.txt", "sa/val.md": "bonterms_cloud_terms.md",
+    files = {"sa/sla.txt": "commonpaper_software_license.txt", "sa/val.md": "bonterms_cloud_terms.md",
              "sa/test.txt": "TEST AGREEMENT\n\n1. Governing Law. Held out: never read me, governed by Ohio law.\n"}
     entries = [
-        {"path": f"cuad/contracts/{CUAD_NAME}", "source": "cuad", "license": "CC-BY-4.0", "doc_type": "AGENCY AGREEMENT", "group": "c:a", "split": "train"},
+        cuad_entry(group="c:a", license="CC-BY-4.0"),
         {"path": "sa/sla.txt", "source": "commonpaper", "license": "CC-BY-4.0", "doc_type": "SOFTWARE LICENSE AGREEMENT", "group": "cp:s", "split": "train"},
         {"path": "sa/val.md", "source": "bonterms", "doc_type": "CLOUD TERMS", "group": "b:c", "split": "val"},
         {"path": "sa/test.txt", "source": "cuad", "doc_type": "TEST AGREEMENT", "group": "c:t", "split": "test"},
     ]
-    return build_corpus(tmp_path / "corpus", files, entries)
+    return cuad_corpus(files, entries)
 
 
 @pytest.fixture

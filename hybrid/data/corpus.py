@@ -24,6 +24,7 @@ from hybrid.data.cuad import file_key, load_cuad_fields
 from hybrid.data.document import Document, Section
 from hybrid.data.sections import split_document
 from hybrid.errors import CorpusError
+from hybrid.jsonl import json_lines
 
 __all__ = ["SPLITS", "corpus_root", "load_manifest", "load_documents", "build_document", "cache_dir"]
 
@@ -53,13 +54,7 @@ def load_manifest(root: str | os.PathLike) -> list[dict]:
     """The manifest entries in file order; each has at least path, source, doc_type, group, split."""
     manifest = Path(root) / "manifest.jsonl"
     entries = []
-    for n, line in enumerate(_read_text(manifest).splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise CorpusError(f"{manifest}:{n}: not JSON ({e.msg})") from None
+    for n, entry, _ in json_lines(_read_text(manifest), lambda n, msg: CorpusError(f"{manifest}:{n}: not JSON ({msg})")):
         missing = [k for k in _MANIFEST_KEYS if not isinstance(entry.get(k), str)]
         if missing:
             raise CorpusError(f"{manifest}:{n}: missing {missing}; every entry needs {list(_MANIFEST_KEYS)}")

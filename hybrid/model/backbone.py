@@ -9,6 +9,8 @@ of weights, plus the mask builders for them:
   by `fill_mask`, which can also hide a span's own heading from it (condition dropout at
   training, the unconditional rows of classifier-free guidance at sampling).
 - "bidirectional": full attention (ablation baseline).
+`DecoderBase` (forward, rotary tables per device) and `attend` (rotary positions, KV cache, SDPA)
+serve hybrid.model.llama's architecture too.
 
 Choices: RMSNorm (one fewer reduction than LayerNorm, no mean centring needed in a pre-norm
 stack), rotary positions (relative, so a span scored in a window at document offset p sees the
@@ -27,7 +29,7 @@ from einops import rearrange
 
 from hybrid.errors import ConfigError
 
-__all__ = ["BackboneConfig", "Backbone", "MODES", "fill_mask", "causal_mask", "mode_mask", "cached_kv"]
+__all__ = ["BackboneConfig", "Backbone", "DecoderBase", "attend", "MODES", "fill_mask", "causal_mask", "mode_mask", "cached_kv"]
 
 MODES = ("causal", "fill", "bidirectional")
 
@@ -90,6 +92,22 @@ def _apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.
     return out.to(x.dtype)
 
 
+def attend(q, k, v, cos, sin, mask, cache, layer_idx: int, write_cache: bool, is_causal: bool) -> torch.Tensor:
+    """Rotary positions, the cache and scaled dot-product attention: q (B, nh, T, hs), k/v (B, nkv, T, hs)
+    -> (B, T, nh * hs), heads merged, before the output projection. Shared by every DecoderBase
+    (Backbone, hybrid.model.llama); each keeps its own projections.
+
+    nkv < nh is grouped-query attention inside SDPA (kv head j serves query heads j*r .. j*r+r-1,
+    transformers' repeat_kv order): measured 2x faster per decode step than repeating k/v first,
+    identical outputs. The cache holds nkv heads, not nh.
+    """
+    q, k = _apply_rope(q, cos, sin), _apply_rope(k, cos, sin)
+    k, v = cached_kv(cache, k, v, layer_idx, write_cache)  # (B, nkv, Tk, hs)
+    y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal and mask is None,
+                                       enable_gqa=k.shape[1] != q.shape[1])  # (B, nh, T, hs)
+    return rearrange(y, "b h t d -> b t (h d)")
+
+
 class Attention(nn.Module):
     def __init__(self, cfg: BackboneConfig):
         super().__init__()
@@ -101,15 +119,8 @@ class Attention(nn.Module):
         # residual dropout (Block.drop) regularizes instead
 
     def forward(self, x, cos, sin, mask, cache, layer_idx, write_cache, is_causal):
-        q, k, v = rearrange(self.qkv(x), "b t (three h d) -> three b h t d", three=3, h=self.n_heads)
-        q, k = _apply_rope(q, cos, sin), _apply_rope(k, cos, sin)  # (B, nh, T, hs)
-        k, v = cached_kv(cache, k, v, layer_idx, write_cache)
-        y = F.scaled_dot_product_attention(
-            q, k, v,
-            attn_mask=mask,
-            is_causal=is_causal and mask is None,
-        )  # (B, nh, T, hs)
-        return self.proj(rearrange(y, "b h t d -> b t (h d)"))
+        q, k, v = rearrange(self.qkv(x), "b t (three h d) -> three b h t d", three=3, h=self.n_heads)  # (B, nh, T, hs)
+        return self.proj(attend(q, k, v, cos, sin, mask, cache, layer_idx, write_cache, is_causal))
 
 
 class MLP(nn.Module):
@@ -215,37 +226,47 @@ def fill_mask(
     return m[:, None]
 
 
-class Backbone(nn.Module):
-    def __init__(self, cfg: BackboneConfig):
-        super().__init__()
-        self.cfg = cfg
-        self.embed = nn.Embedding(cfg.vocab_size, cfg.d_model)
-        self.drop = nn.Dropout(cfg.dropout)
-        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
-        self.norm = RMSNorm(cfg.d_model, cfg.norm_eps)
-        # rotary tables are derived state, kept out of the state dict and off the module's buffers
-        # (transformers' from_pretrained materialises non-persistent buffers as garbage)
-        self._rope: dict = {}
-        self.apply(self._init)
-        for b in self.blocks:  # residual projections scaled so the stream's variance stays ~1 with depth
-            nn.init.normal_(b.attn.proj.weight, std=cfg.init_std / math.sqrt(2 * cfg.n_layers))
-            nn.init.normal_(b.mlp.down.weight, std=cfg.init_std / math.sqrt(2 * cfg.n_layers))
+class DecoderBase(nn.Module):
+    """`forward(ids, mode, cache, ...)`, the contract every backbone honours (the planner, the fillers
+    and the reranker call nothing else), over a pre-norm decoder stack. A subclass names its modules
+    as its state dict does and supplies them through `embed_ids`, `decoder_layers`, `final_norm`,
+    `rope_tables` and `output_weight`; each layer takes (x, cos, sin, mask, cache, layer_idx,
+    write_cache, is_causal)."""
 
-    def _init(self, m):
-        if isinstance(m, (nn.Linear, nn.Embedding)):
-            nn.init.normal_(m.weight, std=self.cfg.init_std)
+    cfg: object  # the subclass's config: `max_len` bounds the positions
+
+    def __init__(self):
+        super().__init__()
+        # rotary tables per device are derived state, kept out of the state dict and off the
+        # module's buffers (transformers' from_pretrained materialises non-persistent buffers as garbage)
+        self._rope: dict = {}
+
+    def embed_ids(self, ids: torch.Tensor) -> torch.Tensor:  # (B, T) -> (B, T, D)
+        raise NotImplementedError
+
+    @property
+    def decoder_layers(self) -> nn.ModuleList:
+        raise NotImplementedError
+
+    @property
+    def final_norm(self) -> nn.Module:
+        raise NotImplementedError
+
+    def rope_tables(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """(cos, sin) (max_len, hs/2) fp32 on the CPU."""
+        raise NotImplementedError
+
+    @property
+    def output_weight(self) -> torch.Tensor:
+        """(V, D) output projection; callers read this, never the embedding (untied bases differ)."""
+        raise NotImplementedError
 
     def rope(self, device) -> tuple[torch.Tensor, torch.Tensor]:
         key = str(device)
         if key not in self._rope:
-            cos, sin = _rope_tables(self.cfg.d_model // self.cfg.n_heads, self.cfg.max_len, self.cfg.rope_theta)
+            cos, sin = self.rope_tables()
             self._rope[key] = (cos.to(device), sin.to(device))
         return self._rope[key]
-
-    @property
-    def output_weight(self) -> torch.Tensor:
-        """(V, D) output projection; callers read this, never `embed.weight` (untied bases differ)."""
-        return self.embed.weight  # tied
 
     def num_params(self) -> int:
         return sum(p.numel() for p in self.parameters())
@@ -276,12 +297,47 @@ class Backbone(nn.Module):
         if int(positions.max()) >= self.cfg.max_len:
             raise ConfigError(f"position {int(positions.max())} exceeds max_len={self.cfg.max_len}; window the input.")
         cos_t, sin_t = self.rope(ids.device)
-        cos = cos_t[positions][:, None]  # (B, 1, T, hs/2)
-        sin = sin_t[positions][:, None]
-        x = self.drop(self.embed(ids))
-        for i, block in enumerate(self.blocks):
-            x = block(x, cos, sin, mask, cache, i, write_cache, is_causal)
-        x = self.norm(x)
+        cos, sin = cos_t[positions][:, None], sin_t[positions][:, None]  # (B, 1, T, hs/2)
+        x = self.embed_ids(ids)
+        for i, layer in enumerate(self.decoder_layers):
+            x = layer(x, cos, sin, mask, cache, i, write_cache, is_causal)
+        x = self.final_norm(x)
         if return_hidden:
             return x
         return F.linear(x, self.output_weight)
+
+
+class Backbone(DecoderBase):
+    def __init__(self, cfg: BackboneConfig):
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Embedding(cfg.vocab_size, cfg.d_model)
+        self.drop = nn.Dropout(cfg.dropout)
+        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
+        self.norm = RMSNorm(cfg.d_model, cfg.norm_eps)
+        self.apply(self._init)
+        for b in self.blocks:  # residual projections scaled so the stream's variance stays ~1 with depth
+            nn.init.normal_(b.attn.proj.weight, std=cfg.init_std / math.sqrt(2 * cfg.n_layers))
+            nn.init.normal_(b.mlp.down.weight, std=cfg.init_std / math.sqrt(2 * cfg.n_layers))
+
+    def _init(self, m):
+        if isinstance(m, (nn.Linear, nn.Embedding)):
+            nn.init.normal_(m.weight, std=self.cfg.init_std)
+
+    def embed_ids(self, ids: torch.Tensor) -> torch.Tensor:
+        return self.drop(self.embed(ids))
+
+    @property
+    def decoder_layers(self) -> nn.ModuleList:
+        return self.blocks
+
+    @property
+    def final_norm(self) -> nn.Module:
+        return self.norm
+
+    def rope_tables(self) -> tuple[torch.Tensor, torch.Tensor]:
+        return _rope_tables(self.cfg.d_model // self.cfg.n_heads, self.cfg.max_len, self.cfg.rope_theta)
+
+    @property
+    def output_weight(self) -> torch.Tensor:
+        return self.embed.weight  # tied

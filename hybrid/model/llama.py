@@ -1,11 +1,11 @@
 """A Llama-family checkpoint behind the shared backbone's interface.
 
 Owns: LlamaBackbone, the Llama architecture (RMSNorm, GQA attention with separate q/k/v/o
-projections, SwiGLU MLP, RoPE from the checkpoint's config, tied or untied head) written against
-`Backbone.forward`'s contract: the three attention modes (`causal`, `fill`, `bidirectional`, masks
-from hybrid.model.backbone.mode_mask), the KV cache (`cached_kv`: KVCache, the filler's _StepKV,
-transformers' DynamicCache), explicit positions, `return_hidden`, `write_cache`, `cfg` and
-`output_weight`. Module names follow transformers' LlamaForCausalLM, so a Hugging Face state dict
+projections, SwiGLU MLP, RoPE from the checkpoint's config, tied or untied head). The shared
+backbone's code does the rest: `forward` is hybrid.model.backbone.DecoderBase's (the three attention
+modes, explicit positions, `return_hidden`, `write_cache`) and attention runs through its `attend`
+(rotary positions, the KV cache: KVCache, the filler's _StepKV, transformers' DynamicCache; GQA);
+this module supplies the Llama modules, their rotary tables, `cfg` and `output_weight`. Module names follow transformers' LlamaForCausalLM, so a Hugging Face state dict
 loads as it is and what `save` writes is a plain Llama checkpoint. Knows nothing about files,
 tokenizers or where weights come from (hybrid.model.pretrained).
 
@@ -25,7 +25,8 @@ import torch.nn.functional as F
 from einops import rearrange
 
 from hybrid.errors import CheckpointError, ConfigError
-from hybrid.model.backbone import _apply_rope, cached_kv, mode_mask
+from hybrid.model import backbone
+from hybrid.model.backbone import DecoderBase, attend
 
 __all__ = ["LlamaBackbone", "LlamaBackboneConfig", "LLAMA_MODEL_TYPES"]
 
@@ -89,12 +90,7 @@ class LlamaBackboneConfig:
         return asdict(self)
 
 
-class RMSNorm(nn.Module):
-    def __init__(self, d: int, eps: float):
-        super().__init__()
-        self.eps = eps
-        self.weight = nn.Parameter(torch.ones(d))
-
+class RMSNorm(backbone.RMSNorm):
     def forward(self, x):
         # normalised in fp32, scaled in the input dtype: transformers' LlamaRMSNorm, so bf16 matches too
         return self.weight * F.rms_norm(x.float(), (x.shape[-1],), None, self.eps).to(x.dtype)
@@ -112,15 +108,9 @@ class LlamaAttention(nn.Module):
 
     def forward(self, x, cos, sin, mask, cache, layer_idx, write_cache, is_causal):
         q = rearrange(self.q_proj(x), "b t (h d) -> b h t d", h=self.nh)  # (B, nh, T, hd)
-        k = rearrange(self.k_proj(x), "b t (h d) -> b h t d", h=self.nkv)  # (B, nkv, T, hd)
+        k = rearrange(self.k_proj(x), "b t (h d) -> b h t d", h=self.nkv)  # (B, nkv, T, hd): GQA when nkv < nh
         v = rearrange(self.v_proj(x), "b t (h d) -> b h t d", h=self.nkv)
-        q, k = _apply_rope(q, cos, sin), _apply_rope(k, cos, sin)
-        k, v = cached_kv(cache, k, v, layer_idx, write_cache)  # (B, nkv, Tk, hd): the cache holds nkv heads, not nh
-        # GQA inside SDPA (kv head j serves query heads j*r .. j*r+r-1, transformers' repeat_kv order):
-        # measured 2x faster per decode step than repeating k/v first, identical outputs
-        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal and mask is None,
-                                           enable_gqa=self.nkv != self.nh)  # (B, nh, T, hd)
-        return self.o_proj(rearrange(y, "b h t d -> b t (h d)"))
+        return self.o_proj(attend(q, k, v, cos, sin, mask, cache, layer_idx, write_cache, is_causal))
 
 
 class LlamaMLP(nn.Module):
@@ -171,29 +161,33 @@ def _inv_freq(cfg: LlamaBackboneConfig) -> tuple[torch.Tensor, float]:
     return inv.float(), float(scale)
 
 
-class LlamaBackbone(nn.Module):
+class LlamaBackbone(DecoderBase):
     def __init__(self, cfg: LlamaBackboneConfig):
         super().__init__()
         self.cfg = cfg
         self.model = _Body(cfg)
         self.lm_head = None if cfg.tie_embeddings else nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
-        self._rope: dict = {}  # derived, out of the state dict (see Backbone)
+
+    def embed_ids(self, ids: torch.Tensor) -> torch.Tensor:
+        return self.model.embed_tokens(ids)  # no embedding dropout, as in transformers' LlamaModel
+
+    @property
+    def decoder_layers(self) -> nn.ModuleList:
+        return self.model.layers
+
+    @property
+    def final_norm(self) -> nn.Module:
+        return self.model.norm
+
+    def rope_tables(self) -> tuple[torch.Tensor, torch.Tensor]:
+        inv, scale = _inv_freq(self.cfg)
+        freqs = torch.outer(torch.arange(self.cfg.max_len, dtype=torch.float32), inv)  # (L, hd/2)
+        return freqs.cos() * scale, freqs.sin() * scale
 
     @property
     def output_weight(self) -> torch.Tensor:
         """(V, D) output projection: the input embedding when tied, lm_head otherwise."""
         return self.model.embed_tokens.weight if self.lm_head is None else self.lm_head.weight
-
-    def num_params(self) -> int:
-        return sum(p.numel() for p in self.parameters())
-
-    def rope(self, device) -> tuple[torch.Tensor, torch.Tensor]:
-        key = str(device)
-        if key not in self._rope:
-            inv, scale = _inv_freq(self.cfg)
-            freqs = torch.outer(torch.arange(self.cfg.max_len, dtype=torch.float32), inv)  # (L, hd/2)
-            self._rope[key] = ((freqs.cos() * scale).to(device), (freqs.sin() * scale).to(device))
-        return self._rope[key]
 
     @torch.no_grad()
     def resize_vocab(self, vocab_size: int) -> None:
@@ -214,34 +208,6 @@ class LlamaBackbone(nn.Module):
             self.lm_head.weight = grown(self.lm_head.weight)
             self.lm_head.out_features = vocab_size
         self.cfg.vocab_size = vocab_size
-
-    def forward(
-        self,
-        ids: torch.Tensor,
-        mode: str = "causal",
-        cache=None,
-        positions: torch.Tensor | None = None,
-        attn_mask: torch.Tensor | None = None,
-        write_cache: bool = True,
-        return_hidden: bool = False,
-    ) -> torch.Tensor:
-        """ids (B, T) -> logits (B, T, V), or hidden states (B, T, D); the contract of Backbone.forward."""
-        B, T = ids.shape
-        past = cache.get_seq_length() if cache is not None else 0
-        mask, is_causal = mode_mask(mode, attn_mask, T, past, ids.device)
-        if positions is None:
-            positions = torch.arange(past, past + T, device=ids.device).expand(B, T)
-        if int(positions.max()) >= self.cfg.max_len:
-            raise ConfigError(f"position {int(positions.max())} exceeds max_len={self.cfg.max_len}; window the input.")
-        cos_t, sin_t = self.rope(ids.device)
-        cos, sin = cos_t[positions][:, None], sin_t[positions][:, None]  # (B, 1, T, hd/2)
-        x = self.model.embed_tokens(ids)
-        for i, layer in enumerate(self.model.layers):
-            x = layer(x, cos, sin, mask, cache, i, write_cache, is_causal)
-        x = self.model.norm(x)
-        if return_hidden:
-            return x
-        return F.linear(x, self.output_weight)
 
     def hf_config_dict(self) -> dict:
         """config.json of this model as a transformers Llama checkpoint (the grown vocabulary included)."""

@@ -30,6 +30,7 @@ def test_every_redaction_mark_becomes_exactly_three_stars():
 
 
 @pytest.mark.parametrize("raw, expected", [
+    # every redaction mark becomes [***]
     ("a fee of [*****] per unit", "a fee of [***] per unit"),
     ("within [ * ] days", "within [***] days"),
     ("the [...***...] of companies", "the [***] of companies"),
@@ -37,8 +38,17 @@ def test_every_redaction_mark_becomes_exactly_three_stars():
     ("Tier 1 {*****} {*****}", "Tier 1 [***] [***]"),
     ("give a *** discount", "give a [***] discount"),
     ("[[***] and [***][***] then", "[***] and [***] then"),
+    # typographic characters become their ASCII forms
+    ("\u201cAgreement\u201d", '"Agreement"'),
+    ("the Party\u2019s rights", "the Party's rights"),
+    ("2010\u20132012", "2010-2012"),
+    ("data\u2014and it is your data", "data - and it is your data"),
+    ("wait\u2026", "wait..."),
+    ("a\u00a0b\u2003c", "a b c"),
+    ("co\u00adoperate", "cooperate"),
+    ("\u2022 first item", "- first item"),
 ])
-def test_redaction_table(raw, expected):
+def test_redaction_and_character_table(raw, expected):
     assert clean_text(raw).strip() == expected
 
 
@@ -102,20 +112,6 @@ def test_output_whitespace_is_normalized():
         assert "\n\n\n" not in out, path.name
         assert not re.search(r"[ \t]+$", out, re.M), path.name
         assert "\u00a0" not in out and "\t" not in out and "\r" not in out, path.name
-
-
-@pytest.mark.parametrize("raw, expected", [
-    ("\u201cAgreement\u201d", '"Agreement"'),
-    ("the Party\u2019s rights", "the Party's rights"),
-    ("2010\u20132012", "2010-2012"),
-    ("data\u2014and it is your data", "data - and it is your data"),
-    ("wait\u2026", "wait..."),
-    ("a\u00a0b\u2003c", "a b c"),
-    ("co\u00adoperate", "cooperate"),
-    ("\u2022 first item", "- first item"),
-])
-def test_character_normalization_table(raw, expected):
-    assert clean_text(raw).strip() == expected
 
 
 def test_empty_and_blank_input_give_empty_output():

@@ -6,25 +6,23 @@ import pytest
 
 import hybrid.data.corpus as corpus
 from hybrid.data.corpus import corpus_root, load_documents, load_manifest
-from conftest import CUAD_EXCERPT_NAME as CUAD_NAME, build_corpus
+from conftest import CUAD_EXCERPT_NAME as CUAD_NAME, cuad_entry
 from hybrid.errors import CorpusError
 
 
 
 @pytest.fixture
-def tiny(tmp_path, monkeypatch):
+def tiny(cuad_corpus):
     """train: a CUAD contract + a policy; val: a standard agreement; test: a file that must never be read."""
-    monkeypatch.setenv("HYBRID_CACHE", str(tmp_path / "cache"))
-    files = {f"cuad/contracts/{CUAD_NAME}": "cuad_numbered_2themart.txt", "cuad/master_clauses.csv": "master_clauses_excerpt.csv",
-             "policies/privacy.md": "policy_basecamp_privacy.md", "standard-agreements/sla.txt": "commonpaper_software_license.txt",
+    files = {"policies/privacy.md": "policy_basecamp_privacy.md", "standard-agreements/sla.txt": "commonpaper_software_license.txt",
              "held-out/secret.txt": "TEST AGREEMENT\n\n1. Secret. Never read me.\n"}
     entries = [
-        {"path": f"cuad/contracts/{CUAD_NAME}", "source": "cuad", "doc_type": "AGENCY AGREEMENT", "group": "cuad:A", "split": "train"},
+        cuad_entry(group="cuad:A"),
         {"path": "policies/privacy.md", "source": "basecamp-policies", "doc_type": "POLICY", "group": "bc:p", "split": "train"},
         {"path": "standard-agreements/sla.txt", "source": "commonpaper", "doc_type": "SOFTWARE LICENSE AGREEMENT", "group": "cp:s", "split": "val"},
         {"path": "held-out/secret.txt", "source": "cuad", "doc_type": "TEST AGREEMENT", "group": "cuad:T", "split": "test"},
     ]
-    return build_corpus(tmp_path / "corpus", files, entries)
+    return cuad_corpus(files, entries)
 
 
 @pytest.fixture
