@@ -162,11 +162,13 @@ def main(argv=None) -> int:
     seconds = {"with": 0.0, "without": 0.0, "edit": 0.0}
     for i, (doc, h, deal) in enumerate(zip(docs, hits, deals)):
         allowed = "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
+        facts = [f for p in h if p for f in p.facts]
         guard = FactGuard(tok, allowed, vocab=model.output_weight.shape[0]) if args.guard else None
-        bans = tuple(precedent_fact_ban_ids(tok, [f for p in h if p for f in p.facts], allowed)) if args.guard else ()
+        beside = FactGuard(tok, allowed, vocab=model.output_weight.shape[0], precedent_facts=facts) if args.guard else None
+        bans = tuple(precedent_fact_ban_ids(tok, facts, allowed)) if args.guard else ()
         for name, use in (("with", h), ("without", None), ("edit", h)):
             # the guard drafting applies, with the deal's text; beside a precedent, its own facts banned too
-            params = SamplingParams(**SAMPLING, fact_guard=guard, banned_tokens=bans if use else ())
+            params = SamplingParams(**SAMPLING, fact_guard=beside if use else guard, banned_tokens=bans if use else ())
             sk = document_skeleton(tok, doc, use, deal)
             start = None
             if name == "edit":

@@ -202,20 +202,21 @@ class Engine:
         if self.device.type == "cuda":
             torch.cuda.synchronize(self.device)
 
-    def _fill(self, system: System, skeleton, n: int, seed: int, allowed: str = "", start=None, bans=()):
+    def _fill(self, system: System, skeleton, n: int, seed: int, allowed: str = "", start=None, facts=()):
         """allowed: the deal's text; when given, the drafting model's fills apply the fact guard with it,
-        and ban `bans` (the precedents' own facts), as `hybrid draft` does (a pretrained base with its
-        own tokenizer fills unguarded)."""
+        and with `facts` (the precedents' own facts: their first pieces and phrases banned), as
+        `hybrid draft` does (a pretrained base with its own tokenizer fills unguarded)."""
         from dataclasses import replace
 
         from hybrid import arfill
         from hybrid.diffusion import sampler
-        from hybrid.fact_guard import FactGuard
+        from hybrid.fact_guard import FactGuard, precedent_fact_ban_ids
 
         params = self.params
         if allowed and system.model is None:
-            params = replace(params, fact_guard=FactGuard(self.tokenizer, allowed, vocab=self.model.output_weight.shape[0]),
-                             banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))))
+            guard = FactGuard(self.tokenizer, allowed, vocab=self.model.output_weight.shape[0], precedent_facts=facts)
+            bans = precedent_fact_ban_ids(self.tokenizer, facts, allowed) if facts else ()
+            params = replace(params, fact_guard=guard, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))))
         if system.kind == "ar":
             model, tok = self.model_for(system)
             return arfill.fill(model, tok, skeleton, n=n, seed=seed, params=params)
@@ -253,7 +254,7 @@ class Engine:
         from hybrid.data.document import Segment
         from hybrid.skeleton import from_document, from_template
 
-        plan_s, outline, tid, required, start, bans = 0.0, None, None, None, None, ()
+        plan_s, outline, tid, required, start, facts = 0.0, None, None, None, None, ()
         if system.kind == "retrieval":
             return self._retrieve(doc, n, seed)
         if system.kind == "planned":
@@ -278,13 +279,12 @@ class Engine:
             terms = list(dict.fromkeys(t for s in skel.spans for t in s.locked))
         elif system.precedents:
             from hybrid.data.precedent_pairs import deal_from_document
-            from hybrid.fact_guard import precedent_fact_ban_ids
             from hybrid.precedent_skeleton import document_skeleton
 
             deal = deal_from_document(doc)
             hits = self.library().for_document(doc, seed=seed)
             sk = document_skeleton(self.tokenizer, doc, hits, deal)
-            bans = precedent_fact_ban_ids(self.tokenizer, [f for p in hits if p for f in p.facts], deal_text(doc))
+            facts = [f for p in hits if p for f in p.facts]
             if system.start < 1:
                 from hybrid.precedent_start import precedent_starts
 
@@ -298,7 +298,7 @@ class Engine:
         t0 = time.perf_counter()
         with self._autocast():
             allowed = skel.deal_text if system.kind == "planned" else deal_text(doc)
-            results = self._fill(system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed, allowed, start, bans)
+            results = self._fill(system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed, allowed, start, facts)
         self._sync()
         fill_s = time.perf_counter() - t0
         # scored against the document's own skeleton: a precedent is the system's input, not context the judge may read

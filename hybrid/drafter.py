@@ -216,14 +216,15 @@ class Drafter:
             skeleton = load_template(template).render_skeleton(outline, fields)
             return self._fill(skeleton, n, steps, guidance, seed, params, on_step)
 
-    def _fill(self, skeleton, n, steps, guidance, seed, params, on_step, start=None) -> list[FillResult]:
+    def _fill(self, skeleton, n, steps, guidance, seed, params, on_step, start=None, precedent_facts=()) -> list[FillResult]:
         if getattr(skeleton, "deal_text", ""):  # places and terms the deal does not name cannot be written (hybrid.foreign_facts)
             from hybrid.foreign_facts import deal_ban_ids
 
             from hybrid.fact_guard import FactGuard
 
             bans = deal_ban_ids(self.tokenizer, skeleton.deal_text)
-            guard = FactGuard(self.tokenizer, skeleton.deal_text, vocab=self.model.output_weight.shape[0]) if self.fact_guard else None
+            guard = FactGuard(self.tokenizer, skeleton.deal_text, vocab=self.model.output_weight.shape[0],
+                              precedent_facts=precedent_facts) if self.fact_guard else None
             params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))), fact_guard=guard)
         fill = fill_function(self.filler, self.fill_config)
         extra = {} if start is None else {"start": start}  # only the diffusion filler edits a start (checked in _events)
@@ -351,6 +352,7 @@ class Drafter:
 
             skeleton = template.render_skeleton(outline, values)
             provenance = start = None
+            facts = ()  # the precedents' own facts (parties, roles): the fact guard bans their phrases
             if precedents:
                 from hybrid.precedent_skeleton import condition
 
@@ -361,7 +363,8 @@ class Drafter:
                 if self.fact_guard and getattr(skeleton, "deal_text", ""):  # the precedents' own facts never reach the draft
                     from hybrid.fact_guard import precedent_fact_ban_ids
 
-                    bans = precedent_fact_ban_ids(self.tokenizer, [f for h in hits for p in h for f in p.facts], skeleton.deal_text)
+                    facts = [f for h in hits for p in h for f in p.facts]
+                    bans = precedent_fact_ban_ids(self.tokenizer, facts, skeleton.deal_text)
                     params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))))
                 if precedent_start < 1:
                     from hybrid.precedent_skeleton import deal_from_template
@@ -382,7 +385,7 @@ class Drafter:
                     emit(DraftEvent("fill_step", time.perf_counter() - t0, step=ev.step, steps=ev.steps, partial=partial))
 
             ts = time.perf_counter()
-            fills = self._fill(skeleton, n, steps, guidance, seed, params, on_step, start=start)
+            fills = self._fill(skeleton, n, steps, guidance, seed, params, on_step, start=start, precedent_facts=facts)
             timings["fill"] = time.perf_counter() - ts
 
             ts = time.perf_counter()

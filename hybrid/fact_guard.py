@@ -37,7 +37,7 @@ import torch
 from hybrid.foreign_facts import _GENERIC, _NUMBER_WORDS, _UNITS, _WORD_RE, deal_days, name_vocabulary
 from hybrid.sampling import LogitsProcessor
 
-__all__ = ["FactGuard", "REACH", "UNIT_REACH", "UNKNOWN", "OUTSIDE", "precedent_fact_ban_ids"]
+__all__ = ["FactGuard", "REACH", "UNIT_REACH", "UNKNOWN", "OUTSIDE", "precedent_fact_ban_ids", "precedent_phrases"]
 
 UNKNOWN, OUTSIDE = -1, -2  # left-context entries: a masked slot; beyond the span's start (or an empty prefix)
 
@@ -93,13 +93,14 @@ def _tables(tokenizer, vocab: int) -> dict:
 
 
 class FactGuard(LogitsProcessor):
-    """Bans for one deal (`allowed`: hybrid.foreign_facts.allowed_text). `ban_mask(left)` takes
-    (C, UNIT_REACH) token ids to the left of C slots, nearest first, UNKNOWN (-1) where a slot is
-    still masked and OUTSIDE (-2) beyond the span's start. A slot whose left neighbour is unknown
-    is guarded as if in mid-sentence (the filler may commit both in one step); the first slot of a
-    span is a sentence start."""
+    """Bans for one deal (`allowed`: hybrid.foreign_facts.allowed_text), and for the multi-word facts
+    of the precedents it is drafted from (`precedent_facts`: precedent_phrases). `ban_mask(left)`
+    takes (C, k) token ids to the left of C slots (k <= REACH; fewer read less), nearest first,
+    UNKNOWN (-1) where a slot is still masked and OUTSIDE (-2) beyond the span's start. A slot whose
+    left neighbour is unknown is guarded as if in mid-sentence (the filler may commit both in one
+    step); the first slot of a span is a sentence start."""
 
-    def __init__(self, tokenizer, allowed: str, vocab: int | None = None):
+    def __init__(self, tokenizer, allowed: str, vocab: int | None = None, precedent_facts=()):
         V = vocab or tokenizer.vocab_size
         tb = _tables(tokenizer, V)
         self.V, self.reach = V, REACH  # reach: the left-context tokens ban_mask reads
@@ -141,6 +142,8 @@ class FactGuard(LogitsProcessor):
         self._flags = [(a, b, e) for a, b, e in zip(tb["spell_on"].tolist(), tb["cap_open"].tolist(), tb["sentence_end"].tolist())]
         self._words = sorted(name_vocabulary(allowed))
         self._spell_bans: dict[str, torch.Tensor] = {}
+        self._phrases = precedent_phrases(tokenizer, precedent_facts, allowed)
+        self._phrase_lens = sorted({len(k) for k in self._phrases})
         self._by_device: dict = {}
 
     _TABLES = ("always", "name_ban", "digit_ban", "foreign_number", "unit_kind", "sentence_end", "ref", "bare_stop", "letter_glue")
@@ -215,6 +218,11 @@ class FactGuard(LogitsProcessor):
         out |= (has & tb["bare_stop"][at])[:, None] & tb["letter_glue"][None]
         for c, word in self._words_being_spelled(left):
             out[c] |= self._spell_ban(word).to(out.device)
+        if self._phrases:  # the last token of a precedent's own multi-word fact ("the" + " Company")
+            for c, ids in enumerate(left.tolist()):
+                for n in self._phrase_lens:
+                    for t in self._phrases.get(tuple(ids[:n]), ()):
+                        out[c, t] = True
         return out
 
     def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
@@ -233,16 +241,35 @@ class FactGuard(LogitsProcessor):
         return f"FactGuard(names={int(self.name_ban.sum())}, digits={int(self.digit_ban.sum())})"
 
 
+def precedent_phrases(tokenizer, facts, allowed: str) -> dict[tuple[int, ...], set[int]]:
+    """{left tokens (nearest first): last tokens banned after them} for each multi-word fact of a
+    precedent ("the Company", "the Customer") that the deal's text never writes: the phrase cannot be
+    completed, whatever the deal writes of its words alone ("Customer Information" is the deal's,
+    "the Customer" the precedent's party). Lower-case first letters also as capitals (sentence starts)."""
+    out: dict[tuple[int, ...], set[int]] = {}
+    for fact in facts:
+        if len(fact.split()) < 2 or re.search(r"(?<!\w)" + re.escape(fact) + r"(?!\w)", allowed):
+            continue
+        for form in {fact, fact[:1].upper() + fact[1:]}:
+            for text in (" " + form, form):
+                ids = tokenizer.encode(text)
+                if len(ids) >= 2:
+                    out.setdefault(tuple(reversed(ids[:-1])), set()).add(ids[-1])
+    return out
+
+
 def precedent_fact_ban_ids(tokenizer, facts, allowed: str) -> list[int]:
     """Token ids that open a capitalized word of a precedent's own facts (its parties and defined roles:
     "the Company", "CERES", "Customer") that the deal's text never uses: banned everywhere in a draft
     written beside or from that precedent, so its facts cannot come back through the model's own
-    prose. Generic contract words and pieces shorter than MIN_STEM letters are never banned."""
-    keep = {w.lower() for w in _WORD_RE.findall(allowed)} | {w.lower() for w in _GENERIC}
+    prose. A word counts as the deal's only as the deal writes it: "Company" is banned beside "a
+    Delaware limited liability company". Generic contract words and pieces shorter than MIN_STEM
+    letters are never banned."""
+    written = set(_WORD_RE.findall(allowed))  # as the deal writes them: "a limited liability company" keeps no "Company"
     out = set()
     for fact in facts:
         for w in _WORD_RE.findall(fact):
-            if not w[0].isupper() or len(w) < 3 or w.lower() in keep:
+            if not w[0].isupper() or len(w) < 3 or w in written or w.lower() in _GENERIC:
                 continue
             for text in (" " + w, w):
                 ids = tokenizer.encode(text)

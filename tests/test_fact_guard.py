@@ -124,6 +124,9 @@ def test_a_precedents_own_facts_are_banned_unless_the_deal_uses_them(shipped_tok
     assert tok.encode(" Acme")[0] not in bans  # the deal's own party
     assert tok.encode(" the")[0] not in bans and tok.encode(" Inc")[0] not in bans  # lower case and generic words stay
     assert tok.encode(" June")[0] not in bans  # a month name is generic; the date's digits are the guard's business
+    lower = set(precedent_fact_ban_ids(tok, ["the Company"], DEAL + " Acme is a Delaware limited liability company."))
+    assert tok.encode(" Company")[0] in lower  # the deal's plain "company" is not the precedent's defined "Company"
+    assert tok.encode(" Company")[0] not in set(precedent_fact_ban_ids(tok, ["the Company"], DEAL + " Acme (the Company)."))
 
 
 def test_units_after_an_unknown_neighbour_and_one_piece_inner_capital_names_are_banned(shipped_tokenizer):
@@ -198,3 +201,14 @@ def test_the_second_look_flags_a_spelling_committed_beside_its_left_neighbour(sh
     new[:] = False
     new[0, -1] = True  # only the last word is new: "land" is not looked at again
     assert not fact_recheck(g, t, ok, span, new).any()
+
+
+def test_a_precedents_own_phrase_cannot_be_completed_though_the_deal_uses_its_words(shipped_tokenizer):
+    tok = shipped_tokenizer
+    deal = DEAL + " Acme may use Customer Information."
+    g = FactGuard(tok, deal, precedent_facts=["the Customer", "CERES, Inc."])
+    assert _banned(g, tok, "the rights of the", " Customer")  # the precedent's defined party
+    assert _banned(g, tok, "The", " Customer") or _banned(g, tok, "", "The Customer")
+    assert not _banned(g, tok, "the rights of", " Customer")  # the deal's own "Customer Information"
+    assert not _banned(FactGuard(tok, deal), tok, "the rights of the", " Customer")  # no precedent, no phrase ban
+    assert not _banned(FactGuard(tok, deal + " (the Customer)", precedent_facts=["the Customer"]), tok, "rights of the", " Customer")
