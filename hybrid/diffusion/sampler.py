@@ -31,7 +31,10 @@ One step:
    temperature, top-k/p); per span the most confident are committed on the schedule (cosine /
    linear fraction left after each step) plus every one at or over `threshold`, and drawn.
 4. <eos> ends a span: every slot after a span's first committed <eos> becomes <eos>.
-5. the guard re-masks the repeated n-grams of a span whose distinct-n ratio collapses.
+5. the fact guard's second look (params.fact_guard): a slot committed beside or before its left
+   neighbour is judged again now that the neighbour is known, and re-masked if banned (at most
+   FACT_RECHECKS times); then the guard re-masks the repeated n-grams of a span whose distinct-n
+   ratio collapses.
 
 Guidance convention (DESIGN.md): `uncond + w * (cond - uncond)`: w = 1 is no guidance (the extra
 rows are skipped), w > 1 pushes towards the heading, w = 0 is the unconditional model.
