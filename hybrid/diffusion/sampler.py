@@ -6,7 +6,8 @@ hybrid.diffusion.fill_config, importable from here. Calls the backbone; knows no
 tokenization beyond the TokenSkeleton it is given. Its parts live beside it:
 hybrid.diffusion.layout (pages, rows, the skeleton forward), hybrid.model.slot_cache (the slot
 key/value store the loop reads and writes, beside the skeleton's KVCache), hybrid.diffusion.commit
-(schedules and the confidence commit rule) and hybrid.diffusion.guards (n-gram blocker, repeats).
+(schedules and the confidence commit rule), hybrid.diffusion.guards (n-gram blocker, repeats, the
+fact guard's second look) and hybrid.diffusion.start (a partly noised start text pinned into the slots).
 
 Layout. A document is cut into pages (TokenSkeleton.pages: <= `window` tokens, positions rebased
 to 0, as in training windows). The skeleton of every page is run once per document, in one
@@ -50,8 +51,9 @@ import torch.nn.functional as F
 
 from hybrid.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, ConfidenceCommit
 from hybrid.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
-from hybrid.diffusion.guards import fact_recheck, glue_tokens, left_context, ngram_bans, repeated_ngrams
+from hybrid.diffusion.guards import fact_recheck, left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
+from hybrid.diffusion.start import apply_start
 from hybrid.diffusion.objective import fill_shift
 from hybrid.errors import SamplingError
 from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
@@ -82,7 +84,8 @@ class _Run:
     """The state of one fill call: slot tokens, which are masked, the slot key/value store.
 
     One method per part of a step, in step order: queries -> forward -> confidence -> select ->
-    draw -> end_spans -> guard.
+    draw -> end_spans -> fact recheck -> guard. A start text (edit mode) is pinned by
+    hybrid.diffusion.start.apply_start.
     """
 
     def __init__(self, model, tokenizer, sk: TokenSkeleton, n: int, K: int, w: float, seed: int, params, cfg: FillConfig,
@@ -129,37 +132,7 @@ class _Run:
         self.skel_hidden: torch.Tensor | None = None  # (R, Ts, D) skeleton outputs, kept only when shifted
         self.tokenizer, self.word_start = tokenizer, None  # word_start: set by apply_start
         if start is not None:
-            self.apply_start(start)
-
-    def apply_start(self, start):
-        """Commit each (variant, span)'s start tokens into the span's first unlocked slots before step 0
-        (entries equal to <mask> stay masked; the span's last slot is always left masked, so it can end).
-        Kept tokens are pinned like locks, the holes before the last of them may not take <eos>, and a
-        hole right after a kept token opens a new word (the start masks whole words: a piece glued onto
-        the kept word, "Bizzingo" + "an", would make a word no text has).
-        The denoising then fills only what is still masked: a partly noised text is edited, not rewritten."""
-        lay = self.lay
-        self.word_start = torch.zeros_like(self.masked)  # a hole right after a kept word opens a new word
-        for m in range(self.M):
-            v, page = m % self.n, m // self.n
-            for s in lay.pages[page].spans:
-                ids = start[v][s]
-                if not ids:
-                    continue
-                free = ((self.span[m] == s) & self.valid[m] & ~self.locked[m]).nonzero().flatten()[:-1]
-                k = min(len(ids), len(free))
-                t = torch.tensor(ids[:k], dtype=torch.long, device=self.device)
-                keep = t != self.mask_id
-                at = free[:k][keep]
-                self.tok[m, at] = t[keep]
-                self.masked[m, at] = False
-                self.locked[m, at] = True  # kept as given: never re-masked by the repetition guard
-                if len(at):  # and no <eos> in a hole before the last kept token (it would cut the text there)
-                    self.eos_ok[m] &= ~((self.span[m] == s) & (self.off[m] <= self.off[m, at[-1]]))
-                after = torch.zeros_like(self.masked[m])
-                after[(at + 1).clamp_max(after.shape[0] - 1)] = True
-                self.word_start[m] |= after & self.masked[m] & (self.span[m] == s)
-        self.glue = glue_tokens(self.tokenizer, self.V).to(self.device)
+            apply_start(self, start)
 
     def active(self, k: int):
         """(active (M, L+1) bool, quota (n_inst,) long): the masked slots that may be committed this
