@@ -46,6 +46,7 @@ from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import deal_from_document  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
 from hybrid.fact_guard import FactGuard, precedent_fact_ban_ids  # noqa: E402
+from hybrid.foreign_facts import foreign_acronyms  # noqa: E402
 from hybrid.precedent_skeleton import document_skeleton  # noqa: E402
 from hybrid.precedent_start import precedent_starts  # noqa: E402
 from hybrid.precedents import load_library  # noqa: E402
@@ -111,6 +112,7 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
         "mauve": mv["mauve"], "mauve_std": mv["mauve_std"], "passages": mv["n_q"], "mauve_note": mv["note"],
         "ref_bpb": metrics.bpb(nats, int(nbytes)), "required_terms": present / wanted if wanted else None, "required_terms_n": wanted,
         "leaked_facts": leaked, "leaked_examples": leaks.most_common(10), "foreign_per_1000_words": metrics.foreign_per_1000_words(texts, alloweds),
+        "foreign_acronyms_per_1000_words": 1000 * sum(len(foreign_acronyms(t, a)) for t, a in zip(texts, alloweds)) / max(1, sum(len(t.split()) for t in texts)),
         "longest_overlap_words": mean(runs), "distinct2": mean(d2), "self_bleu": mean(sb), "seconds_per_draft": seconds,
     }
 

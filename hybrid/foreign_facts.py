@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["Fact", "KINDS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "place_ban_ids", "name_ban_ids", "deal_ban_ids",
-           "build_capitalized_terms", "allowed_text", "deal_days", "name_vocabulary", "party_names", "build_party_list"]
+           "build_capitalized_terms", "allowed_text", "deal_days", "name_vocabulary", "foreign_acronyms", "party_names", "build_party_list"]
 
 KINDS = ("party", "place", "amount", "duration", "name")
 PARTIES_FILE = Path(__file__).with_name("cuad_parties.json")
@@ -220,6 +220,29 @@ def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = ()) -> lis
         if f.kind == "name" and all(_base(w) in vocab for w in re.findall(_WORD_RE, f.text) if _is_name_word(w)):
             continue
         out.append(f)
+    return out
+
+
+_ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,6}(?![\w-])")
+_CAPS_WORD = re.compile(r"^[A-Z]{2,}$")
+
+
+def foreign_acronyms(text: str, allowed: str) -> list[tuple[int, int]]:
+    """(start, end) of each isolated all-caps word of 2-6 letters ("LBIO", "JSC") that `allowed` never
+    writes, is no roman numeral and no generic word ("LLC"): another deal's short name or defined
+    term. find_facts skips all-caps words (emphasis: "AS IS"), so a word whose neighbour is all caps
+    too is left alone here as well."""
+    written = set(_WORD_RE.findall(allowed))
+    out = []
+    for m in _ACRONYM.finditer(text):
+        w = m.group(0)
+        if w in written or w.lower() in _GENERIC or _ROMAN.match(w):
+            continue
+        before = text[: m.start()].split()[-1:]
+        after = text[m.end() :].split()[:1]
+        if any(_CAPS_WORD.match(x.strip("\"'(),.;:")) for x in before + after):
+            continue
+        out.append((m.start(), m.end()))
     return out
 
 

@@ -19,7 +19,7 @@ import re
 
 from hybrid.data.facts import DealFacts
 from hybrid.errors import SamplingError
-from hybrid.foreign_facts import foreign_facts, party_names
+from hybrid.foreign_facts import foreign_acronyms, foreign_facts, party_names
 from hybrid.options import PRECEDENT_START
 
 __all__ = ["start_tokens", "precedent_starts", "check_start_noise"]
@@ -41,8 +41,9 @@ def _overlaps(a: int, b: int, spans) -> bool:
 def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int,
                  own_facts=()) -> list[int]:
     """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
-    tokens of the deal's facts kept, tokens of facts `allowed` does not state and of CUAD's redaction
-    marks ("[***]") masked, every other
+    tokens of the deal's facts kept, tokens of facts `allowed` does not state, of isolated acronyms
+    it does not write (hybrid.foreign_facts.foreign_acronyms) and of CUAD's redaction marks ("[***]")
+    masked, every other
     word's tokens masked together with probability t (a word masked in part would come back as a
     broken word: "Discloser" with its first piece masked reads "Wloser")."""
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
@@ -50,6 +51,7 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
     drop = [(f.start, f.end) for f in foreign_facts(text, allowed, party_names())]
     drop += [(m.start(), m.end()) for m in _REDACTION.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
+    drop += foreign_acronyms(text, allowed)  # another deal's short name ("LBIO"), which find_facts skips
     for f in own_facts:  # the precedent's own facts that its normalization missed ("CERES" beside "[PARTY_A]")
         if len(f) >= 3 and f.lower() not in allowed.lower():
             drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(f) + r"(?!\w)", text)]

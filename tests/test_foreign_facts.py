@@ -179,3 +179,11 @@ def test_name_bans_cover_mid_sentence_terms_of_other_deals_only(monkeypatch):
     assert banned and not (company & set(ff.name_ban_ids(tokenizer, allowed)))  # the deal's own word stays
     monkeypatch.setattr(ff, "_capitalized_terms", lambda: {**data, "vocab_sha": "another tokenizer"})
     assert ff.name_ban_ids(tokenizer, allowed) == []
+
+
+def test_foreign_acronyms_are_isolated_caps_words_the_deal_never_writes():
+    from hybrid.foreign_facts import foreign_acronyms
+
+    text = "receipt of LBIO of all payments; THE SOFTWARE IS PROVIDED AS IS; Acme LLC under Section IV and the NDA"
+    assert [text[a:b] for a, b in foreign_acronyms(text, "Acme LLC NDA")] == ["LBIO"]
+    assert foreign_acronyms(text, "Acme LLC NDA LBIO") == []

@@ -126,3 +126,12 @@ def test_a_precedents_own_facts_left_in_its_text_are_masked(tokenizer):
     got = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.01, random.Random(0), 200, own_facts=["CERES"])
     kept = "".join(text[a:b] for i, (a, b) in zip(got, enc.offsets) if i != m)
     assert "CERES" not in kept and "deliver" in kept
+
+
+def test_another_deals_acronym_is_masked_but_emphasis_and_the_deals_own_acronyms_stay(tokenizer):
+    text = "Payments go to LBIO under this Agreement. THE GOODS ARE SOLD AS IS. Borealis LLC is a party."
+    out = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.0, random.Random(0), 64)
+    kept = tokenizer.decode([i for i in out if i != tokenizer.mask_id])
+    assert "LBIO" not in kept  # another deal's short name: a hole to fill
+    assert "AS IS" in kept and "LLC" in kept  # emphasis and the deal's own words are kept
+    assert "LBIO" in tokenizer.decode(start_tokens(tokenizer, text, DEAL, ALLOWED + " LBIO", 0.0, random.Random(0), 64))
