@@ -25,7 +25,6 @@ raw output before cleaning), seconds per draft (plan + fill + rank of n variants
 import argparse
 import json
 import os
-import platform
 import sys
 import time
 from collections import Counter
@@ -42,19 +41,10 @@ from hybrid.drafter import DRAFT_SAMPLING, Drafter, _default_guidance, _default_
 from hybrid.errors import TemplateError  # noqa: E402
 from hybrid.foreign_facts import allowed_text, party_names  # noqa: E402
 from hybrid.rerank import ContractSpec  # noqa: E402
+from hybrid.machine import cpu_model  # noqa: E402
 from hybrid.templates import TEMPLATES_DIR, load_template  # noqa: E402
 
 USER_TEMPLATE = REPO / "benchmarks" / "templates" / "equipment-lease.json"
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def _one(drafter, t, values, seed, n, arm: str) -> dict:
@@ -187,7 +177,7 @@ def _report(args, specs, planned, seeds, drafter, load_before, t_start, rows, pe
                  "drafts_per_behaviour": len(rows["new"]),
                  "full_grid": len(specs) == planned and args.templates == "all" and len(seeds) == 3 and args.n == 4},
         "checkpoint": drafter.path,
-        "machine": {"cpu": _cpu_model(), "cores": os.cpu_count(), "torch_threads": args.threads,
+        "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "torch_threads": args.threads,
                     "load_avg_before": [round(x, 2) for x in load_before], "load_avg_now": [round(x, 2) for x in os.getloadavg()],
                     "torch": torch.__version__},
         "wall_seconds": round(time.perf_counter() - t_start, 1),

@@ -45,7 +45,7 @@ from evals.runner import shorten  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import deal_from_document  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
-from hybrid.fact_guard import FactGuard, precedent_fact_ban_ids  # noqa: E402
+from hybrid.fact_guard import FactGuard  # noqa: E402
 from hybrid.foreign_facts import foreign_acronyms  # noqa: E402
 from hybrid.precedent_skeleton import document_skeleton  # noqa: E402
 from hybrid.precedent_start import precedent_starts  # noqa: E402
@@ -167,10 +167,9 @@ def main(argv=None) -> int:
         facts = [f for p in h if p for f in p.facts]
         guard = FactGuard(tok, allowed, vocab=model.output_weight.shape[0]) if args.guard else None
         beside = FactGuard(tok, allowed, vocab=model.output_weight.shape[0], precedent_facts=facts) if args.guard else None
-        bans = tuple(precedent_fact_ban_ids(tok, facts, allowed)) if args.guard else ()
         for name, use in (("with", h), ("without", None), ("edit", h)):
             # the guard drafting applies, with the deal's text; beside a precedent, its own facts banned too
-            params = SamplingParams(**SAMPLING, fact_guard=beside if use else guard, banned_tokens=bans if use else ())
+            params = SamplingParams(**SAMPLING, fact_guard=beside if use else guard)
             sk = document_skeleton(tok, doc, use, deal)
             start = None
             if name == "edit":

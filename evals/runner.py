@@ -19,7 +19,6 @@ change in machine load during a long run hits every system alike.
 
 import json
 import os
-import platform
 import re
 import sys
 import time
@@ -30,6 +29,7 @@ from pathlib import Path
 
 from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.errors import CheckpointError, ConfigError, CorpusError
+from hybrid.machine import cpu_model
 from hybrid.options import DEFAULT_THREADS, MAX_VARIANTS, SEED, int_range
 from hybrid.outdir import FileSet, OutputLock, check_writable, recover
 
@@ -313,7 +313,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
         "reference_step": ref_record.get("step"), "reference_config": {k: ref_record.get("config", {}).get(k) for k in ("d_model", "n_layers", "seed", "diffusion_weight")},
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "device_name": torch.cuda.get_device_name() if device == "cuda" else f"cpu, {torch.get_num_threads()} threads",
-        "load_average": [round(x, 2) for x in os.getloadavg()], "cpu_count": os.cpu_count(), "cpu_model": _cpu_model(),
+        "load_average": [round(x, 2) for x in os.getloadavg()], "cpu_count": os.cpu_count(), "cpu_model": cpu_model(),
         "wall_seconds": round(time.perf_counter() - t_begin, 1),  # this invocation, summary and MAUVE included
         "samples_run": len(todo), "samples_resumed": len(keys) - len(todo),
         "sample_wall_seconds": round(sum(r.get("wall_seconds", 0.0) for r in records), 1),  # every sample, resumed ones too
@@ -327,14 +327,6 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
             _commit_report(summary, dated.parent, dated.name, dated.stem + "-")
         summary["dated_report"] = str(dated)
     return summary
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), platform.processor())
-    except OSError:
-        return platform.processor() or "unknown"
 
 
 def _commit_report(summary: dict, directory: Path, name: str, prefix: str) -> None:

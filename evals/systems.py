@@ -210,13 +210,11 @@ class Engine:
 
         from hybrid import arfill
         from hybrid.diffusion import sampler
-        from hybrid.fact_guard import FactGuard, precedent_fact_ban_ids
+        from hybrid.fact_guard import FactGuard
 
         params = self.params
         if allowed and system.model is None:
-            guard = FactGuard(self.tokenizer, allowed, vocab=self.model.output_weight.shape[0], precedent_facts=facts)
-            bans = precedent_fact_ban_ids(self.tokenizer, facts, allowed) if facts else ()
-            params = replace(params, fact_guard=guard, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))))
+            params = replace(params, fact_guard=FactGuard(self.tokenizer, allowed, vocab=self.model.output_weight.shape[0], precedent_facts=facts))
         if system.kind == "ar":
             model, tok = self.model_for(system)
             return arfill.fill(model, tok, skeleton, n=n, seed=seed, params=params)

@@ -352,7 +352,7 @@ class Drafter:
 
             skeleton = template.render_skeleton(outline, values)
             provenance = start = None
-            facts = ()  # the precedents' own facts (parties, roles): the fact guard bans their phrases
+            facts = ()  # the precedents' own facts (parties, roles)
             if precedents:
                 from hybrid.precedent_skeleton import condition
 
@@ -360,12 +360,7 @@ class Drafter:
                 skeleton, provenance, hits = condition(skeleton, self.precedent_library(), template, values, precedents, seed=seed,
                                                        return_hits=True)
                 guidance = guidance + precedent_guidance
-                if self.fact_guard and getattr(skeleton, "deal_text", ""):  # the precedents' own facts never reach the draft
-                    from hybrid.fact_guard import precedent_fact_ban_ids
-
-                    facts = [f for h in hits for p in h for f in p.facts]
-                    bans = precedent_fact_ban_ids(self.tokenizer, facts, skeleton.deal_text)
-                    params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))))
+                facts = [f for h in hits for p in h for f in p.facts]  # never reach the draft: the fact guard bans them
                 if precedent_start < 1:
                     from hybrid.precedent_skeleton import deal_from_template
                     from hybrid.precedent_start import precedent_starts

@@ -93,8 +93,9 @@ def _tables(tokenizer, vocab: int) -> dict:
 
 
 class FactGuard(LogitsProcessor):
-    """Bans for one deal (`allowed`: hybrid.foreign_facts.allowed_text), and for the multi-word facts
-    of the precedents it is drafted from (`precedent_facts`: precedent_phrases). `ban_mask(left)`
+    """Bans for one deal (`allowed`: hybrid.foreign_facts.allowed_text), and for the facts of the
+    precedents it is drafted from (`precedent_facts`: their words' first pieces everywhere,
+    precedent_fact_ban_ids, and the completion of their multi-word facts, precedent_phrases). `ban_mask(left)`
     takes (C, k) token ids to the left of C slots (k <= REACH; fewer read less), nearest first,
     UNKNOWN (-1) where a slot is still masked and OUTSIDE (-2) beyond the span's start. A slot whose
     left neighbour is unknown is guarded as if in mid-sentence (the filler may commit both in one
@@ -137,6 +138,9 @@ class FactGuard(LogitsProcessor):
         # another deal's) and CUAD's redaction marks ("[***]"), which no draft should carry
         self.always = tb["redaction"] | (tb["currency"] & ~torch.tensor([bool(re.search(r"[$€£]", allowed))] * V))
         self.always |= tb["inner_cap"] & ~ok  # a one-piece name with an inner capital, even at a sentence start
+        own = [i for i in precedent_fact_ban_ids(tokenizer, precedent_facts, allowed) if i < V] if precedent_facts else []
+        if own:  # the first pieces of the precedents' own capitalized fact words, everywhere
+            self.always[torch.tensor(own)] = True
         # spelling a capitalized word on: what it may become (hybrid.foreign_facts's name vocabulary)
         self._pieces, self._by_lower, self._spell_on = tb["pieces"], tb["by_lower"], tb["spell_on"]
         self._flags = [(a, b, e) for a, b, e in zip(tb["spell_on"].tolist(), tb["cap_open"].tolist(), tb["sentence_end"].tolist())]
@@ -173,12 +177,12 @@ class FactGuard(LogitsProcessor):
             self._spell_bans[word] = self._spell_on & ~ok
         return self._spell_bans[word]
 
-    def _words_being_spelled(self, left) -> list[tuple[int, str]]:
+    def _words_being_spelled(self, rows: list[list[int]]) -> list[tuple[int, str]]:
         """(row, word so far) of the slots whose left pieces, all known, spell on a capitalized word
         opened in mid-sentence (its opener starts with a space and a capital; the token before the
         opener is known and ends no sentence)."""
         out, flags, V = [], self._flags, self.V
-        for c, ids in enumerate(left.tolist()):
+        for c, ids in enumerate(rows):
             if not ids or not 0 <= ids[0] < V or not (flags[ids[0]][0] or flags[ids[0]][1]):
                 continue
             parts = []
@@ -216,10 +220,11 @@ class FactGuard(LogitsProcessor):
             out |= foreign_before[:, None] & (tb["unit_kind"] == k)[None]
         # letters glued onto a full stop make a name or an address, not a sentence: "Section.A", "Inc.com"
         out |= (has & tb["bare_stop"][at])[:, None] & tb["letter_glue"][None]
-        for c, word in self._words_being_spelled(left):
+        rows = left.tolist()  # the per-slot rules below read the left context as Python ints
+        for c, word in self._words_being_spelled(rows):
             out[c] |= self._spell_ban(word).to(out.device)
         if self._phrases:  # the last token of a precedent's own multi-word fact ("the" + " Company")
-            for c, ids in enumerate(left.tolist()):
+            for c, ids in enumerate(rows):
                 for n in self._phrase_lens:
                     for t in self._phrases.get(tuple(ids[:n]), ()):
                         out[c, t] = True

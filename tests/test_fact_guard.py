@@ -210,5 +210,7 @@ def test_a_precedents_own_phrase_cannot_be_completed_though_the_deal_uses_its_wo
     assert _banned(g, tok, "the rights of the", " Customer")  # the precedent's defined party
     assert _banned(g, tok, "The", " Customer") or _banned(g, tok, "", "The Customer")
     assert not _banned(g, tok, "the rights of", " Customer")  # the deal's own "Customer Information"
+    assert _banned(g, tok, "", " CERES") and _banned(g, tok, "paid to", " CERES")  # a fact word's first piece, everywhere
+    assert not _banned(FactGuard(tok, deal), tok, "", " CERES")
     assert not _banned(FactGuard(tok, deal), tok, "the rights of the", " Customer")  # no precedent, no phrase ban
     assert not _banned(FactGuard(tok, deal + " (the Customer)", precedent_facts=["the Customer"]), tok, "rights of the", " Customer")

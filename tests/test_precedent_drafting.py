@@ -19,7 +19,7 @@ from hybrid.templates import load_template
 
 T = load_template("mutual-nda")
 OUTLINE = T.example_outline()
-FOREIGN = ["Zebulon Holdings", "Zeb", "$75,000", "June 9, 2011", "Montana", "ninety (90) days"]
+FOREIGN = ["Zebulon Holdings", "Zeb", "Pretzel Works", "$75,000", "June 9, 2011", "Montana", "ninety (90) days"]
 
 
 def _library() -> Library:
@@ -143,17 +143,28 @@ def test_drafting_beside_a_precedent_bans_its_own_facts(shipped_checkpoint, monk
     drafter = Drafter.from_pretrained(shipped_checkpoint, device="cpu", library=_library())
     tokenizer = drafter.tokenizer
     seen = []
-    real = drafter._fill
-    monkeypatch.setattr(drafter, "_fill", lambda sk, n, steps, w, seed, params, on_step, **kw: seen.append(params) or real(sk, n, steps, w, seed, params, on_step, **kw))
+    import hybrid.drafter as drafter_module
+
+    real = drafter_module.fill_function
+
+    def spying(*a, **kw):  # the params that reach the filler
+        fill = real(*a, **kw)
+        return lambda *fa, **fkw: seen.append(fkw["params"]) or fill(*fa, **fkw)
+
+    monkeypatch.setattr(drafter_module, "fill_function", spying)
     from hybrid.fact_guard import precedent_fact_ban_ids
     from hybrid.foreign_facts import allowed_text
 
-    own = set(precedent_fact_ban_ids(tokenizer, FOREIGN, allowed_text(T, T.validate_fields(T.example))))
-    assert own  # the fixture's facts give bans on this tokenizer (the test can fail)
+    own = set(precedent_fact_ban_ids(tokenizer, FOREIGN, allowed_text(T, T.validate_fields(T.example)))) - set(_deal_bans(tokenizer))
+    assert own  # the fixture's facts give bans of their own on this tokenizer, beyond the deal's (the test can fail)
+
+    def banned(params):  # everywhere: the filler's banned tokens and the fact guard's always-banned table
+        return set(params.banned_tokens) | set(params.fact_guard.always.nonzero().flatten().tolist())
+
     drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=1)
-    assert own <= set(seen[-1].banned_tokens)
+    assert own <= banned(seen[-1])
     drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)
-    assert not own & set(seen[-1].banned_tokens) - set(_deal_bans(tokenizer))  # no precedent, no ban of its facts
+    assert not own & banned(seen[-1])  # no precedent, no ban of its facts
 
 
 def _deal_bans(tokenizer):
