@@ -6,7 +6,10 @@ each span's budget = its real body + <eos>), N variants each:
   to the document's deal, hybrid.data.precedent_pairs layout) right before the span;
 - "without": the same filler on the plain skeleton;
 - "edit": "with", the span starting from that precedent partly noised (hybrid.precedent_start,
-  t = --start-noise): the filler writes only the masked tokens;
+  t = --start-noise): the filler writes only the masked tokens, and a hole that writes a word
+  the library never writes twice is written again, then given back its precedent's word
+  (hybrid.diffusion.start);
+- "edit_unchecked": "edit" without that word check (what edit mode did before it);
 All generating systems apply the fact guard with the document's skeleton and fields as the deal's
 text, and those beside a precedent ban its own facts' capitalized words (hybrid.fact_guard
 .precedent_fact_ban_ids), as drafting does (--no-guard leaves both out).
@@ -20,10 +23,14 @@ itself states: the "required terms" of a real skeleton), precedent facts leaked 
 own replaced facts found in the output as the precedent writes them, only the first letter's case
 free, and nowhere in the real document), foreign facts per
 1,000 words (hybrid.foreign_facts), the longest verbatim word run shared with the precedent,
-distinct-2 and self-BLEU across variants, seconds per draft. Plus `hybrid draft mutual-nda
---example -n 4` timed with and without precedents (the 1.5x bar).
+distinct-2 and self-BLEU across variants, seconds per draft, unknown words per 1,000 (runs of
+letters that neither the library writes twice nor the deal's text writes: "omitor", "Liabilia";
+the real clauses' rate is the base), and the independent judge's bits/byte (evals.judge,
+SmolLM2-135M, variant 0 of the first --judge-docs documents) and its ratio to the real clauses'.
+Real and generated bodies are cut into MAUVE passages the same way (--passage-words). Plus
+`hybrid draft mutual-nda --example -n 4` timed with and without precedents (the 1.5x bar).
 
-    .venv/bin/python benchmarks/precedent.py --docs 40 --sections 8 --words 96 > benchmarks/results/precedent-cpu.json
+    .venv/bin/python benchmarks/precedent.py --docs 0 --sections 0 --words 192 --passage-words 96 > benchmarks/results/precedent-cpu.json
 """
 
 import argparse
@@ -76,7 +83,32 @@ def _longest_run(a: str, b: str) -> int:
     return difflib.SequenceMatcher(None, wa, wb, autojunk=False).find_longest_match(0, len(wa), 0, len(wb)).size
 
 
-def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, embed, real_passages, seconds):
+def unknown_words(texts, alloweds, vocabulary) -> float | None:
+    """Runs of letters per 1,000 words that are neither in `vocabulary` nor in the deal's text."""
+    bad = total = 0
+    for t, a in zip(texts, alloweds):
+        own = {w.lower() for w in _LETTERS.findall(a)}
+        found = [w.lower() for w in _LETTERS.findall(t)]
+        total += len(t.split())
+        bad += sum(w not in vocabulary and w not in own for w in found)
+    return 1000 * bad / total if total else None
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _judge_bpb(judge, docs, outputs) -> float | None:
+    """The judge's bits/byte over variant 0's bodies (outputs[d][0]) of `docs`."""
+    from evals.judge import clause_nats
+
+    nats = nbytes = 0.0
+    for doc, variants in zip(docs, outputs):
+        a, b, _ = clause_nats(judge, doc.segments(), variants[0])
+        nats, nbytes = nats + a, nbytes + b
+    return metrics.bpb(nats, int(nbytes))
+
+
+def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, embed, real_passages, seconds, passage_words, vocabulary):
     """Pooled metrics of one system: outputs[d][v][s] = body text."""
     nats = nbytes = 0.0
     leaked = present = wanted = 0
@@ -91,7 +123,7 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
             a, b = metrics.span_nats(ref, ref_tok, segs, bodies, window=window, stride=window // 2)
             nats, nbytes = nats + a, nbytes + b
             for i, body in enumerate(bodies):
-                gen_passages += metrics.passages(body)
+                gen_passages += metrics.passages(body, passage_words)
                 for t in terms[i]:
                     wanted += 1
                     present += _present(body, t)
@@ -114,6 +146,7 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
         "leaked_facts": leaked, "leaked_examples": leaks.most_common(10), "foreign_per_1000_words": metrics.foreign_per_1000_words(texts, alloweds),
         "foreign_acronyms_per_1000_words": 1000 * sum(len(foreign_acronyms(t, a)) for t, a in zip(texts, alloweds)) / max(1, sum(len(t.split()) for t in texts)),
         "longest_overlap_words": mean(runs), "distinct2": mean(d2), "self_bleu": mean(sb), "seconds_per_draft": seconds,
+        "unknown_words_per_1000": unknown_words(texts, alloweds, vocabulary),
     }
 
 
@@ -141,6 +174,9 @@ def main(argv=None) -> int:
     ap.add_argument("--docs", type=int, default=40, help="test-split documents (0 = all)")
     ap.add_argument("--sections", type=int, default=8, help="first S sections per document (0 = all)")
     ap.add_argument("--words", type=int, default=96, help="each real body cut to W words (0 = whole)")
+    ap.add_argument("--passage-words", type=int, default=metrics.PASSAGE_WORDS,
+                    help="MAUVE passages: every body (real and generated) cut into near-equal pieces of at most this many words")
+    ap.add_argument("--judge-docs", type=int, default=12, help="the independent judge scores variant 0 of the first J documents (0 = no judge)")
     ap.add_argument("-n", type=int, default=4, help="variants per document")
     ap.add_argument("--steps", type=int, default=sampler.DEFAULT_STEPS)
     ap.add_argument("--seed", type=int, default=0)
@@ -160,21 +196,23 @@ def main(argv=None) -> int:
     docs = [replace(d, sections=[s for s in d.sections if s.body.strip()]) for d in docs]
     deals = [deal_from_document(d) for d in docs]
     hits = [library.for_document(d, seed=args.seed) for d in docs]
-    outputs = {"with": [], "without": [], "edit": [], "retrieval": []}
-    seconds = {"with": 0.0, "without": 0.0, "edit": 0.0}
+    outputs = {"with": [], "without": [], "edit": [], "edit_unchecked": [], "retrieval": []}
+    seconds = {"with": 0.0, "without": 0.0, "edit": 0.0, "edit_unchecked": 0.0}
+    vocabulary = library.words()
     for i, (doc, h, deal) in enumerate(zip(docs, hits, deals)):
         allowed = "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
         facts = [f for p in h if p for f in p.facts]
         guard = FactGuard(tok, allowed, vocab=model.output_weight.shape[0]) if args.guard else None
         beside = FactGuard(tok, allowed, vocab=model.output_weight.shape[0], precedent_facts=facts) if args.guard else None
-        for name, use in (("with", h), ("without", None), ("edit", h)):
+        for name, use in (("with", h), ("without", None), ("edit", h), ("edit_unchecked", h)):
             # the guard drafting applies, with the deal's text; beside a precedent, its own facts banned too
             params = SamplingParams(**SAMPLING, fact_guard=beside if use else guard)
             sk = document_skeleton(tok, doc, use, deal)
             start = None
-            if name == "edit":
+            if name.startswith("edit"):
                 start = precedent_starts(tok, [p.adapted(deal) if p else None for p in h], deal, allowed, args.start_noise,
-                                         args.n, args.seed + i, [sp.length for sp in sk.spans], [p.facts if p else () for p in h])
+                                         args.n, args.seed + i, [sp.length for sp in sk.spans], [p.facts if p else () for p in h],
+                                         words=vocabulary if name == "edit" else None)
             ts = time.perf_counter()
             res = sampler.fill(model, tok, sk, n=args.n, steps=args.steps, guidance=sampler.DEFAULT_GUIDANCE, seed=args.seed + i,
                                params=params, start=start)
@@ -185,7 +223,7 @@ def main(argv=None) -> int:
         outputs["retrieval"].append([[metrics.first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)] for draw in draws])
         print(f"doc {i + 1}/{len(docs)} ({time.time() - t0:.0f} s)", file=sys.stderr)
     embed = metrics.minilm_embedder()
-    real = [p for d in docs for s in d.sections for p in metrics.passages(s.body)]
+    real = [p for d in docs for s in d.sections for p in metrics.passages(s.body, args.passage_words)]
     real_nats = real_bytes = 0.0
     for d in docs:
         a, b = metrics.span_nats(ref, ref_tok, d.segments(), [s.body for s in d.sections], window=window, stride=window // 2)
@@ -196,8 +234,20 @@ def main(argv=None) -> int:
     for name in outputs:
         per_draft = seconds[name] / n_drafts if name in seconds else 0.0
         res[name] = _score_system(name, docs, outputs[name], hits if name != "without" else hits, deals, ref, ref_tok, window, embed, real,
-                                  round(per_draft, 3))
+                                  round(per_draft, 3), args.passage_words, vocabulary)
         res[name]["ref_bpb_ratio"] = res[name]["ref_bpb"] / real_bpb if res[name]["ref_bpb"] and real_bpb else None
+    real_alloweds = ["".join(s.text for s in d.segments() if s.kind != "body") for d in docs]
+    real_unknown = unknown_words(["\n\n".join(s.body for s in d.sections) for d in docs], real_alloweds, vocabulary)
+    judged = docs[: args.judge_docs] if args.judge_docs else []
+    real_judge = None
+    if judged:
+        from evals.judge import DEFAULT_JUDGE, load_judge
+
+        judge = load_judge(DEFAULT_JUDGE)
+        real_judge = _judge_bpb(judge, judged, [[[s.body for s in d.sections]] for d in judged])
+        for name in outputs:
+            jb = _judge_bpb(judge, judged, outputs[name][: len(judged)])
+            res[name].update(judge_bpb=jb, judge_bpb_ratio=jb / real_judge if jb and real_judge else None)
     out = {
         "mauve_with": res["with"]["mauve"], "mauve_without": res["without"]["mauve"], "mauve_retrieval": res["retrieval"]["mauve"],
         "mauve_edit": res["edit"]["mauve"], "leaked_facts_edit": res["edit"]["leaked_facts"],
@@ -208,11 +258,16 @@ def main(argv=None) -> int:
         "distinct2_with": res["with"]["distinct2"], "distinct2_retrieval": res["retrieval"]["distinct2"],
         "seconds_per_draft_with": res["with"]["seconds_per_draft"], "seconds_per_draft_without": res["without"]["seconds_per_draft"],
         "ref_bpb_ratio_with": res["with"]["ref_bpb_ratio"], "ref_bpb_real": real_bpb,
+        "judge_bpb_ratio_edit": res["edit"].get("judge_bpb_ratio"), "judge_bpb_ratio_edit_unchecked": res["edit_unchecked"].get("judge_bpb_ratio"),
+        "judge_bpb_ratio_without": res["without"].get("judge_bpb_ratio"), "judge_bpb_real": real_judge, "judge_docs": len(judged),
+        "unknown_words_per_1000_edit": res["edit"]["unknown_words_per_1000"],
+        "unknown_words_per_1000_edit_unchecked": res["edit_unchecked"]["unknown_words_per_1000"],
+        "unknown_words_per_1000_real": real_unknown,
         "systems": res,
         **({} if args.skip_draft_timing else _draft_timing(args.checkpoint, args.n, args.seed)),
         "settings": {"checkpoint": args.checkpoint, "step": record.get("step"), "docs": len(docs), "sections": args.sections,
                      "body_words": args.words, "n": args.n, "start_noise": args.start_noise, "fact_guard": args.guard, "steps": args.steps, "guidance": sampler.DEFAULT_GUIDANCE,
-                     "real_passages": len(real), "sampling": SAMPLING, "mauve_seeds": [1, 2, 3], "library": len(library),
+                     "real_passages": len(real), "passage_words": args.passage_words, "sampling": SAMPLING, "mauve_seeds": [1, 2, 3], "library": len(library),
                      "note": "without-precedent leaks are counted against the precedents the with-system saw (a coincidence base rate)"},
         "seconds": round(time.time() - t0, 1),
     }

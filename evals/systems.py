@@ -287,7 +287,8 @@ class Engine:
                 from hybrid.precedent_start import precedent_starts
 
                 start = precedent_starts(self.tokenizer, [p.adapted(deal) if p else None for p in hits], deal, deal_text(doc),
-                                         system.start, n, seed, [sp.length for sp in sk.spans], [p.facts if p else () for p in hits])
+                                         system.start, n, seed, [sp.length for sp in sk.spans], [p.facts if p else () for p in hits],
+                                         words=self.library().words())
             terms = [str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)]
         else:
             sk = from_document(self.model_for(system)[1], doc)

@@ -370,7 +370,7 @@ class Drafter:
                     deal = deal_from_template(template, values)
                     start = precedent_starts(self.tokenizer, [h[0].adapted(deal) if h else None for h in hits], deal,
                                              skeleton.deal_text, precedent_start, n, seed, [MAX_START_TOKENS] * len(hits),
-                                             [h[0].facts if h else () for h in hits])
+                                             [h[0].facts if h else () for h in hits], words=self.precedent_library().words())
                 timings["precedents"] = time.perf_counter() - ts
             on_step = None
             if emit is not None:

@@ -5,8 +5,11 @@ from all-masked, then denoise).
 
 Owns: `start_tokens` (one span's start: the adapted precedent tokenized, each word masked with
 probability t, the deal's facts always kept, the precedent's foreign facts always masked so the
-guarded filler rewrites them) and `precedent_starts` (every variant and span of a draft). Knows
-nothing about models; the filler takes the result as `fill(..., start=...)`.
+guarded filler rewrites them), `SpanStart` (those ids with the precedent's own token under each
+noised hole and the words a hole may write) and `precedent_starts` (every variant and span of a
+draft). Knows nothing about models; the filler takes the result as `fill(..., start=...)`
+(hybrid.diffusion.start: a hole that writes a word no contract uses is masked again, and at the
+end given back its precedent's word; the clause ends where its precedent ends).
 
 t = 1 is drafting from scratch with the precedent in view only (every token masked: what
 `--precedents` alone does); t -> 0 approaches retrieval (the precedent as is, facts adapted).
@@ -22,7 +25,7 @@ from hybrid.errors import SamplingError
 from hybrid.foreign_facts import foreign_acronyms, foreign_facts, party_names
 from hybrid.options import PRECEDENT_START
 
-__all__ = ["start_tokens", "precedent_starts", "check_start_noise"]
+__all__ = ["SpanStart", "start_tokens", "precedent_starts", "check_start_noise"]
 
 _REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
 
@@ -34,18 +37,33 @@ def check_start_noise(t) -> float:
     return float(t)
 
 
+class SpanStart(list):
+    """A span's start ids (<mask> where the filler writes), as `fill(start=)` reads them, with what
+    editing needs beside them: `original[i]` the precedent's own token under a hole that random noise
+    made (-1 where the hole is a foreign fact, which must never come back), `words` the lower-case
+    words a hole may write (None: any), `ends` True when the ids hold the whole precedent, so the
+    clause ends where it does (no text written from scratch after it)."""
+
+    def __init__(self, ids, original=None, words=None, ends: bool = False):
+        super().__init__(ids)
+        self.original = list(original) if original is not None else [-1] * len(self)
+        self.words, self.ends = words, ends
+
+
 def _overlaps(a: int, b: int, spans) -> bool:
     return any(a < e and s < b for s, e in spans)
 
 
 def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int,
-                 own_facts=()) -> list[int]:
+                 own_facts=(), words=None) -> SpanStart:
     """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
     tokens of the deal's facts kept, tokens of facts `allowed` does not state, of isolated acronyms
     it does not write (hybrid.foreign_facts.foreign_acronyms) and of CUAD's redaction marks ("[***]")
     masked, every other
     word's tokens masked together with probability t (a word masked in part would come back as a
-    broken word: "Discloser" with its first piece masked reads "Wloser")."""
+    broken word: "Discloser" with its first piece masked reads "Wloser"). A SpanStart: `original`
+    holds the precedent's token under each noised hole, `words` is passed on, `ends` is True when
+    the whole text fits the budget."""
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     ids, offsets = enc.ids[:budget], enc.offsets[:budget]
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
@@ -55,24 +73,30 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     for f in own_facts:  # the precedent's own facts that its normalization missed ("CERES" beside "[PARTY_A]")
         if len(f) >= 3 and f.lower() not in allowed.lower():
             drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(f) + r"(?!\w)", text)]
-    out, noised = [], False
+    out, original, noised = [], [], False
     for i, (a, b) in zip(ids, offsets):
         if a == 0 or text[a].isspace() or text[a - 1].isspace():  # a new word: one draw for all of its tokens
             noised = rng.random() < t
         if _overlaps(a, b, drop):
             out.append(tokenizer.mask_id)
-        elif _overlaps(a, b, keep):
+            original.append(-1)
+        elif _overlaps(a, b, keep) or not noised:
             out.append(i)
+            original.append(-1)
         else:
-            out.append(tokenizer.mask_id if noised else i)
-    return out
+            out.append(tokenizer.mask_id)
+            original.append(i)
+    return SpanStart(out, original, words, ends=len(enc.ids) <= budget)
 
 
 def precedent_starts(tokenizer, texts: list[str | None], deal: DealFacts, allowed: str, t: float, n: int, seed: int,
-                     budgets: list[int], own_facts=None) -> list[list[list[int]]]:
+                     budgets: list[int], own_facts=None, words=None) -> list[list[list[int]]]:
     """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked); own_facts[s]:
-    the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still stand."""
+    the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still stand;
+    words: the lower-case words a hole may write (hybrid.precedents.Library.words; None = any)."""
     t = check_start_noise(t)
     own_facts = own_facts or [()] * len(texts)
-    return [[start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f) if x else []
+    if words is not None:  # the deal's own words may be written too
+        words = frozenset(words) | {w.lower() for w in re.findall(r"[^\W\d_]+", allowed)}
+    return [[start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
              for s, (x, b, f) in enumerate(zip(texts, budgets, own_facts))] for v in range(n)]

@@ -29,6 +29,7 @@ import random
 import re
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -47,6 +48,7 @@ SHORTLIST = 32  # BM25's best that a relevance scorer re-orders (each costs one 
 EMBED_WORDS = 64
 _WORD_RE = re.compile(r"[a-z][a-z0-9]+")
 _MARKER_RE = re.compile(r"\[[A-Z_]+\]")
+_LETTERS_RE = re.compile(r"[^\W\d_]+")  # a word of Library.words: a run of letters
 _STOP = frozenset("the and of to or in any by for this be shall such with as on that is at an its are not all from which "
                   "has have other under will may".split())
 
@@ -133,9 +135,19 @@ class Library:
             self._by_type.setdefault(p.clause_type, []).append(p)
         self._index: dict[tuple, object] = {}
         self.relevance = None  # a hybrid.relevance.RelevanceScorer for retrieve(); None = BM25 alone
+        self._words: dict[int, frozenset[str]] = {}
 
     def __len__(self) -> int:
         return len(self.precedents)
+
+    def words(self, min_count: int = 2) -> frozenset[str]:
+        """The lower-case words (runs of letters) that the library's clause bodies write at least
+        min_count times, markers aside: what a rewritten hole of an edited precedent may write
+        (hybrid.precedent_start). Cached per min_count."""
+        if min_count not in self._words:
+            counts = Counter(w.lower() for p in self.precedents for w in _LETTERS_RE.findall(_MARKER_RE.sub(" ", p.body)))
+            self._words[min_count] = frozenset(w for w, c in counts.items() if c >= min_count)
+        return self._words[min_count]
 
     def use_relevance(self, scorer=None) -> "Library":
         """Retrieve with hybrid.relevance from now on (scorer None: its default RelevanceScorer, the

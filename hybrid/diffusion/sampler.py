@@ -53,7 +53,7 @@ from hybrid.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, ConfidenceCommit
 from hybrid.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
 from hybrid.diffusion.guards import fact_recheck, left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
-from hybrid.diffusion.start import apply_start
+from hybrid.diffusion.start import apply_start, hole_recheck, revert_holes
 from hybrid.diffusion.objective import fill_shift
 from hybrid.errors import SamplingError
 from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
@@ -131,6 +131,7 @@ class _Run:
         self.skel: KVCache | None = None
         self.skel_hidden: torch.Tensor | None = None  # (R, Ts, D) skeleton outputs, kept only when shifted
         self.tokenizer, self.word_start = tokenizer, None  # word_start: set by apply_start
+        self.holes, self.reverted = [], 0  # an edit start's holes (hybrid.diffusion.start), reverted ones
         if start is not None:
             apply_start(self, start)
 
@@ -311,6 +312,9 @@ class _Run:
             re &= self.fact_count < FACT_RECHECKS
             self.fact_count += re.long()
             self.tok, self.masked, self.remasked = torch.where(re, self.mask_id, self.tok), self.masked | re, self.remasked + int(re.sum())
+        if self.holes and k < self.K - 1:  # a hole that wrote a word no contract uses is written again
+            re = hole_recheck(self, self.valid & ~self.masked & (self.tok != before))
+            self.tok, self.masked, self.remasked = torch.where(re, self.mask_id, self.tok), self.masked | re, self.remasked + int(re.sum())
         if self.cfg.guard_ratio > 0 and k < self.K - 1:
             self.guard()
         self.changed = self.tok != before
@@ -379,10 +383,12 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, gui
             if not bool(run.masked.any()):
                 break
     assert not bool(run.masked.any()), "every slot is committed after the last step"
+    if run.holes:
+        run.reverted = revert_holes(run)
     t_end = time.perf_counter()
     timings = {
         "skeleton": t_skel, "fill": t_end - t0, "total": t_end - t_start, "step_seconds": step_times,
-        "forward_tokens": run.forward_tokens, "remasked": run.remasked, "pages": run.lay.R,
+        "forward_tokens": run.forward_tokens, "remasked": run.remasked, "pages": run.lay.R, "reverted_holes": run.reverted,
         "commits_per_span_step": run.commits_per_span_step.tolist(),
         "tokens_per_span_step": run.span_commits / max(run.span_steps, 1),
     }

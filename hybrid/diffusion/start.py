@@ -2,16 +2,49 @@
 
 Owns: apply_start, which commits each (variant, span)'s start tokens (hybrid.precedent_start writes
 them: an adapted precedent with whole words masked) into a hybrid.diffusion.sampler run's slots,
-pins them like locks, keeps <eos> out of the holes before the last kept token, and marks the holes
-right after a kept word as word starts (no piece glued onto that word). Knows nothing about models,
-precedents or the denoising loop; the sampler calls it once per fill.
+pins them like locks, keeps <eos> out of the holes before the last kept token, marks the holes
+right after a kept word as word starts (no piece glued onto that word) and, for a start that holds
+its whole text (SpanStart.ends), ends the span right after it; and the holes' word check:
+`hole_recheck` (holes just filled that write a word outside SpanStart.words, to be masked again)
+and `revert_holes` (after the last step, such a hole gets its precedent's own tokens back). Knows
+nothing about models, precedents or the denoising loop; the sampler calls these.
 """
+
+import re
 
 import torch
 
 from hybrid.diffusion.guards import glue_tokens
 
-__all__ = ["apply_start"]
+__all__ = ["apply_start", "hole_recheck", "revert_holes", "HOLE_RECHECKS"]
+
+HOLE_RECHECKS = 2  # times a hole that wrote a word no contract uses is masked again before it is reverted
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+class _Hole:
+    """One run of masked start slots: its row, slots, the precedent's tokens there (None: not revertible)."""
+
+    __slots__ = ("row", "slots", "original", "words", "tries")
+
+    def __init__(self, row, slots, original, words):
+        self.row, self.slots, self.original, self.words, self.tries = row, slots, original, words, 0
+
+
+def _holes(m: int, at_all, ids, words, mask_id: int) -> list[_Hole]:
+    """The runs of <mask> in a start placed at slots `at_all` of row m."""
+    out, run = [], []
+    orig = getattr(ids, "original", None)
+    for i in range(len(at_all) + 1):
+        if i < len(at_all) and ids[i] == mask_id:
+            run.append(i)
+            continue
+        if run:
+            o = [orig[j] for j in run] if orig is not None else None
+            out.append(_Hole(m, at_all[run[0] : run[-1] + 1], None if o is None or min(o) < 0 else o, words))
+            run = []
+    return out
+
 
 
 def apply_start(run, start) -> None:
@@ -20,9 +53,13 @@ def apply_start(run, start) -> None:
     Kept tokens are pinned like locks, the holes before the last of them may not take <eos>, and a
     hole right after a kept token opens a new word (the start masks whole words: a piece glued onto
     the kept word, "Bizzingo" + "an", would make a word no text has).
-    The denoising then fills only what is still masked: a partly noised text is edited, not rewritten."""
+    A start that holds its whole text (SpanStart.ends) ends the span right after it: what the filler
+    would write there comes from no text. Holes of a start with `words` are checked when filled
+    (hole_recheck). The denoising then fills only what is still masked: a partly noised text is edited, not rewritten."""
     lay = run.lay
     run.word_start = torch.zeros_like(run.masked)  # a hole right after a kept word opens a new word
+    run.holes, run.hole_of = [], torch.full_like(run.tok, -1)
+    ended = False
     for m in range(run.M):
         v, page = m % run.n, m // run.n
         for s in lay.pages[page].spans:
@@ -31,6 +68,14 @@ def apply_start(run, start) -> None:
                 continue
             free = ((run.span[m] == s) & run.valid[m] & ~run.locked[m]).nonzero().flatten()[:-1]
             k = min(len(ids), len(free))
+            if getattr(ids, "words", None) is not None:
+                for h in _holes(m, free[:k], ids, ids.words, run.mask_id):
+                    run.hole_of[m, h.slots] = len(run.holes)
+                    run.holes.append(h)
+            if getattr(ids, "ends", False) and len(ids) < len(free):  # the text ends here: so does the span
+                e = free[len(ids)]
+                run.tok[m, e], run.masked[m, e], run.locked[m, e] = run.eos_id, False, True
+                ended = True
             t = torch.tensor(ids[:k], dtype=torch.long, device=run.device)
             keep = t != run.mask_id
             at = free[:k][keep]
@@ -43,4 +88,43 @@ def apply_start(run, start) -> None:
             after[(at + 1).clamp_max(after.shape[0] - 1)] = True
             run.word_start[m] |= after & run.masked[m] & (run.span[m] == s)
     run.glue = glue_tokens(run.tokenizer, run.V).to(run.device)  # the pieces a word-start hole may not take
+    if ended:
+        run.end_spans()
+
+
+def _writes_unknown_word(run, h: _Hole) -> bool:
+    ids = [t for t in run.tok[h.row, h.slots].tolist() if t != run.eos_id]
+    return any(w.lower() not in h.words for w in _LETTERS.findall(run.tokenizer.decode(ids)))
+
+
+def hole_recheck(run, new) -> torch.Tensor:
+    """(M, L) bool: the slots of holes whose last open slot was just committed (`new`), that write a
+    word (a run of letters) not in their start's `words` and were masked again fewer than
+    HOLE_RECHECKS times; their tries are counted. "Liability" rewritten as "Liabilia", or a
+    two-piece hole filled "omit" + "or", comes back masked."""
+    out = torch.zeros_like(run.masked)
+    if not run.holes:
+        return out
+    hit = run.hole_of[new & (run.hole_of >= 0)].unique().tolist()
+    for j in hit:
+        h = run.holes[j]
+        if h.tries >= HOLE_RECHECKS or bool(run.masked[h.row, h.slots].any()) or not _writes_unknown_word(run, h):
+            continue
+        h.tries += 1
+        out[h.row, h.slots] = True
+    return out
+
+
+def revert_holes(run) -> int:
+    """After the last step: every hole that still writes an unknown word and has its precedent's
+    tokens gets them back (a foreign fact's hole has none and keeps what the guarded filler wrote).
+    Returns how many holes were reverted."""
+    n = 0
+    for h in run.holes:
+        if h.original is not None and _writes_unknown_word(run, h):
+            run.tok[h.row, h.slots] = torch.tensor(h.original, dtype=torch.long, device=run.device)
+            n += 1
+    if n:
+        run.end_spans()  # an <eos> a reverted hole held is gone; none may stand before a kept token
+    return n
 
