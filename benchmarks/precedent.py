@@ -10,6 +10,8 @@ each span's budget = its real body + <eos>), N variants each:
   the library never writes twice is written again, then given back its precedent's word
   (hybrid.diffusion.start);
 - "edit_unchecked": "edit" without that word check (what edit mode did before it);
+- "edit_draws": "edit" on the plain skeleton (no precedent beside the span), variant v starting
+  from its own seeded draw of precedents (variant 0: the top one), as "retrieval" draws them;
 All generating systems apply the fact guard with the document's skeleton and fields as the deal's
 text, and those beside a precedent ban its own facts' capitalized words (hybrid.fact_guard
 .precedent_fact_ban_ids), as drafting does (--no-guard leaves both out).
@@ -109,7 +111,8 @@ def _judge_bpb(judge, docs, outputs) -> float | None:
 
 
 def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, embed, real_passages, seconds, passage_words, vocabulary):
-    """Pooled metrics of one system: outputs[d][v][s] = body text."""
+    """Pooled metrics of one system: outputs[d][v][s] = body text, hits_of[d][v][s] the precedent variant
+    v of document d drew for section s (leaks and overlap are counted against it)."""
     nats = nbytes = 0.0
     leaked = present = wanted = 0
     leaks = Counter()
@@ -119,7 +122,8 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
         allowed = "".join(s.text for s in segs if s.kind != "body")
         own_text = doc.text  # a fact the real document itself states belongs to this deal, not to the precedent
         terms = metrics.document_deal_terms(doc, deal)
-        for bodies in variants:
+        for v, bodies in enumerate(variants):
+            drawn = hits[v] if hits else None  # the precedents variant v was drafted from (or pasted)
             a, b = metrics.span_nats(ref, ref_tok, segs, bodies, window=window, stride=window // 2)
             nats, nbytes = nats + a, nbytes + b
             for i, body in enumerate(bodies):
@@ -127,7 +131,7 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
                 for t in terms[i]:
                     wanted += 1
                     present += _present(body, t)
-                p = hits[i] if hits else None
+                p = drawn[i] if drawn else None
                 if p is not None:
                     hit = [f for f in p.facts if len(f) >= 4 and not _present(own_text, f) and _leaked(body, f)]
                     leaked += len(hit)
@@ -182,7 +186,10 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--start-noise", type=float, default=0.5, help="the edit system's noise level t (hybrid.precedent_start)")
+    ap.add_argument("--draws-noise", type=float, default=None, help="edit_draws' noise level (default: --start-noise)")
     ap.add_argument("--no-guard", dest="guard", action="store_false", help="generate without the fact guard (hybrid.fact_guard)")
+    ap.add_argument("--systems", default="with,without,edit,edit_unchecked,edit_draws,retrieval",
+                    help="comma-separated systems to run (a sweep of --start-noise needs only edit)")
     ap.add_argument("--skip-draft-timing", action="store_true", help="leave out the mutual-nda draft timing (smoke runs)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -196,20 +203,37 @@ def main(argv=None) -> int:
     docs = [replace(d, sections=[s for s in d.sections if s.body.strip()]) for d in docs]
     deals = [deal_from_document(d) for d in docs]
     hits = [library.for_document(d, seed=args.seed) for d in docs]
-    outputs = {"with": [], "without": [], "edit": [], "edit_unchecked": [], "retrieval": []}
-    seconds = {"with": 0.0, "without": 0.0, "edit": 0.0, "edit_unchecked": 0.0}
+    systems = args.systems.split(",")
+    known = ("with", "without", "edit", "edit_unchecked", "edit_draws", "retrieval")
+    if not systems or any(x not in known for x in systems):
+        ap.error(f"--systems takes a comma-separated list of {', '.join(known)}; got {args.systems!r}")
+    outputs = {k: [] for k in known if k in systems}
+    seconds = {k: 0.0 for k in outputs if k != "retrieval"}
     vocabulary = library.words()
+    draws_noise = args.start_noise if args.draws_noise is None else args.draws_noise
+    all_draws = []  # per document, per variant: its seeded draw of precedents (variant 0: the top ones)
     for i, (doc, h, deal) in enumerate(zip(docs, hits, deals)):
         allowed = "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
         facts = [f for p in h if p for f in p.facts]
         guard = FactGuard(tok, allowed, vocab=model.output_weight.shape[0]) if args.guard else None
         beside = FactGuard(tok, allowed, vocab=model.output_weight.shape[0], precedent_facts=facts) if args.guard else None
-        for name, use in (("with", h), ("without", None), ("edit", h), ("edit_unchecked", h)):
+        draws = [h] + [library.for_document(doc, variant=v, seed=args.seed) for v in range(1, args.n)]
+        all_draws.append(draws)
+        for name, use in (("with", h), ("without", None), ("edit", h), ("edit_unchecked", h), ("edit_draws", None)):
+            if name not in outputs:
+                continue
             # the guard drafting applies, with the deal's text; beside a precedent, its own facts banned too
             params = SamplingParams(**SAMPLING, fact_guard=beside if use else guard)
             sk = document_skeleton(tok, doc, use, deal)
             start = None
-            if name.startswith("edit"):
+            if name == "edit_draws":
+                drawn = [f for d in draws for p in d if p for f in p.facts]
+                params = SamplingParams(**SAMPLING, fact_guard=FactGuard(tok, allowed, vocab=model.output_weight.shape[0],
+                                                                         precedent_facts=drawn) if args.guard else None)
+                start = precedent_starts(tok, [[p.adapted(deal) if p else None for p in d] for d in draws], deal, allowed,
+                                         draws_noise, args.n, args.seed + i, [sp.length for sp in sk.spans],
+                                         [[p.facts if p else () for p in d] for d in draws], words=vocabulary)
+            elif name.startswith("edit"):
                 start = precedent_starts(tok, [p.adapted(deal) if p else None for p in h], deal, allowed, args.start_noise,
                                          args.n, args.seed + i, [sp.length for sp in sk.spans], [p.facts if p else () for p in h],
                                          words=vocabulary if name == "edit" else None)
@@ -218,9 +242,9 @@ def main(argv=None) -> int:
                                params=params, start=start)
             seconds[name] += time.perf_counter() - ts
             outputs[name].append([list(r.spans) for r in res])
-        draws = [h] + [library.for_document(doc, variant=v, seed=args.seed) for v in range(1, args.n)]
         budgets = [len(sec.body.split()) for sec in doc.sections]  # the generators' budget: the real body's length
-        outputs["retrieval"].append([[metrics.first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)] for draw in draws])
+        if "retrieval" in outputs:
+            outputs["retrieval"].append([[metrics.first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)] for draw in draws])
         print(f"doc {i + 1}/{len(docs)} ({time.time() - t0:.0f} s)", file=sys.stderr)
     embed = metrics.minilm_embedder()
     real = [p for d in docs for s in d.sections for p in metrics.passages(s.body, args.passage_words)]
@@ -233,7 +257,8 @@ def main(argv=None) -> int:
     res = {}
     for name in outputs:
         per_draft = seconds[name] / n_drafts if name in seconds else 0.0
-        res[name] = _score_system(name, docs, outputs[name], hits if name != "without" else hits, deals, ref, ref_tok, window, embed, real,
+        drawn = all_draws if name in ("edit_draws", "retrieval") else [[h] * args.n for h in hits]
+        res[name] = _score_system(name, docs, outputs[name], drawn, deals, ref, ref_tok, window, embed, real,
                                   round(per_draft, 3), args.passage_words, vocabulary)
         res[name]["ref_bpb_ratio"] = res[name]["ref_bpb"] / real_bpb if res[name]["ref_bpb"] and real_bpb else None
     real_alloweds = ["".join(s.text for s in d.segments() if s.kind != "body") for d in docs]
@@ -248,27 +273,32 @@ def main(argv=None) -> int:
         for name in outputs:
             jb = _judge_bpb(judge, judged, outputs[name][: len(judged)])
             res[name].update(judge_bpb=jb, judge_bpb_ratio=jb / real_judge if jb and real_judge else None)
+    res.update({k: {} for k in known if k not in res})  # systems left out: their keys read None
     out = {
-        "mauve_with": res["with"]["mauve"], "mauve_without": res["without"]["mauve"], "mauve_retrieval": res["retrieval"]["mauve"],
-        "mauve_edit": res["edit"]["mauve"], "leaked_facts_edit": res["edit"]["leaked_facts"],
-        "required_terms_edit": res["edit"]["required_terms"], "distinct2_edit": res["edit"]["distinct2"],
-        "ref_bpb_ratio_edit": res["edit"]["ref_bpb_ratio"],
-        "leaked_facts": res["with"]["leaked_facts"],
-        "required_terms_with": res["with"]["required_terms"], "required_terms_retrieval": res["retrieval"]["required_terms"],
-        "distinct2_with": res["with"]["distinct2"], "distinct2_retrieval": res["retrieval"]["distinct2"],
-        "seconds_per_draft_with": res["with"]["seconds_per_draft"], "seconds_per_draft_without": res["without"]["seconds_per_draft"],
-        "ref_bpb_ratio_with": res["with"]["ref_bpb_ratio"], "ref_bpb_real": real_bpb,
+        "mauve_with": res["with"].get("mauve"), "mauve_without": res["without"].get("mauve"), "mauve_retrieval": res["retrieval"].get("mauve"),
+        "mauve_edit": res["edit"].get("mauve"), "leaked_facts_edit": res["edit"].get("leaked_facts"),
+        "required_terms_edit": res["edit"].get("required_terms"), "distinct2_edit": res["edit"].get("distinct2"),
+        "ref_bpb_ratio_edit": res["edit"].get("ref_bpb_ratio"),
+        "leaked_facts": res["with"].get("leaked_facts"),
+        "required_terms_with": res["with"].get("required_terms"), "required_terms_retrieval": res["retrieval"].get("required_terms"),
+        "distinct2_with": res["with"].get("distinct2"), "distinct2_retrieval": res["retrieval"].get("distinct2"),
+        "seconds_per_draft_with": res["with"].get("seconds_per_draft"), "seconds_per_draft_without": res["without"].get("seconds_per_draft"),
+        "ref_bpb_ratio_with": res["with"].get("ref_bpb_ratio"), "ref_bpb_real": real_bpb,
         "judge_bpb_ratio_edit": res["edit"].get("judge_bpb_ratio"), "judge_bpb_ratio_edit_unchecked": res["edit_unchecked"].get("judge_bpb_ratio"),
         "judge_bpb_ratio_without": res["without"].get("judge_bpb_ratio"), "judge_bpb_real": real_judge, "judge_docs": len(judged),
-        "unknown_words_per_1000_edit": res["edit"]["unknown_words_per_1000"],
-        "unknown_words_per_1000_edit_unchecked": res["edit_unchecked"]["unknown_words_per_1000"],
+        "unknown_words_per_1000_edit": res["edit"].get("unknown_words_per_1000"),
+        "unknown_words_per_1000_edit_unchecked": res["edit_unchecked"].get("unknown_words_per_1000"),
         "unknown_words_per_1000_real": real_unknown,
+        "mauve_edit_draws": res["edit_draws"].get("mauve"), "judge_bpb_ratio_edit_draws": res["edit_draws"].get("judge_bpb_ratio"),
+        "distinct2_edit_draws": res["edit_draws"].get("distinct2"), "leaked_facts_edit_draws": res["edit_draws"].get("leaked_facts"),
+        "judge_bpb_ratio_retrieval": res["retrieval"].get("judge_bpb_ratio"),
         "systems": res,
         **({} if args.skip_draft_timing else _draft_timing(args.checkpoint, args.n, args.seed)),
         "settings": {"checkpoint": args.checkpoint, "step": record.get("step"), "docs": len(docs), "sections": args.sections,
-                     "body_words": args.words, "n": args.n, "start_noise": args.start_noise, "fact_guard": args.guard, "steps": args.steps, "guidance": sampler.DEFAULT_GUIDANCE,
+                     "body_words": args.words, "n": args.n, "start_noise": args.start_noise, "draws_noise": draws_noise, "fact_guard": args.guard, "steps": args.steps, "guidance": sampler.DEFAULT_GUIDANCE,
                      "real_passages": len(real), "passage_words": args.passage_words, "sampling": SAMPLING, "mauve_seeds": [1, 2, 3], "library": len(library),
-                     "note": "without-precedent leaks are counted against the precedents the with-system saw (a coincidence base rate)"},
+                     "note": "without-precedent leaks are counted against the precedents the with-system saw (a coincidence base rate); "
+                             "edit_draws and retrieval against each variant's own draw"},
         "seconds": round(time.time() - t0, 1),
     }
     from machine import machine  # benchmarks/machine.py

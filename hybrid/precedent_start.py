@@ -89,14 +89,20 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     return SpanStart(out, original, words, ends=len(enc.ids) <= budget)
 
 
-def precedent_starts(tokenizer, texts: list[str | None], deal: DealFacts, allowed: str, t: float, n: int, seed: int,
+def precedent_starts(tokenizer, texts, deal: DealFacts, allowed: str, t: float, n: int, seed: int,
                      budgets: list[int], own_facts=None, words=None) -> list[list[list[int]]]:
-    """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked); own_facts[s]:
-    the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still stand;
-    words: the lower-case words a hole may write (hybrid.precedents.Library.words; None = any)."""
+    """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked), or, when
+    texts holds one list per variant (len n, each a list per span), variant v's span s from
+    texts[v][s] (each variant edits its own draw of precedents); own_facts[s] (or own_facts[v][s]):
+    the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still
+    stand; words: the lower-case words a hole may write (hybrid.precedents.Library.words; None = any)."""
     t = check_start_noise(t)
-    own_facts = own_facts or [()] * len(texts)
+    per_variant = bool(texts) and isinstance(texts[0], (list, tuple))
+    if per_variant and len(texts) != n:
+        raise SamplingError(f"per-variant start texts must hold n={n} lists, got {len(texts)}.")
+    texts_v = texts if per_variant else [texts] * n
+    facts_v = own_facts if (per_variant and own_facts) else [own_facts or [()] * len(texts_v[0])] * n
     if words is not None:  # the deal's own words may be written too
         words = frozenset(words) | {w.lower() for w in re.findall(r"[^\W\d_]+", allowed)}
     return [[start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
-             for s, (x, b, f) in enumerate(zip(texts, budgets, own_facts))] for v in range(n)]
+             for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))] for v in range(n)]

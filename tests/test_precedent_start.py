@@ -10,6 +10,7 @@ import torch
 from hybrid.data.document import Segment
 from hybrid.data.facts import DealFacts
 from hybrid.diffusion.sampler import FillConfig, fill
+from hybrid.diffusion.start import HOLE_RECHECKS
 from hybrid.errors import SamplingError
 from hybrid.precedent_start import check_start_noise, precedent_starts, start_tokens
 from hybrid.sampling import SamplingParams
@@ -135,3 +136,63 @@ def test_another_deals_acronym_is_masked_but_emphasis_and_the_deals_own_acronyms
     assert "LBIO" not in kept  # another deal's short name: a hole to fill
     assert "AS IS" in kept and "LLC" in kept  # emphasis and the deal's own words are kept
     assert "LBIO" in tokenizer.decode(start_tokens(tokenizer, text, DEAL, ALLOWED + " LBIO", 0.0, random.Random(0), 64))
+
+
+def _hole_start(tokenizer, words):
+    """' the supplier shall deliver the goods on time' with ' deliver' a hole whose original token is known."""
+    from hybrid.precedent_start import SpanStart
+
+    ids = tokenizer.encode(" the supplier shall deliver the goods on time")
+    word = tokenizer.encode(" deliver")
+    a = next(i for i in range(len(ids)) if ids[i : i + len(word)] == word)
+    at = list(range(a, a + len(word)))  # the hole: every piece of the word
+    start = [tokenizer.mask_id if i in at else t for i, t in enumerate(ids)]
+    original = [t if i in at else -1 for i, t in enumerate(ids)]
+    return ids, at, SpanStart(start, original, words=words)
+
+
+def test_a_hole_that_writes_an_unknown_word_is_written_again_then_given_back_its_precedents_word(lively_model, tokenizer):
+    vocab = frozenset("the supplier shall deliver goods on time".split())
+    odd = tokenizer.encode(" s")[0]  # a word the vocabulary does not hold
+    ids, at, st = _hole_start(tokenizer, vocab)
+    sk = _sk(tokenizer, budgets=(24, 16))
+    cfg = FillConfig(precision="fp32")
+    stubborn = _Favour(lively_model, odd)  # writes the odd piece into every hole, every time
+    out = fill(stubborn, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), start=[[st, []]], config=cfg)
+    got = out[0].tokens[0]
+    assert [got[i] for i in at] == [ids[i] for i in at]  # rewritten twice, still unknown: the precedent's own word is back
+    assert out[0].timings["reverted_holes"] == 1 and out[0].timings["rewritten_holes"] == HOLE_RECHECKS
+    unchecked = fill(stubborn, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0),
+                     start=[[_hole_start(tokenizer, None)[2], []]], config=cfg)
+    assert [unchecked[0].tokens[0][i] for i in at] == [odd] * len(at)  # no vocabulary: whatever the filler wrote stays
+    the = tokenizer.encode(" the")[0]
+    known = _Favour(lively_model, the)  # a word the vocabulary holds: kept as written
+    kept = fill(known, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), start=[[st, []]], config=cfg)
+    assert [kept[0].tokens[0][i] for i in at] == [the] * len(at) and kept[0].timings["reverted_holes"] == 0
+
+
+def test_a_start_that_holds_its_whole_precedent_ends_the_span_where_it_ends(lively_model, tokenizer):
+    from hybrid.precedent_start import SpanStart
+
+    sk = _sk(tokenizer, budgets=(30, 16))
+    ids = tokenizer.encode(" the supplier shall deliver the goods")
+    wordy = _Favour(lively_model, tokenizer.encode(" goods")[0])  # would write on and on
+    cfg = FillConfig(precision="fp32")
+    whole = fill(wordy, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0),
+                 start=[[SpanStart(ids, ends=True), []]], config=cfg)
+    assert whole[0].tokens[0] == ids  # nothing written from scratch after the precedent
+    cut = fill(wordy, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0),
+               start=[[SpanStart(ids, ends=False), []]], config=cfg)
+    assert cut[0].tokens[0][: len(ids)] == ids and len(cut[0].tokens[0]) > len(ids)
+
+
+def test_start_tokens_record_the_precedents_word_under_each_noised_hole_and_none_under_a_foreign_fact(tokenizer):
+    text = "CERES shall deliver the goods to the buyer on time."
+    got = start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200, own_facts=["CERES"], words=frozenset({"goods"}))
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    ceres = [i for i, (a, b) in enumerate(enc.offsets) if a < 5]
+    assert all(x == tokenizer.mask_id for x in got)  # t = 1: every word a hole
+    assert all(got.original[i] == -1 for i in ceres)  # a foreign fact's hole never comes back
+    assert [got.original[i] for i in range(len(got)) if i not in ceres] == [enc.ids[i] for i in range(len(got)) if i not in ceres]
+    assert got.words == {"goods"} and got.ends
+    assert not start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 4).ends  # cut to the budget: the text goes on

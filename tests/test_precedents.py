@@ -212,3 +212,14 @@ def test_own_clause_precedents_are_corrupted_copies_and_a_none_mix_adds_nothing(
 def test_bad_precedent_mix_is_a_config_error(spec):
     with pytest.raises(ConfigError, match="precedent mix"):
         PairMix.parse(spec)
+
+
+def test_library_words_are_the_words_its_bodies_write_often_enough():
+    from hybrid.precedents import Library, Precedent
+
+    def p(body):
+        return Precedent("d#1", "d", "cuad", "CC-BY-4.0", "nda", "term", "Term", body)
+
+    lib = Library([p("The [PARTY_A] shall deliver goods."), p("Goods delivered on time; the term is 3 years.")], "fp")
+    assert lib.words() == {"the", "goods"}  # twice or more, lower case, markers and numbers are no words
+    assert {"deliver", "delivered", "time", "years"} <= lib.words(min_count=1) and "party_a" not in lib.words(min_count=1)

@@ -352,7 +352,8 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, gui
     uncond + w (cond - uncond) (1 = off). params: SamplingParams shared with the planner (its no_repeat_ngram is applied
     per position inside each span). on_step(StepEvent) after each step. Same seed -> same drafts.
     Returns one FillResult per variant; timings hold "skeleton", "fill", "total" seconds, the
-    per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots, "pages", and how many
+    per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots, "pages", an edit
+    start's "rewritten_holes" and "reverted_holes" (hybrid.diffusion.start), and how many
     tokens each open span committed per step ("commits_per_span_step" histogram 0..8+, its mean
     "tokens_per_span_step").
     start: optional start[v][s] token ids per variant and span, committed into the span's first
@@ -389,6 +390,7 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, gui
     timings = {
         "skeleton": t_skel, "fill": t_end - t0, "total": t_end - t_start, "step_seconds": step_times,
         "forward_tokens": run.forward_tokens, "remasked": run.remasked, "pages": run.lay.R, "reverted_holes": run.reverted,
+        "rewritten_holes": sum(h.tries for h in run.holes),
         "commits_per_span_step": run.commits_per_span_step.tolist(),
         "tokens_per_span_step": run.span_commits / max(run.span_steps, 1),
     }
