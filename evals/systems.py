@@ -12,7 +12,8 @@ for the planned clause types, as `hybrid draft` does by default) and fills that 
 
 The drafting model's fills apply the fact guard (hybrid.fact_guard) with the document's skeleton
 and fields as the deal's text, as `hybrid draft` does with a template's; `hybrid-edit` starts each
-span from its precedent with half its words masked (hybrid.precedent_start).
+variant's span from its own seeded draw of precedents (variant 0: the top one) with a share of its
+words masked, nothing beside the span (hybrid.precedent_start), as `hybrid draft --precedent-start` does.
 
 Precedents (`precedents` = 1): each span's top train-split precedent, the deal's facts written
 in, sits right before it (hybrid.precedent_skeleton.document_skeleton, the layout benchmarks/precedent.py measures), as
@@ -280,15 +281,19 @@ class Engine:
             from hybrid.precedent_skeleton import document_skeleton
 
             deal = deal_from_document(doc)
-            hits = self.library().for_document(doc, seed=seed)
-            sk = document_skeleton(self.tokenizer, doc, hits, deal)
-            facts = [f for p in hits if p for f in p.facts]
-            if system.start < 1:
+            if system.start < 1:  # as drafting edits: each variant its own draw, nothing beside the spans
                 from hybrid.precedent_start import precedent_starts
 
-                start = precedent_starts(self.tokenizer, [p.adapted(deal) if p else None for p in hits], deal, deal_text(doc),
-                                         system.start, n, seed, [sp.length for sp in sk.spans], [p.facts if p else () for p in hits],
-                                         words=self.library().words())
+                draws = [self.library().for_document(doc, variant=v, seed=seed) for v in range(n)]
+                sk = document_skeleton(self.tokenizer, doc, None, deal)
+                facts = [f for d in draws for p in d if p for f in p.facts]
+                start = precedent_starts(self.tokenizer, [[p.adapted(deal) if p else None for p in d] for d in draws], deal,
+                                         deal_text(doc), system.start, n, seed, [sp.length for sp in sk.spans],
+                                         [[p.facts if p else () for p in d] for d in draws], words=self.library().words())
+            else:
+                hits = self.library().for_document(doc, seed=seed)
+                sk = document_skeleton(self.tokenizer, doc, hits, deal)
+                facts = [f for p in hits if p for f in p.facts]
             terms = [str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)]
         else:
             sk = from_document(self.model_for(system)[1], doc)

@@ -22,10 +22,12 @@ def add_draft_arguments(parser) -> None:
                         help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
                         "so W > 0 follows the precedent more (0 = off, default; needs --precedents >= 1)")
     parser.add_argument("--precedent-start", type=PRECEDENT_START, default=1.0, metavar="T",
-                        help="edit from precedent: each section starts as its top precedent (adapted to the deal), each "
-                        "token masked with probability T, and the filler writes only the masked ones; the deal's facts "
-                        "are kept, the precedent's foreign facts always rewritten (1 = off, default; needs --precedents >= 1 "
-                        "and the diffusion filler)")
+                        help="edit from precedent: each variant's section starts as a precedent of its own (variant 1 "
+                        "the top one, the others seeded draws), adapted to the deal, each word masked with probability T; "
+                        "the filler writes only the masked words (a word no contract uses is written again, then given back), "
+                        "and the clause ends where its precedent ends; the deal's facts are kept, the precedent's foreign "
+                        "facts always rewritten (1 = off, default; 0.25 measured best; needs --precedents >= 1, the diffusion "
+                        "filler and --precedent-guidance 0)")
 
 
 def _cmd_precedents(args) -> int:

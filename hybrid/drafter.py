@@ -141,6 +141,11 @@ def check_precedent_args(precedents, precedent_guidance, precedent_start=1.0, na
     if check_start_noise(precedent_start) < 1 and not precedents:
         raise SamplingError(f"{n['precedent_start']} needs {n['precedents']} >= 1, got {n['precedents']}{sep}{precedents!r} "
                             f"with {n['precedent_start']}{sep}{precedent_start!r}.")
+    if w and precedent_start < 1:
+        raise SamplingError(f"{n['precedent_guidance']} guides on the precedents beside each clause; editing from precedent "
+                            f"({n['precedent_start']} < 1) puts none beside it (each variant edits its own): leave "
+                            f"{n['precedent_guidance']} at 0, got {n['precedent_guidance']}{sep}{w!r} with "
+                            f"{n['precedent_start']}{sep}{precedent_start!r}.")
 
 
 class _Cancelled(Exception):
@@ -265,10 +270,15 @@ class Drafter:
         (hybrid.precedent_skeleton; 0 = off); each section then lists them under "precedents".
         precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
         hide the span's heading and its precedents, so it pushes the draft towards the precedent.
-        precedent_start in (0, 1] (1 = off, diffusion filler only): each span starts as its top
-        precedent, adapted to the deal, with each token masked with probability precedent_start
-        (the deal's facts kept, the precedent's foreign facts always masked), and the filler writes
-        only the masked tokens (hybrid.precedent_start): a draft edited from precedent.
+        precedent_start in (0, 1] (1 = off, diffusion filler only; needs precedents >= 1, and
+        precedent_guidance 0): a draft edited from precedent. Each variant's span starts as a
+        precedent of its own (variant 0 the top one, the others their seeded draws:
+        hybrid.precedent_skeleton.variant_draws), adapted to the deal, each word masked with
+        probability precedent_start (the deal's facts kept, the precedent's foreign facts always
+        masked); the filler writes only the masked tokens, a hole that writes a word the library
+        never writes twice is written again and at last given back its precedent's word, and a
+        clause ends where its precedent ends (hybrid.precedent_start, hybrid.diffusion.start).
+        Nothing sits beside the spans then; each section lists the precedent its variant edited.
         """
         drafts = None
         steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start)
@@ -354,23 +364,28 @@ class Drafter:
             provenance = start = None
             facts = ()  # the precedents' own facts (parties, roles)
             if precedents:
-                from hybrid.precedent_skeleton import condition
-
                 ts = time.perf_counter()
-                skeleton, provenance, hits = condition(skeleton, self.precedent_library(), template, values, precedents, seed=seed,
-                                                       return_hits=True)
-                guidance = guidance + precedent_guidance
-                facts = [f for h in hits for p in h for f in p.facts]  # never reach the draft: the fact guard bans them
-                if precedent_start < 1:
-                    from hybrid.precedent_skeleton import deal_from_template
+                library = self.precedent_library()
+                if precedent_start < 1:  # each variant edits its own draw; nothing sits beside the spans
+                    from hybrid.precedent_skeleton import deal_from_template, variant_draws
                     from hybrid.precedent_start import precedent_starts
 
                     if self.filler != "diffusion":
                         raise SamplingError(f"precedent_start < 1 needs the diffusion filler, got filler={self.filler!r}.")
+                    draws = variant_draws(skeleton, library, template, values, n, seed=seed)
+                    provenance = [[[p.provenance()] if p else [] for p in d] for d in draws]
+                    facts = [f for d in draws for p in d if p for f in p.facts]  # never reach the draft: the fact guard bans them
                     deal = deal_from_template(template, values)
-                    start = precedent_starts(self.tokenizer, [h[0].adapted(deal) if h else None for h in hits], deal,
-                                             skeleton.deal_text, precedent_start, n, seed, [MAX_START_TOKENS] * len(hits),
-                                             [h[0].facts if h else () for h in hits], words=self.precedent_library().words())
+                    start = precedent_starts(self.tokenizer, [[p.adapted(deal) if p else None for p in d] for d in draws], deal,
+                                             skeleton.deal_text, precedent_start, n, seed, [MAX_START_TOKENS] * len(skeleton.spans),
+                                             [[p.facts if p else () for p in d] for d in draws], words=library.words())
+                else:
+                    from hybrid.precedent_skeleton import condition
+
+                    skeleton, beside, hits = condition(skeleton, library, template, values, precedents, seed=seed, return_hits=True)
+                    provenance = [beside] * n
+                    guidance = guidance + precedent_guidance
+                    facts = [f for h in hits for p in h for f in p.facts]  # never reach the draft: the fact guard bans them
                 timings["precedents"] = time.perf_counter() - ts
             on_step = None
             if emit is not None:
@@ -389,7 +404,7 @@ class Drafter:
             timings["total"] = time.perf_counter() - t0
             for d in drafts:
                 d.timings = timings
-                for sec, prov in zip(d.sections, provenance or []):
+                for sec, prov in zip(d.sections, provenance[d.variant] if provenance else []):
                     sec["precedents"] = prov
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)
 

@@ -1,7 +1,7 @@
 """Drafting from precedent: a template skeleton with each span's precedents right before it.
 
 Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
-planned section (section_query), document_skeleton (a held-out document's own skeleton with a
+planned section (section_query), each variant's precedents to edit (variant_draws), document_skeleton (a held-out document's own skeleton with a
 precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's top-k precedents
 (markers replaced by the deal's facts, hybrid.data.facts.adapt) into a hybrid.templates.Skeleton
 in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and returns their
@@ -24,7 +24,7 @@ from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 
-__all__ = ["deal_from_template", "section_query", "condition", "document_skeleton", "MAX_PRECEDENTS"]
+__all__ = ["deal_from_template", "section_query", "condition", "variant_draws", "document_skeleton", "MAX_PRECEDENTS"]
 
 _AMOUNT_FIELD = re.compile(r"fee|price|pricing|amount|contribution|payment")
 _TERM_FIELD = re.compile(r"term(?!inat)|duration|period")
@@ -76,6 +76,19 @@ def condition(skeleton, library, template, values: dict, k: int, *, seed: int = 
         segments.append(seg)
     out = replace(skeleton, segments=segments), [[p.provenance() for p in h] for h in hits]
     return (*out, hits) if return_hits else out
+
+
+def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: int = 0) -> list[list]:
+    """draws[v][s]: the precedent variant v edits in span s (hybrid.precedent_start), or None where the
+    library has none of its clause type: v = 0 the top one (condition's first), v > 0 its own seeded
+    draw among the best (hybrid.precedents.Library.retrieve(variant=v)), so that variants differ by
+    their precedents as well as by their rewritten words."""
+    out = []
+    for v in range(n):
+        hits = [library.retrieve(s.clause, section_query(s, values), doc_type=template.doc_type, k=1, seed=seed, variant=v)
+                for s in skeleton.spans]
+        out.append([h[0] if h else None for h in hits])
+    return out
 
 
 def document_skeleton(tokenizer, doc, hits, deal: DealFacts):

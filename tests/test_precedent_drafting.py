@@ -171,3 +171,38 @@ def _deal_bans(tokenizer):
     from hybrid.foreign_facts import allowed_text, deal_ban_ids
 
     return deal_ban_ids(tokenizer, allowed_text(T, T.validate_fields(T.example)))
+
+
+def _two_per_type() -> Library:
+    """Two precedents of every clause type, one per document: a variant's draw can pick either."""
+    out = []
+    for d in range(2):
+        body = f"[PARTY_A] keeps the secrets of [PARTY_B] under the {('alpha', 'beta')[d]} form of the laws of [LAW]."
+        out += [Precedent(f"d{d}-{i}#1", f"train/d{d}-{i}.txt", "cuad", "CC-BY-4.0", "MUTUAL NDA", c, c.title(), body)
+                for i, c in enumerate(T.clause_types)]
+    return Library(out, "fp")
+
+
+def test_each_variant_edits_its_own_draw_and_cites_it(tiny_model, tokenizer):
+    from hybrid.precedent_skeleton import variant_draws
+
+    lib = _two_per_type()
+    drafter = Drafter(tiny_model, tokenizer, library=lib)
+    values = T.validate_fields(T.example)
+    draws = variant_draws(T.render_skeleton(OUTLINE, values), lib, T, values, 4, seed=3)
+    assert len({p.id for d in draws for p in d}) > len(draws[0])  # the variants do not all edit the same precedents
+    plain = T.render_skeleton(OUTLINE, values)
+    assert [p.id for p in draws[0]] == [h[0].id for h in condition(plain, lib, T, values, k=1, seed=3, return_hits=True)[2]]
+    drafts = drafter.draft(T, T.example, n=4, steps=2, seed=3, outline=OUTLINE, precedents=1, precedent_start=0.5)
+    for d in drafts:  # each draft cites what its own variant edited
+        assert [s["precedents"][0]["id"] for s in d.sections] == [p.id for p in draws[d.variant]]
+    kept = drafter.draft(T, T.example, n=4, steps=2, seed=3, outline=OUTLINE, precedents=1, precedent_start=0.01)
+    for d in kept:  # and writes that precedent's words, not another variant's
+        for s, p in zip(d.sections, draws[d.variant]):
+            own, other = ("alpha", "beta") if p.id.startswith("d0") else ("beta", "alpha")
+            assert f"{own} form" in s["body"] and other not in s["body"]
+
+
+def test_editing_from_precedent_refuses_precedent_guidance(drafter):
+    with pytest.raises(SamplingError, match="precedent_guidance guides on the precedents beside each clause"):
+        drafter.draft(T, T.example, n=1, steps=2, outline=OUTLINE, precedents=1, precedent_start=0.5, precedent_guidance=1.0)
