@@ -13,6 +13,8 @@ Per (template, seed) the same draft is made twice, interleaved so load drifts hi
   alone (structured=False), no frames (render_skeleton(frames=False)), no token bans in the filler
   (a skeleton without deal_text), the reranker without the foreign-facts check (a ContractSpec
   without the deal's text), bodies as the filler wrote them.
+- "edit" (only with --arms ...,edit): Drafter.draft edited from precedent (--precedents 1
+  --precedent-start T, hybrid.precedent_start) on the outline "new" plans.
 Templates: the 12 of templates/ plus benchmarks/templates/equipment-lease.json (a user's own
 template file, not in templates/), each with its example fields. Every variant of every draft is
 measured (n per draft), not only the best: duplicate clause types per outline, outlines valid
@@ -47,10 +49,10 @@ from hybrid.templates import TEMPLATES_DIR, load_template  # noqa: E402
 USER_TEMPLATE = REPO / "benchmarks" / "templates" / "equipment-lease.json"
 
 
-def _one(drafter, t, values, seed, n, arm: str) -> dict:
+def _one(drafter, t, values, seed, n, arm: str, precedent_start: float = 0.25) -> dict:
     """Plan, fill and rank one draft of n variants; the measures of every variant."""
     new = arm != "previous"
-    drafter.fact_guard = arm == "new"
+    drafter.fact_guard = arm in ("new", "edit")
     params = sampling_params({}, DRAFT_SAMPLING)
     steps, guidance = _default_steps(), _default_guidance()
     t0 = time.perf_counter()
@@ -59,8 +61,14 @@ def _one(drafter, t, values, seed, n, arm: str) -> dict:
     skeleton = t.render_skeleton(outline, values, frames=new)
     if not new:
         skeleton = replace(skeleton, deal_text="")  # no place bans in the fillers
-    fills = drafter._fill(skeleton, n, steps, guidance, seed, params, None)
-    if new:
+    if arm == "edit":  # Drafter.draft edited from precedent, on the outline just planned (the same plan as "new")
+        drafts = drafter.draft(t, values, n=n, seed=seed, outline=plan.outline, precedents=1, precedent_start=precedent_start)
+        fills = []
+    else:
+        fills = drafter._fill(skeleton, n, steps, guidance, seed, params, None)
+    if arm == "edit":
+        variants = [[s["body"] for s in d.sections] for d in drafts]
+    elif new:
         drafts = drafter.rank(t, values, outline, fills, seed=seed)
         variants = [[s["body"] for s in d.sections] for d in drafts]
     else:
@@ -136,7 +144,14 @@ def main(argv=None) -> None:
     ap.add_argument("--n", type=int, default=4, help="variants per draft")
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads (default: 1)")
     ap.add_argument("--out", default=None, help="also write the JSON to this file")
+    ap.add_argument("--arms", default="new,noguard,previous",
+                    help="behaviours to run, comma-separated: new, noguard, previous, and edit (drafting edited from "
+                    "precedent: --precedents 1 --precedent-start T)")
+    ap.add_argument("--precedent-start", type=float, default=0.25, help="the edit arm's T (default 0.25)")
     args = ap.parse_args(argv)
+    arms = args.arms.split(",")
+    if not arms or any(a not in ("new", "noguard", "previous", "edit") for a in arms):
+        ap.error(f"--arms takes new, noguard, previous, edit; got {args.arms!r}")
     torch.set_num_threads(args.threads)
     load_before = os.getloadavg()
     drafter = Drafter.from_pretrained(args.checkpoint, device="cpu")
@@ -145,15 +160,15 @@ def main(argv=None) -> None:
     else:
         specs = args.templates.split(",")
     seeds = [int(s) for s in args.seeds.split(",")]
-    rows = {"new": [], "noguard": [], "previous": []}
+    rows = {a: [] for a in ("new", "noguard", "previous", "edit") if a in arms}
     per_template = {}
     t_start = time.perf_counter()
     for done, spec in enumerate(specs, 1):
         t = load_template(spec)
         values = t.validate_fields(t.example)
         for seed in seeds:
-            for name in ("previous", "noguard", "new") if seed % 2 else ("new", "noguard", "previous"):
-                r = _one(drafter, t, values, seed, args.n, name)
+            for name in (list(rows)[::-1] if seed % 2 else list(rows)):
+                r = _one(drafter, t, values, seed, args.n, name, args.precedent_start)
                 r["template"] = t.id
                 rows[name].append(r)
             print(f"{t.id} seed {seed}: " + "; ".join(
@@ -169,33 +184,40 @@ def main(argv=None) -> None:
 
 
 def _report(args, specs, planned, seeds, drafter, load_before, t_start, rows, per_template) -> dict:
-    new, prev = _summary(rows["new"]), _summary(rows["previous"])
-    return {
+    summary = {k: _summary(v) for k, v in rows.items()}
+    new, prev = summary.get("new"), summary.get("previous")
+    out = {
         "benchmark": "fidelity",
         "grid": {"templates": [load_template(s).id for s in specs], "templates_planned": planned,
-                 "complete": len(specs) == planned, "variants": args.n, "seeds": seeds,
-                 "drafts_per_behaviour": len(rows["new"]),
+                 "complete": len(specs) == planned, "variants": args.n, "seeds": seeds, "arms": list(rows),
+                 "drafts_per_behaviour": len(next(iter(rows.values()))),
                  "full_grid": len(specs) == planned and args.templates == "all" and len(seeds) == 3 and args.n == 4},
         "checkpoint": drafter.path,
         "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "torch_threads": args.threads,
                     "load_avg_before": [round(x, 2) for x in load_before], "load_avg_now": [round(x, 2) for x in os.getloadavg()],
                     "torch": torch.__version__},
         "wall_seconds": round(time.perf_counter() - t_start, 1),
-        "new": new,
-        "previous": prev,
-        "noguard": _summary(rows["noguard"]),
-        "seconds_ratio_new_over_noguard": new["seconds_per_draft_mean"] / _summary(rows["noguard"])["seconds_per_draft_mean"],
-        "seconds_ratio_new_over_previous": new["seconds_per_draft_mean"] / prev["seconds_per_draft_mean"],
-        "bars": {
-            "no_duplicate_clause_types": new["duplicate_clause_types_total"] == 0,
-            "all_fields_in_place": new["fields_in_place_share"] == 1.0,
-            "foreign_at_most_1_per_10000_words": new["foreign_per_1000_words"] is not None and new["foreign_per_1000_words"] <= 0.1,
-            "no_junk_numbering_lines": new["junk_numbering_lines"] == 0,
-            "planner_valid_100pct": new["planner_valid_share"] == 1.0,
-            "time_within_1_2x": new["seconds_per_draft_mean"] <= 1.2 * prev["seconds_per_draft_mean"],
-        },
-        "per_template": per_template,
+        **summary,
     }
+    if "edit" in summary:
+        out["edit_precedent_start"] = args.precedent_start
+        if new:
+            out["seconds_ratio_edit_over_new"] = summary["edit"]["seconds_per_draft_mean"] / new["seconds_per_draft_mean"]
+    if new and prev and "noguard" in summary:
+        out.update({
+            "seconds_ratio_new_over_noguard": new["seconds_per_draft_mean"] / summary["noguard"]["seconds_per_draft_mean"],
+            "seconds_ratio_new_over_previous": new["seconds_per_draft_mean"] / prev["seconds_per_draft_mean"],
+            "bars": {
+                "no_duplicate_clause_types": new["duplicate_clause_types_total"] == 0,
+                "all_fields_in_place": new["fields_in_place_share"] == 1.0,
+                "foreign_at_most_1_per_10000_words": new["foreign_per_1000_words"] is not None and new["foreign_per_1000_words"] <= 0.1,
+                "no_junk_numbering_lines": new["junk_numbering_lines"] == 0,
+                "planner_valid_100pct": new["planner_valid_share"] == 1.0,
+                "time_within_1_2x": new["seconds_per_draft_mean"] <= 1.2 * prev["seconds_per_draft_mean"],
+            },
+        })
+    out["per_template"] = per_template
+    return out
 
 
 if __name__ == "__main__":
