@@ -209,6 +209,7 @@ def main(argv=None) -> int:
         ap.error(f"--systems takes a comma-separated list of {', '.join(known)}; got {args.systems!r}")
     outputs = {k: [] for k in known if k in systems}
     seconds = {k: 0.0 for k in outputs if k != "retrieval"}
+    steps_run = {k: [] for k in seconds}  # per document: (tokens committed per span per step, steps run)
     vocabulary = library.words()
     draws_noise = args.start_noise if args.draws_noise is None else args.draws_noise
     all_draws = []  # per document, per variant: its seeded draw of precedents (variant 0: the top ones)
@@ -242,6 +243,7 @@ def main(argv=None) -> int:
                                params=params, start=start)
             seconds[name] += time.perf_counter() - ts
             outputs[name].append([list(r.spans) for r in res])
+            steps_run[name].append((res[0].timings["tokens_per_span_step"], res[0].steps))
         budgets = [len(sec.body.split()) for sec in doc.sections]  # the generators' budget: the real body's length
         if "retrieval" in outputs:
             outputs["retrieval"].append([[metrics.first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)] for draw in draws])
@@ -261,6 +263,9 @@ def main(argv=None) -> int:
         res[name] = _score_system(name, docs, outputs[name], drawn, deals, ref, ref_tok, window, embed, real,
                                   round(per_draft, 3), args.passage_words, vocabulary)
         res[name]["ref_bpb_ratio"] = res[name]["ref_bpb"] / real_bpb if res[name]["ref_bpb"] and real_bpb else None
+        if steps_run.get(name):
+            res[name]["tokens_per_span_step"] = sum(x for x, _ in steps_run[name]) / len(steps_run[name])
+            res[name]["steps_run_mean"] = sum(k for _, k in steps_run[name]) / len(steps_run[name])
     real_alloweds = ["".join(s.text for s in d.segments() if s.kind != "body") for d in docs]
     real_unknown = unknown_words(["\n\n".join(s.body for s in d.sections) for d in docs], real_alloweds, vocabulary)
     judged = docs[: args.judge_docs] if args.judge_docs else []
