@@ -10,6 +10,8 @@ each span's budget = its real body + <eos>), N variants each:
   the library never writes twice is written again, then given back its precedent's word
   (hybrid.diffusion.start);
 - "edit_unchecked": "edit" without that word check (what edit mode did before it);
+- "ar_beside": the batched, KV-cached AR fill (hybrid.arfill_batched, all spans of all variants
+  at once: the strongest fair AR baseline) with the same precedent beside each span, same guard;
 - "edit_draws": "edit" on the plain skeleton (no precedent beside the span), variant v starting
   from its own seeded draw of precedents (variant 0: the top one), as "retrieval" draws them;
 All generating systems apply the fact guard with the document's skeleton and fields as the deal's
@@ -53,6 +55,7 @@ from evals import metrics  # noqa: E402
 from evals.runner import shorten  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import deal_from_document  # noqa: E402
+from hybrid import arfill_batched  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
 from hybrid.fact_guard import FactGuard  # noqa: E402
 from hybrid.foreign_facts import foreign_acronyms  # noqa: E402
@@ -204,7 +207,7 @@ def main(argv=None) -> int:
     deals = [deal_from_document(d) for d in docs]
     hits = [library.for_document(d, seed=args.seed) for d in docs]
     systems = args.systems.split(",")
-    known = ("with", "without", "edit", "edit_unchecked", "edit_draws", "retrieval")
+    known = ("with", "without", "edit", "edit_unchecked", "edit_draws", "ar_beside", "retrieval")
     if not systems or any(x not in known for x in systems):
         ap.error(f"--systems takes a comma-separated list of {', '.join(known)}; got {args.systems!r}")
     outputs = {k: [] for k in known if k in systems}
@@ -220,7 +223,7 @@ def main(argv=None) -> int:
         beside = FactGuard(tok, allowed, vocab=model.output_weight.shape[0], precedent_facts=facts) if args.guard else None
         draws = [h] + [library.for_document(doc, variant=v, seed=args.seed) for v in range(1, args.n)]
         all_draws.append(draws)
-        for name, use in (("with", h), ("without", None), ("edit", h), ("edit_unchecked", h), ("edit_draws", None)):
+        for name, use in (("with", h), ("without", None), ("edit", h), ("edit_unchecked", h), ("edit_draws", None), ("ar_beside", h)):
             if name not in outputs:
                 continue
             # the guard drafting applies, with the deal's text; beside a precedent, its own facts banned too
@@ -239,11 +242,15 @@ def main(argv=None) -> int:
                                          args.n, args.seed + i, [sp.length for sp in sk.spans], [p.facts if p else () for p in h],
                                          words=vocabulary if name == "edit" else None)
             ts = time.perf_counter()
-            res = sampler.fill(model, tok, sk, n=args.n, steps=args.steps, guidance=sampler.DEFAULT_GUIDANCE, seed=args.seed + i,
-                               params=params, start=start)
+            if name == "ar_beside":
+                res = arfill_batched.fill(model, tok, sk, n=args.n, seed=args.seed + i, params=params)
+            else:
+                res = sampler.fill(model, tok, sk, n=args.n, steps=args.steps, guidance=sampler.DEFAULT_GUIDANCE, seed=args.seed + i,
+                                   params=params, start=start)
             seconds[name] += time.perf_counter() - ts
             outputs[name].append([list(r.spans) for r in res])
-            steps_run[name].append((res[0].timings["tokens_per_span_step"], res[0].steps))
+            if "tokens_per_span_step" in res[0].timings:
+                steps_run[name].append((res[0].timings["tokens_per_span_step"], res[0].steps))
         budgets = [len(sec.body.split()) for sec in doc.sections]  # the generators' budget: the real body's length
         if "retrieval" in outputs:
             outputs["retrieval"].append([[metrics.first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)] for draw in draws])
@@ -297,6 +304,10 @@ def main(argv=None) -> int:
         "mauve_edit_draws": res["edit_draws"].get("mauve"), "judge_bpb_ratio_edit_draws": res["edit_draws"].get("judge_bpb_ratio"),
         "distinct2_edit_draws": res["edit_draws"].get("distinct2"), "leaked_facts_edit_draws": res["edit_draws"].get("leaked_facts"),
         "judge_bpb_ratio_retrieval": res["retrieval"].get("judge_bpb_ratio"),
+        "judge_bpb_ratio_ar_beside": res["ar_beside"].get("judge_bpb_ratio"),
+        "speedup_edit_draws_vs_ar_beside": (res["ar_beside"]["seconds_per_draft"] / res["edit_draws"]["seconds_per_draft"]
+                                            if res["ar_beside"].get("seconds_per_draft") and res["edit_draws"].get("seconds_per_draft") else None),
+        "tokens_per_span_step_edit_draws": res["edit_draws"].get("tokens_per_span_step"),
         "systems": res,
         **({} if args.skip_draft_timing else _draft_timing(args.checkpoint, args.n, args.seed)),
         "settings": {"checkpoint": args.checkpoint, "step": record.get("step"), "docs": len(docs), "sections": args.sections,
