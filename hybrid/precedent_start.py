@@ -67,7 +67,12 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     ids, offsets = enc.ids[:budget], enc.offsets[:budget]
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
-    drop = [(f.start, f.end) for f in foreign_facts(text, allowed, party_names())]
+    found = foreign_facts(text, allowed, party_names())
+    drop = [(f.start, f.end) for f in found]
+    for name in {f.text for f in found if f.kind == "name" and len(f.text) >= 3}:  # every other place it stands too:
+        # the check skips a capitalized word after a list marker ("(a) Discloser identifies"), which a
+        # rewritten neighbour can turn into mid-sentence
+        drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text)]
     drop += [(m.start(), m.end()) for m in _REDACTION.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
     drop += foreign_acronyms(text, allowed)  # another deal's short name ("LBIO"), which find_facts skips
     for f in own_facts:  # the precedent's own facts that its normalization missed ("CERES" beside "[PARTY_A]")

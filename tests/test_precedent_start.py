@@ -196,3 +196,10 @@ def test_start_tokens_record_the_precedents_word_under_each_noised_hole_and_none
     assert [got.original[i] for i in range(len(got)) if i not in ceres] == [enc.ids[i] for i in range(len(got)) if i not in ceres]
     assert got.words == {"goods"} and got.ends
     assert not start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 4).ends  # cut to the budget: the text goes on
+
+
+def test_a_foreign_name_is_masked_wherever_it_stands_even_where_the_check_reads_a_list_start(tokenizer):
+    text = "The goods go to Discloser on time, and (a) Discloser identifies the goods to the buyer."
+    out = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.0, random.Random(0), 64)
+    kept = tokenizer.decode([i for i in out if i != tokenizer.mask_id])
+    assert "Discloser" not in kept and "identifies" in kept
