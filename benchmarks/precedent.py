@@ -157,21 +157,28 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
     }
 
 
-def _draft_timing(checkpoint: str, n: int, seed: int) -> dict:
+def _draft_timing(checkpoint: str, n: int, seed: int, start: float = 0.25) -> dict:
+    """`hybrid draft mutual-nda --example -n N` without precedents, beside one (--precedents 1) and
+    edited from one (--precedents 1 --precedent-start start), each run twice in turn, the second kept
+    (the first pays warm-up and the library's first load)."""
     from hybrid import Drafter
     from hybrid.templates import load_template
 
     drafter = Drafter.from_pretrained(checkpoint, device="cpu")
     t = load_template("mutual-nda")
-    out = {}
-    for k in (0, 1, 0, 1):  # alternated, the second of each kept: the first pays warm-up
-        t0 = time.perf_counter()
-        drafts = drafter.draft(t, t.example, n=n, seed=seed, precedents=k)
-        out[k] = time.perf_counter() - t0
-        if k:
-            out["provenance_all"] = all(s.get("precedents") for s in drafts[0].sections)
-    return {"draft_seconds_without": round(out[0], 2), "draft_seconds_with": round(out[1], 2),
-            "draft_time_ratio": round(out[1] / out[0], 3), "provenance_every_section": out["provenance_all"]}
+    arms = {"without": {}, "with": {"precedents": 1}, "edit": {"precedents": 1, "precedent_start": start}}
+    out, provenance = {}, {}
+    for _ in range(2):
+        for name, kw in arms.items():
+            t0 = time.perf_counter()
+            drafts = drafter.draft(t, t.example, n=n, seed=seed, **kw)
+            out[name] = time.perf_counter() - t0
+            if kw:
+                provenance[name] = all(s.get("precedents") for d in drafts for s in d.sections)
+    return {"draft_seconds_without": round(out["without"], 2), "draft_seconds_with": round(out["with"], 2),
+            "draft_seconds_edit": round(out["edit"], 2), "draft_time_ratio": round(out["with"] / out["without"], 3),
+            "draft_time_ratio_edit": round(out["edit"] / out["without"], 3), "draft_edit_start": start,
+            "provenance_every_section": all(provenance.values())}
 
 
 def main(argv=None) -> int:
@@ -309,7 +316,7 @@ def main(argv=None) -> int:
                                             if res["ar_beside"].get("seconds_per_draft") and res["edit_draws"].get("seconds_per_draft") else None),
         "tokens_per_span_step_edit_draws": res["edit_draws"].get("tokens_per_span_step"),
         "systems": res,
-        **({} if args.skip_draft_timing else _draft_timing(args.checkpoint, args.n, args.seed)),
+        **({} if args.skip_draft_timing else _draft_timing(args.checkpoint, args.n, args.seed, draws_noise)),
         "settings": {"checkpoint": args.checkpoint, "step": record.get("step"), "docs": len(docs), "sections": args.sections,
                      "body_words": args.words, "n": args.n, "start_noise": args.start_noise, "draws_noise": draws_noise, "fact_guard": args.guard, "steps": args.steps, "guidance": sampler.DEFAULT_GUIDANCE,
                      "real_passages": len(real), "passage_words": args.passage_words, "sampling": SAMPLING, "mauve_seeds": [1, 2, 3], "library": len(library),
