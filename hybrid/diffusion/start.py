@@ -46,7 +46,6 @@ def _holes(m: int, at_all, ids, words, mask_id: int) -> list[_Hole]:
     return out
 
 
-
 def apply_start(run, start) -> None:
     """Commit each (variant, span)'s start tokens into the span's first unlocked slots before step 0
     (entries equal to <mask> stay masked; the span's last slot is always left masked, so it can end).
