@@ -48,6 +48,7 @@ class SpanStart(list):
         super().__init__(ids)
         self.original = list(original) if original is not None else [-1] * len(self)
         self.words, self.ends = words, ends
+        self.spaced: "SpanStart | None" = None  # the start of " " + text (start_tokens)
 
 
 def _overlaps(a: int, b: int, spans) -> bool:
@@ -63,7 +64,19 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     word's tokens masked together with probability t (a word masked in part would come back as a
     broken word: "Discloser" with its first piece masked reads "Wloser"). A SpanStart: `original`
     holds the precedent's token under each noised hole, `words` is passed on, `ends` is True when
-    the whole text fits the budget."""
+    the whole text fits the budget, and `spaced` is the same start (the same words masked) for the
+    text after a space, which the filler takes where a frame sentence ends right before the span
+    ("... Effective Date." + " The term ...", not "Date.The")."""
+    state = rng.getstate()
+    out = _start(tokenizer, text, deal, allowed, t, rng, budget, own_facts, words)
+    if not text[:1].isspace():
+        again = random.Random()
+        again.setstate(state)  # the same draws, word by word: the same words masked
+        out.spaced = _start(tokenizer, " " + text, deal, allowed, t, again, budget, own_facts, words)
+    return out
+
+
+def _start(tokenizer, text, deal, allowed, t, rng, budget, own_facts, words) -> SpanStart:
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     ids, offsets = enc.ids[:budget], enc.offsets[:budget]
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
@@ -78,10 +91,17 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     for f in own_facts:  # the precedent's own facts that its normalization missed ("CERES" beside "[PARTY_A]")
         if len(f) >= 3 and f.lower() not in allowed.lower():
             drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(f) + r"(?!\w)", text)]
-    out, original, noised = [], [], False
-    for i, (a, b) in zip(ids, offsets):
-        if a == 0 or text[a].isspace() or text[a - 1].isspace():  # a new word: one draw for all of its tokens
-            noised = rng.random() < t
+    # one draw per whitespace-separated word, for all of its tokens (a space token goes with the word it
+    # opens), so that the text and " " + text mask the same words
+    word, index = -1, []
+    for a, b in offsets:
+        if any(not text[p].isspace() and (p == 0 or text[p - 1].isspace()) for p in range(a, b)):
+            word += 1
+        index.append(word + 1 if text[a:b].isspace() else max(word, 0))
+    draws = [rng.random() < t for _ in range(max(index, default=-1) + 1)]
+    out, original = [], []
+    for i, (a, b), w in zip(ids, offsets, index):
+        noised = draws[w]
         if _overlaps(a, b, drop):
             out.append(tokenizer.mask_id)
             original.append(-1)

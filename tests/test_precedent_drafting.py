@@ -206,3 +206,13 @@ def test_each_variant_edits_its_own_draw_and_cites_it(tiny_model, tokenizer):
 def test_editing_from_precedent_refuses_precedent_guidance(drafter):
     with pytest.raises(SamplingError, match="precedent_guidance guides on the precedents beside each clause"):
         drafter.draft(T, T.example, n=1, steps=2, outline=OUTLINE, precedents=1, precedent_start=0.5, precedent_guidance=1.0)
+
+
+def test_an_edited_clause_goes_on_after_a_space_where_its_frame_sentence_ends(drafter):
+    import re
+
+    framed = [i for i, s in enumerate(T.render_skeleton(OUTLINE, T.validate_fields(T.example)).spans) if s.frame]
+    assert framed  # the template opens some clauses with a frame sentence (the test can fail)
+    for d in drafter.draft(T, T.example, n=2, steps=4, seed=1, outline=OUTLINE, precedents=1, precedent_start=0.01):
+        for i in framed:
+            assert not re.search(r"[a-z]\.[A-Z]", d.sections[i]["body"]), d.sections[i]["body"]  # "care.Acme": no space

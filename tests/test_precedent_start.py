@@ -203,3 +203,12 @@ def test_a_foreign_name_is_masked_wherever_it_stands_even_where_the_check_reads_
     out = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.0, random.Random(0), 64)
     kept = tokenizer.decode([i for i in out if i != tokenizer.mask_id])
     assert "Discloser" not in kept and "identifies" in kept
+
+
+def test_the_spaced_start_masks_the_same_words(tokenizer):
+    text = "The goods shall be delivered by Acme Robotics, Inc. to the buyer on time, in full and in good order."
+    for seed in range(5):
+        x = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.5, random.Random(seed), 200)
+        kept = [tokenizer.decode([i for i in s if i != tokenizer.mask_id]).split() for s in (x, x.spaced)]
+        assert kept[0] == kept[1] and x.spaced.original.count(-1) < len(x.spaced)
+    assert start_tokens(tokenizer, " " + text, DEAL, ALLOWED, 0.5, random.Random(0), 200).spaced is None  # spaced already

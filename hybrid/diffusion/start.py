@@ -52,7 +52,8 @@ def apply_start(run, start) -> None:
     Kept tokens are pinned like locks, the holes before the last of them may not take <eos>, and a
     hole right after a kept token opens a new word (the start masks whole words: a piece glued onto
     the kept word, "Bizzingo" + "an", would make a word no text has).
-    A start that holds its whole text (SpanStart.ends) ends the span right after it: what the filler
+    Where the span opens with a frame sentence, a start's `spaced` form is taken (the text after a
+    space). A start that holds its whole text (SpanStart.ends) ends the span right after it: what the filler
     would write there comes from no text. Holes of a start with `words` are checked when filled
     (hole_recheck). The denoising then fills only what is still masked: a partly noised text is edited, not rewritten."""
     lay = run.lay
@@ -65,6 +66,9 @@ def apply_start(run, start) -> None:
             ids = start[v][s]
             if not ids:
                 continue
+            mine = ((run.span[m] == s) & run.valid[m]).nonzero().flatten()
+            if getattr(ids, "spaced", None) is not None and len(mine) and bool(run.locked[m, mine[0]]):
+                ids = ids.spaced  # a frame sentence ends right before: the text goes on after a space
             free = ((run.span[m] == s) & run.valid[m] & ~run.locked[m]).nonzero().flatten()[:-1]
             k = min(len(ids), len(free))
             if getattr(ids, "words", None) is not None:
