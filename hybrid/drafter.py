@@ -365,27 +365,15 @@ class Drafter:
             facts = ()  # the precedents' own facts (parties, roles)
             if precedents:
                 ts = time.perf_counter()
-                library = self.precedent_library()
-                if precedent_start < 1:  # each variant edits its own draw; nothing sits beside the spans
-                    from hybrid.precedent_skeleton import deal_from_template, variant_draws
-                    from hybrid.precedent_start import precedent_starts
+                if precedent_start < 1 and self.filler != "diffusion":
+                    raise SamplingError(f"precedent_start < 1 needs the diffusion filler, got filler={self.filler!r}.")
+                from hybrid.precedent_skeleton import draft_from_precedents
 
-                    if self.filler != "diffusion":
-                        raise SamplingError(f"precedent_start < 1 needs the diffusion filler, got filler={self.filler!r}.")
-                    draws = variant_draws(skeleton, library, template, values, n, seed=seed)
-                    provenance = [[[p.provenance()] if p else [] for p in d] for d in draws]
-                    facts = [f for d in draws for p in d if p for f in p.facts]  # never reach the draft: the fact guard bans them
-                    deal = deal_from_template(template, values)
-                    start = precedent_starts(self.tokenizer, [[p.adapted(deal) if p else None for p in d] for d in draws], deal,
-                                             skeleton.deal_text, precedent_start, n, seed, [MAX_START_TOKENS] * len(skeleton.spans),
-                                             [[p.facts if p else () for p in d] for d in draws], words=library.words())
-                else:
-                    from hybrid.precedent_skeleton import condition
-
-                    skeleton, beside, hits = condition(skeleton, library, template, values, precedents, seed=seed, return_hits=True)
-                    provenance = [beside] * n
+                skeleton, provenance, start, facts = draft_from_precedents(
+                    self.tokenizer, skeleton, self.precedent_library(), template, values, n, k=precedents, seed=seed,
+                    start_noise=precedent_start, max_start_tokens=MAX_START_TOKENS)
+                if start is None:
                     guidance = guidance + precedent_guidance
-                    facts = [f for h in hits for p in h for f in p.facts]  # never reach the draft: the fact guard bans them
                 timings["precedents"] = time.perf_counter() - ts
             on_step = None
             if emit is not None:

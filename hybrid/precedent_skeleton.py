@@ -1,7 +1,8 @@
 """Drafting from precedent: a template skeleton with each span's precedents right before it.
 
 Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
-planned section (section_query), each variant's precedents to edit (variant_draws), document_skeleton (a held-out document's own skeleton with a
+planned section (section_query), each variant's precedents to edit (variant_draws), what a draft
+from precedents fills (draft_from_precedents: beside, or edited per variant), document_skeleton (a held-out document's own skeleton with a
 precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's top-k precedents
 (markers replaced by the deal's facts, hybrid.data.facts.adapt) into a hybrid.templates.Skeleton
 in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and returns their
@@ -24,7 +25,8 @@ from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 
-__all__ = ["deal_from_template", "section_query", "condition", "variant_draws", "document_skeleton", "MAX_PRECEDENTS"]
+__all__ = ["deal_from_template", "section_query", "condition", "variant_draws", "draft_from_precedents", "document_skeleton",
+           "MAX_PRECEDENTS"]
 
 _AMOUNT_FIELD = re.compile(r"fee|price|pricing|amount|contribution|payment")
 _TERM_FIELD = re.compile(r"term(?!inat)|duration|period")
@@ -89,6 +91,27 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 for s in skeleton.spans]
         out.append([h[0] if h else None for h in hits])
     return out
+
+
+def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, n: int, *, k: int, seed: int = 0,
+                          start_noise: float = 1.0, max_start_tokens: int = 4096):
+    """What Drafter.draft(precedents=k, precedent_start=start_noise) fills: (skeleton, provenance[v][s],
+    start or None, the precedents' own facts for the fact guard). start_noise = 1: the k precedents
+    sit beside each span (condition), the same for every variant; < 1: nothing beside the spans,
+    each variant edits its own draw (variant_draws) through hybrid.precedent_start's start tokens,
+    its holes checked against the library's words."""
+    from hybrid.precedent_start import precedent_starts
+
+    if start_noise >= 1:
+        skeleton, beside, hits = condition(skeleton, library, template, values, k, seed=seed, return_hits=True)
+        return skeleton, [beside] * n, None, [f for h in hits for p in h for f in p.facts]
+    draws = variant_draws(skeleton, library, template, values, n, seed=seed)
+    deal = deal_from_template(template, values)
+    start = precedent_starts(tokenizer, [[p.adapted(deal) if p else None for p in d] for d in draws], deal, skeleton.deal_text,
+                             start_noise, n, seed, [max_start_tokens] * len(skeleton.spans),
+                             [[p.facts if p else () for p in d] for d in draws], words=library.words())
+    provenance = [[[p.provenance()] if p else [] for p in d] for d in draws]
+    return skeleton, provenance, start, [f for d in draws for p in d if p for f in p.facts]
 
 
 def document_skeleton(tokenizer, doc, hits, deal: DealFacts):
