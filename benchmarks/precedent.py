@@ -52,6 +52,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from evals import metrics  # noqa: E402
+from evals.judge import DEFAULT_JUDGE, clause_nats, load_judge  # noqa: E402
 from evals.runner import shorten  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import deal_from_document  # noqa: E402
@@ -104,8 +105,6 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 
 def _judge_bpb(judge, docs, outputs) -> float | None:
     """The judge's bits/byte over variant 0's bodies (outputs[d][0]) of `docs`."""
-    from evals.judge import clause_nats
-
     nats = nbytes = 0.0
     for doc, variants in zip(docs, outputs):
         a, b, _ = clause_nats(judge, doc.segments(), variants[0])
@@ -222,6 +221,8 @@ def main(argv=None) -> int:
     steps_run = {k: [] for k in seconds}  # per document: (tokens committed per span per step, steps run)
     vocabulary = library.words()
     draws_noise = args.start_noise if args.draws_noise is None else args.draws_noise
+    # first: a failure in drafting shows before an hour of generation, not after it
+    timing = {} if args.skip_draft_timing else _draft_timing(args.checkpoint, args.n, args.seed, draws_noise)
     all_draws = []  # per document, per variant: its seeded draw of precedents (variant 0: the top ones)
     for i, (doc, h, deal) in enumerate(zip(docs, hits, deals)):
         allowed = "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
@@ -285,8 +286,6 @@ def main(argv=None) -> int:
     judged = docs[: args.judge_docs] if args.judge_docs else []
     real_judge = None
     if judged:
-        from evals.judge import DEFAULT_JUDGE, load_judge
-
         judge = load_judge(DEFAULT_JUDGE)
         real_judge = _judge_bpb(judge, judged, [[[s.body for s in d.sections]] for d in judged])
         for name in outputs:
@@ -316,7 +315,7 @@ def main(argv=None) -> int:
                                             if res["ar_beside"].get("seconds_per_draft") and res["edit_draws"].get("seconds_per_draft") else None),
         "tokens_per_span_step_edit_draws": res["edit_draws"].get("tokens_per_span_step"),
         "systems": res,
-        **({} if args.skip_draft_timing else _draft_timing(args.checkpoint, args.n, args.seed, draws_noise)),
+        **timing,
         "settings": {"checkpoint": args.checkpoint, "step": record.get("step"), "docs": len(docs), "sections": args.sections,
                      "body_words": args.words, "n": args.n, "start_noise": args.start_noise, "draws_noise": draws_noise, "fact_guard": args.guard, "steps": args.steps, "guidance": sampler.DEFAULT_GUIDANCE,
                      "real_passages": len(real), "passage_words": args.passage_words, "sampling": SAMPLING, "mauve_seeds": [1, 2, 3], "library": len(library),
