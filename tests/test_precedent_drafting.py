@@ -99,7 +99,8 @@ def test_bad_precedent_arguments_raise_naming_themselves(drafter, kwargs, match)
 
 @pytest.mark.parametrize("extra", [["--precedents", "-1"], ["--precedents", "x"], ["--precedent-guidance", "-2"],
                                    ["--precedent-start", "0"], ["--precedent-start", "0.5"],
-                                   ["--precedents", "1", "--precedent-start", "0.5", "--filler", "ar"]])
+                                   ["--precedents", "1", "--precedent-start", "0.5", "--filler", "ar"],
+                                   ["--precedents", "1", "--precedent-start", "0.5", "--precedent-guidance", "1"]])
 def test_cli_bad_precedent_options_exit_2_with_nothing_written(extra, tmp_path, capsys):
     out = tmp_path / "out"
     try:
