@@ -61,8 +61,8 @@ from hybrid.diffusion import sampler  # noqa: E402
 from hybrid.fact_guard import FactGuard  # noqa: E402
 from hybrid.foreign_facts import foreign_acronyms  # noqa: E402
 from hybrid.precedent_skeleton import document_skeleton  # noqa: E402
-from hybrid.precedent_start import precedent_starts  # noqa: E402
-from hybrid.precedents import load_library  # noqa: E402
+from hybrid.precedent_start import starts_from_draws  # noqa: E402
+from hybrid.precedents import letter_words, load_library  # noqa: E402
 from hybrid.sampling import SamplingParams  # noqa: E402
 from hybrid.checkpoint import load_checkpoint  # noqa: E402
 from hybrid.likelihood import trained_window  # noqa: E402
@@ -93,14 +93,12 @@ def unknown_words(texts, alloweds, vocabulary) -> float | None:
     """Runs of letters per 1,000 words that are neither in `vocabulary` nor in the deal's text."""
     bad = total = 0
     for t, a in zip(texts, alloweds):
-        own = {w.lower() for w in _LETTERS.findall(a)}
-        found = [w.lower() for w in _LETTERS.findall(t)]
+        own = set(letter_words(a))
+        found = letter_words(t)
         total += len(t.split())
         bad += sum(w not in vocabulary and w not in own for w in found)
     return 1000 * bad / total if total else None
 
-
-_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def _judge_bpb(judge, docs, outputs) -> float | None:
@@ -238,17 +236,13 @@ def main(argv=None) -> int:
             params = SamplingParams(**SAMPLING, fact_guard=beside if use else guard)
             sk = document_skeleton(tok, doc, use, deal)
             start = None
+            if name.startswith("edit"):  # edit_draws: each variant its own draw; edit, edit_unchecked: the top one under all
+                start, drawn = starts_from_draws(tok, draws if name == "edit_draws" else [h] * args.n, deal, allowed,
+                                                 draws_noise if name == "edit_draws" else args.start_noise, args.seed + i,
+                                                 [sp.length for sp in sk.spans], words=None if name == "edit_unchecked" else vocabulary)
             if name == "edit_draws":
-                drawn = [f for d in draws for p in d if p for f in p.facts]
                 params = SamplingParams(**SAMPLING, fact_guard=FactGuard(tok, allowed, vocab=model.output_weight.shape[0],
                                                                          precedent_facts=drawn) if args.guard else None)
-                start = precedent_starts(tok, [[p.adapted(deal) if p else None for p in d] for d in draws], deal, allowed,
-                                         draws_noise, args.n, args.seed + i, [sp.length for sp in sk.spans],
-                                         [[p.facts if p else () for p in d] for d in draws], words=vocabulary)
-            elif name.startswith("edit"):
-                start = precedent_starts(tok, [p.adapted(deal) if p else None for p in h], deal, allowed, args.start_noise,
-                                         args.n, args.seed + i, [sp.length for sp in sk.spans], [p.facts if p else () for p in h],
-                                         words=vocabulary if name == "edit" else None)
             ts = time.perf_counter()
             if name == "ar_beside":
                 res = arfill_batched.fill(model, tok, sk, n=args.n, seed=args.seed + i, params=params)

@@ -282,14 +282,12 @@ class Engine:
 
             deal = deal_from_document(doc)
             if system.start < 1:  # as drafting edits: each variant its own draw, nothing beside the spans
-                from hybrid.precedent_start import precedent_starts
+                from hybrid.precedent_start import starts_from_draws
 
                 draws = [self.library().for_document(doc, variant=v, seed=seed) for v in range(n)]
                 sk = document_skeleton(self.tokenizer, doc, None, deal)
-                facts = [f for d in draws for p in d if p for f in p.facts]
-                start = precedent_starts(self.tokenizer, [[p.adapted(deal) if p else None for p in d] for d in draws], deal,
-                                         deal_text(doc), system.start, n, seed, [sp.length for sp in sk.spans],
-                                         [[p.facts if p else () for p in d] for d in draws], words=self.library().words())
+                start, facts = starts_from_draws(self.tokenizer, draws, deal, deal_text(doc), system.start, seed,
+                                                 [sp.length for sp in sk.spans], words=self.library().words())
             else:
                 hits = self.library().for_document(doc, seed=seed)
                 sk = document_skeleton(self.tokenizer, doc, hits, deal)

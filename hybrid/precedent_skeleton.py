@@ -100,18 +100,15 @@ def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, 
     sit beside each span (condition), the same for every variant; < 1: nothing beside the spans,
     each variant edits its own draw (variant_draws) through hybrid.precedent_start's start tokens,
     its holes checked against the library's words."""
-    from hybrid.precedent_start import precedent_starts
+    from hybrid.precedent_start import starts_from_draws
 
     if start_noise >= 1:
         skeleton, beside, hits = condition(skeleton, library, template, values, k, seed=seed, return_hits=True)
         return skeleton, [beside] * n, None, [f for h in hits for p in h for f in p.facts]
     draws = variant_draws(skeleton, library, template, values, n, seed=seed)
-    deal = deal_from_template(template, values)
-    start = precedent_starts(tokenizer, [[p.adapted(deal) if p else None for p in d] for d in draws], deal, skeleton.deal_text,
-                             start_noise, n, seed, [max_start_tokens] * len(skeleton.spans),
-                             [[p.facts if p else () for p in d] for d in draws], words=library.words())
-    provenance = [[[p.provenance()] if p else [] for p in d] for d in draws]
-    return skeleton, provenance, start, [f for d in draws for p in d if p for f in p.facts]
+    start, facts = starts_from_draws(tokenizer, draws, deal_from_template(template, values), skeleton.deal_text, start_noise, seed,
+                                     [max_start_tokens] * len(skeleton.spans), words=library.words())
+    return skeleton, [[[p.provenance()] if p else [] for p in d] for d in draws], start, facts
 
 
 def document_skeleton(tokenizer, doc, hits, deal: DealFacts):

@@ -24,8 +24,9 @@ from hybrid.data.facts import DealFacts
 from hybrid.errors import SamplingError
 from hybrid.foreign_facts import foreign_acronyms, foreign_facts, party_names
 from hybrid.options import PRECEDENT_START
+from hybrid.precedents import letter_words
 
-__all__ = ["SpanStart", "start_tokens", "precedent_starts", "check_start_noise"]
+__all__ = ["SpanStart", "start_tokens", "precedent_starts", "starts_from_draws", "check_start_noise"]
 
 _REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
 
@@ -67,18 +68,19 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     the whole text fits the budget, and `spaced` is the same start (the same words masked) for the
     text after a space, which the filler takes where a frame sentence ends right before the span
     ("... Effective Date." + " The term ...", not "Date.The")."""
-    state = rng.getstate()
-    out = _start(tokenizer, text, deal, allowed, t, rng, budget, own_facts, words)
-    if not text[:1].isspace():
-        again = random.Random()
-        again.setstate(state)  # the same draws, word by word: the same words masked
-        out.spaced = _start(tokenizer, " " + text, deal, allowed, t, again, budget, own_facts, words)
+    keep, drop = _fact_spans(text, deal, allowed, own_facts)
+    draws = [rng.random() < t for _ in range(len(text.split()) + 1)]  # one per whitespace word (+ a trailing space)
+    out = _start(tokenizer, text, keep, drop, draws, budget, words)
+    if not text[:1].isspace():  # the same words masked after a space: the spans move by one character
+        out.spaced = _start(tokenizer, " " + text, [(a + 1, b + 1) for a, b in keep], [(a + 1, b + 1) for a, b in drop],
+                            draws, budget, words)
     return out
 
 
-def _start(tokenizer, text, deal, allowed, t, rng, budget, own_facts, words) -> SpanStart:
-    enc = tokenizer.hf.encode(text, add_special_tokens=False)
-    ids, offsets = enc.ids[:budget], enc.offsets[:budget]
+def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[list, list]:
+    """(keep, drop): character spans of text that stay as written (the deal's facts) and that are
+    always masked (foreign facts wherever they stand, redaction marks, another deal's acronyms, the
+    precedent's own leftover facts)."""
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
     found = foreign_facts(text, allowed, party_names())
     drop = [(f.start, f.end) for f in found]
@@ -91,21 +93,24 @@ def _start(tokenizer, text, deal, allowed, t, rng, budget, own_facts, words) -> 
     for f in own_facts:  # the precedent's own facts that its normalization missed ("CERES" beside "[PARTY_A]")
         if len(f) >= 3 and f.lower() not in allowed.lower():
             drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(f) + r"(?!\w)", text)]
-    # one draw per whitespace-separated word, for all of its tokens (a space token goes with the word it
-    # opens), so that the text and " " + text mask the same words
+    return keep, drop
+
+
+def _start(tokenizer, text, keep, drop, draws, budget, words) -> SpanStart:
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    ids, offsets = enc.ids[:budget], enc.offsets[:budget]
+    # draws[w] for all tokens of whitespace word w (a space token goes with the word it opens)
     word, index = -1, []
     for a, b in offsets:
         if any(not text[p].isspace() and (p == 0 or text[p - 1].isspace()) for p in range(a, b)):
             word += 1
         index.append(word + 1 if text[a:b].isspace() else max(word, 0))
-    draws = [rng.random() < t for _ in range(max(index, default=-1) + 1)]
     out, original = [], []
     for i, (a, b), w in zip(ids, offsets, index):
-        noised = draws[w]
         if _overlaps(a, b, drop):
             out.append(tokenizer.mask_id)
             original.append(-1)
-        elif _overlaps(a, b, keep) or not noised:
+        elif _overlaps(a, b, keep) or not draws[w]:
             out.append(i)
             original.append(-1)
         else:
@@ -128,6 +133,15 @@ def precedent_starts(tokenizer, texts, deal: DealFacts, allowed: str, t: float, 
     texts_v = texts if per_variant else [texts] * n
     facts_v = own_facts if (per_variant and own_facts) else [own_facts or [()] * len(texts_v[0])] * n
     if words is not None:  # the deal's own words may be written too
-        words = frozenset(words) | {w.lower() for w in re.findall(r"[^\W\d_]+", allowed)}
+        words = frozenset(words) | set(letter_words(allowed))
     return [[start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
              for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))] for v in range(n)]
+
+
+def starts_from_draws(tokenizer, draws, deal: DealFacts, allowed: str, t: float, seed: int, budgets: list[int],
+                      words=None) -> tuple[list, list[str]]:
+    """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
+    hybrid.precedents.Precedent, adapted to the deal, or None: fully masked), n = len(draws)."""
+    start = precedent_starts(tokenizer, [[p.adapted(deal) if p else None for p in d] for d in draws], deal, allowed, t,
+                             len(draws), seed, budgets, [[p.facts if p else () for p in d] for d in draws], words=words)
+    return start, [f for d in draws for p in d if p for f in p.facts]

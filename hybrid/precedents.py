@@ -49,6 +49,11 @@ EMBED_WORDS = 64
 _WORD_RE = re.compile(r"[a-z][a-z0-9]+")
 _MARKER_RE = re.compile(r"\[[A-Z_]+\]")
 _LETTERS_RE = re.compile(r"[^\W\d_]+")  # a word of Library.words: a run of letters
+
+
+def letter_words(text: str) -> list[str]:
+    """The runs of letters of text, lower-cased: the words Library.words holds and a rewritten hole is checked by."""
+    return [w.lower() for w in _LETTERS_RE.findall(text)]
 _STOP = frozenset("the and of to or in any by for this be shall such with as on that is at an its are not all from which "
                   "has have other under will may".split())
 
@@ -145,7 +150,7 @@ class Library:
         min_count times, markers aside: what a rewritten hole of an edited precedent may write
         (hybrid.precedent_start). Cached per min_count."""
         if min_count not in self._words:
-            counts = Counter(w.lower() for p in self.precedents for w in _LETTERS_RE.findall(_MARKER_RE.sub(" ", p.body)))
+            counts = Counter(w for p in self.precedents for w in letter_words(_MARKER_RE.sub(" ", p.body)))
             self._words[min_count] = frozenset(w for w, c in counts.items() if c >= min_count)
         return self._words[min_count]
 

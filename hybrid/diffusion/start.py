@@ -10,16 +10,14 @@ and `revert_holes` (after the last step, such a hole gets its precedent's own to
 nothing about models, precedents or the denoising loop; the sampler calls these.
 """
 
-import re
-
 import torch
 
 from hybrid.diffusion.guards import glue_tokens
+from hybrid.precedents import letter_words
 
 __all__ = ["apply_start", "hole_recheck", "revert_holes", "HOLE_RECHECKS"]
 
 HOLE_RECHECKS = 2  # times a hole that wrote a word no contract uses is masked again before it is reverted
-_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 class _Hole:
@@ -97,7 +95,7 @@ def apply_start(run, start) -> None:
 
 def _writes_unknown_word(run, h: _Hole) -> bool:
     ids = [t for t in run.tok[h.row, h.slots].tolist() if t != run.eos_id]
-    return any(w.lower() not in h.words for w in _LETTERS.findall(run.tokenizer.decode(ids)))
+    return any(w not in h.words for w in letter_words(run.tokenizer.decode(ids)))
 
 
 def hole_recheck(run, new) -> torch.Tensor:
