@@ -154,6 +154,20 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
     }
 
 
+def _dump(path, docs, deals, outputs, all_draws) -> None:
+    """The bodies every system wrote, beside what a reader needs to judge them (written atomically)."""
+    from dataclasses import asdict
+
+    rows = [{"path": doc.path, "headings": [s.heading for s in doc.sections], "real": [s.body for s in doc.sections],
+             "deal": asdict(deal), "required_terms": metrics.document_deal_terms(doc, deal),
+             "drawn": [[p.id if p else None for p in draw] for draw in draws],
+             "systems": {name: outs[d] for name, outs in outputs.items()}}
+            for d, (doc, deal, draws) in enumerate(zip(docs, deals, all_draws))]
+    tmp = Path(str(path) + ".tmp")
+    tmp.write_text(json.dumps(rows, indent=1))
+    tmp.replace(path)
+
+
 def _draft_timing(checkpoint: str, n: int, seed: int, start: float = 0.25) -> dict:
     """`hybrid draft mutual-nda --example -n N` without precedents, beside one (--precedents 1) and
     edited from one (--precedents 1 --precedent-start start), each run twice in turn, the second kept
@@ -197,6 +211,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-guard", dest="guard", action="store_false", help="generate without the fact guard (hybrid.fact_guard)")
     ap.add_argument("--systems", default="with,without,edit,edit_unchecked,edit_draws,retrieval",
                     help="comma-separated systems to run (a sweep of --start-noise needs only edit)")
+    ap.add_argument("--dump", default=None, help="also write every system's bodies per document, variant and section, beside the "
+                    "real ones, the deal, its required terms and the precedents drawn, to this JSON file (for reading)")
     ap.add_argument("--skip-draft-timing", action="store_true", help="leave out the mutual-nda draft timing (smoke runs)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -257,6 +273,8 @@ def main(argv=None) -> int:
         if "retrieval" in outputs:
             outputs["retrieval"].append([[metrics.first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)] for draw in draws])
         print(f"doc {i + 1}/{len(docs)} ({time.time() - t0:.0f} s)", file=sys.stderr)
+    if args.dump:
+        _dump(args.dump, docs, deals, outputs, all_draws)
     embed = metrics.minilm_embedder()
     real = [p for d in docs for s in d.sections for p in metrics.passages(s.body, args.passage_words)]
     real_nats = real_bytes = 0.0

@@ -223,3 +223,23 @@ def test_library_words_are_the_words_its_bodies_write_often_enough():
     lib = Library([p("The [PARTY_A] shall deliver goods."), p("Goods delivered on time; the term is 3 years.")], "fp")
     assert lib.words() == {"the", "goods"}  # twice or more, lower case, markers and numbers are no words
     assert {"deliver", "delivered", "time", "years"} <= lib.words(min_count=1) and "party_a" not in lib.words(min_count=1)
+
+
+def test_a_defined_name_far_from_a_party_is_not_that_partys_alias():
+    """'an attachment listed herein ("Attachment")' after both parties named the document, not the
+    customer: before, every defined name after a party's full name was taken as its alias, so a
+    precedent's "the Attachment" became the deal's party and "Attachment" counted as a leaked fact."""
+    from hybrid.data.facts import party_names
+
+    preamble = ('This Hosting Agreement ("Agreement") between International Business Machines Corporation ("IBM") and '
+                'The Quantum Group Inc., ("Customer"), sets forth the terms under which IBM will provide hosting and related '
+                'services to Customer, including the documents referenced herein and the following attachments: Attachment A - '
+                'Services; Attachment B - Hosting Components; and Attachment C - Charges. In the event of a conflict between '
+                'these terms and an attachment listed herein ("Attachment"), these terms prevail. ("Premium Shares")')
+    a, b = party_names({"party_a": "International Business Machines Corporation", "party_b": "The Quantum Group Inc."}, preamble)
+    assert "IBM" in a and "Customer" in b
+    assert "Attachment" not in a + b and "Premium Shares" not in a + b
+    n = normalize("Customer shall review each Attachment; IBM shall host.", {"party_a": "International Business Machines Corporation",
+                                                                            "party_b": "The Quantum Group Inc."}, preamble)
+    assert n.text == "[PARTY_B] shall review each Attachment; [PARTY_A] shall host.", n.text
+    assert "Attachment" not in n.facts

@@ -63,7 +63,8 @@ _LAW_RE = re.compile(r"\b(?:the\s+)?(?:(?:State|Commonwealth|Province|Republic)\
 _NOT_PARTY = re.compile(
     r"agreement|effective|date|part(y|ies)|each|collectively|territory|products?|services?|term|purpose|exhibit|"
     r"schedule|confidential|venture|alliance|program|business|property|marks?|software|affiliates?|commencement|"
-    r"contract|addendum|amendment|plan|license|documentation|content|project|deliverables?|information|site|system", re.I)
+    r"contract|addendum|amendment|plan|license|documentation|content|project|deliverables?|information|site|system|"
+    r"attachment|appendix|annex|page|\bact\b|stock|shares?|notice", re.I)
 _DEFINED_RE = re.compile(r"\(\s*(?:[^()\"“”]{0,60}?\s)?(?:the\s+)?[\"“]([A-Z0-9][^\"”()]{1,40}?)[\"”]\s*(?:[^()]{0,40})?\)")
 _SUFFIX_RE = re.compile(r",?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LLP|LP|L\.P|PLC|plc|GmbH|AG|"
                         r"S\.A|SA|N\.V|B\.V|Pty|PTE|Holdings|Group)\.?\s*$", re.I)
@@ -114,10 +115,15 @@ def _short_form(name: str) -> str:
     return name
 
 
+ALIAS_REACH = 200  # characters after a party's full name in which its defined short name stands
+
+
 def party_names(fields: dict, preamble: str) -> tuple[list[str], list[str]]:
     """(names of party A, names of party B): full names from the fields, their short forms, and the
-    preamble's defined names (the first defined name after a party's full name is its alias; without
-    full names the first two defined names are A and B)."""
+    preamble's defined names. A party's alias is the first defined name within ALIAS_REACH characters
+    after its full name and before the other party's ('International Business Machines Corporation
+    ("IBM")'); a defined name further on names something else ('an attachment listed herein
+    ("Attachment")', '("Common Stock")'). Without full names the first two defined names are A and B."""
     full = [fields.get("party_a") or "", fields.get("party_b") or ""]
     names: list[list[str]] = [[], []]
     for i, n in enumerate(full):
@@ -127,14 +133,19 @@ def party_names(fields: dict, preamble: str) -> tuple[list[str], list[str]]:
     aliases = [(p, a) for p, a in aliases if a and not _NOT_PARTY.search(a)]
     low = preamble.lower()
     pos = [low.find(n.lower()) if n else -1 for n in full]
-    for k, (p, alias) in enumerate(aliases):
-        owners = [i for i in (0, 1) if 0 <= pos[i] < p]
-        if owners:
-            i = max(owners, key=lambda j: pos[j])
-        elif k < 2 and not any(p >= 0 for p in pos):
-            i = k
-        else:
-            continue
+    if not any(p >= 0 for p in pos):
+        picked = [(k, a) for k, (_, a) in enumerate(aliases[:2])]
+    else:
+        picked = []
+        for i in (0, 1):
+            if pos[i] < 0:
+                continue
+            end, other = pos[i] + len(full[i]), pos[1 - i]
+            stop = min(end + ALIAS_REACH, other if other > pos[i] else len(preamble))
+            first = next((a for p, a in aliases if end <= p < stop), None)
+            if first:
+                picked.append((i, first))
+    for i, alias in picked:
         if alias not in names[i] and alias not in names[1 - i]:
             names[i].append(alias)
     return ([n for n in names[0] if len(n) >= 3], [n for n in names[1] if len(n) >= 3])
