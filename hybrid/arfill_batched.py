@@ -11,6 +11,14 @@ filler's, so variant i does not depend on n. Knows nothing about diffusion or te
 What it gives up against hybrid.arfill: a span does not see the bodies written before it (the
 diffusion filler's spans see each other's partial text). It is the speed yardstick
 (benchmarks/fill.py), not the quality one.
+
+Editing (`start=`, an edit start as the diffusion filler takes it: hybrid.precedent_start): each
+row's kept tokens are forced at the offsets the diffusion filler pins them to, and only the holes
+(and what follows a start that does not hold its whole text) are sampled. A run of kept tokens is
+fed in one forward together with the token sampled before it, so a step costs one forward per
+hole token, not per span token: the strongest fair AR baseline for editing. The holes get the
+same rules as the diffusion filler's (no <eos> before the last kept token, no piece glued onto a
+kept word, a hole that writes a word outside SpanStart.words given its precedent's tokens back).
 """
 
 import time
@@ -18,6 +26,7 @@ import time
 import torch
 
 from hybrid.arfill import _Decoder, prepare
+from hybrid.errors import SamplingError
 from hybrid.fill_api import FillResult, StepEvent
 from hybrid.precision import autocast
 from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
@@ -41,11 +50,19 @@ def _prefixes(sk, window: int) -> list[list[int]]:
 
 @torch.no_grad()
 def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
-         params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW, precision: str = "auto") -> list[FillResult]:
+         params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW, precision: str = "auto",
+         start=None) -> list[FillResult]:
     """Write every span of `skeleton` of n variants in one batch of n x spans rows (same API as the
-    other fillers; steps is ignored, guidance must be 1 = off). on_step(StepEvent) after each token step."""
+    other fillers; steps is ignored, guidance must be 1 = off). on_step(StepEvent) after each token step.
+    start: start[v][s] token ids (hybrid.precedent_start), as the diffusion filler's `start`: kept
+    tokens forced, only the holes written (module docstring)."""
     t_start = time.perf_counter()
     sk, params, procs, device = prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window)
+    if start is not None:
+        if len(start) != n or any(len(x) != len(sk.spans) for x in start):
+            raise SamplingError(f"start must hold n={n} lists of {len(sk.spans)} token lists (one per span), got "
+                                f"{[len(x) for x in start]} lists.")
+        return _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start)
     V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
     S = len(sk.spans)
     if S == 0:
@@ -108,5 +125,149 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guida
         toks = [r[: r.index(eos)] if eos in r else r for r in rows[v * S : (v + 1) * S]]
         texts = [tokenizer.decode(t) for t in toks]
         timings = {"skeleton": t_skel, "fill": t_end - t0, "total": t_end - t_start, "forwards": dec.forwards}
+        results.append(FillResult(texts, toks, sk.render(texts), timings, decode_steps))
+    return results
+
+
+def _targets(tokenizer, sk, n: int, start) -> tuple[list[list[int]], list[list[bool]], list[list]]:
+    """Per row b = v * S + s: the token forced at each offset of its span (-1: written), the offsets
+    that open a word right after a kept token, and the holes with their precedent's tokens
+    [(offsets, original ids or None, allowed words)], laid out as hybrid.diffusion.start.apply_start
+    lays a start into the span's slots (skeleton locks first; a start's `spaced` form after a locked
+    frame; the span's last slot left free; <eos> right after a start that holds its whole text)."""
+    ids_all, locked_all, mask, eos = sk.ids.tolist(), sk.locked.tolist(), tokenizer.mask_id, sk.eos_id
+    targets, word_start, holes = [], [], []
+    for v in range(n):
+        for s in sk.spans:
+            tgt = [ids_all[s.start + t] if locked_all[s.start + t] else -1 for t in range(s.length)]
+            tgt[s.length - 1] = eos  # a span's last position is <eos>
+            ws, hs = [False] * s.length, []
+            ids = start[v][s.index]
+            if ids:
+                if getattr(ids, "spaced", None) is not None and locked_all[s.start]:
+                    ids = ids.spaced
+                free = [t for t in range(s.length - 1) if not locked_all[s.start + t]]
+                k = min(len(ids), len(free))
+                orig = getattr(ids, "original", None)
+                run = []
+                for j in range(k + 1):
+                    if j < k and ids[j] == mask:
+                        run.append(j)
+                        continue
+                    if run and getattr(ids, "words", None) is not None:
+                        o = [orig[i] for i in run] if orig is not None else None
+                        hs.append(([free[i] for i in run], None if o is None or min(o) < 0 else o, ids.words))
+                    run = []
+                    if j < k:
+                        tgt[free[j]] = ids[j]
+                        if free[j] + 1 < s.length:
+                            ws[free[j] + 1] = True
+                if getattr(ids, "ends", False) and len(ids) < len(free):
+                    tgt[free[len(ids)]] = eos
+            targets.append(tgt)
+            word_start.append([w and tgt[t] < 0 for t, w in enumerate(ws)])
+            holes.append(hs)
+    return targets, word_start, holes
+
+
+def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start) -> list[FillResult]:
+    """The editing decode: per step every row feeds its sampled token and the kept run after it in
+    one forward, then samples its next hole (rows advance through their own offsets)."""
+    from hybrid.diffusion.guards import glue_tokens
+    from hybrid.precedents import letter_words
+
+    V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
+    S = len(sk.spans)
+    B = n * S
+    gens = [torch.Generator(device=device).manual_seed(variant_seed(seed, v)) for v in range(n)]
+    ban = torch.zeros(V, dtype=torch.bool, device=device)
+    ban[[i for i in tokenizer.special_ids if i != eos and i < V]] = True
+    glue = glue_tokens(tokenizer, V).to(device)
+    targets, word_start, holes = _targets(tokenizer, sk, n, start)
+    lengths = [len(t) for t in targets]
+    last_kept = [max([t for t, x in enumerate(tg[:-1]) if x >= 0], default=-1) for tg in targets]
+    L = max(lengths)
+    with autocast(device, precision):
+        t0 = time.perf_counter()
+        dec = _Decoder(model, B, window + 4 * L, pad, device)  # room for the padding of uneven kept runs
+        pre = _prefixes(sk, window)
+        T = max(len(p) for p in pre)
+        ids = torch.full((B, T), pad, dtype=torch.long)
+        valid = torch.zeros(B, T, dtype=torch.bool)
+        for b in range(B):
+            p = pre[b % S]
+            ids[b, T - len(p) :] = torch.tensor(p)
+            valid[b, T - len(p) :] = True
+        dec.feed(ids.to(device), valid.to(device))
+        t_skel = time.perf_counter() - t0
+        out = [[] for _ in range(B)]  # each row's span tokens so far (offset = index)
+        pending = [[] for _ in range(B)]  # tokens written but not yet fed
+        done = [False] * B
+        decode_steps = 0
+        while True:
+            # each open row: its kept run up to the next offset it writes (fed with the token before it)
+            for b in range(B):
+                while not done[b] and targets[b][len(out[b])] >= 0:
+                    x = targets[b][len(out[b])]
+                    out[b].append(x)
+                    if x == eos:
+                        done[b] = True
+                    else:
+                        pending[b].append(x)
+            if all(done):
+                break
+            width = max(len(p) for p in pending)
+            if width:
+                ids = torch.full((B, width), pad, dtype=torch.long)
+                valid = torch.zeros(B, width, dtype=torch.bool)
+                for b, p in enumerate(pending):
+                    if p and not done[b]:
+                        ids[b, width - len(p) :] = torch.tensor(p)
+                        valid[b, width - len(p) :] = True
+                dec.feed(ids.to(device), valid.to(device))
+            pending = [[] for _ in range(B)]
+            writing = [b for b in range(B) if not done[b]]
+            r = torch.tensor(writing, device=device)
+            logits = dec.last[r].masked_fill(ban, float("-inf"))
+            off = [len(out[b]) for b in writing]
+            no_eos = torch.tensor([o < last_kept[b] for o, b in zip(off, writing)], device=device)
+            logits[:, eos] = logits[:, eos].masked_fill(no_eos, float("-inf"))
+            glued = torch.tensor([word_start[b][o] for o, b in zip(off, writing)], device=device)
+            logits = logits.masked_fill(glued[:, None] & glue[None, :V], float("-inf"))
+            width = max(off)
+            ctx = torch.full((len(writing), max(width, 1)), pad, dtype=torch.long)
+            for i, b in enumerate(writing):  # each row's own text so far, left-padded
+                if out[b]:
+                    ctx[i, max(width, 1) - len(out[b]) :] = torch.tensor(out[b])
+            logits = apply_processors(procs, ctx.to(device)[:, :width], logits)
+            if params.greedy:
+                x = sample(logits, None, temperature=0.0)
+            else:
+                u = torch.cat([torch.rand(S, 1, generator=g, device=device) for g in gens])  # (B, 1), variant-major
+                x = sample(logits, None, temperature=1.0, uniforms=u[r])
+            for b, t in zip(writing, x.tolist()):
+                out[b].append(t)
+                if t == eos:
+                    done[b] = True
+                else:
+                    pending[b].append(t)
+            decode_steps += 1
+    t_end = time.perf_counter()
+    reverted = 0
+    for b, hs in enumerate(holes):  # a hole that writes a word no contract uses gets its precedent's tokens back
+        for offsets, original, words in hs:
+            if original is None or offsets[-1] >= len(out[b]):
+                continue
+            text = tokenizer.decode([out[b][t] for t in offsets if out[b][t] != eos])
+            if any(w not in words for w in letter_words(text)):
+                for t, o in zip(offsets, original):
+                    out[b][t] = o
+                reverted += 1
+    results = []
+    for v in range(n):
+        toks = [r[: r.index(eos)] if eos in r else r for r in out[v * S : (v + 1) * S]]
+        texts = [tokenizer.decode(t) for t in toks]
+        timings = {"skeleton": t_skel, "fill": t_end - t0, "total": t_end - t_start, "forwards": dec.forwards,
+                   "reverted_holes": reverted}
         results.append(FillResult(texts, toks, sk.render(texts), timings, decode_steps))
     return results

@@ -59,7 +59,7 @@ def _overlaps(a: int, b: int, spans) -> bool:
 def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int,
                  own_facts=(), words=None) -> SpanStart:
     """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
-    tokens of the deal's facts kept, tokens of facts `allowed` does not state, of isolated acronyms
+    tokens of the deal's facts kept (also inside a phrase masked as foreign), tokens of facts `allowed` does not state, of isolated acronyms
     it does not write (hybrid.foreign_facts.foreign_acronyms) and of CUAD's redaction marks ("[***]")
     masked, every other
     word's tokens masked together with probability t (a word masked in part would come back as a
@@ -107,10 +107,13 @@ def _start(tokenizer, text, keep, drop, draws, budget, words) -> SpanStart:
         index.append(word + 1 if text[a:b].isspace() else max(word, 0))
     out, original = [], []
     for i, (a, b), w in zip(ids, offsets, index):
-        if _overlaps(a, b, drop):
+        if _overlaps(a, b, keep):
+            out.append(i)  # the deal's own fact, also inside a phrase the check calls foreign ("Company Competitor")
+            original.append(-1)
+        elif _overlaps(a, b, drop):
             out.append(tokenizer.mask_id)
             original.append(-1)
-        elif _overlaps(a, b, keep) or not draws[w]:
+        elif not draws[w]:
             out.append(i)
             original.append(-1)
         else:

@@ -62,3 +62,65 @@ def test_locks_and_budgets_hold(tiny_model, tokenizer):
 def test_guidance_other_than_off_is_refused(tiny_model, tokenizer):
     with pytest.raises(SamplingError, match=r"guidance must be 1 \(off\)"):
         fill(tiny_model, tokenizer, _small(tokenizer), n=1, guidance=2.0)
+
+
+def _edit_reference(model, tokenizer, sk, starts):
+    """Greedy, no cache, one span at a time: the kept tokens of starts[s] forced at their offsets,
+    every other offset the argmax after the skeleton before the span and the span so far (no <eos>
+    before the last kept token, no piece glued onto the kept token to its left)."""
+    from hybrid.diffusion.guards import glue_tokens
+
+    ids, span = sk.ids.tolist(), sk.span_mask.tolist()
+    banned = [i for i in tokenizer.special_ids if i != tokenizer.eos_id]
+    glue = glue_tokens(tokenizer, tokenizer.vocab_size)
+    out = []
+    for s, st in zip(sk.spans, starts):
+        seq = [t for t, sp in zip(ids[: s.start], span[: s.start]) if not sp]
+        last = max(i for i, x in enumerate(st) if x != tokenizer.mask_id)
+        body = []
+        for t in range(s.length - 1):
+            if t < len(st) and st[t] != tokenizer.mask_id:
+                x = st[t]
+            else:
+                with torch.no_grad():
+                    logits = model(torch.tensor(seq)[None], "causal")[0, -1].float()
+                logits[banned] = float("-inf")
+                if t < last:
+                    logits[tokenizer.eos_id] = float("-inf")
+                if 0 < t <= len(st) and st[t - 1] != tokenizer.mask_id:
+                    logits[glue[: logits.shape[0]]] = float("-inf")
+                x = int(logits.argmax())
+                if x == tokenizer.eos_id:
+                    break
+            seq.append(x)
+            body.append(x)
+        out.append(body)
+    return out
+
+
+def _holed(tokenizer, text, holes):
+    """text's tokens with those at the offsets `holes` masked."""
+    ids = tokenizer.encode(text)
+    return [tokenizer.mask_id if i in holes else t for i, t in enumerate(ids)]
+
+
+def test_editing_forces_the_kept_tokens_and_equals_a_no_cache_reference(lively_model, tokenizer):
+    """Uneven runs of kept tokens fed in one forward per step (padded across rows) give the tokens a
+    one-token-at-a-time reference without a cache gives; the kept tokens stand at their offsets."""
+    sk = _small(tokenizer, (56, 36, 64))
+    starts = [_holed(tokenizer, " The Supplier shall deliver the Products on time", {0, 3, 4}),
+              _holed(tokenizer, " Each party shall keep", {1}),
+              _holed(tokenizer, " This Agreement is governed by the laws of Delaware", {2, 5, 6, 7})]
+    got = fill(lively_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32", start=[starts, starts])
+    want = _edit_reference(lively_model, tokenizer, sk, starts)
+    assert got[0].tokens == want and got[1].tokens == want
+    for body, st in zip(got[0].tokens, starts):
+        assert len(body) >= len(st)
+        assert all(body[i] == x for i, x in enumerate(st) if x != tokenizer.mask_id)
+    holes = sum(x == tokenizer.mask_id for st in starts for x in st)
+    assert got[0].steps < sum(s.length for s in sk.spans) - holes  # kept runs cost no decode steps of their own
+
+
+def test_editing_start_shape_is_checked(tiny_model, tokenizer):
+    with pytest.raises(SamplingError, match="start must hold n=2 lists of 3"):
+        fill(tiny_model, tokenizer, _small(tokenizer), n=2, start=[[[], [], []]])

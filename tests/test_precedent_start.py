@@ -212,3 +212,14 @@ def test_the_spaced_start_masks_the_same_words(tokenizer):
         kept = [tokenizer.decode([i for i in s if i != tokenizer.mask_id]).split() for s in (x, x.spaced)]
         assert kept[0] == kept[1] and x.spaced.original.count(-1) < len(x.spaced)
     assert start_tokens(tokenizer, " " + text, DEAL, ALLOWED, 0.5, random.Random(0), 200).spaced is None  # spaced already
+
+
+def test_a_deal_fact_inside_a_phrase_masked_as_foreign_is_kept(tokenizer):
+    """"Pretzel Acme Robotics, Inc." reads as one foreign name; the deal's own party inside it stays
+    (before, the mask won and an edit lost terms that pasting the precedent keeps)."""
+    text = "Products of any Pretzel Acme Robotics, Inc. competitor shall be excluded from the Territory."
+    m = tokenizer.mask_id
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    st = start_tokens(tokenizer, text, DEAL, ALLOWED, 1e-9, random.Random(0), 200)
+    kept = "".join(text[a:b] for i, (a, b) in zip(st, enc.offsets) if i != m)
+    assert "Acme Robotics, Inc." in kept and "Pretzel" not in kept
