@@ -11,6 +11,18 @@ Measured in one run (ratios never cross runs):
 - the quality-vs-steps curve (K), the guidance sweep (w), the exact-vs-reused committed K/V cost;
 - step time at skeleton lengths 256..2048 (paged, and with the whole skeleton visible);
 - peak RSS of the process after the main comparison.
+
+--edit T measures the regime drafting from precedent makes (`hybrid draft --precedents 1
+--precedent-start T`) instead: every span starts from its variant's own precedent (the drafter's
+draws, hybrid.precedent_skeleton.draft_from_precedents), partly masked, and both fillers write only
+the holes: the diffusion filler at each K of --edit-steps, the batched AR fill with the same start
+(hybrid.arfill_batched.fill(start=): kept runs fed in one forward, one step per hole token; and one
+token per row per step; the faster of the two is the baseline). Quality is the bits/byte of the
+whole span under the drafting model with the skeleton as context (the likelihood of the clause as
+written: a hole must fit the kept words after it too, which left-to-right writing cannot see), and
+of the written tokens alone; and the independent judge's bits/byte of the bodies (evals.judge,
+SmolLM2-135M: a reader that did not write them). Top-level keys: the fastest K whose bpb is within 1.15x the AR's. Its
+own JSON line.
 """
 
 import argparse
@@ -211,6 +223,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--skip-sweeps", action="store_true")
     ap.add_argument("--sweep-sections", type=int, default=4, help="sections of the contract the K and w sweeps fill (CPU time)")
     ap.add_argument("--sweep-n", type=int, default=4, help="variants in the K and w sweeps")
+    ap.add_argument("--edit", type=float, default=None, metavar="T",
+                    help="measure editing a precedent at noise T instead (module docstring; 0.25 = what the README recommends)")
+    ap.add_argument("--edit-steps", default="8,16,32,64", help="the diffusion filler's K values in the --edit comparison")
+    ap.add_argument("--no-judge", dest="judge", action="store_false", help="--edit: leave out the independent judge (evals.judge)")
     add_run_args(ap)
     return ap
 
@@ -396,11 +412,121 @@ def sweeps(b: Bench, tid: str) -> dict:
     return out
 
 
+def _written_nats_bytes(model, tok, sk, token_lists, forced, window: int):
+    """(nats, bytes) of the tokens a filler wrote (offsets where `forced` [variant * S + span][offset]
+    is -1; their <eos> included), skeleton and kept tokens as context."""
+    S = len(sk.spans)
+    seqs, scored, nbytes = [], [], 0
+    for v, bodies in enumerate(token_lists):
+        lay = lay_out(tok, sk.segments, bodies)
+        sc = [False] * len(lay.ids)
+        for i, (a, e) in enumerate(lay.spans):
+            f = forced[v * S + i]
+            for o in range(e - a):
+                if o >= len(f) or f[o] < 0:
+                    sc[a + o] = True
+                    if o < len(bodies[i]):
+                        nbytes += len(tok.decode([bodies[i][o]]).encode("utf-8"))
+        seqs.append(lay.ids)
+        scored.append(sc)
+    sums = logprob_sums(model, seqs, scored, lambda n: sliding_windows(n, window, window // 2), pad_id=tok.pad_id)
+    return -sum(lp for lp, _ in sums), nbytes
+
+
+def edit_compare(b: Bench, tids: list[str]) -> dict:
+    """Editing a precedent at noise --edit: the diffusion filler at each K against the batched AR fill
+    with the same start, per template and pooled (module docstring)."""
+    from hybrid.arfill_batched import _targets
+    from hybrid.precedent_skeleton import draft_from_precedents
+    from hybrid.precedents import load_library
+
+    a = b.args
+    library = load_library(progress=False)
+    judge = None
+    if a.judge:
+        sys.path.insert(0, str(REPO))
+        from evals.judge import DEFAULT_JUDGE, clause_nats, load_judge
+
+        judge = load_judge(DEFAULT_JUDGE)
+    ks = [int(k) for k in a.edit_steps.split(",")]
+    rows = {name: {"seconds": 0.0, "nats": 0.0, "bytes": 0, "w_nats": 0.0, "w_bytes": 0, "d2": [], "j_nats": 0.0, "j_bytes": 0} for name in ("ar_runs", "ar_positions")}
+    rows.update({f"K={k}": {"seconds": 0.0, "nats": 0.0, "bytes": 0, "w_nats": 0.0, "w_bytes": 0, "d2": [], "j_nats": 0.0, "j_bytes": 0, "commits": 0.0, "span_steps": 0,
+                            "hist": torch.zeros(9, dtype=torch.long), "steps": []} for k in ks})
+    per_template = {}
+    for tid in tids:
+        t = load_template(tid)
+        skel = t.render_skeleton(full_outline(t, b.sections), t.example)
+        skel, _, start, _ = draft_from_precedents(b.tok, skel, library, t, t.example, b.n, k=1, seed=a.seed, start_noise=a.edit)
+        sk = from_template(b.tok, skel)
+        forced, _, _ = _targets(b.tok, sk, b.n, start)
+        per_template[tid] = {"span_tokens": sk.span_tokens, "spans": len(sk.spans), "kept_tokens": sum(x >= 0 for f in forced for x in f[:-1])}
+        runs = [(name, (lambda kr=kr: arfill_batched.fill(b.model, b.tok, sk, n=b.n, seed=a.seed, params=b.params, window=a.window,
+                                                          precision=a.precision, start=start, kept_runs=kr)))
+                for name, kr in (("ar_runs", True), ("ar_positions", False))]
+        runs += [(f"K={k}", (lambda k=k: sampler.fill(b.model, b.tok, sk, n=b.n, steps=k, guidance=a.guidance, seed=a.seed,
+                                                      params=b.params, config=b.cfg, start=start))) for k in ks]
+        for name, fn in runs:
+            res, sec = _timed(fn, b.device)
+            r = rows[name]
+            r["seconds"] += sec
+            toks = [x.tokens for x in res]
+            nats, nbytes = span_nats_bytes(b.model, b.tok, sk, toks, b.window, b.window // 2)
+            wn, wb = _written_nats_bytes(b.model, b.tok, sk, toks, forced, b.window)
+            r["nats"], r["bytes"], r["w_nats"], r["w_bytes"] = r["nats"] + nats, r["bytes"] + nbytes, r["w_nats"] + wn, r["w_bytes"] + wb
+            r["d2"].append(distinct2([" ".join(x.spans) for x in res]))
+            if judge is not None:  # an independent reader of the same bodies (SmolLM2-135M)
+                for x in res:
+                    jn, jb, _ = clause_nats(judge, sk.segments, x.spans)
+                    r["j_nats"], r["j_bytes"] = r["j_nats"] + jn, r["j_bytes"] + jb
+            info = {"seconds": round(sec, 3), "steps": res[0].steps, "bpb": round(nats / math.log(2) / max(nbytes, 1), 4),
+                    "written_bpb": round(wn / math.log(2) / max(wb, 1), 4)}
+            if name.startswith("K="):
+                c = res[0].timings["commits_per_span_step"]
+                r["hist"] += torch.tensor(c)
+                r["span_steps"] += sum(c)
+                r["commits"] += res[0].timings["tokens_per_span_step"] * sum(c)
+                info["tokens_per_span_step"] = round(res[0].timings["tokens_per_span_step"], 3)
+            per_template[tid][name] = info
+            log(f"edit {tid} {name}: {info}")
+    base = min(("ar_runs", "ar_positions"), key=lambda k: rows[k]["seconds"])  # the faster AR fill is the baseline
+    ar = rows[base]
+    bpb = lambda r: r["nats"] / math.log(2) / max(r["bytes"], 1)  # noqa: E731
+    wbpb = lambda r: r["w_nats"] / math.log(2) / max(r["w_bytes"], 1)  # noqa: E731
+    jbpb = lambda r: round(r["j_nats"] / math.log(2) / r["j_bytes"], 4) if r["j_bytes"] else None  # noqa: E731
+    points = []
+    for k in ks:
+        r = rows[f"K={k}"]
+        points.append({"steps": k, "seconds": round(r["seconds"], 3), "tokens_per_span_step": round(r["commits"] / max(r["span_steps"], 1), 3),
+                       "commits_per_span_step_histogram": {("8+" if i == 8 else str(i)): int(c) for i, c in enumerate(r["hist"].tolist())},
+                       "speedup_vs_ar_batched": round(ar["seconds"] / max(r["seconds"], 1e-9), 3),
+                       "bpb": round(bpb(r), 4), "bpb_ratio_vs_ar_batched": round(bpb(r) / max(bpb(ar), 1e-9), 4),
+                       "written_bpb": round(wbpb(r), 4), "written_bpb_ratio_vs_ar_batched": round(wbpb(r) / max(wbpb(ar), 1e-9), 4),
+                       "distinct2": round(sum(r["d2"]) / len(r["d2"]), 4), "judge_bpb": jbpb(r),
+                       "judge_bpb_ratio_vs_ar_batched": round(jbpb(r) / jbpb(ar), 4) if judge is not None else None})
+    best = min(points, key=lambda p: p["seconds"] if p["bpb_ratio_vs_ar_batched"] <= 1.15 else float("inf"))
+    return {"edit_noise": a.edit, "ar_baseline": base,
+            **{name: {"seconds": round(r["seconds"], 3), "bpb": round(bpb(r), 4), "written_bpb": round(wbpb(r), 4),
+                      "distinct2": round(sum(r["d2"]) / len(r["d2"]), 4), "judge_bpb": jbpb(r)} for name, r in rows.items() if name.startswith("ar_")},
+            "tokens_per_span_step": best["tokens_per_span_step"], "speedup_vs_ar_batched": best["speedup_vs_ar_batched"],
+            "bpb_ratio_vs_ar_batched": best["bpb_ratio_vs_ar_batched"], "best_steps": best["steps"],
+            "points": points, "per_template": per_template}
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
     b = Bench(args)
+    if args.edit is not None:
+        tids = args.templates.split(",")
+        b.warm_up()
+        measured = edit_compare(b, tids)
+        out = {"benchmark": "fill-edit", "checkpoint": args.checkpoint, "model_params": sum(p.numel() for p in b.model.parameters()),
+               "n": b.n, "sections": b.sections, "templates": tids, "guidance": args.guidance, "block": args.block,
+               "threshold": args.threshold, "window": args.window, "precision": args.precision,
+               "sampling": {"temperature": args.temperature, "top_p": args.top_p}, **machine(), **measured}
+        emit(out, args.out)
+        return
     tids = args.templates.split(",")
     sks = {t: _skeleton(b.tok, t, b.sections) for t in tids}
     b.warm_up()

@@ -34,7 +34,8 @@ SmolLM2-135M, variant 0 of the first --judge-docs documents) and its ratio to th
 Real and generated bodies are cut into MAUVE passages the same way (--passage-words). Plus
 `hybrid draft mutual-nda --example -n 4` timed with and without precedents (the 1.5x bar).
 
-    .venv/bin/python benchmarks/precedent.py --docs 0 --sections 0 --words 192 --passage-words 96 > benchmarks/results/precedent-cpu.json
+    .venv/bin/python benchmarks/precedent.py --docs 0 --sections 0 --words 192 --passage-words 96 --judge-docs 6 \
+        --systems without,edit_draws,retrieval --draws-noise 0.25 > benchmarks/results/precedent-cpu.json
 """
 
 import argparse
@@ -213,6 +214,9 @@ def main(argv=None) -> int:
                     help="comma-separated systems to run (a sweep of --start-noise needs only edit)")
     ap.add_argument("--dump", default=None, help="also write every system's bodies per document, variant and section, beside the "
                     "real ones, the deal, its required terms and the precedents drawn, to this JSON file (for reading)")
+    ap.add_argument("--with-system", default="edit_draws",
+                    help="the system the issue's *_with keys report: hybrid drafting with precedents as drafting does it "
+                         "(edit_draws = `--precedents 1 --precedent-start T`; with = the precedent beside the span only)")
     ap.add_argument("--skip-draft-timing", action="store_true", help="leave out the mutual-nda draft timing (smoke runs)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -230,6 +234,8 @@ def main(argv=None) -> int:
     known = ("with", "without", "edit", "edit_unchecked", "edit_draws", "ar_beside", "retrieval")
     if not systems or any(x not in known for x in systems):
         ap.error(f"--systems takes a comma-separated list of {', '.join(known)}; got {args.systems!r}")
+    if args.with_system not in systems:
+        ap.error(f"--with-system must be one of the systems run ({args.systems}); got {args.with_system!r}")
     outputs = {k: [] for k in known if k in systems}
     seconds = {k: 0.0 for k in outputs if k != "retrieval"}
     steps_run = {k: [] for k in seconds}  # per document: (tokens committed per span per step, steps run)
@@ -304,16 +310,18 @@ def main(argv=None) -> int:
             jb = _judge_bpb(judge, judged, outputs[name][: len(judged)])
             res[name].update(judge_bpb=jb, judge_bpb_ratio=jb / real_judge if jb and real_judge else None)
     res.update({k: {} for k in known if k not in res})  # systems left out: their keys read None
+    w = res[args.with_system]
     out = {
-        "mauve_with": res["with"].get("mauve"), "mauve_without": res["without"].get("mauve"), "mauve_retrieval": res["retrieval"].get("mauve"),
+        "mauve_with": w.get("mauve"), "mauve_without": res["without"].get("mauve"), "mauve_retrieval": res["retrieval"].get("mauve"),
         "mauve_edit": res["edit"].get("mauve"), "leaked_facts_edit": res["edit"].get("leaked_facts"),
         "required_terms_edit": res["edit"].get("required_terms"), "distinct2_edit": res["edit"].get("distinct2"),
         "ref_bpb_ratio_edit": res["edit"].get("ref_bpb_ratio"),
-        "leaked_facts": res["with"].get("leaked_facts"),
-        "required_terms_with": res["with"].get("required_terms"), "required_terms_retrieval": res["retrieval"].get("required_terms"),
-        "distinct2_with": res["with"].get("distinct2"), "distinct2_retrieval": res["retrieval"].get("distinct2"),
-        "seconds_per_draft_with": res["with"].get("seconds_per_draft"), "seconds_per_draft_without": res["without"].get("seconds_per_draft"),
-        "ref_bpb_ratio_with": res["with"].get("ref_bpb_ratio"), "ref_bpb_real": real_bpb,
+        "leaked_facts": w.get("leaked_facts"),
+        "required_terms_with": w.get("required_terms"), "required_terms_retrieval": res["retrieval"].get("required_terms"),
+        "distinct2_with": w.get("distinct2"), "distinct2_retrieval": res["retrieval"].get("distinct2"),
+        "seconds_per_draft_with": w.get("seconds_per_draft"), "seconds_per_draft_without": res["without"].get("seconds_per_draft"),
+        "ref_bpb_ratio_with": w.get("ref_bpb_ratio"), "judge_bpb_ratio_with": w.get("judge_bpb_ratio"),
+        "with_system": args.with_system, "ref_bpb_real": real_bpb,
         "judge_bpb_ratio_edit": res["edit"].get("judge_bpb_ratio"), "judge_bpb_ratio_edit_unchecked": res["edit_unchecked"].get("judge_bpb_ratio"),
         "judge_bpb_ratio_without": res["without"].get("judge_bpb_ratio"), "judge_bpb_real": real_judge, "judge_docs": len(judged),
         "unknown_words_per_1000_edit": res["edit"].get("unknown_words_per_1000"),
