@@ -53,8 +53,9 @@ def _table() -> dict[str, System]:
     rows = [
         System("hybrid", "diffusion", None, None, "diffusion fill from 1 precedent per span, the sampler's default K and w", precedents=1),
         System("hybrid-noprec", "diffusion", None, None, "diffusion fill without precedents, default K and w"),
-        System("hybrid-edit", "diffusion", None, None, "each span edited from its top precedent: half its words masked, "
-               "the deal's facts kept, then the diffusion fill (--precedent-start 0.5)", precedents=1, start=0.5),
+        System("hybrid-edit", "diffusion", None, None, "each span edited from its variant's own precedent draw: a quarter of its "
+               "words masked, the deal's facts kept, then the diffusion fill (--precedent-start 0.25, the recommended level)",
+               precedents=1, start=0.25),
         System("ar", "ar", None, 0.0, "KV-cached autoregressive fill on the same backbone and skeleton (1 precedent per span)", precedents=1),
         System("retrieval", "retrieval", None, None, "no generation: the top precedent with the deal's facts substituted, cut to the real length"),
         System("smollm2-ar", "ar", None, 0.0, "zero-shot autoregressive fill with pretrained SmolLM2-135M, no precedents",

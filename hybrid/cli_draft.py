@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hybrid.errors import FieldError, OutputError, SamplingError
 from hybrid.jsonl import json_lines
-from hybrid.options import MAX_VARIANTS, SEED, add_threads, float_range, int_range
+from hybrid.options import EDIT_FILLERS, MAX_VARIANTS, SEED, add_threads, float_range, int_range
 from hybrid.outdir import is_bookkeeping, FileSet, OutputLock, check_writable, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
@@ -92,8 +92,8 @@ def _cmd_draft(args) -> int:
     check_draft_args(args.n, steps, guidance, args.seed)
     check_precedent_args(args.precedents, args.precedent_guidance, args.precedent_start,
                          names={k: "--" + k.replace("_", "-") for k in ("precedents", "precedent_guidance", "precedent_start")})
-    if args.precedent_start < 1 and args.filler != "diffusion":
-        raise SamplingError(f"--precedent-start needs --filler diffusion, got --filler {args.filler}.")
+    if args.precedent_start < 1 and args.filler not in EDIT_FILLERS:
+        raise SamplingError(f"--precedent-start needs --filler {' or '.join(EDIT_FILLERS)}, got --filler {args.filler}.")
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
     params = sampling_params(sampling, DRAFT_SAMPLING)
     template = load_template(args.template)
@@ -295,7 +295,8 @@ def add_parsers(subparsers) -> None:
                    help="checkpoint dir, Llama checkpoint dir or fetched base name such as smollm2-135m (default: the shipped model)")
     d.add_argument("--filler", choices=("diffusion", "ar", "ar-batched"), default="diffusion",
                    help="diffusion: the parallel masked-diffusion filler; ar: left-to-right, clause after clause (a zero-shot "
-                        "pretrained base needs it); ar-batched: every clause left to right at once (fastest on CPU, see README)")
+                        "pretrained base needs it); ar-batched: every clause left to right at once (fastest on CPU from scratch, see "
+                        "README; with --precedent-start it writes only the holes, the AR baseline of editing)")
     d.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     add_threads(d)
     d.add_argument("--json", action="store_true", help="print one JSON object on stdout")

@@ -29,7 +29,7 @@ from hybrid.draft import Draft, DraftEvent, source_note
 from hybrid.errors import CheckpointError, SamplingError
 from hybrid.fill_api import FillResult, check_fill_args
 from hybrid.likelihood import trained_window
-from hybrid.options import MMR, PRECEDENT_GUIDANCE, PRECEDENTS
+from hybrid.options import EDIT_FILLERS, MMR, PRECEDENT_GUIDANCE, PRECEDENTS
 from hybrid.rerank import ContractSpec, Reranker, RerankWeights
 from hybrid.sampling import SamplingParams
 from hybrid.templates import load_template
@@ -81,7 +81,7 @@ def _default_guidance() -> float:
 
 def fill_function(filler: str, fill_config=None):
     """The fill function of a filler (FILLERS); all take the arguments of hybrid.fill_api's contract
-    (the diffusion filler also a precedent `start`)."""
+    (the EDIT_FILLERS also a precedent `start`)."""
     if filler == "diffusion":
         from functools import partial
 
@@ -232,7 +232,7 @@ class Drafter:
                               precedent_facts=precedent_facts) if self.fact_guard else None
             params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))), fact_guard=guard)
         fill = fill_function(self.filler, self.fill_config)
-        extra = {} if start is None else {"start": start}  # only the diffusion filler edits a start (checked in _events)
+        extra = {} if start is None else {"start": start}  # only EDIT_FILLERS edit a start (checked in _events)
         return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params,
                     on_step=on_step, **extra)
 
@@ -365,8 +365,9 @@ class Drafter:
             facts = ()  # the precedents' own facts (parties, roles)
             if precedents:
                 ts = time.perf_counter()
-                if precedent_start < 1 and self.filler != "diffusion":
-                    raise SamplingError(f"precedent_start < 1 needs the diffusion filler, got filler={self.filler!r}.")
+                if precedent_start < 1 and self.filler not in EDIT_FILLERS:
+                    raise SamplingError(f"precedent_start < 1 needs a filler that edits a start ({', '.join(EDIT_FILLERS)}), "
+                                        f"got filler={self.filler!r}.")
                 from hybrid.precedent_skeleton import draft_from_precedents
 
                 skeleton, provenance, start, facts = draft_from_precedents(

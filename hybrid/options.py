@@ -89,6 +89,7 @@ SEED = int_range(0, 2**64 - 1)  # torch.Generator.manual_seed takes at most 64 b
 MMR = float_range(0, 1, hi_open=True, off=0)  # the reranker's diversity weight (hybrid.mmr.mmr_order)
 PRECEDENTS = int_range(0, MAX_PRECEDENTS, off=0)  # precedents per section (Drafter.draft, `hybrid draft --precedents`)
 PRECEDENT_GUIDANCE = float_range(0, off=0)  # added to the guidance weight (Drafter.draft, `--precedent-guidance`)
+EDIT_FILLERS = ("diffusion", "ar-batched")  # the fillers that edit a precedent start (precedent_start < 1)
 PRECEDENT_START = float_range(0, 1, lo_open=True, off=1)  # precedent start noise (Drafter.draft, `--precedent-start`)
 
 

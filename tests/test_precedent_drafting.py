@@ -217,3 +217,19 @@ def test_an_edited_clause_goes_on_after_a_space_where_its_frame_sentence_ends(dr
     for d in drafter.draft(T, T.example, n=2, steps=4, seed=1, outline=OUTLINE, precedents=1, precedent_start=0.01):
         for i in framed:
             assert not re.search(r"[a-z]\.[A-Z]", d.sections[i]["body"]), d.sections[i]["body"]  # "care.Acme": no space
+
+
+def test_the_batched_ar_fill_edits_a_precedent_too_and_the_sequential_one_is_refused(tiny_model, tokenizer):
+    """--filler ar-batched --precedent-start: the AR baseline of editing (hybrid.arfill_batched start=)
+    keeps the unnoised words as the diffusion filler does; the clause-by-clause AR fill cannot edit."""
+    values = T.validate_fields(T.example)
+    precedent = _library().precedents[0].adapted(deal_from_template(T, values))
+    ar = Drafter(tiny_model, tokenizer, filler="ar-batched", library=_library())
+    kept = ar.draft(T, T.example, n=2, seed=1, outline=OUTLINE, precedents=1, precedent_start=0.05)
+    words = set(precedent.split())
+    body = [w for s in kept[0].sections for w in s["body"].split()]
+    assert sum(w in words for w in body) / len(body) > 0.5
+    assert all(s.get("precedents") for s in kept[0].sections)
+    with pytest.raises(SamplingError, match=r"precedent_start < 1 needs a filler that edits a start \(diffusion, ar-batched\)"):
+        Drafter(tiny_model, tokenizer, filler="ar", library=_library()).draft(T, T.example, n=1, outline=OUTLINE, precedents=1,
+                                                                            precedent_start=0.25)
