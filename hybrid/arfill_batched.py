@@ -51,19 +51,19 @@ def _prefixes(sk, window: int) -> list[list[int]]:
 @torch.no_grad()
 def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
          params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW, precision: str = "auto",
-         start=None, kept_runs: bool = True) -> list[FillResult]:
+         start=None, kept_per_step: int = 0) -> list[FillResult]:
     """Write every span of `skeleton` of n variants in one batch of n x spans rows (same API as the
     other fillers; steps is ignored, guidance must be 1 = off). on_step(StepEvent) after each token step.
     start: start[v][s] token ids (hybrid.precedent_start), as the diffusion filler's `start`: kept
-    tokens forced, only the holes written (module docstring); kept_runs False feeds one token per row
-    per step instead (forced or sampled), without the padding uneven runs cost."""
+    tokens forced, only the holes written (module docstring); kept_per_step k > 0 feeds at most k
+    tokens per row per step (1: one token, kept or sampled), less padding than whole uneven runs."""
     t_start = time.perf_counter()
     sk, params, procs, device = prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window)
     if start is not None:
         if len(start) != n or any(len(x) != len(sk.spans) for x in start):
             raise SamplingError(f"start must hold n={n} lists of {len(sk.spans)} token lists (one per span), got "
                                 f"{[len(x) for x in start]} lists.")
-        return _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, kept_runs)
+        return _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, kept_per_step)
     V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
     S = len(sk.spans)
     if S == 0:
@@ -171,10 +171,10 @@ def _targets(tokenizer, sk, n: int, start) -> tuple[list[list[int]], list[list[b
     return targets, word_start, holes
 
 
-def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, runs=True) -> list[FillResult]:
+def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, chunk=0) -> list[FillResult]:
     """The editing decode: per step every row feeds its sampled token and the kept run after it in
-    one forward, then samples its next hole (rows advance through their own offsets); runs False:
-    one token per row per step, a kept one or a sampled one."""
+    one forward (at most `chunk` tokens, 0 = the whole run), then samples its next hole if it has
+    reached it (rows advance through their own offsets)."""
     from hybrid.diffusion.guards import glue_tokens
     from hybrid.precedents import letter_words
 
@@ -191,7 +191,7 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
     L = max(lengths)
     with autocast(device, precision):
         t0 = time.perf_counter()
-        dec = _Decoder(model, B, window + (4 if runs else 1) * L, pad, device)  # room for the padding of uneven kept runs
+        dec = _Decoder(model, B, window + (4 if chunk != 1 else 1) * L, pad, device)  # room for the padding of uneven kept runs
         pre = _prefixes(sk, window)
         T = max(len(p) for p in pre)
         ids = torch.full((B, T), pad, dtype=torch.long)
@@ -209,7 +209,7 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
         while True:
             # each open row: its kept run up to the next offset it writes (fed with the token before it)
             for b in range(B):
-                while not done[b] and targets[b][len(out[b])] >= 0 and (runs or not pending[b]):
+                while not done[b] and targets[b][len(out[b])] >= 0 and (not chunk or len(pending[b]) < chunk):
                     x = targets[b][len(out[b])]
                     out[b].append(x)
                     if x == eos:

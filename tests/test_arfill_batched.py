@@ -104,8 +104,8 @@ def _holed(tokenizer, text, holes):
     return [tokenizer.mask_id if i in holes else t for i, t in enumerate(ids)]
 
 
-@pytest.mark.parametrize("runs", [True, False])
-def test_editing_forces_the_kept_tokens_and_equals_a_no_cache_reference(lively_model, tokenizer, runs):
+@pytest.mark.parametrize("chunk", [0, 1, 3])
+def test_editing_forces_the_kept_tokens_and_equals_a_no_cache_reference(lively_model, tokenizer, chunk):
     """Uneven runs of kept tokens fed in one forward per step (padded across rows), or one token per
     row per step, give the tokens a one-token-at-a-time reference without a cache gives; the kept
     tokens stand at their offsets."""
@@ -113,13 +113,13 @@ def test_editing_forces_the_kept_tokens_and_equals_a_no_cache_reference(lively_m
     starts = [_holed(tokenizer, " The Supplier shall deliver the Products on time", {0, 3, 4}),
               _holed(tokenizer, " Each party shall keep", {1}),
               _holed(tokenizer, " This Agreement is governed by the laws of Delaware", {2, 5, 6, 7})]
-    got = fill(lively_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32", start=[starts, starts], kept_runs=runs)
+    got = fill(lively_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32", start=[starts, starts], kept_per_step=chunk)
     want = _edit_reference(lively_model, tokenizer, sk, starts)
     assert got[0].tokens == want and got[1].tokens == want
     for body, st in zip(got[0].tokens, starts):
         assert len(body) >= len(st)
         assert all(body[i] == x for i, x in enumerate(st) if x != tokenizer.mask_id)
-    if runs:  # kept runs cost no decode steps of their own
+    if chunk == 0:  # kept runs cost no decode steps of their own
         assert got[0].steps < max(len(b) for b in want) - 10
 
 
