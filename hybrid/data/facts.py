@@ -115,36 +115,40 @@ def _short_form(name: str) -> str:
     return name
 
 
-ALIAS_REACH = 200  # characters after a party's full name in which its defined short name stands
+ALIAS_REACH = 300  # characters after a party's name in which its defined short name stands (an address may come between)
 
 
 def party_names(fields: dict, preamble: str) -> tuple[list[str], list[str]]:
     """(names of party A, names of party B): full names from the fields, their short forms, and the
-    preamble's defined names. A party's alias is the first defined name within ALIAS_REACH characters
-    after its full name and before the other party's ('International Business Machines Corporation
-    ("IBM")'); a defined name further on names something else ('an attachment listed herein
-    ("Attachment")', '("Common Stock")'). Without full names the first two defined names are A and B."""
+    preamble's defined names. A defined name is a party's alias when the nearest party name before it
+    (full or short form, any occurrence) is that party's, at most ALIAS_REACH characters back, with
+    no other defined name between ('International Business Machines Corporation ("IBM")'); a defined
+    name further on names something else ('an attachment listed herein ("Attachment")', '("Common
+    Stock")'). Without full names the first two defined names are A and B."""
     full = [fields.get("party_a") or "", fields.get("party_b") or ""]
     names: list[list[str]] = [[], []]
     for i, n in enumerate(full):
         if n:
             names[i] += [n, _short_form(n)]
-    aliases = [(m.start(), m.group(1).strip(" .,")) for m in _DEFINED_RE.finditer(preamble)]
-    aliases = [(p, a) for p, a in aliases if a and not _NOT_PARTY.search(a)]
+    defined = list(_DEFINED_RE.finditer(preamble))
+    found = [(m.start(), m.group(1).strip(" .,")) for m in defined]
+    aliases = [(p, a) for p, a in found if a and not _NOT_PARTY.search(a)]
     low = preamble.lower()
-    pos = [low.find(n.lower()) if n else -1 for n in full]
-    if not any(p >= 0 for p in pos):
+    inside = lambda a: any(m.start() <= a < m.end() for m in defined)  # noqa: E731  a name quoted as a defined name
+    ends = sorted((m.end(), i) for i in (0, 1) for n in {x for x in names[i] if len(x) >= 3}
+                  for m in re.finditer(re.escape(n.lower()), low) if not inside(m.start()))  # (end of a party's name, party)
+    if not ends:
         picked = [(k, a) for k, (_, a) in enumerate(aliases[:2])]
     else:
         picked = []
-        for i in (0, 1):
-            if pos[i] < 0:
+        starts = [p for p, _ in found]
+        for p, alias in aliases:
+            before = [(e, i) for e, i in ends if e <= p]
+            if not before:
                 continue
-            end, other = pos[i] + len(full[i]), pos[1 - i]
-            stop = min(end + ALIAS_REACH, other if other > pos[i] else len(preamble))
-            first = next((a for p, a in aliases if end <= p < stop), None)
-            if first:
-                picked.append((i, first))
+            e, i = before[-1]
+            if p - e <= ALIAS_REACH and not any(e <= q < p for q in starts):
+                picked.append((i, alias))
     for i, alias in picked:
         if alias not in names[i] and alias not in names[1 - i]:
             names[i].append(alias)
