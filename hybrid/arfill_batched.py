@@ -48,6 +48,23 @@ def _prefixes(sk, window: int) -> list[list[int]]:
     return out
 
 
+def _prefilled(model, sk, B: int, window: int, capacity: int, pad: int, device) -> _Decoder:
+    """A decoder of B rows (variant-major: row b is span b % S) prefilled with each span's skeleton
+    text before it (_prefixes), left-padded to a common length."""
+    S = len(sk.spans)
+    dec = _Decoder(model, B, capacity, pad, device)
+    pre = _prefixes(sk, window)
+    T = max(len(p) for p in pre)
+    ids = torch.full((B, T), pad, dtype=torch.long)
+    valid = torch.zeros(B, T, dtype=torch.bool)
+    for b in range(B):
+        p = pre[b % S]
+        ids[b, T - len(p) :] = torch.tensor(p)
+        valid[b, T - len(p) :] = True
+    dec.feed(ids.to(device), valid.to(device))
+    return dec
+
+
 @torch.no_grad()
 def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
          params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW, precision: str = "auto",
@@ -85,16 +102,7 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guida
     lock_tok, lock_end = lock_tok.to(device).repeat(n, 1), lock_end.to(device).repeat(n)  # (B, L), (B,)
     with autocast(device, precision):
         t0 = time.perf_counter()
-        dec = _Decoder(model, B, window + L, pad, device)
-        pre = _prefixes(sk, window)
-        T = max(len(p) for p in pre)
-        ids = torch.full((B, T), pad, dtype=torch.long)
-        valid = torch.zeros(B, T, dtype=torch.bool)
-        for b in range(B):
-            p = pre[b % S]
-            ids[b, T - len(p) :] = torch.tensor(p)
-            valid[b, T - len(p) :] = True
-        dec.feed(ids.to(device), valid.to(device))
+        dec = _prefilled(model, sk, B, window, window + L, pad, device)
         t_skel = time.perf_counter() - t0
         out = torch.full((B, L), pad, dtype=torch.long, device=device)
         done = torch.zeros(B, dtype=torch.bool, device=device)
@@ -191,16 +199,7 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
     L = max(lengths)
     with autocast(device, precision):
         t0 = time.perf_counter()
-        dec = _Decoder(model, B, window + (4 if chunk != 1 else 1) * L, pad, device)  # room for the padding of uneven kept runs
-        pre = _prefixes(sk, window)
-        T = max(len(p) for p in pre)
-        ids = torch.full((B, T), pad, dtype=torch.long)
-        valid = torch.zeros(B, T, dtype=torch.bool)
-        for b in range(B):
-            p = pre[b % S]
-            ids[b, T - len(p) :] = torch.tensor(p)
-            valid[b, T - len(p) :] = True
-        dec.feed(ids.to(device), valid.to(device))
+        dec = _prefilled(model, sk, B, window, window + (4 if chunk != 1 else 1) * L, pad, device)  # room for uneven kept runs' padding
         t_skel = time.perf_counter() - t0
         out = [[] for _ in range(B)]  # each row's span tokens so far (offset = index)
         pending = [[] for _ in range(B)]  # tokens written but not yet fed
