@@ -223,3 +223,17 @@ def test_a_deal_fact_inside_a_phrase_masked_as_foreign_is_kept(tokenizer):
     st = start_tokens(tokenizer, text, DEAL, ALLOWED, 1e-9, random.Random(0), 200)
     kept = "".join(text[a:b] for i, (a, b) in zip(st, enc.offsets) if i != m)
     assert "Acme Robotics, Inc." in kept and "Pretzel" not in kept
+
+
+def test_a_character_of_several_byte_tokens_opens_one_word(tokenizer):
+    """"™" is three byte-level tokens with the same offsets; each used to open a word of its own, so
+    the draws (one per whitespace word) ran out: IndexError on a precedent with "™" or "®"."""
+    text = "Pay ™ and ® now ™x " * 6 + "done"
+    m = tokenizer.mask_id
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    assert len(enc.ids) > len(set(enc.offsets))  # the premise: pieces that share a character's offsets
+    st = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.5, random.Random(0), 400)
+    assert len(st) == len(enc.ids)
+    for (a, b), i in zip(enc.offsets, st):  # a word's pieces are masked together or kept together
+        same = [j for (x, y), j in zip(enc.offsets, st) if (x, y) == (a, b)]
+        assert len(set(j == m for j in same)) == 1
