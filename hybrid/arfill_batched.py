@@ -229,6 +229,9 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
             pending = [[] for _ in range(B)]
             writing = [b for b in range(B) if not done[b] and targets[b][len(out[b])] < 0]
             decode_steps += 1
+            # every variant draws S uniforms every step, writing or not: each row advances on its own
+            # schedule, so variant i's draws (and text) do not depend on the other rows or on n
+            u = None if params.greedy else torch.cat([torch.rand(S, 1, generator=g, device=device) for g in gens])
             if not writing:
                 continue
             r = torch.tensor(writing, device=device)
@@ -247,7 +250,6 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
             if params.greedy:
                 x = sample(logits, None, temperature=0.0)
             else:
-                u = torch.cat([torch.rand(S, 1, generator=g, device=device) for g in gens])  # (B, 1), variant-major
                 x = sample(logits, None, temperature=1.0, uniforms=u[r])
             for b, t in zip(writing, x.tolist()):
                 out[b].append(t)

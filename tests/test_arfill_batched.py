@@ -126,3 +126,22 @@ def test_editing_forces_the_kept_tokens_and_equals_a_no_cache_reference(lively_m
 def test_editing_start_shape_is_checked(tiny_model, tokenizer):
     with pytest.raises(SamplingError, match="start must hold n=2 lists of 3"):
         fill(tiny_model, tokenizer, _small(tokenizer), n=2, start=[[[], [], []]])
+
+
+def test_editing_variant_i_does_not_depend_on_n(lively_model, tokenizer):
+    """Rows advance through their own offsets; a step where no row of variant 0 writes must still
+    draw its uniforms, or variant 0 reads another stream position when more variants run."""
+    sk = _small(tokenizer, (40, 30, 40))
+    p = SamplingParams(temperature=3.0, top_p=1.0)  # flat enough that a shifted uniform picks another token
+    from hybrid.precedent_start import SpanStart
+
+    ends = lambda ids: SpanStart(ids, ends=True)  # noqa: E731  each clause ends with its start: variant 0 has steps with no hole to write
+    a = [ends(_holed(tokenizer, " The Supplier shall deliver the Products", {1})),
+         ends(_holed(tokenizer, " This Agreement is governed by", {4})), ends(_holed(tokenizer, " Each party shall keep the", {3}))]
+    b = [_holed(tokenizer, " The Supplier shall deliver the Products on time and in full", {0, 2, 4, 9}),
+         _holed(tokenizer, " This Agreement is governed", {0, 1, 2}), []]
+    one = fill(lively_model, tokenizer, sk, n=1, seed=3, params=p, start=[a], precision="fp32", kept_per_step=1)
+    two = fill(lively_model, tokenizer, sk, n=2, seed=3, params=p, start=[a, b], precision="fp32", kept_per_step=1)
+    assert one[0].tokens == two[0].tokens
+    other = fill(lively_model, tokenizer, sk, n=1, seed=4, params=p, start=[a], precision="fp32", kept_per_step=1)
+    assert other[0].tokens != one[0].tokens  # the premise: the draws matter
