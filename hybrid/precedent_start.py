@@ -29,6 +29,7 @@ from hybrid.precedents import letter_words
 __all__ = ["SpanStart", "start_tokens", "precedent_starts", "starts_from_draws", "check_start_noise"]
 
 _REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
+_SENTENCE_END = re.compile(r"[.;:!?]+[\"')\]”’]*")  # a token that ends a sentence or a clause of one
 
 
 def check_start_noise(t) -> float:
@@ -63,17 +64,18 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     it does not write (hybrid.foreign_facts.foreign_acronyms) and of CUAD's redaction marks ("[***]")
     masked, every other
     word's tokens masked together with probability t (a word masked in part would come back as a
-    broken word: "Discloser" with its first piece masked reads "Wloser"). A SpanStart: `original`
+    broken word: "Discloser" with its first piece masked reads "Wloser"), except, for t < 1, the
+    token that ends it with a full stop, semicolon or colon (the sentence still ends there). A SpanStart: `original`
     holds the precedent's token under each noised hole, `words` is passed on, `ends` is True when
     the whole text fits the budget, and `spaced` is the same start (the same words masked) for the
     text after a space, which the filler takes where a frame sentence ends right before the span
     ("... Effective Date." + " The term ...", not "Date.The")."""
     keep, drop = _fact_spans(text, deal, allowed, own_facts)
     draws = [rng.random() < t for _ in range(len(text.split()) + 1)]  # one per whitespace word (+ a trailing space)
-    out = _start(tokenizer, text, keep, drop, draws, budget, words)
+    out = _start(tokenizer, text, keep, drop, draws, budget, words, t < 1)
     if not text[:1].isspace():  # the same words masked after a space: the spans move by one character
         out.spaced = _start(tokenizer, " " + text, [(a + 1, b + 1) for a, b in keep], [(a + 1, b + 1) for a, b in drop],
-                            draws, budget, words)
+                            draws, budget, words, t < 1)
     return out
 
 
@@ -96,7 +98,7 @@ def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[li
     return keep, drop
 
 
-def _start(tokenizer, text, keep, drop, draws, budget, words) -> SpanStart:
+def _start(tokenizer, text, keep, drop, draws, budget, words, stops: bool = True) -> SpanStart:
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     ids, offsets = enc.ids[:budget], enc.offsets[:budget]
     # draws[w] for all tokens of whitespace word w (a space token goes with the word it opens)
@@ -114,9 +116,9 @@ def _start(tokenizer, text, keep, drop, draws, budget, words) -> SpanStart:
         elif _overlaps(a, b, drop):
             out.append(tokenizer.mask_id)
             original.append(-1)
-        elif not draws[w]:
-            out.append(i)
-            original.append(-1)
+        elif not draws[w] or (stops and _SENTENCE_END.fullmatch(text[a:b]) and (b >= len(text) or text[b].isspace())):
+            out.append(i)  # unnoised, or the full stop that ends a noised word: the sentence still ends there
+            original.append(-1)  # (rewritten with it, "... the Agreement" + "Alternatively," ran into one sentence)
         else:
             out.append(tokenizer.mask_id)
             original.append(i)

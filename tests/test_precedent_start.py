@@ -237,3 +237,16 @@ def test_a_character_of_several_byte_tokens_opens_one_word(tokenizer):
     for (a, b), i in zip(enc.offsets, st):  # a word's pieces are masked together or kept together
         same = [j for (x, y), j in zip(enc.offsets, st) if (x, y) == (a, b)]
         assert len(set(j == m for j in same)) == 1
+
+
+def test_a_noised_words_full_stop_stays_so_the_sentence_still_ends_there(tokenizer):
+    """Rewritten with its word, a full stop could vanish and run two sentences into one ("the
+    Agreement Alternatively, ..."), which reads a sentence opener as a mid-sentence name; at t = 1
+    (drafting from scratch) nothing is kept."""
+    text = "The term ends on the date. Alternatively, either party may end it; notice: in writing."
+    m = tokenizer.mask_id
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    st = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.999999, random.Random(0), 200)
+    kept = [text[a:b] for i, (a, b) in zip(st, enc.offsets) if i != m]
+    assert kept and set(kept) <= {".", ";", ":"} and "".join(kept).count(".") == 2
+    assert all(i == m for i in start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200))
