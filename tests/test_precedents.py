@@ -246,12 +246,12 @@ def test_a_defined_name_far_from_a_party_is_not_that_partys_alias():
 
 
 def test_a_partys_alias_follows_any_mention_of_its_name():
-    """The alias after a later mention of the name counts ("Acme" below), not only after the first
+    """The alias after a later mention of the name counts ("Widgets" below), not only after the first
     (the title's), and a mention of the other party in between does not steal it."""
     from hybrid.data.facts import party_names
 
-    preamble = ('Supply Agreement between Acme Corp and Beta LLC. This Agreement is made by Beta LLC, a Delaware company '
-                '("Beta"), and Acme Corp, a Texas corporation with offices at 1 Main Street, Austin ("Acme"). The goods '
-                'delivered hereunder ("Goods").')
-    a, b = party_names({"party_a": "Acme Corp", "party_b": "Beta LLC"}, preamble)
-    assert "Acme" in a and "Beta" in b and "Acme" not in b and "Goods" not in a + b
+    preamble = ('Supply Agreement between Acme Widgets Corp and Beta LLC. This Agreement is made by Beta LLC, a Delaware '
+                'company ("Vendor"), and Acme Widgets Corp, a Texas corporation with offices at 1 Main Street, Austin '
+                '("Widgets"). The goods delivered hereunder ("Goods").')
+    a, b = party_names({"party_a": "Acme Widgets Corp", "party_b": "Beta LLC"}, preamble)
+    assert "Widgets" in a and "Vendor" in b and "Widgets" not in b and "Goods" not in a + b
