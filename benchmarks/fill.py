@@ -144,12 +144,27 @@ def hf_fill(hf, tok, sk, n, params: SamplingParams, seed: int, window: int):
     return bodies
 
 
-def span_nats_bytes(model, tok, sk, token_lists, window: int, stride: int):
+def span_nats_bytes(model, tok, sk, token_lists, window: int, stride: int, forced=None):
     """(nats, bytes) of the span bodies (+ their <eos>) under the causal model, skeleton as context
-    (hybrid.data.layout + hybrid.likelihood's sliding windows)."""
+    (hybrid.data.layout + hybrid.likelihood's sliding windows); with `forced` ([variant * S + span]
+    [offset], -1 where the filler wrote: hybrid.arfill_batched._targets) only the written tokens,
+    the kept ones as context."""
+    S = len(sk.spans)
     lays = [lay_out(tok, sk.segments, bodies) for bodies in token_lists]
-    sums = logprob_sums(model, [x.ids for x in lays], [x.scored for x in lays], lambda n: sliding_windows(n, window, stride), pad_id=tok.pad_id)
-    nbytes = sum(len(tok.decode(b).encode("utf-8")) for bodies in token_lists for b in bodies)
+    scored, nbytes = [x.scored for x in lays], 0
+    if forced is None:
+        nbytes = sum(len(tok.decode(b).encode("utf-8")) for bodies in token_lists for b in bodies)
+    else:
+        scored = [[False] * len(x.ids) for x in lays]
+        for v, (lay, bodies) in enumerate(zip(lays, token_lists)):
+            for i, (a, e) in enumerate(lay.spans):
+                f = forced[v * S + i]
+                for o in range(e - a):
+                    if o >= len(f) or f[o] < 0:
+                        scored[v][a + o] = True
+                        if o < len(bodies[i]):
+                            nbytes += len(tok.decode([bodies[i][o]]).encode("utf-8"))
+    sums = logprob_sums(model, [x.ids for x in lays], scored, lambda n: sliding_windows(n, window, stride), pad_id=tok.pad_id)
     return -sum(logp for logp, _ in sums), nbytes
 
 
@@ -412,27 +427,6 @@ def sweeps(b: Bench, tid: str) -> dict:
     return out
 
 
-def _written_nats_bytes(model, tok, sk, token_lists, forced, window: int):
-    """(nats, bytes) of the tokens a filler wrote (offsets where `forced` [variant * S + span][offset]
-    is -1; their <eos> included), skeleton and kept tokens as context."""
-    S = len(sk.spans)
-    seqs, scored, nbytes = [], [], 0
-    for v, bodies in enumerate(token_lists):
-        lay = lay_out(tok, sk.segments, bodies)
-        sc = [False] * len(lay.ids)
-        for i, (a, e) in enumerate(lay.spans):
-            f = forced[v * S + i]
-            for o in range(e - a):
-                if o >= len(f) or f[o] < 0:
-                    sc[a + o] = True
-                    if o < len(bodies[i]):
-                        nbytes += len(tok.decode([bodies[i][o]]).encode("utf-8"))
-        seqs.append(lay.ids)
-        scored.append(sc)
-    sums = logprob_sums(model, seqs, scored, lambda n: sliding_windows(n, window, window // 2), pad_id=tok.pad_id)
-    return -sum(lp for lp, _ in sums), nbytes
-
-
 def edit_compare(b: Bench, tids: list[str]) -> dict:
     """Editing a precedent at noise --edit: the diffusion filler at each K against the batched AR fill
     with the same start, per template and pooled (module docstring)."""
@@ -471,7 +465,7 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
             r["seconds"] += sec
             toks = [x.tokens for x in res]
             nats, nbytes = span_nats_bytes(b.model, b.tok, sk, toks, b.window, b.window // 2)
-            wn, wb = _written_nats_bytes(b.model, b.tok, sk, toks, forced, b.window)
+            wn, wb = span_nats_bytes(b.model, b.tok, sk, toks, b.window, b.window // 2, forced=forced)
             r["nats"], r["bytes"], r["w_nats"], r["w_bytes"] = r["nats"] + nats, r["bytes"] + nbytes, r["w_nats"] + wn, r["w_bytes"] + wb
             r["d2"].append(distinct2([" ".join(x.spans) for x in res]))
             if judge is not None:  # an independent reader of the same bodies (SmolLM2-135M)

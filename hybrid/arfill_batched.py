@@ -26,8 +26,7 @@ import time
 import torch
 
 from hybrid.arfill import _Decoder, prepare
-from hybrid.errors import SamplingError
-from hybrid.fill_api import FillResult, StepEvent
+from hybrid.fill_api import FillResult, StepEvent, check_start
 from hybrid.precision import autocast
 from hybrid.sampling import SamplingParams, apply_processors, sample, variant_seed
 from hybrid.skeleton import DEFAULT_WINDOW
@@ -77,9 +76,7 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guida
     t_start = time.perf_counter()
     sk, params, procs, device = prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window)
     if start is not None:
-        if len(start) != n or any(len(x) != len(sk.spans) for x in start):
-            raise SamplingError(f"start must hold n={n} lists of {len(sk.spans)} token lists (one per span), got "
-                                f"{[len(x) for x in start]} lists.")
+        check_start(start, n, len(sk.spans))
         return _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, kept_per_step)
     V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
     S = len(sk.spans)
@@ -144,6 +141,8 @@ def _targets(tokenizer, sk, n: int, start) -> tuple[list[list[int]], list[list[b
     [(offsets, original ids or None, allowed words)], laid out as hybrid.diffusion.start.apply_start
     lays a start into the span's slots (skeleton locks first; a start's `spaced` form after a locked
     frame; the span's last slot left free; <eos> right after a start that holds its whole text)."""
+    from hybrid.diffusion.start import start_holes
+
     ids_all, locked_all, mask, eos = sk.ids.tolist(), sk.locked.tolist(), tokenizer.mask_id, sk.eos_id
     targets, word_start, holes = [], [], []
     for v in range(n):
@@ -157,17 +156,10 @@ def _targets(tokenizer, sk, n: int, start) -> tuple[list[list[int]], list[list[b
                     ids = ids.spaced
                 free = [t for t in range(s.length - 1) if not locked_all[s.start + t]]
                 k = min(len(ids), len(free))
-                orig = getattr(ids, "original", None)
-                run = []
-                for j in range(k + 1):
-                    if j < k and ids[j] == mask:
-                        run.append(j)
-                        continue
-                    if run and getattr(ids, "words", None) is not None:
-                        o = [orig[i] for i in run] if orig is not None else None
-                        hs.append(([free[i] for i in run], None if o is None or min(o) < 0 else o, ids.words))
-                    run = []
-                    if j < k:
+                if getattr(ids, "words", None) is not None:
+                    hs = [(slots, original, ids.words) for slots, original in start_holes(free[:k], ids, mask)]
+                for j in range(k):
+                    if ids[j] != mask:
                         tgt[free[j]] = ids[j]
                         if free[j] + 1 < s.length:
                             ws[free[j] + 1] = True
@@ -184,7 +176,7 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
     one forward (at most `chunk` tokens, 0 = the whole run), then samples its next hole if it has
     reached it (rows advance through their own offsets)."""
     from hybrid.diffusion.guards import glue_tokens
-    from hybrid.precedents import letter_words
+    from hybrid.diffusion.start import writes_unknown_word
 
     V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
     S = len(sk.spans)
@@ -217,14 +209,11 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
                         pending[b].append(x)
             if all(done):
                 break
-            width = max(len(p) for p in pending)
-            if width:
-                ids = torch.full((B, width), pad, dtype=torch.long)
-                valid = torch.zeros(B, width, dtype=torch.bool)
-                for b, p in enumerate(pending):
-                    if p and not done[b]:
-                        ids[b, width - len(p) :] = torch.tensor(p)
-                        valid[b, width - len(p) :] = True
+            feed = [p if p and not done[b] else [] for b, p in enumerate(pending)]
+            width = max(len(p) for p in feed)
+            if width:  # right-aligned: each row's last fed token is the one its next hole follows
+                ids = torch.tensor([[pad] * (width - len(p)) + p for p in feed], dtype=torch.long)
+                valid = torch.tensor([[False] * (width - len(p)) + [True] * len(p) for p in feed])
                 dec.feed(ids.to(device), valid.to(device))
             pending = [[] for _ in range(B)]
             writing = [b for b in range(B) if not done[b] and targets[b][len(out[b])] < 0]
@@ -241,12 +230,9 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
             logits[:, eos] = logits[:, eos].masked_fill(no_eos, float("-inf"))
             glued = torch.tensor([word_start[b][o] for o, b in zip(off, writing)], device=device)
             logits = logits.masked_fill(glued[:, None] & glue[None, :V], float("-inf"))
-            width = max(off)
-            ctx = torch.full((len(writing), max(width, 1)), pad, dtype=torch.long)
-            for i, b in enumerate(writing):  # each row's own text so far, left-padded
-                if out[b]:
-                    ctx[i, max(width, 1) - len(out[b]) :] = torch.tensor(out[b])
-            logits = apply_processors(procs, ctx.to(device)[:, :width], logits)
+            width = max(off)  # each row's own text so far, left-padded, as the processors' context
+            ctx = torch.tensor([[pad] * (width - len(out[b])) + out[b] for b in writing], dtype=torch.long).reshape(len(writing), width)
+            logits = apply_processors(procs, ctx.to(device), logits)
             if params.greedy:
                 x = sample(logits, None, temperature=0.0)
             else:
@@ -263,8 +249,7 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
         for offsets, original, words in hs:
             if original is None or offsets[-1] >= len(out[b]):
                 continue
-            text = tokenizer.decode([out[b][t] for t in offsets if out[b][t] != eos])
-            if any(w not in words for w in letter_words(text)):
+            if writes_unknown_word(tokenizer, [out[b][t] for t in offsets], words, eos):
                 for t, o in zip(offsets, original):
                     out[b][t] = o
                 reverted += 1

@@ -26,8 +26,8 @@ def add_draft_arguments(parser) -> None:
                         "the top one, the others seeded draws), adapted to the deal, each word masked with probability T; "
                         "the filler writes only the masked words (a word no contract uses is written again, then given back), "
                         "and the clause ends where its precedent ends; the deal's facts are kept, the precedent's foreign "
-                        "facts always rewritten (1 = off, default; 0.25 recommended, see the README; needs --precedents >= 1, the diffusion "
-                        "filler and --precedent-guidance 0)")
+                        "facts always rewritten (1 = off, default; 0.25 recommended, see the README; needs --precedents >= 1, "
+                        "--filler diffusion or ar-batched and --precedent-guidance 0)")
 
 
 def _cmd_precedents(args) -> int:

@@ -31,6 +31,12 @@ def check_fill_args(n, steps, guidance, seed) -> None:
     SEED.check("seed", seed, error=SamplingError)
 
 
+def check_start(start, n: int, spans: int) -> None:
+    """An edit start (hybrid.precedent_start) as the fillers that edit take it: n lists of one token list per span."""
+    if start is not None and (len(start) != n or any(len(x) != spans for x in start)):
+        raise SamplingError(f"start must hold n={n} lists of {spans} token lists (one per span), got {[len(x) for x in start]} lists.")
+
+
 def fill_processors(params, positional_ngram: bool = False) -> list:
     """params.processors() as every filler applies them: TopP taken among the FILL_TOP_P_CANDIDATES
     best tokens; NoRepeatNGram and the fact guard dropped when the caller applies them per position

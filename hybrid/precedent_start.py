@@ -104,9 +104,9 @@ def _start(tokenizer, text, keep, drop, draws, budget, words, stops: bool = True
     # draws[w] for all tokens of whitespace word w (a space token goes with the word it opens)
     word, index, opened = -1, [], -1  # opened: where the last word started (the byte pieces of one
     for a, b in offsets:  # character, "™" as three tokens, share its offsets: that word opens once)
-        if any(p > opened and not text[p].isspace() and (p == 0 or text[p - 1].isspace()) for p in range(a, b)):
-            word += 1
-            opened = max(p for p in range(a, b) if not text[p].isspace() and (p == 0 or text[p - 1].isspace()))
+        opens = [p for p in range(a, b) if p > opened and not text[p].isspace() and (p == 0 or text[p - 1].isspace())]
+        if opens:
+            word, opened = word + 1, opens[-1]
         index.append(word + 1 if text[a:b].isspace() else max(word, 0))
     out, original = [], []
     for i, (a, b), w in zip(ids, offsets, index):

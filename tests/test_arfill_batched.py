@@ -13,21 +13,35 @@ from test_arfill import _small  # the same three-clause skeleton
 GREEDY = SamplingParams(temperature=0)
 
 
-def _reference(model, tokenizer, sk):
-    """Greedy, no cache, one span at a time: context = the skeleton tokens before the span only."""
-    ids, span = sk.ids.tolist(), sk.span_mask.tolist()
+def _reference(model, tokenizer, sk, starts=None):
+    """Greedy, no cache, one span at a time: context = the skeleton tokens before the span only, and
+    with starts[s] (an edit start) its kept tokens forced at their offsets, every other offset the
+    argmax after the span so far (no <eos> before the last kept token, no piece glued onto the kept
+    token to its left)."""
+    from hybrid.diffusion.guards import glue_tokens
+
+    ids, span, mask = sk.ids.tolist(), sk.span_mask.tolist(), tokenizer.mask_id
     banned = [i for i in tokenizer.special_ids if i != tokenizer.eos_id]
+    glue = glue_tokens(tokenizer, tokenizer.vocab_size)
     out = []
-    for s in sk.spans:
+    for s, st in zip(sk.spans, starts or [[]] * len(sk.spans)):
         seq = [t for t, sp in zip(ids[: s.start], span[: s.start]) if not sp]
+        last = max((i for i, x in enumerate(st) if x != mask), default=-1)
         body = []
         for t in range(s.length - 1):
-            with torch.no_grad():
-                logits = model(torch.tensor(seq)[None], "causal")[0, -1].float()
-            logits[banned] = float("-inf")
-            x = int(logits.argmax())
-            if x == tokenizer.eos_id:
-                break
+            if t < len(st) and st[t] != mask:
+                x = st[t]
+            else:
+                with torch.no_grad():
+                    logits = model(torch.tensor(seq)[None], "causal")[0, -1].float()
+                logits[banned] = float("-inf")
+                if t < last:
+                    logits[tokenizer.eos_id] = float("-inf")
+                if 0 < t <= len(st) and st[t - 1] != mask:
+                    logits[glue[: logits.shape[0]]] = float("-inf")
+                x = int(logits.argmax())
+                if x == tokenizer.eos_id:
+                    break
             seq.append(x)
             body.append(x)
         out.append(body)
@@ -64,40 +78,6 @@ def test_guidance_other_than_off_is_refused(tiny_model, tokenizer):
         fill(tiny_model, tokenizer, _small(tokenizer), n=1, guidance=2.0)
 
 
-def _edit_reference(model, tokenizer, sk, starts):
-    """Greedy, no cache, one span at a time: the kept tokens of starts[s] forced at their offsets,
-    every other offset the argmax after the skeleton before the span and the span so far (no <eos>
-    before the last kept token, no piece glued onto the kept token to its left)."""
-    from hybrid.diffusion.guards import glue_tokens
-
-    ids, span = sk.ids.tolist(), sk.span_mask.tolist()
-    banned = [i for i in tokenizer.special_ids if i != tokenizer.eos_id]
-    glue = glue_tokens(tokenizer, tokenizer.vocab_size)
-    out = []
-    for s, st in zip(sk.spans, starts):
-        seq = [t for t, sp in zip(ids[: s.start], span[: s.start]) if not sp]
-        last = max(i for i, x in enumerate(st) if x != tokenizer.mask_id)
-        body = []
-        for t in range(s.length - 1):
-            if t < len(st) and st[t] != tokenizer.mask_id:
-                x = st[t]
-            else:
-                with torch.no_grad():
-                    logits = model(torch.tensor(seq)[None], "causal")[0, -1].float()
-                logits[banned] = float("-inf")
-                if t < last:
-                    logits[tokenizer.eos_id] = float("-inf")
-                if 0 < t <= len(st) and st[t - 1] != tokenizer.mask_id:
-                    logits[glue[: logits.shape[0]]] = float("-inf")
-                x = int(logits.argmax())
-                if x == tokenizer.eos_id:
-                    break
-            seq.append(x)
-            body.append(x)
-        out.append(body)
-    return out
-
-
 def _holed(tokenizer, text, holes):
     """text's tokens with those at the offsets `holes` masked."""
     ids = tokenizer.encode(text)
@@ -114,7 +94,7 @@ def test_editing_forces_the_kept_tokens_and_equals_a_no_cache_reference(lively_m
               _holed(tokenizer, " Each party shall keep", {1}),
               _holed(tokenizer, " This Agreement is governed by the laws of Delaware", {2, 5, 6, 7})]
     got = fill(lively_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32", start=[starts, starts], kept_per_step=chunk)
-    want = _edit_reference(lively_model, tokenizer, sk, starts)
+    want = _reference(lively_model, tokenizer, sk, starts)
     assert got[0].tokens == want and got[1].tokens == want
     for body, st in zip(got[0].tokens, starts):
         assert len(body) >= len(st)

@@ -56,7 +56,7 @@ from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
 from hybrid.diffusion.start import apply_start, hole_recheck, revert_holes
 from hybrid.diffusion.objective import fill_shift
 from hybrid.errors import SamplingError
-from hybrid.fill_api import FillResult, StepEvent, check_fill_args, fill_processors
+from hybrid.fill_api import FillResult, StepEvent, check_fill_args, check_start, fill_processors
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
 from hybrid.model.slot_cache import SlotStore
@@ -365,9 +365,7 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, gui
     cfg = config or FillConfig()
     sk = as_token_skeleton(tokenizer, skeleton)
     with autocast(next(model.parameters()).device, cfg.precision):
-        if start is not None and (len(start) != n or any(len(x) != len(sk.spans) for x in start)):
-            raise SamplingError(f"start must hold n={n} lists of {len(sk.spans)} token lists (one per span), got "
-                                f"{[len(x) for x in start]} lists.")
+        check_start(start, n, len(sk.spans))
         run = _Run(model, tokenizer, sk, n, steps, float(guidance), seed, params or SamplingParams(), cfg, start)
         t0 = time.perf_counter()
         run.skel, hidden = encode_skeleton(model, run.lay)

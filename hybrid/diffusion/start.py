@@ -15,7 +15,7 @@ import torch
 from hybrid.diffusion.guards import glue_tokens
 from hybrid.precedents import letter_words
 
-__all__ = ["apply_start", "hole_recheck", "revert_holes", "HOLE_RECHECKS"]
+__all__ = ["apply_start", "hole_recheck", "revert_holes", "start_holes", "writes_unknown_word", "HOLE_RECHECKS"]
 
 HOLE_RECHECKS = 2  # times a hole that wrote a word no contract uses is masked again before it is reverted
 
@@ -29,8 +29,9 @@ class _Hole:
         self.row, self.slots, self.original, self.words, self.tries = row, slots, original, words, 0
 
 
-def _holes(m: int, at_all, ids, words, mask_id: int) -> list[_Hole]:
-    """The runs of <mask> in a start placed at slots `at_all` of row m."""
+def start_holes(at_all, ids, mask_id: int) -> list[tuple[list, list | None]]:
+    """The runs of <mask> in a start placed at slots (or offsets) `at_all`: (their slots, the
+    precedent's tokens there, None where any is -1: not revertible)."""
     out, run = [], []
     orig = getattr(ids, "original", None)
     for i in range(len(at_all) + 1):
@@ -39,9 +40,14 @@ def _holes(m: int, at_all, ids, words, mask_id: int) -> list[_Hole]:
             continue
         if run:
             o = [orig[j] for j in run] if orig is not None else None
-            out.append(_Hole(m, at_all[run[0] : run[-1] + 1], None if o is None or min(o) < 0 else o, words))
+            out.append((at_all[run[0] : run[-1] + 1], None if o is None or min(o) < 0 else o))
             run = []
     return out
+
+
+def writes_unknown_word(tokenizer, ids, words, eos_id: int) -> bool:
+    """Whether the tokens `ids` (<eos> aside) write a run of letters not in `words`."""
+    return any(w not in words for w in letter_words(tokenizer.decode([t for t in ids if t != eos_id])))
 
 
 def apply_start(run, start) -> None:
@@ -70,9 +76,9 @@ def apply_start(run, start) -> None:
             free = ((run.span[m] == s) & run.valid[m] & ~run.locked[m]).nonzero().flatten()[:-1]
             k = min(len(ids), len(free))
             if getattr(ids, "words", None) is not None:
-                for h in _holes(m, free[:k], ids, ids.words, run.mask_id):
-                    run.hole_of[m, h.slots] = len(run.holes)
-                    run.holes.append(h)
+                for slots, original in start_holes(free[:k], ids, run.mask_id):
+                    run.hole_of[m, slots] = len(run.holes)
+                    run.holes.append(_Hole(m, slots, original, ids.words))
             if getattr(ids, "ends", False) and len(ids) < len(free):  # the text ends here: so does the span
                 e = free[len(ids)]
                 run.tok[m, e], run.masked[m, e], run.locked[m, e] = run.eos_id, False, True
@@ -94,8 +100,7 @@ def apply_start(run, start) -> None:
 
 
 def _writes_unknown_word(run, h: _Hole) -> bool:
-    ids = [t for t in run.tok[h.row, h.slots].tolist() if t != run.eos_id]
-    return any(w not in h.words for w in letter_words(run.tokenizer.decode(ids)))
+    return writes_unknown_word(run.tokenizer, run.tok[h.row, h.slots].tolist(), h.words, run.eos_id)
 
 
 def hole_recheck(run, new) -> torch.Tensor:
