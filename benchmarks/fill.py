@@ -43,6 +43,7 @@ from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machi
 from hybrid.data.document import Segment  # noqa: E402
 from hybrid.data.layout import lay_out  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
+from hybrid.diffusion.commit import COMMIT_RULES  # noqa: E402
 from hybrid.diffusion.sampler import FillConfig  # noqa: E402
 from hybrid.likelihood import logprob_sums, sliding_windows, trained_window  # noqa: E402
 from hybrid.sampling import SamplingParams  # noqa: E402
@@ -240,7 +241,13 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--sweep-n", type=int, default=4, help="variants in the K and w sweeps")
     ap.add_argument("--edit", type=float, default=None, metavar="T",
                     help="measure editing a precedent at noise T instead (module docstring; 0.25 = what the README recommends)")
-    ap.add_argument("--edit-steps", default="8,16,32,64", help="the diffusion filler's K values in the --edit comparison")
+    ap.add_argument("--edit-steps", default="8/confidence,16/confidence,32/confidence,64/confidence,256/confidence,256",
+                    help="the diffusion filler's points in the --edit comparison, comma-separated: K[/bB][/tT][/RULE], "
+                         "K steps with semi-AR block B, commit threshold T and commit rule RULE (auto, confidence, runs; "
+                         "hybrid.diffusion.commit), each part defaulting to --block, --threshold and --commit "
+                         "(e.g. 16/confidence: the schedule's commits in 16 steps; 256: what drafting uses)")
+    ap.add_argument("--commit", default=FillConfig.commit, choices=COMMIT_RULES,
+                    help="the commit rule (FillConfig.commit; auto = runs when editing, confidence otherwise)")
     ap.add_argument("--no-judge", dest="judge", action="store_false", help="--edit: leave out the independent judge (evals.judge)")
     add_run_args(ap)
     return ap
@@ -266,7 +273,7 @@ class Bench:
 
     def config(self, **kw) -> FillConfig:
         a = self.args
-        base = {"schedule": a.schedule, "refresh_every": a.refresh_every, "block": a.block, "threshold": a.threshold,
+        base = {"commit": a.commit, "schedule": a.schedule, "refresh_every": a.refresh_every, "block": a.block, "threshold": a.threshold,
                 "window": a.window, "precision": a.precision}
         return FillConfig(**{**base, **kw})
 
@@ -427,6 +434,26 @@ def sweeps(b: Bench, tid: str) -> dict:
     return out
 
 
+def _edit_point(text: str, b: Bench) -> tuple[int, FillConfig]:
+    """(K, config) of one --edit-steps item: K[/bB][/tT][/RULE], each part defaulting to the run's --block, --threshold, --commit."""
+    head, *opts = text.split("/")
+    kw = {}
+    try:
+        k = int(head)
+        for o in opts:
+            if o[:1] == "b":
+                kw["block"] = int(o[1:])
+            elif o[:1] == "t":
+                kw["threshold"] = float(o[1:])
+            elif o in COMMIT_RULES:
+                kw["commit"] = o
+            else:
+                raise ValueError(o)
+    except ValueError:
+        raise SystemExit(f"--edit-steps: each item is K[/bB][/tT][/RULE] (e.g. 16/confidence or 256/b0/t0.9), got {text!r}.") from None
+    return k, b.config(**kw)
+
+
 def edit_compare(b: Bench, tids: list[str]) -> dict:
     """Editing a precedent at noise --edit: the diffusion filler at each K against the batched AR fill
     with the same start, per template and pooled (module docstring)."""
@@ -442,7 +469,8 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
         from evals.judge import DEFAULT_JUDGE, clause_nats, load_judge
 
         judge = load_judge(DEFAULT_JUDGE)
-    ks = [int(k) for k in a.edit_steps.split(",")]
+    ks = [p.strip() for p in a.edit_steps.split(",")]
+    settings = {k: _edit_point(k, b) for k in ks}
     rows = {name: {"seconds": 0.0, "nats": 0.0, "bytes": 0, "w_nats": 0.0, "w_bytes": 0, "d2": [], "j_nats": 0.0, "j_bytes": 0} for name in ("ar_runs", "ar_positions", "ar_chunks8")}
     rows.update({f"K={k}": {"seconds": 0.0, "nats": 0.0, "bytes": 0, "w_nats": 0.0, "w_bytes": 0, "d2": [], "j_nats": 0.0, "j_bytes": 0, "commits": 0.0, "span_steps": 0,
                             "hist": torch.zeros(9, dtype=torch.long), "steps": []} for k in ks})
@@ -457,8 +485,8 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
         runs = [(name, (lambda kr=kr: arfill_batched.fill(b.model, b.tok, sk, n=b.n, seed=a.seed, params=b.params, window=a.window,
                                                           precision=a.precision, start=start, kept_per_step=kr)))
                 for name, kr in (("ar_runs", 0), ("ar_positions", 1), ("ar_chunks8", 8))]
-        runs += [(f"K={k}", (lambda k=k: sampler.fill(b.model, b.tok, sk, n=b.n, steps=k, guidance=a.guidance, seed=a.seed,
-                                                      params=b.params, config=b.cfg, start=start))) for k in ks]
+        runs += [(f"K={k}", (lambda k=k: sampler.fill(b.model, b.tok, sk, n=b.n, steps=settings[k][0], guidance=a.guidance, seed=a.seed,
+                                                      params=b.params, config=settings[k][1], start=start))) for k in ks]
         for name, fn in runs:
             res, sec = _timed(fn, b.device)
             r = rows[name]
@@ -490,7 +518,7 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
     points = []
     for k in ks:
         r = rows[f"K={k}"]
-        points.append({"steps": k, "seconds": round(r["seconds"], 3), "tokens_per_span_step": round(r["commits"] / max(r["span_steps"], 1), 3),
+        points.append({"steps": settings[k][0], "commit": settings[k][1].commit, "block": settings[k][1].block, "threshold": settings[k][1].threshold, "point": k, "seconds": round(r["seconds"], 3), "tokens_per_span_step": round(r["commits"] / max(r["span_steps"], 1), 3),
                        "commits_per_span_step_histogram": {("8+" if i == 8 else str(i)): int(c) for i, c in enumerate(r["hist"].tolist())},
                        "speedup_vs_ar_batched": round(ar["seconds"] / max(r["seconds"], 1e-9), 3),
                        "bpb": round(bpb(r), 4), "bpb_ratio_vs_ar_batched": round(bpb(r) / max(bpb(ar), 1e-9), 4),
@@ -502,7 +530,7 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
             **{name: {"seconds": round(r["seconds"], 3), "bpb": round(bpb(r), 4), "written_bpb": round(wbpb(r), 4),
                       "distinct2": round(sum(r["d2"]) / len(r["d2"]), 4), "judge_bpb": jbpb(r)} for name, r in rows.items() if name.startswith("ar_")},
             "tokens_per_span_step": best["tokens_per_span_step"], "speedup_vs_ar_batched": best["speedup_vs_ar_batched"],
-            "bpb_ratio_vs_ar_batched": best["bpb_ratio_vs_ar_batched"], "best_steps": best["steps"],
+            "bpb_ratio_vs_ar_batched": best["bpb_ratio_vs_ar_batched"], "best_steps": best["steps"], "best_point": best["point"],
             "points": points, "per_template": per_template}
 
 

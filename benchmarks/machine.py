@@ -6,13 +6,28 @@ import os
 
 
 def machine() -> dict:
-    """CPU model, cores, torch threads and the load average now."""
+    """CPU model, cores, torch threads, the load average now and the git commit measured (with "+dirty"
+    when the tree has uncommitted changes; None outside a git checkout)."""
     import torch
 
     from hybrid.machine import cpu_model
 
     return {"cpu_model": cpu_model(), "cores": os.cpu_count(), "threads": torch.get_num_threads(),
-            "load_average": [round(x, 2) for x in os.getloadavg()]}
+            "load_average": [round(x, 2) for x in os.getloadavg()], "git_commit": _git_commit()}
+
+
+def _git_commit() -> str | None:
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True,
+                               timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return sha + ("+dirty" if dirty else "")
 
 
 def add_run_args(ap, threads: int = 0) -> None:

@@ -158,16 +158,16 @@ def test_a_hole_that_writes_an_unknown_word_is_written_again_then_given_back_its
     sk = _sk(tokenizer, budgets=(24, 16))
     cfg = FillConfig(precision="fp32")
     stubborn = _Favour(lively_model, odd)  # writes the odd piece into every hole, every time
-    out = fill(stubborn, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), start=[[st, []]], config=cfg)
+    out = fill(stubborn, tokenizer, sk, n=1, steps=16, seed=1, params=SamplingParams(temperature=1.0), start=[[st, []]], config=cfg)
     got = out[0].tokens[0]
     assert [got[i] for i in at] == [ids[i] for i in at]  # rewritten twice, still unknown: the precedent's own word is back
     assert out[0].timings["reverted_holes"] == 1 and out[0].timings["rewritten_holes"] == HOLE_RECHECKS
-    unchecked = fill(stubborn, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0),
+    unchecked = fill(stubborn, tokenizer, sk, n=1, steps=16, seed=1, params=SamplingParams(temperature=1.0),
                      start=[[_hole_start(tokenizer, None)[2], []]], config=cfg)
     assert [unchecked[0].tokens[0][i] for i in at] == [odd] * len(at)  # no vocabulary: whatever the filler wrote stays
     the = tokenizer.encode(" the")[0]
     known = _Favour(lively_model, the)  # a word the vocabulary holds: kept as written
-    kept = fill(known, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), start=[[st, []]], config=cfg)
+    kept = fill(known, tokenizer, sk, n=1, steps=16, seed=1, params=SamplingParams(temperature=1.0), start=[[st, []]], config=cfg)
     assert [kept[0].tokens[0][i] for i in at] == [the] * len(at) and kept[0].timings["reverted_holes"] == 0
 
 
@@ -250,3 +250,54 @@ def test_a_noised_words_full_stop_stays_so_the_sentence_still_ends_there(tokeniz
     kept = [text[a:b] for i, (a, b) in zip(st, enc.offsets) if i != m]
     assert kept and set(kept) <= {".", ";", ":"} and "".join(kept).count(".") == 2
     assert all(i == m for i in start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200))
+
+
+def test_the_run_rule_activates_the_first_open_slot_of_every_run_and_commits_them_all():
+    from hybrid.diffusion.commit import RunCommit
+
+    # one row, two spans: span 0 = slots 0-5 (runs at 0-2 and 4-5), span 1 = slots 6-9 (runs at 6 and 8-9)
+    masked = torch.tensor([[True, True, True, False, True, True, True, False, True, True]])
+    prev = torch.tensor([[-1, 0, 1, 2, 3, 4, -1, 6, 7, 8]])  # slot 6 opens span 1: no predecessor
+    inst = torch.tensor([[0] * 6 + [1] * 4])
+    rule = RunCommit(prev, steps=8)
+    active, quota = rule.active(0, masked, inst, 2)
+    assert active[0].nonzero().flatten().tolist() == [0, 4, 6, 8]  # slots 0 and 6 open their spans: heads though masked
+    assert quota.tolist() == [5, 3]
+    assert bool(rule.select(torch.tensor([0.1, 0.9, 0.5, 0.2]), torch.tensor([0, 0, 1, 1]), quota, 2).all())
+    last, _ = rule.active(7, masked, inst, 2)
+    assert torch.equal(last, masked)  # the last step commits whatever is left
+
+
+def test_unknown_commit_rules_are_refused_naming_the_choices():
+    with pytest.raises(SamplingError, match=r"commit must be one of auto, confidence, runs, got 'run'"):
+        FillConfig(commit="run")
+
+
+def test_the_run_rule_fills_every_hole_of_an_edit_start_in_as_many_steps_as_its_longest_hole(lively_model, tokenizer):
+    from hybrid.precedent_start import SpanStart
+
+    sk = _sk(tokenizer, budgets=(60, 16))
+    m = tokenizer.mask_id
+    ids = tokenizer.encode(" the supplier shall deliver the goods to the buyer on time at the agreed place")
+    assert len(ids) < _free(sk)
+    holes = [(1, 3), (5, 6), (8, 11)]  # hole runs of 2, 1 and 3 tokens
+    start = list(ids)
+    for a, b in holes:
+        start[a:b] = [m] * (b - a)
+    other = SpanStart(tokenizer.encode(" notices in writing"), ends=True)  # kept whole: nothing to write
+    events = []
+    cfg = FillConfig(precision="fp32", commit="runs")
+    out = fill(lively_model, tokenizer, sk, n=2, steps=16, seed=3, params=SamplingParams(temperature=1.0),
+               start=[[SpanStart(start, ends=True), other]] * 2, config=cfg, on_step=events.append)
+    assert out[0].steps == 3  # the longest hole; the confidence rule at K=16 takes more (it commits ~1 slot per step here)
+    assert [e.masked for e in events][:3] == [2 * 3, 2 * 1, 0]  # 3 holes x 2 variants, then the 3-token hole's last one
+    for r in out:
+        got = r.tokens[0]
+        assert len(got) == len(ids) and [got[i] for i in range(len(ids)) if start[i] != m] == [t for t in start if t != m]
+    assert out[0].timings["commit"] == "runs"
+    auto = fill(lively_model, tokenizer, sk, n=2, steps=16, seed=3, params=SamplingParams(temperature=1.0),
+                start=[[SpanStart(start, ends=True), other]] * 2, config=FillConfig(precision="fp32"))
+    assert [r.tokens for r in auto] == [r.tokens for r in out]  # "auto" edits a start with the run rule
+    slow = fill(lively_model, tokenizer, sk, n=2, steps=16, seed=3, params=SamplingParams(temperature=1.0),
+                start=[[SpanStart(start, ends=True), other]] * 2, config=FillConfig(precision="fp32", commit="confidence"))
+    assert slow[0].steps > 3 and slow[0].timings["commit"] == "confidence"

@@ -2,10 +2,12 @@
 
 Owns: the commit schedules (`CommitSchedule` classes: the fraction of a span's masked slots left
 at progress t, behind `get_commit_schedule`, which raises on an unknown name; not the noise
-schedules of hybrid.diffusion.schedule) and `ConfidenceCommit`: per
-span a quota from the schedule, an active window (semi-autoregressive blocks), and the choice of
-the most confident active slots plus every one at or over a threshold. Pure tensor code; knows
-nothing about models, caches or sampling.
+schedules of hybrid.diffusion.schedule) and the commit rules behind `get_commit_rule` (raises on
+an unknown name): `ConfidenceCommit` ("confidence"): per span a quota from the schedule, an active
+window (semi-autoregressive blocks), and the choice of the most confident active slots plus every
+one at or over a threshold; `RunCommit` ("runs"): the first masked slot of every run of masked
+slots, all at once (an edit start's holes, each written left to right, every hole in parallel).
+Pure tensor code; knows nothing about models, caches or sampling.
 """
 
 import math
@@ -14,9 +16,11 @@ import torch
 
 from hybrid.errors import SamplingError
 
-__all__ = ["COMMIT_SCHEDULES", "CommitSchedule", "get_commit_schedule", "ConfidenceCommit"]
+__all__ = ["COMMIT_SCHEDULES", "COMMIT_RULES", "CommitSchedule", "get_commit_schedule", "ConfidenceCommit", "RunCommit",
+           "get_commit_rule", "resolve_commit"]
 
 COMMIT_SCHEDULES = ("cosine", "linear")  # not the noise schedules of diffusion/schedule.py
+COMMIT_RULES = ("auto", "confidence", "runs")  # auto: "runs" for a fill with a start, else "confidence"
 NO_SLOT = 1 << 30  # a slot index beyond any span: the start of a per-span minimum (scatter_reduce "amin")
 
 
@@ -93,3 +97,49 @@ class ConfidenceCommit:
         if self.threshold > 0:
             commit |= conf >= self.threshold
         return commit
+
+
+class RunCommit:
+    """Every step, the first masked slot of each run of masked slots (a slot whose predecessor in its
+    span is committed, or that opens its span) is active, and all of them are committed: each run is
+    written left to right, every run at once, so a fill takes as many steps as its longest run.
+
+    Made for editing (hybrid.diffusion.start): an edit start's holes are short runs between kept
+    words, each hole's first token sees the kept words on both sides, and two tokens of one hole are
+    never drawn independently of each other. On a span that starts fully masked it is one token per
+    step, as block 1 is. `prev_slot` (M, L) is each slot's predecessor slot in its span (-1: none),
+    hybrid.diffusion.layout.PageLayout's."""
+
+    threshold = 0.0
+
+    def __init__(self, prev_slot: torch.Tensor, steps: int):
+        self.prev, self.K = prev_slot, steps
+
+    def active(self, k: int, masked: torch.Tensor, inst: torch.Tensor, n_inst: int):
+        """(active (M, L) bool, quota (n_inst,)): the runs' first masked slots (every masked slot on the last step)."""
+        minst = torch.where(masked, inst, n_inst)
+        quota = torch.bincount(minst.flatten(), minlength=n_inst + 1)[:n_inst]
+        if k == self.K - 1:
+            return masked, quota
+        before = masked.gather(1, self.prev.clamp_min(0)) & (self.prev >= 0)
+        return masked & ~before, quota
+
+    def select(self, conf: torch.Tensor, inst_p: torch.Tensor, quota: torch.Tensor, n_inst: int) -> torch.Tensor:
+        """(P,) bool: every active slot."""
+        return torch.ones_like(conf, dtype=torch.bool)
+
+
+def resolve_commit(name: str, edit: bool) -> str:
+    """The rule "auto" means: "runs" when the fill edits a start (`edit`), else "confidence"; other names as given."""
+    if name not in COMMIT_RULES:
+        raise SamplingError(f"commit must be one of {', '.join(COMMIT_RULES)}, got {name!r}.")
+    return ("runs" if edit else "confidence") if name == "auto" else name
+
+
+def get_commit_rule(name: str, *, schedule: str, threshold: float, block: int, steps: int, prev_slot: torch.Tensor):
+    """The commit rule called `name` (COMMIT_RULES but "auto", which resolve_commit turns into one) for a fill of `steps` steps."""
+    if name == "confidence":
+        return ConfidenceCommit(schedule, threshold, block, steps)
+    if name == "runs":
+        return RunCommit(prev_slot, steps)
+    raise SamplingError(f"commit must be one of {', '.join(COMMIT_RULES)}, got {name!r}.")

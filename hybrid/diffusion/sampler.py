@@ -49,7 +49,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from hybrid.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, ConfidenceCommit
+from hybrid.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, get_commit_rule, resolve_commit
 from hybrid.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
 from hybrid.diffusion.guards import fact_recheck, left_context, ngram_bans, repeated_ngrams
 from hybrid.diffusion.layout import PageLayout, encode_skeleton, row_chunks
@@ -95,7 +95,6 @@ class _Run:
         self.weight = model.output_weight
         self.V = self.weight.shape[0]
         self.gens = [torch.Generator(device=device).manual_seed(variant_seed(seed, v)) for v in range(n)]
-        self.rule = ConfidenceCommit(cfg.schedule, cfg.threshold, cfg.block, K)
         self.procs = fill_processors(params, positional_ngram=True)  # n-grams: ngram_bans()
         self.mask_id, self.eos_id = sk.mask_id, sk.eos_id
         self.ban = torch.tensor([i for i in tokenizer.special_ids if i != self.eos_id and i < self.V], dtype=torch.long, device=device)
@@ -110,6 +109,9 @@ class _Run:
         self.locked = lay.rows(lay.locked).clone()  # (row copies: apply_start pins start tokens per variant)
         self.shift = fill_shift(model)  # an adapted AR base: slot i is predicted by the output at its predecessor
         self.prev_slot, self.prev_skel = lay.rows(lay.prev_slot), lay.rows(lay.prev_skel)
+        self.commit = resolve_commit(cfg.commit, start is not None)
+        self.rule = get_commit_rule(self.commit, schedule=cfg.schedule, threshold=cfg.threshold, block=cfg.block, steps=K,
+                                    prev_slot=self.prev_slot)
         if self.shift and bool((self.valid & (self.prev_slot < 0) & (self.prev_skel < 0)).any()):
             raise SamplingError("a span starts its page: a backbone with shift_fill_logits predicts each token from the one before it, "
                                 "so every span needs a skeleton token before it (raise the window or min_context).")
@@ -137,7 +139,7 @@ class _Run:
 
     def active(self, k: int):
         """(active (M, L+1) bool, quota (n_inst,) long): the masked slots that may be committed this
-        step and how many each span commits at least (hybrid.diffusion.commit.ConfidenceCommit)."""
+        step and how many each span commits at least (hybrid.diffusion.commit's rule, FillConfig.commit)."""
         return self.rule.active(k, self.masked, self.inst, self.n_inst)
 
     def queries(self, k: int, active):
@@ -353,7 +355,7 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, gui
     per position inside each span). on_step(StepEvent) after each step. Same seed -> same drafts.
     Returns one FillResult per variant; timings hold "skeleton", "fill", "total" seconds, the
     per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots, "pages", an edit
-    start's "rewritten_holes" and "reverted_holes" (hybrid.diffusion.start), and how many
+    start's "rewritten_holes" and "reverted_holes" (hybrid.diffusion.start), the "commit" rule used, and how many
     tokens each open span committed per step ("commits_per_span_step" histogram 0..8+, its mean
     "tokens_per_span_step").
     start: optional start[v][s] token ids per variant and span, committed into the span's first
@@ -388,7 +390,7 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, gui
     timings = {
         "skeleton": t_skel, "fill": t_end - t0, "total": t_end - t_start, "step_seconds": step_times,
         "forward_tokens": run.forward_tokens, "remasked": run.remasked, "pages": run.lay.R, "reverted_holes": run.reverted,
-        "rewritten_holes": sum(h.tries for h in run.holes),
+        "rewritten_holes": sum(h.tries for h in run.holes), "commit": run.commit,
         "commits_per_span_step": run.commits_per_span_step.tolist(),
         "tokens_per_span_step": run.span_commits / max(run.span_steps, 1),
     }
