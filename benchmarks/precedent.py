@@ -59,6 +59,8 @@ from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import deal_from_document  # noqa: E402
 from hybrid import arfill_batched  # noqa: E402
 from hybrid.diffusion import sampler  # noqa: E402
+from hybrid.diffusion.fill_config import FillConfig  # noqa: E402
+from hybrid.options import COMMIT_RULES  # noqa: E402
 from hybrid.fact_guard import FactGuard  # noqa: E402
 from hybrid.foreign_facts import foreign_acronyms  # noqa: E402
 from hybrid.precedent_skeleton import document_skeleton  # noqa: E402
@@ -205,6 +207,8 @@ def main(argv=None) -> int:
     ap.add_argument("--judge-docs", type=int, default=12, help="the independent judge scores variant 0 of the first J documents (0 = no judge)")
     ap.add_argument("-n", type=int, default=4, help="variants per document")
     ap.add_argument("--steps", type=int, default=sampler.DEFAULT_STEPS)
+    ap.add_argument("--commit", default=FillConfig.commit, choices=COMMIT_RULES,
+                    help="the diffusion filler's commit rule (FillConfig.commit; auto = runs for the edit systems, confidence otherwise)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--start-noise", type=float, default=0.5, help="the edit system's noise level t (hybrid.precedent_start)")
@@ -270,7 +274,7 @@ def main(argv=None) -> int:
                 res = arfill_batched.fill(model, tok, sk, n=args.n, seed=args.seed + i, params=params)
             else:
                 res = sampler.fill(model, tok, sk, n=args.n, steps=args.steps, guidance=sampler.DEFAULT_GUIDANCE, seed=args.seed + i,
-                                   params=params, start=start)
+                                   params=params, start=start, config=FillConfig(commit=args.commit))
             seconds[name] += time.perf_counter() - ts
             outputs[name].append([list(r.spans) for r in res])
             if "tokens_per_span_step" in res[0].timings:
@@ -337,7 +341,7 @@ def main(argv=None) -> int:
         "systems": res,
         **timing,
         "settings": {"checkpoint": args.checkpoint, "step": record.get("step"), "docs": len(docs), "sections": args.sections,
-                     "body_words": args.words, "n": args.n, "start_noise": args.start_noise, "draws_noise": draws_noise, "fact_guard": args.guard, "steps": args.steps, "guidance": sampler.DEFAULT_GUIDANCE,
+                     "body_words": args.words, "n": args.n, "start_noise": args.start_noise, "draws_noise": draws_noise, "fact_guard": args.guard, "steps": args.steps, "commit": args.commit, "guidance": sampler.DEFAULT_GUIDANCE,
                      "real_passages": len(real), "passage_words": args.passage_words, "sampling": SAMPLING, "mauve_seeds": [1, 2, 3], "library": len(library),
                      "note": "without-precedent leaks are counted against the precedents the with-system saw (a coincidence base rate); "
                              "edit_draws and retrieval against each variant's own draw"},

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hybrid.errors import FieldError, OutputError, SamplingError
 from hybrid.jsonl import json_lines
-from hybrid.options import EDIT_FILLERS, MAX_VARIANTS, SEED, add_threads, float_range, int_range
+from hybrid.options import COMMIT_RULES, EDIT_FILLERS, MAX_VARIANTS, SEED, add_threads, float_range, int_range
 from hybrid.outdir import is_bookkeeping, FileSet, OutputLock, check_writable, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
@@ -94,6 +94,9 @@ def _cmd_draft(args) -> int:
                          names={k: "--" + k.replace("_", "-") for k in ("precedents", "precedent_guidance", "precedent_start")})
     if args.precedent_start < 1 and args.filler not in EDIT_FILLERS:
         raise SamplingError(f"--precedent-start needs --filler {' or '.join(EDIT_FILLERS)}, got --filler {args.filler}.")
+    if args.commit != "auto" and args.filler != "diffusion":
+        raise SamplingError(f"--commit chooses the diffusion filler's commits: it needs --filler diffusion, got --filler {args.filler} "
+                            f"with --commit {args.commit}.")
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
     params = sampling_params(sampling, DRAFT_SAMPLING)
     template = load_template(args.template)
@@ -149,6 +152,15 @@ def _bar(**kw):
     return tqdm(file=sys.stderr, leave=False, **kw)
 
 
+def _commit_used(args) -> str | None:
+    """The diffusion filler's commit rule for these arguments ("auto" resolved; None for the AR fillers)."""
+    if args.filler != "diffusion":
+        return None
+    if args.commit != "auto":
+        return args.commit
+    return "runs" if args.precedent_start < 1 else "confidence"
+
+
 def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
     import torch
 
@@ -159,7 +171,9 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     from hybrid.foreign_facts import draft_foreign_facts
 
     t0 = time.perf_counter()
-    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None, headings=args.headings, filler=args.filler)
+    config = FillConfig(commit=args.commit) if args.commit != "auto" else None
+    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None, headings=args.headings, filler=args.filler,
+                                      fill_config=config)
     t_load = time.perf_counter() - t0
     print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
     progress = _Progress()
@@ -178,6 +192,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         "format": args.format, "filler": drafter.filler, "headings": drafter.headings,
         "precedents": args.precedents, "precedent_guidance": args.precedent_guidance, "precedent_start": args.precedent_start,
         "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
+        "commit": _commit_used(args),
         "threads": torch.get_num_threads(),
     }
     report = {
@@ -297,6 +312,11 @@ def add_parsers(subparsers) -> None:
                    help="diffusion: the parallel masked-diffusion filler; ar: left-to-right, clause after clause (a zero-shot "
                         "pretrained base needs it); ar-batched: every clause left to right at once (fastest on CPU from scratch, see "
                         "README; with --precedent-start it writes only the holes, the AR baseline of editing)")
+    d.add_argument("--commit", choices=COMMIT_RULES, default="auto",
+                   help="which slots a diffusion step commits: confidence = the most confident ones on the schedule (plus "
+                        "those over the threshold); runs = the first open slot of every masked run at once, each hole of an "
+                        "edited precedent written left to right, all holes in parallel (~8 tokens per clause per step, see "
+                        "README); auto = runs with --precedent-start < 1, confidence otherwise (default: auto; --filler diffusion only)")
     d.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     add_threads(d)
     d.add_argument("--json", action="store_true", help="print one JSON object on stdout")

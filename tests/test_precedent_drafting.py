@@ -233,3 +233,27 @@ def test_the_batched_ar_fill_edits_a_precedent_too_and_the_sequential_one_is_ref
     with pytest.raises(SamplingError, match=r"precedent_start < 1 needs a filler that edits a start \(diffusion, ar-batched\)"):
         Drafter(tiny_model, tokenizer, filler="ar", library=_library()).draft(T, T.example, n=1, outline=OUTLINE, precedents=1,
                                                                             precedent_start=0.25)
+
+
+def test_cli_commit_rule_is_recorded_resolved_and_refused_for_the_ar_fillers(tiny_model, tokenizer, tmp_path, capsys, monkeypatch):
+    from hybrid.train import save_checkpoint
+
+    ckpt = tmp_path / "ckpt"
+    save_checkpoint(ckpt, tiny_model, tokenizer, {"step": 0}, None)
+    monkeypatch.setattr(Drafter, "precedent_library", lambda self: _library())
+    base = ["draft", "mutual-nda", "--example", "-n", "1", "--steps", "4", "--checkpoint", str(ckpt)]
+    texts = []
+    for extra, want in ((["--precedents", "1", "--precedent-start", "0.25"], "runs"), ([], "confidence"),
+                        (["--precedents", "1", "--precedent-start", "0.25", "--commit", "confidence"], "confidence")):
+        out = tmp_path / f"out-{want}-{len(extra)}"
+        assert main([*base, "--out", str(out), *extra]) == 0, capsys.readouterr().err
+        assert json.loads((out / "drafts.json").read_text())["settings"]["commit"] == want
+        texts.append("".join(p.read_text() for p in sorted(out.glob("*.md"))))
+    assert texts[0] != texts[2]  # the same edit, committed by another rule: the rule reached the filler
+    bad = tmp_path / "bad"
+    try:
+        code = main([*base, "--out", str(bad), "--commit", "runs", "--filler", "ar-batched"])
+    except SystemExit as e:
+        code = e.code
+    assert code == 2 and "--commit chooses the diffusion filler's commits: it needs --filler diffusion" in capsys.readouterr().err
+    assert not bad.exists()

@@ -15,12 +15,12 @@ import math
 import torch
 
 from hybrid.errors import SamplingError
+from hybrid.options import COMMIT_RULES  # ("auto", "confidence", "runs"); auto: "runs" for a fill with a start, else "confidence"
 
 __all__ = ["COMMIT_SCHEDULES", "COMMIT_RULES", "CommitSchedule", "get_commit_schedule", "ConfidenceCommit", "RunCommit",
            "get_commit_rule", "resolve_commit"]
 
 COMMIT_SCHEDULES = ("cosine", "linear")  # not the noise schedules of diffusion/schedule.py
-COMMIT_RULES = ("auto", "confidence", "runs")  # auto: "runs" for a fill with a start, else "confidence"
 NO_SLOT = 1 << 30  # a slot index beyond any span: the start of a per-span minimum (scatter_reduce "amin")
 
 
