@@ -117,7 +117,7 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
                                   "format": "md", "filler": "diffusion", "headings": "template",
                                   "precedents": report["settings"]["precedents"], "precedent_guidance": report["settings"]["precedent_guidance"],
                                   "precedent_start": 1.0,
-                                  "precision": "fp32", "threads": 1}  # explicit and recorded: "auto" is fp32 on any CPU
+                                  "precision": "fp32", "commit": "confidence", "threads": 1}  # explicit and recorded: "auto" is fp32 on any CPU, and confidence commits without a start
     assert report["model"]["path"] == argv[-1] and report["model"]["params"] > 0
     assert set(report["timings"]) == {"load", "plan", "fill", "rank", "total"}
     assert [(d["rank"], d["score"], d["scores"], d["path"]) for d in report["drafts"]] == [(r["rank"], r["score"], r["scores"], r["path"]) for r in rows]
