@@ -445,6 +445,8 @@ def _edit_point(text: str, b: Bench) -> tuple[int, FillConfig]:
                 kw["block"] = int(o[1:])
             elif o[:1] == "t":
                 kw["threshold"] = float(o[1:])
+            elif o[:1] == "c":
+                kw["run_chunk"] = int(o[1:])
             elif o in COMMIT_RULES:
                 kw["commit"] = o
             else:
@@ -518,7 +520,7 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
     points = []
     for k in ks:
         r = rows[f"K={k}"]
-        points.append({"steps": settings[k][0], "commit": settings[k][1].commit, "block": settings[k][1].block, "threshold": settings[k][1].threshold, "point": k, "seconds": round(r["seconds"], 3), "tokens_per_span_step": round(r["commits"] / max(r["span_steps"], 1), 3),
+        points.append({"steps": settings[k][0], "commit": settings[k][1].commit, "run_chunk": settings[k][1].run_chunk, "block": settings[k][1].block, "threshold": settings[k][1].threshold, "point": k, "seconds": round(r["seconds"], 3), "tokens_per_span_step": round(r["commits"] / max(r["span_steps"], 1), 3),
                        "commits_per_span_step_histogram": {("8+" if i == 8 else str(i)): int(c) for i, c in enumerate(r["hist"].tolist())},
                        "speedup_vs_ar_batched": round(ar["seconds"] / max(r["seconds"], 1e-9), 3),
                        "bpb": round(bpb(r), 4), "bpb_ratio_vs_ar_batched": round(bpb(r) / max(bpb(ar), 1e-9), 4),

@@ -103,26 +103,35 @@ class RunCommit:
     """Every step, the first masked slot of each run of masked slots (a slot whose predecessor in its
     span is committed, or that opens its span) is active, and all of them are committed: each run is
     written left to right, every run at once, so a fill takes as many steps as its longest run.
+    With `chunk` > 0 a run longer than that is cut into pieces of `chunk` slots, each written left to
+    right from its own first slot (the steps are then bounded by `chunk`, plus re-masks).
 
     Made for editing (hybrid.diffusion.start): an edit start's holes are short runs between kept
-    words, each hole's first token sees the kept words on both sides, and two tokens of one hole are
+    words, each hole's first token sees the kept words on both sides, and two tokens of one piece are
     never drawn independently of each other. On a span that starts fully masked it is one token per
-    step, as block 1 is. `prev_slot` (M, L) is each slot's predecessor slot in its span (-1: none),
-    hybrid.diffusion.layout.PageLayout's."""
+    step (per piece), as block 1 is. `prev_slot` (M, L) is each slot's predecessor slot in its span
+    (-1: none), hybrid.diffusion.layout.PageLayout's, whose span slots are consecutive columns."""
 
     threshold = 0.0
 
-    def __init__(self, prev_slot: torch.Tensor, steps: int):
-        self.prev, self.K = prev_slot, steps
+    def __init__(self, prev_slot: torch.Tensor, steps: int, chunk: int = 0):
+        self.prev, self.K, self.chunk = prev_slot, steps, chunk
+        col = torch.arange(prev_slot.shape[1], device=prev_slot.device).expand_as(prev_slot)
+        assert bool(((prev_slot < 0) | (prev_slot == col - 1)).all()), "a span's slots are consecutive columns"
+        self.col = col
 
     def active(self, k: int, masked: torch.Tensor, inst: torch.Tensor, n_inst: int):
-        """(active (M, L) bool, quota (n_inst,)): the runs' first masked slots (every masked slot on the last step)."""
+        """(active (M, L) bool, quota (n_inst,)): the runs' first masked slots, and with `chunk` every
+        chunk-th slot of a run after it (every masked slot on the last step)."""
         minst = torch.where(masked, inst, n_inst)
         quota = torch.bincount(minst.flatten(), minlength=n_inst + 1)[:n_inst]
         if k == self.K - 1:
             return masked, quota
-        before = masked.gather(1, self.prev.clamp_min(0)) & (self.prev >= 0)
-        return masked & ~before, quota
+        head = masked & ~(masked.gather(1, self.prev.clamp_min(0)) & (self.prev >= 0))
+        if self.chunk:
+            first = torch.where(head, self.col, -1).cummax(1).values  # the head of the run each slot is in
+            head = masked & ((self.col - first) % self.chunk == 0)
+        return head, quota
 
     def select(self, conf: torch.Tensor, inst_p: torch.Tensor, quota: torch.Tensor, n_inst: int) -> torch.Tensor:
         """(P,) bool: every active slot."""
@@ -136,10 +145,11 @@ def resolve_commit(name: str, edit: bool) -> str:
     return ("runs" if edit else "confidence") if name == "auto" else name
 
 
-def get_commit_rule(name: str, *, schedule: str, threshold: float, block: int, steps: int, prev_slot: torch.Tensor):
+def get_commit_rule(name: str, *, schedule: str, threshold: float, block: int, steps: int, prev_slot: torch.Tensor,
+                    run_chunk: int = 0):
     """The commit rule called `name` (COMMIT_RULES but "auto", which resolve_commit turns into one) for a fill of `steps` steps."""
     if name == "confidence":
         return ConfidenceCommit(schedule, threshold, block, steps)
     if name == "runs":
-        return RunCommit(prev_slot, steps)
+        return RunCommit(prev_slot, steps, run_chunk)
     raise SamplingError(f"commit must be one of {', '.join(COMMIT_RULES)}, got {name!r}.")

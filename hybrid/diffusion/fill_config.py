@@ -43,6 +43,9 @@ class FillConfig:
     start, else "confidence". Measured editing at t = 0.25 (benchmarks/results/fill-edit-cpu.json):
     runs commits ~7 tokens per clause per step at about the whole-clause bpb of K = 256 confidence
     commits, which commit one."""
+    run_chunk: int = 0
+    """>= 0. commit="runs": a run of masked slots longer than this is written as pieces of this many
+    slots, each from its own first slot, all at once (bounds the steps a long hole takes); 0 = whole runs."""
     schedule: str = "linear"
     """"cosine" | "linear": fraction of a span's masked slots left after step k of K."""
     threshold: float = 0.8
@@ -77,7 +80,7 @@ class FillConfig:
             raise SamplingError(f"schedule must be one of {', '.join(COMMIT_SCHEDULES)}, got {self.schedule!r}.")
         if not 0 <= self.threshold < 1:
             raise SamplingError(f"threshold must be in [0, 1) (0 = schedule), got {self.threshold}.")
-        for name, lo in (("refresh_every", 0), ("block", 0), ("window", 64), ("min_context", 0), ("guard_n", 2), ("guard_min", 1), ("guard_max", 0), ("logits_chunk", 1)):
+        for name, lo in (("refresh_every", 0), ("block", 0), ("run_chunk", 0), ("window", 64), ("min_context", 0), ("guard_n", 2), ("guard_min", 1), ("guard_max", 0), ("logits_chunk", 1)):
             int_range(lo).check(name, getattr(self, name), error=SamplingError)
         if self.max_batch_tokens is not None:
             int_range(0).check("max_batch_tokens", self.max_batch_tokens, off="None", error=SamplingError)

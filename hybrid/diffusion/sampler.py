@@ -111,7 +111,7 @@ class _Run:
         self.prev_slot, self.prev_skel = lay.rows(lay.prev_slot), lay.rows(lay.prev_skel)
         self.commit = resolve_commit(cfg.commit, start is not None)
         self.rule = get_commit_rule(self.commit, schedule=cfg.schedule, threshold=cfg.threshold, block=cfg.block, steps=K,
-                                    prev_slot=self.prev_slot)
+                                    prev_slot=self.prev_slot, run_chunk=cfg.run_chunk)
         if self.shift and bool((self.valid & (self.prev_slot < 0) & (self.prev_skel < 0)).any()):
             raise SamplingError("a span starts its page: a backbone with shift_fill_logits predicts each token from the one before it, "
                                 "so every span needs a skeleton token before it (raise the window or min_context).")
