@@ -445,14 +445,14 @@ def _edit_point(text: str, b: Bench) -> tuple[int, FillConfig]:
                 kw["block"] = int(o[1:])
             elif o[:1] == "t":
                 kw["threshold"] = float(o[1:])
-            elif o[:1] == "c":
-                kw["run_chunk"] = int(o[1:])
             elif o in COMMIT_RULES:
                 kw["commit"] = o
+            elif o[:1] == "c":
+                kw["run_chunk"] = int(o[1:])
             else:
                 raise ValueError(o)
     except ValueError:
-        raise SystemExit(f"--edit-steps: each item is K[/bB][/tT][/RULE] (e.g. 16/confidence or 256/b0/t0.9), got {text!r}.") from None
+        raise SystemExit(f"--edit-steps: each item is K[/bB][/tT][/cC][/RULE] (e.g. 16/confidence or 256/b0/t0.9), got {text!r}.") from None
     return k, b.config(**kw)
 
 
@@ -464,6 +464,8 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
     from hybrid.precedents import load_library
 
     a = b.args
+    ks = [p.strip() for p in a.edit_steps.split(",")]
+    settings = {k: _edit_point(k, b) for k in ks}  # a bad item fails here, before minutes of loading
     library = load_library(progress=False)
     judge = None
     if a.judge:
@@ -471,8 +473,6 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
         from evals.judge import DEFAULT_JUDGE, clause_nats, load_judge
 
         judge = load_judge(DEFAULT_JUDGE)
-    ks = [p.strip() for p in a.edit_steps.split(",")]
-    settings = {k: _edit_point(k, b) for k in ks}
     rows = {name: {"seconds": 0.0, "nats": 0.0, "bytes": 0, "w_nats": 0.0, "w_bytes": 0, "d2": [], "j_nats": 0.0, "j_bytes": 0} for name in ("ar_runs", "ar_positions", "ar_chunks8")}
     rows.update({f"K={k}": {"seconds": 0.0, "nats": 0.0, "bytes": 0, "w_nats": 0.0, "w_bytes": 0, "d2": [], "j_nats": 0.0, "j_bytes": 0, "commits": 0.0, "span_steps": 0,
                             "hist": torch.zeros(9, dtype=torch.long), "steps": []} for k in ks})

@@ -268,6 +268,19 @@ def test_the_run_rule_activates_the_first_open_slot_of_every_run_and_commits_the
     assert torch.equal(last, masked)  # the last step commits whatever is left
 
 
+def test_the_run_rule_with_a_chunk_writes_a_long_run_from_every_chunk_th_slot():
+    from hybrid.diffusion.commit import RunCommit
+
+    # one span of 9 slots: a run of 5 (slots 1-5), a kept slot, a run of 2 (slots 7-8)
+    masked = torch.tensor([[False, True, True, True, True, True, False, True, True]])
+    prev = torch.tensor([[-1, 0, 1, 2, 3, 4, 5, 6, 7]])
+    inst = torch.zeros_like(prev)
+    active, _ = RunCommit(prev, steps=8, chunk=2).active(0, masked, inst, 1)
+    assert active[0].nonzero().flatten().tolist() == [1, 3, 5, 7]  # pieces 1-2, 3-4, 5 and the short run 7-8
+    whole, _ = RunCommit(prev, steps=8).active(0, masked, inst, 1)
+    assert whole[0].nonzero().flatten().tolist() == [1, 7]
+
+
 def test_unknown_commit_rules_are_refused_naming_the_choices():
     with pytest.raises(SamplingError, match=r"commit must be one of auto, confidence, runs, got 'run'"):
         FillConfig(commit="run")
