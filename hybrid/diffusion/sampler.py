@@ -30,7 +30,9 @@ One step:
 3. confidence = the top probability of each active slot under the distribution it would be drawn
    from (after the position-aware n-gram blocker and the shared processors: penalties,
    temperature, top-k/p); per span the most confident are committed on the schedule (cosine /
-   linear fraction left after each step) plus every one at or over `threshold`, and drawn.
+   linear fraction left after each step) plus every one at or over `threshold`, and drawn. With
+   FillConfig.commit "runs" (the "auto" choice when a start is edited) the active slots are the
+   first open slot of every run of masked slots, and all of them are committed.
 4. <eos> ends a span: every slot after a span's first committed <eos> becomes <eos>.
 5. the fact guard's second look (params.fact_guard): a slot committed beside or before its left
    neighbour is judged again now that the neighbour is known, and re-masked if banned (at most
