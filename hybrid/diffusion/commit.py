@@ -112,8 +112,6 @@ class RunCommit:
     step (per piece), as block 1 is. `prev_slot` (M, L) is each slot's predecessor slot in its span
     (-1: none), hybrid.diffusion.layout.PageLayout's, whose span slots are consecutive columns."""
 
-    threshold = 0.0
-
     def __init__(self, prev_slot: torch.Tensor, steps: int, chunk: int = 0):
         self.prev, self.K, self.chunk = prev_slot, steps, chunk
         col = torch.arange(prev_slot.shape[1], device=prev_slot.device).expand_as(prev_slot)
