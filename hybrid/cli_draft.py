@@ -152,18 +152,10 @@ def _bar(**kw):
     return tqdm(file=sys.stderr, leave=False, **kw)
 
 
-def _commit_used(args) -> str | None:
-    """The diffusion filler's commit rule for these arguments ("auto" resolved; None for the AR fillers)."""
-    if args.filler != "diffusion":
-        return None
-    if args.commit != "auto":
-        return args.commit
-    return "runs" if args.precedent_start < 1 else "confidence"
-
-
 def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
     import torch
 
+    from hybrid.diffusion.commit import resolve_commit
     from hybrid.diffusion.sampler import FillConfig
     from hybrid.precision import resolve_precision
 
@@ -192,7 +184,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         "format": args.format, "filler": drafter.filler, "headings": drafter.headings,
         "precedents": args.precedents, "precedent_guidance": args.precedent_guidance, "precedent_start": args.precedent_start,
         "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
-        "commit": _commit_used(args),
+        "commit": resolve_commit(args.commit, args.precedent_start < 1) if args.filler == "diffusion" else None,
         "threads": torch.get_num_threads(),
     }
     report = {

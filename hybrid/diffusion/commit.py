@@ -59,6 +59,8 @@ class ConfidenceCommit:
     confidence is >= `threshold` (Fast-dLLM); with `block` > 0 only each span's first
     max(block, quota) masked slots are active (semi-autoregressive, LLaDA-style)."""
 
+    commits_all = False
+
     def __init__(self, schedule: str, threshold: float, block: int, steps: int):
         self.gamma, self.threshold, self.block, self.K = get_commit_schedule(schedule), threshold, block, steps
 
@@ -112,6 +114,8 @@ class RunCommit:
     step (per piece), as block 1 is. `prev_slot` (M, L) is each slot's predecessor slot in its span
     (-1: none), hybrid.diffusion.layout.PageLayout's, whose span slots are consecutive columns."""
 
+    commits_all = True  # every active slot is committed: the loop need not rank them by confidence
+
     def __init__(self, prev_slot: torch.Tensor, steps: int, chunk: int = 0):
         self.prev, self.K, self.chunk = prev_slot, steps, chunk
         col = torch.arange(prev_slot.shape[1], device=prev_slot.device).expand_as(prev_slot)
@@ -137,9 +141,8 @@ class RunCommit:
 
 
 def resolve_commit(name: str, edit: bool) -> str:
-    """The rule "auto" means: "runs" when the fill edits a start (`edit`), else "confidence"; other names as given."""
-    if name not in COMMIT_RULES:
-        raise SamplingError(f"commit must be one of {', '.join(COMMIT_RULES)}, got {name!r}.")
+    """The rule "auto" means: "runs" when the fill edits a start (`edit`), else "confidence"; other names as
+    given (FillConfig checks them; get_commit_rule refuses an unknown one)."""
     return ("runs" if edit else "confidence") if name == "auto" else name
 
 

@@ -295,8 +295,8 @@ class _Run:
         h_c, h_u = self.predictors(hid_c, hid_u, q_idx, q_valid, r_p, c_p, s_p)
         eo_p = self.eos_ok[r_p, s_p]
         lg = None
-        if k == self.K - 1:
-            ci = torch.arange(r_p.shape[0], device=self.device)  # the last step commits everything left
+        if k == self.K - 1 or self.rule.commits_all:  # the last step commits everything left; so does the run rule, every step
+            ci = torch.arange(r_p.shape[0], device=self.device)
         else:
             conf, lg = self.confidence(h_c, h_u, eo_p, r_p, s_p)
             ci = self.rule.select(conf, self.inst[r_p, s_p], quota, self.n_inst).nonzero(as_tuple=True)[0]
