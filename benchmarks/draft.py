@@ -35,7 +35,7 @@ def _run(drafter: Drafter, tid: str, args, guidance: float) -> dict:
     t = load_template(tid)
     t0 = time.perf_counter()
     drafts = drafter.draft(t, t.example, n=args.n, steps=args.steps, guidance=guidance, seed=args.seed,
-                           temperature=args.temperature, top_p=args.top_p)
+                           temperature=args.temperature, top_p=args.top_p, precedents=0)  # from scratch, as the AR side
     wall = time.perf_counter() - t0
     tm = drafts[0].timings
     return {
@@ -80,7 +80,7 @@ def main() -> None:
     ar = Drafter(diffusion.model, diffusion.tokenizer, filler="ar", record=diffusion.record, path=args.checkpoint)
     tids = [x for x in args.templates.split(",") if x]
     warm = load_template(tids[0])
-    diffusion.draft(warm, warm.example, n=1, steps=1, seed=args.seed)
+    diffusion.draft(warm, warm.example, n=1, steps=1, seed=args.seed, precedents=0)
 
     rows_d = [_run(diffusion, tid, args, args.guidance) for tid in tids]
     result = {

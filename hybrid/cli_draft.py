@@ -12,11 +12,12 @@ import argparse
 import json
 import sys
 import time
+import warnings
 from pathlib import Path
 
 from hybrid.errors import FieldError, OutputError, SamplingError
 from hybrid.jsonl import json_lines
-from hybrid.options import COMMIT_RULES, EDIT_FILLERS, MAX_VARIANTS, SEED, add_threads, float_range, int_range
+from hybrid.options import COMMIT_RULES, MAX_VARIANTS, SEED, add_threads, float_range, int_range
 from hybrid.outdir import is_bookkeeping, FileSet, OutputLock, check_writable, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
@@ -81,7 +82,7 @@ def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
 
 def _cmd_draft(args) -> int:
     from hybrid.cli_plan import collect_fields
-    from hybrid.drafter import DRAFT_SAMPLING, check_draft_args, check_precedent_args, sampling_params
+    from hybrid.drafter import DRAFT_SAMPLING, check_draft_args, resolve_precedents, sampling_params
     from hybrid.templates import load_template
 
     from hybrid.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
@@ -90,10 +91,9 @@ def _cmd_draft(args) -> int:
     steps = DEFAULT_STEPS if args.steps is None else args.steps
     guidance = DEFAULT_GUIDANCE if args.guidance is None else args.guidance
     check_draft_args(args.n, steps, guidance, args.seed)
-    check_precedent_args(args.precedents, args.precedent_guidance, args.precedent_start,
-                         names={k: "--" + k.replace("_", "-") for k in ("precedents", "precedent_guidance", "precedent_start")})
-    if args.precedent_start < 1 and args.filler not in EDIT_FILLERS:
-        raise SamplingError(f"--precedent-start needs --filler {' or '.join(EDIT_FILLERS)}, got --filler {args.filler}.")
+    resolve_precedents(  # the draft resolves them again (unset ones may fall back to none: Drafter.draft)
+        args.precedents, args.precedent_guidance, args.precedent_start, args.filler,
+        names={k: "--" + k.replace("_", "-") for k in ("precedents", "precedent_guidance", "precedent_start", "filler")})
     if args.commit != "auto" and args.filler != "diffusion":
         raise SamplingError(f"--commit chooses the diffusion filler's commits: it needs --filler diffusion, got --filler {args.filler} "
                             f"with --commit {args.commit}.")
@@ -169,6 +169,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     t_load = time.perf_counter() - t0
     print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
     progress = _Progress()
+    warnings.filterwarnings("ignore", message="drafted from scratch: no clause library")  # printed below, once
     try:
         for ev in drafter.stream(template, fields, n=args.n, steps=steps, guidance=guidance, seed=args.seed,
                                  temperature=params.temperature, top_p=params.top_p,
@@ -178,13 +179,15 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     finally:
         progress.close()
     drafts, outline = progress.drafts, progress.outline
+    if drafts[0].settings.get("precedent_note"):
+        print(f"warning: {drafts[0].settings['precedent_note']}", file=sys.stderr)
     timings = {"load": t_load, **drafts[0].timings}
     settings = {
         "n": args.n, "steps": steps, "guidance": guidance, "temperature": params.temperature, "top_p": params.top_p,
         "format": args.format, "filler": drafter.filler, "headings": drafter.headings,
-        "precedents": args.precedents, "precedent_guidance": args.precedent_guidance, "precedent_start": args.precedent_start,
+        **drafts[0].settings,  # precedents, precedent_guidance, precedent_start as used, and precedent_note
         "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
-        "commit": resolve_commit(args.commit, args.precedent_start < 1) if args.filler == "diffusion" else None,
+        "commit": resolve_commit(args.commit, drafts[0].settings["precedent_start"] < 1) if args.filler == "diffusion" else None,
         "threads": torch.get_num_threads(),
     }
     report = {

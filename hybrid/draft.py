@@ -33,6 +33,7 @@ class Draft:
     seed: int = 0
     variant: int = 0  # index of this variant in the filler's batch
     timings: dict = field(default_factory=dict)  # seconds per stage of the draft() call that made it
+    settings: dict = field(default_factory=dict)  # the precedent settings that call used (defaults resolved)
 
     @property
     def words(self) -> int:

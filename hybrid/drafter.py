@@ -18,6 +18,7 @@ import codecs
 import queue
 import threading
 import time
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,17 +27,17 @@ import torch
 from hybrid.config import SHIPPED_CHECKPOINT
 from hybrid.data.clean import strip_numbering
 from hybrid.draft import Draft, DraftEvent, source_note
-from hybrid.errors import CheckpointError, SamplingError
+from hybrid.errors import CheckpointError, HybridError, SamplingError
 from hybrid.fill_api import FillResult, check_fill_args
 from hybrid.likelihood import trained_window
-from hybrid.options import EDIT_FILLERS, MMR, PRECEDENT_GUIDANCE, PRECEDENTS
+from hybrid.options import DEFAULT_PRECEDENT_START, DEFAULT_PRECEDENTS, EDIT_FILLERS, MMR, PRECEDENT_GUIDANCE, PRECEDENTS
 from hybrid.rerank import ContractSpec, Reranker, RerankWeights
 from hybrid.sampling import SamplingParams
 from hybrid.templates import load_template
 
 MAX_START_TOKENS = 4096  # a precedent start is tokenized up to this; the filler cuts it to the span's budget
 
-__all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args", "check_precedent_args", "source_note"]
+__all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args", "check_precedent_args", "resolve_precedents", "source_note"]
 
 FILLERS = ("diffusion", "ar", "ar-batched")
 _HEADINGS = {"template": lambda template, outline: template.with_template_headings(outline), "planned": lambda template, outline: outline}
@@ -114,14 +115,37 @@ def check_draft_args(n, steps, guidance, seed, mmr: float = 0.0) -> None:
     MMR.check("mmr", mmr, error=SamplingError)
 
 
-def _checked(n, steps, guidance, seed, mmr, sampling: dict, precedents: int = 0, precedent_guidance: float = 0.0,
-             precedent_start: float = 1.0):
+def _checked(n, steps, guidance, seed, mmr, sampling: dict):
     """(steps, guidance, SamplingParams) of a call's arguments, defaults filled in, every one checked (once per call)."""
     steps = _default_steps() if steps is None else steps
     guidance = _default_guidance() if guidance is None else guidance
     check_draft_args(n, steps, guidance, seed, mmr)
-    check_precedent_args(precedents, precedent_guidance, precedent_start)
     return steps, guidance, sampling_params(sampling, DRAFT_SAMPLING)
+
+
+def resolve_precedents(precedents=None, precedent_guidance=None, precedent_start=None, filler: str = "diffusion",
+                       names: dict | None = None) -> tuple:
+    """(precedents, precedent_guidance, precedent_start) of a draft, each None (unset) given its default, then
+    checked (check_precedent_args; names as there):
+    - precedents: hybrid.options.DEFAULT_PRECEDENTS (1) when the filler edits a start (EDIT_FILLERS) or
+      precedent_start / precedent_guidance is set; else 0 (the "ar" filler drafts from scratch);
+    - precedent_guidance: 0 (off);
+    - precedent_start: DEFAULT_PRECEDENT_START (0.25: edit from precedent) when precedents >= 1, precedent_guidance
+      is 0 and the filler edits; else 1 (off: with precedents >= 1 they sit beside the span).
+    So a call that sets nothing edits from one precedent per section; precedents=0 drafts from scratch."""
+    w = 0.0 if precedent_guidance is None else precedent_guidance
+    edits = filler in EDIT_FILLERS
+    if precedents is None:
+        asked = precedent_start not in (None, 1, 1.0) or w not in (0, 0.0)  # compares, never raises on a bad type
+        precedents = DEFAULT_PRECEDENTS if edits or asked else 0
+    if precedent_start is None:
+        precedent_start = DEFAULT_PRECEDENT_START if precedents not in (0, False) and w in (0, 0.0) and edits else 1.0
+    check_precedent_args(precedents, w, precedent_start, names)
+    if precedent_start < 1 and not edits:
+        n = {"precedent_start": "precedent_start", "filler": "filler"} | (names or {})
+        raise SamplingError(f"{n['precedent_start']} < 1 needs a filler that edits a start ({', '.join(EDIT_FILLERS)}), "
+                            f"got {n['filler']} {filler!r} with {n['precedent_start']} {precedent_start!r}.")
+    return precedents, w, precedent_start
 
 
 def check_precedent_args(precedents, precedent_guidance, precedent_start=1.0, names: dict | None = None) -> None:
@@ -257,8 +281,8 @@ class Drafter:
             return drafts
 
     def draft(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
-              *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0,
-              precedent_start: float = 1.0,
+              *, outline: dict | None = None, mmr: float = 0.0, precedents: int | None = None,
+              precedent_guidance: float | None = None, precedent_start: float | None = None,
               **sampling) -> list[Draft]:
         """n drafts ranked best first. outline=None plans one; the n variants share it.
 
@@ -266,8 +290,13 @@ class Drafter:
         mmr in [0, 1) (0 = order by score), sampling: temperature, top_k, top_p, min_p,
         repetition_penalty, no_repeat_ngram (SamplingParams over DRAFT_SAMPLING, used by both
         the planner and the filler). Every Draft carries the call's stage timings (seconds).
-        precedents: k precedents of the train split per section, placed before its span
-        (hybrid.precedent_skeleton; 0 = off); each section then lists them under "precedents".
+        Left unset (None), precedents, precedent_guidance and precedent_start take their defaults
+        (resolve_precedents): with the diffusion or ar-batched filler a draft edits from one precedent per
+        section at precedent_start 0.25; precedents=0 drafts from scratch. When the default cannot be
+        had (no corpus to build the clause library from) the draft is made from scratch with a
+        warning; an explicit precedents >= 1 raises instead. Every Draft's `settings` holds the values used.
+        precedents: k precedents of the train split per section (0 = off); each section then lists
+        them under "precedents". With precedent_start 1 they sit before its span (hybrid.precedent_skeleton).
         precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
         hide the span's heading and its precedents, so it pushes the draft towards the precedent.
         precedent_start in (0, 1] (1 = off, diffusion filler only; needs precedents >= 1, and
@@ -281,25 +310,30 @@ class Drafter:
         Nothing sits beside the spans then; each section lists the precedent its variant edited.
         """
         drafts = None
-        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start)
+        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling)
+        defaulted = precedents is None
+        precedents, precedent_guidance, precedent_start = resolve_precedents(precedents, precedent_guidance, precedent_start, self.filler)
         for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, None, precedents, precedent_guidance,
-                               precedent_start):
+                               precedent_start, defaulted):
             drafts = ev.drafts
         return drafts
 
     def stream(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
-               *, outline: dict | None = None, mmr: float = 0.0, precedents: int = 0, precedent_guidance: float = 0.0,
-               precedent_start: float = 1.0, **sampling):
+               *, outline: dict | None = None, mmr: float = 0.0, precedents: int | None = None,
+               precedent_guidance: float | None = None, precedent_start: float | None = None, **sampling):
         """Like draft(), yielding DraftEvents as the work happens; the last event ("rank") holds the drafts.
 
         The work runs in a worker thread that holds this Drafter's lock; closing the generator
         early stops it at its next token or step. Arguments are validated here, before any work.
         """
-        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start)
+        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling)
+        defaulted = precedents is None
+        precedents, precedent_guidance, precedent_start = resolve_precedents(precedents, precedent_guidance, precedent_start, self.filler)
         return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance,
-                            precedent_start)
+                            precedent_start, defaulted)
 
-    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance, precedent_start):
+    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance, precedent_start,
+                defaulted=False):
         q: queue.Queue = queue.Queue()
         cancel = threading.Event()
         done = object()
@@ -312,7 +346,7 @@ class Drafter:
         def work():
             try:
                 for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents,
-                                       precedent_guidance, precedent_start):
+                                       precedent_guidance, precedent_start, defaulted):
                     emit(ev)
             except _Cancelled:
                 pass
@@ -336,9 +370,10 @@ class Drafter:
             worker.join()
 
     def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents, precedent_guidance,
-                precedent_start):
-        """The pipeline as a generator of DraftEvents, arguments already checked (_checked); `emit`
-        (stream only) receives the in-stage events."""
+                precedent_start, defaulted=False):
+        """The pipeline as a generator of DraftEvents, arguments already checked (_checked, resolve_precedents); `emit`
+        (stream only) receives the in-stage events. defaulted: precedents was left unset, so a clause
+        library that cannot be had means drafting from scratch (a warning), not an error."""
         with self._lock:
             t0 = time.perf_counter()
             template = load_template(template)
@@ -363,11 +398,18 @@ class Drafter:
             skeleton = template.render_skeleton(outline, values)
             provenance = start = None
             facts = ()  # the precedents' own facts (parties, roles)
+            note = None
+            if precedents and defaulted:
+                try:
+                    self.precedent_library()
+                except HybridError as e:  # no corpus, or a library of another corpus: the default falls back
+                    note = f"drafted from scratch: no clause library ({e}); pass precedents=0 (--precedents 0) to draft from scratch without this warning"
+                    warnings.warn(note, stacklevel=3)
+                    precedents, precedent_start = 0, 1.0
+            settings = {"precedents": precedents, "precedent_guidance": precedent_guidance, "precedent_start": precedent_start,
+                        "precedent_note": note}
             if precedents:
                 ts = time.perf_counter()
-                if precedent_start < 1 and self.filler not in EDIT_FILLERS:
-                    raise SamplingError(f"precedent_start < 1 needs a filler that edits a start ({', '.join(EDIT_FILLERS)}), "
-                                        f"got filler={self.filler!r}.")
                 from hybrid.precedent_skeleton import draft_from_precedents
 
                 skeleton, provenance, start, facts = draft_from_precedents(
@@ -392,7 +434,7 @@ class Drafter:
             timings["rank"] = time.perf_counter() - ts
             timings["total"] = time.perf_counter() - t0
             for d in drafts:
-                d.timings = timings
+                d.timings, d.settings = timings, settings
                 for sec, prov in zip(d.sections, provenance[d.variant] if provenance else []):
                     sec["precedents"] = prov
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from hybrid.errors import ConfigError
 
-__all__ = ["Range", "int_range", "float_range", "SEED", "MMR", "MAX_VARIANTS", "MAX_PRECEDENTS", "PRECEDENTS", "PRECEDENT_GUIDANCE", "PRECEDENT_START", "EDIT_FILLERS", "COMMIT_RULES", "DEFAULT_THREADS", "add_threads", "set_threads"]
+__all__ = ["Range", "int_range", "float_range", "SEED", "MMR", "MAX_VARIANTS", "MAX_PRECEDENTS", "PRECEDENTS", "PRECEDENT_GUIDANCE", "PRECEDENT_START", "DEFAULT_PRECEDENTS", "DEFAULT_PRECEDENT_START", "EDIT_FILLERS", "COMMIT_RULES", "DEFAULT_THREADS", "add_threads", "set_threads"]
 
 MAX_VARIANTS = 64  # drafts filled in one batch (hybrid.fill_api); more only costs memory without new diversity
 MAX_PRECEDENTS = 4  # per span: each adds ~110 skeleton tokens in front of it (pages are 512 tokens; hybrid.precedent_skeleton)
@@ -92,6 +92,10 @@ PRECEDENT_GUIDANCE = float_range(0, off=0)  # added to the guidance weight (Draf
 EDIT_FILLERS = ("diffusion", "ar-batched")  # the fillers that edit a precedent start (precedent_start < 1)
 COMMIT_RULES = ("auto", "confidence", "runs")  # the diffusion filler's commit rules (hybrid.diffusion.commit); auto: runs when editing
 PRECEDENT_START = float_range(0, 1, lo_open=True, off=1)  # precedent start noise (Drafter.draft, `--precedent-start`)
+# What a draft does when the caller leaves precedents / precedent_start unset (None): edit from one
+# precedent per section at t = 0.25 (hybrid.drafter.resolve_precedents; README "Drafting from precedent")
+DEFAULT_PRECEDENTS = 1
+DEFAULT_PRECEDENT_START = 0.25
 
 
 def add_threads(parser, default: int = DEFAULT_THREADS) -> None:

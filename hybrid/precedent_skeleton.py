@@ -87,9 +87,20 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     their precedents as well as by their rewritten words."""
     out = []
     for v in range(n):
-        hits = [library.retrieve(s.clause, section_query(s, values), doc_type=template.doc_type, k=1, seed=seed, variant=v)
-                for s in skeleton.spans]
-        out.append([h[0] if h else None for h in hits])
+        row = []
+        for s in skeleton.spans:
+            q = section_query(s, values)
+            if s.clause == "definitions":  # only the definitions this draft can use (hybrid.definitions)
+                from hybrid.definitions import DEFINITION_CANDIDATES, compose, keep_terms
+
+                pool = library.retrieve(s.clause, q, doc_type=template.doc_type, k=DEFINITION_CANDIDATES, seed=seed, variant=v)
+                composed = compose(pool, keep_terms(template.defined_terms, template.preamble))
+                if composed is not None:
+                    row.append(composed)
+                    continue
+            h = library.retrieve(s.clause, q, doc_type=template.doc_type, k=1, seed=seed, variant=v)
+            row.append(h[0] if h else None)
+        out.append(row)
     return out
 
 
@@ -108,7 +119,7 @@ def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, 
     draws = variant_draws(skeleton, library, template, values, n, seed=seed)
     start, facts = starts_from_draws(tokenizer, draws, deal_from_template(template, values), skeleton.deal_text, start_noise, seed,
                                      [max_start_tokens] * len(skeleton.spans), words=library.words())
-    return skeleton, [[[p.provenance()] if p else [] for p in d] for d in draws], start, facts
+    return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
 
 
 def document_skeleton(tokenizer, doc, hits, deal: DealFacts):

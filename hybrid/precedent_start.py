@@ -21,6 +21,7 @@ import random
 import re
 
 from hybrid.data.facts import DealFacts
+from hybrid.definitions import defined_heads
 from hybrid.errors import SamplingError
 from hybrid.foreign_facts import foreign_acronyms, foreign_facts, party_names
 from hybrid.options import PRECEDENT_START
@@ -80,10 +81,12 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
 
 
 def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[list, list]:
-    """(keep, drop): character spans of text that stay as written (the deal's facts) and that are
+    """(keep, drop): character spans of text that stay as written (the deal's facts, the terms definitions
+    define: hybrid.definitions.defined_heads) and that are
     always masked (foreign facts wherever they stand, redaction marks, another deal's acronyms, the
     precedent's own leftover facts)."""
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
+    keep += defined_heads(text, allowed)  # '"Affiliate" means': the term a definition defines stays as written
     found = foreign_facts(text, allowed, party_names())
     drop = [(f.start, f.end) for f in found]
     for name in {f.text for f in found if f.kind == "name" and len(f.text) >= 3}:  # every other place it stands too:

@@ -86,6 +86,10 @@ class Precedent:
     def provenance(self) -> dict:
         return {"id": self.id, "doc_id": self.doc_id, "heading": self.heading, "source": self.source, "license": self.license}
 
+    def citations(self) -> list[dict]:
+        """What a section drafted from this precedent cites: its provenance (a composed one cites each source)."""
+        return [self.provenance()]
+
 
 def embedding_text(p: Precedent) -> str:
     """What the dense encoder sees of a precedent: its heading and first EMBED_WORDS words, markers out."""

@@ -46,6 +46,7 @@ import hashlib
 import os
 import re
 import sqlite3
+import threading
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -129,30 +130,38 @@ def _cache_file() -> Path | None:
 
 
 class EmbeddingCache:
-    """Embeddings per text: memory first, then the SQLite file (path None: memory only), then `embed`."""
+    """Embeddings per text: memory first, then the SQLite file (path None: memory only), then `embed`.
+    Usable from any thread (Drafter.stream works in its own): one SQLite connection per thread, one call at a time."""
 
     def __init__(self, embed: Callable, name: str = ENCODER, path: Path | None | str = "default"):
         self.embed, self.name = embed, name
         self.path = _cache_file() if path == "default" else (Path(path) if path else None)
         self._mem: dict[str, np.ndarray] = {}
-        self._db = None
+        self._local = threading.local()  # .db: this thread's connection (a sqlite3 connection serves only the thread that made it)
+        self._lock = threading.Lock()
 
     def _key(self, text: str) -> str:
         return hashlib.sha1(f"{self.name}\x1f{text}".encode()).hexdigest()
 
     def _conn(self):
-        if self._db is None and self.path is not None:
+        db = getattr(self._local, "db", None)
+        if db is None and self.path is not None:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._db = sqlite3.connect(self.path, timeout=30)
-                self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+                db = sqlite3.connect(self.path, timeout=30)
+                db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+                self._local.db = db
             except (OSError, sqlite3.Error) as e:  # a read-only or broken cache costs speed, never the ranking
                 print(f"relevance: embedding cache {self.path} unusable ({e}); keeping embeddings in memory", file=sys.stderr)
-                self._db, self.path = None, None
-        return self._db
+                db, self.path = None, None
+        return db
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         """(n, d) float32 rows in input order."""
+        with self._lock:
+            return self._lookup(texts)
+
+    def _lookup(self, texts: Sequence[str]) -> np.ndarray:
         keys = [self._key(t) for t in texts]
         want = [k for k in dict.fromkeys(keys) if k not in self._mem]
         db = self._conn()

@@ -34,7 +34,9 @@ def test_drafts_are_ranked_best_first(drafts):
     for d in drafts:
         assert isinstance(d, Draft) and d.score == d.scores["total"] and "loglik" in d.scores
         assert d.outline == OUTLINE and [s["heading"] for s in d.sections] == [s["heading"] for s in OUTLINE["sections"]]
-        assert set(d.timings) == {"plan", "fill", "rank", "total"}
+        assert set(d.timings) == {"plan", "precedents", "fill", "rank", "total"}  # by default each section edits a precedent
+        assert d.settings == {"precedents": 1, "precedent_guidance": 0.0, "precedent_start": 0.25, "precedent_note": None}
+        assert all(s["precedents"] for s in d.sections)  # every section cites what it edited
 
 
 def test_seed_reproducibility(drafter, drafts):
@@ -76,7 +78,7 @@ def test_bad_arguments_raise_naming_the_argument(drafter, kwargs, match):
 
 
 def test_stream_reports_every_stage_and_ends_with_the_drafts(drafter):
-    events = list(drafter.stream(T, T.example, n=2, steps=3, seed=1))
+    events = list(drafter.stream(T, T.example, n=2, steps=3, seed=1, precedents=0))  # from scratch: every slot starts masked
     kinds = [e.kind for e in events]
     n_tokens = kinds.count("plan_token")
     assert n_tokens > 0 and kinds == ["plan_token"] * n_tokens + ["plan", "fill_step", "fill_step", "fill_step", "rank"]
@@ -88,10 +90,12 @@ def test_stream_reports_every_stage_and_ends_with_the_drafts(drafter):
     masks = [e.partial[0].count("_") for e in steps]
     assert masks[0] > masks[1] > masks[2] and "_" * 20 in steps[0].partial[0]  # text appears as steps commit it
     final = events[-1].drafts
-    direct = drafter.draft(T, T.example, n=2, steps=3, seed=1)
+    direct = drafter.draft(T, T.example, n=2, steps=3, seed=1, precedents=0)
     assert plan.outline == direct[0].outline
     assert sorted(steps[-1].partial) == sorted(d.text for d in final)  # after the last step: the finished variants
     assert [d.text for d in final] == [d.text for d in direct]
+    edited = list(drafter.stream(T, T.example, n=2, steps=3, seed=1))[-1].drafts  # the default edits a precedent, in the
+    assert [d.text for d in edited] == [d.text for d in drafter.draft(T, T.example, n=2, steps=3, seed=1)]  # stream's thread too
 
 
 def test_a_closed_stream_releases_the_drafter(drafter, drafts):

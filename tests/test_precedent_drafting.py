@@ -67,7 +67,7 @@ def test_precedents_carry_the_deals_facts_and_none_of_their_own():
 
 
 def test_every_drafted_section_cites_its_precedents(drafter, tmp_path):
-    drafts = drafter.draft(T, T.example, n=2, steps=2, seed=1, outline=OUTLINE, precedents=1)
+    drafts = drafter.draft(T, T.example, n=2, steps=2, seed=1, outline=OUTLINE, precedents=1, precedent_start=1.0)  # beside
     for d in drafts:
         assert all(s["precedents"] and {"doc_id", "heading", "source", "license"} <= set(s["precedents"][0]) for s in d.sections)
         assert d.markdown.count("Drafted from precedent") == len(d.sections)
@@ -75,7 +75,9 @@ def test_every_drafted_section_cites_its_precedents(drafter, tmp_path):
             assert f not in d.text
     path = drafts[0].to_docx(tmp_path / "d.docx")
     assert sum("Drafted from precedent" in p.text for p in docx.Document(str(path)).paragraphs) == len(drafts[0].sections)
-    assert all("precedents" not in s for s in drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)[0].sections)
+    assert all("precedents" not in s for s in drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=0)[0].sections)
+    edited = drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)[0]  # the default: each section edits one
+    assert all(len(s["precedents"]) == 1 for s in edited.sections) and edited.settings["precedent_start"] == 0.25
 
 
 def test_the_ar_baseline_gets_the_same_precedent_context(tiny_model, tokenizer):
@@ -88,9 +90,10 @@ def test_the_ar_baseline_gets_the_same_precedent_context(tiny_model, tokenizer):
     ({"precedents": -1}, "precedents must be an integer in"),
     ({"precedents": 9}, "precedents must be an integer in"),
     ({"precedents": 1, "precedent_guidance": -0.5}, "precedent_guidance must be"),
-    ({"precedent_guidance": 1.0}, "precedent_guidance needs precedents"),
+    ({"precedents": 0, "precedent_guidance": 1.0}, "precedent_guidance needs precedents"),
     ({"precedents": 1, "precedent_start": 0.0}, r"precedent_start must be a number in \(0, 1\]"),
-    ({"precedent_start": 0.5}, "precedent_start needs precedents"),
+    ({"precedents": 0, "precedent_start": 0.5}, "precedent_start needs precedents"),
+    ({"precedent_start": 0.5, "precedent_guidance": 1.0}, "precedent_guidance guides on the precedents beside each clause"),
 ])
 def test_bad_precedent_arguments_raise_naming_themselves(drafter, kwargs, match):
     with pytest.raises(SamplingError, match=match):
@@ -98,7 +101,8 @@ def test_bad_precedent_arguments_raise_naming_themselves(drafter, kwargs, match)
 
 
 @pytest.mark.parametrize("extra", [["--precedents", "-1"], ["--precedents", "x"], ["--precedent-guidance", "-2"],
-                                   ["--precedent-start", "0"], ["--precedent-start", "0.5"],
+                                   ["--precedent-start", "0"], ["--precedents", "0", "--precedent-start", "0.5"],
+                                   ["--precedents", "0", "--precedent-guidance", "1"],
                                    ["--precedents", "1", "--precedent-start", "0.5", "--filler", "ar"],
                                    ["--precedents", "1", "--precedent-start", "0.5", "--precedent-guidance", "1"]])
 def test_cli_bad_precedent_options_exit_2_with_nothing_written(extra, tmp_path, capsys):
@@ -132,7 +136,7 @@ def test_a_draft_edited_from_precedent_keeps_its_unnoised_words(drafter):
     deal = deal_from_template(T, values)
     precedent = _library().precedents[0].adapted(deal)
     kept = drafter.draft(T, T.example, n=2, steps=4, seed=1, outline=OUTLINE, precedents=1, precedent_start=0.05)
-    scratch = drafter.draft(T, T.example, n=2, steps=4, seed=1, outline=OUTLINE, precedents=1)
+    scratch = drafter.draft(T, T.example, n=2, steps=4, seed=1, outline=OUTLINE, precedents=1, precedent_start=1.0)
     words = set(precedent.split())
     share = lambda d: sum(w in words for s in d.sections for w in s["body"].split()) / max(1, sum(len(s["body"].split()) for s in d.sections))  # noqa: E731
     assert share(kept[0]) > 0.5 > share(scratch[0])
@@ -162,9 +166,9 @@ def test_drafting_beside_a_precedent_bans_its_own_facts(shipped_checkpoint, monk
     def banned(params):  # everywhere: the filler's banned tokens and the fact guard's always-banned table
         return set(params.banned_tokens) | set(params.fact_guard.always.nonzero().flatten().tolist())
 
-    drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=1)
+    drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=1, precedent_start=1.0)
     assert own <= banned(seen[-1])
-    drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)
+    drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=0)
     assert not own & banned(seen[-1])  # no precedent, no ban of its facts
 
 
@@ -243,13 +247,14 @@ def test_cli_commit_rule_is_recorded_resolved_and_refused_for_the_ar_fillers(tin
     monkeypatch.setattr(Drafter, "precedent_library", lambda self: _library())
     base = ["draft", "mutual-nda", "--example", "-n", "1", "--steps", "4", "--checkpoint", str(ckpt)]
     texts = []
-    for extra, want in ((["--precedents", "1", "--precedent-start", "0.25"], "runs"), ([], "confidence"),
+    for extra, want in ((["--precedents", "1", "--precedent-start", "0.25"], "runs"), (["--precedents", "0"], "confidence"), ([], "runs"),
                         (["--precedents", "1", "--precedent-start", "0.25", "--commit", "confidence"], "confidence")):
         out = tmp_path / f"out-{want}-{len(extra)}"
         assert main([*base, "--out", str(out), *extra]) == 0, capsys.readouterr().err
         assert json.loads((out / "drafts.json").read_text())["settings"]["commit"] == want
         texts.append("".join(p.read_text() for p in sorted(out.glob("*.md"))))
-    assert texts[0] != texts[2]  # the same edit, committed by another rule: the rule reached the filler
+    assert texts[0] == texts[2]  # the default is that explicit edit
+    assert texts[0] != texts[3]  # the same edit, committed by another rule: the rule reached the filler
     bad = tmp_path / "bad"
     try:
         code = main([*base, "--out", str(bad), "--commit", "runs", "--filler", "ar-batched"])

@@ -103,6 +103,28 @@ def test_embeddings_are_computed_once_per_text_and_persist_on_disk(tmp_path):
     assert other.seen == ["beta law"]  # vectors of one encoder are never read for another
 
 
+def test_the_cache_serves_a_thread_other_than_the_one_that_opened_it(tmp_path):
+    """Drafter.draft() opens the cache in the caller's thread, Drafter.stream() then reads it in its worker."""
+    import threading
+
+    enc = Counting()
+    cache = EmbeddingCache(enc, path=tmp_path / "e.sqlite")
+    cache(["alpha fee"])
+    cache._mem.clear()  # the next call must read the file, from another thread
+    out, errors = [], []
+
+    def work():
+        try:
+            out.append(cache(["alpha fee", "beta law"]))
+        except Exception as e:  # a connection of another thread: sqlite3.ProgrammingError
+            errors.append(e)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert errors == [] and out[0].shape == (2, len(VOCAB)) and enc.seen == ["alpha fee", "beta law"]
+
+
 def test_an_unusable_cache_file_falls_back_to_memory(tmp_path, capsys):
     (tmp_path / "e.sqlite").write_text("not a database")
     enc = Counting()
