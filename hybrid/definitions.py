@@ -23,12 +23,12 @@ Knows nothing of models or tokenizers; hybrid.precedent_skeleton calls compose p
 import re
 from dataclasses import dataclass, field
 
+from hybrid.foreign_facts import BOILERPLATE_TERMS
 from hybrid.precedents import Precedent
 
 __all__ = ["defined_heads", "DEFINITION_CANDIDATES", "GENERIC_TERMS", "MAX_WORDS", "MAX_ENTRY_WORDS", "ComposedPrecedent", "entries", "keep_terms", "compose"]
 
-GENERIC_TERMS = ("Affiliate", "Person", "Business Day", "Third Party", "Governmental Authority", "Intellectual Property Rights",
-                 "Change of Control", "Force Majeure", "Losses", "Law", "Control")
+GENERIC_TERMS = BOILERPLATE_TERMS  # the foreign-facts check and the fact guard count their words as generic contract words
 DEFINITION_CANDIDATES = 8  # ranked definitions precedents a variant composes from (variant v > 0: its seeded draw of 8)
 MAX_WORDS = 180  # the composed body (a Definitions span's budget is 256 tokens)
 MAX_ENTRY_WORDS = 90  # one entry; a longer one is cut after its last full sentence or clause within this many words

@@ -16,7 +16,7 @@ A fact is foreign when the deal does not state it:
 - name: a run of capitalized words, not at the start of a sentence or list item (unless its first
   word has an inner capital: "GitHub"), holding a word
   the deal's text never uses (in any case) and that is not a generic contract word (Section,
-  Exhibit, month names ...). All-caps words (emphasis: "AS IS") and roman numerals are skipped.
+  Exhibit, month names, the words of BOILERPLATE_TERMS: "Governmental Authority" ...). All-caps words (emphasis: "AS IS") and roman numerals are skipped.
 Occurrences are counted; a span found by an earlier kind in that order is not counted again.
 """
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Fact", "KINDS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "place_ban_ids", "name_ban_ids", "deal_ban_ids",
+__all__ = ["Fact", "KINDS", "BOILERPLATE_TERMS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "place_ban_ids", "name_ban_ids", "deal_ban_ids",
            "build_capitalized_terms", "allowed_text", "deal_days", "name_vocabulary", "foreign_acronyms", "party_names", "build_party_list"]
 
 KINDS = ("party", "place", "amount", "duration", "name")
@@ -69,6 +69,11 @@ _GENERIC = frozenset(
     "if subject upon each any all this that these those such in on at to for with without within during after before "
     "except unless where when whereas no neither nothing notwithstanding either both its their it".split()
 )  # fmt: skip
+# boilerplate defined terms that name no deal, place, product or period (hybrid.definitions composes a
+# draft's Definitions from them; how they were chosen is there): generic contract words too
+BOILERPLATE_TERMS = ("Affiliate", "Person", "Business Day", "Third Party", "Governmental Authority", "Intellectual Property Rights",
+                     "Change of Control", "Force Majeure", "Losses", "Law", "Control")
+_GENERIC = _GENERIC | frozenset(w for t in BOILERPLATE_TERMS for w in t.lower().split() if w != "of") | {"affiliates"}
 _CONNECTORS = frozenset("of and & for the de".split())
 _ROMAN = re.compile(r"^[IVXLC]+$")
 

@@ -187,3 +187,13 @@ def test_foreign_acronyms_are_isolated_caps_words_the_deal_never_writes():
     text = "receipt of LBIO of all payments; THE SOFTWARE IS PROVIDED AS IS; Acme LLC under Section IV and the NDA"
     assert [text[a:b] for a, b in foreign_acronyms(text, "Acme LLC NDA")] == ["LBIO"]
     assert foreign_acronyms(text, "Acme LLC NDA LBIO") == []
+
+
+def test_boilerplate_defined_terms_are_generic_words_and_a_name_beside_them_is_not():
+    """A composed Definitions section (hybrid.definitions) defines "Governmental Authority" whatever the deal."""
+    from hybrid.foreign_facts import BOILERPLATE_TERMS
+
+    text = "approved by any Governmental Authority, an Affiliate or a Third Party, and Intellectual Property Rights of the Zebulon Authority."
+    found = [f["text"] for f in foreign_facts(text, "Acme Robotics, Inc. and Borealis Analytics LLC")]
+    assert found == ["Zebulon Authority"]
+    assert "Governmental Authority" in BOILERPLATE_TERMS
