@@ -279,7 +279,9 @@ def add_parsers(subparsers) -> None:
     d = subparsers.add_parser(
         "draft", help="draft N ranked variants of a contract (plan -> diffusion fill -> rerank)", formatter_class=_FillerDefaultsHelp,
         description="Plan an outline, fill every clause of N variants in parallel with the diffusion filler, rank them, "
-        "and write one file per draft (rank in the name) plus drafts.json to --out. "
+        "and write one file per draft (rank in the name) plus drafts.json to --out. By default each variant's clause "
+        "starts as a train-split precedent of its own, adapted to the deal, and the filler rewrites a quarter of its "
+        "words (--precedents 0: from scratch). "
         "Fields: --example starts from the template's example, then --fields-file, then --field NAME=VALUE.",
     )
     d.add_argument("template", help="a template id (see `hybrid templates`) or a path to a template JSON file")
