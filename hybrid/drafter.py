@@ -292,14 +292,14 @@ class Drafter:
         the planner and the filler). Every Draft carries the call's stage timings (seconds).
         Left unset (None), precedents, precedent_guidance and precedent_start take their defaults
         (resolve_precedents): with the diffusion or ar-batched filler a draft edits from one precedent per
-        section at precedent_start 0.25; precedents=0 drafts from scratch. When the default cannot be
-        had (no corpus to build the clause library from) the draft is made from scratch with a
-        warning; an explicit precedents >= 1 raises instead. Every Draft's `settings` holds the values used.
+        section at precedent_start 0.25; precedents=0 drafts from scratch. When none of the three is set
+        and the default cannot be had (no corpus to build the clause library from), the draft is made
+        from scratch with a warning; a call that sets one of them raises instead. Every Draft's `settings` holds the values used.
         precedents: k precedents of the train split per section (0 = off); each section then lists
         them under "precedents". With precedent_start 1 they sit before its span (hybrid.precedent_skeleton).
         precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
         hide the span's heading and its precedents, so it pushes the draft towards the precedent.
-        precedent_start in (0, 1] (1 = off, diffusion filler only; needs precedents >= 1, and
+        precedent_start in (0, 1] (1 = off; the diffusion or ar-batched filler; needs precedents >= 1, and
         precedent_guidance 0): a draft edited from precedent. Each variant's span starts as a
         precedent of its own (variant 0 the top one, the others their seeded draws:
         hybrid.precedent_skeleton.variant_draws), adapted to the deal, each word masked with
@@ -310,11 +310,9 @@ class Drafter:
         Nothing sits beside the spans then; each section lists the precedent its variant edited.
         """
         drafts = None
-        steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling)
-        defaulted = precedents is None
-        precedents, precedent_guidance, precedent_start = resolve_precedents(precedents, precedent_guidance, precedent_start, self.filler)
-        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, None, precedents, precedent_guidance,
-                               precedent_start, defaulted):
+        steps, guidance, params, *prec = self._draft_args(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance,
+                                                          precedent_start)
+        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, None, *prec):
             drafts = ev.drafts
         return drafts
 
@@ -326,11 +324,17 @@ class Drafter:
         The work runs in a worker thread that holds this Drafter's lock; closing the generator
         early stops it at its next token or step. Arguments are validated here, before any work.
         """
+        steps, guidance, params, *prec = self._draft_args(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance,
+                                                          precedent_start)
+        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, params, *prec)
+
+    def _draft_args(self, n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start) -> tuple:
+        """(steps, guidance, params, precedents, precedent_guidance, precedent_start, defaulted) of a draft()
+        or stream() call, every argument checked; defaulted: none of the three precedent arguments was set,
+        so a missing clause library means drafting from scratch with a warning (_events)."""
         steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling)
-        defaulted = precedents is None
-        precedents, precedent_guidance, precedent_start = resolve_precedents(precedents, precedent_guidance, precedent_start, self.filler)
-        return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance,
-                            precedent_start, defaulted)
+        defaulted = precedents is None and precedent_guidance is None and precedent_start is None
+        return (steps, guidance, params, *resolve_precedents(precedents, precedent_guidance, precedent_start, self.filler), defaulted)
 
     def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance, precedent_start,
                 defaulted=False):

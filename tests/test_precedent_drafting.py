@@ -262,3 +262,20 @@ def test_cli_commit_rule_is_recorded_resolved_and_refused_for_the_ar_fillers(tin
         code = e.code
     assert code == 2 and "--commit chooses the diffusion filler's commits: it needs --filler diffusion" in capsys.readouterr().err
     assert not bad.exists()
+
+
+def test_without_a_clause_library_the_default_drafts_from_scratch_with_a_warning(tiny_model, tokenizer, monkeypatch):
+    from hybrid.precedents import PrecedentError
+
+    def missing(self):
+        raise PrecedentError("no corpus here")
+
+    monkeypatch.setattr(Drafter, "precedent_library", missing)
+    drafter = Drafter(tiny_model, tokenizer)
+    with pytest.warns(UserWarning, match=r"drafted from scratch: no clause library \(no corpus here\)"):
+        d = drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)[0]
+    assert d.settings["precedents"] == 0 and d.settings["precedent_start"] == 1.0 and "no corpus here" in d.settings["precedent_note"]
+    assert all("precedents" not in s for s in d.sections)
+    for asked in ({"precedents": 1}, {"precedent_start": 0.25}):  # a call that asks for precedents gets the error
+        with pytest.raises(PrecedentError, match="no corpus here"):
+            drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, **asked)
