@@ -19,7 +19,7 @@ import torch
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
+from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machine.py)
 
 from hybrid.drafter import Drafter  # noqa: E402
 from hybrid.templates import list_templates, load_template  # noqa: E402
@@ -51,6 +51,11 @@ def main(argv=None) -> None:
         row = {"words": words, "min_words": min(words), "distinct": len({d.text for d in drafts}),
                "sorted": all(a >= b for a, b in zip(scores, scores[1:])), "seconds": round(secs, 1),
                "ok": min(words) >= MIN_WORDS and len({d.text for d in drafts}) == args.n}
+        row["settings"] = drafts[0].settings  # what the default drafted with (edit from precedent unless it fell back)
+        t0 = time.perf_counter()
+        scratch = drafter.draft(t, t.example, n=args.n, seed=args.seed, precedents=0)  # the baseline: from scratch
+        row["scratch_seconds"] = round(time.perf_counter() - t0, 1)
+        row["scratch_min_words"] = min(len(d.text.split()) for d in scratch)
         if tid in args.rerun.split(","):
             again = drafter.draft(t, t.example, n=args.n, seed=args.seed)
             row["identical_on_rerun"] = [d.text for d in again] == [d.text for d in drafts]
@@ -60,6 +65,9 @@ def main(argv=None) -> None:
         "benchmark": "draft_bar", "checkpoint": drafter.path, "n": args.n, "seed": args.seed, "min_words_goal": MIN_WORDS,
         "templates": len(rows), "templates_ok": sum(r["ok"] for r in rows.values()),
         "all_sorted": all(r["sorted"] for r in rows.values()),
+        "seconds_ratio_default_over_scratch": round(sum(r["seconds"] for r in rows.values())
+                                                     / max(sum(r["scratch_seconds"] for r in rows.values()), 1e-9), 3),
+        **machine(),
         "per_template": rows,
     }
     emit(out, args.out)
