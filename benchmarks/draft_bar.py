@@ -6,7 +6,9 @@ For each template, the same call `hybrid draft` makes (hybrid.drafter.Drafter.dr
 template's example fields, n=4, seed 7, the CLI's default steps, guidance and sampling) and, per
 template: the words of each draft (goal: >= 300 each), how many distinct texts (goal: 4), whether
 the drafts come sorted by score, and the seconds. `--rerun` drafts the named templates a second
-time and checks the texts are identical (same seed, same drafts).
+time and checks the texts are identical (same seed, same drafts). Beside each, the same call with
+precedents=0 (from scratch, the default before 2026-12-02) as a same-run baseline: its seconds and
+shortest draft.
 """
 
 import argparse
