@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
+from hybrid.definitions import DEFINITION_CANDIDATES, compose, keep_terms
 from hybrid.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 
 __all__ = ["deal_from_template", "section_query", "condition", "variant_draws", "draft_from_precedents", "document_skeleton",
@@ -91,8 +92,6 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
         for s in skeleton.spans:
             q = section_query(s, values)
             if s.clause == "definitions":  # only the definitions this draft can use (hybrid.definitions)
-                from hybrid.definitions import DEFINITION_CANDIDATES, compose, keep_terms
-
                 pool = library.retrieve(s.clause, q, doc_type=template.doc_type, k=DEFINITION_CANDIDATES, seed=seed, variant=v)
                 composed = compose(pool, keep_terms(template.defined_terms, template.preamble))
                 if composed is not None:
