@@ -4,7 +4,7 @@
 
 Both arms are `Drafter.draft(template, example, n, seed)` as `hybrid draft` calls it (edit from
 precedent at t = 0.25, the run rule), on the same plan; the "whole" arm only has
-hybrid.definitions.compose switched off, so its Definitions span edits the top (variant 0) or drawn
+the composition switched off (hybrid.precedent_skeleton's compose), so its Definitions span edits the top (variant 0) or drawn
 precedent as every other section does, which is what drafts did before the composition. Measured
 on the Definitions bodies alone, every variant: the independent judge's bits per byte (SmolLM2-135M,
 evals.judge; context: the skeleton before the section, the other bodies left out, alike in both
@@ -13,7 +13,6 @@ entries whose defined term the template or the boilerplate list owns, and words.
 """
 
 import argparse
-import re
 import sys
 import time
 from pathlib import Path
@@ -23,17 +22,17 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.machine import add_run_args, emit, machine  # noqa: E402
 
-_HEAD = re.compile(r"[\"“]([A-Z][^\"“”\n]{0,48})[\"”]\s*(?:\([^)]*\)\s*)?(?:shall\s+)?(?:means?|refers? to|includes?)\b")
 
 
 def _arm(drafter, templates, seeds, n, judge, composed: bool) -> dict:
     import hybrid.definitions as definitions
+    import hybrid.precedent_skeleton as skeletons
     from evals.judge import clause_nats
     from hybrid.foreign_facts import allowed_text, foreign_facts, party_names
 
-    real_compose = definitions.compose
+    real_compose = skeletons.compose  # what variant_draws calls
     if not composed:
-        definitions.compose = lambda *a, **k: None
+        skeletons.compose = lambda *a, **k: None
     try:
         nats = bytes_ = words = foreign = heads = owned = sections = 0
         seconds = 0.0
@@ -57,12 +56,12 @@ def _arm(drafter, templates, seeds, n, judge, composed: bool) -> dict:
                     nats, bytes_ = nats + a, bytes_ + b
                     words += len(body.split())
                     foreign += len(foreign_facts(body, allowed, party_names()))
-                    found = _HEAD.findall(body)
+                    found = [term for _, _, term in definitions.head_terms(body)]
                     heads += len(found)
                     owned += sum(h.lower() in keep or h.lower() in allowed.lower() for h in found)
                     sections += 1
     finally:
-        definitions.compose = real_compose
+        skeletons.compose = real_compose
     import math
 
     return {"sections": sections, "words": words, "judge_bpb": round(nats / max(bytes_, 1) / math.log(2), 4),

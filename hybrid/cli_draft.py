@@ -169,13 +169,14 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
     t_load = time.perf_counter() - t0
     print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
     progress = _Progress()
-    warnings.filterwarnings("ignore", message="drafted from scratch: no clause library")  # printed below, once
     try:
-        for ev in drafter.stream(template, fields, n=args.n, steps=steps, guidance=guidance, seed=args.seed,
-                                 temperature=params.temperature, top_p=params.top_p,
-                                 precedents=args.precedents, precedent_guidance=args.precedent_guidance,
-                                 precedent_start=args.precedent_start):
-            getattr(progress, ev.kind)(ev)
+        with warnings.catch_warnings():  # the fallback's warning is printed below, once, as a line of its own
+            warnings.filterwarnings("ignore", message="drafted from scratch: no clause library")
+            for ev in drafter.stream(template, fields, n=args.n, steps=steps, guidance=guidance, seed=args.seed,
+                                     temperature=params.temperature, top_p=params.top_p,
+                                     precedents=args.precedents, precedent_guidance=args.precedent_guidance,
+                                     precedent_start=args.precedent_start):
+                getattr(progress, ev.kind)(ev)
     finally:
         progress.close()
     drafts, outline = progress.drafts, progress.outline

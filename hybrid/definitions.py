@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from hybrid.foreign_facts import BOILERPLATE_TERMS
 from hybrid.precedents import Precedent
 
-__all__ = ["defined_heads", "DEFINITION_CANDIDATES", "GENERIC_TERMS", "MAX_WORDS", "MAX_ENTRY_WORDS", "ComposedPrecedent", "entries", "keep_terms", "compose"]
+__all__ = ["head_terms", "defined_heads", "DEFINITION_CANDIDATES", "GENERIC_TERMS", "MAX_WORDS", "MAX_ENTRY_WORDS", "ComposedPrecedent", "entries", "keep_terms", "compose"]
 
 GENERIC_TERMS = BOILERPLATE_TERMS  # the foreign-facts check and the fact guard count their words as generic contract words
 DEFINITION_CANDIDATES = 8  # ranked definitions precedents a variant composes from (variant v > 0: its seeded draw of 8)
@@ -35,15 +35,17 @@ MAX_WORDS = 180  # the composed body (a Definitions span's budget is 256 tokens)
 MAX_ENTRY_WORDS = 90  # one entry; a longer one is cut after its last full sentence or clause within this many words
 
 _QUOTES = "\"“”"
-# an entry opens a paragraph (after its list number) or follows a sentence's end, with a quoted term and a defining verb
+_TERM = r"[\"“]([A-Z][^\"“”\n]{0,48}[A-Za-z0-9])[\"”]"  # a quoted capitalized term
+_QUALIFIER = r"\s*(?:\([^)\n]{0,80}\)\s*)?(?:of [A-Za-z ]{1,30})?\s*(?:shall\s+)?"  # '(the "X")', 'of any Person', 'shall'
+_DEFINES = r"(?:means?|refers? to|includes?)\b"
+# an entry opens a paragraph (after its list number) or follows a sentence's end, with a quoted term and a defining
+# verb, or a cross-reference ("has the meaning set forth in ..."), which compose leaves out
 _ENTRY = re.compile(r"(?:^|(?<=[.;:]\s)|(?<=[.;:]\s\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s*|\d+(?:\.\d+)*\.?\s+)?"
-                    r"([\"“]([A-Z][^\"“”\n]{0,48}[A-Za-z0-9])[\"”])\s*(?:\([^)\n]{0,80}\)\s*)?"
-                    r"(?:of [A-Za-z ]{1,30})?\s*(?:shall\s+)?(?:means?|has the meaning|have the meaning|shall have|refers? to|includes?)\b")
+                    rf"({_TERM}){_QUALIFIER}(?:{_DEFINES}|has the meaning\b|have the meaning\b|shall have\b)")
+_HEAD = re.compile(rf"{_TERM}(?={_QUALIFIER}{_DEFINES})")  # a term a definition defines, wherever it stands
 _TRAILING_NUMBER = re.compile(r"(?:(?:^|\s)(?:\(?[a-z0-9]{1,4}\)|\d+(?:\.\d+)*\.?|[a-z]\.))+\s*$")
 _TRAILING_JOIN = re.compile(r"[\s;,:]*(?:\b(?:and|or)\b)?[\s;,:]*$")
 _CROSS_REFERENCE = re.compile(r"^.{0,80}?\b(?:has|have|shall have) the meanings?\b")  # "... has the meaning set forth in Section 4"
-_HEAD = re.compile(r"[\"“]([A-Z][^\"“”\n]{0,48}[A-Za-z0-9])[\"”](?=\s*(?:\([^)\n]{0,80}\)\s*)?(?:of [A-Za-z ]{1,30})?\s*"
-                   r"(?:shall\s+)?(?:means?|refers? to|includes?)\b)")
 _LEAD = re.compile(r"\b(?:mean|defin|used in|purposes)", re.I)  # a lead-in says what follows ("... shall have the meanings ...")
 _UNFILLED = ("[AMOUNT]", "[PERCENT]", "[DURATION]", "[DATE]")  # the source deal's own figures: no template definition states them
 _PREAMBLE_TERM = re.compile(r"[\"“]([^\"“”]{1,60})[\"”]")
@@ -90,12 +92,17 @@ def _cut(text: str, max_words: int = MAX_ENTRY_WORDS) -> str:
     return text + "."
 
 
+def head_terms(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, term) of every quoted term that opens a definition ('"Affiliate" means'), quotes included."""
+    return [(m.start(), m.end(), m.group(1)) for m in _HEAD.finditer(text)]
+
+
 def defined_heads(text: str, allowed: str) -> list[tuple[int, int]]:
     """Character spans of the quoted terms that open a definition ('"Affiliate" means') and that the deal's
     text (`allowed`) uses or GENERIC_TERMS holds: an edited precedent keeps them as written (a rewritten
     head turned "Governmental Authority" into "Software"), quotes included."""
     low, generic = allowed.lower(), {t.lower() for t in GENERIC_TERMS}
-    return [(m.start(), m.end()) for m in _HEAD.finditer(text) if m.group(1).lower() in generic or m.group(1).lower() in low]
+    return [(a, b) for a, b, term in head_terms(text) if term.lower() in generic or term.lower() in low]
 
 
 def keep_terms(defined_terms, preamble: str) -> set[str]:

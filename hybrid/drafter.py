@@ -402,22 +402,24 @@ class Drafter:
             skeleton = template.render_skeleton(outline, values)
             provenance = start = None
             facts = ()  # the precedents' own facts (parties, roles)
-            note = None
-            if precedents and defaulted:
+            note = library = None
+            ts = time.perf_counter()
+            if precedents:
                 try:
-                    self.precedent_library()
-                except HybridError as e:  # no corpus, or a library of another corpus: the default falls back
+                    library = self.precedent_library()
+                except HybridError as e:  # no corpus, or a library of another corpus: a default falls back, a request fails
+                    if not defaulted:
+                        raise
                     note = f"drafted from scratch: no clause library ({e}); pass precedents=0 (--precedents 0) to draft from scratch without this warning"
                     warnings.warn(note, stacklevel=3)
                     precedents, precedent_start = 0, 1.0
             settings = {"precedents": precedents, "precedent_guidance": precedent_guidance, "precedent_start": precedent_start,
                         "precedent_note": note}
             if precedents:
-                ts = time.perf_counter()
                 from hybrid.precedent_skeleton import draft_from_precedents
 
                 skeleton, provenance, start, facts = draft_from_precedents(
-                    self.tokenizer, skeleton, self.precedent_library(), template, values, n, k=precedents, seed=seed,
+                    self.tokenizer, skeleton, library, template, values, n, k=precedents, seed=seed,
                     start_noise=precedent_start, max_start_tokens=MAX_START_TOKENS)
                 if start is None:
                     guidance = guidance + precedent_guidance

@@ -57,8 +57,12 @@ _NUMBER_WORDS = {
     "thirty-six": 36, "forty-five": 45, "sixty": 60, "ninety": 90, "one hundred twenty": 120, "one hundred eighty": 180,
 }  # fmt: skip
 _UNITS = {"day": 1, "week": 7, "month": 30, "quarter": 91, "year": 365}
-# generic words a contract capitalizes whatever its deal (headings, references, calendar)
-_GENERIC = frozenset(
+# boilerplate defined terms that name no deal, place, product or period (hybrid.definitions composes a
+# draft's Definitions from them; how they were chosen is there): generic contract words too
+BOILERPLATE_TERMS = ("Affiliate", "Person", "Business Day", "Third Party", "Governmental Authority", "Intellectual Property Rights",
+                     "Change of Control", "Force Majeure", "Losses", "Law", "Control")
+# generic words a contract capitalizes whatever its deal (headings, references, calendar), and BOILERPLATE_TERMS's words
+_GENERIC = frozenset(w for t in BOILERPLATE_TERMS for w in t.lower().split() if w != "of") | {"affiliates"} | frozenset(
     "section sections article articles exhibit exhibits schedule schedules annex appendix attachment clause paragraph "
     "subsection agreement agreements party parties effective date term days business day dollars state states united "
     "america court courts federal law laws government person persons notice notices recitals whereas witness whereof "
@@ -69,11 +73,6 @@ _GENERIC = frozenset(
     "if subject upon each any all this that these those such in on at to for with without within during after before "
     "except unless where when whereas no neither nothing notwithstanding either both its their it".split()
 )  # fmt: skip
-# boilerplate defined terms that name no deal, place, product or period (hybrid.definitions composes a
-# draft's Definitions from them; how they were chosen is there): generic contract words too
-BOILERPLATE_TERMS = ("Affiliate", "Person", "Business Day", "Third Party", "Governmental Authority", "Intellectual Property Rights",
-                     "Change of Control", "Force Majeure", "Losses", "Law", "Control")
-_GENERIC = _GENERIC | frozenset(w for t in BOILERPLATE_TERMS for w in t.lower().split() if w != "of") | {"affiliates"}
 _CONNECTORS = frozenset("of and & for the de".split())
 _ROMAN = re.compile(r"^[IVXLC]+$")
 

@@ -86,14 +86,14 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     library has none of its clause type: v = 0 the top one (condition's first), v > 0 its own seeded
     draw among the best (hybrid.precedents.Library.retrieve(variant=v)), so that variants differ by
     their precedents as well as by their rewritten words."""
-    out = []
+    out, keep = [], keep_terms(template.defined_terms, template.preamble)
     for v in range(n):
         row = []
         for s in skeleton.spans:
             q = section_query(s, values)
             if s.clause == "definitions":  # only the definitions this draft can use (hybrid.definitions)
                 pool = library.retrieve(s.clause, q, doc_type=template.doc_type, k=DEFINITION_CANDIDATES, seed=seed, variant=v)
-                composed = compose(pool, keep_terms(template.defined_terms, template.preamble))
+                composed = compose(pool, keep)
                 if composed is not None:
                     row.append(composed)
                     continue
