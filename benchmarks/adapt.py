@@ -21,12 +21,12 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine  # noqa: E402
 
-from hybrid.bpb import corpus_bpb  # noqa: E402
-from hybrid.config import TrainConfig  # noqa: E402
+from hybrid.rank.bpb import corpus_bpb  # noqa: E402
+from hybrid.common.config import TrainConfig  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.model.pretrained import load_pretrained  # noqa: E402
 from hybrid.model.resolve import resolve  # noqa: E402
-from hybrid.train import train  # noqa: E402
+from hybrid.train.loop import train  # noqa: E402
 
 
 def _bpb(model, tok, docs, draws, device) -> tuple[dict, float]:

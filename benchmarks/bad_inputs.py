@@ -24,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from hybrid.outdir import is_bookkeeping  # noqa: E402
+from hybrid.common.outdir import is_bookkeeping  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine  # noqa: E402

@@ -1,14 +1,14 @@
-"""Definitions sections: composed from the entries a draft can use (hybrid.definitions) vs one precedent edited whole.
+"""Definitions sections: composed from the entries a draft can use (hybrid.precedents.definitions) vs one precedent edited whole.
 
     python benchmarks/definitions.py [--templates all] [--seeds 7,8] [--n 4] [--threads 1] [--out FILE]
 
 Both arms are `Drafter.draft(template, example, n, seed)` as `hybrid draft` calls it (edit from
 precedent at t = 0.25, the run rule), on the same plan; the "whole" arm only has
-the composition switched off (hybrid.precedent_skeleton's compose), so its Definitions span edits the top (variant 0) or drawn
+the composition switched off (hybrid.skeleton.from_precedents's compose), so its Definitions span edits the top (variant 0) or drawn
 precedent as every other section does, which is what drafts did before the composition. Measured
 on the Definitions bodies alone, every variant: the independent judge's bits per byte (SmolLM2-135M,
 evals.judge; context: the skeleton before the section, the other bodies left out, alike in both
-arms), foreign facts per 1,000 words (hybrid.foreign_facts, against the deal's text), the share of
+arms), foreign facts per 1,000 words (hybrid.fidelity.foreign_facts, against the deal's text), the share of
 entries whose defined term the template or the boilerplate list owns, and words. One JSON line.
 """
 
@@ -25,10 +25,10 @@ from benchmarks.machine import add_run_args, emit, machine  # noqa: E402
 
 
 def _arm(drafter, templates, seeds, n, judge, composed: bool) -> dict:
-    import hybrid.definitions as definitions
-    import hybrid.precedent_skeleton as skeletons
+    import hybrid.precedents.definitions as definitions
+    import hybrid.skeleton.from_precedents as skeletons
     from evals.judge import clause_nats
-    from hybrid.foreign_facts import allowed_text, foreign_facts, party_names
+    from hybrid.fidelity.foreign_facts import allowed_text, foreign_facts, party_names
 
     real_compose = skeletons.compose  # what variant_draws calls
     if not composed:
@@ -82,8 +82,8 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     from evals.judge import DEFAULT_JUDGE, load_judge
-    from hybrid.drafter import Drafter
-    from hybrid.templates import TEMPLATES_DIR, load_template
+    from hybrid.draft.drafter import Drafter
+    from hybrid.templates.template import TEMPLATES_DIR, load_template
 
     ids = sorted(p.stem for p in TEMPLATES_DIR.glob("*.json")) if args.templates == "all" else args.templates.split(",")
     templates = [load_template(i) for i in ids]

@@ -2,9 +2,9 @@
 
     python benchmarks/draft.py [--checkpoint checkpoints/hybrid-small] [--n 8] [--templates mutual-nda,saas-agreement,supply]
 
-What `hybrid draft` does after loading the model, through the same API (hybrid.drafter.Drafter):
+What `hybrid draft` does after loading the model, through the same API (hybrid.draft.drafter.Drafter):
 plan -> fill -> rank, per template, timed per stage. The baseline is the same draft with the AR
-fill (hybrid.arfill) in place of the diffusion filler: same weights, same outline (the planner is
+fill (hybrid.fill.ar) in place of the diffusion filler: same weights, same outline (the planner is
 seeded identically), same sampling parameters, same reranker. Ratios are measured in this run only.
 A warm-up draft (n=1, one step) runs first so one-time costs (grammar compilation, rotary tables)
 are not charged to either side; model loading is reported on its own.
@@ -24,9 +24,9 @@ sys.path.insert(0, str(REPO))
 
 from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
 
-from hybrid.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS  # noqa: E402
-from hybrid.drafter import Drafter  # noqa: E402
-from hybrid.templates import load_template  # noqa: E402
+from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS  # noqa: E402
+from hybrid.draft.drafter import Drafter  # noqa: E402
+from hybrid.templates.template import load_template  # noqa: E402
 
 TEMPLATES = ("mutual-nda", "saas-agreement", "supply")
 

@@ -2,7 +2,7 @@
 
     python benchmarks/draft_bar.py [--checkpoint checkpoints/hybrid-small] [--templates all] [--rerun mutual-nda]
 
-For each template, the same call `hybrid draft` makes (hybrid.drafter.Drafter.draft with the
+For each template, the same call `hybrid draft` makes (hybrid.draft.drafter.Drafter.draft with the
 template's example fields, n=4, seed 7, the CLI's default steps, guidance and sampling) and, per
 template: the words of each draft (goal: >= 300 each), how many distinct texts (goal: 4), whether
 the drafts come sorted by score, and the seconds. `--rerun` drafts the named templates a second
@@ -23,8 +23,8 @@ sys.path.insert(0, str(REPO))
 
 from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machine.py)
 
-from hybrid.drafter import Drafter  # noqa: E402
-from hybrid.templates import list_templates, load_template  # noqa: E402
+from hybrid.draft.drafter import Drafter  # noqa: E402
+from hybrid.templates.template import list_templates, load_template  # noqa: E402
 
 MIN_WORDS = 300
 

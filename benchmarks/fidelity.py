@@ -4,9 +4,9 @@
 
 Per (template, seed) the same draft is made twice, interleaved so load drifts hit both alike:
 - "new": Drafter.draft's pipeline as shipped: the planner under the structural grammar
-  (hybrid.grammar.outline_ebnf), the template's headings, frames locked in their spans, places
-  and capitalized terms the deal does not name banned in the filler (hybrid.foreign_facts.deal_ban_ids), the reranker with the foreign-facts check, body
-  lines cleaned of section numbers, and the fact guard (hybrid.fact_guard: no capitalized word,
+  (hybrid.plan.grammar.outline_ebnf), the template's headings, frames locked in their spans, places
+  and capitalized terms the deal does not name banned in the filler (hybrid.fidelity.foreign_facts.deal_ban_ids), the reranker with the foreign-facts check, body
+  lines cleaned of section numbers, and the fact guard (hybrid.fidelity.fact_guard: no capitalized word,
   digits or duration the deal does not state, judged by the token to the left);
 - "noguard": "new" without the fact guard (what issue 12's first pass measured as "new");
 - "previous": the behaviour before issue 12 on the same model: the planner under the JSON Schema
@@ -14,13 +14,13 @@ Per (template, seed) the same draft is made twice, interleaved so load drifts hi
   (a skeleton without deal_text), the reranker without the foreign-facts check (a ContractSpec
   without the deal's text), bodies as the filler wrote them.
 - "edit" (only with --arms ...,edit): Drafter.draft edited from precedent (--precedents 1
-  --precedent-start T, hybrid.precedent_start) on the outline "new" plans.
+  --precedent-start T, hybrid.precedents.start) on the outline "new" plans.
 Templates: the 12 of templates/ plus benchmarks/templates/equipment-lease.json (a user's own
 template file, not in templates/), each with its example fields. Every variant of every draft is
 measured (n per draft), not only the best: duplicate clause types per outline, outlines valid
 under jsonschema, titles equal to the template's, required terms present in their own clause,
-fields present where the template puts them (hybrid.templates.Template.field_clauses), foreign
-facts per 1,000 words (hybrid.foreign_facts), junk-numbering lines (final text, and the filler's
+fields present where the template puts them (hybrid.templates.template.Template.field_clauses), foreign
+facts per 1,000 words (hybrid.fidelity.foreign_facts), junk-numbering lines (final text, and the filler's
 raw output before cleaning), seconds per draft (plan + fill + rank of n variants).
 """
 
@@ -39,12 +39,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from evals.metrics import duplicate_clause_types, fields_in_place, foreign_facts, junk_numbering_lines, terms_in_clauses  # noqa: E402
-from hybrid.drafter import DRAFT_SAMPLING, Drafter, _default_guidance, _default_steps, sampling_params  # noqa: E402
-from hybrid.errors import TemplateError  # noqa: E402
-from hybrid.foreign_facts import allowed_text, party_names  # noqa: E402
-from hybrid.rerank import ContractSpec  # noqa: E402
-from hybrid.machine import cpu_model  # noqa: E402
-from hybrid.templates import TEMPLATES_DIR, load_template  # noqa: E402
+from hybrid.draft.drafter import DRAFT_SAMPLING, Drafter, _default_guidance, _default_steps, sampling_params  # noqa: E402
+from hybrid.common.errors import TemplateError  # noqa: E402
+from hybrid.fidelity.foreign_facts import allowed_text, party_names  # noqa: E402
+from hybrid.rank.rerank import ContractSpec  # noqa: E402
+from hybrid.common.machine import cpu_model  # noqa: E402
+from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 
 USER_TEMPLATE = REPO / "benchmarks" / "templates" / "equipment-lease.json"
 

@@ -7,16 +7,16 @@ Measured in one run (ratios never cross runs):
   contracts from >= 3 templates, same spans, same sampling params; also against transformers'
   generate() on the same weights (per span, left-padded batch, same processors);
 - quality: bits per byte of the generated span text scored by the model in causal mode with the
-  skeleton as context (hybrid.likelihood's sliding windows of the checkpoint's training length), for both paths; distinct-2; key-term rate;
+  skeleton as context (hybrid.rank.likelihood's sliding windows of the checkpoint's training length), for both paths; distinct-2; key-term rate;
 - the quality-vs-steps curve (K), the guidance sweep (w), the exact-vs-reused committed K/V cost;
 - step time at skeleton lengths 256..2048 (paged, and with the whole skeleton visible);
 - peak RSS of the process after the main comparison.
 
 --edit T measures the regime drafting from precedent makes (`hybrid draft --precedents 1
 --precedent-start T`) instead: every span starts from its variant's own precedent (the drafter's
-draws, hybrid.precedent_skeleton.draft_from_precedents), partly masked, and both fillers write only
+draws, hybrid.skeleton.from_precedents.draft_from_precedents), partly masked, and both fillers write only
 the holes: the diffusion filler at each K of --edit-steps, the batched AR fill with the same start
-(hybrid.arfill_batched.fill(start=): kept runs fed in one forward, one step per hole token; and one
+(hybrid.fill.ar_batched.fill(start=): kept runs fed in one forward, one step per hole token; and one
 token per row per step, and at most 8 a step; the fastest is the baseline). Quality is the bits/byte of the
 whole span under the drafting model with the skeleton as context (the likelihood of the clause as
 written: a hole must fit the kept words after it too, which left-to-right writing cannot see), and
@@ -38,18 +38,18 @@ import torch
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from hybrid import arfill, arfill_batched  # noqa: E402
+from hybrid.fill import ar as arfill, ar_batched as arfill_batched  # noqa: E402
 from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machine.py)
 from hybrid.data.document import Segment  # noqa: E402
 from hybrid.data.layout import lay_out  # noqa: E402
-from hybrid.diffusion import sampler  # noqa: E402
-from hybrid.diffusion.commit import COMMIT_RULES  # noqa: E402
-from hybrid.diffusion.sampler import FillConfig  # noqa: E402
-from hybrid.likelihood import logprob_sums, sliding_windows, trained_window  # noqa: E402
-from hybrid.sampling import SamplingParams  # noqa: E402
-from hybrid.precision import PRECISIONS, autocast  # noqa: E402
-from hybrid.skeleton import from_template, tokenize_segments  # noqa: E402
-from hybrid.templates import load_template  # noqa: E402
+from hybrid.fill.diffusion import sampler  # noqa: E402
+from hybrid.fill.diffusion.commit import COMMIT_RULES  # noqa: E402
+from hybrid.fill.diffusion.sampler import FillConfig  # noqa: E402
+from hybrid.rank.likelihood import logprob_sums, sliding_windows, trained_window  # noqa: E402
+from hybrid.common.sampling import SamplingParams  # noqa: E402
+from hybrid.common.precision import PRECISIONS, autocast  # noqa: E402
+from hybrid.skeleton.tokenized import from_template, tokenize_segments  # noqa: E402
+from hybrid.templates.template import load_template  # noqa: E402
 
 TEMPLATES = ("mutual-nda", "saas-agreement", "supply")
 
@@ -57,7 +57,7 @@ TEMPLATES = ("mutual-nda", "saas-agreement", "supply")
 def _load(args):
     if args.random:
         from hybrid.model.backbone import Backbone, BackboneConfig
-        from hybrid.tokenizer import HybridTokenizer
+        from hybrid.tokenizer.bpe import HybridTokenizer
 
         texts = [p.read_text() for p in sorted((REPO.parent / "shared" / "corpus" / "standard-agreements").glob("*.txt"))]
         tok = HybridTokenizer.train(texts, vocab_size=8192)
@@ -71,7 +71,7 @@ def _load(args):
 def full_outline(t, sections: int) -> dict:
     """A valid outline of about `sections` sections: the required clauses around as many optional
     clause types (default headings) as the template's outline schema allows."""
-    from hybrid.errors import TemplateError
+    from hybrid.common.errors import TemplateError
 
     required = t.required_clauses
     optional = [c for c in t.clause_types if c not in required]
@@ -147,8 +147,8 @@ def hf_fill(hf, tok, sk, n, params: SamplingParams, seed: int, window: int):
 
 def span_nats_bytes(model, tok, sk, token_lists, window: int, stride: int, forced=None):
     """(nats, bytes) of the span bodies (+ their <eos>) under the causal model, skeleton as context
-    (hybrid.data.layout + hybrid.likelihood's sliding windows); with `forced` ([variant * S + span]
-    [offset], -1 where the filler wrote: hybrid.arfill_batched._targets) only the written tokens,
+    (hybrid.data.layout + hybrid.rank.likelihood's sliding windows); with `forced` ([variant * S + span]
+    [offset], -1 where the filler wrote: hybrid.fill.ar_batched._targets) only the written tokens,
     the kept ones as context."""
     S = len(sk.spans)
     lays = [lay_out(tok, sk.segments, bodies) for bodies in token_lists]
@@ -244,7 +244,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--edit-steps", default="8/confidence,16/confidence,32/confidence,64/confidence,256/confidence,256",
                     help="the diffusion filler's points in the --edit comparison, comma-separated: K[/bB][/tT][/RULE], "
                          "K steps with semi-AR block B, commit threshold T and commit rule RULE (auto, confidence, runs; "
-                         "hybrid.diffusion.commit), each part defaulting to --block, --threshold and --commit "
+                         "hybrid.fill.diffusion.commit), each part defaulting to --block, --threshold and --commit "
                          "(e.g. 16/confidence: the schedule's commits in 16 steps; 256: what drafting uses)")
     ap.add_argument("--commit", default=FillConfig.commit, choices=COMMIT_RULES,
                     help="the commit rule (FillConfig.commit; auto = runs when editing, confidence otherwise)")
@@ -459,9 +459,9 @@ def _edit_point(text: str, b: Bench) -> tuple[int, FillConfig]:
 def edit_compare(b: Bench, tids: list[str]) -> dict:
     """Editing a precedent at noise --edit: the diffusion filler at each K against the batched AR fill
     with the same start, per template and pooled (module docstring)."""
-    from hybrid.arfill_batched import _targets
-    from hybrid.precedent_skeleton import draft_from_precedents
-    from hybrid.precedents import load_library
+    from hybrid.fill.ar_batched import _targets
+    from hybrid.skeleton.from_precedents import draft_from_precedents
+    from hybrid.precedents.library import load_library
 
     a = b.args
     ks = [p.strip() for p in a.edit_steps.split(",")]

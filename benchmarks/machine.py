@@ -10,7 +10,7 @@ def machine() -> dict:
     when the tree has uncommitted changes; None outside a git checkout)."""
     import torch
 
-    from hybrid.machine import cpu_model
+    from hybrid.common.machine import cpu_model
 
     return {"cpu_model": cpu_model(), "cores": os.cpu_count(), "threads": torch.get_num_threads(),
             "load_average": [round(x, 2) for x in os.getloadavg()], "git_commit": _git_commit()}

@@ -30,12 +30,12 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hybrid.errors import HybridError  # noqa: E402
+from hybrid.common.errors import HybridError  # noqa: E402
 from hybrid.model.backbone import Backbone, BackboneConfig  # noqa: E402
-from hybrid.planner import Planner  # noqa: E402
-from hybrid.sampling import SamplingParams  # noqa: E402
-from hybrid.templates import list_templates  # noqa: E402
-from hybrid.tokenizer import HybridTokenizer  # noqa: E402
+from hybrid.plan.planner import Planner  # noqa: E402
+from hybrid.common.sampling import SamplingParams  # noqa: E402
+from hybrid.templates.template import list_templates  # noqa: E402
+from hybrid.tokenizer.bpe import HybridTokenizer  # noqa: E402
 
 SPEED_TEMPLATES = ("distributor", "mutual-nda", "saas-agreement", "supply")
 
@@ -213,7 +213,7 @@ def main() -> None:
     torch.manual_seed(0)
 
     if args.checkpoint:
-        from hybrid.checkpoint import load_checkpoint
+        from hybrid.model.checkpoint import load_checkpoint
 
         model, tok, _ = load_checkpoint(args.checkpoint)
         source = str(args.checkpoint)

@@ -5,17 +5,17 @@ each span's budget = its real body + <eos>), N variants each:
 - "with": the diffusion filler with each span's top BM25 precedent (train split, facts adapted
   to the document's deal, hybrid.data.precedent_pairs layout) right before the span;
 - "without": the same filler on the plain skeleton;
-- "edit": "with", the span starting from that precedent partly noised (hybrid.precedent_start,
+- "edit": "with", the span starting from that precedent partly noised (hybrid.precedents.start,
   t = --start-noise): the filler writes only the masked tokens, and a hole that writes a word
   the library never writes twice is written again, then given back its precedent's word
-  (hybrid.diffusion.start);
+  (hybrid.fill.diffusion.start);
 - "edit_unchecked": "edit" without that word check (what edit mode did before it);
-- "ar_beside": the batched, KV-cached AR fill (hybrid.arfill_batched, all spans of all variants
+- "ar_beside": the batched, KV-cached AR fill (hybrid.fill.ar_batched, all spans of all variants
   at once: the strongest fair AR baseline) with the same precedent beside each span, same guard;
 - "edit_draws": "edit" on the plain skeleton (no precedent beside the span), variant v starting
   from its own seeded draw of precedents (variant 0: the top one), as "retrieval" draws them;
 All generating systems apply the fact guard with the document's skeleton and fields as the deal's
-text, and those beside a precedent ban its own facts' capitalized words (hybrid.fact_guard
+text, and those beside a precedent ban its own facts' capitalized words (hybrid.fidelity.fact_guard
 .precedent_fact_ban_ids), as drafting does (--no-guard leaves both out).
 - "retrieval": no generation: variant v is the v-th seeded retrieval draw (v = 0: the top
   precedent) with the deal's facts written in, cut to the real body's word count (the budget
@@ -26,7 +26,7 @@ present (the real clause's party names / effective date / governing law that the
 itself states: the "required terms" of a real skeleton), precedent facts leaked (a precedent's
 own replaced facts found in the output as the precedent writes them, only the first letter's case
 free, and nowhere in the real document), foreign facts per
-1,000 words (hybrid.foreign_facts), the longest verbatim word run shared with the precedent,
+1,000 words (hybrid.fidelity.foreign_facts), the longest verbatim word run shared with the precedent,
 distinct-2 and self-BLEU across variants, seconds per draft, unknown words per 1,000 (runs of
 letters that neither the library writes twice nor the deal's text writes: "omitor", "Liabilia";
 the real clauses' rate is the base), and the independent judge's bits/byte (evals.judge,
@@ -57,18 +57,18 @@ from evals.judge import DEFAULT_JUDGE, clause_nats, load_judge  # noqa: E402
 from evals.runner import shorten  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import deal_from_document  # noqa: E402
-from hybrid import arfill_batched  # noqa: E402
-from hybrid.diffusion import sampler  # noqa: E402
-from hybrid.diffusion.fill_config import FillConfig  # noqa: E402
-from hybrid.options import COMMIT_RULES  # noqa: E402
-from hybrid.fact_guard import FactGuard  # noqa: E402
-from hybrid.foreign_facts import foreign_acronyms  # noqa: E402
-from hybrid.precedent_skeleton import document_skeleton  # noqa: E402
-from hybrid.precedent_start import starts_from_draws  # noqa: E402
-from hybrid.precedents import letter_words, load_library  # noqa: E402
-from hybrid.sampling import SamplingParams  # noqa: E402
-from hybrid.checkpoint import load_checkpoint  # noqa: E402
-from hybrid.likelihood import trained_window  # noqa: E402
+from hybrid.fill import ar_batched as arfill_batched  # noqa: E402
+from hybrid.fill.diffusion import sampler  # noqa: E402
+from hybrid.fill.diffusion.fill_config import FillConfig  # noqa: E402
+from hybrid.common.options import COMMIT_RULES  # noqa: E402
+from hybrid.fidelity.fact_guard import FactGuard  # noqa: E402
+from hybrid.fidelity.foreign_facts import foreign_acronyms  # noqa: E402
+from hybrid.skeleton.from_precedents import document_skeleton  # noqa: E402
+from hybrid.precedents.start import starts_from_draws  # noqa: E402
+from hybrid.precedents.library import letter_words, load_library  # noqa: E402
+from hybrid.common.sampling import SamplingParams  # noqa: E402
+from hybrid.model.checkpoint import load_checkpoint  # noqa: E402
+from hybrid.rank.likelihood import trained_window  # noqa: E402
 
 SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # evals.systems.EVAL_SAMPLING
 
@@ -176,7 +176,7 @@ def _draft_timing(checkpoint: str, n: int, seed: int, start: float = 0.25) -> di
     edited from one (--precedents 1 --precedent-start start), each run twice in turn, the second kept
     (the first pays warm-up and the library's first load)."""
     from hybrid import Drafter
-    from hybrid.templates import load_template
+    from hybrid.templates.template import load_template
 
     drafter = Drafter.from_pretrained(checkpoint, device="cpu")
     t = load_template("mutual-nda")
@@ -211,9 +211,9 @@ def main(argv=None) -> int:
                     help="the diffusion filler's commit rule (FillConfig.commit; auto = runs for the edit systems, confidence otherwise)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--start-noise", type=float, default=0.5, help="the edit system's noise level t (hybrid.precedent_start)")
+    ap.add_argument("--start-noise", type=float, default=0.5, help="the edit system's noise level t (hybrid.precedents.start)")
     ap.add_argument("--draws-noise", type=float, default=None, help="edit_draws' noise level (default: --start-noise)")
-    ap.add_argument("--no-guard", dest="guard", action="store_false", help="generate without the fact guard (hybrid.fact_guard)")
+    ap.add_argument("--no-guard", dest="guard", action="store_false", help="generate without the fact guard (hybrid.fidelity.fact_guard)")
     ap.add_argument("--systems", default="with,without,edit,edit_unchecked,edit_draws,retrieval",
                     help="comma-separated systems to run (a sweep of --start-noise needs only edit)")
     ap.add_argument("--dump", default=None, help="also write every system's bodies per document, variant and section, beside the "

@@ -28,11 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import PairMix, with_precedents  # noqa: E402
 from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, KIND_TEXT  # noqa: E402
-from hybrid.diffusion.objective import mdlm_loss  # noqa: E402
-from hybrid.diffusion.schedule import get_schedule  # noqa: E402
+from hybrid.fill.diffusion.objective import mdlm_loss  # noqa: E402
+from hybrid.fill.diffusion.schedule import get_schedule  # noqa: E402
 from hybrid.model.backbone import fill_mask  # noqa: E402
-from hybrid.precedents import load_library  # noqa: E402
-from hybrid.checkpoint import load_checkpoint  # noqa: E402
+from hybrid.precedents.library import load_library  # noqa: E402
+from hybrid.model.checkpoint import load_checkpoint  # noqa: E402
 
 MIXES = {"none": PairMix(0.0, 0.0, 1.0), "cross": PairMix(0.0, 1.0, 0.0), "own": PairMix(1.0, 0.0, 0.0)}
 MAX_BODY_TOKENS = 320  # title + heading + precedent (<= ~110 tokens) + body stay within the 512-token window

@@ -1,7 +1,7 @@
-"""Which retriever finds the more useful precedent? BM25 vs hybrid.relevance (BM25's short-list
+"""Which retriever finds the more useful precedent? BM25 vs hybrid.precedents.relevance (BM25's short-list
 re-ordered by BM25 + MiniLM) vs MiniLM embeddings alone vs random, on val.
 
-Prints one JSON line. For every val-split clause (>= hybrid.precedents.MIN_WORDS words) the
+Prints one JSON line. For every val-split clause (>= hybrid.precedents.library.MIN_WORDS words) the
 query is what drafting has: its heading plus the document's field values (never its body); a
 seeded sample of CLAUSES clauses; MiniLM embeds a precedent's heading and first 48 words.
 Each retriever returns the top precedent of the same clause type (same doc type preferred, as
@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.facts import normalize  # noqa: E402
-from hybrid.precedents import MIN_WORDS, load_library  # noqa: E402
+from hybrid.precedents.library import MIN_WORDS, load_library  # noqa: E402
 
 CLAUSES = 200  # val clauses sampled (seeded): the embeddings of the library dominate the cost on CPU
 _WORD = re.compile(r"[a-z0-9]+")
@@ -60,9 +60,9 @@ def main() -> int:
     q_emb = embed(queries)
     q_emb /= np.linalg.norm(q_emb, axis=1, keepdims=True) + 1e-9
     rng = random.Random(0)
-    from hybrid.relevance import RelevanceScorer
+    from hybrid.precedents.relevance import RelevanceScorer
 
-    relevance = RelevanceScorer()  # hybrid.relevance: BM25 + MiniLM re-ordering BM25's short-list
+    relevance = RelevanceScorer()  # hybrid.precedents.relevance: BM25 + MiniLM re-ordering BM25's short-list
     scores = {name: {2: [], 4: []} for name in ("bm25", "relevance", "minilm", "random")}
     for (d, s), q, qe in zip(clauses, queries, q_emb):
         real = normalize(s.body, d.fields, d.preamble).text

@@ -2,7 +2,7 @@
 
 Prints one JSON line: NDCG@5, NDCG@10 and MRR on the held-out part of evals.relevance_data (train/val
 documents only) for
-- "relevance": hybrid.relevance.RelevanceScorer with its shipped weights (DEFAULT_WEIGHTS),
+- "relevance": hybrid.precedents.relevance.RelevanceScorer with its shipped weights (DEFAULT_WEIGHTS),
 - "bm25", "minilm" (bi-encoder cosine), "coverage": its features alone,
 - "reranker_pmi": the backbone's PMI + coverage scorer that Reranker.score used before
   (Reranker.pmi_coverage_score), and "relevance_pmi" (the scorer with the PMI feature on its
@@ -10,7 +10,7 @@ documents only) for
   backbone pass per pair), with the other systems' figures on the same sample beside them;
 and the seconds to score 1,000 candidates (embeddings cached, and cold), with CPU model, threads and load.
 
---fit refits the weights on the dev part (pairwise logistic regression, see hybrid.relevance) and
+--fit refits the weights on the dev part (pairwise logistic regression, see hybrid.precedents.relevance) and
 prints them to stderr with their dev figures; the shipped weights are what an earlier --fit printed.
 Queries are ranked with ties broken by a hash of (query, candidate): never by pool order, which
 lists the query document's own clauses first.
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from evals import relevance_data  # noqa: E402
-from hybrid import relevance as rel  # noqa: E402
+from hybrid.precedents import relevance as rel  # noqa: E402
 
 BASE = ("bm25", "dense", "coverage")
 FIT = ("bm25", "dense")  # coverage left out: 2-fold (by document) dev NDCG@5 0.6427 without it, 0.6406 with it
@@ -103,7 +103,7 @@ class CachedPMI:
 
 
 def shortlist_pmi(queries, feats, texts, w: dict, pmi, k: int) -> list[dict]:
-    """feats with a "pmi" array: PMI on the k best by w, the short-list's minimum elsewhere (as hybrid.relevance)."""
+    """feats with a "pmi" array: PMI on the k best by w, the short-list's minimum elsewhere (as hybrid.precedents.relevance)."""
     out = []
     for q, f in zip(queries, feats):
         base = combine(f, w)
@@ -163,8 +163,8 @@ def main(argv=None) -> int:
     held, hf = data["parts"]["heldout"], feats["heldout"]
     pmi = reranker = None
     if args.pmi_queries > 0:
-        from hybrid.drafter import load_model
-        from hybrid.rerank import Reranker, spec_coverage
+        from hybrid.draft.drafter import load_model
+        from hybrid.rank.rerank import Reranker, spec_coverage
 
         model, tok, _, _ = load_model(args.checkpoint, device="cpu")
         reranker = Reranker(model, tok)

@@ -7,14 +7,14 @@ For every clause of every test-split document (hybrid.data.corpus, splits=("test
 body is scored against its own heading and against the headings of the other clause types in the
 same document (one heading per type). The reranker ranks headings by PMI,
 log p(body | heading) - log p(body | heading hidden) (Reranker.pmi), with each of its estimators
-(hybrid.rerank.PMI_MODES: "causal" teacher-forced, "fill" all-masked in fill mode with the heading
+(hybrid.rank.rerank.PMI_MODES: "causal" teacher-forced, "fill" all-masked in fill mode with the heading
 hidden as in guidance); `mrr_pmi` is the shipped default's (Reranker's pmi_mode). The baseline ranks them by BM25
 (Okapi, k1=1.5, b=0.75, Porter-stemmed lower-case words, IDF over the same test-split bodies) of
 the heading as the query against the body. Ties count as the expected reciprocal rank under a
 random tie break. Both methods see the same (truncated) bodies and the same candidate sets.
 
 `mrr_reranker` is what `Reranker.score` ranks by (the default PMI + LEXICAL_WEIGHT * spec
-coverage, hybrid.rerank); `mrr["coverage"]` is the lexical term alone, `mrr[<pmi mode>]` each
+coverage, hybrid.rank.rerank); `mrr["coverage"]` is the lexical term alone, `mrr[<pmi mode>]` each
 PMI alone. `--lexical-weights` adds one combined figure per weight (tune on --split val only).
 """
 
@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO))
 from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
 
 from hybrid.data.corpus import load_documents  # noqa: E402
-from hybrid.rerank import LEXICAL_WEIGHT, PMI_MODES, Reranker, spec_coverage  # noqa: E402
+from hybrid.rank.rerank import LEXICAL_WEIGHT, PMI_MODES, Reranker, spec_coverage  # noqa: E402
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -119,13 +119,13 @@ def main() -> None:
     rows = items(docs, args.max_words, args.min_words)
     if args.random:
         from hybrid.model.backbone import Backbone, BackboneConfig
-        from hybrid.tokenizer import HybridTokenizer
+        from hybrid.tokenizer.bpe import HybridTokenizer
 
         tok = HybridTokenizer.train([r["text"] for r in rows], vocab_size=512)
         torch.manual_seed(0)
         model = Backbone(BackboneConfig.tiny(tok.vocab_size)).eval()
     else:
-        from hybrid.checkpoint import load_checkpoint
+        from hybrid.model.checkpoint import load_checkpoint
 
         model, tok, _ = load_checkpoint(args.checkpoint)
     model = model.to(args.device)

@@ -14,9 +14,9 @@ import time
 import torch
 
 from hybrid.data.windows import KIND_HEADING, KIND_SPAN, Rows
-from hybrid.diffusion.schedule import get_schedule
+from hybrid.fill.diffusion.schedule import get_schedule
 from hybrid.model.backbone import Backbone, BackboneConfig
-from hybrid.train import joint_losses
+from hybrid.train.loop import joint_losses
 
 
 def _rows(b, t, vocab, device):

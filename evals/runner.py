@@ -27,11 +27,11 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from hybrid.config import SHIPPED_CHECKPOINT
-from hybrid.errors import CheckpointError, ConfigError, CorpusError
-from hybrid.machine import cpu_model
-from hybrid.options import DEFAULT_THREADS, MAX_VARIANTS, SEED, int_range
-from hybrid.outdir import FileSet, OutputLock, check_writable, recover
+from hybrid.common.config import SHIPPED_CHECKPOINT
+from hybrid.common.errors import CheckpointError, ConfigError, CorpusError
+from hybrid.common.machine import cpu_model
+from hybrid.common.options import DEFAULT_THREADS, MAX_VARIANTS, SEED, int_range
+from hybrid.common.outdir import FileSet, OutputLock, check_writable, recover
 
 from evals import metrics
 from evals.aggregate import mauve_embedder, summarize
@@ -60,7 +60,7 @@ class RunConfig:
     reference: str = str(DEFAULT_REFERENCE)  # the independent causal LM that scores (evals/train_reference.py)
     corpus: str | None = None  # corpus root; None = $HYBRID_CORPUS or ../shared/corpus
     device: str = "auto"  # auto = cuda when available, else cpu
-    threads: int = DEFAULT_THREADS  # torch CPU threads; 0 = torch's default (hybrid.options.DEFAULT_THREADS says why 1)
+    threads: int = DEFAULT_THREADS  # torch CPU threads; 0 = torch's default (hybrid.common.options.DEFAULT_THREADS says why 1)
     mauve: bool = True  # compute MAUVE (loads the embedding model, ~10 s)
     mauve_seeds: tuple[int, ...] = (1, 2, 3)  # k-means seeds MAUVE is averaged over
     judge: str = DEFAULT_JUDGE  # the independent pretrained judge (evals.judge): a base name, Llama dir or checkpoint
@@ -179,7 +179,7 @@ def _score(drafts, ref_model, ref_tok, window: int, device, judge=None, judge_kw
 
 def _outline_valid(drafts) -> bool | None:
     """Planned samples: the outline re-checked against its template's schema (a failed plan is invalid); None otherwise."""
-    from hybrid.templates import load_template
+    from hybrid.templates.template import load_template
 
     if drafts.template is None:
         return None
@@ -212,7 +212,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     import torch
     from tqdm import tqdm
 
-    from hybrid.train import load_checkpoint
+    from hybrid.train.loop import load_checkpoint
 
     from evals import memorization
     from evals.judge import OTHER_JUDGE, check_independent, lineage, load_judge
@@ -258,7 +258,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
 
     model.to(device).eval()
     ref_model.to(device).eval()
-    from hybrid.likelihood import trained_window
+    from hybrid.rank.likelihood import trained_window
 
     window = trained_window(ref_record)["window"]
     engine = Engine(model, tok, device, corpus=cfg.corpus)
@@ -330,7 +330,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
 
 
 def _commit_report(summary: dict, directory: Path, name: str, prefix: str) -> None:
-    """directory/name + its plots (prefix + plot name) + prefix + summary.json, committed as one set (hybrid.outdir)."""
+    """directory/name + its plots (prefix + plot name) + prefix + summary.json, committed as one set (hybrid.common.outdir)."""
     from evals.report import write_report
 
     directory.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ import json
 import os
 from pathlib import Path
 
-from hybrid.errors import ConfigError
+from hybrid.common.errors import ConfigError
 
 __all__ = ["SAMPLES", "SETTINGS", "SUMMARY", "REAL", "load_samples", "check_settings", "fingerprint", "write_atomic"]
 

@@ -6,17 +6,17 @@ one system on one document (timed). Knows nothing about metrics, files or report
 
 Every generating system gets the same sampling params (temperature 0.8, top-p 0.9, as
 benchmarks/fill.py) and per-document seed, and fills the same span budgets (the real bodies'
-token lengths + 1, hybrid.skeleton.from_document), except `planned`, which writes its own
+token lengths + 1, hybrid.skeleton.tokenized.from_document), except `planned`, which writes its own
 outline for the document's doc type under the matching template (with the template's headings
 for the planned clause types, as `hybrid draft` does by default) and fills that skeleton.
 
-The drafting model's fills apply the fact guard (hybrid.fact_guard) with the document's skeleton
+The drafting model's fills apply the fact guard (hybrid.fidelity.fact_guard) with the document's skeleton
 and fields as the deal's text, as `hybrid draft` does with a template's; `hybrid-edit` starts each
 variant's span from its own seeded draw of precedents (variant 0: the top one) with a share of its
-words masked, nothing beside the span (hybrid.precedent_start), as `hybrid draft --precedent-start` does.
+words masked, nothing beside the span (hybrid.precedents.start), as `hybrid draft --precedent-start` does.
 
 Precedents (`precedents` = 1): each span's top train-split precedent, the deal's facts written
-in, sits right before it (hybrid.precedent_skeleton.document_skeleton, the layout benchmarks/precedent.py measures), as
+in, sits right before it (hybrid.skeleton.from_precedents.document_skeleton, the layout benchmarks/precedent.py measures), as
 `hybrid draft --precedents 1` drafts. `retrieval` generates nothing: variant v is the v-th
 seeded retrieval draw with the deal's facts substituted, cut to the real body's word count.
 `smollm2-ar` fills zero-shot with the pretrained base (its own tokenizer), on at most
@@ -29,7 +29,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hybrid.errors import ConfigError, SamplingError, TemplateError
+from hybrid.common.errors import ConfigError, SamplingError, TemplateError
 
 __all__ = ["System", "SYSTEMS", "EVAL_SAMPLING", "get_system", "parse_systems", "Engine", "Drafts", "document_terms", "deal_text", "template_for", "planned_fields"]
 
@@ -46,7 +46,7 @@ class System:
     precedents: int = 0  # precedents per span in the skeleton (0 = none)
     model: str | None = None  # the model it drafts with; None = --checkpoint (the drafting model)
     costly: bool = False  # runs on the first --max-docs documents only (slow on CPU)
-    start: float = 1.0  # precedent start noise (hybrid.precedent_start; 1 = off: spans start masked)
+    start: float = 1.0  # precedent start noise (hybrid.precedents.start; 1 = off: spans start masked)
 
 
 def _table() -> dict[str, System]:
@@ -89,12 +89,12 @@ def parse_systems(spec: str) -> list[System]:
     return [get_system(n) for n in names]
 
 
-EVAL_SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # hybrid.sampling.SamplingParams fields, as benchmarks/fill.py
+EVAL_SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # hybrid.common.sampling.SamplingParams fields, as benchmarks/fill.py
 
 
 @lru_cache(maxsize=1)
 def _templates():
-    from hybrid.templates import list_templates
+    from hybrid.templates.template import list_templates
 
     return tuple(list_templates())
 
@@ -110,7 +110,7 @@ def template_for(doc_type: str):
 
 def planned_fields(template, doc_fields: dict) -> dict:
     """The template's example fields with every document field the template declares and accepts laid over them."""
-    from hybrid.errors import FieldError
+    from hybrid.common.errors import FieldError
 
     values = dict(template.example)
     for k, v in doc_fields.items():
@@ -144,7 +144,7 @@ class Drafts:
 
 def deal_text(doc) -> str:
     """What a held-out document's deal states for the fact guard: its skeleton text (title, preamble,
-    headings, tail) and its CUAD fields, as hybrid.foreign_facts.allowed_text is for a template draft."""
+    headings, tail) and its CUAD fields, as hybrid.fidelity.foreign_facts.allowed_text is for a template draft."""
     return "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
 
 
@@ -164,7 +164,7 @@ class Engine:
     def __init__(self, model, tokenizer, device="cpu", params=None, fill_config=None, corpus=None):
         import torch
 
-        from hybrid.sampling import SamplingParams
+        from hybrid.common.sampling import SamplingParams
 
         self.model, self.tokenizer = model, tokenizer
         self.device = torch.device(device)
@@ -177,7 +177,7 @@ class Engine:
 
     def library(self):
         if self._library is None:
-            from hybrid.precedents import load_library
+            from hybrid.precedents.library import load_library
 
             self._library = load_library(corpus=self.corpus, progress=False).use_relevance()  # as drafting retrieves
         return self._library
@@ -210,9 +210,9 @@ class Engine:
         `hybrid draft` does (a pretrained base with its own tokenizer fills unguarded)."""
         from dataclasses import replace
 
-        from hybrid import arfill
-        from hybrid.diffusion import sampler
-        from hybrid.fact_guard import FactGuard
+        from hybrid.fill import ar as arfill
+        from hybrid.fill.diffusion import sampler
+        from hybrid.fidelity.fact_guard import FactGuard
 
         params = self.params
         if allowed and system.model is None:
@@ -228,7 +228,7 @@ class Engine:
     def warm_up(self, systems) -> None:
         """One tiny fill per filler kind, so first-call allocations are not timed."""
         from hybrid.data.document import Segment
-        from hybrid.skeleton import tokenize_segments
+        from hybrid.skeleton.tokenized import tokenize_segments
 
         segs = [Segment("AGREEMENT\n\n", "text"), Segment("1. Term.\n", "heading", 0), Segment("", "body", 0), Segment("\n\n", "text")]
         sk = tokenize_segments(self.tokenizer, segs, [8])
@@ -244,7 +244,7 @@ class Engine:
 
     def planner(self):
         if self._planner is None:
-            from hybrid.planner import Planner
+            from hybrid.plan.planner import Planner
 
             self._planner = Planner(self.model, self.tokenizer)
         return self._planner
@@ -252,7 +252,7 @@ class Engine:
     def run(self, system: System, doc, n: int, seed: int) -> Drafts:
         """Fill `doc`'s clause bodies with `system`: n variants, timed (CUDA synchronized)."""
         from hybrid.data.document import Segment
-        from hybrid.skeleton import from_document, from_template
+        from hybrid.skeleton.tokenized import from_document, from_template
 
         plan_s, outline, tid, required, start, facts = 0.0, None, None, None, None, ()
         if system.kind == "retrieval":
@@ -279,11 +279,11 @@ class Engine:
             terms = list(dict.fromkeys(t for s in skel.spans for t in s.locked))
         elif system.precedents:
             from hybrid.data.precedent_pairs import deal_from_document
-            from hybrid.precedent_skeleton import document_skeleton
+            from hybrid.skeleton.from_precedents import document_skeleton
 
             deal = deal_from_document(doc)
             if system.start < 1:  # as drafting edits: each variant its own draw, nothing beside the spans
-                from hybrid.precedent_start import starts_from_draws
+                from hybrid.precedents.start import starts_from_draws
 
                 draws = [self.library().for_document(doc, variant=v, seed=seed) for v in range(n)]
                 sk = document_skeleton(self.tokenizer, doc, None, deal)

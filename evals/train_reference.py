@@ -11,7 +11,7 @@ The same command through the main CLI (what this module runs):
 Why these settings: `hybrid eval run` scores every system's text by its likelihood under this
 model, so it must not be the drafting model or share its weights' accidents. It is a causal LM
 only (diffusion_weight 0: no fill objective; plan_repeat 0: no planner pairs, documents only),
-trained on the train split only (hybrid.train never reads test), with its own tokenizer, a
+trained on the train split only (hybrid.train.loop never reads test), with its own tokenizer, a
 different seed (777; the drafting model uses 1234) and a different size (d_model 192, 3 layers;
 the shipped model is d_model 256, 4 layers). Refuses to write over an existing checkpoint
 unless --resume.
@@ -38,7 +38,7 @@ REFERENCE_CONFIG = dict(
     max_minutes=45.0,
     warmup_steps=100,
     eval_every=100,
-    threads=1,  # the CPUs are shared with other jobs; 1 thread is faster then (hybrid/config.py)
+    threads=1,  # the CPUs are shared with other jobs; 1 thread is faster then (hybrid/common/config.py)
     diffusion_weight=0.0,  # AR only: the reference is a plain causal LM
     plan_repeat=0,  # no planner pairs: it scores document text, not outlines
     seed=777,  # the drafting model trains with 1234
@@ -47,15 +47,15 @@ REFERENCE_CONFIG = dict(
 
 def reference_config(**overrides):
     """The reference TrainConfig; overrides for tests (tiny sizes) or another --out."""
-    from hybrid.config import TrainConfig
+    from hybrid.common.config import TrainConfig
 
     return TrainConfig(**{**REFERENCE_CONFIG, **{k: v for k, v in overrides.items() if v is not None}})
 
 
 def main(argv=None) -> int:
-    from hybrid.config import TrainConfig
-    from hybrid.errors import HybridError
-    from hybrid.train import train
+    from hybrid.common.config import TrainConfig
+    from hybrid.common.errors import HybridError
+    from hybrid.train.loop import train
 
     ranges = TrainConfig.ranges()
     ap = argparse.ArgumentParser(prog="python -m evals.train_reference", description=__doc__.split("\n")[0])

@@ -3,13 +3,13 @@
     from hybrid import Drafter
     drafts = Drafter.from_pretrained().draft("mutual-nda", fields, n=4, seed=0)
 
-The names below are imported on first use, so `import hybrid.templates` (or the CLI) does not
+The names below are imported on first use, so `import hybrid.templates.template` (or the CLI) does not
 pay for torch and the grammar engine until a model is needed.
 """
 
 __all__ = ["Drafter", "Draft", "Reranker"]
 
-_HOME = {"Drafter": "hybrid.drafter", "Draft": "hybrid.draft", "Reranker": "hybrid.rerank"}
+_HOME = {"Drafter": "hybrid.draft.drafter", "Draft": "hybrid.draft.result", "Reranker": "hybrid.rank.rerank"}
 
 
 def __getattr__(name):

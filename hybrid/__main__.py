@@ -1,5 +1,5 @@
 import sys
 
-from hybrid.cli import main
+from hybrid.cli.main import main
 
 sys.exit(main())

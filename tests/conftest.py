@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from hybrid.model.backbone import Backbone, BackboneConfig
-from hybrid.tokenizer import HybridTokenizer
+from hybrid.tokenizer.bpe import HybridTokenizer
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("HYBRID_CORPUS", REPO.parent / "shared" / "corpus"))
@@ -85,7 +85,7 @@ def lively_model(tokenizer) -> Backbone:
     return Backbone(replace(BackboneConfig.tiny(tokenizer.vocab_size), init_std=0.3)).eval()
 
 
-# Tiny random Hugging Face Llama checkpoints (tests/model/test_pretrained.py, tests/test_adapt.py)
+# Tiny random Hugging Face Llama checkpoints (tests/model/test_pretrained.py, tests/model/test_adapt.py)
 BASE_VOCAB = 300
 BASE_SPECIALS = ["<|endoftext|>", "<|im_start|>"]
 TEXT = ["This Agreement is made between the Parties.", "Confidential Information means all information.",

@@ -3,7 +3,7 @@
 Owns: clean_text() (a pure str -> str function, no I/O), the small inline-Markdown stripper
 used for policies and standard agreements, and strip_numbering() (line-leading section numbers
 out of a clause body: used on training bodies by hybrid.data.sections and on drafted bodies by
-hybrid.drafter). Knows nothing about sections, files or models.
+hybrid.draft.drafter). Knows nothing about sections, files or models.
 
 What clean_text() does, in order (steps 4 to 6 live in hybrid.data.flatten and hybrid.data.page_noise):
   1. characters: CRLF, NBSP and other spaces, zero-width and soft hyphens, quotes -> ASCII,

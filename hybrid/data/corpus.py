@@ -23,8 +23,8 @@ from hybrid.data.clean import clean_markdown, clean_text
 from hybrid.data.cuad import file_key, load_cuad_fields
 from hybrid.data.document import Document, Section
 from hybrid.data.sections import split_document
-from hybrid.errors import CorpusError
-from hybrid.jsonl import json_lines
+from hybrid.common.errors import CorpusError
+from hybrid.common.jsonl import json_lines
 
 __all__ = ["SPLITS", "corpus_root", "load_manifest", "load_documents", "build_document", "cache_dir"]
 

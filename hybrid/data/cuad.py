@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 from hybrid.data.clean import to_ascii
-from hybrid.errors import CorpusError
+from hybrid.common.errors import CorpusError
 
 __all__ = ["MAX_FIELD_CHARS", "file_key", "load_cuad_fields", "parse_parties", "parse_date"]
 

@@ -4,8 +4,8 @@ Owns: the `<bos><doc>` header, the segment loop (each segment tokenized on its o
 boundaries fall exactly on skeleton / span boundaries; each clause body followed by `<eos>`),
 the per-token kind and section arrays, the substitution of bodies into a segment list, and
 where training cuts a long sequence into windows (`window_starts`). Training windows
-(hybrid.data.windows), the fillers' skeleton (hybrid.skeleton) and likelihood scoring
-(hybrid.likelihood: bpb, the reranker, the evaluation harness, the benchmarks) all lay documents
+(hybrid.data.windows), the fillers' skeleton (hybrid.skeleton.tokenized) and likelihood scoring
+(hybrid.rank.likelihood: bpb, the reranker, the evaluation harness, the benchmarks) all lay documents
 out through `lay_out`, so what is scored and filled is what was trained on.
 
 Knows nothing about models, losses or sampling: plain lists of ints.

@@ -1,4 +1,4 @@
-"""The planner's text format, shared by training (real outlines) and decoding (hybrid.planner).
+"""The planner's text format, shared by training (real outlines) and decoding (hybrid.plan.planner).
 
 Owns: which fields condition the planner, and how the prompt and the outline are serialized.
 

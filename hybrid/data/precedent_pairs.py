@@ -2,8 +2,8 @@
 
 Owns: how a precedent sits in a document (PRECEDENT_PREFIX, precedent_segment: one "heading"
 segment of the span's own section, right after its heading line and before its body), the
-target deal's facts of a real document (deal_from_document), the training mix of precedents
-(PairMix) and precedent_windows(). Knows nothing about models or losses.
+target deal's facts of a real document (deal_from_document) and precedent_windows(); the training
+mix of precedents (PairMix) is a config of hybrid.common.config. Knows nothing about models or losses.
 
 Why a "heading" segment: the fill mask already lets a span see every skeleton token while the
 skeleton never sees spans (so the drafting cache stays exact), and condition dropout / the
@@ -23,11 +23,10 @@ the best train clause of its type, so a cross-document precedent carries style, 
 """
 
 import random
-from dataclasses import dataclass
 
+from hybrid.common.config import PairMix  # re-exported: the mix is a training config (hybrid.common.config)
 from hybrid.data.document import Document, Segment
 from hybrid.data.facts import DealFacts, adapt, normalize, party_names
-from hybrid.errors import ConfigError
 
 __all__ = ["PRECEDENT_PREFIX", "MAX_PRECEDENT_WORDS", "PairMix", "precedent_segment", "deal_from_document",
            "with_precedents", "precedent_windows", "corrupt"]
@@ -51,34 +50,6 @@ def deal_from_document(doc: Document) -> DealFacts:
     a, b = party_names(doc.fields, doc.preamble)
     return DealFacts(party_a=_role(a), party_b=_role(b), date=doc.fields.get("effective_date"),
                      law=doc.fields.get("governing_law"))
-
-
-@dataclass(frozen=True)
-class PairMix:
-    """Shares of sections given each kind of precedent in training windows (they sum to 1)."""
-
-    own: float = 0.4  # the clause's own body, facts adapted, corrupted (adapt-and-repair)
-    cross: float = 0.4  # a retrieved precedent from another train document
-    none: float = 0.2  # precedent dropout
-    drop_words: float = 0.15  # own: each word dropped with this probability
-    swap_words: float = 0.05  # own: each word swapped with its right neighbour with this probability
-
-    def __post_init__(self):
-        for name in ("own", "cross", "none", "drop_words", "swap_words"):
-            v = getattr(self, name)
-            if not 0 <= v <= 1:
-                raise ConfigError(f"precedent mix {name} must be in [0, 1], got {v}.")
-        if abs(self.own + self.cross + self.none - 1) > 1e-6:
-            raise ConfigError(f"precedent mix own + cross + none must be 1, got {self.own + self.cross + self.none:g}.")
-
-    @classmethod
-    def parse(cls, spec: str) -> "PairMix":
-        """'own:cross:none', e.g. '0.4:0.4:0.2'."""
-        try:
-            own, cross, none = (float(x) for x in spec.split(":"))
-        except ValueError:
-            raise ConfigError(f"precedent mix must be 'own:cross:none' shares such as 0.4:0.4:0.2, got {spec!r}.") from None
-        return cls(own, cross, none)
 
 
 def corrupt(text: str, rng: random.Random, drop: float, swap: float) -> str:

@@ -1,1 +1,1 @@
-"""The shared transformer backbone, its KV cache and the transformers adapter."""
+"""The shared transformer backbone, its KV cache, the transformers adapter, checkpoints and adapting a pretrained base."""

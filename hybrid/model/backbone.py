@@ -27,7 +27,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from einops import rearrange
 
-from hybrid.errors import ConfigError
+from hybrid.common.errors import ConfigError
 
 __all__ = ["BackboneConfig", "Backbone", "DecoderBase", "attend", "MODES", "fill_mask", "causal_mask", "mode_mask", "cached_kv"]
 
@@ -36,7 +36,7 @@ MODES = ("causal", "fill", "bidirectional")
 
 @dataclass
 class BackboneConfig:
-    vocab_size: int = 8192  # byte-level BPE size (hybrid.tokenizer)
+    vocab_size: int = 8192  # byte-level BPE size (hybrid.tokenizer.bpe)
     d_model: int = 256  # residual width
     n_layers: int = 6  # decoder blocks
     n_heads: int = 8  # attention heads; head size = d_model / n_heads

@@ -27,7 +27,7 @@ import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from hybrid.errors import CheckpointError
+from hybrid.common.errors import CheckpointError
 
 __all__ = ["Base", "BASES", "cache_root", "base_dir", "fetch", "load_pretrained", "save_pretrained", "is_llama_dir", "is_fetched", "get_base", "write_llama", "weights_sha256"]
 
@@ -243,7 +243,7 @@ def _build(hf_config, state: dict, where):
     missing, unexpected or misshapen tensors (load_state_dict would raise or silently keep random ones)."""
     import torch
 
-    from hybrid.errors import ConfigError
+    from hybrid.common.errors import ConfigError
     from hybrid.model.llama import LlamaBackbone, LlamaBackboneConfig
 
     try:
@@ -267,7 +267,7 @@ def _build(hf_config, state: dict, where):
 def load_pretrained(path):
     """(LlamaBackbone, HybridTokenizer, record) of a Llama checkpoint directory or a fetched base name;
     the embedding grows to the tokenizer (our special tokens; new rows = the mean row)."""
-    from hybrid.tokenizer_hf import from_pretrained_tokenizer
+    from hybrid.tokenizer.hf import from_pretrained_tokenizer
 
     name = str(path)
     if name in BASES:

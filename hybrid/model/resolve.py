@@ -2,7 +2,7 @@
 base, or one of our own checkpoints.
 
 Owns: `resolve`, the one entry point callers load a model through. It sits above hybrid.model.pretrained
-(bases and Llama directories) and hybrid.adapt (adapters), which both stay below it, so neither
+(bases and Llama directories) and hybrid.model.adapt (adapters), which both stay below it, so neither
 imports the other back.
 """
 
@@ -10,7 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from hybrid.errors import CheckpointError
+from hybrid.common.errors import CheckpointError
 from hybrid.model.pretrained import BASES, CONFIG, _known, _llama_types, is_llama_dir, load_pretrained
 
 __all__ = ["resolve"]
@@ -18,8 +18,8 @@ __all__ = ["resolve"]
 
 def resolve(path):
     """(model, tokenizer, record) of whatever a --checkpoint/--model names: a known base name (fetched),
-    a Llama checkpoint directory, or one of our own checkpoints (hybrid.checkpoint.load_checkpoint)."""
-    from hybrid.adapt import is_adapter_dir, load_adapted
+    a Llama checkpoint directory, or one of our own checkpoints (hybrid.model.checkpoint.load_checkpoint)."""
+    from hybrid.model.adapt import is_adapter_dir, load_adapted
 
     name = str(path)
     if is_adapter_dir(name):  # a LoRA adapter saved by `hybrid train --init-from ... --lora-rank R`, over its base
@@ -38,6 +38,6 @@ def resolve(path):
         if model_type not in (None, "hybrid-contracts"):
             raise CheckpointError(f"{p} is not a Llama-family checkpoint nor one of ours: {CONFIG} model_type must be one of "
                                   f"{_llama_types() + ('hybrid-contracts',)}, got {model_type!r}.")
-    from hybrid.checkpoint import load_checkpoint
+    from hybrid.model.checkpoint import load_checkpoint
 
     return load_checkpoint(p)

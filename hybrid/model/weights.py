@@ -10,7 +10,7 @@ from pathlib import Path
 
 import torch
 
-from hybrid.errors import CheckpointError
+from hybrid.common.errors import CheckpointError
 
 __all__ = ["check_state_dict", "check_checkpoint_weights"]
 

@@ -7,7 +7,7 @@ import pytest
 import hybrid.data.corpus as corpus
 from hybrid.data.corpus import corpus_root, load_documents, load_manifest
 from conftest import CUAD_EXCERPT_NAME as CUAD_NAME, cuad_entry
-from hybrid.errors import CorpusError
+from hybrid.common.errors import CorpusError
 
 
 

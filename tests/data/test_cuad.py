@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from hybrid.data.cuad import MAX_FIELD_CHARS, file_key, load_cuad_fields, parse_date, parse_parties
-from hybrid.errors import CorpusError
+from hybrid.common.errors import CorpusError
 
 CSV = Path(__file__).parent / "excerpts" / "master_clauses_excerpt.csv"
 

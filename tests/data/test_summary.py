@@ -8,7 +8,7 @@ import pytest
 from hybrid.data.corpus import corpus_root, load_documents
 from hybrid.data.document import Document, Section
 from hybrid.data.summary import corpus_summary, main
-from hybrid.errors import CorpusError
+from hybrid.common.errors import CorpusError
 
 # Measured on the train split when these rules were written (440 CUAD docs: 86.8% with >= 3
 # sections, "other" 6.3% of CUAD sections and 7.1% overall); the thresholds sit just below/above.

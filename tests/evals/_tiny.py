@@ -33,8 +33,8 @@ def make_corpus(root: Path) -> Path:
 
 def make_checkpoints(root: Path, corpus: Path) -> tuple[Path, Path]:
     """(drafting model, reference model): the reference AR-only, another seed and width, as evals/train_reference.py."""
-    from hybrid.config import TrainConfig
-    from hybrid.train import train
+    from hybrid.common.config import TrainConfig
+    from hybrid.train.loop import train
 
     from evals.train_reference import reference_config
 

@@ -183,7 +183,7 @@ def test_bpb_is_nats_over_bytes_in_bits():
 @pytest.mark.parametrize("edit, want", [(lambda o: o, True), (lambda o: {**o, "sections": o["sections"][:1]}, False),
                                         (lambda o: {**o, "title": "lower case title"}, False), (lambda o: {"title": o["title"]}, False)])
 def test_outline_valid_checks_the_templates_outline_schema(edit, want):
-    from hybrid.templates import load_template
+    from hybrid.templates.template import load_template
 
     t = load_template("supply")
     assert metrics.outline_valid(t, edit(t.example_outline())) is want

@@ -14,7 +14,7 @@ from _tiny import make_checkpoints, make_corpus  # noqa: E402
 from evals import runner  # noqa: E402
 from evals.runner import SAMPLES, doc_seed, load_samples  # noqa: E402
 from evals.systems import Engine  # noqa: E402
-from hybrid.cli import main  # noqa: E402
+from hybrid.cli.main import main  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -124,10 +124,10 @@ def test_a_run_directory_with_other_settings_is_refused(world, first_run, capsys
 
 
 class _ExamplePlanner:
-    """The template's example outline in place of a decode (the planner itself is tested in tests/test_planner.py)."""
+    """The template's example outline in place of a decode (the planner itself is tested in tests/plan/test_planner.py)."""
 
     def plan(self, template, fields, seed=0, params=None):
-        from hybrid.planner import PlanResult
+        from hybrid.plan.planner import PlanResult
 
         return PlanResult(template.example_outline(), "", [], 0, 0.01)
 
@@ -220,8 +220,8 @@ def test_a_damaged_run_json_exits_2_naming_it_and_keeps_the_run(world, tmp_path,
 
 def test_the_reference_is_an_ar_only_model_of_another_seed_and_size(world):
     from evals.train_reference import REFERENCE_CONFIG, reference_config
-    from hybrid.config import TrainConfig
-    from hybrid.train import load_checkpoint
+    from hybrid.common.config import TrainConfig
+    from hybrid.train.loop import load_checkpoint
 
     cfg = reference_config()
     assert cfg.diffusion_weight == 0 and cfg.plan_repeat == 0 and cfg.out.endswith("checkpoints/reference")
@@ -252,7 +252,7 @@ def test_shorten_keeps_the_first_sections_and_words_and_leaves_the_document_alon
 
 def test_a_judge_that_shares_weights_with_a_system_is_refused_naming_another_judge(world):
     from evals.judge import check_independent, lineage
-    from hybrid.errors import ConfigError
+    from hybrid.common.errors import ConfigError
 
     assert lineage("smollm2-135m") & {"base:smollm2-135m"}
     with pytest.raises(ConfigError, match=r"cannot judge system 'smollm2-ar'.*--judge checkpoints/reference"):

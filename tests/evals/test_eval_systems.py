@@ -11,9 +11,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # evals/ is a top-
 
 from evals.systems import SYSTEMS, Engine, get_system, parse_systems, planned_fields, template_for  # noqa: E402
 from hybrid.data.corpus import build_document  # noqa: E402
-from hybrid.errors import ConfigError, HybridError, TemplateError  # noqa: E402
-from hybrid.planner import PlanResult  # noqa: E402
-from hybrid.templates import load_template  # noqa: E402
+from hybrid.common.errors import ConfigError, HybridError, TemplateError  # noqa: E402
+from hybrid.plan.planner import PlanResult  # noqa: E402
+from hybrid.templates.template import load_template  # noqa: E402
 
 EXCERPTS = Path(__file__).resolve().parent.parent / "data" / "excerpts"
 
@@ -114,7 +114,7 @@ def test_hybrid_edit_keeps_words_of_the_precedent_it_starts_from(tiny_model, tok
 
 
 def test_the_drafting_models_fills_are_fact_guarded(tiny_model, tokenizer, banners, monkeypatch):
-    from hybrid.diffusion import sampler
+    from hybrid.fill.diffusion import sampler
 
     seen = []
     real = sampler.fill
@@ -124,7 +124,7 @@ def test_the_drafting_models_fills_are_fact_guarded(tiny_model, tokenizer, banne
 
 
 class _StubPlanner:
-    """Returns the template's own example outline (the real planner is tested in tests/test_planner.py)."""
+    """Returns the template's own example outline (the real planner is tested in tests/plan/test_planner.py)."""
 
     def __init__(self, error=None):
         self.error, self.calls = error, []

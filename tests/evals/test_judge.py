@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from evals.judge import Judge, check_independent, clause_nats, lineage  # noqa: E402
 from hybrid.data.document import Segment  # noqa: E402
-from hybrid.errors import ConfigError  # noqa: E402
+from hybrid.common.errors import ConfigError  # noqa: E402
 
 SEGS = [Segment("SUPPLY AGREEMENT\n\n", "text"), Segment("1. Term.\n", "heading", 0), Segment("", "body", 0), Segment("\n\n", "text"),
         Segment("2. Fees.\n", "heading", 1), Segment("", "body", 1), Segment("\n\n", "text")]

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from hybrid.errors import ConfigError
+from hybrid.common.errors import ConfigError
 from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
 from hybrid.model.cache import KVCache
 

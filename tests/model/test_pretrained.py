@@ -21,14 +21,14 @@ import pytest
 import torch
 from transformers import LlamaForCausalLM
 
-from hybrid.errors import CheckpointError
+from hybrid.common.errors import CheckpointError
 from hybrid.model import pretrained
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
 from hybrid.model.pretrained import Base, load_pretrained, save_pretrained
 from hybrid.model.resolve import resolve
-from hybrid.tokenizer import SPECIAL_TOKENS
-from hybrid.tokenizer_hf import PROBE, from_pretrained_tokenizer
+from hybrid.tokenizer.bpe import SPECIAL_TOKENS
+from hybrid.tokenizer.hf import PROBE, from_pretrained_tokenizer
 
 from conftest import BASE_SPECIALS, BASE_VOCAB, CONFIGS, TEXT, base_tokenizer as _base_tokenizer, tiny_llama_dir as _hf_dir
 
@@ -128,7 +128,7 @@ def test_save_then_load_gives_the_same_model_and_a_plain_llama_checkpoint(tmp_pa
 
 
 def test_tokenizer_adapter_appends_specials_and_blanks_the_base_ones(tmp_path):
-    from hybrid.grammar import token_bytes
+    from hybrid.plan.grammar import token_bytes
 
     _base_tokenizer(tmp_path)
     tok = from_pretrained_tokenizer(tmp_path)
@@ -207,7 +207,7 @@ def test_fetch_checks_both_hashes_and_writes_atomically(tmp_path, monkeypatch):
 
 
 def _run(argv, capsys):
-    from hybrid.cli import main
+    from hybrid.cli.main import main
 
     code = main(argv)
     return code, capsys.readouterr().err
@@ -232,9 +232,9 @@ def test_cli_bad_input_exits_2_and_writes_nothing(tmp_path, monkeypatch, capsys)
 def test_planner_outlines_on_a_llama_tokenizer_validate(tmp_path, tid):
     import jsonschema
 
-    from hybrid.planner import Planner
-    from hybrid.sampling import SamplingParams
-    from hybrid.templates import load_template
+    from hybrid.plan.planner import Planner
+    from hybrid.common.sampling import SamplingParams
+    from hybrid.templates.template import load_template
 
     model, tok, _ = load_pretrained(_hf_dir(tmp_path, "gqa_untied")[0])
     t = load_template(tid)
@@ -245,7 +245,7 @@ def test_planner_outlines_on_a_llama_tokenizer_validate(tmp_path, tid):
 
 
 def test_reranker_likelihood_uses_the_untied_head(tmp_path):
-    from hybrid.rerank import Reranker
+    from hybrid.rank.rerank import Reranker
 
     model, tok, _ = load_pretrained(_hf_dir(tmp_path, "gqa_untied")[0])
     texts = ["The Recipient shall keep the information confidential.", "Payment is due within thirty days."]
@@ -277,7 +277,7 @@ def test_one_training_step_reaches_every_weight_and_lowers_the_loss(tmp_path):
 
 
 def test_eval_bpb_of_a_zero_shot_llama_dir_reports_no_fill_bpb(tmp_path, monkeypatch, capsys):
-    from hybrid.cli import main
+    from hybrid.cli.main import main
 
     from hybrid.data.document import Document, Section
 

@@ -7,10 +7,10 @@ import shutil
 import pytest
 import torch
 
-from hybrid.cli import main
-from hybrid.errors import CheckpointError
+from hybrid.cli.main import main
+from hybrid.common.errors import CheckpointError
 from hybrid.model.weights import check_checkpoint_weights, check_state_dict
-from hybrid.train import load_checkpoint, save_checkpoint
+from hybrid.train.loop import load_checkpoint, save_checkpoint
 
 
 @pytest.fixture(scope="module")

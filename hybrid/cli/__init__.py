@@ -1,0 +1,1 @@
+"""The `hybrid ...` command line: a thin map from subcommand to the Python API."""

@@ -1,0 +1,1 @@
+"""What every stage uses: errors, option ranges, configs, precision, output directories, the token draw."""

@@ -1,0 +1,112 @@
+"""Numeric option ranges and the CPU thread default, shared by every `hybrid` parser and config.
+
+Owns: `Range` (one rule per option: the message names the allowed range and the value received;
+argparse prefixes the option's name), the seed and variant bounds, and `--threads`. A Range is an
+argparse `type=` (checked at parse time, before anything is loaded) and `Range.check` validates
+the same rule inside a config. Imports nothing heavy, so `hybrid -h` stays fast.
+"""
+
+import argparse
+import math
+from dataclasses import dataclass
+
+from hybrid.common.errors import ConfigError
+
+__all__ = ["Range", "int_range", "float_range", "SEED", "MMR", "MAX_VARIANTS", "MAX_PRECEDENTS", "PRECEDENTS", "PRECEDENT_GUIDANCE", "PRECEDENT_START", "DEFAULT_PRECEDENTS", "DEFAULT_PRECEDENT_START", "EDIT_FILLERS", "COMMIT_RULES", "DEFAULT_THREADS", "add_threads", "set_threads"]
+
+MAX_VARIANTS = 64  # drafts filled in one batch (hybrid.fill.api); more only costs memory without new diversity
+MAX_PRECEDENTS = 4  # per span: each adds ~110 skeleton tokens in front of it (pages are 512 tokens; hybrid.skeleton.from_precedents)
+DEFAULT_THREADS = 1
+"""Torch CPU intra-op threads for every command; 0 keeps torch's default (all cores). One, because
+these small models decode a token (or one step of a few variants) at a time, so a second thread
+mostly waits for the first, and on a busy machine it spins. Measured with farm-bench on a 2-core
+machine, `hybrid draft mutual-nda --example -n 4 --seed 7` (same bytes at 1 and 2 threads): busy
+(load ~9): 41 s with one thread, 283 s with two, and 11 s against 84 s of CPU; nearly idle: 10.8 s
+against 8.5 s, so two threads save a fifth of the time only on an idle machine, for 27% more CPU.
+`hybrid plan mutual-nda --example`, idle: 3.6 s either way (start-up dominates)."""
+
+
+@dataclass(frozen=True)
+class Range:
+    """Closed or half-open interval of allowed values; `integer` rejects 1.5 and "1e3"."""
+
+    lo: float | None = None  # None = unbounded below
+    hi: float | None = None  # None = unbounded above
+    integer: bool = True
+    lo_open: bool = False  # (lo, ... instead of [lo, ...
+    hi_open: bool = False  # ..., hi) instead of ..., hi]
+    off: object = None  # the value that turns the option off, named in messages; None = it has none
+
+    def describe(self) -> str:
+        kind = "an integer" if self.integer else "a finite number"
+        if self.lo is not None and self.hi is not None:
+            return f"{kind} in {'(' if self.lo_open else '['}{self.lo}, {self.hi}{')' if self.hi_open else ']'}"
+        if self.lo is not None:
+            return f"{kind} {'>' if self.lo_open else '>='} {self.lo}"
+        if self.hi is not None:
+            return f"{kind} {'<' if self.hi_open else '<='} {self.hi}"
+        return kind
+
+    def contains(self, v) -> bool:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or (self.integer and not isinstance(v, int)):
+            return False
+        if not math.isfinite(v):
+            return False
+        if self.lo is not None and (v <= self.lo if self.lo_open else v < self.lo):
+            return False
+        return not (self.hi is not None and (v >= self.hi if self.hi_open else v > self.hi))
+
+    def _off(self, off=None) -> str:
+        off = self.off if off is None else off
+        return "" if off is None else f" ({off} = off)"
+
+    def check(self, name: str, v, *, off=None, error: type[Exception] = ConfigError) -> None:
+        """`error` (a project exception) naming `name`, the range, the value that means off (when
+        there is one) and the value received, when `v` is outside."""
+        if not self.contains(v):
+            raise error(f"{name} must be {self.describe()}{self._off(off)}, got {v!r}.")
+
+    def __call__(self, text: str):
+        """argparse type=: the parsed value, or ArgumentTypeError naming the range and `text`."""
+        try:
+            v = int(text) if self.integer else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {self.describe()}{self._off()}, got {text!r}") from None
+        if not self.contains(v):
+            raise argparse.ArgumentTypeError(f"must be {self.describe()}{self._off()}, got {text!r}")
+        return v
+
+
+def int_range(lo: int | None = None, hi: int | None = None, *, off=None) -> Range:
+    return Range(lo, hi, integer=True, off=off)
+
+
+def float_range(lo: float | None = None, hi: float | None = None, *, lo_open: bool = False, hi_open: bool = False, off=None) -> Range:
+    return Range(lo, hi, integer=False, lo_open=lo_open, hi_open=hi_open, off=off)
+
+
+SEED = int_range(0, 2**64 - 1)  # torch.Generator.manual_seed takes at most 64 bits
+MMR = float_range(0, 1, hi_open=True, off=0)  # the reranker's diversity weight (hybrid.rank.mmr.mmr_order)
+PRECEDENTS = int_range(0, MAX_PRECEDENTS, off=0)  # precedents per section (Drafter.draft, `hybrid draft --precedents`)
+PRECEDENT_GUIDANCE = float_range(0, off=0)  # added to the guidance weight (Drafter.draft, `--precedent-guidance`)
+EDIT_FILLERS = ("diffusion", "ar-batched")  # the fillers that edit a precedent start (precedent_start < 1)
+COMMIT_RULES = ("auto", "confidence", "runs")  # the diffusion filler's commit rules (hybrid.fill.diffusion.commit); auto: runs when editing
+PRECEDENT_START = float_range(0, 1, lo_open=True, off=1)  # precedent start noise (Drafter.draft, `--precedent-start`)
+# What a draft does when the caller leaves precedents / precedent_start unset (None): edit from one
+# precedent per section at t = 0.25 (hybrid.draft.drafter.resolve_precedents; README "Drafting from precedent")
+DEFAULT_PRECEDENTS = 1
+DEFAULT_PRECEDENT_START = 0.25
+
+
+def add_threads(parser, default: int = DEFAULT_THREADS) -> None:
+    parser.add_argument("--threads", type=int_range(0, 1024), default=default,
+                        help=f"torch CPU threads; 0 = torch's default, all cores (default: {default}: fastest for "
+                        "these small models, and on a shared machine)")
+
+
+def set_threads(n: int | None) -> None:
+    """torch.set_num_threads(n) for n >= 1; None or 0 leaves torch's default (and does not import torch)."""
+    if n:
+        import torch
+
+        torch.set_num_threads(n)

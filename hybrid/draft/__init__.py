@@ -1,0 +1,1 @@
+"""Drafting: template + fields -> plan -> fill -> rank; the only package that imports every stage."""

@@ -1,0 +1,94 @@
+"""What a drafting call returns: Draft (one ranked draft, its Markdown and DOCX forms) and
+DraftEvent (a progress event of Drafter.stream()).
+
+Owns: the result types of the drafting API, their Markdown rendering (text escaped by
+hybrid.common.textsafe, so a field value or a sampled line cannot add markup) and the source note of a
+section drafted from precedent. Knows nothing about models or how a draft was made
+(hybrid.draft.drafter); hybrid.draft.docx_export writes the DOCX form.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hybrid.common.textsafe import escape_markdown
+
+__all__ = ["Draft", "DraftEvent", "source_note"]
+
+
+@dataclass
+class Draft:
+    """One ranked draft. `text` is the canonical plain-text layout the model reads and writes."""
+
+    rank: int  # 1 = best
+    text: str
+    title: str
+    preamble: str
+    sections: list[dict]  # [{"number", "heading", "clause", "body"}] in document order
+    tail: str  # signature block
+    outline: dict
+    score: float  # the reranker's total (hybrid.rank.rerank: higher is better)
+    scores: dict  # its breakdown: total, loglik and every contract check
+    template: str = ""  # template id
+    fields: dict = field(default_factory=dict)
+    seed: int = 0
+    variant: int = 0  # index of this variant in the filler's batch
+    timings: dict = field(default_factory=dict)  # seconds per stage of the draft() call that made it
+    settings: dict = field(default_factory=dict)  # the precedent settings that call used (defaults resolved)
+
+    @property
+    def words(self) -> int:
+        return len(self.text.split())
+
+    @property
+    def markdown(self) -> str:
+        parts = [f"# {escape_markdown(self.title)}", _md_lines(self.preamble)]
+        for s in self.sections:
+            parts.append(f"## {s['number']}. {escape_markdown(s['heading'])}")
+            parts.append(_md_lines(s["body"]))
+            if s.get("precedents"):
+                parts.append(_md_lines(source_note(s["precedents"])))
+        if self.tail.strip():
+            parts.append("---")
+            parts.append(_md_lines(self.tail))
+        return "\n\n".join(p for p in parts if p.strip()) + "\n"
+
+    def to_docx(self, path) -> Path:
+        """Write a Word document (title, numbered Heading 1 sections, paragraphs) atomically."""
+        from hybrid.draft.docx_export import write_docx
+
+        sections = [{**s, "note": source_note(s["precedents"])} if s.get("precedents") else s for s in self.sections]
+        return write_docx(path, self.title, self.preamble, sections, self.tail)
+
+
+def source_note(precedents: list[dict]) -> str:
+    """The short source note of a section drafted from precedent (Markdown and DOCX)."""
+    return "Drafted from precedent: " + "; ".join(
+        f"{p['heading']} ({p['doc_id']}; {p['source']}, {p['license'] or 'license unknown'})" for p in precedents) + "."
+
+
+def _md_lines(text: str) -> str:
+    """Paragraphs stay paragraphs; single newlines become markdown hard breaks; text is escaped
+    (hybrid.common.textsafe.escape_markdown), so a field value or a sampled line cannot add markup."""
+    paras = [p.strip() for p in text.strip().split("\n\n") if p.strip()]
+    return "\n\n".join("  \n".join(escape_markdown(line.strip()) for line in p.split("\n")) for p in paras)
+
+
+@dataclass
+class DraftEvent:
+    """A progress event of Drafter.stream().
+
+    kind: "plan_token" (text: the token's text, forced: jump-forward supplied it), "plan" (outline),
+    "fill_step" (step of steps, partial: each variant's document after that step, slots not yet
+    committed shown as "_"; the AR fill reports one step per span), "rank" (drafts: the ranked
+    result; always the last event).
+    """
+
+    kind: str
+    seconds: float  # since the stream started
+    text: str = ""
+    forced: bool = False
+    outline: dict | None = None
+    step: int = 0
+    steps: int = 0
+    partial: list[str] | None = None
+    drafts: list[Draft] | None = None

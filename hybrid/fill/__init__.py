@@ -1,0 +1,1 @@
+"""The fillers: masked diffusion (fill.diffusion) and the autoregressive baselines, behind one contract."""

@@ -1,0 +1,79 @@
+"""The contract both fillers (hybrid.fill.diffusion.sampler, hybrid.fill.ar, hybrid.fill.ar_batched)
+share with their callers.
+
+Owns: what a fill returns (FillResult), what its `on_step` callback receives (StepEvent), the
+argument checks of `fill(...)` (`check_fill_args`) and the processor list every filler applies
+(`fill_processors`). Knows nothing about models, skeleton layout (hybrid.skeleton.tokenized) or how a
+filler decodes.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hybrid.common.errors import SamplingError
+from hybrid.common.options import MAX_VARIANTS, SEED, float_range, int_range
+from hybrid.common.sampling import NoRepeatNGram, TopP
+
+__all__ = ["FillResult", "StepEvent", "check_fill_args", "fill_processors", "FILL_TOP_P_CANDIDATES", "MAX_VARIANTS"]
+
+FILL_TOP_P_CANDIDATES = 64
+"""Every filler draws top-p among this many best tokens (TopP(candidates=...)). Why: TopP sorts the
+whole vocabulary per row, ~1 ms per row of 8192 on these CPUs; masked slots far from committed
+text have flat distributions, so the full sort took about a quarter of a fill (profiled: 21.5 s
+of 84 s at K=64)."""
+
+
+def check_fill_args(n, steps, guidance, seed) -> None:
+    """One rule, one raise: the message names the argument, the allowed range and the value."""
+    int_range(1, MAX_VARIANTS).check("n", n, error=SamplingError)
+    int_range(1).check("steps", steps, error=SamplingError)
+    float_range(0).check("guidance", guidance, off=1, error=SamplingError)
+    SEED.check("seed", seed, error=SamplingError)
+
+
+def check_start(start, n: int, spans: int) -> None:
+    """An edit start (hybrid.precedents.start) as the fillers that edit take it: n lists of one token list per span."""
+    if start is not None and (len(start) != n or any(len(x) != spans for x in start)):
+        raise SamplingError(f"start must hold n={n} lists of {spans} token lists (one per span), got {[len(x) for x in start]} lists.")
+
+
+def fill_processors(params, positional_ngram: bool = False) -> list:
+    """params.processors() as every filler applies them: TopP taken among the FILL_TOP_P_CANDIDATES
+    best tokens; NoRepeatNGram and the fact guard dropped when the caller applies them per position
+    itself (the diffusion filler)."""
+    out = []
+    for p in params.processors():
+        if isinstance(p, TopP):
+            out.append(TopP(p.top_p, candidates=FILL_TOP_P_CANDIDATES))
+        elif not (positional_ngram and (isinstance(p, NoRepeatNGram) or p is params.fact_guard)):
+            out.append(p)
+    return out
+
+
+@dataclass
+class FillResult:
+    """One filled variant."""
+
+    spans: list[str]  # body text per span (up to its first <eos>)
+    tokens: list[list[int]]  # body token ids per span (no <eos>)
+    text: str  # the whole document: skeleton with the bodies in place
+    timings: dict  # seconds: "skeleton", "fill" (all steps), "total", plus filler-specific counters
+    steps: int  # denoising steps run (diffusion) or decode steps (AR)
+
+
+@dataclass
+class StepEvent:
+    """What a filler's `on_step` callback receives after each step (diffusion) or span (AR)."""
+
+    step: int  # 1-based
+    steps: int  # total planned (K, or the number of spans)
+    masked: int  # span slots still open over all variants
+    seconds: float  # wall time of this step
+    render: Callable[[str], list[str]] | None = field(default=None, repr=False)
+    """The filler's renderer of the partly filled variants (called by `partial`, only on demand)."""
+
+    def partial(self, glyph: str = "_") -> list[str] | None:
+        """Every variant's document as filled so far, an open slot shown as `glyph` (None when the
+        filler gave no renderer). Rendering decodes every variant, so it is done only when asked; call
+        it inside on_step (the diffusion filler renders its state at the time of the call)."""
+        return None if self.render is None else self.render(glyph)

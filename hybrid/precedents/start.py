@@ -1,0 +1,156 @@
+"""Drafting by editing a precedent: each span starts as its top precedent, adapted to the deal and
+partly noised, and the diffusion filler writes only the masked tokens (SDEdit's idea for an
+absorbing-state model: run the forward process to time t on a real text instead of starting
+from all-masked, then denoise).
+
+Owns: `start_tokens` (one span's start: the adapted precedent tokenized, each word masked with
+probability t, the deal's facts always kept, the precedent's foreign facts always masked so the
+guarded filler rewrites them), `SpanStart` (those ids with the precedent's own token under each
+noised hole and the words a hole may write) and `precedent_starts` (every variant and span of a
+draft). Knows nothing about models; the filler takes the result as `fill(..., start=...)`
+(hybrid.fill.diffusion.start: a hole that writes a word no contract uses is masked again, and at the
+end given back its precedent's word; the clause ends where its precedent ends).
+
+t = 1 is drafting from scratch with the precedent in view only (every token masked: what
+`--precedents` alone does); t -> 0 approaches retrieval (the precedent as is, facts adapted).
+Each variant masks its own tokens (a generator seeded by seed, variant and span), so variants of
+one precedent differ where they were masked.
+"""
+
+import random
+import re
+
+from hybrid.data.facts import DealFacts
+from hybrid.precedents.definitions import defined_heads
+from hybrid.common.errors import SamplingError
+from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names
+from hybrid.common.options import PRECEDENT_START
+from hybrid.precedents.library import letter_words
+
+__all__ = ["SpanStart", "start_tokens", "precedent_starts", "starts_from_draws", "check_start_noise"]
+
+_REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
+_SENTENCE_END = re.compile(r"[.;:!?]+[\"')\]”’]*")  # a token that ends a sentence or a clause of one
+
+
+def check_start_noise(t) -> float:
+    """The noise level t of a precedent start: a number in (0, 1] (1 = off; hybrid.common.options.PRECEDENT_START)."""
+    if not PRECEDENT_START.contains(t):
+        raise SamplingError(f"precedent_start must be a number in (0, 1] (1 = off), got {t!r}.")
+    return float(t)
+
+
+class SpanStart(list):
+    """A span's start ids (<mask> where the filler writes), as `fill(start=)` reads them, with what
+    editing needs beside them: `original[i]` the precedent's own token under a hole that random noise
+    made (-1 where the hole is a foreign fact, which must never come back), `words` the lower-case
+    words a hole may write (None: any), `ends` True when the ids hold the whole precedent, so the
+    clause ends where it does (no text written from scratch after it)."""
+
+    def __init__(self, ids, original=None, words=None, ends: bool = False):
+        super().__init__(ids)
+        self.original = list(original) if original is not None else [-1] * len(self)
+        self.words, self.ends = words, ends
+        self.spaced: "SpanStart | None" = None  # the start of " " + text (start_tokens)
+
+
+def _overlaps(a: int, b: int, spans) -> bool:
+    return any(a < e and s < b for s, e in spans)
+
+
+def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int,
+                 own_facts=(), words=None) -> SpanStart:
+    """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
+    tokens of the deal's facts kept (also inside a phrase masked as foreign), tokens of facts `allowed` does not state, of isolated acronyms
+    it does not write (hybrid.fidelity.foreign_facts.foreign_acronyms) and of CUAD's redaction marks ("[***]")
+    masked, every other
+    word's tokens masked together with probability t (a word masked in part would come back as a
+    broken word: "Discloser" with its first piece masked reads "Wloser"), except, for t < 1, the
+    token that ends it with a full stop, semicolon or colon (the sentence still ends there). A SpanStart: `original`
+    holds the precedent's token under each noised hole, `words` is passed on, `ends` is True when
+    the whole text fits the budget, and `spaced` is the same start (the same words masked) for the
+    text after a space, which the filler takes where a frame sentence ends right before the span
+    ("... Effective Date." + " The term ...", not "Date.The")."""
+    keep, drop = _fact_spans(text, deal, allowed, own_facts)
+    draws = [rng.random() < t for _ in range(len(text.split()) + 1)]  # one per whitespace word (+ a trailing space)
+    out = _start(tokenizer, text, keep, drop, draws, budget, words, t < 1)
+    if not text[:1].isspace():  # the same words masked after a space: the spans move by one character
+        out.spaced = _start(tokenizer, " " + text, [(a + 1, b + 1) for a, b in keep], [(a + 1, b + 1) for a, b in drop],
+                            draws, budget, words, t < 1)
+    return out
+
+
+def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[list, list]:
+    """(keep, drop): character spans of text that stay as written (the deal's facts, the terms definitions
+    define: hybrid.precedents.definitions.defined_heads) and that are
+    always masked (foreign facts wherever they stand, redaction marks, another deal's acronyms, the
+    precedent's own leftover facts)."""
+    keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
+    keep += defined_heads(text, allowed)  # '"Affiliate" means': the term a definition defines stays as written
+    found = foreign_facts(text, allowed, party_names())
+    drop = [(f.start, f.end) for f in found]
+    for name in {f.text for f in found if f.kind == "name" and len(f.text) >= 3}:  # every other place it stands too:
+        # the check skips a capitalized word after a list marker ("(a) Discloser identifies"), which a
+        # rewritten neighbour can turn into mid-sentence
+        drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text)]
+    drop += [(m.start(), m.end()) for m in _REDACTION.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
+    drop += foreign_acronyms(text, allowed)  # another deal's short name ("LBIO"), which find_facts skips
+    for f in own_facts:  # the precedent's own facts that its normalization missed ("CERES" beside "[PARTY_A]")
+        if len(f) >= 3 and f.lower() not in allowed.lower():
+            drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(f) + r"(?!\w)", text)]
+    return keep, drop
+
+
+def _start(tokenizer, text, keep, drop, draws, budget, words, stops: bool = True) -> SpanStart:
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    ids, offsets = enc.ids[:budget], enc.offsets[:budget]
+    # draws[w] for all tokens of whitespace word w (a space token goes with the word it opens)
+    word, index, opened = -1, [], -1  # opened: where the last word started (the byte pieces of one
+    for a, b in offsets:  # character, "™" as three tokens, share its offsets: that word opens once)
+        opens = [p for p in range(a, b) if p > opened and not text[p].isspace() and (p == 0 or text[p - 1].isspace())]
+        if opens:
+            word, opened = word + 1, opens[-1]
+        index.append(word + 1 if text[a:b].isspace() else max(word, 0))
+    out, original = [], []
+    for i, (a, b), w in zip(ids, offsets, index):
+        if _overlaps(a, b, keep):
+            out.append(i)  # the deal's own fact, also inside a phrase the check calls foreign ("Company Competitor")
+            original.append(-1)
+        elif _overlaps(a, b, drop):
+            out.append(tokenizer.mask_id)
+            original.append(-1)
+        elif not draws[w] or (stops and _SENTENCE_END.fullmatch(text[a:b]) and (b >= len(text) or text[b].isspace())):
+            out.append(i)  # unnoised, or the full stop that ends a noised word: the sentence still ends there
+            original.append(-1)  # (rewritten with it, "... the Agreement" + "Alternatively," ran into one sentence)
+        else:
+            out.append(tokenizer.mask_id)
+            original.append(i)
+    return SpanStart(out, original, words, ends=len(enc.ids) <= budget)
+
+
+def precedent_starts(tokenizer, texts, deal: DealFacts, allowed: str, t: float, n: int, seed: int,
+                     budgets: list[int], own_facts=None, words=None) -> list[list[list[int]]]:
+    """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked), or, when
+    texts holds one list per variant (len n, each a list per span), variant v's span s from
+    texts[v][s] (each variant edits its own draw of precedents); own_facts[s] (or own_facts[v][s]):
+    the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still
+    stand; words: the lower-case words a hole may write (hybrid.precedents.library.Library.words; None = any)."""
+    t = check_start_noise(t)
+    per_variant = bool(texts) and isinstance(texts[0], (list, tuple))
+    if per_variant and len(texts) != n:
+        raise SamplingError(f"per-variant start texts must hold n={n} lists, got {len(texts)}.")
+    texts_v = texts if per_variant else [texts] * n
+    facts_v = own_facts if (per_variant and own_facts) else [own_facts or [()] * len(texts_v[0])] * n
+    if words is not None:  # the deal's own words may be written too
+        words = frozenset(words) | set(letter_words(allowed))
+    return [[start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
+             for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))] for v in range(n)]
+
+
+def starts_from_draws(tokenizer, draws, deal: DealFacts, allowed: str, t: float, seed: int, budgets: list[int],
+                      words=None) -> tuple[list, list[str]]:
+    """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
+    hybrid.precedents.library.Precedent, adapted to the deal, or None: fully masked), n = len(draws)."""
+    start = precedent_starts(tokenizer, [[p.adapted(deal) if p else None for p in d] for d in draws], deal, allowed, t,
+                             len(draws), seed, budgets, [[p.facts if p else () for p in d] for d in draws], words=words)
+    return start, [f for d in draws for p in d if p for f in p.facts]

@@ -1,0 +1,139 @@
+"""Drafting from precedent: a template skeleton with each span's precedents right before it.
+
+Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
+planned section (section_query), each variant's precedents to edit (variant_draws), what a draft
+from precedents fills (draft_from_precedents: beside, or edited per variant), document_skeleton (a held-out document's own skeleton with a
+precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's top-k precedents
+(markers replaced by the deal's facts, hybrid.data.facts.adapt) into a hybrid.templates.template.Skeleton
+in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and returns their
+provenance per section. Knows nothing of models; retrieval is hybrid.precedents.library.
+
+Facts: the precedent the model sees always carries the deal's facts (in training the target
+document's, here the user's), never markers: the small model copies far better than it maps a
+marker to a fact stated elsewhere, and the same function writes them in both places. A marker
+the deal does not give becomes a neutral phrase (hybrid.data.facts.FALLBACK).
+
+Guidance: a precedent is a "heading" segment of its section, so the unconditional guidance rows
+(which hide a span's own heading through the attention mask over the cached skeleton) hide the
+precedent with it; the skeleton cache stays exact (skeleton tokens never see spans).
+"""
+
+import re
+from dataclasses import replace
+
+from hybrid.data.facts import DealFacts
+from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
+from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
+from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
+
+__all__ = ["deal_from_template", "section_query", "condition", "variant_draws", "draft_from_precedents", "document_skeleton",
+           "MAX_PRECEDENTS"]
+
+_AMOUNT_FIELD = re.compile(r"fee|price|pricing|amount|contribution|payment")
+_TERM_FIELD = re.compile(r"term(?!inat)|duration|period")
+
+
+def _role(preamble: str, key: str) -> str | None:
+    """The defined name a template preamble gives a party: '{party_a} (the "Supplier")' -> 'Supplier'."""
+    m = re.search(r"\{" + key + r"\}[^({}]{0,80}\(\s*(?:the\s+)?\"([^\"]{1,40})\"\s*\)", preamble)
+    return m.group(1) if m else None
+
+
+def deal_from_template(template, values: dict) -> DealFacts:
+    """The deal's facts: parties by their defined role (else their names), date, law, first amount/percent/term field."""
+    def first(pattern) -> str | None:
+        for k, v in values.items():
+            if pattern.search(k) and isinstance(v, str) and v.strip():
+                return v
+        return None
+
+    return DealFacts(
+        party_a=_role(template.preamble, "party_a") or values.get("party_a"),
+        party_b=_role(template.preamble, "party_b") or values.get("party_b"),
+        date=values.get("effective_date"),
+        amount=first(_AMOUNT_FIELD),
+        percent=first(re.compile(r"percent")),
+        duration=first(_TERM_FIELD),
+        law=values.get("governing_law"),
+    )
+
+
+def section_query(span, values: dict) -> str:
+    """BM25 query of a planned section: its heading, its clause's required terms, the deal's field values."""
+    return " ".join([span.heading, *span.required_terms, *(str(v) for v in values.values())])
+
+
+def condition(skeleton, library, template, values: dict, k: int, *, seed: int = 0, variant: int = 0,
+              max_words: int = MAX_PRECEDENT_WORDS, return_hits: bool = False):
+    """(the skeleton with each span's k precedents before it, [[provenance dict] per span]), and with
+    return_hits the Precedents themselves per span as a third item."""
+    deal = deal_from_template(template, values)
+    hits = [library.retrieve(s.clause, section_query(s, values), doc_type=template.doc_type, k=k, seed=seed, variant=variant)
+            for s in skeleton.spans]
+    segments, i = [], 0
+    for seg in skeleton.segments:
+        if seg.kind == "body":
+            if hits[i]:
+                segments.append(precedent_segment([p.adapted(deal, max_words) for p in hits[i]], seg.section))
+            i += 1
+        segments.append(seg)
+    out = replace(skeleton, segments=segments), [[p.provenance() for p in h] for h in hits]
+    return (*out, hits) if return_hits else out
+
+
+def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: int = 0) -> list[list]:
+    """draws[v][s]: the precedent variant v edits in span s (hybrid.precedents.start), or None where the
+    library has none of its clause type: v = 0 the top one (condition's first), v > 0 its own seeded
+    draw among the best (hybrid.precedents.library.Library.retrieve(variant=v)), so that variants differ by
+    their precedents as well as by their rewritten words."""
+    out, keep = [], keep_terms(template.defined_terms, template.preamble)
+    for v in range(n):
+        row = []
+        for s in skeleton.spans:
+            q = section_query(s, values)
+            if s.clause == "definitions":  # only the definitions this draft can use (hybrid.precedents.definitions)
+                pool = library.retrieve(s.clause, q, doc_type=template.doc_type, k=DEFINITION_CANDIDATES, seed=seed, variant=v)
+                composed = compose(pool, keep)
+                if composed is not None:
+                    row.append(composed)
+                    continue
+            h = library.retrieve(s.clause, q, doc_type=template.doc_type, k=1, seed=seed, variant=v)
+            row.append(h[0] if h else None)
+        out.append(row)
+    return out
+
+
+def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, n: int, *, k: int, seed: int = 0,
+                          start_noise: float = 1.0, max_start_tokens: int = 4096):
+    """What Drafter.draft(precedents=k, precedent_start=start_noise) fills: (skeleton, provenance[v][s],
+    start or None, the precedents' own facts for the fact guard). start_noise = 1: the k precedents
+    sit beside each span (condition), the same for every variant; < 1: nothing beside the spans,
+    each variant edits its own draw (variant_draws) through hybrid.precedents.start's start tokens,
+    its holes checked against the library's words."""
+    from hybrid.precedents.start import starts_from_draws
+
+    if start_noise >= 1:
+        skeleton, beside, hits = condition(skeleton, library, template, values, k, seed=seed, return_hits=True)
+        return skeleton, [beside] * n, None, [f for h in hits for p in h for f in p.facts]
+    draws = variant_draws(skeleton, library, template, values, n, seed=seed)
+    start, facts = starts_from_draws(tokenizer, draws, deal_from_template(template, values), skeleton.deal_text, start_noise, seed,
+                                     [max_start_tokens] * len(skeleton.spans), words=library.words())
+    return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
+
+
+def document_skeleton(tokenizer, doc, hits, deal: DealFacts):
+    """A corpus document's token skeleton (hybrid.skeleton.tokenized.TokenSkeleton) with hits[i] (a Precedent
+    or None, per section: hybrid.precedents.library.Library.for_document), its facts replaced by the deal's,
+    right before the i-th body, in the layout training uses; each body's budget is its real length
+    in tokens + 1 (<eos>). hits None: no precedents."""
+    from hybrid.skeleton.tokenized import tokenize_segments
+
+    segs, budgets = [], []
+    for seg in doc.segments():
+        if seg.kind == "body":
+            p = hits[seg.section] if hits else None
+            if p is not None:
+                segs.append(precedent_segment([p.adapted(deal, MAX_PRECEDENT_WORDS)], seg.section))
+            budgets.append(len(tokenizer.encode(seg.text)) + 1)
+        segs.append(seg)
+    return tokenize_segments(tokenizer, segs, budgets)

@@ -1,0 +1,1 @@
+"""Contract templates: the template files' rules, their outline schemas, loading, fields and skeleton text."""

@@ -1,0 +1,144 @@
+"""What a template file must satisfy, checked once at load.
+
+Owns: the template meta-schema (hybrid/templates/template_schema.json), the placeholder syntax
+(`{name}`, a lower-case field name; braces nowhere else), and the cross-references a JSON
+Schema cannot express: every placeholder names a declared field, every clause type of the
+outline schema is known and has an entry, frames fit their budgets at their fields' longest
+values, `required_when` and `outline_rules` name what exists. Knows nothing about rendering,
+user fields or models (hybrid.templates.template uses it).
+"""
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+from jsonschema.exceptions import best_match
+
+from hybrid.data.clauses import CLAUSE_TYPES
+from hybrid.common.errors import TemplateError
+from hybrid.templates.outline_schema import clause_values, outline_structure
+
+__all__ = ["check_template_data", "PLACEHOLDER", "FRAME_CHARS_PER_TOKEN", "FRAME_MIN_FILL", "pointer"]
+
+_META_VALIDATOR = jsonschema.Draft202012Validator(json.loads((Path(__file__).with_name("template_schema.json")).read_text()))
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+_BRACES = re.compile(r"\{[^{}]*\}|[{}]")  # every braced group or stray brace; each must be a PLACEHOLDER
+FRAME_CHARS_PER_TOKEN = 2
+"""Characters per token assumed for a frame at load (placeholders at their field's longest value).
+The BPE tokenizers here average about 4 characters per token on contract English; 2 leaves room
+for names and numbers that split badly. The exact token count is checked again when the
+skeleton is tokenized (hybrid.skeleton.tokenized.from_template), against the real values."""
+FRAME_MIN_FILL = 16
+"""Span tokens a frame must leave to the filler (and the span's closing <eos>)."""
+_NUMBER_WIDTH = 24  # characters of the longest str() of a finite float
+
+
+def pointer(path) -> str:
+    """A JSON pointer ("/clauses/term/frame") of a jsonschema error path."""
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def check_template_data(data: dict, where: str) -> None:
+    """TemplateError naming the file and JSON pointer of the first rule a template's JSON breaks:
+    the meta-schema, then what it cannot say (placeholders, clause coverage, frames, outline rules)."""
+    err = best_match(_META_VALIDATOR.iter_errors(data))
+    if err is not None:
+        raise TemplateError(f"{where}: breaks the template meta-schema at {pointer(err.absolute_path) if err.absolute_path else '/'}: {err.message}")
+    props = data["fields"]["properties"]
+    required = set(data["fields"]["required"])
+    for name in data["fields"]["required"]:
+        if name not in props:
+            raise TemplateError(f"{where}: /fields/required names {name!r}, which is not under /fields/properties.")
+    texts = [("/preamble", data["preamble"]), ("/signature_block", data["signature_block"])]
+    texts += [(f"/defined_terms/{i}", t) for i, t in enumerate(data.get("defined_terms", []))]
+    for ctype, spec in data["clauses"].items():
+        texts += [(f"/clauses/{ctype}/required_terms/{i}", t) for i, t in enumerate(spec["required_terms"])]
+    for ptr, text in texts:
+        _check_braces(text, ptr, where)
+        for m in PLACEHOLDER.finditer(text):
+            name = m.group(1)
+            if name not in props:
+                raise TemplateError(f"{where}: placeholder {{{name}}} at {ptr} names no field (fields: {', '.join(props)}).")
+            if name not in required and "default" not in props[name]:
+                raise TemplateError(f"{where}: placeholder {{{name}}} at {ptr} uses an optional field without a default.")
+    _check_clause_rules(data, where)
+    for ctype in clause_values(data["outline_schema"]):
+        if ctype not in CLAUSE_TYPES:
+            raise TemplateError(f"{where}: /outline_schema names clause type {ctype!r}, not one of {', '.join(CLAUSE_TYPES)}.")
+        if ctype not in data["clauses"]:
+            raise TemplateError(f"{where}: clause type {ctype!r} is in /outline_schema but has no entry under /clauses.")
+    try:
+        jsonschema.Draft202012Validator.check_schema(data["outline_schema"])
+        jsonschema.Draft202012Validator.check_schema(data["fields"])
+    except jsonschema.SchemaError as e:
+        raise TemplateError(f"{where}: invalid JSON Schema at {pointer(e.absolute_path)}: {e.message}") from None
+
+
+def _check_braces(text: str, ptr: str, where: str) -> None:
+    for m in _BRACES.finditer(text):
+        if not PLACEHOLDER.fullmatch(m.group(0)):
+            raise TemplateError(
+                f"{where}: placeholder {m.group(0)!r} at {ptr} is not allowed: a placeholder is {{name}} with a "
+                f"lower-case field name (letters, digits, _), and braces appear nowhere else."
+            )
+
+
+def _worst_case_chars(text: str, props: dict) -> int:
+    """Length of text with every placeholder at its field's longest value."""
+    def longest(name):
+        spec = props[name]
+        if "enum" in spec:
+            return max(len(str(v)) for v in spec["enum"])
+        return spec["maxLength"] if spec.get("type") == "string" else _NUMBER_WIDTH
+
+    return len(PLACEHOLDER.sub("", text)) + sum(longest(n) for n in PLACEHOLDER.findall(text))
+
+
+def _check_clause_rules(data: dict, where: str) -> None:
+    """Frames (placeholders, length against the budget), required_when, outline_rules."""
+    props = data["fields"]["properties"]
+    allowed = set(clause_values(data["outline_schema"]))
+    for ctype, spec in data["clauses"].items():
+        frame = spec.get("frame")
+        if frame is not None:
+            ptr = f"/clauses/{ctype}/frame"
+            _check_braces(frame, ptr, where)
+            for name in PLACEHOLDER.findall(frame):
+                if name not in props:
+                    raise TemplateError(
+                        f"{where}: clause {ctype!r}: frame placeholder {{{name}}} at {ptr} names no field (fields: {', '.join(props)})."
+                    )
+            bound = -(-_worst_case_chars(frame, props) // FRAME_CHARS_PER_TOKEN)
+            room = spec["budget"] - FRAME_MIN_FILL
+            if bound > room:
+                raise TemplateError(
+                    f"{where}: clause {ctype!r}: frame at {ptr} may take {bound} tokens with its placeholders "
+                    f"({', '.join('{' + n + '}' for n in PLACEHOLDER.findall(frame)) or 'none'}) at their longest "
+                    f"(at {FRAME_CHARS_PER_TOKEN} characters per token), more than its budget {spec['budget']} minus "
+                    f"{FRAME_MIN_FILL} tokens for the filler allows ({room}); shorten the frame or raise the budget."
+                )
+        for i, name in enumerate(spec.get("required_when", [])):
+            if name not in props:
+                raise TemplateError(
+                    f"{where}: clause {ctype!r}: /clauses/{ctype}/required_when/{i} names field {name!r}, which is not a "
+                    f"declared field (fields: {', '.join(props)})."
+                )
+        if spec.get("required_when") and ctype not in allowed:
+            raise TemplateError(
+                f"{where}: clause {ctype!r} has required_when but /outline_schema never allows it "
+                f"(allowed: {', '.join(sorted(allowed))})."
+            )
+    rules = data.get("outline_rules", {})
+    for ctype in rules.get("repeatable", []):
+        if ctype not in allowed:
+            raise TemplateError(f"{where}: /outline_rules/repeatable names clause {ctype!r}, which /outline_schema never allows.")
+    st = outline_structure(data["outline_schema"], rules.get("repeatable", []))
+    if st is not None:
+        fixed = set(st.lead + st.tail)
+        need = [c for c, s in data["clauses"].items() if s.get("required_when") and c not in fixed]
+        if len(st.lead) + len(st.tail) + len(need) > st.max_sections:
+            raise TemplateError(
+                f"{where}: required_when makes {len(need)} optional clauses required ({', '.join(need)}); with "
+                f"{len(st.lead) + len(st.tail)} lead/tail clauses that exceeds max_sections={st.max_sections}."
+            )

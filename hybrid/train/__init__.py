@@ -1,0 +1,1 @@
+"""Joint AR + masked-diffusion training of the shared backbone."""

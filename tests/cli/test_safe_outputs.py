@@ -1,0 +1,186 @@
+"""Nothing lost, nothing half-written, through the CLI: `draft`, `train` and `eval run` check --out
+before any work, never write over or remove files they did not create, keep a second run out of a
+directory in use, and `--resume` recovers from a checkpoint save that was interrupted."""
+
+import json
+import os
+import shutil
+import time
+
+import pytest
+
+from hybrid.cli.main import main
+from hybrid.common.config import TrainConfig
+from hybrid.common.outdir import JOURNAL_NAME, FileSet, OutputLock
+from hybrid.train.loop import STATE_FILE, load_checkpoint, save_checkpoint, train
+
+from conftest import CORPUS
+from test_cli_draft import checkpoint, small_template  # noqa: F401  (fixtures: a tiny checkpoint, a fast 5-section NDA)
+
+TINY = dict(corpus=str(CORPUS), vocab_size=400, d_model=32, n_layers=1, n_heads=2, seq_len=64, stride=48,
+            batch_size=4, warmup_steps=2, eval_every=3, eval_windows=8, limit_docs=3, threads=1)
+TRAIN_ARGS = ["--vocab-size", "400", "--d-model", "32", "--n-layers", "1", "--n-heads", "2", "--seq-len", "64", "--stride", "48",
+              "--batch-size", "4", "--warmup-steps", "2", "--eval-every", "3", "--eval-windows", "8", "--limit-docs", "3",
+              "--threads", "1", "--corpus", str(CORPUS)]
+
+
+def _run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _snapshot(root):
+    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None) for p in sorted(root.rglob("*"))}
+
+
+def _one_line_error(err: str, *words) -> str:
+    lines = err.strip().splitlines()
+    assert "Traceback" not in err and lines and lines[-1].startswith("hybrid: error: "), err
+    assert all(w in lines[-1] for w in words), lines[-1]
+    return lines[-1]
+
+
+# --- draft -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("where,words", [
+    ("parent_is_file", ["is a file, not a directory"]),
+    ("proc", ["cannot be created", "not writable"]),
+    ("dot", ["not empty", "--force"]),
+])
+def test_draft_to_an_unusable_out_fails_fast_before_drafting(capsys, tmp_path, small_template, checkpoint, monkeypatch, where, words):
+    (tmp_path / "f").write_text("keep")
+    out = {"parent_is_file": tmp_path / "f" / "drafts", "proc": "/proc/hybrid-drafts", "dot": "."}[where]
+    monkeypatch.chdir(tmp_path)
+    before = _snapshot(tmp_path)
+    t0 = time.perf_counter()
+    code, stdout, err = _run(capsys, "draft", small_template, "--example", "--out", out, "--checkpoint", checkpoint)
+    assert code == 2 and stdout == "" and time.perf_counter() - t0 < 10
+    _one_line_error(err, *words)
+    assert "drafting" not in err  # refused before the model loaded
+    assert _snapshot(tmp_path) == before
+
+
+def test_a_second_draft_into_an_out_in_use_exits_2_naming_the_holder(capsys, tmp_path, small_template, checkpoint):
+    out = tmp_path / "busy"
+    with OutputLock(out):  # another run is drafting here
+        code, _, err = _run(capsys, "draft", small_template, "--example", "--out", out, "--checkpoint", checkpoint)
+        _one_line_error(err, "in use by another run", f"pid {os.getpid()}")
+        assert code == 2 and [p.name for p in out.iterdir()] == [".hybrid.lock"]
+    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--out", out, "--checkpoint", checkpoint)
+    assert code == 0, err
+
+
+def test_a_draft_run_completes_an_interrupted_write_before_its_own(capsys, tmp_path, small_template, checkpoint):
+    out = tmp_path / "o"
+    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--out", out, "--checkpoint", checkpoint)
+    assert code == 0, err
+    # a --force run killed mid-commit: journal written, one of its files already moved into place
+    stage = out / ".stage-99999"
+    stage.mkdir()
+    (stage / "draft-1.md").write_text("killed run")
+    (stage / "drafts.json").write_text(json.dumps({"files": ["draft-1.md", "drafts.json"]}))
+    (out / JOURNAL_NAME).write_text(json.dumps({"stage": stage.name, "files": ["draft-1.md", "drafts.json"],
+                                                "remove": ["draft-1.md", "draft-2.md", "drafts.json"]}))
+    os.replace(stage / "draft-1.md", out / "draft-1.md")
+    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "3", "--steps", "1", "--out", out, "--force",
+                        "--checkpoint", checkpoint)
+    assert code == 0 and "completed an interrupted write" in err, err
+    assert sorted(p.name for p in out.iterdir()) == ["draft-1.md", "draft-2.md", "draft-3.md", "drafts.json"]
+    assert (out / "draft-1.md").read_text() != "killed run"
+
+
+# --- train -----------------------------------------------------------------------------------
+
+def test_train_never_writes_into_a_directory_of_other_files(capsys, tmp_path):
+    out = tmp_path / "checkpoints"
+    (out / "hybrid-small").mkdir(parents=True)
+    (out / "hybrid-small" / "model.safetensors").write_bytes(b"shipped")
+    (out / "notes.txt").write_text("mine")
+    before = _snapshot(tmp_path)
+    code, _, err = _run(capsys, "train", "--out", out, "--max-steps", "1", *TRAIN_ARGS)
+    assert code == 2
+    _one_line_error(err, f"--out {out}", "holds no checkpoint", "hybrid-small", "notes.txt")
+    assert _snapshot(tmp_path) == before
+
+
+def test_train_out_that_is_a_file_or_unwritable_exits_2(capsys, tmp_path):
+    f = tmp_path / "file"
+    f.write_text("keep")
+    for out, words in ((f, ["is an existing file"]), ("/proc/hybrid-train", ["not writable"])):
+        code, _, err = _run(capsys, "train", "--out", out, "--max-steps", "1", *TRAIN_ARGS)
+        assert code == 2
+        _one_line_error(err, str(out), *words)
+    assert f.read_text() == "keep"
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ck") / "model"
+    train(TrainConfig(out=str(out), max_steps=3, **TINY), log=lambda m: None)
+    return out
+
+
+def test_resume_completes_a_checkpoint_save_killed_mid_commit(trained, tmp_path):
+    out = tmp_path / "model"
+    shutil.copytree(trained, out)
+    # killed after the journal: the new weights are in place, the new state is still staged
+    stage = out / ".stage-4242"
+    stage.mkdir()
+    state = (out / STATE_FILE).read_bytes()
+    (stage / STATE_FILE).write_bytes(state)
+    (out / STATE_FILE).unlink()
+    (out / JOURNAL_NAME).write_text(json.dumps({"stage": stage.name, "files": [STATE_FILE], "remove": []}))
+    record = train(TrainConfig(out=str(out), max_steps=6, **TINY), resume=True, log=lambda m: None)
+    assert record["step"] == 6 and not (out / JOURNAL_NAME).exists() and not stage.exists()
+
+
+def test_resume_recovers_a_checkpoint_left_aside_by_an_older_save(trained, tmp_path):
+    out = tmp_path / "model"
+    shutil.copytree(trained, tmp_path / "model.old-123")  # older saves renamed the checkpoint aside, then crashed
+    (tmp_path / "model.tmp-123").mkdir()  # ... with the new one unfinished
+    record = train(TrainConfig(out=str(out), max_steps=6, **TINY), resume=True, log=lambda m: None)
+    assert record["step"] == 6 and (out / STATE_FILE).is_file() and not (tmp_path / "model.old-123").exists()
+
+
+def test_a_save_never_removes_other_files_of_the_checkpoint_dir(trained, tmp_path):
+    out = tmp_path / "model"
+    shutil.copytree(trained, out)
+    (out / "README.md").write_text("my notes")
+    model, tok, record = load_checkpoint(out)
+    save_checkpoint(out, model, tok, record, None)
+    assert (out / "README.md").read_text() == "my notes" and not (out / STATE_FILE).exists()
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_failed_save_leaves_the_previous_checkpoint_whole(trained, tmp_path, monkeypatch):
+    out = tmp_path / "model"
+    shutil.copytree(trained, out)
+    before = _snapshot(out)
+    model, tok, record = load_checkpoint(out)
+
+    def disk_full(self, remove=()):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(FileSet, "commit", disk_full)
+    with pytest.raises(OSError):
+        save_checkpoint(out, model, tok, record, {"step": 99})
+    assert _snapshot(out) == before
+
+
+@pytest.mark.parametrize("content", [b"", b"not a torch file", None])
+def test_resume_from_a_damaged_training_state_exits_2(capsys, trained, tmp_path, content):
+    import torch
+
+    out = tmp_path / "model"
+    shutil.copytree(trained, out)
+    if content is None:
+        torch.save({"step": 3}, out / STATE_FILE)  # a torch file, but not a training state
+    else:
+        (out / STATE_FILE).write_bytes(content)
+    args = ["train", "--resume", "--out", out, "--max-steps", "6", "--vocab-size", "400", "--d-model", "32", "--n-layers", "1",
+            "--n-heads", "2", "--seq-len", "64", "--stride", "48", "--batch-size", "4", "--warmup-steps", "2", "--eval-every", "3",
+            "--eval-windows", "8", "--limit-docs", "3", "--threads", "1", "--corpus", str(CORPUS)]
+    code, _, err = _run(capsys, *args)
+    assert code == 2
+    _one_line_error(err, str(out / STATE_FILE), "damaged")

@@ -1,0 +1,199 @@
+"""hybrid.fidelity.foreign_facts and the fidelity metrics: facts a draft states that its deal does not
+(corpus party names, places, amounts, durations, proper nouns) are found, the deal's own facts
+are not, the reranker's "foreign" check costs what they cost, and the metrics count them."""
+
+import re
+
+import pytest
+
+from evals.metrics import (
+    duplicate_clause_types,
+    fields_in_place,
+    foreign_facts,
+    foreign_per_1000_words,
+    junk_numbering_lines,
+    terms_in_clauses,
+)
+from hybrid.fidelity.foreign_facts import allowed_text, build_party_list, party_names
+from hybrid.rank.rerank import ContractSpec, contract_checks
+from hybrid.skeleton.tokenized import SpanSlot
+from hybrid.templates.template import load_template
+
+NDA = load_template("mutual-nda")
+ALLOWED = allowed_text(NDA, NDA.example)
+
+FOREIGN = [
+    # (sentence as the shipped model writes it, kind, foreign text); the NDA's law is Delaware, terms 2 and 3 years
+    ("This Agreement is governed by the laws of the State of New York.", "place", "New York"),
+    ("Each party submits to the courts of Ontario.", "place", "Ontario"),
+    ("The fee is $5,000 payable on signature.", "amount", "$5,000"),
+    ("Interest accrues at 15% per year.", "amount", "15%"),
+    ("Either Party may terminate on thirty (30) days notice.", "duration", "thirty (30) days"),
+    ("The restriction lasts for 5 years after closing.", "duration", "5 years"),
+    ("The obligations bind GitHub and its successors.", "name", "GitHub"),
+    ("GitHub may use the information.", "name", "GitHub"),
+    ("Nothing in the Franchise Agreement applies.", "name", "Franchise Agreement"),
+    ("The Receiving Party shall protect it.", "name", "Receiving Party"),
+    ("Information shared with the Corporation is protected.", "name", "Corporation"),
+    ("No rights in the Licensed IP are granted.", "name", "Licensed IP"),
+    ("Neither party is affiliated with Google Inc.", "party", "Google Inc"),
+]  # fmt: skip
+
+DEAL = [
+    # the deal's own facts and generic contract words: never foreign
+    "This Agreement is governed by the laws of the State of Delaware.",
+    "This Agreement remains in effect for 2 years from the Effective Date.",
+    "The obligations continue for 3 years after termination.",
+    "Acme Robotics, Inc. and Borealis Analytics LLC agree to the Purpose.",
+    "Each Party shall keep the Confidential Information confidential under Section 3 and Exhibit A.",
+    "Notwithstanding the foregoing, THE INFORMATION IS PROVIDED AS IS.",
+    "The Parties shall meet in March 2025 as set out in clause (ii).",
+    "Confidentiality and Proprietary Rights survive.",
+    "as set out in Section.1 If the Party so requests, under Section.2 Subject to the Purpose",  # stray numbers
+    "each Party's rights",
+]
+
+
+@pytest.mark.parametrize("sentence, kind, text", FOREIGN)
+def test_a_fact_the_deal_does_not_state_is_foreign(sentence, kind, text):
+    found = foreign_facts(sentence, ALLOWED, party_names())
+    assert {"kind": kind, "text": text} in found, found
+
+
+@pytest.mark.parametrize("sentence", DEAL)
+def test_the_deals_own_facts_are_not_foreign(sentence):
+    assert foreign_facts(sentence, ALLOWED, party_names()) == []
+
+
+def test_years_and_months_agree():
+    allowed = allowed_text(NDA, dict(NDA.example, nda_term="2 years"))
+    assert foreign_facts("It lasts twenty-four (24) months.", allowed) == []
+    assert foreign_facts("It lasts 25 months.", allowed) == [{"kind": "duration", "text": "25 months"}]
+
+
+def test_a_corpus_party_named_in_the_deal_is_not_foreign():
+    allowed = allowed_text(NDA, dict(NDA.example, party_b="Google Inc"))
+    assert foreign_facts("Google Inc shall comply.", allowed, party_names()) == []
+
+
+def test_shipped_party_list_is_built_from_cuad_and_filtered(tmp_path):
+    names = party_names()
+    assert len(names) > 1000 and "Google Inc" in names
+    assert not any(n.lower() in ("an individual", "the seller") for n in names)
+    csv = tmp_path / "m.csv"
+    csv.write_text('Filename,Parties-Answer\na.pdf,"Acme Widgets Inc. (""Acme""); an individual (""Consultant"")"\n'
+                   'b.pdf,"CyberShop; Company; Transporter and Shipper shall collectively be referred to herein as the"\n')  # fmt: skip
+    assert build_party_list(csv) == ["Acme Widgets Inc", "CyberShop"]
+
+
+def _spans(n):
+    return [SpanSlot(i, 0, 10, i, clause="general") for i in range(n)]
+
+
+def test_reranker_foreign_check_costs_per_fact_and_is_off_without_a_deal():
+    spec = ContractSpec.from_template(NDA, NDA.example)
+    clean = ["Each Party shall protect the Confidential Information of the other Party with reasonable care always."] * 2
+    dirty = [clean[0], "The Corporation shall pay $5,000 under the laws of New York within thirty (30) days."]
+    good = contract_checks("\n".join(clean), clean, _spans(2), spec)["foreign"]
+    bad = contract_checks("\n".join(dirty), dirty, _spans(2), spec)["foreign"]
+    words = len(re.findall(r"\w+", "\n\n".join(dirty)))  # 31
+    assert good == 1.0 and bad == pytest.approx(1 / (1 + 100 * 4 / words))  # Corporation, $5,000, New York, 30 days
+    assert contract_checks("\n".join(dirty), dirty, _spans(2), ContractSpec())["foreign"] == 1.0
+
+
+def test_foreign_rate_is_per_1000_whitespace_words():
+    texts = ["word " * 995 + "the State of New York"]
+    assert foreign_per_1000_words(texts, [ALLOWED]) == pytest.approx(1.0)
+    assert foreign_per_1000_words([], []) is None
+
+
+METRICS = [
+    (junk_numbering_lines, (["8.1 Term. This shall", "ok\n1.1.1\n  15.3 Assignment.", "(a) fine\n3M Company"],), 3),
+    (duplicate_clause_types, (["termination", "notices", "termination", "survival", "survival"],), 2),
+    (terms_in_clauses, (["for 2 years", "Delaware law"], [["2 years", "3 years"], ["Delaware"]]), (2, 3)),
+    (fields_in_place, ({"a": "2 years", "b": 7}, {"a": ["termination", "preamble"], "b": ["payment"]},
+                       {"termination": "lasts 2 years", "preamble": "x", "payment": "pay 7"}), (2, 3)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("fn, args, expected", METRICS)
+def test_fidelity_metrics(fn, args, expected):
+    assert fn(*args) == expected
+
+
+class _Vocab:
+    """A tokenizer stand-in: these strings are one token each, anything else is two."""
+
+    ONE = {" Texas": 5, "Texas": 6, " York": 7, " Delaware": 8, " Virginia": 9, " Ontario": 10}
+
+    def encode(self, text):
+        return [self.ONE[text]] if text in self.ONE else [1, 2]
+
+
+@pytest.mark.parametrize(
+    "law, banned, kept",
+    [
+        ("the State of Delaware", {5, 6, 7, 9, 10}, {8}),
+        ("the State of West Virginia", {5, 6, 7, 8, 10}, {9}),  # Virginia is part of the deal's place
+        ("the State of New York", {5, 6, 8, 9, 10}, {7}),
+    ],
+)
+def test_place_bans_cover_single_token_places_the_deal_does_not_name(law, banned, kept):
+    from hybrid.fidelity.foreign_facts import place_ban_ids
+
+    ids = set(place_ban_ids(_Vocab(), allowed_text(NDA, dict(NDA.example, governing_law=law))))
+    assert banned <= ids and not (kept & ids)
+
+
+def test_the_drafter_never_writes_a_banned_place_token(tiny_model, tokenizer, monkeypatch):
+    from hybrid import Drafter
+    from hybrid.common.sampling import BannedTokens, SamplingParams
+
+    assert isinstance(SamplingParams(banned_tokens=[3]).processors()[0], BannedTokens)
+    outline = {"title": NDA.title, "sections": [{"heading": NDA.clauses[c]["heading"], "clause": c} for c in
+               ("confidentiality", "termination", "notices", "governing_law", "general")]}  # fmt: skip
+    drafter = Drafter(tiny_model, tokenizer)
+    sk = NDA.render_skeleton(outline, NDA.example)
+    free = drafter._fill(sk, 2, 2, 1.0, 4, SamplingParams(temperature=1.0), None)
+    common = sorted({t for f in free for ids in f.tokens for t in ids})[:40]  # tokens the tiny model does write
+    monkeypatch.setattr("hybrid.fidelity.foreign_facts.place_ban_ids", lambda tok, allowed: common)
+    fills = drafter._fill(sk, 2, 2, 1.0, 4, SamplingParams(temperature=1.0), None)
+    frame_ids = {t for s in sk.spans if s.frame for t in tokenizer.encode(s.frame)}
+    written = {t for f in fills for ids in f.tokens for t in ids} - frame_ids  # frames are locked, not sampled
+    assert common and not (written & set(common))
+
+
+def test_name_bans_cover_mid_sentence_terms_of_other_deals_only(monkeypatch):
+    import hybrid.fidelity.foreign_facts as ff
+    from hybrid.tokenizer.bpe import HybridTokenizer
+
+    bodies = ["the Licensor shall notify the Licensor and the Company. Each party agrees. Each day."] * 6
+    tokenizer = HybridTokenizer.train(bodies * 20, vocab_size=400)  # whole words become tokens
+    data = ff.build_capitalized_terms(tokenizer, bodies, min_count=5)
+    pieces = {tokenizer.decode([tokenizer.hf.token_to_id(p)]) for p in data["pieces"]}
+    assert any(p.strip().startswith(("Lic", "Com")) for p in pieces) and not any(p.strip().startswith("Each") for p in pieces)
+    monkeypatch.setattr(ff, "_capitalized_terms", lambda: data)
+    allowed = "The Company shall pay."
+    banned = {tokenizer.decode([i]) for i in ff.name_ban_ids(tokenizer, allowed)}
+    company = set(tokenizer.encode(" Company"))
+    assert banned and not (company & set(ff.name_ban_ids(tokenizer, allowed)))  # the deal's own word stays
+    monkeypatch.setattr(ff, "_capitalized_terms", lambda: {**data, "vocab_sha": "another tokenizer"})
+    assert ff.name_ban_ids(tokenizer, allowed) == []
+
+
+def test_foreign_acronyms_are_isolated_caps_words_the_deal_never_writes():
+    from hybrid.fidelity.foreign_facts import foreign_acronyms
+
+    text = "receipt of LBIO of all payments; THE SOFTWARE IS PROVIDED AS IS; Acme LLC under Section IV and the NDA"
+    assert [text[a:b] for a, b in foreign_acronyms(text, "Acme LLC NDA")] == ["LBIO"]
+    assert foreign_acronyms(text, "Acme LLC NDA LBIO") == []
+
+
+def test_boilerplate_defined_terms_are_generic_words_and_a_name_beside_them_is_not():
+    """A composed Definitions section (hybrid.precedents.definitions) defines "Governmental Authority" whatever the deal."""
+    from hybrid.fidelity.foreign_facts import BOILERPLATE_TERMS
+
+    text = "approved by any Governmental Authority, an Affiliate or a Third Party, and Intellectual Property Rights of the Zebulon Authority."
+    found = [f["text"] for f in foreign_facts(text, "Acme Robotics, Inc. and Borealis Analytics LLC")]
+    assert found == ["Zebulon Authority"]
+    assert "Governmental Authority" in BOILERPLATE_TERMS
