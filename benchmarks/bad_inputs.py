@@ -34,7 +34,11 @@ PY = sys.executable
 
 
 def _snapshot(root: Path) -> dict:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and ".cache" not in p.parts}
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".cache" not in p.parts
+    }
 
 
 def _run(args, cwd, timeout=600):
@@ -60,8 +64,10 @@ def _setup(root: Path) -> None:
     rec = root / "bad-record"
     shutil.copytree(root / "model", rec)
     (rec / "training_record.json").write_text("{truncated")
-    (root / "nan.json").write_text('{"party_a": "Acme Inc.", "party_b": "Blue LLC", "effective_date": "March 1, 2026", '
-                                   '"governing_law": "Delaware", "purpose": "x", "nda_term": "2 years", "confidentiality_term": NaN}')
+    (root / "nan.json").write_text(
+        '{"party_a": "Acme Inc.", "party_b": "Blue LLC", "effective_date": "March 1, 2026", '
+        '"governing_law": "Delaware", "purpose": "x", "nda_term": "2 years", "confidentiality_term": NaN}'
+    )
     tpl = json.loads((REPO / "templates" / "mutual-nda.json").read_text())
     tpl["id"] = "evil-nda"
     tpl["preamble"] = tpl["preamble"] + " {party_a.__class__}"
@@ -76,24 +82,64 @@ M = ["--checkpoint", "model"]
 D = ["draft", "mutual-nda", "--example", "-n", "2", "--steps", "8"]
 CASES = [
     # (name, argv, words the last stderr line must hold); every one must exit 2 and touch nothing
-    ("train into a directory of other files", ["train", "--out", "ckdir", "--max-steps", "1"], ["ckdir", "holds no checkpoint"]),
+    (
+        "train into a directory of other files",
+        ["train", "--out", "ckdir", "--max-steps", "1"],
+        ["ckdir", "holds no checkpoint"],
+    ),
     ("train into an existing file", ["train", "--out", "a-file", "--max-steps", "1"], ["a-file", "existing file"]),
-    ("train into an unwritable location", ["train", "--out", "/proc/hybrid-train", "--max-steps", "1"], ["/proc/hybrid-train", "not writable"]),
-    ("draft to a read-only location", [*D, *M, "--out", "/proc/hybrid-drafts"], ["/proc/hybrid-drafts", "not writable"]),
+    (
+        "train into an unwritable location",
+        ["train", "--out", "/proc/hybrid-train", "--max-steps", "1"],
+        ["/proc/hybrid-train", "not writable"],
+    ),
+    (
+        "draft to a read-only location",
+        [*D, *M, "--out", "/proc/hybrid-drafts"],
+        ["/proc/hybrid-drafts", "not writable"],
+    ),
     ("draft to --out .", [*D, *M, "--out", "."], ["--out .", "not empty"]),
     ("draft under a file", [*D, *M, "--out", "a-file/drafts"], ["a-file", "not a directory"]),
     ("draft to a non-empty directory without --force", [*D, *M, "--out", "full"], ["full", "--force"]),
-    ("eval run to a file", ["eval", "run", "--systems", "hybrid", "--limit", "1", "--out", "a-file", *M], ["a-file", "existing file"]),
-    ("eval run over a damaged run.json", ["eval", "run", "--systems", "hybrid", "--limit", "1", "--out", "evalrun", *M], ["run.json"]),
-    ("NaN field value", ["draft", "mutual-nda", "--fields-file", "nan.json", *M, "--out", "o1"], ["confidentiality_term"]),
+    (
+        "eval run to a file",
+        ["eval", "run", "--systems", "hybrid", "--limit", "1", "--out", "a-file", *M],
+        ["a-file", "existing file"],
+    ),
+    (
+        "eval run over a damaged run.json",
+        ["eval", "run", "--systems", "hybrid", "--limit", "1", "--out", "evalrun", *M],
+        ["run.json"],
+    ),
+    (
+        "NaN field value",
+        ["draft", "mutual-nda", "--fields-file", "nan.json", *M, "--out", "o1"],
+        ["confidentiality_term"],
+    ),
     ("blank party name", [*D, *M, "--field", "party_a=   ", "--out", "o2"], ["party_a"]),
     ("control characters in a field", [*D, *M, "--field", "party_b=Blue\x07LLC", "--out", "o3"], ["party_b"]),
     ("ANSI escape in a field", [*D, *M, "--field", "party_b=\x1b[31mBlue LLC", "--out", "o4"], ["party_b"]),
-    ("newline injecting a section", [*D, *M, "--field", "purpose=x\n\n## 99. Fake Section", "--out", "o5"], ["purpose"]),
-    ("placeholder reaching into an attribute", ["draft", "evil.json", "--example", *M, "--out", "o6"], ["party_a.__class__"]),
+    (
+        "newline injecting a section",
+        [*D, *M, "--field", "purpose=x\n\n## 99. Fake Section", "--out", "o5"],
+        ["purpose"],
+    ),
+    (
+        "placeholder reaching into an attribute",
+        ["draft", "evil.json", "--example", *M, "--out", "o6"],
+        ["party_a.__class__"],
+    ),
     ("positional placeholder", ["draft", "evil0.json", "--example", *M, "--out", "o7"], ["{0}"]),
-    ("config that does not fit the weights", ["eval", "bpb", "--checkpoint", "bad-config", "--limit", "1"], ["bad-config"]),
-    ("damaged training record", ["eval", "bpb", "--checkpoint", "bad-record", "--limit", "1"], ["training_record.json"]),
+    (
+        "config that does not fit the weights",
+        ["eval", "bpb", "--checkpoint", "bad-config", "--limit", "1"],
+        ["bad-config"],
+    ),
+    (
+        "damaged training record",
+        ["eval", "bpb", "--checkpoint", "bad-record", "--limit", "1"],
+        ["training_record.json"],
+    ),
     ("--draws -3", ["eval", "bpb", *M, "--draws", "-3"], ["--draws", "-3"]),
     ("--draws 0", ["eval", "bpb", *M, "--draws", "0"], ["--draws", "0"]),
     ("--limit -1", ["eval", "bpb", *M, "--limit", "-1"], ["--limit", "-1"]),
@@ -112,8 +158,23 @@ def one_case(root: Path, name, argv, words) -> dict:
     after = _snapshot(root)
     changed = sorted(k for k in before if after.get(k) != before[k])
     created = sorted(k for k in after if k not in before)
-    ok = code == 2 and "Traceback" not in err and last.startswith("hybrid: error: ") and all(w in last for w in words) and not changed and not created
-    return {"case": name, "ok": ok, "exit": code, "seconds": round(secs, 2), "message": last[:300], "changed": changed, "created": created}
+    ok = (
+        code == 2
+        and "Traceback" not in err
+        and last.startswith("hybrid: error: ")
+        and all(w in last for w in words)
+        and not changed
+        and not created
+    )
+    return {
+        "case": name,
+        "ok": ok,
+        "exit": code,
+        "seconds": round(secs, 2),
+        "message": last[:300],
+        "changed": changed,
+        "created": created,
+    }
 
 
 def concurrent_drafts(root: Path) -> dict:
@@ -125,8 +186,18 @@ def concurrent_drafts(root: Path) -> dict:
     codes = sorted(c for c, _ in res)
     loser = next((e for c, e in res if c == 2), "")
     files = sorted(p.name for p in (root / "shared-out").iterdir()) if (root / "shared-out").is_dir() else []
-    ok = codes == [0, 2] and ("in use by another run" in loser or "not empty" in loser) and files == ["draft-1.md", "draft-2.md", "drafts.json"]
-    return {"case": "two concurrent drafts into one --out", "ok": ok, "exits": codes, "loser_message": loser.strip().splitlines()[-1][:300] if loser.strip() else "", "files": files}
+    ok = (
+        codes == [0, 2]
+        and ("in use by another run" in loser or "not empty" in loser)
+        and files == ["draft-1.md", "draft-2.md", "drafts.json"]
+    )
+    return {
+        "case": "two concurrent drafts into one --out",
+        "ok": ok,
+        "exits": codes,
+        "loser_message": loser.strip().splitlines()[-1][:300] if loser.strip() else "",
+        "files": files,
+    }
 
 
 def killed_force(root: Path) -> dict:
@@ -135,8 +206,29 @@ def killed_force(root: Path) -> dict:
     assert code == 0, err
     before = _snapshot(root / "kill-out")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    p = subprocess.Popen([PY, "-m", "hybrid", "draft", "mutual-nda", "--example", "-n", "4", *M, "--out", "kill-out", "--force", "--seed", "3"],
-                         cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "hybrid",
+            "draft",
+            "mutual-nda",
+            "--example",
+            "-n",
+            "4",
+            *M,
+            "--out",
+            "kill-out",
+            "--force",
+            "--seed",
+            "3",
+        ],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     for line in p.stderr:  # kill once the fill has started
         if "fill" in line or "outline:" in line:
             break
@@ -153,7 +245,11 @@ def killed_force(root: Path) -> dict:
 
 def unwritable_is_fast(root: Path) -> dict:
     code, _, err, secs = _run([*D, *M, "--out", "/proc/hybrid-fast"], root)
-    return {"case": "draft --out unwritable fails in under 10 s", "ok": code == 2 and secs < 10, "seconds": round(secs, 2)}
+    return {
+        "case": "draft --out unwritable fails in under 10 s",
+        "ok": code == 2 and secs < 10,
+        "seconds": round(secs, 2),
+    }
 
 
 def main(argv=None) -> None:

@@ -1,10 +1,12 @@
-"""Definitions sections: composed from the entries a draft can use (hybrid.precedents.definitions) vs one precedent edited whole.
+"""Definitions sections: composed from the entries a draft can use (hybrid.precedents.definitions) vs one precedent
+edited whole.
 
     python benchmarks/definitions.py [--templates all] [--seeds 7,8] [--n 4] [--threads 1] [--out FILE]
 
 Both arms are `Drafter.draft(template, example, n, seed)` as `hybrid draft` calls it (edit from
 precedent at t = 0.25, the run rule), on the same plan; the "whole" arm only has
-the composition switched off (hybrid.skeleton.from_precedents's compose), so its Definitions span edits the top (variant 0) or drawn
+the composition switched off (hybrid.skeleton.from_precedents's compose), so its Definitions span edits the top (variant
+0) or drawn
 precedent as every other section does, which is what drafts did before the composition. Measured
 on the Definitions bodies alone, every variant: the independent judge's bits per byte (SmolLM2-135M,
 evals.judge; context: the skeleton before the section, the other bodies left out, alike in both
@@ -21,7 +23,6 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.machine import add_run_args, emit, machine  # noqa: E402
-
 
 
 def _arm(drafter, templates, seeds, n, judge, composed: bool) -> dict:

@@ -1,6 +1,7 @@
 """End-to-end drafting benchmark: `hybrid draft` for N variants, by stage, diffusion fill vs AR fill, one JSON line.
 
-    python benchmarks/draft.py [--checkpoint checkpoints/hybrid-small] [--n 8] [--templates mutual-nda,saas-agreement,supply]
+    python benchmarks/draft.py [--checkpoint checkpoints/hybrid-small] [--n 8] [--templates
+    mutual-nda,saas-agreement,supply]
 
 What `hybrid draft` does after loading the model, through the same API (hybrid.draft.drafter.Drafter):
 plan -> fill -> rank, per template, timed per stage. The baseline is the same draft with the AR
@@ -22,11 +23,11 @@ import torch
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
-
-from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS  # noqa: E402
 from hybrid.draft.drafter import Drafter  # noqa: E402
+from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS  # noqa: E402
 from hybrid.templates.template import load_template  # noqa: E402
+
+from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
 
 TEMPLATES = ("mutual-nda", "saas-agreement", "supply")
 
@@ -101,7 +102,9 @@ def main() -> None:
     }
     if not args.skip_ar:
         rows_a = [_run(ar, tid, args, 0.0) for tid in tids]
-        assert [r["outline"] for r in rows_a] == [r["outline"] for r in rows_d], "both fills must draft the same outlines"
+        assert [r["outline"] for r in rows_a] == [r["outline"] for r in rows_d], (
+            "both fills must draft the same outlines"
+        )
         result["ar_fill"] = {"per_template": rows_a, "total": _sum(rows_a)}
         td, ta = result["diffusion"]["total"], result["ar_fill"]["total"]
         result["speedup_end_to_end"] = round(ta["total_s"] / td["total_s"], 3)

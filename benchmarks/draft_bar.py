@@ -21,10 +21,10 @@ import torch
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machine.py)
-
 from hybrid.draft.drafter import Drafter  # noqa: E402
 from hybrid.templates.template import list_templates, load_template  # noqa: E402
+
+from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machine.py)
 
 MIN_WORDS = 300
 
@@ -64,11 +64,17 @@ def main(argv=None) -> None:
         rows[tid] = row
         print(f"{tid}: {row}", file=sys.stderr, flush=True)
     out = {
-        "benchmark": "draft_bar", "checkpoint": drafter.path, "n": args.n, "seed": args.seed, "min_words_goal": MIN_WORDS,
-        "templates": len(rows), "templates_ok": sum(r["ok"] for r in rows.values()),
+        "benchmark": "draft_bar",
+        "checkpoint": drafter.path,
+        "n": args.n,
+        "seed": args.seed,
+        "min_words_goal": MIN_WORDS,
+        "templates": len(rows),
+        "templates_ok": sum(r["ok"] for r in rows.values()),
         "all_sorted": all(r["sorted"] for r in rows.values()),
-        "seconds_ratio_default_over_scratch": round(sum(r["seconds"] for r in rows.values())
-                                                     / max(sum(r["scratch_seconds"] for r in rows.values()), 1e-9), 3),
+        "seconds_ratio_default_over_scratch": round(
+            sum(r["seconds"] for r in rows.values()) / max(sum(r["scratch_seconds"] for r in rows.values()), 1e-9), 3
+        ),
         **machine(),
         "per_template": rows,
     }

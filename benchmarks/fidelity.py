@@ -5,7 +5,8 @@
 Per (template, seed) the same draft is made twice, interleaved so load drifts hit both alike:
 - "new": Drafter.draft's pipeline as shipped: the planner under the structural grammar
   (hybrid.plan.grammar.outline_ebnf), the template's headings, frames locked in their spans, places
-  and capitalized terms the deal does not name banned in the filler (hybrid.fidelity.foreign_facts.deal_ban_ids), the reranker with the foreign-facts check, body
+  and capitalized terms the deal does not name banned in the filler (hybrid.fidelity.foreign_facts.deal_ban_ids), the
+  reranker with the foreign-facts check, body
   lines cleaned of section numbers, and the fact guard (hybrid.fidelity.fact_guard: no capitalized word,
   digits or duration the deal does not state, judged by the token to the left);
 - "noguard": "new" without the fact guard (what issue 12's first pass measured as "new");
@@ -39,11 +40,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from evals.metrics import duplicate_clause_types, fields_in_place, foreign_facts, junk_numbering_lines, terms_in_clauses  # noqa: E402
-from hybrid.draft.drafter import DRAFT_SAMPLING, Drafter, _default_guidance, _default_steps, sampling_params  # noqa: E402
 from hybrid.common.errors import TemplateError  # noqa: E402
+from hybrid.common.machine import cpu_model  # noqa: E402
+from hybrid.draft.drafter import DRAFT_SAMPLING, Drafter, _default_guidance, _default_steps, sampling_params  # noqa: E402
 from hybrid.fidelity.foreign_facts import allowed_text, party_names  # noqa: E402
 from hybrid.rank.rerank import ContractSpec  # noqa: E402
-from hybrid.common.machine import cpu_model  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 
 USER_TEMPLATE = REPO / "benchmarks" / "templates" / "equipment-lease.json"
@@ -62,7 +63,9 @@ def _one(drafter, t, values, seed, n, arm: str, precedent_start: float = 0.25) -
     if not new:
         skeleton = replace(skeleton, deal_text="")  # no place bans in the fillers
     if arm == "edit":  # Drafter.draft edited from precedent, on the outline just planned (the same plan as "new")
-        drafts = drafter.draft(t, values, n=n, seed=seed, outline=plan.outline, precedents=1, precedent_start=precedent_start)
+        drafts = drafter.draft(
+            t, values, n=n, seed=seed, outline=plan.outline, precedents=1, precedent_start=precedent_start
+        )
         fills = []
     else:
         fills = drafter._fill(skeleton, n, steps, guidance, seed, params, None)
@@ -90,11 +93,20 @@ def _one(drafter, t, values, seed, n, arm: str, precedent_start: float = 0.25) -
            "seconds": seconds, "terms": [0, 0], "fields": [0, 0], "foreign": 0, "words": 0, "junk": 0,
            "junk_raw": sum(junk_numbering_lines(f.spans) for f in fills), "kinds": Counter(), "examples": []}
     for bodies in variants:
-        for k, v in zip(("terms", "fields"), (
-            terms_in_clauses(bodies, [s.required_terms for s in skeleton.spans]),
-            fields_in_place(values, places, {"preamble": skeleton.segments[1].text,
-                                             **{c: "\n".join(b for b, cc in zip(bodies, clauses) if cc == c) for c in set(clauses)}}),
-        )):
+        for k, v in zip(
+            ("terms", "fields"),
+            (
+                terms_in_clauses(bodies, [s.required_terms for s in skeleton.spans]),
+                fields_in_place(
+                    values,
+                    places,
+                    {
+                        "preamble": skeleton.segments[1].text,
+                        **{c: "\n".join(b for b, cc in zip(bodies, clauses) if cc == c) for c in set(clauses)},
+                    },
+                ),
+            ),
+        ):
             row[k][0] += v[0]
             row[k][1] += v[1]
         facts = foreign_facts("\n\n".join(bodies), allowed, parties)
@@ -139,7 +151,9 @@ def _summary(rows: list[dict]) -> dict:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--checkpoint", default=None, help="checkpoint dir (default: the shipped model)")
-    ap.add_argument("--templates", default="all", help="comma-separated ids or paths, or all: templates/ + the user template")
+    ap.add_argument(
+        "--templates", default="all", help="comma-separated ids or paths, or all: templates/ + the user template"
+    )
     ap.add_argument("--seeds", default="7,8,9")
     ap.add_argument("--n", type=int, default=4, help="variants per draft")
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads (default: 1)")
@@ -174,10 +188,17 @@ def main(argv=None) -> None:
             print(f"{t.id} seed {seed}: " + "; ".join(
                 f"{k} dup={v[-1]['dup']} fields={v[-1]['fields']} foreign={v[-1]['foreign']} junk={v[-1]['junk']} "
                 f"{v[-1]['seconds']:.1f}s" for k, v in rows.items()), file=sys.stderr, flush=True)
-        per_template[t.id] = {k: {"duplicates": sum(r["dup"] for r in v if r["template"] == t.id),
-                                  "fields": [sum(r["fields"][i] for r in v if r["template"] == t.id) for i in (0, 1)],
-                                  "foreign": sum(r["foreign"] for r in v if r["template"] == t.id)} for k, v in rows.items()}
-        line = json.dumps(_report(args, specs[:done], len(specs), seeds, drafter, load_before, t_start, rows, per_template))
+        per_template[t.id] = {
+            k: {
+                "duplicates": sum(r["dup"] for r in v if r["template"] == t.id),
+                "fields": [sum(r["fields"][i] for r in v if r["template"] == t.id) for i in (0, 1)],
+                "foreign": sum(r["foreign"] for r in v if r["template"] == t.id),
+            }
+            for k, v in rows.items()
+        }
+        line = json.dumps(
+            _report(args, specs[:done], len(specs), seeds, drafter, load_before, t_start, rows, per_template)
+        )
         if args.out:  # after every template: a run cut short still leaves its measured part
             Path(args.out).write_text(line + "\n")
     print(line)
@@ -188,34 +209,51 @@ def _report(args, specs, planned, seeds, drafter, load_before, t_start, rows, pe
     new, prev = summary.get("new"), summary.get("previous")
     out = {
         "benchmark": "fidelity",
-        "grid": {"templates": [load_template(s).id for s in specs], "templates_planned": planned,
-                 "complete": len(specs) == planned, "variants": args.n, "seeds": seeds, "arms": list(rows),
-                 "drafts_per_behaviour": len(next(iter(rows.values()))),
-                 "full_grid": len(specs) == planned and args.templates == "all" and len(seeds) == 3 and args.n == 4},
+        "grid": {
+            "templates": [load_template(s).id for s in specs],
+            "templates_planned": planned,
+            "complete": len(specs) == planned,
+            "variants": args.n,
+            "seeds": seeds,
+            "arms": list(rows),
+            "drafts_per_behaviour": len(next(iter(rows.values()))),
+            "full_grid": len(specs) == planned and args.templates == "all" and len(seeds) == 3 and args.n == 4,
+        },
         "checkpoint": drafter.path,
-        "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "torch_threads": args.threads,
-                    "load_avg_before": [round(x, 2) for x in load_before], "load_avg_now": [round(x, 2) for x in os.getloadavg()],
-                    "torch": torch.__version__},
+        "machine": {
+            "cpu": cpu_model(),
+            "cores": os.cpu_count(),
+            "torch_threads": args.threads,
+            "load_avg_before": [round(x, 2) for x in load_before],
+            "load_avg_now": [round(x, 2) for x in os.getloadavg()],
+            "torch": torch.__version__,
+        },
         "wall_seconds": round(time.perf_counter() - t_start, 1),
         **summary,
     }
     if "edit" in summary:
         out["edit_precedent_start"] = args.precedent_start
         if new:
-            out["seconds_ratio_edit_over_new"] = summary["edit"]["seconds_per_draft_mean"] / new["seconds_per_draft_mean"]
+            out["seconds_ratio_edit_over_new"] = (
+                summary["edit"]["seconds_per_draft_mean"] / new["seconds_per_draft_mean"]
+            )
     if new and prev and "noguard" in summary:
-        out.update({
-            "seconds_ratio_new_over_noguard": new["seconds_per_draft_mean"] / summary["noguard"]["seconds_per_draft_mean"],
-            "seconds_ratio_new_over_previous": new["seconds_per_draft_mean"] / prev["seconds_per_draft_mean"],
-            "bars": {
-                "no_duplicate_clause_types": new["duplicate_clause_types_total"] == 0,
-                "all_fields_in_place": new["fields_in_place_share"] == 1.0,
-                "foreign_at_most_1_per_10000_words": new["foreign_per_1000_words"] is not None and new["foreign_per_1000_words"] <= 0.1,
-                "no_junk_numbering_lines": new["junk_numbering_lines"] == 0,
-                "planner_valid_100pct": new["planner_valid_share"] == 1.0,
-                "time_within_1_2x": new["seconds_per_draft_mean"] <= 1.2 * prev["seconds_per_draft_mean"],
-            },
-        })
+        out.update(
+            {
+                "seconds_ratio_new_over_noguard": new["seconds_per_draft_mean"]
+                / summary["noguard"]["seconds_per_draft_mean"],
+                "seconds_ratio_new_over_previous": new["seconds_per_draft_mean"] / prev["seconds_per_draft_mean"],
+                "bars": {
+                    "no_duplicate_clause_types": new["duplicate_clause_types_total"] == 0,
+                    "all_fields_in_place": new["fields_in_place_share"] == 1.0,
+                    "foreign_at_most_1_per_10000_words": new["foreign_per_1000_words"] is not None
+                    and new["foreign_per_1000_words"] <= 0.1,
+                    "no_junk_numbering_lines": new["junk_numbering_lines"] == 0,
+                    "planner_valid_100pct": new["planner_valid_share"] == 1.0,
+                    "time_within_1_2x": new["seconds_per_draft_mean"] <= 1.2 * prev["seconds_per_draft_mean"],
+                },
+            }
+        )
     out["per_template"] = per_template
     return out
 

@@ -7,7 +7,8 @@ Measured in one run (ratios never cross runs):
   contracts from >= 3 templates, same spans, same sampling params; also against transformers'
   generate() on the same weights (per span, left-padded batch, same processors);
 - quality: bits per byte of the generated span text scored by the model in causal mode with the
-  skeleton as context (hybrid.rank.likelihood's sliding windows of the checkpoint's training length), for both paths; distinct-2; key-term rate;
+  skeleton as context (hybrid.rank.likelihood's sliding windows of the checkpoint's training length), for both paths;
+  distinct-2; key-term rate;
 - the quality-vs-steps curve (K), the guidance sweep (w), the exact-vs-reused committed K/V cost;
 - step time at skeleton lengths 256..2048 (paged, and with the whole skeleton visible);
 - peak RSS of the process after the main comparison.
@@ -38,18 +39,20 @@ import torch
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from hybrid.fill import ar as arfill, ar_batched as arfill_batched  # noqa: E402
-from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machine.py)
+from hybrid.common.precision import PRECISIONS, autocast  # noqa: E402
+from hybrid.common.sampling import SamplingParams  # noqa: E402
 from hybrid.data.document import Segment  # noqa: E402
 from hybrid.data.layout import lay_out  # noqa: E402
+from hybrid.fill import ar as arfill  # noqa: E402
+from hybrid.fill import ar_batched as arfill_batched  # noqa: E402
 from hybrid.fill.diffusion import sampler  # noqa: E402
 from hybrid.fill.diffusion.commit import COMMIT_RULES  # noqa: E402
 from hybrid.fill.diffusion.sampler import FillConfig  # noqa: E402
 from hybrid.rank.likelihood import logprob_sums, sliding_windows, trained_window  # noqa: E402
-from hybrid.common.sampling import SamplingParams  # noqa: E402
-from hybrid.common.precision import PRECISIONS, autocast  # noqa: E402
 from hybrid.skeleton.tokenized import from_template, tokenize_segments  # noqa: E402
 from hybrid.templates.template import load_template  # noqa: E402
+
+from machine import add_run_args, emit, machine  # noqa: E402  (benchmarks/machine.py)
 
 TEMPLATES = ("mutual-nda", "saas-agreement", "supply")
 
@@ -59,7 +62,9 @@ def _load(args):
         from hybrid.model.backbone import Backbone, BackboneConfig
         from hybrid.tokenizer.bpe import HybridTokenizer
 
-        texts = [p.read_text() for p in sorted((REPO.parent / "shared" / "corpus" / "standard-agreements").glob("*.txt"))]
+        texts = [
+            p.read_text() for p in sorted((REPO.parent / "shared" / "corpus" / "standard-agreements").glob("*.txt"))
+        ]
         tok = HybridTokenizer.train(texts, vocab_size=8192)
         torch.manual_seed(0)
         return Backbone(BackboneConfig(vocab_size=8192)).eval(), tok, {"random": True}
@@ -81,7 +86,10 @@ def full_outline(t, sections: int) -> dict:
             clauses = required[:cut] + optional[:m] + required[cut:]
             if len(clauses) > max(sections, len(required)):
                 continue
-            outline = {"title": t.title, "sections": [{"heading": t.clauses[c]["heading"], "clause": c} for c in clauses]}
+            outline = {
+                "title": t.title,
+                "sections": [{"heading": t.clauses[c]["heading"], "clause": c} for c in clauses],
+            }
             try:
                 t.validate_outline(outline)
             except TemplateError:
@@ -165,7 +173,9 @@ def span_nats_bytes(model, tok, sk, token_lists, window: int, stride: int, force
                         scored[v][a + o] = True
                         if o < len(bodies[i]):
                             nbytes += len(tok.decode([bodies[i][o]]).encode("utf-8"))
-    sums = logprob_sums(model, [x.ids for x in lays], scored, lambda n: sliding_windows(n, window, stride), pad_id=tok.pad_id)
+    sums = logprob_sums(
+        model, [x.ids for x in lays], scored, lambda n: sliding_windows(n, window, stride), pad_id=tok.pad_id
+    )
     return -sum(logp for logp, _ in sums), nbytes
 
 
@@ -192,7 +202,8 @@ def key_term_rate(sk, span_texts: list[list[str]]) -> float | None:
 
 
 def quality(model, tok, sk, token_lists, span_texts, window: int):
-    nats, nbytes = span_nats_bytes(model, tok, sk, token_lists, window, window // 2)  # fp32, whatever the fill precision
+    # fp32, whatever the fill precision
+    nats, nbytes = span_nats_bytes(model, tok, sk, token_lists, window, window // 2)
     return {
         "bpb": round(nats / math.log(2) / max(nbytes, 1), 4),
         "bytes": nbytes,
@@ -208,7 +219,11 @@ def synthetic_skeleton(tok, skeleton_tokens: int, budgets=(128, 128)):
     while True:
         segs = [Segment("SUPPLY AGREEMENT\n\n" + sentence * reps + "\n\n", "text")]
         for i, _ in enumerate(budgets):
-            segs += [Segment(f"{i + 1}. Delivery.\n", "heading", i), Segment("", "body", i), Segment("\n\n" + sentence * reps, "text")]
+            segs += [
+                Segment(f"{i + 1}. Delivery.\n", "heading", i),
+                Segment("", "body", i),
+                Segment("\n\n" + sentence * reps, "text"),
+            ]
         sk = tokenize_segments(tok, segs, list(budgets))
         if len(sk) - sk.span_tokens >= skeleton_tokens:
             return sk
@@ -223,7 +238,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--random", action="store_true", help="random weights at the default config (timing only)")
     ap.add_argument("--templates", default=",".join(TEMPLATES))
     ap.add_argument("--n", type=int, default=None)
-    ap.add_argument("--sections", type=int, default=10, help="sections per contract (the outline a planner would write)")
+    ap.add_argument(
+        "--sections", type=int, default=10, help="sections per contract (the outline a planner would write)"
+    )
     ap.add_argument("--steps", type=int, default=sampler.DEFAULT_STEPS)
     ap.add_argument("--guidance", type=float, default=sampler.DEFAULT_GUIDANCE)
     ap.add_argument("--refresh-every", type=int, default=FillConfig.refresh_every)
@@ -231,24 +248,41 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--block", type=int, default=FillConfig.block)
     ap.add_argument("--threshold", type=float, default=FillConfig.threshold)
     ap.add_argument("--window", type=int, default=FillConfig.window)
-    ap.add_argument("--precision", default="auto", choices=list(PRECISIONS), help="autocast of both fillers' forwards (scoring is fp32)")
+    ap.add_argument(
+        "--precision",
+        default="auto",
+        choices=list(PRECISIONS),
+        help="autocast of both fillers' forwards (scoring is fp32)",
+    )
     ap.add_argument("--temperature", type=float, default=0.8)
     ap.add_argument("--top-p", type=float, default=0.9)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-generate", action="store_true", help="skip the transformers generate() baseline")
     ap.add_argument("--skip-sweeps", action="store_true")
-    ap.add_argument("--sweep-sections", type=int, default=4, help="sections of the contract the K and w sweeps fill (CPU time)")
+    ap.add_argument(
+        "--sweep-sections", type=int, default=4, help="sections of the contract the K and w sweeps fill (CPU time)"
+    )
     ap.add_argument("--sweep-n", type=int, default=4, help="variants in the K and w sweeps")
-    ap.add_argument("--edit", type=float, default=None, metavar="T",
-                    help="measure editing a precedent at noise T instead (module docstring; 0.25 = what the README recommends)")
-    ap.add_argument("--edit-steps", default="8/confidence,16/confidence,32/confidence,64/confidence,256/confidence,256",
-                    help="the diffusion filler's points in the --edit comparison, comma-separated: K[/bB][/tT][/RULE], "
-                         "K steps with semi-AR block B, commit threshold T and commit rule RULE (auto, confidence, runs; "
-                         "hybrid.fill.diffusion.commit), each part defaulting to --block, --threshold and --commit "
-                         "(e.g. 16/confidence: the schedule's commits in 16 steps; 256: what drafting uses)")
+    ap.add_argument(
+        "--edit",
+        type=float,
+        default=None,
+        metavar="T",
+        help="measure editing a precedent at noise T instead (module docstring; 0.25 = what the README recommends)",
+    )
+    ap.add_argument(
+        "--edit-steps",
+        default="8/confidence,16/confidence,32/confidence,64/confidence,256/confidence,256",
+        help="the diffusion filler's points in the --edit comparison, comma-separated: K[/bB][/tT][/RULE], "
+        "K steps with semi-AR block B, commit threshold T and commit rule RULE (auto, confidence, runs; "
+        "hybrid.fill.diffusion.commit), each part defaulting to --block, --threshold and --commit "
+        "(e.g. 16/confidence: the schedule's commits in 16 steps; 256: what drafting uses)",
+    )
     ap.add_argument("--commit", default=FillConfig.commit, choices=COMMIT_RULES,
                     help="the commit rule (FillConfig.commit; auto = runs when editing, confidence otherwise)")
-    ap.add_argument("--no-judge", dest="judge", action="store_false", help="--edit: leave out the independent judge (evals.judge)")
+    ap.add_argument(
+        "--no-judge", dest="judge", action="store_false", help="--edit: leave out the independent judge (evals.judge)"
+    )
     add_run_args(ap)
     return ap
 
@@ -273,8 +307,15 @@ class Bench:
 
     def config(self, **kw) -> FillConfig:
         a = self.args
-        base = {"commit": a.commit, "schedule": a.schedule, "refresh_every": a.refresh_every, "block": a.block, "threshold": a.threshold,
-                "window": a.window, "precision": a.precision}
+        base = {
+            "commit": a.commit,
+            "schedule": a.schedule,
+            "refresh_every": a.refresh_every,
+            "block": a.block,
+            "threshold": a.threshold,
+            "window": a.window,
+            "precision": a.precision,
+        }
         return FillConfig(**{**base, **kw})
 
     def hybrid(self, sk, steps=None, w=None, config=None, nn=None):
@@ -290,8 +331,19 @@ class Bench:
 
     def ar_batched(self, sk, nn=None):
         a = self.args
-        return _timed(lambda: arfill_batched.fill(self.model, self.tok, sk, n=nn or self.n, seed=a.seed, params=self.params,
-                                                  window=a.window, precision=a.precision), self.device)
+        return _timed(
+            lambda: arfill_batched.fill(
+                self.model,
+                self.tok,
+                sk,
+                n=nn or self.n,
+                seed=a.seed,
+                params=self.params,
+                window=a.window,
+                precision=a.precision,
+            ),
+            self.device,
+        )
 
     def warm_up(self) -> None:
         warm = synthetic_skeleton(self.tok, 64, (8,))  # first-call allocations, kernels
@@ -326,17 +378,25 @@ def compare(b: Bench, sks: dict, hf) -> dict:
         sg = None
         if hf is not None:
             with autocast(b.device, b.args.precision):  # the same precision as both fillers
-                _, sg = _timed(lambda: hf_fill(hf, b.tok, sk, b.n, b.params, b.args.seed, b.window), b.device)
+                _, sg = _timed(lambda sk=sk: hf_fill(hf, b.tok, sk, b.n, b.params, b.args.seed, b.window), b.device)
             log(f"{t}: generate() {sg:.2f}s")
             t_g += sg
         t_h, t_a = t_h + sh, t_a + sa
         outs[t] = (rh, ra, rb)
         per_template[t] = {
-            "span_tokens": sk.span_tokens, "skeleton_tokens": len(sk) - sk.span_tokens, "spans": len(sk.spans),
-            "pages": rh[0].timings["pages"], "hybrid_s": round(sh, 3), "ar_s": round(sa, 3), "ar_batched_s": round(sb, 3),
-            "hybrid_steps": rh[0].steps, "tokens_per_span_step": round(rh[0].timings["tokens_per_span_step"], 3),
-            "generate_s": None if sg is None else round(sg, 3), "ar_decode_steps": ra[0].steps,
-            "hybrid_skeleton_s": round(rh[0].timings["skeleton"], 3), "hybrid_forward_tokens": rh[0].timings["forward_tokens"],
+            "span_tokens": sk.span_tokens,
+            "skeleton_tokens": len(sk) - sk.span_tokens,
+            "spans": len(sk.spans),
+            "pages": rh[0].timings["pages"],
+            "hybrid_s": round(sh, 3),
+            "ar_s": round(sa, 3),
+            "ar_batched_s": round(sb, 3),
+            "hybrid_steps": rh[0].steps,
+            "tokens_per_span_step": round(rh[0].timings["tokens_per_span_step"], 3),
+            "generate_s": None if sg is None else round(sg, 3),
+            "ar_decode_steps": ra[0].steps,
+            "hybrid_skeleton_s": round(rh[0].timings["skeleton"], 3),
+            "hybrid_forward_tokens": rh[0].timings["forward_tokens"],
             "hybrid_remasked": rh[0].timings["remasked"],
         }
     peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -390,33 +450,72 @@ def sweeps(b: Bench, tid: str) -> dict:
         log(f"K={k}: {curve[-1]}")
     ar_point = b.point(sk0, *b.ar(sk0, nn=a.sweep_n), filler="ar")
     log(f"AR on the sweep contract: {ar_point}")
-    out["steps_curve"] = {"template": tid, "sections": a.sweep_sections, "n": a.sweep_n, "ar": ar_point, "points": curve}
+    out["steps_curve"] = {
+        "template": tid,
+        "sections": a.sweep_sections,
+        "n": a.sweep_n,
+        "ar": ar_point,
+        "points": curve,
+    }
     sweep = []
     for w in (1.0, 2.5) if a.quick else (1.0, 1.5, 2.0, 2.5, 3.5, 5.0):
         sweep.append(b.point(sk0, *b.hybrid(sk0, w=w, nn=a.sweep_n), guidance=w))
         log(f"w={w}: {sweep[-1]}")
-    out["guidance_sweep"] = {"template": tid, "sections": a.sweep_sections, "n": a.sweep_n, "ar": ar_point, "points": sweep}
+    out["guidance_sweep"] = {
+        "template": tid,
+        "sections": a.sweep_sections,
+        "n": a.sweep_n,
+        "ar": ar_point,
+        "points": sweep,
+    }
     # parallel commits: fewer steps with wider semi-AR blocks commit several tokens per span per
     # step; each point against the span-parallel AR fill of the same contract, same run
     rb0, sb0 = b.ar_batched(sk0, nn=a.sweep_n)
     arb_point = b.point(sk0, rb0, sb0, filler="ar_batched")
-    grid = ((256, 2, 0.8), (64, 8, 0.8)) if a.quick else ((256, 2, 0.8), (128, 4, 0.8), (64, 8, 0.8), (64, 8, 0.5), (32, 16, 0.8), (96, 0, 0.8))
+    grid = (
+        ((256, 2, 0.8), (64, 8, 0.8))
+        if a.quick
+        else ((256, 2, 0.8), (128, 4, 0.8), (64, 8, 0.8), (64, 8, 0.5), (32, 16, 0.8), (96, 0, 0.8))
+    )
     par = []
     for k, blk, thr in grid:
         r, s = b.hybrid(sk0, steps=k, config=b.config(block=blk, threshold=thr), nn=a.sweep_n)
-        pt = b.point(sk0, r, s, steps=k, block=blk, threshold=thr, tokens_per_span_step=round(r[0].timings["tokens_per_span_step"], 3))
-        pt.update(speedup_vs_ar_batched=round(sb0 / max(s, 1e-9), 3), bpb_ratio_vs_ar_batched=round(pt["bpb"] / max(arb_point["bpb"], 1e-9), 3))
+        pt = b.point(
+            sk0,
+            r,
+            s,
+            steps=k,
+            block=blk,
+            threshold=thr,
+            tokens_per_span_step=round(r[0].timings["tokens_per_span_step"], 3),
+        )
+        pt.update(
+            speedup_vs_ar_batched=round(sb0 / max(s, 1e-9), 3),
+            bpb_ratio_vs_ar_batched=round(pt["bpb"] / max(arb_point["bpb"], 1e-9), 3),
+        )
         par.append(pt)
         log(f"parallel K={k} block={blk} thr={thr}: {pt}")
-    out["parallel_commits"] = {"template": tid, "sections": a.sweep_sections, "n": a.sweep_n, "ar_batched": arb_point, "points": par}
+    out["parallel_commits"] = {
+        "template": tid,
+        "sections": a.sweep_sections,
+        "n": a.sweep_n,
+        "ar_batched": arb_point,
+        "points": par,
+    }
     # committed-slot key/value reuse against the exact loop (every slot recomputed every step);
     # on the first 4 sections with N=4: the exact loop is ~10x the work
     sk_small = _skeleton(b.tok, tid, 4)
     reuse = []
     for r_every in (1, 16, 0):
         r, s = b.hybrid(sk_small, config=b.config(refresh_every=r_every), nn=4)
-        reuse.append({"refresh_every": r_every, "seconds": round(s, 3), "forward_tokens": r[0].timings["forward_tokens"],
-                      **b.quality(sk_small, r)})
+        reuse.append(
+            {
+                "refresh_every": r_every,
+                "seconds": round(s, 3),
+                "forward_tokens": r[0].timings["forward_tokens"],
+                **b.quality(sk_small, r),
+            }
+        )
         log(f"refresh_every={r_every}: {reuse[-1]}")
     out["kv_reuse"] = {"template": tid, "sections": 4, "n": 4, "points": reuse}
     # a full step (every slot a query) over 2 spans x 128 with more and more skeleton around
@@ -426,8 +525,15 @@ def sweeps(b: Bench, tid: str) -> dict:
         row = {}
         for L in lengths:
             sk = synthetic_skeleton(b.tok, L)
-            r, _ = b.hybrid(sk, steps=3, w=1.0, config=b.config(refresh_every=1, guard_ratio=0.0, window=page, block=0, threshold=0.0))
-            row[str(len(sk) - sk.span_tokens)] = round(sum(r[0].timings["step_seconds"]) / len(r[0].timings["step_seconds"]), 4)
+            r, _ = b.hybrid(
+                sk,
+                steps=3,
+                w=1.0,
+                config=b.config(refresh_every=1, guard_ratio=0.0, window=page, block=0, threshold=0.0),
+            )
+            row[str(len(sk) - sk.span_tokens)] = round(
+                sum(r[0].timings["step_seconds"]) / len(r[0].timings["step_seconds"]), 4
+            )
         steps_t[name] = row
         log(f"step time ({name}): {row}")
     out["step_seconds_vs_skeleton"] = {"n": b.n, "span_tokens": 256, **steps_t}
@@ -435,7 +541,8 @@ def sweeps(b: Bench, tid: str) -> dict:
 
 
 def _edit_point(text: str, b: Bench) -> tuple[int, FillConfig]:
-    """(K, config) of one --edit-steps item: K[/bB][/tT][/RULE], each part defaulting to the run's --block, --threshold, --commit."""
+    """(K, config) of one --edit-steps item: K[/bB][/tT][/RULE], each part defaulting to the run's --block, --threshold,
+    --commit."""
     head, *opts = text.split("/")
     kw = {}
     try:
@@ -452,7 +559,9 @@ def _edit_point(text: str, b: Bench) -> tuple[int, FillConfig]:
             else:
                 raise ValueError(o)
     except ValueError:
-        raise SystemExit(f"--edit-steps: each item is K[/bB][/tT][/cC][/RULE] (e.g. 16/confidence or 256/b0/t0.9), got {text!r}.") from None
+        raise SystemExit(
+            f"--edit-steps: each item is K[/bB][/tT][/cC][/RULE] (e.g. 16/confidence or 256/b0/t0.9), got {text!r}."
+        ) from None
     return k, b.config(**kw)
 
 
@@ -460,8 +569,8 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
     """Editing a precedent at noise --edit: the diffusion filler at each K against the batched AR fill
     with the same start, per template and pooled (module docstring)."""
     from hybrid.fill.ar_batched import _targets
-    from hybrid.skeleton.from_precedents import draft_from_precedents
     from hybrid.precedents.library import load_library
+    from hybrid.skeleton.from_precedents import draft_from_precedents
 
     a = b.args
     ks = [p.strip() for p in a.edit_steps.split(",")]
@@ -473,22 +582,92 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
         from evals.judge import DEFAULT_JUDGE, clause_nats, load_judge
 
         judge = load_judge(DEFAULT_JUDGE)
-    rows = {name: {"seconds": 0.0, "nats": 0.0, "bytes": 0, "w_nats": 0.0, "w_bytes": 0, "d2": [], "j_nats": 0.0, "j_bytes": 0} for name in ("ar_runs", "ar_positions", "ar_chunks8")}
-    rows.update({f"K={k}": {"seconds": 0.0, "nats": 0.0, "bytes": 0, "w_nats": 0.0, "w_bytes": 0, "d2": [], "j_nats": 0.0, "j_bytes": 0, "commits": 0.0, "span_steps": 0,
-                            "hist": torch.zeros(9, dtype=torch.long), "steps": []} for k in ks})
+    rows = {
+        name: {
+            "seconds": 0.0,
+            "nats": 0.0,
+            "bytes": 0,
+            "w_nats": 0.0,
+            "w_bytes": 0,
+            "d2": [],
+            "j_nats": 0.0,
+            "j_bytes": 0,
+        }
+        for name in ("ar_runs", "ar_positions", "ar_chunks8")
+    }
+    rows.update(
+        {
+            f"K={k}": {
+                "seconds": 0.0,
+                "nats": 0.0,
+                "bytes": 0,
+                "w_nats": 0.0,
+                "w_bytes": 0,
+                "d2": [],
+                "j_nats": 0.0,
+                "j_bytes": 0,
+                "commits": 0.0,
+                "span_steps": 0,
+                "hist": torch.zeros(9, dtype=torch.long),
+                "steps": [],
+            }
+            for k in ks
+        }
+    )
     per_template = {}
     for tid in tids:
         t = load_template(tid)
         skel = t.render_skeleton(full_outline(t, b.sections), t.example)
-        skel, _, start, _ = draft_from_precedents(b.tok, skel, library, t, t.example, b.n, k=1, seed=a.seed, start_noise=a.edit)
+        skel, _, start, _ = draft_from_precedents(
+            b.tok, skel, library, t, t.example, b.n, k=1, seed=a.seed, start_noise=a.edit
+        )
         sk = from_template(b.tok, skel)
         forced, _, _ = _targets(b.tok, sk, b.n, start)
-        per_template[tid] = {"span_tokens": sk.span_tokens, "spans": len(sk.spans), "kept_tokens": sum(x >= 0 for f in forced for x in f[:-1])}
-        runs = [(name, (lambda kr=kr: arfill_batched.fill(b.model, b.tok, sk, n=b.n, seed=a.seed, params=b.params, window=a.window,
-                                                          precision=a.precision, start=start, kept_per_step=kr)))
-                for name, kr in (("ar_runs", 0), ("ar_positions", 1), ("ar_chunks8", 8))]
-        runs += [(f"K={k}", (lambda k=k: sampler.fill(b.model, b.tok, sk, n=b.n, steps=settings[k][0], guidance=a.guidance, seed=a.seed,
-                                                      params=b.params, config=settings[k][1], start=start))) for k in ks]
+        per_template[tid] = {
+            "span_tokens": sk.span_tokens,
+            "spans": len(sk.spans),
+            "kept_tokens": sum(x >= 0 for f in forced for x in f[:-1]),
+        }
+        runs = [
+            (
+                name,
+                (
+                    lambda kr=kr, sk=sk, start=start: arfill_batched.fill(
+                        b.model,
+                        b.tok,
+                        sk,
+                        n=b.n,
+                        seed=a.seed,
+                        params=b.params,
+                        window=a.window,
+                        precision=a.precision,
+                        start=start,
+                        kept_per_step=kr,
+                    )
+                ),
+            )
+            for name, kr in (("ar_runs", 0), ("ar_positions", 1), ("ar_chunks8", 8))
+        ]
+        runs += [
+            (
+                f"K={k}",
+                (
+                    lambda k=k, sk=sk, start=start: sampler.fill(
+                        b.model,
+                        b.tok,
+                        sk,
+                        n=b.n,
+                        steps=settings[k][0],
+                        guidance=a.guidance,
+                        seed=a.seed,
+                        params=b.params,
+                        config=settings[k][1],
+                        start=start,
+                    )
+                ),
+            )
+            for k in ks
+        ]
         for name, fn in runs:
             res, sec = _timed(fn, b.device)
             r = rows[name]
@@ -496,14 +675,23 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
             toks = [x.tokens for x in res]
             nats, nbytes = span_nats_bytes(b.model, b.tok, sk, toks, b.window, b.window // 2)
             wn, wb = span_nats_bytes(b.model, b.tok, sk, toks, b.window, b.window // 2, forced=forced)
-            r["nats"], r["bytes"], r["w_nats"], r["w_bytes"] = r["nats"] + nats, r["bytes"] + nbytes, r["w_nats"] + wn, r["w_bytes"] + wb
+            r["nats"], r["bytes"], r["w_nats"], r["w_bytes"] = (
+                r["nats"] + nats,
+                r["bytes"] + nbytes,
+                r["w_nats"] + wn,
+                r["w_bytes"] + wb,
+            )
             r["d2"].append(distinct2([" ".join(x.spans) for x in res]))
             if judge is not None:  # an independent reader of the same bodies (SmolLM2-135M)
                 for x in res:
                     jn, jb, _ = clause_nats(judge, sk.segments, x.spans)
                     r["j_nats"], r["j_bytes"] = r["j_nats"] + jn, r["j_bytes"] + jb
-            info = {"seconds": round(sec, 3), "steps": res[0].steps, "bpb": round(nats / math.log(2) / max(nbytes, 1), 4),
-                    "written_bpb": round(wn / math.log(2) / max(wb, 1), 4)}
+            info = {
+                "seconds": round(sec, 3),
+                "steps": res[0].steps,
+                "bpb": round(nats / math.log(2) / max(nbytes, 1), 4),
+                "written_bpb": round(wn / math.log(2) / max(wb, 1), 4),
+            }
             if name.startswith("K="):
                 c = res[0].timings["commits_per_span_step"]
                 r["hist"] += torch.tensor(c)
@@ -512,7 +700,8 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
                 info["tokens_per_span_step"] = round(res[0].timings["tokens_per_span_step"], 3)
             per_template[tid][name] = info
             log(f"edit {tid} {name}: {info}")
-    base = min(("ar_runs", "ar_positions", "ar_chunks8"), key=lambda k: rows[k]["seconds"])  # the faster AR fill is the baseline
+    # the faster AR fill is the baseline
+    base = min(("ar_runs", "ar_positions", "ar_chunks8"), key=lambda k: rows[k]["seconds"])
     ar = rows[base]
     bpb = lambda r: r["nats"] / math.log(2) / max(r["bytes"], 1)  # noqa: E731
     wbpb = lambda r: r["w_nats"] / math.log(2) / max(r["w_bytes"], 1)  # noqa: E731
@@ -520,20 +709,52 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
     points = []
     for k in ks:
         r = rows[f"K={k}"]
-        points.append({"steps": settings[k][0], "commit": settings[k][1].commit, "run_chunk": settings[k][1].run_chunk, "block": settings[k][1].block, "threshold": settings[k][1].threshold, "point": k, "seconds": round(r["seconds"], 3), "tokens_per_span_step": round(r["commits"] / max(r["span_steps"], 1), 3),
-                       "commits_per_span_step_histogram": {("8+" if i == 8 else str(i)): int(c) for i, c in enumerate(r["hist"].tolist())},
-                       "speedup_vs_ar_batched": round(ar["seconds"] / max(r["seconds"], 1e-9), 3),
-                       "bpb": round(bpb(r), 4), "bpb_ratio_vs_ar_batched": round(bpb(r) / max(bpb(ar), 1e-9), 4),
-                       "written_bpb": round(wbpb(r), 4), "written_bpb_ratio_vs_ar_batched": round(wbpb(r) / max(wbpb(ar), 1e-9), 4),
-                       "distinct2": round(sum(r["d2"]) / len(r["d2"]), 4), "judge_bpb": jbpb(r),
-                       "judge_bpb_ratio_vs_ar_batched": round(jbpb(r) / jbpb(ar), 4) if judge is not None else None})
+        points.append(
+            {
+                "steps": settings[k][0],
+                "commit": settings[k][1].commit,
+                "run_chunk": settings[k][1].run_chunk,
+                "block": settings[k][1].block,
+                "threshold": settings[k][1].threshold,
+                "point": k,
+                "seconds": round(r["seconds"], 3),
+                "tokens_per_span_step": round(r["commits"] / max(r["span_steps"], 1), 3),
+                "commits_per_span_step_histogram": {
+                    ("8+" if i == 8 else str(i)): int(c) for i, c in enumerate(r["hist"].tolist())
+                },
+                "speedup_vs_ar_batched": round(ar["seconds"] / max(r["seconds"], 1e-9), 3),
+                "bpb": round(bpb(r), 4),
+                "bpb_ratio_vs_ar_batched": round(bpb(r) / max(bpb(ar), 1e-9), 4),
+                "written_bpb": round(wbpb(r), 4),
+                "written_bpb_ratio_vs_ar_batched": round(wbpb(r) / max(wbpb(ar), 1e-9), 4),
+                "distinct2": round(sum(r["d2"]) / len(r["d2"]), 4),
+                "judge_bpb": jbpb(r),
+                "judge_bpb_ratio_vs_ar_batched": round(jbpb(r) / jbpb(ar), 4) if judge is not None else None,
+            }
+        )
     best = min(points, key=lambda p: p["seconds"] if p["bpb_ratio_vs_ar_batched"] <= 1.15 else float("inf"))
-    return {"edit_noise": a.edit, "ar_baseline": base,
-            **{name: {"seconds": round(r["seconds"], 3), "bpb": round(bpb(r), 4), "written_bpb": round(wbpb(r), 4),
-                      "distinct2": round(sum(r["d2"]) / len(r["d2"]), 4), "judge_bpb": jbpb(r)} for name, r in rows.items() if name.startswith("ar_")},
-            "tokens_per_span_step": best["tokens_per_span_step"], "speedup_vs_ar_batched": best["speedup_vs_ar_batched"],
-            "bpb_ratio_vs_ar_batched": best["bpb_ratio_vs_ar_batched"], "best_steps": best["steps"], "best_point": best["point"],
-            "points": points, "per_template": per_template}
+    return {
+        "edit_noise": a.edit,
+        "ar_baseline": base,
+        **{
+            name: {
+                "seconds": round(r["seconds"], 3),
+                "bpb": round(bpb(r), 4),
+                "written_bpb": round(wbpb(r), 4),
+                "distinct2": round(sum(r["d2"]) / len(r["d2"]), 4),
+                "judge_bpb": jbpb(r),
+            }
+            for name, r in rows.items()
+            if name.startswith("ar_")
+        },
+        "tokens_per_span_step": best["tokens_per_span_step"],
+        "speedup_vs_ar_batched": best["speedup_vs_ar_batched"],
+        "bpb_ratio_vs_ar_batched": best["bpb_ratio_vs_ar_batched"],
+        "best_steps": best["steps"],
+        "best_point": best["point"],
+        "points": points,
+        "per_template": per_template,
+    }
 
 
 def main(argv=None):
@@ -545,10 +766,22 @@ def main(argv=None):
         tids = args.templates.split(",")
         b.warm_up()
         measured = edit_compare(b, tids)
-        out = {"benchmark": "fill-edit", "checkpoint": args.checkpoint, "model_params": sum(p.numel() for p in b.model.parameters()),
-               "n": b.n, "sections": b.sections, "templates": tids, "guidance": args.guidance, "block": args.block,
-               "threshold": args.threshold, "window": args.window, "precision": args.precision,
-               "sampling": {"temperature": args.temperature, "top_p": args.top_p}, **machine(), **measured}
+        out = {
+            "benchmark": "fill-edit",
+            "checkpoint": args.checkpoint,
+            "model_params": sum(p.numel() for p in b.model.parameters()),
+            "n": b.n,
+            "sections": b.sections,
+            "templates": tids,
+            "guidance": args.guidance,
+            "block": args.block,
+            "threshold": args.threshold,
+            "window": args.window,
+            "precision": args.precision,
+            "sampling": {"temperature": args.temperature, "top_p": args.top_p},
+            **machine(),
+            **measured,
+        }
         emit(out, args.out)
         return
     tids = args.templates.split(",")
@@ -558,16 +791,30 @@ def main(argv=None):
     if not (args.quick or args.no_generate):
         from hybrid.model.hf import HybridForCausalLM
 
-        hf = HybridForCausalLM.from_backbone(b.model, bos_token_id=b.tok.bos_id, eos_token_id=b.tok.eos_id, pad_token_id=b.tok.pad_id).eval()
+        hf = HybridForCausalLM.from_backbone(
+            b.model, bos_token_id=b.tok.bos_id, eos_token_id=b.tok.eos_id, pad_token_id=b.tok.pad_id
+        ).eval()
     measured = compare(b, sks, hf)
     out = {
         "benchmark": "fill",
-        "device": torch.cuda.get_device_name() if b.device.type == "cuda" else f"cpu ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)",
+        "device": torch.cuda.get_device_name()
+        if b.device.type == "cuda"
+        else f"cpu ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)",
         "checkpoint": "random" if args.random else args.checkpoint,
         "model_params": sum(p.numel() for p in b.model.parameters()),
-        "n": b.n, "steps": args.steps, "guidance": args.guidance, "schedule": args.schedule, "refresh_every": args.refresh_every, "block": args.block, "threshold": args.threshold,
-        "window": args.window, "precision": args.precision,
-        "sampling": {"temperature": args.temperature, "top_p": args.top_p}, "templates": tids, "sections": b.sections, "quick": args.quick,
+        "n": b.n,
+        "steps": args.steps,
+        "guidance": args.guidance,
+        "schedule": args.schedule,
+        "refresh_every": args.refresh_every,
+        "block": args.block,
+        "threshold": args.threshold,
+        "window": args.window,
+        "precision": args.precision,
+        "sampling": {"temperature": args.temperature, "top_p": args.top_p},
+        "templates": tids,
+        "sections": b.sections,
+        "quick": args.quick,
         **machine(),
         **measured,
     }

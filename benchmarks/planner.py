@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hybrid.common.errors import HybridError  # noqa: E402
+from hybrid.common.sampling import SamplingParams  # noqa: E402
 from hybrid.model.backbone import Backbone, BackboneConfig  # noqa: E402
 from hybrid.plan.planner import Planner  # noqa: E402
-from hybrid.common.sampling import SamplingParams  # noqa: E402
 from hybrid.templates.template import list_templates  # noqa: E402
 from hybrid.tokenizer.bpe import HybridTokenizer  # noqa: E402
 
@@ -69,10 +69,18 @@ def constraint_overhead(planner: Planner, seeds: int) -> dict:
             c = planner.decode(prompt, t.outline_schema, seed=seed, params=sampling)
             u = planner.decode(prompt, None, seed=seed, params=sampling, max_tokens=len(c.tokens))
             n = planner.decode(prompt, t.outline_schema, seed=seed, params=sampling, jump_forward=False)
-            tok_c, sec_c, forced, fw_c = tok_c + len(c.tokens), sec_c + c.seconds, forced + c.forced_tokens, fw_c + c.forwards + 1
+            tok_c, sec_c, forced, fw_c = (
+                tok_c + len(c.tokens),
+                sec_c + c.seconds,
+                forced + c.forced_tokens,
+                fw_c + c.forwards + 1,
+            )
             tok_u, sec_u, fw_u = tok_u + len(u.tokens), sec_u + u.seconds, fw_u + u.forwards + 1
             tok_n, sec_n = tok_n + len(n.tokens), sec_n + n.seconds
-    ms = lambda s, n: round(1000 * s / n, 4)
+
+    def ms(s, n):
+        return round(1000 * s / n, 4)
+
     return {
         "outlines": len(templates) * seeds,
         "tokens_constrained": tok_c,
@@ -138,7 +146,13 @@ def validity(planner: Planner, seeds: int) -> dict:
                 valid += 1
             except (HybridError, jsonschema.ValidationError, ValueError) as e:
                 errors.append(f"{t.id}/{seed}: {type(e).__name__}: {e}"[:300])
-    return {"plans": plans, "valid": valid, "rate": valid / plans, "seconds": round(time.perf_counter() - t0, 1), "errors": errors[:5]}
+    return {
+        "plans": plans,
+        "valid": valid,
+        "rate": valid / plans,
+        "seconds": round(time.perf_counter() - t0, 1),
+        "errors": errors[:5],
+    }
 
 
 def _spearman(xs: list[float], ys: list[float]) -> float:
@@ -173,7 +187,9 @@ def realism(planner: Planner, seeds: int, temperature: float) -> dict:
         counts = {c: 0 for c in t.clause_types}
         positions: dict[str, list[float]] = {}
         for seed in range(seeds):
-            sections = planner.plan(t, t.example, seed=seed, params=SamplingParams(temperature=temperature)).outline["sections"]
+            sections = planner.plan(t, t.example, seed=seed, params=SamplingParams(temperature=temperature)).outline[
+                "sections"
+            ]
             for c in {s["clause"] for s in sections}:
                 counts[c] += 1
             for i, s in enumerate(sections):
@@ -182,8 +198,13 @@ def realism(planner: Planner, seeds: int, temperature: float) -> dict:
         per[t.id] = {
             "coverage_mae": round(statistics.fmean(abs(counts[c] / seeds - real_freq[c]) for c in t.clause_types), 4),
             "order_spearman": round(
-                _spearman([statistics.fmean(positions[c]) for c in shared], [g["mean_relative_position"][c] for c in shared]), 4
-            ) if len(shared) >= 3 else None,
+                _spearman(
+                    [statistics.fmean(positions[c]) for c in shared], [g["mean_relative_position"][c] for c in shared]
+                ),
+                4,
+            )
+            if len(shared) >= 3
+            else None,
             "real_documents": g["documents_with_outline"],
         }
     orders = [v["order_spearman"] for v in per.values() if v["order_spearman"] is not None]
@@ -228,13 +249,26 @@ def main() -> None:
     result = {
         "benchmark": "planner",
         "device": torch.cuda.get_device_name(device) if device.type == "cuda" else f"cpu ({args.threads} threads)",
-        "model": {"source": source, "params": model.num_params(), "d_model": model.cfg.d_model, "n_layers": model.cfg.n_layers,
-                  "vocab_size": model.cfg.vocab_size, "tokenizer_vocab": tok.vocab_size},
+        "model": {
+            "source": source,
+            "params": model.num_params(),
+            "d_model": model.cfg.d_model,
+            "n_layers": model.cfg.n_layers,
+            "vocab_size": model.cfg.vocab_size,
+            "tokenizer_vocab": tok.vocab_size,
+        },
         "constraint": constraint_overhead(planner, args.speed_seeds),
         "vs_generate": versus_generate(planner, args.new_tokens, args.repeats),
-        "validity": {"templates": len(list_templates()), "seeds": args.seeds, "random_tiny": validity(tiny, args.seeds)},
+        "validity": {
+            "templates": len(list_templates()),
+            "seeds": args.seeds,
+            "random_tiny": validity(tiny, args.seeds),
+        },
     }
-    result["realism"] = {"reference": "templates' grounding (train/val)", "random_tiny": realism(tiny, args.realism_seeds, args.temperature)}
+    result["realism"] = {
+        "reference": "templates' grounding (train/val)",
+        "random_tiny": realism(tiny, args.realism_seeds, args.temperature),
+    }
     if args.checkpoint:
         result["validity"]["checkpoint"] = validity(planner, args.seeds)
         result["realism"]["checkpoint"] = realism(planner, args.realism_seeds, args.temperature)

@@ -55,20 +55,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from evals import metrics  # noqa: E402
 from evals.judge import DEFAULT_JUDGE, clause_nats, load_judge  # noqa: E402
 from evals.runner import shorten  # noqa: E402
+from hybrid.common.options import COMMIT_RULES  # noqa: E402
+from hybrid.common.sampling import SamplingParams  # noqa: E402
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import deal_from_document  # noqa: E402
+from hybrid.fidelity.fact_guard import FactGuard  # noqa: E402
+from hybrid.fidelity.foreign_facts import foreign_acronyms  # noqa: E402
 from hybrid.fill import ar_batched as arfill_batched  # noqa: E402
 from hybrid.fill.diffusion import sampler  # noqa: E402
 from hybrid.fill.diffusion.fill_config import FillConfig  # noqa: E402
-from hybrid.common.options import COMMIT_RULES  # noqa: E402
-from hybrid.fidelity.fact_guard import FactGuard  # noqa: E402
-from hybrid.fidelity.foreign_facts import foreign_acronyms  # noqa: E402
-from hybrid.skeleton.from_precedents import document_skeleton  # noqa: E402
-from hybrid.precedents.start import starts_from_draws  # noqa: E402
-from hybrid.precedents.library import letter_words, load_library  # noqa: E402
-from hybrid.common.sampling import SamplingParams  # noqa: E402
 from hybrid.model.checkpoint import load_checkpoint  # noqa: E402
+from hybrid.precedents.library import letter_words, load_library  # noqa: E402
+from hybrid.precedents.start import starts_from_draws  # noqa: E402
 from hybrid.rank.likelihood import trained_window  # noqa: E402
+from hybrid.skeleton.from_precedents import document_skeleton  # noqa: E402
 
 SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # evals.systems.EVAL_SAMPLING
 
@@ -113,7 +113,9 @@ def _judge_bpb(judge, docs, outputs) -> float | None:
     return metrics.bpb(nats, int(nbytes))
 
 
-def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, embed, real_passages, seconds, passage_words, vocabulary):
+def _score_system(
+    name, docs, outputs, hits_of, deals, ref, ref_tok, window, embed, real_passages, seconds, passage_words, vocabulary
+):
     """Pooled metrics of one system: outputs[d][v][s] = body text, hits_of[d][v][s] the precedent variant
     v of document d drew for section s (leaks and overlap are counted against it)."""
     nats = nbytes = 0.0
@@ -146,13 +148,28 @@ def _score_system(name, docs, outputs, hits_of, deals, ref, ref_tok, window, emb
         d2.append(metrics.distinct_n(joined, 2))
         sb.append(metrics.self_bleu(joined))
     mv = metrics.mauve_score(real_passages, gen_passages, embed, unit="passages")
-    mean = lambda xs: (sum(x for x in xs if x is not None) / max(1, sum(x is not None for x in xs))) if xs else None  # noqa: E731
+
+    def mean(xs):
+        return (sum(x for x in xs if x is not None) / max(1, sum(x is not None for x in xs))) if xs else None
+
     return {
-        "mauve": mv["mauve"], "mauve_std": mv["mauve_std"], "passages": mv["n_q"], "mauve_note": mv["note"],
-        "ref_bpb": metrics.bpb(nats, int(nbytes)), "required_terms": present / wanted if wanted else None, "required_terms_n": wanted,
-        "leaked_facts": leaked, "leaked_examples": leaks.most_common(10), "foreign_per_1000_words": metrics.foreign_per_1000_words(texts, alloweds),
-        "foreign_acronyms_per_1000_words": 1000 * sum(len(foreign_acronyms(t, a)) for t, a in zip(texts, alloweds)) / max(1, sum(len(t.split()) for t in texts)),
-        "longest_overlap_words": mean(runs), "distinct2": mean(d2), "self_bleu": mean(sb), "seconds_per_draft": seconds,
+        "mauve": mv["mauve"],
+        "mauve_std": mv["mauve_std"],
+        "passages": mv["n_q"],
+        "mauve_note": mv["note"],
+        "ref_bpb": metrics.bpb(nats, int(nbytes)),
+        "required_terms": present / wanted if wanted else None,
+        "required_terms_n": wanted,
+        "leaked_facts": leaked,
+        "leaked_examples": leaks.most_common(10),
+        "foreign_per_1000_words": metrics.foreign_per_1000_words(texts, alloweds),
+        "foreign_acronyms_per_1000_words": 1000
+        * sum(len(foreign_acronyms(t, a)) for t, a in zip(texts, alloweds))
+        / max(1, sum(len(t.split()) for t in texts)),
+        "longest_overlap_words": mean(runs),
+        "distinct2": mean(d2),
+        "self_bleu": mean(sb),
+        "seconds_per_draft": seconds,
         "unknown_words_per_1000": unknown_words(texts, alloweds, vocabulary),
     }
 
@@ -202,26 +219,56 @@ def main(argv=None) -> int:
     ap.add_argument("--docs", type=int, default=40, help="test-split documents (0 = all)")
     ap.add_argument("--sections", type=int, default=8, help="first S sections per document (0 = all)")
     ap.add_argument("--words", type=int, default=96, help="each real body cut to W words (0 = whole)")
-    ap.add_argument("--passage-words", type=int, default=metrics.PASSAGE_WORDS,
-                    help="MAUVE passages: every body (real and generated) cut into near-equal pieces of at most this many words")
-    ap.add_argument("--judge-docs", type=int, default=12, help="the independent judge scores variant 0 of the first J documents (0 = no judge)")
+    ap.add_argument(
+        "--passage-words",
+        type=int,
+        default=metrics.PASSAGE_WORDS,
+        help="MAUVE passages: every body (real and generated) cut into near-equal pieces of at most this many words",
+    )
+    ap.add_argument(
+        "--judge-docs",
+        type=int,
+        default=12,
+        help="the independent judge scores variant 0 of the first J documents (0 = no judge)",
+    )
     ap.add_argument("-n", type=int, default=4, help="variants per document")
     ap.add_argument("--steps", type=int, default=sampler.DEFAULT_STEPS)
-    ap.add_argument("--commit", default=FillConfig.commit, choices=COMMIT_RULES,
-                    help="the diffusion filler's commit rule (FillConfig.commit; auto = runs for the edit systems, confidence otherwise)")
+    ap.add_argument(
+        "--commit",
+        default=FillConfig.commit,
+        choices=COMMIT_RULES,
+        help="the diffusion filler's commit rule (FillConfig.commit; auto = runs for the edit systems, confidence "
+             "otherwise)",
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--start-noise", type=float, default=0.5, help="the edit system's noise level t (hybrid.precedents.start)")
+    ap.add_argument(
+        "--start-noise", type=float, default=0.5, help="the edit system's noise level t (hybrid.precedents.start)"
+    )
     ap.add_argument("--draws-noise", type=float, default=None, help="edit_draws' noise level (default: --start-noise)")
-    ap.add_argument("--no-guard", dest="guard", action="store_false", help="generate without the fact guard (hybrid.fidelity.fact_guard)")
+    ap.add_argument(
+        "--no-guard",
+        dest="guard",
+        action="store_false",
+        help="generate without the fact guard (hybrid.fidelity.fact_guard)",
+    )
     ap.add_argument("--systems", default="with,without,edit,edit_unchecked,edit_draws,retrieval",
                     help="comma-separated systems to run (a sweep of --start-noise needs only edit)")
-    ap.add_argument("--dump", default=None, help="also write every system's bodies per document, variant and section, beside the "
-                    "real ones, the deal, its required terms and the precedents drawn, to this JSON file (for reading)")
-    ap.add_argument("--with-system", default="edit_draws",
-                    help="the system the issue's *_with keys report: hybrid drafting with precedents as drafting does it "
-                         "(edit_draws = `--precedents 1 --precedent-start T`; with = the precedent beside the span only)")
-    ap.add_argument("--skip-draft-timing", action="store_true", help="leave out the mutual-nda draft timing (smoke runs)")
+    ap.add_argument(
+        "--dump",
+        default=None,
+        help="also write every system's bodies per document, variant and section, beside the "
+        "real ones, the deal, its required terms and the precedents drawn, to this JSON file (for reading)",
+    )
+    ap.add_argument(
+        "--with-system",
+        default="edit_draws",
+        help="the system the issue's *_with keys report: hybrid drafting with precedents as drafting does it "
+        "(edit_draws = `--precedents 1 --precedent-start T`; with = the precedent beside the span only)",
+    )
+    ap.add_argument(
+        "--skip-draft-timing", action="store_true", help="leave out the mutual-nda draft timing (smoke runs)"
+    )
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     t0 = time.time()
@@ -249,39 +296,79 @@ def main(argv=None) -> int:
     timing = {} if args.skip_draft_timing else _draft_timing(args.checkpoint, args.n, args.seed, draws_noise)
     all_draws = []  # per document, per variant: its seeded draw of precedents (variant 0: the top ones)
     for i, (doc, h, deal) in enumerate(zip(docs, hits, deals)):
-        allowed = "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
+        allowed = (
+            "".join(s.text for s in doc.segments() if s.kind != "body")
+            + "\n"
+            + "\n".join(str(v) for v in doc.fields.values())
+        )
         facts = [f for p in h if p for f in p.facts]
         guard = FactGuard(tok, allowed, vocab=model.output_weight.shape[0]) if args.guard else None
-        beside = FactGuard(tok, allowed, vocab=model.output_weight.shape[0], precedent_facts=facts) if args.guard else None
+        beside = (
+            FactGuard(tok, allowed, vocab=model.output_weight.shape[0], precedent_facts=facts) if args.guard else None
+        )
         draws = [h] + [library.for_document(doc, variant=v, seed=args.seed) for v in range(1, args.n)]
         all_draws.append(draws)
-        for name, use in (("with", h), ("without", None), ("edit", h), ("edit_unchecked", h), ("edit_draws", None), ("ar_beside", h)):
+        for name, use in (
+            ("with", h),
+            ("without", None),
+            ("edit", h),
+            ("edit_unchecked", h),
+            ("edit_draws", None),
+            ("ar_beside", h),
+        ):
             if name not in outputs:
                 continue
             # the guard drafting applies, with the deal's text; beside a precedent, its own facts banned too
             params = SamplingParams(**SAMPLING, fact_guard=beside if use else guard)
             sk = document_skeleton(tok, doc, use, deal)
             start = None
-            if name.startswith("edit"):  # edit_draws: each variant its own draw; edit, edit_unchecked: the top one under all
-                start, drawn = starts_from_draws(tok, draws if name == "edit_draws" else [h] * args.n, deal, allowed,
-                                                 draws_noise if name == "edit_draws" else args.start_noise, args.seed + i,
-                                                 [sp.length for sp in sk.spans], words=None if name == "edit_unchecked" else vocabulary)
+            # edit_draws: each variant its own draw; edit, edit_unchecked: the top one under all
+            if name.startswith("edit"):
+                start, drawn = starts_from_draws(
+                    tok,
+                    draws if name == "edit_draws" else [h] * args.n,
+                    deal,
+                    allowed,
+                    draws_noise if name == "edit_draws" else args.start_noise,
+                    args.seed + i,
+                    [sp.length for sp in sk.spans],
+                    words=None if name == "edit_unchecked" else vocabulary,
+                )
             if name == "edit_draws":
-                params = SamplingParams(**SAMPLING, fact_guard=FactGuard(tok, allowed, vocab=model.output_weight.shape[0],
-                                                                         precedent_facts=drawn) if args.guard else None)
+                params = SamplingParams(
+                    **SAMPLING,
+                    fact_guard=FactGuard(tok, allowed, vocab=model.output_weight.shape[0], precedent_facts=drawn)
+                    if args.guard
+                    else None,
+                )
             ts = time.perf_counter()
             if name == "ar_beside":
                 res = arfill_batched.fill(model, tok, sk, n=args.n, seed=args.seed + i, params=params)
             else:
-                res = sampler.fill(model, tok, sk, n=args.n, steps=args.steps, guidance=sampler.DEFAULT_GUIDANCE, seed=args.seed + i,
-                                   params=params, start=start, config=FillConfig(commit=args.commit))
+                res = sampler.fill(
+                    model,
+                    tok,
+                    sk,
+                    n=args.n,
+                    steps=args.steps,
+                    guidance=sampler.DEFAULT_GUIDANCE,
+                    seed=args.seed + i,
+                    params=params,
+                    start=start,
+                    config=FillConfig(commit=args.commit),
+                )
             seconds[name] += time.perf_counter() - ts
             outputs[name].append([list(r.spans) for r in res])
             if "tokens_per_span_step" in res[0].timings:
                 steps_run[name].append((res[0].timings["tokens_per_span_step"], res[0].steps))
         budgets = [len(sec.body.split()) for sec in doc.sections]  # the generators' budget: the real body's length
         if "retrieval" in outputs:
-            outputs["retrieval"].append([[metrics.first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)] for draw in draws])
+            outputs["retrieval"].append(
+                [
+                    [metrics.first_words(p.adapted(deal), w) if p else "" for p, w in zip(draw, budgets)]
+                    for draw in draws
+                ]
+            )
         print(f"doc {i + 1}/{len(docs)} ({time.time() - t0:.0f} s)", file=sys.stderr)
     if args.dump:
         _dump(args.dump, docs, deals, outputs, all_draws)
@@ -289,7 +376,9 @@ def main(argv=None) -> int:
     real = [p for d in docs for s in d.sections for p in metrics.passages(s.body, args.passage_words)]
     real_nats = real_bytes = 0.0
     for d in docs:
-        a, b = metrics.span_nats(ref, ref_tok, d.segments(), [s.body for s in d.sections], window=window, stride=window // 2)
+        a, b = metrics.span_nats(
+            ref, ref_tok, d.segments(), [s.body for s in d.sections], window=window, stride=window // 2
+        )
         real_nats, real_bytes = real_nats + a, real_bytes + b
     real_bpb = metrics.bpb(real_nats, int(real_bytes))
     n_drafts = len(docs) * args.n
@@ -316,35 +405,69 @@ def main(argv=None) -> int:
     res.update({k: {} for k in known if k not in res})  # systems left out: their keys read None
     w = res[args.with_system]
     out = {
-        "mauve_with": w.get("mauve"), "mauve_without": res["without"].get("mauve"), "mauve_retrieval": res["retrieval"].get("mauve"),
-        "mauve_edit": res["edit"].get("mauve"), "leaked_facts_edit": res["edit"].get("leaked_facts"),
-        "required_terms_edit": res["edit"].get("required_terms"), "distinct2_edit": res["edit"].get("distinct2"),
+        "mauve_with": w.get("mauve"),
+        "mauve_without": res["without"].get("mauve"),
+        "mauve_retrieval": res["retrieval"].get("mauve"),
+        "mauve_edit": res["edit"].get("mauve"),
+        "leaked_facts_edit": res["edit"].get("leaked_facts"),
+        "required_terms_edit": res["edit"].get("required_terms"),
+        "distinct2_edit": res["edit"].get("distinct2"),
         "ref_bpb_ratio_edit": res["edit"].get("ref_bpb_ratio"),
         "leaked_facts": w.get("leaked_facts"),
-        "required_terms_with": w.get("required_terms"), "required_terms_retrieval": res["retrieval"].get("required_terms"),
-        "distinct2_with": w.get("distinct2"), "distinct2_retrieval": res["retrieval"].get("distinct2"),
-        "seconds_per_draft_with": w.get("seconds_per_draft"), "seconds_per_draft_without": res["without"].get("seconds_per_draft"),
-        "ref_bpb_ratio_with": w.get("ref_bpb_ratio"), "judge_bpb_ratio_with": w.get("judge_bpb_ratio"),
-        "with_system": args.with_system, "ref_bpb_real": real_bpb,
-        "judge_bpb_ratio_edit": res["edit"].get("judge_bpb_ratio"), "judge_bpb_ratio_edit_unchecked": res["edit_unchecked"].get("judge_bpb_ratio"),
-        "judge_bpb_ratio_without": res["without"].get("judge_bpb_ratio"), "judge_bpb_real": real_judge, "judge_docs": len(judged),
+        "required_terms_with": w.get("required_terms"),
+        "required_terms_retrieval": res["retrieval"].get("required_terms"),
+        "distinct2_with": w.get("distinct2"),
+        "distinct2_retrieval": res["retrieval"].get("distinct2"),
+        "seconds_per_draft_with": w.get("seconds_per_draft"),
+        "seconds_per_draft_without": res["without"].get("seconds_per_draft"),
+        "ref_bpb_ratio_with": w.get("ref_bpb_ratio"),
+        "judge_bpb_ratio_with": w.get("judge_bpb_ratio"),
+        "with_system": args.with_system,
+        "ref_bpb_real": real_bpb,
+        "judge_bpb_ratio_edit": res["edit"].get("judge_bpb_ratio"),
+        "judge_bpb_ratio_edit_unchecked": res["edit_unchecked"].get("judge_bpb_ratio"),
+        "judge_bpb_ratio_without": res["without"].get("judge_bpb_ratio"),
+        "judge_bpb_real": real_judge,
+        "judge_docs": len(judged),
         "unknown_words_per_1000_edit": res["edit"].get("unknown_words_per_1000"),
         "unknown_words_per_1000_edit_unchecked": res["edit_unchecked"].get("unknown_words_per_1000"),
         "unknown_words_per_1000_real": real_unknown,
-        "mauve_edit_draws": res["edit_draws"].get("mauve"), "judge_bpb_ratio_edit_draws": res["edit_draws"].get("judge_bpb_ratio"),
-        "distinct2_edit_draws": res["edit_draws"].get("distinct2"), "leaked_facts_edit_draws": res["edit_draws"].get("leaked_facts"),
+        "mauve_edit_draws": res["edit_draws"].get("mauve"),
+        "judge_bpb_ratio_edit_draws": res["edit_draws"].get("judge_bpb_ratio"),
+        "distinct2_edit_draws": res["edit_draws"].get("distinct2"),
+        "leaked_facts_edit_draws": res["edit_draws"].get("leaked_facts"),
         "judge_bpb_ratio_retrieval": res["retrieval"].get("judge_bpb_ratio"),
         "judge_bpb_ratio_ar_beside": res["ar_beside"].get("judge_bpb_ratio"),
-        "speedup_edit_draws_vs_ar_beside": (res["ar_beside"]["seconds_per_draft"] / res["edit_draws"]["seconds_per_draft"]
-                                            if res["ar_beside"].get("seconds_per_draft") and res["edit_draws"].get("seconds_per_draft") else None),
+        "speedup_edit_draws_vs_ar_beside": (
+            res["ar_beside"]["seconds_per_draft"] / res["edit_draws"]["seconds_per_draft"]
+            if res["ar_beside"].get("seconds_per_draft") and res["edit_draws"].get("seconds_per_draft")
+            else None
+        ),
         "tokens_per_span_step_edit_draws": res["edit_draws"].get("tokens_per_span_step"),
         "systems": res,
         **timing,
-        "settings": {"checkpoint": args.checkpoint, "step": record.get("step"), "docs": len(docs), "sections": args.sections,
-                     "body_words": args.words, "n": args.n, "start_noise": args.start_noise, "draws_noise": draws_noise, "fact_guard": args.guard, "steps": args.steps, "commit": args.commit, "guidance": sampler.DEFAULT_GUIDANCE,
-                     "real_passages": len(real), "passage_words": args.passage_words, "sampling": SAMPLING, "mauve_seeds": [1, 2, 3], "library": len(library),
-                     "note": "without-precedent leaks are counted against the precedents the with-system saw (a coincidence base rate); "
-                             "edit_draws and retrieval against each variant's own draw"},
+        "settings": {
+            "checkpoint": args.checkpoint,
+            "step": record.get("step"),
+            "docs": len(docs),
+            "sections": args.sections,
+            "body_words": args.words,
+            "n": args.n,
+            "start_noise": args.start_noise,
+            "draws_noise": draws_noise,
+            "fact_guard": args.guard,
+            "steps": args.steps,
+            "commit": args.commit,
+            "guidance": sampler.DEFAULT_GUIDANCE,
+            "real_passages": len(real),
+            "passage_words": args.passage_words,
+            "sampling": SAMPLING,
+            "mauve_seeds": [1, 2, 3],
+            "library": len(library),
+            "note": "without-precedent leaks are counted against the precedents the with-system saw (a coincidence "
+                    "base rate); "
+            "edit_draws and retrieval against each variant's own draw",
+        },
         "seconds": round(time.time() - t0, 1),
     }
     from machine import machine  # benchmarks/machine.py

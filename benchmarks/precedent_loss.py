@@ -31,8 +31,8 @@ from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, KIND_TEXT  # 
 from hybrid.fill.diffusion.objective import mdlm_loss  # noqa: E402
 from hybrid.fill.diffusion.schedule import get_schedule  # noqa: E402
 from hybrid.model.backbone import fill_mask  # noqa: E402
-from hybrid.precedents.library import load_library  # noqa: E402
 from hybrid.model.checkpoint import load_checkpoint  # noqa: E402
+from hybrid.precedents.library import load_library  # noqa: E402
 
 MIXES = {"none": PairMix(0.0, 0.0, 1.0), "cross": PairMix(0.0, 1.0, 0.0), "own": PairMix(1.0, 0.0, 0.0)}
 MAX_BODY_TOKENS = 320  # title + heading + precedent (<= ~110 tokens) + body stay within the 512-token window
@@ -54,7 +54,11 @@ def section_rows(docs, tok, library, mix: PairMix, seed: int = 0) -> list[tuple[
             prec = segs[i - 1] if segs[i - 1].kind == "heading" and segs[i - 1].text.startswith("Precedent: ") else None
             head = segs[i - 2] if prec is not None else segs[i - 1]
             ids, kind = [tok.bos_id, tok.token_id("<doc>")], [KIND_TEXT, KIND_TEXT]
-            for part, k in ((f"{d.title}\n\n", KIND_TEXT), (head.text, KIND_HEADING), (prec.text if prec else "", KIND_HEADING)):
+            for part, k in (
+                (f"{d.title}\n\n", KIND_TEXT),
+                (head.text, KIND_HEADING),
+                (prec.text if prec else "", KIND_HEADING),
+            ):
                 part_ids = tok.encode(part) if part else []
                 ids, kind = ids + part_ids, kind + [k] * len(part_ids)
             body = tok.encode(seg.text)[:MAX_BODY_TOKENS] + [tok.eos_id]
@@ -111,7 +115,11 @@ def main(argv=None) -> int:
     pick = random.Random(0)
     for name, mix in MIXES.items():
         rows = section_rows(docs, tok, library, mix)
-        rows = [rows[i] for i in sorted(pick.sample(range(len(rows)), min(args.clauses, len(rows))))] if args.clauses else rows
+        rows = (
+            [rows[i] for i in sorted(pick.sample(range(len(rows)), min(args.clauses, len(rows))))]
+            if args.clauses
+            else rows
+        )
         pick = random.Random(0)  # the same clauses under every mix
         loss, n = fill_loss(model, rows, tok.mask_id, tok.pad_id, args.draws)
         out[f"loss_{name}"] = round(loss, 4)

@@ -80,7 +80,9 @@ def main() -> int:
         for name, p in picks.items():
             for n in (2, 4):
                 scores[name][n].append(_share(real, p.body, n))
-    out = {f"{name}_{n}gram_share": round(sum(v) / len(v), 4) for name, by in scores.items() for n, v in by.items() if v}
+    out = {
+        f"{name}_{n}gram_share": round(sum(v) / len(v), 4) for name, by in scores.items() for n, v in by.items() if v
+    }
     out.update({"val_clauses": len(scores["bm25"][4]), "library": len(pre), "seconds": round(time.time() - t0, 1)})
     from machine import machine  # benchmarks/machine.py
 

@@ -103,7 +103,8 @@ class CachedPMI:
 
 
 def shortlist_pmi(queries, feats, texts, w: dict, pmi, k: int) -> list[dict]:
-    """feats with a "pmi" array: PMI on the k best by w, the short-list's minimum elsewhere (as hybrid.precedents.relevance)."""
+    """feats with a "pmi" array: PMI on the k best by w, the short-list's minimum elsewhere (as
+    hybrid.precedents.relevance)."""
     out = []
     for q, f in zip(queries, feats):
         base = combine(f, w)
@@ -127,8 +128,14 @@ def rank_cli_seconds(spec: str, texts: list[str]) -> dict:
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "hybrid", "rank", "--spec", spec, "--candidates", f.name, "--json", "--cpu"],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=Path(__file__).resolve().parents[1])
+    subprocess.run(
+        [sys.executable, "-m", "hybrid", "rank", "--spec", spec, "--candidates", f.name, "--json", "--cpu"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     os.unlink(f.name)
@@ -157,7 +164,10 @@ def main(argv=None) -> int:
     data = relevance_data.load()
     texts = data["texts"]
     scorer = rel.RelevanceScorer(embed=rel.EmbeddingCache(rel.minilm_encoder()))
-    feats = {p: [scorer.features(q["query"], [texts[i] for i in q["pool"]]) for q in data["parts"][p]] for p in relevance_data.PARTS}
+    feats = {
+        p: [scorer.features(q["query"], [texts[i] for i in q["pool"]]) for q in data["parts"][p]]
+        for p in relevance_data.PARTS
+    }
     shipped = {f: getattr(scorer.weights, f) for f in BASE}
 
     held, hf = data["parts"]["heldout"], feats["heldout"]
@@ -171,25 +181,56 @@ def main(argv=None) -> int:
         pmi = CachedPMI(reranker, str(args.checkpoint or "shipped") + f":{reranker.pmi_mode}")
 
     def sample(part):
-        return sorted(range(len(data["parts"][part])), key=lambda i: _h("pmi-sample", data["parts"][part][i]["id"]))[: args.pmi_queries]
+        return sorted(range(len(data["parts"][part])), key=lambda i: _h("pmi-sample", data["parts"][part][i]["id"]))[
+            : args.pmi_queries
+        ]
 
-    result = {"benchmark": "relevance", "data": f"evals.relevance_data v{relevance_data.VERSION} (CUAD lawyer labels, train/val documents)",
-              "weights": shipped}
+    result = {
+        "benchmark": "relevance",
+        "data": f"evals.relevance_data v{relevance_data.VERSION} (CUAD lawyer labels, train/val documents)",
+        "weights": shipped,
+    }
     if args.fit:
         dev, df = data["parts"]["dev"], feats["dev"]
         w = fit(dev, df, FIT)
-        print(json.dumps({"fit_on_dev": w, "dev": {
-            "fit": evaluate(dev, [combine(f, w) for f in df]), "shipped": evaluate(dev, [combine(f, shipped) for f in df]),
-            **{n: evaluate(dev, [f[n] for f in df]) for n in BASE}}}), file=sys.stderr)
+        print(
+            json.dumps(
+                {
+                    "fit_on_dev": w,
+                    "dev": {
+                        "fit": evaluate(dev, [combine(f, w) for f in df]),
+                        "shipped": evaluate(dev, [combine(f, shipped) for f in df]),
+                        **{n: evaluate(dev, [f[n] for f in df]) for n in BASE},
+                    },
+                }
+            ),
+            file=sys.stderr,
+        )
         if pmi is not None:  # the PMI weight: the same regression on short-list pairs of a dev sample
             sq = [dev[i] for i in sample("dev")]
             sf = shortlist_pmi(sq, [df[i] for i in sample("dev")], texts, w, pmi, rel.SHORTLIST)
             cut = [{n: f[n][np.argsort(-combine(f, w), kind="stable")[: rel.SHORTLIST]] for n in f} for f in sf]
-            wp = fit([{"gains": list(np.asarray(q["gains"])[np.argsort(-combine(f, w), kind="stable")[: rel.SHORTLIST]])} for q, f in zip(sq, sf)],
-                     cut, names=(*FIT, "pmi"))
-            print(json.dumps({"fit_on_dev_shortlists": wp, "dev_sample": {
-                "with_pmi": evaluate(sq, [combine(f, wp) for f in sf]), "without": evaluate(sq, [combine(f, w) for f in sf]),
-                "pmi_alone_on_shortlist": evaluate(sq, [combine(f, w) * 1e-6 + f["pmi"] for f in sf])}}), file=sys.stderr)
+            wp = fit(
+                [
+                    {"gains": list(np.asarray(q["gains"])[np.argsort(-combine(f, w), kind="stable")[: rel.SHORTLIST]])}
+                    for q, f in zip(sq, sf)
+                ],
+                cut,
+                names=(*FIT, "pmi"),
+            )
+            print(
+                json.dumps(
+                    {
+                        "fit_on_dev_shortlists": wp,
+                        "dev_sample": {
+                            "with_pmi": evaluate(sq, [combine(f, wp) for f in sf]),
+                            "without": evaluate(sq, [combine(f, w) for f in sf]),
+                            "pmi_alone_on_shortlist": evaluate(sq, [combine(f, w) * 1e-6 + f["pmi"] for f in sf]),
+                        },
+                    }
+                ),
+                file=sys.stderr,
+            )
     result["heldout"] = {
         "relevance": evaluate(held, [combine(f, shipped) for f in hf]),
         "bm25": evaluate(held, [f["bm25"] for f in hf]),
@@ -200,12 +241,20 @@ def main(argv=None) -> int:
     if reranker is not None:
         pick = sample("heldout")
         sq, sf = [held[i] for i in pick], [hf[i] for i in pick]
-        legacy = [np.asarray(pmi(q["query"], c)) + reranker.lexical_weight * np.asarray([spec_coverage(q["query"], x) for x in c])
-                  for q in sq for c in [[texts[i] for i in q["pool"]]]]  # = Reranker.pmi_coverage_score, memoized
-        with_pmi = rel.RelevanceScorer(scorer.weights if scorer.weights.pmi else rel.WEIGHTS_WITH_PMI, embed=scorer.embed, pmi=pmi)
+        legacy = [
+            np.asarray(pmi(q["query"], c))
+            + reranker.lexical_weight * np.asarray([spec_coverage(q["query"], x) for x in c])
+            for q in sq
+            for c in [[texts[i] for i in q["pool"]]]
+        ]  # = Reranker.pmi_coverage_score, memoized
+        with_pmi = rel.RelevanceScorer(
+            scorer.weights if scorer.weights.pmi else rel.WEIGHTS_WITH_PMI, embed=scorer.embed, pmi=pmi
+        )
         result["sample"] = {
             "reranker_pmi": evaluate(sq, legacy),
-            "relevance_pmi": evaluate(sq, [np.asarray(with_pmi.score(q["query"], [texts[i] for i in q["pool"]])) for q in sq])
+            "relevance_pmi": evaluate(
+                sq, [np.asarray(with_pmi.score(q["query"], [texts[i] for i in q["pool"]])) for q in sq]
+            )
             | {"weights": {f: getattr(with_pmi.weights, f) for f in rel.FEATURES}},
             "relevance": evaluate(sq, [combine(f, shipped) for f in sf]),
             "bm25": evaluate(sq, [f["bm25"] for f in sf]),

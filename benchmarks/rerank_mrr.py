@@ -31,10 +31,10 @@ import torch
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
-
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.rank.rerank import LEXICAL_WEIGHT, PMI_MODES, Reranker, spec_coverage  # noqa: E402
+
+from machine import add_run_args, emit  # noqa: E402  (benchmarks/machine.py)
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -89,10 +89,19 @@ def items(docs, max_words: int, min_words: int) -> list[dict]:
             words = s.body.split()
             if len(words) < min_words:
                 continue
-            others = [h for c, h in by_type.items() if c != s.clause_type and h.strip().lower() != s.heading.strip().lower()]
+            others = [
+                h for c, h in by_type.items() if c != s.clause_type and h.strip().lower() != s.heading.strip().lower()
+            ]
             if not others:
                 continue
-            out.append({"doc": d.path, "clause": s.clause_type, "text": " ".join(words[:max_words]), "headings": [s.heading] + others})
+            out.append(
+                {
+                    "doc": d.path,
+                    "clause": s.clause_type,
+                    "text": " ".join(words[:max_words]),
+                    "headings": [s.heading] + others,
+                }
+            )
     return out
 
 
@@ -101,8 +110,12 @@ def main() -> None:
     ap.add_argument("--checkpoint", default=str(REPO / "checkpoints" / "hybrid-small"))
     ap.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
-    ap.add_argument("--split", default="test", choices=("val", "test"), help="held-out split (tune on val, report test)")
-    ap.add_argument("--lexical-weights", default="", help="comma-separated extra weights of coverage to measure, e.g. 0.5,1,2")
+    ap.add_argument(
+        "--split", default="test", choices=("val", "test"), help="held-out split (tune on val, report test)"
+    )
+    ap.add_argument(
+        "--lexical-weights", default="", help="comma-separated extra weights of coverage to measure, e.g. 0.5,1,2"
+    )
     ap.add_argument("--limit-docs", type=int, default=0, help="first N test documents only (0 = all)")
     ap.add_argument("--max-words", type=int, default=200, help="clause bodies are cut to their first W words")
     ap.add_argument("--min-words", type=int, default=5, help="skip clauses with fewer body words")
@@ -146,7 +159,9 @@ def main() -> None:
 
     default = Reranker.__init__.__kwdefaults__["pmi_mode"]
     cov = [spec_coverage(h, t) for h, t in zip(specs, texts)]
-    combos = {"reranker": LEXICAL_WEIGHT} | {f"combined_w{w:g}": w for w in (float(x) for x in args.lexical_weights.split(",") if x)}
+    combos = {"reranker": LEXICAL_WEIGHT} | {
+        f"combined_w{w:g}": w for w in (float(x) for x in args.lexical_weights.split(",") if x)
+    }
     scores = {m: pmi[m] for m in modes} | {"coverage": cov}
     if default in pmi:
         scores |= {name: [p + w * c for p, c in zip(pmi[default], cov)] for name, w in combos.items()}
@@ -178,14 +193,18 @@ def main() -> None:
         "mrr_reranker": mrr.get("reranker"),
         "mrr_pmi": mrr.get(default),
         "mrr_bm25": mrr["bm25"],
-        "mrr_random": round(sum(sum(1 / j for j in range(1, len(r["headings"]) + 1)) / len(r["headings"]) for r in rows) / n, 4),
+        "mrr_random": round(
+            sum(sum(1 / j for j in range(1, len(r["headings"]) + 1)) / len(r["headings"]) for r in rows) / n, 4
+        ),
         "reranker_beats_bm25": (mrr.get("reranker") or 0) > mrr["bm25"],
         "pmi_beats_bm25": mrr.get(default, 0) > mrr["bm25"],
         "mrr": mrr,
         "top1": top1,
         "bm25_stemming": stem is not None,
-        "per_clause_mrr": {c: {"n": len(v), **{m: round(sum(g[m] for g in v) / len(v), 3) for m in rr}}
-                           for c, v in sorted(per_clause.items(), key=lambda kv: -len(kv[1]))},
+        "per_clause_mrr": {
+            c: {"n": len(v), **{m: round(sum(g[m] for g in v) / len(v), 3) for m in rr}}
+            for c, v in sorted(per_clause.items(), key=lambda kv: -len(kv[1]))
+        },
         "seconds": {**{f"pmi_{m}": s for m, s in pmi_s.items()}, "bm25": round(bm25_s, 2)},
         "device": args.device,
         "torch_threads": torch.get_num_threads(),

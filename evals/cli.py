@@ -13,8 +13,26 @@ from pathlib import Path
 __all__ = ["add_eval_run"]
 
 
-_FLAGS = ("systems", "split", "limit", "max_sections", "max_body_words", "n_variants", "seed", "out", "checkpoint", "reference",
-          "judge", "judge_words", "judge_context", "judge_docs", "max_docs", "report", "corpus", "threads")
+_FLAGS = (
+    "systems",
+    "split",
+    "limit",
+    "max_sections",
+    "max_body_words",
+    "n_variants",
+    "seed",
+    "out",
+    "checkpoint",
+    "reference",
+    "judge",
+    "judge_words",
+    "judge_context",
+    "judge_docs",
+    "max_docs",
+    "report",
+    "corpus",
+    "threads",
+)
 
 
 def _command(args) -> str:
@@ -59,12 +77,24 @@ def _cmd_eval_run(args) -> int:
     )
     summary = run(cfg, progress=not args.no_progress)
     if args.json:
-        print(json.dumps({"systems": summary["systems"], "real": summary["real"], "judge": summary["judge"], "report": summary["report"],
-                          "out": str(args.out)}))
+        print(
+            json.dumps(
+                {
+                    "systems": summary["systems"],
+                    "real": summary["real"],
+                    "judge": summary["judge"],
+                    "report": summary["report"],
+                    "out": str(args.out),
+                }
+            )
+        )
     else:
         for name, s in summary["systems"].items():
-            figures = ", ".join(f"{k} {s[k]:.4g}" for k in ("judge_bpb", "ref_bpb", "mauve", "copy_13gram", "self_bleu", "seconds_per_draft")
-                                if s.get(k) is not None)
+            figures = ", ".join(
+                f"{k} {s[k]:.4g}"
+                for k in ("judge_bpb", "ref_bpb", "mauve", "copy_13gram", "self_bleu", "seconds_per_draft")
+                if s.get(k) is not None
+            )
             print(f"{name}: {figures}")
         print(f"report: {summary['report']}")
     return 0
@@ -80,34 +110,97 @@ def add_eval_run(esub) -> None:
         "run",
         help="draft the held-out contracts' clause bodies with each system and score them side by side",
         description="For every document of the split, hide its clause bodies and let each system write them "
-        "(N variants, same span budgets, same seed). Scores: judge_bpb under an independent pretrained judge and ref_bpb under "
-        "the in-house reference model, MAUVE on whole clause bodies with a real-vs-real ceiling, required terms, foreign facts, "
-        "13-gram copying from the train split, self-BLEU, distinct-1/2, repetition, required clauses, outline validity, speed. "
+        "(N variants, same span budgets, same seed). Scores: judge_bpb under an independent pretrained judge and "
+        "ref_bpb under "
+        "the in-house reference model, MAUVE on whole clause bodies with a real-vs-real ceiling, required terms, "
+        "foreign facts, "
+        "13-gram copying from the train split, self-BLEU, distinct-1/2, repetition, required clauses, outline "
+        "validity, speed. "
         "Writes samples.jsonl (resumable), summary.json, report.md and plots into --out (and --report).",
     )
-    p.add_argument("--systems", default="hybrid,ar", help=f"comma-separated, from: {', '.join(SYSTEMS)} (default: hybrid,ar)")
+    p.add_argument(
+        "--systems", default="hybrid,ar", help=f"comma-separated, from: {', '.join(SYSTEMS)} (default: hybrid,ar)"
+    )
     p.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
-    p.add_argument("--limit", type=int_range(0, None), default=0, help="only the first N documents that have clause bodies (0 = all)")
-    p.add_argument("--max-sections", type=int_range(0, None), default=0, help="keep each document's first M sections only (0 = all): bounds CPU time")
-    p.add_argument("--max-body-words", type=int_range(0, None), default=0, help="cut each real clause body, and so its span budget, to W words (0 = whole)")
-    p.add_argument("--n-variants", type=int_range(1, MAX_VARIANTS), default=4, help=f"drafts per document, 1-{MAX_VARIANTS} (default: 4)")
+    p.add_argument(
+        "--limit",
+        type=int_range(0, None),
+        default=0,
+        help="only the first N documents that have clause bodies (0 = all)",
+    )
+    p.add_argument(
+        "--max-sections",
+        type=int_range(0, None),
+        default=0,
+        help="keep each document's first M sections only (0 = all): bounds CPU time",
+    )
+    p.add_argument(
+        "--max-body-words",
+        type=int_range(0, None),
+        default=0,
+        help="cut each real clause body, and so its span budget, to W words (0 = whole)",
+    )
+    p.add_argument(
+        "--n-variants",
+        type=int_range(1, MAX_VARIANTS),
+        default=4,
+        help=f"drafts per document, 1-{MAX_VARIANTS} (default: 4)",
+    )
     p.add_argument("--seed", type=SEED, default=0, help="base seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
-    p.add_argument("--out", type=Path, default=Path("evals/runs/latest"), help="run directory; an existing run there is resumed (default: evals/runs/latest)")
-    p.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="drafting model (default: the shipped model)")
-    p.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE, help="independent reference LM (default: checkpoints/reference; see evals/train_reference.py)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("evals/runs/latest"),
+        help="run directory; an existing run there is resumed (default: evals/runs/latest)",
+    )
+    p.add_argument(
+        "--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="drafting model (default: the shipped model)"
+    )
+    p.add_argument(
+        "--reference",
+        type=Path,
+        default=DEFAULT_REFERENCE,
+        help="independent reference LM (default: checkpoints/reference; see evals/train_reference.py)",
+    )
     p.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
     add_threads(p)
     p.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     p.add_argument("--no-mauve", action="store_true", help="skip MAUVE (saves loading the embedding model, ~10 s)")
-    p.add_argument("--judge", default=DEFAULT_JUDGE, help=f"independent judge: a fetched base, Llama dir or checkpoint (default: {DEFAULT_JUDGE}; "
-                   f"a system initialized from its weights is refused: use e.g. --judge {OTHER_JUDGE})")
-    p.add_argument("--judge-words", type=int_range(1, None), default=BODY_WORDS, help=f"words of each clause body the judge scores (default: {BODY_WORDS})")
+    p.add_argument(
+        "--judge",
+        default=DEFAULT_JUDGE,
+        help=f"independent judge: a fetched base, Llama dir or checkpoint (default: {DEFAULT_JUDGE}; "
+        f"a system initialized from its weights is refused: use e.g. --judge {OTHER_JUDGE})",
+    )
+    p.add_argument(
+        "--judge-words",
+        type=int_range(1, None),
+        default=BODY_WORDS,
+        help=f"words of each clause body the judge scores (default: {BODY_WORDS})",
+    )
     p.add_argument("--judge-context", type=int_range(0, None), default=CONTEXT_TOKENS,
                    help=f"tokens of the document before each clause the judge reads (default: {CONTEXT_TOKENS})")
-    p.add_argument("--judge-docs", type=int_range(0, None), default=0, help="judge the first J documents only (0 = all): bounds CPU time")
-    p.add_argument("--max-docs", type=int_range(1, None), default=4, help="costly systems (smollm2-ar) run on the first M documents only (default: 4)")
-    p.add_argument("--report", type=Path, default=None, help="also write the dated report here (e.g. evals/reports/2026-12-01.md) with its plots "
-                   "and summary, committed as one set")
+    p.add_argument(
+        "--judge-docs",
+        type=int_range(0, None),
+        default=0,
+        help="judge the first J documents only (0 = all): bounds CPU time",
+    )
+    p.add_argument(
+        "--max-docs",
+        type=int_range(1, None),
+        default=4,
+        help="costly systems (smollm2-ar) run on the first M documents only (default: 4)",
+    )
+    p.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        help="also write the dated report here (e.g. evals/reports/2026-12-01.md) with its plots "
+        "and summary, committed as one set",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout: {\"systems\": {name: {ref_bpb, mauve, ...}}, ...}")
+    p.add_argument(
+        "--json", action="store_true", help='one JSON object on stdout: {"systems": {name: {ref_bpb, mauve, ...}}, ...}'
+    )
     p.set_defaults(func=_cmd_eval_run)

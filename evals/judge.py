@@ -97,9 +97,12 @@ def check_independent(judge: str, models: dict[str, str]) -> None:
         if shared:
             other = OTHER_JUDGE if Path(judge).resolve() != Path(OTHER_JUDGE).resolve() else DEFAULT_JUDGE
             raise ConfigError(
-                f"--judge {judge} cannot judge system {system!r}: its model ({spec}) was initialized from the judge's weights "
-                f"({', '.join(shared)}), so the judge would score its own text; use another judge, e.g. --judge {other}, "
-                f"or leave {system!r} out of --systems.")
+                f"--judge {judge} cannot judge system {system!r}: its model ({spec}) was initialized from the judge's "
+                f"weights "
+                f"({', '.join(shared)}), so the judge would score its own text; use another judge, e.g. --judge "
+                f"{other}, "
+                f"or leave {system!r} out of --systems."
+            )
 
 
 class Judge:

@@ -21,7 +21,16 @@ import re
 import tempfile
 from pathlib import Path
 
-__all__ = ["N", "memo_words", "gram_hashes", "TrainIndex", "build_index", "load_index", "copy_share", "longest_copied_run"]
+__all__ = [
+    "N",
+    "memo_words",
+    "gram_hashes",
+    "TrainIndex",
+    "build_index",
+    "load_index",
+    "copy_share",
+    "longest_copied_run",
+]
 
 N = 13  # the n-gram length of contamination studies (GPT-3's 13-gram overlap)
 _W = re.compile(r"\w+")

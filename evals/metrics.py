@@ -83,7 +83,9 @@ def first_words(text: str, n: int) -> str:
 def document_deal_terms(doc, deal) -> list[list[str]]:
     """Per section of a real document: the deal facts (party names, effective date, governing law of
     `deal`, hybrid.data.facts.DealFacts) that its real body states, which a faithful fill states too."""
-    facts = [f for f in (deal.party_a, deal.party_b, doc.fields.get("effective_date"), doc.fields.get("governing_law")) if f]
+    facts = [
+        f for f in (deal.party_a, deal.party_b, doc.fields.get("effective_date"), doc.fields.get("governing_law")) if f
+    ]
     return [[f for f in facts if re.search(r"(?<!\w)" + re.escape(f) + r"(?!\w)", s.body, re.I)] for s in doc.sections]
 
 
@@ -148,7 +150,10 @@ def self_bleu(texts: Sequence[str], max_n: int = 4) -> float | None:
         return None
     weights = tuple([1.0 / max_n] * max_n)
     smooth = SmoothingFunction().method1
-    scores = [sentence_bleu(toks[:i] + toks[i + 1 :], hyp, weights=weights, smoothing_function=smooth) for i, hyp in enumerate(toks)]
+    scores = [
+        sentence_bleu(toks[:i] + toks[i + 1 :], hyp, weights=weights, smoothing_function=smooth)
+        for i, hyp in enumerate(toks)
+    ]
     return sum(scores) / len(scores)
 
 
@@ -181,7 +186,9 @@ def repetition_rate(bodies: Sequence[str], n: int = 4) -> float | None:
 # structure
 
 
-def required_clause_fraction(clauses: Sequence[str], bodies: Sequence[str], required: Sequence[str] | None = None, min_words: int = 3) -> float | None:
+def required_clause_fraction(
+    clauses: Sequence[str], bodies: Sequence[str], required: Sequence[str] | None = None, min_words: int = 3
+) -> float | None:
     """Fraction of required clause types that have a section whose body has >= min_words words.
 
     clauses[i] is the clause type of the section bodies[i] was written for. required None = every
@@ -299,7 +306,9 @@ def passages(text: str, max_words: int = PASSAGE_WORDS) -> list[str]:
     return [" ".join(w[i : i + size]) for i in range(0, len(w), size)]
 
 
-def mauve_from_features(p, q, seeds: Sequence[int] = (1, 2, 3), meaningful_at: int = MAUVE_MEANINGFUL, unit: str = "samples") -> dict:
+def mauve_from_features(
+    p, q, seeds: Sequence[int] = (1, 2, 3), meaningful_at: int = MAUVE_MEANINGFUL, unit: str = "samples"
+) -> dict:
     """MAUVE of features p (reference) vs q (generated), mean and std over k-means seeds.
 
     {"mauve", "mauve_std", "n_p", "n_q", "seeds", "meaningful", "note"}; mauve None when a side
@@ -309,7 +318,15 @@ def mauve_from_features(p, q, seeds: Sequence[int] = (1, 2, 3), meaningful_at: i
 
     p, q = np.asarray(p, dtype=np.float32), np.asarray(q, dtype=np.float32)
     n_p, n_q = len(p), len(q)
-    out = {"mauve": None, "mauve_std": None, "n_p": n_p, "n_q": n_q, "seeds": list(seeds), "meaningful": False, "note": ""}
+    out = {
+        "mauve": None,
+        "mauve_std": None,
+        "n_p": n_p,
+        "n_q": n_q,
+        "seeds": list(seeds),
+        "meaningful": False,
+        "note": "",
+    }
     if min(n_p, n_q) < MAUVE_MIN:
         out["note"] = f"not computed: {min(n_p, n_q)} {unit} on one side (< {MAUVE_MIN})"
         return out

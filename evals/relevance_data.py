@@ -33,7 +33,6 @@ import csv
 import hashlib
 import json
 import os
-import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -173,7 +172,9 @@ def build(root: str | os.PathLike | None = None, max_per_category: int = 12) -> 
     root = corpus_root(root)
     cats = parse_categories((root / "cuad" / "CUAD_v1_README.txt").read_text(encoding="utf-8", errors="replace"))
     cats = {c: v for c, v in cats.items() if c not in SKIPPED}
-    assert set(cats) == set(DRAFTING_REQUESTS), f"categories without a drafting request: {set(cats) ^ set(DRAFTING_REQUESTS)}"
+    assert set(cats) == set(DRAFTING_REQUESTS), (
+        f"categories without a drafting request: {set(cats) ^ set(DRAFTING_REQUESTS)}"
+    )
     labelled = load_labelled_clauses(root / "cuad" / "master_clauses.csv", cats)
     docs = [e for e in load_manifest(root) if e["source"] == "cuad" and e["split"] in ("train", "val")]
     part_of = {e["path"]: "heldout" if _h("part", e["group"]) % 1000 < HELDOUT_SHARE * 1000 else "dev" for e in docs}
@@ -216,10 +217,17 @@ def build(root: str | os.PathLike | None = None, max_per_category: int = 12) -> 
                 pool = list(dict.fromkeys(i for p in [e["path"], *others] for i in doc_clauses[p]))
                 gains = [GAIN_LABELLED if cat in labels[i] else GAIN_GROUP if labels[i] & related else 0 for i in pool]
                 form = ("name", "description", "request")[_h("form", cat, e["path"]) % 3]
-                queries.append({
-                    "id": f"{part}:{cat}:{e['path']}", "category": cat, "form": form, "query": _query(cat, cats[cat], form),
-                    "doc": e["path"], "pool": pool, "gains": gains,
-                })
+                queries.append(
+                    {
+                        "id": f"{part}:{cat}:{e['path']}",
+                        "category": cat,
+                        "form": form,
+                        "query": _query(cat, cats[cat], form),
+                        "doc": e["path"],
+                        "pool": pool,
+                        "gains": gains,
+                    }
+                )
         parts[part] = queries
     return {"version": VERSION, "texts": texts, "labels": [sorted(s) for s in labels], "parts": parts}
 
@@ -228,7 +236,11 @@ def _cache_path() -> Path | None:
     base = os.environ.get("HYBRID_CACHE", "")
     if base.lower() in ("0", "off", "none", "false"):
         return None
-    return (Path(base) if base else Path(__file__).resolve().parents[1] / ".cache") / "relevance" / f"cuad-relevance-v{VERSION}.json"
+    return (
+        (Path(base) if base else Path(__file__).resolve().parents[1] / ".cache")
+        / "relevance"
+        / f"cuad-relevance-v{VERSION}.json"
+    )
 
 
 def load(root: str | os.PathLike | None = None) -> dict:

@@ -27,19 +27,27 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
+from evals import metrics
+from evals.aggregate import mauve_embedder, summarize
+from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE
+from evals.samples import REAL, SAMPLES, SUMMARY, check_settings, fingerprint, load_samples
+from evals.systems import EVAL_SAMPLING, SYSTEMS, parse_systems
 from hybrid.common.config import SHIPPED_CHECKPOINT
 from hybrid.common.errors import CheckpointError, ConfigError, CorpusError
 from hybrid.common.machine import cpu_model
 from hybrid.common.options import DEFAULT_THREADS, MAX_VARIANTS, SEED, int_range
 from hybrid.common.outdir import FileSet, OutputLock, check_writable, recover
 
-from evals import metrics
-from evals.aggregate import mauve_embedder, summarize
-from evals.samples import REAL, SAMPLES, SUMMARY, check_settings, fingerprint, load_samples
-from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE
-from evals.systems import EVAL_SAMPLING, SYSTEMS, parse_systems
-
-__all__ = ["RunConfig", "run", "doc_seed", "shorten", "load_samples", "summarize", "DEFAULT_REFERENCE", "DEFAULT_CHECKPOINT"]
+__all__ = [
+    "RunConfig",
+    "run",
+    "doc_seed",
+    "shorten",
+    "load_samples",
+    "summarize",
+    "DEFAULT_REFERENCE",
+    "DEFAULT_CHECKPOINT",
+]
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CHECKPOINT = SHIPPED_CHECKPOINT
@@ -60,7 +68,8 @@ class RunConfig:
     reference: str = str(DEFAULT_REFERENCE)  # the independent causal LM that scores (evals/train_reference.py)
     corpus: str | None = None  # corpus root; None = $HYBRID_CORPUS or ../shared/corpus
     device: str = "auto"  # auto = cuda when available, else cpu
-    threads: int = DEFAULT_THREADS  # torch CPU threads; 0 = torch's default (hybrid.common.options.DEFAULT_THREADS says why 1)
+    # torch CPU threads; 0 = torch's default (hybrid.common.options.DEFAULT_THREADS says why 1)
+    threads: int = DEFAULT_THREADS
     mauve: bool = True  # compute MAUVE (loads the embedding model, ~10 s)
     mauve_seeds: tuple[int, ...] = (1, 2, 3)  # k-means seeds MAUVE is averaged over
     judge: str = DEFAULT_JUDGE  # the independent pretrained judge (evals.judge): a base name, Llama dir or checkpoint
@@ -68,22 +77,39 @@ class RunConfig:
     judge_context: int = CONTEXT_TOKENS  # skeleton tokens before each clause the judge reads
     judge_docs: int = 0  # judge the first J documents only (0 = all): the judge is the slowest part on CPU
     max_docs: int = 4  # costly systems (smollm2-ar) run on the first M documents only
-    report: str | None = None  # also write the report as this dated file (e.g. evals/reports/2026-12-01.md) with plots + summary
+    # also write the report as this dated file (e.g. evals/reports/2026-12-01.md) with plots + summary
+    report: str | None = None
     command: str = ""  # the command line, recorded in the report
 
     def __post_init__(self):
         self.systems = tuple(s.name for s in parse_systems(",".join(self.systems)))
-        for name, lo, hi in (("limit", 0, None), ("max_sections", 0, None), ("max_body_words", 0, None), ("n_variants", 1, MAX_VARIANTS), ("seed", 0, SEED.hi), ("threads", 0, None),
-                             ("judge_words", 1, None), ("judge_context", 0, None), ("judge_docs", 0, None), ("max_docs", 1, None)):
+        for name, lo, hi in (
+            ("limit", 0, None),
+            ("max_sections", 0, None),
+            ("max_body_words", 0, None),
+            ("n_variants", 1, MAX_VARIANTS),
+            ("seed", 0, SEED.hi),
+            ("threads", 0, None),
+            ("judge_words", 1, None),
+            ("judge_context", 0, None),
+            ("judge_docs", 0, None),
+            ("max_docs", 1, None),
+        ):
             int_range(lo, hi).check(name.replace("_", "-"), getattr(self, name))
         if self.device not in ("auto", "cpu", "cuda"):
             raise ConfigError(f"device must be one of auto, cpu, cuda, got {self.device!r}.")
         if not self.mauve_seeds:
             raise ConfigError("mauve_seeds must name at least one seed.")
         if not str(self.judge).strip():
-            raise ConfigError(f"judge must name a model (a base such as {DEFAULT_JUDGE}, a Llama directory or a checkpoint), got {self.judge!r}.")
+            raise ConfigError(
+                f"judge must name a model (a base such as {DEFAULT_JUDGE}, a Llama directory or a checkpoint), got "
+                f"{self.judge!r}."
+            )
         if self.report is not None and not str(self.report).endswith(".md"):
-            raise ConfigError(f"report must be a Markdown file path ending in .md (e.g. evals/reports/2026-12-01.md), got {self.report!r}.")
+            raise ConfigError(
+                f"report must be a Markdown file path ending in .md (e.g. evals/reports/2026-12-01.md), got "
+                f"{self.report!r}."
+            )
 
 
 def doc_seed(seed: int, path: str) -> int:
@@ -147,20 +173,33 @@ def _score(drafts, ref_model, ref_tok, window: int, device, judge=None, judge_kw
     texts = ["\n\n".join(b) for b in drafts.bodies]
     rep = [sum(c) for c in zip(*(metrics.repetition_counts(b) for b in drafts.bodies))]  # [repeated, total]
     ex = [sum(c) for c in zip(*(metrics.term_counts(b, terms) for b in drafts.bodies))]  # [exact, mentions]
-    req = [x for b in drafts.bodies if (x := metrics.required_clause_fraction(drafts.clauses, b, drafts.required)) is not None]
+    req = [
+        x
+        for b in drafts.bodies
+        if (x := metrics.required_clause_fraction(drafts.clauses, b, drafts.required)) is not None
+    ]
     extra = {}
     if judge is not None:
         t0 = time.perf_counter()
         jn, jb, jt = clause_nats(judge, drafts.segments, drafts.bodies[0], **(judge_kw or {}))
-        extra.update(judge_nats=round(jn, 4), judge_bytes=jb, judge_tokens=jt, judge_seconds=round(time.perf_counter() - t0, 3))
+        extra.update(
+            judge_nats=round(jn, 4), judge_bytes=jb, judge_tokens=jt, judge_seconds=round(time.perf_counter() - t0, 3)
+        )
     if index is not None:
         cp = [memorization.copy_share(t, index) for t in texts]
-        extra.update(copy=[sum(a for a, _ in cp), sum(b for _, b in cp)],
-                     longest_copy=max(memorization.longest_copied_run(b, index) for v in drafts.bodies for b in v) if texts else 0)
+        extra.update(
+            copy=[sum(a for a, _ in cp), sum(b for _, b in cp)],
+            longest_copy=max(memorization.longest_copied_run(b, index) for v in drafts.bodies for b in v)
+            if texts
+            else 0,
+        )
     rt = drafts.required_terms
     if rt is not None:
         extra["req_terms"] = [sum(c) for c in zip(*(metrics.terms_in_clauses(b, rt) for b in drafts.bodies))] or [0, 0]
-    extra["foreign"] = [sum(len(metrics.foreign_facts(t, skeleton_text)) for t in texts), sum(len(t.split()) for t in texts)]
+    extra["foreign"] = [
+        sum(len(metrics.foreign_facts(t, skeleton_text)) for t in texts),
+        sum(len(t.split()) for t in texts),
+    ]
     extra["junk_lines"] = sum(metrics.junk_numbering_lines(b) for b in drafts.bodies)
     extra["duplicate_types"] = metrics.duplicate_clause_types(drafts.clauses)
     return {
@@ -178,7 +217,8 @@ def _score(drafts, ref_model, ref_tok, window: int, device, judge=None, judge_kw
 
 
 def _outline_valid(drafts) -> bool | None:
-    """Planned samples: the outline re-checked against its template's schema (a failed plan is invalid); None otherwise."""
+    """Planned samples: the outline re-checked against its template's schema (a failed plan is invalid); None
+    otherwise."""
     from hybrid.templates.template import load_template
 
     if drafts.template is None:
@@ -188,9 +228,20 @@ def _outline_valid(drafts) -> bool | None:
 
 def _record(system: str, doc, seed: int, n: int, drafts, scores: dict | None) -> dict:
     rec = {
-        "system": system, "doc": doc.path, "doc_type": doc.doc_type, "seed": seed, "n": n, "skipped": drafts.skipped,
-        "clauses": drafts.clauses, "template": drafts.template, "outline": drafts.outline, "outline_valid": _outline_valid(drafts),
-        "seconds": round(drafts.seconds, 4), "plan_seconds": round(drafts.plan_seconds, 4), "tokens": drafts.tokens, "steps": drafts.steps,
+        "system": system,
+        "doc": doc.path,
+        "doc_type": doc.doc_type,
+        "seed": seed,
+        "n": n,
+        "skipped": drafts.skipped,
+        "clauses": drafts.clauses,
+        "template": drafts.template,
+        "outline": drafts.outline,
+        "outline_valid": _outline_valid(drafts),
+        "seconds": round(drafts.seconds, 4),
+        "plan_seconds": round(drafts.plan_seconds, 4),
+        "tokens": drafts.tokens,
+        "steps": drafts.steps,
     }
     rec.update(scores or {})
     rec["bodies"] = drafts.bodies
@@ -212,11 +263,10 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     import torch
     from tqdm import tqdm
 
-    from hybrid.train.loop import load_checkpoint
-
     from evals import memorization
     from evals.judge import OTHER_JUDGE, check_independent, lineage, load_judge
     from evals.systems import Engine
+    from hybrid.train.loop import load_checkpoint
 
     t_begin = time.perf_counter()
     log = log or (lambda m: print(m, file=sys.stderr))
@@ -236,7 +286,9 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     try:
         ref_model, ref_tok, ref_record = load_checkpoint(ref)
     except CheckpointError as e:
-        raise CheckpointError(f"reference model: {e}; train it with `python -m evals.train_reference` (evals/train_reference.py)") from None
+        raise CheckpointError(
+            f"reference model: {e}; train it with `python -m evals.train_reference` (evals/train_reference.py)"
+        ) from None
     try:
         judge = load_judge(cfg.judge, device)
     except CheckpointError as e:
@@ -251,7 +303,10 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
         "judge": judge_weights, "judge_words": cfg.judge_words, "judge_context": cfg.judge_context,
     }
     if settings["checkpoint"] == settings["reference"]:
-        raise ConfigError(f"--reference {ref} holds the same weights as --checkpoint {ck}; the reference must be an independent model.")
+        raise ConfigError(
+            f"--reference {ref} holds the same weights as --checkpoint {ck}; the reference must be an independent "
+            f"model."
+        )
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     check_settings(out, settings)
@@ -268,14 +323,32 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
 
     records = load_samples(out)
     done = {(r["system"], r["doc"]) for r in records}
-    keys = [(s, d.path) for i, d in enumerate(docs) for s in (REAL, *cfg.systems) if s == REAL or not SYSTEMS[s].costly or i < cfg.max_docs]
+    keys = [
+        (s, d.path)
+        for i, d in enumerate(docs)
+        for s in (REAL, *cfg.systems)
+        if s == REAL or not SYSTEMS[s].costly or i < cfg.max_docs
+    ]
     todo = [k for k in keys if k not in done]
-    log(f"eval: {len(docs)} documents of split {cfg.split!r} ({n_empty} without clause bodies left out), systems {', '.join(cfg.systems)}, "
-        f"N={cfg.n_variants}, device {device}; {len(keys) - len(todo)} of {len(keys)} samples already in {out / SAMPLES}")
+    log(
+        f"eval: {len(docs)} documents of split {cfg.split!r} ({n_empty} without clause bodies left out), systems "
+        f"{', '.join(cfg.systems)}, "
+        f"N={cfg.n_variants}, device {device}; {len(keys) - len(todo)} of {len(keys)} samples already in "
+        f"{out / SAMPLES}"
+    )
     if todo and any(k[0] != REAL for k in todo):
         engine.warm_up([s for s in systems if any(k[0] == s.name for k in todo)])
-    with open(out / SAMPLES, "a", encoding="utf-8") as f, tqdm(total=len(keys), initial=len(keys) - len(todo), desc="eval",
-                                                               file=sys.stderr, disable=not progress, dynamic_ncols=True) as bar:
+    with (
+        open(out / SAMPLES, "a", encoding="utf-8") as f,
+        tqdm(
+            total=len(keys),
+            initial=len(keys) - len(todo),
+            desc="eval",
+            file=sys.stderr,
+            disable=not progress,
+            dynamic_ncols=True,
+        ) as bar,
+    ):
         todo_set = set(todo)
         for doc in docs:
             if not any((name, doc.path) in todo_set for name in (REAL, *cfg.systems)):
@@ -300,23 +373,53 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
                 bar.update(1)
 
     embed = mauve_embedder("cuda" if device == "cuda" else "cpu") if cfg.mauve else None
-    pool = {d.path: [s.body for s in d.sections] for d in _select_documents(replace(cfg, limit=0, max_sections=0, max_body_words=0))[0]}
-    summary = summarize(records, cfg.systems, [d.path for d in docs], embed=embed, mauve_seeds=cfg.mauve_seeds, real_pool=pool,
-                        max_sections=cfg.max_sections)
-    summary["judge"] = {"spec": cfg.judge, "params": judge.params, "weights": judge_weights, "base": judge.record.get("base"),
-                        "upstream": (judge.record.get("source") or {}).get("upstream"), "words": cfg.judge_words,
-                        "context_tokens": cfg.judge_context, "documents": len(judged)}
+    pool = {
+        d.path: [s.body for s in d.sections]
+        for d in _select_documents(replace(cfg, limit=0, max_sections=0, max_body_words=0))[0]
+    }
+    summary = summarize(
+        records,
+        cfg.systems,
+        [d.path for d in docs],
+        embed=embed,
+        mauve_seeds=cfg.mauve_seeds,
+        real_pool=pool,
+        max_sections=cfg.max_sections,
+    )
+    summary["judge"] = {
+        "spec": cfg.judge,
+        "params": judge.params,
+        "weights": judge_weights,
+        "base": judge.record.get("base"),
+        "upstream": (judge.record.get("source") or {}).get("upstream"),
+        "words": cfg.judge_words,
+        "context_tokens": cfg.judge_context,
+        "documents": len(judged),
+    }
     summary["run"] = {
-        **asdict(cfg), "systems": list(cfg.systems), "mauve_seeds": list(cfg.mauve_seeds), "device": device,
-        "threads_used": torch.get_num_threads(), "documents": len(docs), "documents_without_bodies": n_empty,
-        "checkpoint_step": ck_record.get("step"), "checkpoint_config": {k: ck_record.get("config", {}).get(k) for k in ("d_model", "n_layers", "seed")},
-        "reference_step": ref_record.get("step"), "reference_config": {k: ref_record.get("config", {}).get(k) for k in ("d_model", "n_layers", "seed", "diffusion_weight")},
+        **asdict(cfg),
+        "systems": list(cfg.systems),
+        "mauve_seeds": list(cfg.mauve_seeds),
+        "device": device,
+        "threads_used": torch.get_num_threads(),
+        "documents": len(docs),
+        "documents_without_bodies": n_empty,
+        "checkpoint_step": ck_record.get("step"),
+        "checkpoint_config": {k: ck_record.get("config", {}).get(k) for k in ("d_model", "n_layers", "seed")},
+        "reference_step": ref_record.get("step"),
+        "reference_config": {
+            k: ref_record.get("config", {}).get(k) for k in ("d_model", "n_layers", "seed", "diffusion_weight")
+        },
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "device_name": torch.cuda.get_device_name() if device == "cuda" else f"cpu, {torch.get_num_threads()} threads",
-        "load_average": [round(x, 2) for x in os.getloadavg()], "cpu_count": os.cpu_count(), "cpu_model": cpu_model(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "cpu_count": os.cpu_count(),
+        "cpu_model": cpu_model(),
         "wall_seconds": round(time.perf_counter() - t_begin, 1),  # this invocation, summary and MAUVE included
-        "samples_run": len(todo), "samples_resumed": len(keys) - len(todo),
-        "sample_wall_seconds": round(sum(r.get("wall_seconds", 0.0) for r in records), 1),  # every sample, resumed ones too
+        "samples_run": len(todo),
+        "samples_resumed": len(keys) - len(todo),
+        # every sample, resumed ones too
+        "sample_wall_seconds": round(sum(r.get("wall_seconds", 0.0) for r in records), 1),
     }
     _commit_report(summary, out, "report.md", "")
     if cfg.report:
@@ -330,7 +433,8 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
 
 
 def _commit_report(summary: dict, directory: Path, name: str, prefix: str) -> None:
-    """directory/name + its plots (prefix + plot name) + prefix + summary.json, committed as one set (hybrid.common.outdir)."""
+    """directory/name + its plots (prefix + plot name) + prefix + summary.json, committed as one set
+    (hybrid.common.outdir)."""
     from evals.report import write_report
 
     directory.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,8 @@ variant's span from its own seeded draw of precedents (variant 0: the top one) w
 words masked, nothing beside the span (hybrid.precedents.start), as `hybrid draft --precedent-start` does.
 
 Precedents (`precedents` = 1): each span's top train-split precedent, the deal's facts written
-in, sits right before it (hybrid.skeleton.from_precedents.document_skeleton, the layout benchmarks/precedent.py measures), as
+in, sits right before it (hybrid.skeleton.from_precedents.document_skeleton, the layout benchmarks/precedent.py
+measures), as
 `hybrid draft --precedents 1` drafts. `retrieval` generates nothing: variant v is the v-th
 seeded retrieval draw with the deal's facts substituted, cut to the real body's word count.
 `smollm2-ar` fills zero-shot with the pretrained base (its own tokenizer), on at most
@@ -31,7 +32,19 @@ from functools import lru_cache
 
 from hybrid.common.errors import ConfigError, SamplingError, TemplateError
 
-__all__ = ["System", "SYSTEMS", "EVAL_SAMPLING", "get_system", "parse_systems", "Engine", "Drafts", "document_terms", "deal_text", "template_for", "planned_fields"]
+__all__ = [
+    "System",
+    "SYSTEMS",
+    "EVAL_SAMPLING",
+    "get_system",
+    "parse_systems",
+    "Engine",
+    "Drafts",
+    "document_terms",
+    "deal_text",
+    "template_for",
+    "planned_fields",
+]
 
 STEP_SWEEP = (4, 8, 16, 32, 64)
 
@@ -51,20 +64,79 @@ class System:
 
 def _table() -> dict[str, System]:
     rows = [
-        System("hybrid", "diffusion", None, None, "diffusion fill from 1 precedent per span, the sampler's default K and w", precedents=1),
+        System(
+            "hybrid",
+            "diffusion",
+            None,
+            None,
+            "diffusion fill from 1 precedent per span, the sampler's default K and w",
+            precedents=1,
+        ),
         System("hybrid-noprec", "diffusion", None, None, "diffusion fill without precedents, default K and w"),
-        System("hybrid-edit", "diffusion", None, None, "each span edited from its variant's own precedent draw: a quarter of its "
-               "words masked, the deal's facts kept, then the diffusion fill (--precedent-start 0.25, the recommended level)",
-               precedents=1, start=0.25),
-        System("ar", "ar", None, 0.0, "KV-cached autoregressive fill on the same backbone and skeleton (1 precedent per span)", precedents=1),
-        System("retrieval", "retrieval", None, None, "no generation: the top precedent with the deal's facts substituted, cut to the real length"),
-        System("smollm2-ar", "ar", None, 0.0, "zero-shot autoregressive fill with pretrained SmolLM2-135M, no precedents",
-               model="smollm2-135m", costly=True),
-        System("hybrid-noguide", "diffusion", None, 1.0, "diffusion fill from 1 precedent per span, default K, guidance off (w = 1)", precedents=1),
+        System(
+            "hybrid-edit",
+            "diffusion",
+            None,
+            None,
+            "each span edited from its variant's own precedent draw: a quarter of its "
+            "words masked, the deal's facts kept, then the diffusion fill (--precedent-start 0.25, the recommended "
+            "level)",
+            precedents=1,
+            start=0.25,
+        ),
+        System(
+            "ar",
+            "ar",
+            None,
+            0.0,
+            "KV-cached autoregressive fill on the same backbone and skeleton (1 precedent per span)",
+            precedents=1,
+        ),
+        System(
+            "retrieval",
+            "retrieval",
+            None,
+            None,
+            "no generation: the top precedent with the deal's facts substituted, cut to the real length",
+        ),
+        System(
+            "smollm2-ar",
+            "ar",
+            None,
+            0.0,
+            "zero-shot autoregressive fill with pretrained SmolLM2-135M, no precedents",
+            model="smollm2-135m",
+            costly=True,
+        ),
+        System(
+            "hybrid-noguide",
+            "diffusion",
+            None,
+            1.0,
+            "diffusion fill from 1 precedent per span, default K, guidance off (w = 1)",
+            precedents=1,
+        ),
     ]
-    rows += [System(f"hybrid-k{k}", "diffusion", k, None, f"diffusion fill from 1 precedent per span, K = {k}, default w", precedents=1)
-             for k in STEP_SWEEP]
-    rows.append(System("planned", "planned", None, None, "the planner's outline for the doc type (template), then the default diffusion fill"))
+    rows += [
+        System(
+            f"hybrid-k{k}",
+            "diffusion",
+            k,
+            None,
+            f"diffusion fill from 1 precedent per span, K = {k}, default w",
+            precedents=1,
+        )
+        for k in STEP_SWEEP
+    ]
+    rows.append(
+        System(
+            "planned",
+            "planned",
+            None,
+            None,
+            "the planner's outline for the doc type (template), then the default diffusion fill",
+        )
+    )
     return {s.name: s for s in rows}
 
 
@@ -85,11 +157,14 @@ def parse_systems(spec: str) -> list[System]:
         raise ConfigError(f"--systems must name at least one system (valid: {', '.join(SYSTEMS)}, real), got {spec!r}.")
     names = [n for n in dict.fromkeys(names) if n != "real"]
     if not names:
-        raise ConfigError(f"--systems must name at least one system besides real (valid: {', '.join(SYSTEMS)}), got {spec!r}.")
+        raise ConfigError(
+            f"--systems must name at least one system besides real (valid: {', '.join(SYSTEMS)}), got {spec!r}."
+        )
     return [get_system(n) for n in names]
 
 
-EVAL_SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # hybrid.common.sampling.SamplingParams fields, as benchmarks/fill.py
+# hybrid.common.sampling.SamplingParams fields, as benchmarks/fill.py
+EVAL_SAMPLING = {"temperature": 0.8, "top_p": 0.9}
 
 
 @lru_cache(maxsize=1)
@@ -139,13 +214,18 @@ class Drafts:
     outline: dict | None = None  # the planner's outline (planned only; None when it failed)
     template: str | None = None  # the template planned under (planned only)
     skipped: str = ""  # why no bodies were written (planned: no template for the doc type, planner failed)
-    required_terms: list[list[str]] | None = None  # per span: deal facts its body must state (document_terms; a template's for planned)
+    # per span: deal facts its body must state (document_terms; a template's for planned)
+    required_terms: list[list[str]] | None = None
 
 
 def deal_text(doc) -> str:
     """What a held-out document's deal states for the fact guard: its skeleton text (title, preamble,
     headings, tail) and its CUAD fields, as hybrid.fidelity.foreign_facts.allowed_text is for a template draft."""
-    return "".join(s.text for s in doc.segments() if s.kind != "body") + "\n" + "\n".join(str(v) for v in doc.fields.values())
+    return (
+        "".join(s.text for s in doc.segments() if s.kind != "body")
+        + "\n"
+        + "\n".join(str(v) for v in doc.fields.values())
+    )
 
 
 def document_terms(doc) -> list[list[str]]:
@@ -210,13 +290,18 @@ class Engine:
         `hybrid draft` does (a pretrained base with its own tokenizer fills unguarded)."""
         from dataclasses import replace
 
+        from hybrid.fidelity.fact_guard import FactGuard
         from hybrid.fill import ar as arfill
         from hybrid.fill.diffusion import sampler
-        from hybrid.fidelity.fact_guard import FactGuard
 
         params = self.params
         if allowed and system.model is None:
-            params = replace(params, fact_guard=FactGuard(self.tokenizer, allowed, vocab=self.model.output_weight.shape[0], precedent_facts=facts))
+            params = replace(
+                params,
+                fact_guard=FactGuard(
+                    self.tokenizer, allowed, vocab=self.model.output_weight.shape[0], precedent_facts=facts
+                ),
+            )
         if system.kind == "ar":
             model, tok = self.model_for(system)
             return arfill.fill(model, tok, skeleton, n=n, seed=seed, params=params)
@@ -230,7 +315,12 @@ class Engine:
         from hybrid.data.document import Segment
         from hybrid.skeleton.tokenized import tokenize_segments
 
-        segs = [Segment("AGREEMENT\n\n", "text"), Segment("1. Term.\n", "heading", 0), Segment("", "body", 0), Segment("\n\n", "text")]
+        segs = [
+            Segment("AGREEMENT\n\n", "text"),
+            Segment("1. Term.\n", "heading", 0),
+            Segment("", "body", 0),
+            Segment("\n\n", "text"),
+        ]
         sk = tokenize_segments(self.tokenizer, segs, [8])
         for system in {s.model: s for s in systems if s.kind == "ar"}.values():
             model, tok = self.model_for(system)
@@ -301,15 +391,22 @@ class Engine:
         t0 = time.perf_counter()
         with self._autocast():
             allowed = skel.deal_text if system.kind == "planned" else deal_text(doc)
-            results = self._fill(system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed, allowed, start, facts)
+            results = self._fill(
+                system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed, allowed, start, facts
+            )
         self._sync()
         fill_s = time.perf_counter() - t0
         # scored against the document's own skeleton: a precedent is the system's input, not context the judge may read
-        segments = [Segment("", "body", s.section) if s.kind == "body" else s for s in (sk.segments if system.kind == "planned" else doc.segments())]
+        segments = [
+            Segment("", "body", s.section) if s.kind == "body" else s
+            for s in (sk.segments if system.kind == "planned" else doc.segments())
+        ]
         return Drafts(
             bodies=[list(r.spans) for r in results],
             segments=segments,
-            clauses=[s.clause or doc.sections[s.section].clause_type for s in sk.spans] if system.kind != "planned" else [s.clause for s in sk.spans],
+            clauses=[s.clause or doc.sections[s.section].clause_type for s in sk.spans]
+            if system.kind != "planned"
+            else [s.clause for s in sk.spans],
             terms=terms,
             seconds=plan_s + fill_s,
             tokens=sum(len(t) for r in results for t in r.tokens),
@@ -318,11 +415,14 @@ class Engine:
             required=required,
             outline=outline,
             template=tid,
-            required_terms=[list(s.required_terms) for s in sk.spans] if system.kind == "planned" else document_terms(doc),
+            required_terms=[list(s.required_terms) for s in sk.spans]
+            if system.kind == "planned"
+            else document_terms(doc),
         )
 
     def _retrieve(self, doc, n: int, seed: int) -> Drafts:
-        """Variant v = the v-th retrieval draw per section, the deal's facts written in, cut to the real body's words."""
+        """Variant v = the v-th retrieval draw per section, the deal's facts written in, cut to the real body's
+        words."""
         from evals.metrics import first_words
         from hybrid.data.document import Segment
         from hybrid.data.precedent_pairs import deal_from_document
@@ -334,7 +434,12 @@ class Engine:
         bodies = []
         for v in range(n):
             hits = self.library().for_document(doc, variant=v, seed=seed)
-            bodies.append([first_words(hits[i].adapted(deal), len(doc.sections[i].body.split())) if hits[i] else "" for i in sections])
+            bodies.append(
+                [
+                    first_words(hits[i].adapted(deal), len(doc.sections[i].body.split())) if hits[i] else ""
+                    for i in sections
+                ]
+            )
         return Drafts(
             bodies=bodies,
             segments=[Segment("", "body", s.section) if s.kind == "body" else s for s in segs],
@@ -345,4 +450,6 @@ class Engine:
 
     @staticmethod
     def _skip(reason: str, **kw) -> Drafts:
-        return Drafts(bodies=[], segments=[], clauses=[], terms=[], seconds=0.0, tokens=0, steps=0, skipped=reason, **kw)
+        return Drafts(
+            bodies=[], segments=[], clauses=[], terms=[], seconds=0.0, tokens=0, steps=0, skipped=reason, **kw
+        )

@@ -61,13 +61,28 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m evals.train_reference", description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=None, help=f"checkpoint directory (default: {REFERENCE_CONFIG['out']})")
     ap.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
-    ap.add_argument("--max-minutes", type=ranges["max_minutes"], default=None, help=f"wall-clock stop (default: {REFERENCE_CONFIG['max_minutes']})")
-    ap.add_argument("--max-steps", type=ranges["max_steps"], default=None, help=f"steps (default: {REFERENCE_CONFIG['max_steps']})")
-    ap.add_argument("--threads", type=ranges["threads"], default=None, help=f"CPU threads (default: {REFERENCE_CONFIG['threads']})")
+    ap.add_argument(
+        "--max-minutes",
+        type=ranges["max_minutes"],
+        default=None,
+        help=f"wall-clock stop (default: {REFERENCE_CONFIG['max_minutes']})",
+    )
+    ap.add_argument(
+        "--max-steps", type=ranges["max_steps"], default=None, help=f"steps (default: {REFERENCE_CONFIG['max_steps']})"
+    )
+    ap.add_argument(
+        "--threads", type=ranges["threads"], default=None, help=f"CPU threads (default: {REFERENCE_CONFIG['threads']})"
+    )
     ap.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
     args = ap.parse_args(argv)
     try:
-        cfg = reference_config(out=args.out, corpus=args.corpus, max_minutes=args.max_minutes, max_steps=args.max_steps, threads=args.threads)
+        cfg = reference_config(
+            out=args.out,
+            corpus=args.corpus,
+            max_minutes=args.max_minutes,
+            max_steps=args.max_steps,
+            threads=args.threads,
+        )
         record = train(cfg, resume=args.resume)
     except HybridError as e:
         print(f"train_reference: error: {e}", file=sys.stderr)

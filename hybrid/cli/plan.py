@@ -57,17 +57,20 @@ def _cmd_templates(args) -> int:
     else:
         width = max(len(r["id"]) for r in rows)
         for r in rows:
-            print(f"{r['id']:<{width}}  {r['title']}\n{'':<{width}}  path: {r['path']}\n{'':<{width}}  required: {', '.join(r['required_fields'])}")
+            print(
+                f"{r['id']:<{width}}  {r['title']}\n{'':<{width}}  path: {r['path']}\n"
+                f"{'':<{width}}  required: {', '.join(r['required_fields'])}"
+            )
     return 0
 
 
 def _cmd_plan(args) -> int:
     import torch
 
-    from hybrid.plan.planner import Planner
     from hybrid.common.sampling import SamplingParams
-    from hybrid.templates.template import load_template
     from hybrid.model.checkpoint import load_checkpoint
+    from hybrid.plan.planner import Planner
+    from hybrid.templates.template import load_template
 
     template = load_template(args.template)
     fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
@@ -82,7 +85,11 @@ def _cmd_plan(args) -> int:
     print(f"planning {template.id} (seed {args.seed}) ...", file=sys.stderr)
     result = Planner(model, tok).plan(template, fields, seed=args.seed, params=params, max_tokens=args.max_tokens)
     if args.json:
-        print(json.dumps({"template": template.id, "fields": fields, "seed": args.seed, **result.to_dict()}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {"template": template.id, "fields": fields, "seed": args.seed, **result.to_dict()}, ensure_ascii=False
+            )
+        )
     else:
         print(result.outline["title"])
         for i, s in enumerate(result.outline["sections"], 1):
@@ -97,17 +104,24 @@ def add_parsers(subparsers) -> None:
     t.add_argument("--json", action="store_true", help="print a JSON list on stdout")
     t.set_defaults(func=_cmd_templates)
 
-    p = subparsers.add_parser("plan", help="write an outline for a template (constrained planner)",
-                              description="Decode an outline with the planner under the template's outline JSON Schema. "
-                              "Fields: --example starts from the template's example, then --fields-file, then --field NAME=VALUE.")
+    p = subparsers.add_parser(
+        "plan",
+        help="write an outline for a template (constrained planner)",
+        description="Decode an outline with the planner under the template's outline JSON Schema. "
+        "Fields: --example starts from the template's example, then --fields-file, then --field NAME=VALUE.",
+    )
     p.add_argument("template", help="a template id (see `hybrid templates`) or a path to a template JSON file")
     p.add_argument("--field", action="append", default=[], metavar="NAME=VALUE", help="one field value (repeatable)")
     p.add_argument("--fields-file", metavar="FILE", help="a JSON object of fields")
     p.add_argument("--example", action="store_true", help="start from the template's example fields")
     p.add_argument("--seed", type=SEED, default=0, help="random seed, 0 .. 2^64-1 (default: 0)")
     p.add_argument("--temperature", type=float_range(0), default=0.8, help="0 = greedy (default: 0.8)")
-    p.add_argument("--top-p", type=float_range(0, 1, lo_open=True), default=0.95, help="nucleus mass in (0, 1] (default: 0.95)")
-    p.add_argument("--top-k", type=int_range(0, 1 << 20), default=0, help="keep the k best tokens; 0 = off (default: 0)")
+    p.add_argument(
+        "--top-p", type=float_range(0, 1, lo_open=True), default=0.95, help="nucleus mass in (0, 1] (default: 0.95)"
+    )
+    p.add_argument(
+        "--top-k", type=int_range(0, 1 << 20), default=0, help="keep the k best tokens; 0 = off (default: 0)"
+    )
     p.add_argument("--max-tokens", type=int_range(1, 4096), default=2048,
                    help="outline token limit, 1-4096: the model's positions (default: 2048)")
     p.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model)")

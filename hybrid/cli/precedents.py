@@ -4,7 +4,6 @@ Owns: that subcommand's parser and output only. Results go to stdout (one JSON o
 --json); the build's progress bar goes to stderr. Errors are HybridErrors (exit 2, via hybrid.cli.main).
 """
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -21,18 +20,28 @@ def add_draft_arguments(parser) -> None:
                         help="k precedents of the train split per section; each section cites them. Default 1 "
                         "(edited, see --precedent-start) with --filler diffusion or ar-batched, 0 with --filler ar; "
                         "0 = draft from scratch")
-    parser.add_argument("--precedent-guidance", type=PRECEDENT_GUIDANCE, default=None, metavar="W",
-                        help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
-                        "so W > 0 follows the precedent more (0 = off, default; needs the precedents beside the span: "
-                        "--precedent-start 1)")
-    parser.add_argument("--precedent-start", type=PRECEDENT_START, default=None, metavar="T",
-                        help="edit from precedent: each variant's section starts as a precedent of its own (variant 1 "
-                        "the top one, the others seeded draws), adapted to the deal, each word masked with probability T; "
-                        "the filler writes only the masked words (a word no contract uses is written again, then given back), "
-                        "and the clause ends where its precedent ends; the deal's facts are kept, the precedent's foreign "
-                        "facts always rewritten. Default 0.25 (see the README) when precedents are on and W is 0; "
-                        "1 = off: the precedents sit before the span and the filler writes it from scratch beside them. "
-                        "Needs --filler diffusion or ar-batched")
+    parser.add_argument(
+        "--precedent-guidance",
+        type=PRECEDENT_GUIDANCE,
+        default=None,
+        metavar="W",
+        help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
+        "so W > 0 follows the precedent more (0 = off, default; needs the precedents beside the span: "
+        "--precedent-start 1)",
+    )
+    parser.add_argument(
+        "--precedent-start",
+        type=PRECEDENT_START,
+        default=None,
+        metavar="T",
+        help="edit from precedent: each variant's section starts as a precedent of its own (variant 1 "
+        "the top one, the others seeded draws), adapted to the deal, each word masked with probability T; "
+        "the filler writes only the masked words (a word no contract uses is written again, then given back), "
+        "and the clause ends where its precedent ends; the deal's facts are kept, the precedent's foreign "
+        "facts always rewritten. Default 0.25 (see the README) when precedents are on and W is 0; "
+        "1 = off: the precedents sit before the span and the filler writes it from scratch beside them. "
+        "Needs --filler diffusion or ar-batched",
+    )
 
 
 def _cmd_precedents(args) -> int:
@@ -51,7 +60,9 @@ def _cmd_precedents(args) -> int:
         raise PrecedentError(f"give a clause type (one of {', '.join(CLAUSE_TYPES)}) or --build.")
     else:
         lib = load_library(args.library, corpus=args.corpus, progress=True)
-    hits = lib.use_relevance().retrieve(args.clause_type, args.query or "", doc_type=args.doc_type, k=args.k, seed=args.seed, variant=args.variant)
+    hits = lib.use_relevance().retrieve(
+        args.clause_type, args.query or "", doc_type=args.doc_type, k=args.k, seed=args.seed, variant=args.variant
+    )
     if args.json:
         print(json.dumps({"clause_type": args.clause_type, "doc_type": args.doc_type, "query": args.query,
                           "precedents": [{**p.provenance(), "doc_type": p.doc_type, "clause_type": p.clause_type,
@@ -70,14 +81,22 @@ def add_parsers(sub) -> None:
                        description="The top-k precedents of CLAUSE_TYPE from the train split, their own facts replaced "
                        "by role markers ([PARTY_A], [DATE], ...), ranked by BM25 against --query; the same doc type is "
                        "preferred when it has k clauses of that type. The library is built on first use and cached.")
-    p.add_argument("clause_type", nargs="?", default=None, help="clause type, e.g. governing_law (see hybrid.data.clauses)")
+    p.add_argument(
+        "clause_type", nargs="?", default=None, help="clause type, e.g. governing_law (see hybrid.data.clauses)"
+    )
     p.add_argument("--doc-type", default=None, help="prefer precedents of this doc type, e.g. 'MUTUAL NDA'")
     p.add_argument("--query", default=None, help="text to rank by (heading, clause spec, deal facts)")
     p.add_argument("-k", type=int_range(1), default=3, help="how many precedents (>= 1, default 3)")
     p.add_argument("--seed", type=SEED, default=0, help="seed for --variant > 0 draws, 0 .. 2^64-1 (default 0)")
-    p.add_argument("--variant", type=int_range(0, 1 << 20), default=0, help="0 = the top k; v > 0 = a seeded draw from the top 4k")
-    p.add_argument("--build", action="store_true", help="(re)build the library from the corpus first (progress on stderr)")
-    p.add_argument("--library", type=Path, default=None, help="library file (default: the cache under .cache/precedents)")
+    p.add_argument(
+        "--variant", type=int_range(0, 1 << 20), default=0, help="0 = the top k; v > 0 = a seeded draw from the top 4k"
+    )
+    p.add_argument(
+        "--build", action="store_true", help="(re)build the library from the corpus first (progress on stderr)"
+    )
+    p.add_argument(
+        "--library", type=Path, default=None, help="library file (default: the cache under .cache/precedents)"
+    )
     p.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=_cmd_precedents)

@@ -17,7 +17,8 @@ SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "checkpoints" / "hybr
 __all__ = ["TrainConfig", "PairMix", "MIN_VOCAB_SIZE"]
 
 MIN_VOCAB_SIZE = 256 + 8  # byte-level BPE: the 256 byte symbols plus hybrid.tokenizer.bpe.SPECIAL_TOKENS
-LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")  # hybrid.model.llama's nn.Linear names
+# hybrid.model.llama's nn.Linear names
+LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 
 
 
@@ -30,11 +31,17 @@ def option(default, help: str, allowed: Range | None = None):
 class TrainConfig:
     out: str = option("checkpoints/hybrid-small", "checkpoint directory (written atomically)")
     corpus: str | None = option(None, "corpus root; None = $HYBRID_CORPUS or ../shared/corpus")
-    vocab_size: int = option(8192, "BPE vocabulary (see hybrid/tokenizer/bpe.py for why)", int_range(MIN_VOCAB_SIZE, 1 << 20))  # below MIN_VOCAB_SIZE the BPE trainer silently grows it
+    # below MIN_VOCAB_SIZE the BPE trainer silently grows it
+    vocab_size: int = option(
+        8192, "BPE vocabulary (see hybrid/tokenizer/bpe.py for why)", int_range(MIN_VOCAB_SIZE, 1 << 20)
+    )
     d_model: int = option(256, "model width", int_range(1, 1 << 16))
     n_layers: int = option(6, "blocks", int_range(1, 1024))
     n_heads: int = option(8, "heads", int_range(1, 1024))
-    seq_len: int = option(512, "training window (tokens); documents are cut into overlapping windows", int_range(2, 4096))  # the backbone's rotary table covers 4096 positions (BackboneConfig.max_len)
+    # the backbone's rotary table covers 4096 positions (BackboneConfig.max_len)
+    seq_len: int = option(
+        512, "training window (tokens); documents are cut into overlapping windows", int_range(2, 4096)
+    )
     stride: int = option(384, "window stride; < seq_len so every boundary is seen with context", int_range(1, 4096))
     batch_size: int = option(8, "windows per optimizer step (per process)", int_range(1, 1 << 16))
     lr: float = option(1.5e-3, "peak AdamW learning rate", float_range(0, 1, lo_open=True, hi_open=True))
@@ -43,25 +50,61 @@ class TrainConfig:
     max_steps: int = option(6000, "cosine horizon and hard stop", int_range(1, 1 << 31))
     max_minutes: float = option(0.0, "wall-clock stop (checkpoint saved); 0 = off", float_range(0, 1e6))
     weight_decay: float = option(0.1, "AdamW decoupled decay on matrices (not norms)", float_range(0, 1))
-    dropout: float = option(0.1, "regularization: the corpus is small and a 30M-param model overfits it", float_range(0, 1, hi_open=True))
+    dropout: float = option(
+        0.1, "regularization: the corpus is small and a 30M-param model overfits it", float_range(0, 1, hi_open=True)
+    )
     grad_clip: float = option(1.0, "global grad-norm clip", float_range(0, 1e6, lo_open=True))
-    cond_dropout: float = option(0.1, "P(hide a span's heading from it): trains the CFG unconditional branch", float_range(0, 1, hi_open=True))
+    cond_dropout: float = option(
+        0.1, "P(hide a span's heading from it): trains the CFG unconditional branch", float_range(0, 1, hi_open=True)
+    )
     diffusion_weight: float = option(1.0, "total loss = ar + diffusion_weight * mdlm", float_range(0, 1e6))
     schedule: str = option("loglinear", "MDLM noise schedule")
-    plan_repeat: int = option(4, "planner pairs repeated per epoch (they are ~4% of rows otherwise)", int_range(0, 1024))
+    plan_repeat: int = option(
+        4, "planner pairs repeated per epoch (they are ~4% of rows otherwise)", int_range(0, 1024)
+    )
     eval_every: int = option(250, "steps between validation passes and checkpoints", int_range(1, 1 << 31))
     eval_windows: int = option(64, "fixed val windows per validation pass", int_range(1, 1 << 20))
-    seed: int = option(1234, "data order, noise and init", int_range(0, 2**32 - 1))  # data order seeds seed * 1000 + epoch, which must stay within 64 bits
+    # data order seeds seed * 1000 + epoch, which must stay within 64 bits
+    seed: int = option(1234, "data order, noise and init", int_range(0, 2**32 - 1))
     tokenizer_docs: int = option(0, "train the tokenizer on the first N train docs; 0 = all", int_range(0, 1 << 31))
-    limit_docs: int = option(0, "use only the first N train and val documents (smoke runs, tests); 0 = all", int_range(0, 1 << 31))
-    precision: str = option("auto", "auto = bf16 autocast on CUDA, fp32 on CPU (hybrid.common.precision: one rule, no CPU flags); bf16 on an AMX CPU is ~2x faster per step")
-    threads: int = option(DEFAULT_THREADS, "CPU intra-op threads; 0 = torch default (see hybrid.common.options.DEFAULT_THREADS)", int_range(0, 1024))
-    precedent_mix: str = option("", '"own:cross:none" shares of sections given a precedent in training windows, e.g. 0.4:0.4:0.2 (hybrid.data.precedent_pairs); "" = off')
-    init_from: str = option("", 'adapt a pretrained base (a name from `hybrid model list` or a Llama checkpoint directory) instead of training our own backbone; its tokenizer and weights are used, d_model/n_layers/n_heads/vocab_size/dropout ignored (hybrid.model.adapt); "" = from scratch')
-    lora_rank: int = option(0, "with init_from: train a LoRA adapter of this rank (peft) on lora_targets, the base frozen, and save only the adapter; 0 = train every weight", int_range(0, 4096))
-    lora_alpha: float = option(0.0, "LoRA scale numerator (the update is alpha/rank x B A); 0 = 2 x lora_rank", float_range(0, 1e6))
+    limit_docs: int = option(
+        0, "use only the first N train and val documents (smoke runs, tests); 0 = all", int_range(0, 1 << 31)
+    )
+    precision: str = option(
+        "auto",
+        "auto = bf16 autocast on CUDA, fp32 on CPU (hybrid.common.precision: one rule, no CPU flags); bf16 on an AMX "
+        "CPU is ~2x faster per step",
+    )
+    threads: int = option(
+        DEFAULT_THREADS,
+        "CPU intra-op threads; 0 = torch default (see hybrid.common.options.DEFAULT_THREADS)",
+        int_range(0, 1024),
+    )
+    precedent_mix: str = option(
+        "",
+        '"own:cross:none" shares of sections given a precedent in training windows, e.g. 0.4:0.4:0.2 '
+        '(hybrid.data.precedent_pairs); "" = off',
+    )
+    init_from: str = option(
+        "",
+        'adapt a pretrained base (a name from `hybrid model list` or a Llama checkpoint directory) instead of training '
+        'our own backbone; its tokenizer and weights are used, d_model/n_layers/n_heads/vocab_size/dropout ignored '
+        '(hybrid.model.adapt); "" = from scratch',
+    )
+    lora_rank: int = option(
+        0,
+        "with init_from: train a LoRA adapter of this rank (peft) on lora_targets, the base frozen, and save only the "
+        "adapter; 0 = train every weight",
+        int_range(0, 4096),
+    )
+    lora_alpha: float = option(
+        0.0, "LoRA scale numerator (the update is alpha/rank x B A); 0 = 2 x lora_rank", float_range(0, 1e6)
+    )
     lora_dropout: float = option(0.0, "dropout on the LoRA branch's input", float_range(0, 1, hi_open=True))
-    lora_targets: str = option("q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj", "comma-separated Llama projections that get an adapter")
+    lora_targets: str = option(
+        "q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj",
+        "comma-separated Llama projections that get an adapter",
+    )
 
     def __post_init__(self):
         for name, rng in self.ranges().items():
@@ -73,16 +116,31 @@ class TrainConfig:
         if self.precedent_mix:
             PairMix.parse(self.precedent_mix)
         if self.lora_rank and not self.init_from:
-            raise ConfigError(f"lora_rank needs init_from (LoRA adapts a pretrained base), got lora_rank={self.lora_rank} and no init_from.")
+            raise ConfigError(
+                f"lora_rank needs init_from (LoRA adapts a pretrained base), got lora_rank={self.lora_rank} and no "
+                f"init_from."
+            )
         bad = sorted(set(self.lora_targets.split(",")) - set(LORA_TARGETS))
         if bad or not self.lora_targets:
-            raise ConfigError(f"lora_targets must be a comma-separated subset of {','.join(LORA_TARGETS)}, got {self.lora_targets!r}.")
+            raise ConfigError(
+                f"lora_targets must be a comma-separated subset of {','.join(LORA_TARGETS)}, got {self.lora_targets!r}."
+            )
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     # fields that define the model/data; --resume refuses a checkpoint that differs in any of them
-    ARCH_FIELDS = ("vocab_size", "d_model", "n_layers", "n_heads", "seq_len", "init_from", "lora_rank", "lora_alpha", "lora_targets")
+    ARCH_FIELDS = (
+        "vocab_size",
+        "d_model",
+        "n_layers",
+        "n_heads",
+        "seq_len",
+        "init_from",
+        "lora_rank",
+        "lora_alpha",
+        "lora_targets",
+    )
 
     @classmethod
     def field_names(cls) -> list[str]:
@@ -123,5 +181,7 @@ class PairMix:
         try:
             own, cross, none = (float(x) for x in spec.split(":"))
         except ValueError:
-            raise ConfigError(f"precedent mix must be 'own:cross:none' shares such as 0.4:0.4:0.2, got {spec!r}.") from None
+            raise ConfigError(
+                f"precedent mix must be 'own:cross:none' shares such as 0.4:0.4:0.2, got {spec!r}."
+            ) from None
         return cls(own, cross, none)

@@ -12,10 +12,29 @@ from dataclasses import dataclass
 
 from hybrid.common.errors import ConfigError
 
-__all__ = ["Range", "int_range", "float_range", "SEED", "MMR", "MAX_VARIANTS", "MAX_PRECEDENTS", "PRECEDENTS", "PRECEDENT_GUIDANCE", "PRECEDENT_START", "DEFAULT_PRECEDENTS", "DEFAULT_PRECEDENT_START", "EDIT_FILLERS", "COMMIT_RULES", "DEFAULT_THREADS", "add_threads", "set_threads"]
+__all__ = [
+    "Range",
+    "int_range",
+    "float_range",
+    "SEED",
+    "MMR",
+    "MAX_VARIANTS",
+    "MAX_PRECEDENTS",
+    "PRECEDENTS",
+    "PRECEDENT_GUIDANCE",
+    "PRECEDENT_START",
+    "DEFAULT_PRECEDENTS",
+    "DEFAULT_PRECEDENT_START",
+    "EDIT_FILLERS",
+    "COMMIT_RULES",
+    "DEFAULT_THREADS",
+    "add_threads",
+    "set_threads",
+]
 
 MAX_VARIANTS = 64  # drafts filled in one batch (hybrid.fill.api); more only costs memory without new diversity
-MAX_PRECEDENTS = 4  # per span: each adds ~110 skeleton tokens in front of it (pages are 512 tokens; hybrid.skeleton.from_precedents)
+# per span: each adds ~110 skeleton tokens in front of it (pages are 512 tokens; hybrid.skeleton.from_precedents)
+MAX_PRECEDENTS = 4
 DEFAULT_THREADS = 1
 """Torch CPU intra-op threads for every command; 0 keeps torch's default (all cores). One, because
 these small models decode a token (or one step of a few variants) at a time, so a second thread
@@ -81,7 +100,9 @@ def int_range(lo: int | None = None, hi: int | None = None, *, off=None) -> Rang
     return Range(lo, hi, integer=True, off=off)
 
 
-def float_range(lo: float | None = None, hi: float | None = None, *, lo_open: bool = False, hi_open: bool = False, off=None) -> Range:
+def float_range(
+    lo: float | None = None, hi: float | None = None, *, lo_open: bool = False, hi_open: bool = False, off=None
+) -> Range:
     return Range(lo, hi, integer=False, lo_open=lo_open, hi_open=hi_open, off=off)
 
 
@@ -90,7 +111,8 @@ MMR = float_range(0, 1, hi_open=True, off=0)  # the reranker's diversity weight 
 PRECEDENTS = int_range(0, MAX_PRECEDENTS, off=0)  # precedents per section (Drafter.draft, `hybrid draft --precedents`)
 PRECEDENT_GUIDANCE = float_range(0, off=0)  # added to the guidance weight (Drafter.draft, `--precedent-guidance`)
 EDIT_FILLERS = ("diffusion", "ar-batched")  # the fillers that edit a precedent start (precedent_start < 1)
-COMMIT_RULES = ("auto", "confidence", "runs")  # the diffusion filler's commit rules (hybrid.fill.diffusion.commit); auto: runs when editing
+# the diffusion filler's commit rules (hybrid.fill.diffusion.commit); auto: runs when editing
+COMMIT_RULES = ("auto", "confidence", "runs")
 PRECEDENT_START = float_range(0, 1, lo_open=True, off=1)  # precedent start noise (Drafter.draft, `--precedent-start`)
 # What a draft does when the caller leaves precedents / precedent_start unset (None): edit from one
 # precedent per section at t = 0.25 (hybrid.draft.drafter.resolve_precedents; README "Drafting from precedent")

@@ -28,7 +28,16 @@ from pathlib import Path
 
 from hybrid.common.errors import OutputError
 
-__all__ = ["check_writable", "OutputLock", "FileSet", "recover", "pending_commit", "is_bookkeeping", "LOCK_NAME", "JOURNAL_NAME"]
+__all__ = [
+    "check_writable",
+    "OutputLock",
+    "FileSet",
+    "recover",
+    "pending_commit",
+    "is_bookkeeping",
+    "LOCK_NAME",
+    "JOURNAL_NAME",
+]
 
 LOCK_NAME = ".hybrid.lock"
 JOURNAL_NAME = ".commit.json"
@@ -71,7 +80,9 @@ def check_writable(out, option: str = "--out") -> None:
         raise OutputError(f"{option} {out}: {parent} is a file, not a directory; choose another path.")
     why = _probe(parent)
     if why:
-        raise OutputError(f"{option} {out} cannot be created: {parent} is not writable ({why}); choose a writable directory.")
+        raise OutputError(
+            f"{option} {out} cannot be created: {parent} is not writable ({why}); choose a writable directory."
+        )
 
 
 class OutputLock:
@@ -111,7 +122,12 @@ class OutputLock:
                 break
             os.close(fd)
         os.ftruncate(fd, 0)
-        os.write(fd, json.dumps({"pid": os.getpid(), "command": " ".join(sys.argv), "since": time.strftime("%Y-%m-%d %H:%M:%S")}).encode())
+        os.write(
+            fd,
+            json.dumps(
+                {"pid": os.getpid(), "command": " ".join(sys.argv), "since": time.strftime("%Y-%m-%d %H:%M:%S")}
+            ).encode(),
+        )
         self.fd = fd
         return self
 
@@ -191,12 +207,21 @@ def recover(out) -> bool:
     if jpath.is_file():
         try:
             journal = json.loads(jpath.read_text())
-            ok = isinstance(journal, dict) and isinstance(journal.get("stage"), str) and journal["stage"].startswith(STAGE_PREFIX) \
-                and all(isinstance(journal.get(k), list) and all(isinstance(n, str) and "/" not in n for n in journal[k]) for k in ("files", "remove"))
+            ok = (
+                isinstance(journal, dict)
+                and isinstance(journal.get("stage"), str)
+                and journal["stage"].startswith(STAGE_PREFIX)
+                and all(
+                    isinstance(journal.get(k), list) and all(isinstance(n, str) and "/" not in n for n in journal[k])
+                    for k in ("files", "remove")
+                )
+            )
         except (OSError, ValueError):
             ok = False
         if not ok:
-            raise OutputError(f"{jpath} is damaged; the files of {out} may be from two runs: rerun the command that wrote them.")
+            raise OutputError(
+                f"{jpath} is damaged; the files of {out} may be from two runs: rerun the command that wrote them."
+            )
         _apply(out, journal)
         done = True
     for p in out.iterdir():

@@ -200,7 +200,11 @@ def sample(logits: torch.Tensor, generator: torch.Generator | None, temperature:
     else:
         probs = (logits.float() / temperature).softmax(dim=-1)
         cdf = probs.cumsum(dim=-1)  # (B, V)
-        u = uniforms if uniforms is not None else torch.rand((logits.shape[0], 1), generator=generator, device=logits.device)
+        u = (
+            uniforms
+            if uniforms is not None
+            else torch.rand((logits.shape[0], 1), generator=generator, device=logits.device)
+        )
         # target in (0, total]: the first index whose cdf reaches it has a positive probability
         ids = torch.searchsorted(cdf, (1 - u) * cdf[:, -1:]).squeeze(-1).clamp_max(logits.shape[-1] - 1)
     assert bool(torch.isfinite(logits.gather(-1, ids[:, None])).all()), "every row needs at least one finite logit"
@@ -278,7 +282,9 @@ class SamplingParams:
             out.append(MinP(self.min_p))
         return out
 
-    def next_token(self, input_ids: torch.Tensor, logits: torch.Tensor, generator: torch.Generator | None) -> torch.Tensor:
+    def next_token(
+        self, input_ids: torch.Tensor, logits: torch.Tensor, generator: torch.Generator | None
+    ) -> torch.Tensor:
         """processors() then a draw: (B, T) ids, (B, V) logits -> (B,) ids."""
         scores = apply_processors(self.processors(), input_ids, logits)
         return sample(scores, generator, temperature=0.0 if self.greedy else 1.0)

@@ -52,13 +52,15 @@ def check_field_value(name: str, value, *, multiline: bool = False) -> None:
             if multiline:
                 continue
             raise FieldError(
-                f"field {name!r} must be one line (this field does not allow newlines), got a newline at character {i}: {value!r}."
+                f"field {name!r} must be one line (this field does not allow newlines), got a newline at character "
+                f"{i}: {value!r}."
             )
         if ch == "\x1b":
             raise FieldError(f"field {name!r} must not hold terminal (ANSI) escape sequences, got {value!r}.")
         if unicodedata.category(ch) == "Cc" or ch in _INVISIBLE:
             raise FieldError(
-                f"field {name!r} must hold printable text only, got control character {_describe(ch)} at character {i}: {value!r}."
+                f"field {name!r} must hold printable text only, got control character {_describe(ch)} at character "
+                f"{i}: {value!r}."
             )
 
 

@@ -13,88 +13,159 @@ __all__ = ["CLAUSE_TYPES", "classify_heading"]
 
 # (clause type, regex over the lower-cased heading). Order matters: first match wins.
 _RULES: list[tuple[str, str]] = [
-    ("definitions", r"\bdefinition|\binterpretation\b|\bdefined terms|\bundefined terms|\bcertain terms|\bmeanings?\b|"
-                    r"\bcross.references|\bsingular|\bplural|\bgender\b|\bpronouns"),
+    (
+        "definitions",
+        r"\bdefinition|\binterpretation\b|\bdefined terms|\bundefined terms|\bcertain terms|\bmeanings?\b|"
+        r"\bcross.references|\bsingular|\bplural|\bgender\b|\bpronouns",
+    ),
     ("recitals", r"\brecital|\bbackground\b|\bwhereas|\bpreamble\b"),
-    ("limitation_of_liability", r"limitation(s)? (of|on) (liabilit|damages)|\bliabilit|consequential damages|\bexclusion of damages|"
-                                r"\bcap amount|\bliability caps?|\bunlimited claims|\bincreased claims|\bno uptime guarantee"),
+    (
+        "limitation_of_liability",
+        r"limitation(s)? (of|on) (liabilit|damages)|\bliabilit|consequential damages|\bexclusion of damages|"
+        r"\bcap amount|\bliability caps?|\bunlimited claims|\bincreased claims|\bno uptime guarantee",
+    ),
     ("indemnification", r"\bindemn|\bcovered claims|\bdefen[cs]e of third.party claims"),
-    ("confidentiality", r"confidential|non-?disclosure|\bproprietary information|\bnon disclosure|\bsecrecy|"
-                        r"\bmaterial non-public|\brequired disclosures?|\bcompelled disclosure"),
-    ("governing_law", r"governing law|applicable law|choice of law|\bjurisdiction|\bvenue\b|^(applicable |the )?laws?$|"
-                      r"law and jurisdiction|\bproper law|\blaw of (the|this) (agreement|contract)"),
-    ("dispute_resolution", r"dispute|arbitration|\bmediation|\bjury\b|litigation|\bset.off\b|\bescalation|\bappeals?\b"),
+    (
+        "confidentiality",
+        r"confidential|non-?disclosure|\bproprietary information|\bnon disclosure|\bsecrecy|"
+        r"\bmaterial non-public|\brequired disclosures?|\bcompelled disclosure",
+    ),
+    (
+        "governing_law",
+        r"governing law|applicable law|choice of law|\bjurisdiction|\bvenue\b|^(applicable |the )?laws?$|"
+        r"law and jurisdiction|\bproper law|\blaw of (the|this) (agreement|contract)",
+    ),
+    (
+        "dispute_resolution",
+        r"dispute|arbitration|\bmediation|\bjury\b|litigation|\bset.off\b|\bescalation|\bappeals?\b",
+    ),
     ("termination", r"terminat|\bdefault\b|\bbreach\b|\bbankruptcy|\binsolvency|\bsuspension\b"),
-    ("term", r"^term\b|\bterm of\b|\bduration\b|\brenewal|\bexpiration|\bextension of term|\bagreement term|"
-             r"\bclosing\b|\bconditions precedent|\bconditions to closing|\beffective date|\beffectiveness|"
-             r"\bcommencement|\bvalidity (of|period)|\bend date|\bstart date"),
-    ("payment", r"\bpayment|(?<!attorneys )(?<!attorneys' )(?<!attorney's )\bfee|\bprice|\bpricing|\bcompensation|\bremuneration|\broyalt|\bconsideration\b|\binvoic|"
-                r"\bcommission|\bexpenses?\b|\bcosts?\b|\bcharges?\b|\brates?\b|\bfinancial (terms|provisions|decisions)|"
-                r"\bbilling|\bcredit\b|\bbenefits?\b|\bsalary|\bbonus|\bstock options|\bpension|\bcontributions?\b|"
-                r"\bcapital\b|\bincome|\bprofits?\b|\bminimum guarantee|\badvance\b|\bpremium|\breimburse|"
-                r"\bmost favou?red|\bsettlement\b"),
+    (
+        "term",
+        r"^term\b|\bterm of\b|\bduration\b|\brenewal|\bexpiration|\bextension of term|\bagreement term|"
+        r"\bclosing\b|\bconditions precedent|\bconditions to closing|\beffective date|\beffectiveness|"
+        r"\bcommencement|\bvalidity (of|period)|\bend date|\bstart date",
+    ),
+    (
+        "payment",
+        r"\bpayment|(?<!attorneys )(?<!attorneys' )(?<!attorney's "
+        r")\bfee|\bprice|\bpricing|\bcompensation|\bremuneration|\broyalt|\bconsideration\b|\binvoic|"
+        r"\bcommission|\bexpenses?\b|\bcosts?\b|\bcharges?\b|\brates?\b|\bfinancial (terms|provisions|decisions)|"
+        r"\bbilling|\bcredit\b|\bbenefits?\b|\bsalary|\bbonus|\bstock options|\bpension|\bcontributions?\b|"
+        r"\bcapital\b|\bincome|\bprofits?\b|\bminimum guarantee|\badvance\b|\bpremium|\breimburse|"
+        r"\bmost favou?red|\bsettlement\b",
+    ),
     ("taxes", r"\btax"),
-    ("audit", r"\baudit|\brecords?\b|\breports?\b|\breporting\b|\bbooks\b|\baccounting|\bfinancial statements|"
-              r"\brecordkeeping|\bverification"),
-    ("intellectual_property", r"intellectual property|\bownership|\bproprietary rights|\btrademark|\bpatent|\bcopyright|"
-                              r"\bmarks?\b|\blogo|\bwork product|\binventions?|\binfringement|\bmoral rights|"
-                              r"\bwork for hire|\bproperty rights|\bimprovements|\btitle to\b|\bretention of rights|"
-                              r"\breservation of rights|\bfeedback"),
-    ("license", r"\blicen[cs]e|grant of rights|\bgrant\b|\brights granted|\bsource code|\bescrow|\buse rights|\bacceptable use|"
-                r"\busage rules|\buse (limitations|requirements|restrictions)|(?<!transfer )\brestrictions?\b|\bpermitted use"),
+    (
+        "audit",
+        r"\baudit|\brecords?\b|\breports?\b|\breporting\b|\bbooks\b|\baccounting|\bfinancial statements|"
+        r"\brecordkeeping|\bverification",
+    ),
+    (
+        "intellectual_property",
+        r"intellectual property|\bownership|\bproprietary rights|\btrademark|\bpatent|\bcopyright|"
+        r"\bmarks?\b|\blogo|\bwork product|\binventions?|\binfringement|\bmoral rights|"
+        r"\bwork for hire|\bproperty rights|\bimprovements|\btitle to\b|\bretention of rights|"
+        r"\breservation of rights|\bfeedback",
+    ),
+    (
+        "license",
+        r"\blicen[cs]e|grant of rights|\bgrant\b|\brights granted|\bsource code|\bescrow|\buse rights|\bacceptable use|"
+        r"\busage rules|\buse (limitations|requirements|restrictions)|(?<!transfer )\brestrictions?\b|\bpermitted use",
+    ),
     ("warranties", r"\bwarrant|\brepresentation|\bdisclaim|\bauthority\b|\bdue organization|\bno conflicts?\b"),
-    ("exclusivity", r"exclusiv|non-?compet|non-?solicit|\brestrictive covenant|\bstandstill|\bcircumvent|"
-                    r"\bright of first (refusal|offer|negotiation)|\bpre-emptive|\bno restrictions"),
+    (
+        "exclusivity",
+        r"exclusiv|non-?compet|non-?solicit|\brestrictive covenant|\bstandstill|\bcircumvent|"
+        r"\bright of first (refusal|offer|negotiation)|\bpre-emptive|\bno restrictions",
+    ),
     ("insurance", r"\binsurance|\bcoverage"),
-    ("force_majeure", r"force.majeure|\bexcused performance|\bacts of god|\bexcusable delay|\bexcuse for non-?performance|"
-                      r"\boutside events|\bunavoidable"),
+    (
+        "force_majeure",
+        r"force.majeure|\bexcused performance|\bacts of god|\bexcusable delay|\bexcuse for non-?performance|"
+        r"\boutside events|\bunavoidable",
+    ),
     ("notices", r"\bnotices?\b|\bnotification"),
-    ("assignment", r"\bassign|\bsuccessors?\b|\bbinding effect|\bchange of control|(?<!technology )\btransfer(s|ability)?\b|"
-                   r"\bsubcontract|\bdelegation"),
-    ("publicity", r"\bpublicity|\bpublic announcement|\bpress release|\bannouncement|\bpublic (statements?|disclosure)|"
-                  r"\bpublications?\b|\bdisparag"),
-    ("relationship", r"relationship|independent contractor|no (joint venture|partnership|agency)|\bagency\b|\bindependen|"
-                     r"\bgovernance|\bcommittee|\bboard\b|\bsteering|\bmanagement (of|and control)|\bjoint venture|"
-                     r"\bpartnership|\bcooperation|\bco-operation|\bcollaboration|\balliance|\bsecondment"),
-    ("compliance", r"\bcomplian|\bexport|\banti-?corruption|\bprivacy|\bdata protection|\bsecurity\b|\bpersonal data|"
-                   r"\bregulat|\bconflicts? of interest|\bgifts\b|\bconduct\b|\bethic|\bbribery|\bsanction|"
-                   r"\blabou?r practices|\benvironment|\bsafety|\btransparency|\bdata\b|\blegislation|\bpermits?\b|"
-                   r"\blicenses and approvals|\bapprovals?\b|\bcookies|\bsubprocessors?|\blaw enforcement|\bsecurity|\bvulnerabilit"),
-    ("entire_agreement", r"entire agreement|\bintegration\b|\bentire understanding|\bcomplete agreement|\bmerger\b|"
-                         r"\bintegrated agreement|\bsole agreement|\bwhole agreement"),
+    (
+        "assignment",
+        r"\bassign|\bsuccessors?\b|\bbinding effect|\bchange of control|(?<!technology )\btransfer(s|ability)?\b|"
+        r"\bsubcontract|\bdelegation",
+    ),
+    (
+        "publicity",
+        r"\bpublicity|\bpublic announcement|\bpress release|\bannouncement|\bpublic (statements?|disclosure)|"
+        r"\bpublications?\b|\bdisparag",
+    ),
+    (
+        "relationship",
+        r"relationship|independent contractor|no (joint venture|partnership|agency)|\bagency\b|\bindependen|"
+        r"\bgovernance|\bcommittee|\bboard\b|\bsteering|\bmanagement (of|and control)|\bjoint venture|"
+        r"\bpartnership|\bcooperation|\bco-operation|\bcollaboration|\balliance|\bsecondment",
+    ),
+    (
+        "compliance",
+        r"\bcomplian|\bexport|\banti-?corruption|\bprivacy|\bdata protection|\bsecurity\b|\bpersonal data|"
+        r"\bregulat|\bconflicts? of interest|\bgifts\b|\bconduct\b|\bethic|\bbribery|\bsanction|"
+        r"\blabou?r practices|\benvironment|\bsafety|\btransparency|\bdata\b|\blegislation|\bpermits?\b|"
+        r"\blicenses and approvals|\bapprovals?\b|\bcookies|\bsubprocessors?|\blaw "
+        r"enforcement|\bsecurity|\bvulnerabilit",
+    ),
+    (
+        "entire_agreement",
+        r"entire agreement|\bintegration\b|\bentire understanding|\bcomplete agreement|\bmerger\b|"
+        r"\bintegrated agreement|\bsole agreement|\bwhole agreement",
+    ),
     ("amendment", r"\bamendment|\bmodification|\bwaiver|\bvariation|\bchanges?\b|\bnon-?waiver|\bmodify"),
     ("severability", r"severab|\bpartial invalidity|\binvalidity|\bvalidity of (provisions|agreement)"),
     ("counterparts", r"counterpart|\bexecution\b|electronic signature"),
     ("survival", r"\bsurvival|\bsurvive"),
     ("remedies", r"\bremed|\binjunct|\bequitable relief|\bspecific performance|\breleases?\b"),
-    ("obligations", r"\bobligation|\bresponsibilit|\bduties|\bcovenant|\bundertakings|\bdiligence|\bstandard of care|"
-                    r"\bagreements of|\bactivities of|\bcommitments?\b"),
-    ("services", r"\bservices?\b|\bsupport\b|\bmaintenance\b|\bservice levels?|\bperformance\b|\bdeliver|\bdevelopment|"
-                 r"\bresearch|\btraining|\bprojects?\b|\bimplementation|\btechnical|\bassistance|\bconsult|\bwork\b|"
-                 r"\bhosting|\bprograms?\b|\bcommerciali[sz]ation|\boperations?\b|\bsites?\b|\bdisaster recovery|"
-                 r"\bsystems?\b|\bsoftware|\bwebsite|\bstaff|\bpersonnel|\bemploy|\bhours\b|\bholidays?|\bsickness|"
-                 r"\bleave\b|\bjob title|\bspecifications?|\busers?\b|\baccounts?\b|\bpilot|\btrials?\b|\bbetas?\b|"
-                 r"\bpreviews?\b|\bevaluation|\bplatforms?\b|\bfeatures|\bapi\b|\bupdates\b|\buptime|\bcontent\b|"
-                 r"\brepositor"),
-    ("products", r"\bproducts?\b|\bsupply|\border(?!\s+form)|\bpurchase|\bmanufactur|\bforecast|\bshipment|\binventory|\bquality|"
-                 r"\bmaterials?\b|\bmerchandise|\bequipment|\blabel|\bpackag|\binspection|\brecalls?\b|\breturns?\b|"
-                 r"\bacceptance|\bcapacity|\btitle and (risk|custody)|\brisk of loss|\bshipping|\bwarehous|\bsourcing|"
-                 r"\bprocurement|\bsales?\b|\bdistribution|\bresale|\bmeasurement|\btesting|\bfreight|\bgoods\b|"
-                 r"\bcrude|\btransport"),
-    ("marketing", r"\bmarketing|\bpromotion|\badvertis|\bsponsor|\bendorse|\bappearance|\bbranding|\bbrand\b|\bco-brand|"
-                  r"\bimpressions|\bpage views|\blinks\b|\be-commerce|\bevents?\b|\bcelebrit|\bprogramming|\bairtime"),
-    ("appointment", r"\bappointment|\bterritor|\bscope\b|\bpurpose\b|\bengagement|\bdistributorship|\bfranchise\b|"
-                    r"\bsubject(-| )matter|\bsubject of the|\bprinciples of|\blocation\b|\bestablishment|\bformation|"
-                    r"\bcreation of"),
-    ("general", r"\bmiscellaneous|\bgeneral\b|\bheadings?\b|\bcaptions?\b|\bconstruction\b|\bnotice\b|"
-                r"\bthird.party (benefic|rights)|\bfurther (assurance|actions?)|\bcumulative|\btime (is )?of the essence|"
-                r"^time$|\bcounsel\b|\blegal advice|\bother (provisions|agreements|instruments|matters|terms)|"
-                r"\badditional (provisions|terms|agreements)|\bspecial (terms|conditions)|\bterms and conditions|"
-                r"\bconditions\b|\bprovisions\b|\bno presumption|\bdrafter|\bdomicile|\blegal effect|\bancillary|"
-                r"\bappendices|\bschedules|\bexhibits|\bbusiness days?\b|\bcommercial terms|\bstandard terms|"
-                r"\blanguage\b|\backnowledge?ments?\b|\bmutual\b|\bexceptions\b|^(the )?agreement$|\bframework terms|"
-                r"\bkey terms|\border forms?\b|\bsow\b|\bstatement of work|\boverview|\bsummary|\bmiscellanea|"
-                r"\bcommunications?\b|\bcontact|\bquestions?\b|\btranslations|\baffiliates\b|\bterms\b"),
+    (
+        "obligations",
+        r"\bobligation|\bresponsibilit|\bduties|\bcovenant|\bundertakings|\bdiligence|\bstandard of care|"
+        r"\bagreements of|\bactivities of|\bcommitments?\b",
+    ),
+    (
+        "services",
+        r"\bservices?\b|\bsupport\b|\bmaintenance\b|\bservice levels?|\bperformance\b|\bdeliver|\bdevelopment|"
+        r"\bresearch|\btraining|\bprojects?\b|\bimplementation|\btechnical|\bassistance|\bconsult|\bwork\b|"
+        r"\bhosting|\bprograms?\b|\bcommerciali[sz]ation|\boperations?\b|\bsites?\b|\bdisaster recovery|"
+        r"\bsystems?\b|\bsoftware|\bwebsite|\bstaff|\bpersonnel|\bemploy|\bhours\b|\bholidays?|\bsickness|"
+        r"\bleave\b|\bjob title|\bspecifications?|\busers?\b|\baccounts?\b|\bpilot|\btrials?\b|\bbetas?\b|"
+        r"\bpreviews?\b|\bevaluation|\bplatforms?\b|\bfeatures|\bapi\b|\bupdates\b|\buptime|\bcontent\b|"
+        r"\brepositor",
+    ),
+    (
+        "products",
+        r"\bproducts?\b|\bsupply|\border(?!\s+form)|\bpurchase|\bmanufactur|\bforecast|\bshipment|\binventory|\bquality|"
+        r"\bmaterials?\b|\bmerchandise|\bequipment|\blabel|\bpackag|\binspection|\brecalls?\b|\breturns?\b|"
+        r"\bacceptance|\bcapacity|\btitle and (risk|custody)|\brisk of loss|\bshipping|\bwarehous|\bsourcing|"
+        r"\bprocurement|\bsales?\b|\bdistribution|\bresale|\bmeasurement|\btesting|\bfreight|\bgoods\b|"
+        r"\bcrude|\btransport",
+    ),
+    (
+        "marketing",
+        r"\bmarketing|\bpromotion|\badvertis|\bsponsor|\bendorse|\bappearance|\bbranding|\bbrand\b|\bco-brand|"
+        r"\bimpressions|\bpage views|\blinks\b|\be-commerce|\bevents?\b|\bcelebrit|\bprogramming|\bairtime",
+    ),
+    (
+        "appointment",
+        r"\bappointment|\bterritor|\bscope\b|\bpurpose\b|\bengagement|\bdistributorship|\bfranchise\b|"
+        r"\bsubject(-| )matter|\bsubject of the|\bprinciples of|\blocation\b|\bestablishment|\bformation|"
+        r"\bcreation of",
+    ),
+    (
+        "general",
+        r"\bmiscellaneous|\bgeneral\b|\bheadings?\b|\bcaptions?\b|\bconstruction\b|\bnotice\b|"
+        r"\bthird.party (benefic|rights)|\bfurther (assurance|actions?)|\bcumulative|\btime (is )?of the essence|"
+        r"^time$|\bcounsel\b|\blegal advice|\bother (provisions|agreements|instruments|matters|terms)|"
+        r"\badditional (provisions|terms|agreements)|\bspecial (terms|conditions)|\bterms and conditions|"
+        r"\bconditions\b|\bprovisions\b|\bno presumption|\bdrafter|\bdomicile|\blegal effect|\bancillary|"
+        r"\bappendices|\bschedules|\bexhibits|\bbusiness days?\b|\bcommercial terms|\bstandard terms|"
+        r"\blanguage\b|\backnowledge?ments?\b|\bmutual\b|\bexceptions\b|^(the )?agreement$|\bframework terms|"
+        r"\bkey terms|\border forms?\b|\bsow\b|\bstatement of work|\boverview|\bsummary|\bmiscellanea|"
+        r"\bcommunications?\b|\bcontact|\bquestions?\b|\btranslations|\baffiliates\b|\bterms\b",
+    ),
 ]
 _COMPILED = [(name, re.compile(pattern)) for name, pattern in _RULES]
 

@@ -27,7 +27,15 @@ import unicodedata
 from hybrid.data.flatten import LONG_LINE, SPLIT_RE, split_at, split_flattened
 from hybrid.data.page_noise import LEADING_NOISE_RE, drop_noise_lines, rewrap
 
-__all__ = ["clean_text", "clean_markdown", "strip_markdown_inline", "to_ascii", "strip_numbering", "NUMBERED_LINE", "REDACTION"]
+__all__ = [
+    "clean_text",
+    "clean_markdown",
+    "strip_markdown_inline",
+    "to_ascii",
+    "strip_numbering",
+    "NUMBERED_LINE",
+    "REDACTION",
+]
 
 REDACTION = "[***]"
 
@@ -79,17 +87,20 @@ _CTR_PHRASE_RE = re.compile(
 
 _BANNER_PATTERNS = [
     r"confidential treatment (?:has been |have been |was |is being |is )?requested",
-    r"(?:seeking|requested|request for) confidential treatment (?:(?:filed|submitted) )?(?:with|from|to) the (?:securities|sec|commission)",
+    r"(?:seeking|requested|request for) confidential treatment (?:(?:filed|submitted) )?(?:with|from|to) the "
+    r"(?:securities|sec|commission)",
     r"\b(?:omitted|redacted|excluded)\b.{0,200}\b(?:commission|sec|rule 24b|regulation s-k|"
     r"filed separately|competitive(?:ly)? harm|not material|confidential treatment)",
     r"\bdeleted\b.{0,200}\b(?:filed separately|confidential treatment)",
     r"\b(?:commission|sec|confidential treatment)\b.{0,80}\b(?:omitted|redacted)\b",
     r"(?:asterisks?|brackets?|\[\*+\]|\*\*\*)\"?\s+(?:denote|indicate|mark|represent)",
-    r"(?:marked|denoted|indicated|designated|replaced)\s+(?:by|with|as)\s+(?:brackets|an? asterisk|asterisks|x's|\"?[\[{(]?\*)",
+    r"(?:marked|denoted|indicated|designated|replaced)\s+(?:by|with|as)\s+(?:brackets|an? "
+    r"asterisk|asterisks|x's|\"?[\[{(]?\*)",
     r"^\W*(?:[\[{(]\s*\*[* ]*[\]})]|\*+)\s*(?:=|indicates|represents)",
     r"unredacted version of (?:this|the) (?:exhibit|document)",
     r"filed separately with the (?:securities|sec\b|commission)",
-    r"(?:identified|certain) (?:confidential )?information (?:in this [a-z]+ )?(?:has been|is|was) (?:excluded|omitted)",
+    r"(?:identified|certain) (?:confidential )?information (?:in this [a-z]+ )?"
+    r"(?:has been|is|was) (?:excluded|omitted)",
 ]
 _BANNER_RE = re.compile("|".join(_BANNER_PATTERNS), re.I)
 _BANNER_HINTS = ("confidential treatment", "omitted", "redact", "asterisk", "excluded", "bracket", "deleted")
@@ -98,7 +109,10 @@ _BANNER_HINTS = ("confidential treatment", "omitted", "redact", "asterisk", "exc
 _SENTENCE_SPLIT_RE = re.compile(r"((?<=[.!?])\s+(?=[A-Z\[*{(\"_]))")
 _SENTENCE_OR_GAP_SPLIT_RE = re.compile(r"((?<=[.!?])\s+(?=[A-Z\[*{(\"_])| {3,})")
 # Where a legend glued to the end of a clause may start ("... due May 1 *** Portions of this page ...").
-_BANNER_START_RE = re.compile(r"[\[{(]\s*\*[* ]*[\]})]|\*+\s*(?=[A-Z])|(?<=\s)(?=(?:Portions|PORTIONS|Confidential|CONFIDENTIAL|Certain|CERTAIN)\b)")
+_BANNER_START_RE = re.compile(
+    r"[\[{(]\s*\*[* "
+    r"]*[\]})]|\*+\s*(?=[A-Z])|(?<=\s)(?=(?:Portions|PORTIONS|Confidential|CONFIDENTIAL|Certain|CERTAIN)\b)"
+)
 
 
 def _is_banner(text: str) -> bool:

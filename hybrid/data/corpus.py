@@ -17,14 +17,14 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
+from hybrid.common.errors import CorpusError
+from hybrid.common.jsonl import json_lines
 from hybrid.data import clauses, clean, document, flatten, headings, page_noise, sections, sections_markdown
 from hybrid.data.clauses import classify_heading
 from hybrid.data.clean import clean_markdown, clean_text
 from hybrid.data.cuad import file_key, load_cuad_fields
 from hybrid.data.document import Document, Section
 from hybrid.data.sections import split_document
-from hybrid.common.errors import CorpusError
-from hybrid.common.jsonl import json_lines
 
 __all__ = ["SPLITS", "corpus_root", "load_manifest", "load_documents", "build_document", "cache_dir"]
 
@@ -54,7 +54,9 @@ def load_manifest(root: str | os.PathLike) -> list[dict]:
     """The manifest entries in file order; each has at least path, source, doc_type, group, split."""
     manifest = Path(root) / "manifest.jsonl"
     entries = []
-    for n, entry, _ in json_lines(_read_text(manifest), lambda n, msg: CorpusError(f"{manifest}:{n}: not JSON ({msg})")):
+    for n, entry, _ in json_lines(
+        _read_text(manifest), lambda n, msg: CorpusError(f"{manifest}:{n}: not JSON ({msg})")
+    ):
         missing = [k for k in _MANIFEST_KEYS if not isinstance(entry.get(k), str)]
         if missing:
             raise CorpusError(f"{manifest}:{n}: missing {missing}; every entry needs {list(_MANIFEST_KEYS)}")

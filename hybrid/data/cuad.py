@@ -20,8 +20,8 @@ import os
 import re
 from pathlib import Path
 
-from hybrid.data.clean import to_ascii
 from hybrid.common.errors import CorpusError
+from hybrid.data.clean import to_ascii
 
 __all__ = ["MAX_FIELD_CHARS", "file_key", "load_cuad_fields", "parse_parties", "parse_date"]
 
@@ -33,7 +33,8 @@ _DATE_RE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
 
 
 def file_key(name: str) -> str:
-    """Match key of a CUAD file: its stem, ASCII-folded (the CSV and the files differ in Unicode form), lower-cased, letters and digits only."""
+    """Match key of a CUAD file: its stem, ASCII-folded (the CSV and the files differ in Unicode form), lower-cased,
+    letters and digits only."""
     stem = os.path.splitext(os.path.basename(name.strip()))[0]
     return re.sub(r"[^a-z0-9]", "", to_ascii(stem).lower())
 

@@ -31,7 +31,10 @@ FALLBACK = {
     "[LAW]": "the agreed jurisdiction",
 }
 
-_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+)
 _DATE_RE = re.compile(
     rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:day\s+)?of\s+{_MONTH},?\s+\d{{4}}\b"
@@ -40,34 +43,89 @@ _DATE_RE = re.compile(
     re.I,
 )
 _NUMWORD = r"[A-Za-z]+(?:[ -][A-Za-z]+){0,5}"
-_MONEY = r"(?:US\s?\$|U\.S\.\s?\$|\$|€|£|USD\s?|EUR\s?|GBP\s?|CAD\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand)\b)?"
+_MONEY = (
+    r"(?:US\s?\$|U\.S\.\s?\$|\$|€|£|USD\s?|EUR\s?|GBP\s?|CAD\s?)\s?\d[\d,]*(?:\.\d+)?"
+    r"(?:\s?(?:million|billion|thousand)\b)?"
+)
 _AMOUNT_RE = re.compile(
     rf"\b{_NUMWORD}\s+(?:U\.S\.\s+)?(?:Dollars|dollars|Euros|euros|Pounds|pounds)\s*\(\s*{_MONEY}\s*\)"
     rf"|{_MONEY}|\b\d[\d,]*(?:\.\d+)?\s+(?:U\.S\.\s+)?(?:dollars|Dollars|euros|Euros)\b"
 )
-_PERCENT_RE = re.compile(rf"\b(?:{_NUMWORD}\s+)?(?:percent|per cent)\s*\(\s*\d+(?:\.\d+)?\s*%\s*\)|\b\d+(?:\.\d+)?\s*(?:%|percent\b|per cent\b)")
+_PERCENT_RE = re.compile(
+    rf"\b(?:{_NUMWORD}\s+)?(?:percent|per cent)\s*\(\s*\d+(?:\.\d+)?\s*%\s*\)|\b\d+(?:\.\d+)?\s*(?:%|percent\b|per "
+    rf"cent\b)"
+)
 _UNIT = r"(?:calendar\s+|business\s+|working\s+)?(?:days?|weeks?|months?|years?)"
 _DURATION_RE = re.compile(rf"\b(?:[A-Za-z]+(?:-[a-z]+)?\s*\(\s*\d+\s*\)|\d+)\s*{_UNIT}\b")
 _STATES = (
-    "Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho Illinois Indiana "
-    "Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri Montana Nebraska "
+    "Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho Illinois "
+    "Indiana "
+    "Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri Montana "
+    "Nebraska "
     "Nevada Ohio Oklahoma Oregon Pennsylvania Tennessee Texas Utah Vermont Virginia Washington Wisconsin Wyoming"
-).split() + ["New Hampshire", "New Jersey", "New Mexico", "New York", "North Carolina", "North Dakota", "Rhode Island",
-             "South Carolina", "South Dakota", "West Virginia", "District of Columbia"]
-_COUNTRIES = ["England and Wales", "England", "Scotland", "Ireland", "United Kingdom", "Canada", "Ontario", "British Columbia",
-              "Quebec", "Alberta", "Germany", "France", "Switzerland", "Israel", "Singapore", "Hong Kong", "China", "Japan",
-              "India", "Australia", "Netherlands", "Sweden", "Italy", "Spain", "Luxembourg", "Bermuda", "Cayman Islands"]
+).split() + [
+    "New Hampshire",
+    "New Jersey",
+    "New Mexico",
+    "New York",
+    "North Carolina",
+    "North Dakota",
+    "Rhode Island",
+    "South Carolina",
+    "South Dakota",
+    "West Virginia",
+    "District of Columbia",
+]
+_COUNTRIES = [
+    "England and Wales",
+    "England",
+    "Scotland",
+    "Ireland",
+    "United Kingdom",
+    "Canada",
+    "Ontario",
+    "British Columbia",
+    "Quebec",
+    "Alberta",
+    "Germany",
+    "France",
+    "Switzerland",
+    "Israel",
+    "Singapore",
+    "Hong Kong",
+    "China",
+    "Japan",
+    "India",
+    "Australia",
+    "Netherlands",
+    "Sweden",
+    "Italy",
+    "Spain",
+    "Luxembourg",
+    "Bermuda",
+    "Cayman Islands",
+]
 _PLACES = sorted(_STATES + _COUNTRIES, key=len, reverse=True)
-_LAW_RE = re.compile(r"\b(?:the\s+)?(?:(?:State|Commonwealth|Province|Republic)\s+of\s+)?(?:" + "|".join(map(re.escape, _PLACES)) + r")\b", re.I)
+_LAW_RE = re.compile(
+    r"\b(?:the\s+)?(?:(?:State|Commonwealth|Province|Republic)\s+of\s+)?(?:"
+    + "|".join(map(re.escape, _PLACES))
+    + r")\b",
+    re.I,
+)
 # defined terms that name the agreement or a concept, never a party
 _NOT_PARTY = re.compile(
     r"agreement|effective|date|part(y|ies)|each|collectively|territory|products?|services?|term|purpose|exhibit|"
     r"schedule|confidential|venture|alliance|program|business|property|marks?|software|affiliates?|commencement|"
     r"contract|addendum|amendment|plan|license|documentation|content|project|deliverables?|information|site|system|"
     r"attachment|appendix|annex|page|\bact\b|stock|shares?|notice", re.I)
-_DEFINED_RE = re.compile(r"\(\s*(?:[^()\"“”]{0,60}?\s)?(?:the\s+)?[\"“]([A-Z0-9][^\"”()]{1,40}?)[\"”]\s*(?:[^()]{0,40})?\)")
-_SUFFIX_RE = re.compile(r",?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LLP|LP|L\.P|PLC|plc|GmbH|AG|"
-                        r"S\.A|SA|N\.V|B\.V|Pty|PTE|Holdings|Group)\.?\s*$", re.I)
+_DEFINED_RE = re.compile(
+    r"\(\s*(?:[^()\"“”]{0,60}?\s)?(?:the\s+)?[\"“]([A-Z0-9][^\"”()]{1,40}?)[\"”]\s*(?:[^()]{0,40})?\)"
+)
+_SUFFIX_RE = re.compile(
+    r",?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LLP|LP|L\.P|PLC|plc|GmbH|AG|"
+    r"S\.A|SA|N\.V|B\.V|Pty|PTE|Holdings|Group)\.?\s*$",
+    re.I,
+)
 
 
 @dataclass
@@ -89,7 +147,9 @@ class DealFacts:
         return v if v else FALLBACK[marker]
 
     def strings(self) -> list[str]:
-        return [v for v in (self.party_a, self.party_b, self.date, self.amount, self.percent, self.duration, self.law) if v]
+        return [
+            v for v in (self.party_a, self.party_b, self.date, self.amount, self.percent, self.duration, self.law) if v
+        ]
 
 
 @dataclass
@@ -115,7 +175,8 @@ def _short_form(name: str) -> str:
     return name
 
 
-ALIAS_REACH = 300  # characters after a party's name in which its defined short name stands (an address may come between)
+# characters after a party's name in which its defined short name stands (an address may come between)
+ALIAS_REACH = 300
 
 
 def party_names(fields: dict, preamble: str) -> tuple[list[str], list[str]]:
@@ -136,7 +197,8 @@ def party_names(fields: dict, preamble: str) -> tuple[list[str], list[str]]:
     low = preamble.lower()
     inside = lambda a: any(m.start() <= a < m.end() for m in defined)  # noqa: E731  a name quoted as a defined name
     ends = sorted((m.end(), i) for i in (0, 1) for n in {x for x in names[i] if len(x) >= 3}
-                  for m in re.finditer(re.escape(n.lower()), low) if not inside(m.start()))  # (end of a party's name, party)
+                  # (end of a party's name, party)
+                  for m in re.finditer(re.escape(n.lower()), low) if not inside(m.start()))
     if not ends:
         picked = [(k, a) for k, (_, a) in enumerate(aliases[:2])]
     else:
@@ -184,15 +246,24 @@ def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
     out = sub(_DURATION_RE, "[DURATION]", out)
     law = fields.get("governing_law")
     if law:
-        out = sub(re.compile(rf"\b(?:the\s+)?(?:(?:State|Commonwealth|Province)\s+of\s+)?{re.escape(law)}\b", re.I), "[LAW]", out)
+        out = sub(
+            re.compile(rf"\b(?:the\s+)?(?:(?:State|Commonwealth|Province)\s+of\s+)?{re.escape(law)}\b", re.I),
+            "[LAW]",
+            out,
+        )
     out = sub(_LAW_RE, "[LAW]", out)
     return Normalized(out, list(dict.fromkeys(f.strip() for f in facts)))
 
 
 _MARKER_RE = re.compile("|".join(re.escape(m) for m in MARKERS))
 _PLACEHOLDER_RE = re.compile(r"\{([a-z][a-z0-9_]{0,60})\}")
-_PLACEHOLDER_MARKERS = [("law|jurisdiction|venue|court", "[LAW]"), ("percent", "[PERCENT]"), ("fee|price|amount|cap|payment", "[AMOUNT]"),
-                        ("date|start", "[DATE]"), ("term|period|duration|days|months|years", "[DURATION]")]
+_PLACEHOLDER_MARKERS = [
+    ("law|jurisdiction|venue|court", "[LAW]"),
+    ("percent", "[PERCENT]"),
+    ("fee|price|amount|cap|payment", "[AMOUNT]"),
+    ("date|start", "[DATE]"),
+    ("term|period|duration|days|months|years", "[DURATION]"),
+]
 
 
 def _placeholders(text: str, facts: list[str]) -> str:

@@ -26,10 +26,15 @@ _PARA_MARKERS = [
     r"\"[A-Z][^\"\n]{0,80}\"\s+(?:means|shall mean|has the meaning|shall have the meaning|refers to)\b",
 ]
 SPLIT_RE = re.compile(
-    _SENT_END + r" +(?=" + "|".join(_PARA_MARKERS) + r")|(?<=[A-Z]{2}) +(?=(?:Section|SECTION) \d{1,2}(?:\.\d{1,3})*\.? +[A-Z])"
+    _SENT_END
+    + r" +(?="
+    + "|".join(_PARA_MARKERS)
+    + r")|(?<=[A-Z]{2}) +(?=(?:Section|SECTION) \d{1,2}(?:\.\d{1,3})*\.? +[A-Z])"
 )
 # (a) / (iv) / (A) / (1) items start a paragraph only after a full stop or colon, not after ";".
-_ITEM_SPLIT_RE = re.compile(r"(?:(?<=[.:])|(?<=[.:][\"')]))\s+(?=\((?:[a-z]{1,2}|[ivxl]{1,5}|[A-Z]|\d{1,2})\)\s+[A-Z\"])")
+_ITEM_SPLIT_RE = re.compile(
+    r"(?:(?<=[.:])|(?<=[.:][\"')]))\s+(?=\((?:[a-z]{1,2}|[ivxl]{1,5}|[A-Z]|\d{1,2})\)\s+[A-Z\"])"
+)
 STARTS_PARA_RE = re.compile(
     r"(?:" + "|".join(_PARA_MARKERS) + r"|\((?:[a-z]{1,2}|[ivxl]{1,5}|[A-Z]|\d{1,2})\)\s|[A-Za-z]\.\s+[A-Z])"
 )

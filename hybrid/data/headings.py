@@ -17,13 +17,18 @@ __all__ = ["MAX_HEADING_CHARS", "MAX_TITLE_CHARS", "tidy_heading", "is_heading_t
 MAX_HEADING_CHARS = 80  # the planner's bounded heading strings (^[ -~]{1,80}$)
 MAX_TITLE_CHARS = 100
 
-Split = tuple[str, str, list[tuple[str, str]], str]  # (title, preamble, [(heading, body), ...], tail): what a splitter returns
+# (title, preamble, [(heading, body), ...], tail): what a splitter returns
+Split = tuple[str, str, list[tuple[str, str]], str]
 
 
 _SMALL_WORDS = frozenset("a an and as at by for from in into nor of on or per the to upon under via vs with".split())
-_NOT_A_HEADING_RE = re.compile(r"\b\d{1,2}\.\d|\b\d{1,3} \d{1,3}\b|^(?:In the event|If|Upon|Notwithstanding|Subject to|Except)\b")
+_NOT_A_HEADING_RE = re.compile(
+    r"\b\d{1,2}\.\d|\b\d{1,3} \d{1,3}\b|^(?:In the event|If|Upon|Notwithstanding|Subject to|Except)\b"
+)
 # A heading never ends on these ("The Parties agree" must not yield the heading "The").
-_DANGLING_WORDS = frozenset("both each this these such any all either neither no section sections mr mrs ms dr new".split())
+_DANGLING_WORDS = frozenset(
+    "both each this these such any all either neither no section sections mr mrs ms dr new".split()
+)
 _ACRONYMS = frozenset("IP US USA U.S. SLA API FDA EU UK VAT GST NDA DPA AI HIPAA GDPR CCPA LLC CEO TV OEM MFN R&D "
                       "EEA HIV SEC ERISA OFAC FCPA DMCA SaaS PHI CD DVD PC UCC".split())
 _SENTENCE_WORDS_RE = re.compile(
@@ -52,7 +57,8 @@ def tidy_heading(heading: str) -> str:
     h = to_ascii(strip_markdown_inline(heading))
     h = re.sub(r"\s*\((?:continued|cont'd)\)\s*$", "", h, flags=re.I)
     h = re.sub(r"(?<=[a-z])\d{1,3}$", "", h)  # a footnote or page number glued to the last word
-    h = re.sub(r"\s+\d{1,2}(?:\.\d{1,3})*\.?$", "", h)  # "Entire agreement 30.1" / "Confidentiality 3": a number after it
+    # "Entire agreement 30.1" / "Confidentiality 3": a number after it
+    h = re.sub(r"\s+\d{1,2}(?:\.\d{1,3})*\.?$", "", h)
     h = h.strip(" .:;,-_*#\"'")
     if not re.search(r"[A-Za-z]", h) or len(h) > MAX_HEADING_CHARS:
         return ""
@@ -110,7 +116,12 @@ def split_heading(rest: str) -> tuple[str, str]:
     found = []  # (heading, body start); the shortest wins ("Orders 5.1 Forecasts." -> "Orders")
     for rx in (_INLINE_HEADING_RE, _HEADING_BEFORE_SUB_RE):
         m = rx.match(rest)
-        if m and is_heading_text(m.group(1)) and not m.group(1).startswith('"') and not _ABBREV_END_RE.search(m.group(1)):
+        if (
+            m
+            and is_heading_text(m.group(1))
+            and not m.group(1).startswith('"')
+            and not _ABBREV_END_RE.search(m.group(1))
+        ):
             found.append((m.group(1), m.end()))
     m = _CAPS_RUN_RE.match(rest)
     if m and len(re.sub(r"[^A-Z]", "", m.group(1))) >= 4 and not PARTY_RE.search(m.group(1)):
@@ -137,10 +148,14 @@ def split_heading(rest: str) -> tuple[str, str]:
 _TITLE_WORDS = (r"AGREEMENT|CONTRACT|AMENDMENT|ADDENDUM|LICENSE|TERMS|MEMORANDUM|NDA|LETTER|ORDER|STATEMENT OF WORK|"
                 r"PLAN|LEASE|UNDERSTANDING|ARRANGEMENT|PROTOCOL|DEED|COVENANT|POLICY|TERM SHEET|MOU|JOINDER")
 _CAPS_TITLE_RE = re.compile(r"^[^a-z]*\b(?:" + _TITLE_WORDS + r")S?\b[^a-z]*$")
-_CAPS_TITLE_RUN_RE = re.compile(r"^((?:[A-Z0-9][A-Z0-9&,'/.()-]*\s+){0,10}(?:" + _TITLE_WORDS + r")S?)\s+(?=\(?[A-Z\"][a-z]|THIS\b|This\b)")
+_CAPS_TITLE_RUN_RE = re.compile(
+    r"^((?:[A-Z0-9][A-Z0-9&,'/.()-]*\s+){0,10}(?:" + _TITLE_WORDS + r")S?)\s+(?=\(?[A-Z\"][a-z]|THIS\b|This\b)"
+)
 _MIXED_TITLE_RE = re.compile(r"\b(?:Agreement|Contract|Terms|Addendum|Amendment|NDA|Order Form|Statement of Work|"
                              r"Term Sheet|Letter of Intent|Policy|License|Memorandum)\b")
-_BAD_TITLE_RE = re.compile(r"^(?:THIS|THE|PURSUANT|WHEREAS|NOW|IN WITNESS)\b|OMITTED|CONFIDENTIAL TREATMENT|SECURITIES AND EXCHANGE")
+_BAD_TITLE_RE = re.compile(
+    r"^(?:THIS|THE|PURSUANT|WHEREAS|NOW|IN WITNESS)\b|OMITTED|CONFIDENTIAL TREATMENT|SECURITIES AND EXCHANGE"
+)
 
 
 def tidy_title(title: str) -> str:

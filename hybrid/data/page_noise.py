@@ -34,7 +34,9 @@ _HEADER_RE = re.compile(
     r"|\[Remainder of (?:this )?[Pp]age [Ii]ntentionally [Ll]eft [Bb]lank\.?\]?)$"
 )
 _LABEL_RE = re.compile(r"(?::$|^(?:and|AND|or|OR|By|BY|Name|Title|Date|Signature|\[\*\*\*\])\b)")
-_TOC_RE = re.compile(r"^(?:[A-Z][\w ]{0,40}\s)?(?:TABLE OF CONTENTS|Table [Oo]f Contents|CONTENTS|INDEX)(?:\s+(?:Page|PAGE))?\.?$")
+_TOC_RE = re.compile(
+    r"^(?:[A-Z][\w ]{0,40}\s)?(?:TABLE OF CONTENTS|Table [Oo]f Contents|CONTENTS|INDEX)(?:\s+(?:Page|PAGE))?\.?$"
+)
 _TOC_ENTRY_RE = re.compile(r"(?:\s(?:\d{1,3}|[ivx]{1,4})|[a-z]\d{1,3}|\.{3,}\s*\d*)$")
 _TITLE_LINE_RE = re.compile(r"^[^a-z]*\b(?:AGREEMENT|CONTRACT)\b[^a-z\d]*$")
 
@@ -60,7 +62,12 @@ def drop_noise_lines(lines: list[str]) -> list[str]:
             _PAGE_NUMBER_RE.match(s)
             or _HEADER_RE.match(s)
             or _DRAFTING_NOTE_RE.match(s)
-            or (counts[s] >= 3 and re.search(r"[A-Za-z]{2}", s) and not _LABEL_RE.search(s) and not STARTS_PARA_RE.match(s))
+            or (
+                counts[s] >= 3
+                and re.search(r"[A-Za-z]{2}", s)
+                and not _LABEL_RE.search(s)
+                and not STARTS_PARA_RE.match(s)
+            )
         ):
             out.append("")
         else:

@@ -76,7 +76,9 @@ class _Augmented:
         return self._segments
 
 
-def with_precedents(doc: Document, library, mix: PairMix, rng: random.Random, max_words: int = MAX_PRECEDENT_WORDS) -> tuple[_Augmented, list[str]]:
+def with_precedents(
+    doc: Document, library, mix: PairMix, rng: random.Random, max_words: int = MAX_PRECEDENT_WORDS
+) -> tuple[_Augmented, list[str]]:
     """The document's segments with one precedent (or none) inserted before each body; the kinds drawn."""
     deal = deal_from_document(doc)
     query_extra = " ".join(str(v) for v in doc.fields.values())

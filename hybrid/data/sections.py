@@ -31,8 +31,18 @@ import re
 from dataclasses import dataclass
 
 from hybrid.data.clean import strip_numbering
-from hybrid.data.headings import (MAX_HEADING_CHARS, MAX_TITLE_CHARS, PARTY_RE, Split, find_title, is_heading_text, merge_empty, split_heading,
-                                  tidy_heading, tidy_title)
+from hybrid.data.headings import (
+    MAX_HEADING_CHARS,
+    MAX_TITLE_CHARS,
+    PARTY_RE,
+    Split,
+    find_title,
+    is_heading_text,
+    merge_empty,
+    split_heading,
+    tidy_heading,
+    tidy_title,
+)
 from hybrid.data.sections_markdown import looks_markdown, split_markdown
 
 __all__ = ["MAX_HEADING_CHARS", "MAX_TITLE_CHARS", "split_document", "tidy_heading", "looks_markdown"]
@@ -79,12 +89,18 @@ def _roman(s: str) -> int:
 
 
 _MARKER_RES = {
-    "chapter": re.compile(r"^(?:CHAPTER|Chapter|PART|Part)\s+(?P<num>[IVXLC]+|\d{1,2})\b(?!\.\d)\.?(?:\s*[-:.]\s*|\s+|$)(?P<rest>.*)$"),
-    "article": re.compile(r"^(?:ARTICLE|Article)\s+(?P<num>[IVXLC]+|\d{1,2})\b(?!\.\d)\.?(?:\s*[-:.]\s*|\s+|$)(?P<rest>.*)$"),
+    "chapter": re.compile(
+        r"^(?:CHAPTER|Chapter|PART|Part)\s+(?P<num>[IVXLC]+|\d{1,2})\b(?!\.\d)\.?(?:\s*[-:.]\s*|\s+|$)(?P<rest>.*)$"
+    ),
+    "article": re.compile(
+        r"^(?:ARTICLE|Article)\s+(?P<num>[IVXLC]+|\d{1,2})\b(?!\.\d)\.?(?:\s*[-:.]\s*|\s+|$)(?P<rest>.*)$"
+    ),
     "section": re.compile(r"^(?:SECTION|Section)\s+(?P<num>\d{1,2})(?![.\d]\d)\.?(?:\s*[-:.]\s*|\s+|$)(?P<rest>.*)$"),
     "num": re.compile(r"^(?P<num>\d{1,2})(?:\.0(?![.\d])\.?|\.(?!\d)|(?=\s+[A-Z\"(]))\s*(?P<rest>.*)$"),
     "paren": re.compile(r"^\(?(?P<num>\d{1,2})\)\s*(?P<rest>.*)$"),
-    "subnum": re.compile(r"^(?:(?:SECTION|Section)\s+)?(?P<num>\d{1,2})\.(?P<sub>[1-9]\d{0,2})(?![.\d]\d)\.?\s*(?P<rest>.*)$"),
+    "subnum": re.compile(
+        r"^(?:(?:SECTION|Section)\s+)?(?P<num>\d{1,2})\.(?P<sub>[1-9]\d{0,2})(?![.\d]\d)\.?\s*(?P<rest>.*)$"
+    ),
     "roman": re.compile(r"^(?P<num>[IVX]{1,6})(?:\.|\s+-)\s+(?P<rest>.*)$"),
     "letter": re.compile(r"^(?P<num>[A-Z])\.\s+(?P<rest>.*)$"),
 }
@@ -94,14 +110,28 @@ HEADED_WEIGHT, HEADLESS_WEIGHT = 1.0, 0.15
 SHORT_SECTION_CHARS = 150  # less text than this before the next marker of its kind: a TOC line or list item
 # (tier, score factor): a lower tier wins whenever it has a chain of >= 3; within a tier, the best score.
 _KINDS = {
-    "chapter": (0, 1.3), "article": (0, 1.3), "section": (0, 1.2), "num": (0, 1.0), "roman": (0, 1.0), "paren": (0, 0.8),
-    "subnum": (1, 1.0), "caps": (2, 1.0), "titleline": (2, 0.9), "letter": (3, 1.0),
+    "chapter": (0, 1.3),
+    "article": (0, 1.3),
+    "section": (0, 1.2),
+    "num": (0, 1.0),
+    "roman": (0, 1.0),
+    "paren": (0, 0.8),
+    "subnum": (1, 1.0),
+    "caps": (2, 1.0),
+    "titleline": (2, 0.9),
+    "letter": (3, 1.0),
 }
 _WITNESS_RE = re.compile(r"^(?:IN WITNESS (?:WHEREOF|THEREOF|HEREOF)|In [Ww]itness [Ww]hereof|IN TESTIMONY WHEREOF)")
-_SIGNATURE_RE = re.compile(r"^(?:By|BY|Name|NAME|Signature|SIGNATURE|Signed|SIGNED)\s*:|^/s/|^(?:[A-Z][A-Z&.,' -]+\s+)?By:\s*(?:/s/|_{3,})")
-_EXHIBIT_RE = re.compile(r"^(?:EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)\b")
-_NOT_CAPS_HEADING_RE = re.compile(r"^(?:WITNESSETH|W I T N E S S|RECITALS|BACKGROUND|PREAMBLE|AND|BETWEEN|BY AND BETWEEN|"
-                                  r"BY|NAME|TITLE|DATE|AGREED|ACCEPTED|TABLE OF CONTENTS)\b")
+_SIGNATURE_RE = re.compile(
+    r"^(?:By|BY|Name|NAME|Signature|SIGNATURE|Signed|SIGNED)\s*:|^/s/|^(?:[A-Z][A-Z&.,' -]+\s+)?By:\s*(?:/s/|_{3,})"
+)
+_EXHIBIT_RE = re.compile(
+    r"^(?:EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)\b"
+)
+_NOT_CAPS_HEADING_RE = re.compile(
+    r"^(?:WITNESSETH|W I T N E S S|RECITALS|BACKGROUND|PREAMBLE|AND|BETWEEN|BY AND BETWEEN|"
+    r"BY|NAME|TITLE|DATE|AGREED|ACCEPTED|TABLE OF CONTENTS)\b"
+)
 
 
 @dataclass
@@ -275,7 +305,11 @@ def _split_plain(text: str, doc_type: str) -> Split:
                 hi = i
                 break
             if _SIGNATURE_RE.match(t):
-                while i - 1 > chain[-1].unit and len(units[i - 1].text) <= 100 and not re.search(r"[a-z]", units[i - 1].text):
+                while (
+                    i - 1 > chain[-1].unit
+                    and len(units[i - 1].text) <= 100
+                    and not re.search(r"[a-z]", units[i - 1].text)
+                ):
                     i -= 1
                 hi = i
                 break

@@ -69,7 +69,9 @@ def split_markdown(text: str, doc_type: str) -> Split:
         end = tops[k + 1][0] if k + 1 < len(tops) else len(lines)
         heading = tidy_heading(_NUMBER_PREFIX_RE.sub("", heading.strip()))
         if not heading:  # too long for a heading: its line stays as text of the previous section
-            (sections[-1][1] if sections else preamble_lines).extend([re.sub(r"^#+\s*", "", lines[i])] + lines[i + 1:end])
+            (sections[-1][1] if sections else preamble_lines).extend(
+                [re.sub(r"^#+\s*", "", lines[i])] + lines[i + 1 : end]
+            )
             continue
         sections.append((heading, ([same_line] if same_line else []) + lines[i + 1:end]))
     merged = merge_empty([(h, _md_clean("\n".join(b))) for h, b in sections])

@@ -67,8 +67,8 @@ def _print_table(summary: dict, out) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the summary of the chosen splits (default train) as a table, or as JSON with --json."""
-    from hybrid.data.corpus import load_documents
     from hybrid.common.errors import HybridError
+    from hybrid.data.corpus import load_documents
 
     parser = argparse.ArgumentParser(prog="python -m hybrid.data.summary", description=main.__doc__)
     parser.add_argument("--split", action="append", help="train, val or test; repeat for several (default train)")

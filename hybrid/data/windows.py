@@ -17,7 +17,6 @@ of trailing <eos> at random (`slack`); evaluation uses exactly one.
 """
 
 import random
-
 from dataclasses import dataclass
 
 import torch
@@ -26,7 +25,16 @@ from hybrid.data.document import Document
 from hybrid.data.layout import KIND_HEADING, KIND_PAD, KIND_SPAN, KIND_TEXT, lay_out, window_starts
 from hybrid.data.plan_format import OUTLINE_TOKEN, PLAN_TOKEN, outline_json, plan_prompt
 
-__all__ = ["Rows", "KIND_TEXT", "KIND_HEADING", "KIND_SPAN", "KIND_PAD", "document_tokens", "document_windows", "plan_rows"]
+__all__ = [
+    "Rows",
+    "KIND_TEXT",
+    "KIND_HEADING",
+    "KIND_SPAN",
+    "KIND_PAD",
+    "document_tokens",
+    "document_windows",
+    "plan_rows",
+]
 
 MAX_SLACK = 48  # most extra <eos> a training body draws (bounded: a span's budget is finite)
 
@@ -77,7 +85,9 @@ def document_windows(docs: list[Document], tok, length: int, stride: int, seed: 
             kind_rows.append(_pad(kind[s : s + length], length, KIND_PAD))
             sec_rows.append(_pad([x - base if x >= 0 else -1 for x in w_sec], length, -1))
     n = len(ids_rows)
-    return Rows(torch.tensor(ids_rows), torch.tensor(kind_rows), torch.tensor(sec_rows), torch.zeros(n, dtype=torch.bool))
+    return Rows(
+        torch.tensor(ids_rows), torch.tensor(kind_rows), torch.tensor(sec_rows), torch.zeros(n, dtype=torch.bool)
+    )
 
 
 def plan_rows(docs: list[Document], tok, length: int) -> Rows:

@@ -74,7 +74,9 @@ def _number(paragraph, num_id: int) -> None:
     nid.set(qn("w:val"), str(num_id))
     numpr.append(ilvl)
     numpr.append(nid)
-    ppr.insert_element_before(numpr, "w:suppressLineNumbers", "w:pBdr", "w:shd", "w:tabs", "w:spacing", "w:ind", "w:jc", "w:rPr")
+    ppr.insert_element_before(
+        numpr, "w:suppressLineNumbers", "w:pBdr", "w:shd", "w:tabs", "w:spacing", "w:ind", "w:jc", "w:rPr"
+    )
 
 
 def _paragraphs(doc, text: str) -> None:

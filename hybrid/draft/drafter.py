@@ -25,22 +25,45 @@ from pathlib import Path
 import torch
 
 from hybrid.common.config import SHIPPED_CHECKPOINT
+from hybrid.common.errors import CheckpointError, HybridError, SamplingError
+from hybrid.common.options import (
+    DEFAULT_PRECEDENT_START,
+    DEFAULT_PRECEDENTS,
+    EDIT_FILLERS,
+    MMR,
+    PRECEDENT_GUIDANCE,
+    PRECEDENTS,
+)
+from hybrid.common.sampling import SamplingParams
 from hybrid.data.clean import strip_numbering
 from hybrid.draft.result import Draft, DraftEvent, source_note
-from hybrid.common.errors import CheckpointError, HybridError, SamplingError
 from hybrid.fill.api import FillResult, check_fill_args
 from hybrid.rank.likelihood import trained_window
-from hybrid.common.options import DEFAULT_PRECEDENT_START, DEFAULT_PRECEDENTS, EDIT_FILLERS, MMR, PRECEDENT_GUIDANCE, PRECEDENTS
 from hybrid.rank.rerank import ContractSpec, Reranker, RerankWeights
-from hybrid.common.sampling import SamplingParams
 from hybrid.templates.template import load_template
 
 MAX_START_TOKENS = 4096  # a precedent start is tokenized up to this; the filler cuts it to the span's budget
 
-__all__ = ["Drafter", "Draft", "DraftEvent", "load_model", "SHIPPED_CHECKPOINT", "FILLERS", "HEADINGS", "DRAFT_SAMPLING", "check_draft_args", "check_precedent_args", "resolve_precedents", "source_note"]
+__all__ = [
+    "Drafter",
+    "Draft",
+    "DraftEvent",
+    "load_model",
+    "SHIPPED_CHECKPOINT",
+    "FILLERS",
+    "HEADINGS",
+    "DRAFT_SAMPLING",
+    "check_draft_args",
+    "check_precedent_args",
+    "resolve_precedents",
+    "source_note",
+]
 
 FILLERS = ("diffusion", "ar", "ar-batched")
-_HEADINGS = {"template": lambda template, outline: template.with_template_headings(outline), "planned": lambda template, outline: outline}
+_HEADINGS = {
+    "template": lambda template, outline: template.with_template_headings(outline),
+    "planned": lambda template, outline: outline,
+}
 HEADINGS = tuple(_HEADINGS)
 """Where a planned draft's title and section headings come from: the template's defaults for the
 planned clause types ("template", the default: the small shipped model's free-text headings are
@@ -60,7 +83,9 @@ def load_model(path=None, device=None):
 
     p = Path(path) if path is not None else SHIPPED_CHECKPOINT
     if path is None and not (p / "model.safetensors").is_file():
-        raise CheckpointError(f"the shipped model is missing: {p} (train it with `hybrid train`, or pass a checkpoint directory).")
+        raise CheckpointError(
+            f"the shipped model is missing: {p} (train it with `hybrid train`, or pass a checkpoint directory)."
+        )
     if str(path) not in BASES and not p.is_dir():  # before loading, which imports transformers (seconds)
         raise CheckpointError(f"checkpoint directory not found: {p}")
     model, tok, record = resolve(path if str(path) in BASES else p)  # ours, a Llama directory or a fetched base name
@@ -109,14 +134,16 @@ def sampling_params(sampling: dict, defaults: dict) -> SamplingParams:
 
 
 def check_draft_args(n, steps, guidance, seed, mmr: float = 0.0) -> None:
-    """SamplingError naming the argument, its range and the value: n in 1..hybrid.common.options.MAX_VARIANTS (64), steps >= 1,
+    """SamplingError naming the argument, its range and the value: n in 1..hybrid.common.options.MAX_VARIANTS (64),
+    steps >= 1,
     guidance >= 0, seed an integer, mmr in [0, 1)."""
     check_fill_args(n, steps, guidance, seed)
     MMR.check("mmr", mmr, error=SamplingError)
 
 
 def _checked(n, steps, guidance, seed, mmr, sampling: dict):
-    """(steps, guidance, SamplingParams) of a call's arguments, defaults filled in, every one checked (once per call)."""
+    """(steps, guidance, SamplingParams) of a call's arguments, defaults filled in, every one checked (once per
+    call)."""
     steps = _default_steps() if steps is None else steps
     guidance = _default_guidance() if guidance is None else guidance
     check_draft_args(n, steps, guidance, seed, mmr)
@@ -143,8 +170,10 @@ def resolve_precedents(precedents=None, precedent_guidance=None, precedent_start
     check_precedent_args(precedents, w, precedent_start, names)
     if precedent_start < 1 and not edits:
         n = {"precedent_start": "precedent_start", "filler": "filler"} | (names or {})
-        raise SamplingError(f"{n['precedent_start']} < 1 needs a filler that edits a start ({', '.join(EDIT_FILLERS)}), "
-                            f"got {n['filler']} {filler!r} with {n['precedent_start']} {precedent_start!r}.")
+        raise SamplingError(
+            f"{n['precedent_start']} < 1 needs a filler that edits a start ({', '.join(EDIT_FILLERS)}), "
+            f"got {n['filler']} {filler!r} with {n['precedent_start']} {precedent_start!r}."
+        )
     return precedents, w, precedent_start
 
 
@@ -158,18 +187,24 @@ def check_precedent_args(precedents, precedent_guidance, precedent_start=1.0, na
     w = precedent_guidance
     PRECEDENT_GUIDANCE.check(n["precedent_guidance"], w, error=SamplingError)
     if w and not precedents:
-        raise SamplingError(f"{n['precedent_guidance']} needs {n['precedents']} >= 1, got {n['precedents']}{sep}{precedents!r} "
-                            f"with {n['precedent_guidance']}{sep}{w!r}.")
+        raise SamplingError(
+            f"{n['precedent_guidance']} needs {n['precedents']} >= 1, got {n['precedents']}{sep}{precedents!r} "
+            f"with {n['precedent_guidance']}{sep}{w!r}."
+        )
     from hybrid.precedents.start import check_start_noise
 
     if check_start_noise(precedent_start) < 1 and not precedents:
-        raise SamplingError(f"{n['precedent_start']} needs {n['precedents']} >= 1, got {n['precedents']}{sep}{precedents!r} "
-                            f"with {n['precedent_start']}{sep}{precedent_start!r}.")
+        raise SamplingError(
+            f"{n['precedent_start']} needs {n['precedents']} >= 1, got {n['precedents']}{sep}{precedents!r} "
+            f"with {n['precedent_start']}{sep}{precedent_start!r}."
+        )
     if w and precedent_start < 1:
-        raise SamplingError(f"{n['precedent_guidance']} guides on the precedents beside each clause; editing from precedent "
-                            f"({n['precedent_start']} < 1) puts none beside it (each variant edits its own): leave "
-                            f"{n['precedent_guidance']} at 0, got {n['precedent_guidance']}{sep}{w!r} with "
-                            f"{n['precedent_start']}{sep}{precedent_start!r}.")
+        raise SamplingError(
+            f"{n['precedent_guidance']} guides on the precedents beside each clause; editing from precedent "
+            f"({n['precedent_start']} < 1) puts none beside it (each variant edits its own): leave "
+            f"{n['precedent_guidance']} at 0, got {n['precedent_guidance']}{sep}{w!r} with "
+            f"{n['precedent_start']}{sep}{precedent_start!r}."
+        )
 
 
 class _Cancelled(Exception):
@@ -188,8 +223,20 @@ class Drafter:
     or a duration that the deal's text does not state (hybrid.fidelity.fact_guard).
     """
 
-    def __init__(self, model, tokenizer, *, filler: str = "diffusion", fill_config=None, weights: RerankWeights | None = None,
-                 record: dict | None = None, path=None, headings: str = "template", library=None, fact_guard: bool = True):
+    def __init__(
+        self,
+        model,
+        tokenizer,
+        *,
+        filler: str = "diffusion",
+        fill_config=None,
+        weights: RerankWeights | None = None,
+        record: dict | None = None,
+        path=None,
+        headings: str = "template",
+        library=None,
+        fact_guard: bool = True,
+    ):
         from hybrid.plan.planner import Planner
 
         fill_function(filler)  # an unknown name fails here, not at the first draft
@@ -204,7 +251,8 @@ class Drafter:
         self.path = str(path) if path is not None else None
         self._lock = threading.RLock()
         self._library = library  # hybrid.precedents.library.Library; None = the default cache, loaded on first use
-        self.fact_guard = fact_guard  # hybrid.fidelity.fact_guard on template drafts: names, numbers, durations the deal does not state
+        # hybrid.fidelity.fact_guard on template drafts: names, numbers, durations the deal does not state
+        self.fact_guard = fact_guard
 
     @classmethod
     def from_pretrained(cls, path=None, *, device=None, **kwargs) -> "Drafter":
@@ -237,30 +285,47 @@ class Drafter:
             params = sampling_params(sampling, DRAFT_SAMPLING)
             return self.planner.plan(load_template(template), fields, seed=seed, params=params, on_token=on_token)
 
-    def fill(self, template, fields: dict, outline: dict, *, n: int = 4, steps: int | None = None, guidance: float | None = None,
-             seed: int = 0, on_step=None, **sampling) -> list[FillResult]:
+    def fill(
+        self,
+        template,
+        fields: dict,
+        outline: dict,
+        *,
+        n: int = 4,
+        steps: int | None = None,
+        guidance: float | None = None,
+        seed: int = 0,
+        on_step=None,
+        **sampling,
+    ) -> list[FillResult]:
         """n filled variants of the skeleton of `outline` (unranked, in batch order)."""
         steps, guidance, params = _checked(n, steps, guidance, seed, 0.0, sampling)
         with self._lock:
             skeleton = load_template(template).render_skeleton(outline, fields)
             return self._fill(skeleton, n, steps, guidance, seed, params, on_step)
 
-    def _fill(self, skeleton, n, steps, guidance, seed, params, on_step, start=None, precedent_facts=()) -> list[FillResult]:
-        if getattr(skeleton, "deal_text", ""):  # places and terms the deal does not name cannot be written (hybrid.fidelity.foreign_facts)
-            from hybrid.fidelity.foreign_facts import deal_ban_ids
-
+    def _fill(
+        self, skeleton, n, steps, guidance, seed, params, on_step, start=None, precedent_facts=()
+    ) -> list[FillResult]:
+        # places and terms the deal does not name cannot be written (hybrid.fidelity.foreign_facts)
+        if getattr(skeleton, "deal_text", ""):
             from hybrid.fidelity.fact_guard import FactGuard
+            from hybrid.fidelity.foreign_facts import deal_ban_ids
 
             bans = deal_ban_ids(self.tokenizer, skeleton.deal_text)
             guard = FactGuard(self.tokenizer, skeleton.deal_text, vocab=self.model.output_weight.shape[0],
                               precedent_facts=precedent_facts) if self.fact_guard else None
-            params = replace(params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))), fact_guard=guard)
+            params = replace(
+                params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))), fact_guard=guard
+            )
         fill = fill_function(self.filler, self.fill_config)
         extra = {} if start is None else {"start": start}  # only EDIT_FILLERS edit a start (checked in _events)
         return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params,
                     on_step=on_step, **extra)
 
-    def rank(self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0) -> list[Draft]:
+    def rank(
+        self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0
+    ) -> list[Draft]:
         """Drafts from filled variants (FillResults or lists of bodies), best first. Body lines lose
         the section numbers they open with (hybrid.data.clean.strip_numbering)."""
         with self._lock:
@@ -276,14 +341,41 @@ class Drafter:
                 bodies = variants[r.index]
                 sections = [{"number": str(i + 1), "heading": s.heading, "clause": s.clause, "body": b}
                             for i, (s, b) in enumerate(zip(skeleton.spans, bodies))]
-                drafts.append(Draft(rank, skeleton.render(bodies), outline["title"], segs[1].text.strip(), sections, segs[-1].text,
-                                    outline, r.score, r.scores, template.id, values, seed, r.index))
+                drafts.append(
+                    Draft(
+                        rank,
+                        skeleton.render(bodies),
+                        outline["title"],
+                        segs[1].text.strip(),
+                        sections,
+                        segs[-1].text,
+                        outline,
+                        r.score,
+                        r.scores,
+                        template.id,
+                        values,
+                        seed,
+                        r.index,
+                    )
+                )
             return drafts
 
-    def draft(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
-              *, outline: dict | None = None, mmr: float = 0.0, precedents: int | None = None,
-              precedent_guidance: float | None = None, precedent_start: float | None = None,
-              **sampling) -> list[Draft]:
+    def draft(
+        self,
+        template,
+        fields: dict,
+        n: int = 4,
+        steps: int | None = None,
+        guidance: float | None = None,
+        seed: int = 0,
+        *,
+        outline: dict | None = None,
+        mmr: float = 0.0,
+        precedents: int | None = None,
+        precedent_guidance: float | None = None,
+        precedent_start: float | None = None,
+        **sampling,
+    ) -> list[Draft]:
         """n drafts ranked best first. outline=None plans one; the n variants share it.
 
         steps (K >= 1, default the filler's DEFAULT_STEPS), guidance (w >= 0), seed (int),
@@ -294,7 +386,8 @@ class Drafter:
         (resolve_precedents): with the diffusion or ar-batched filler a draft edits from one precedent per
         section at precedent_start 0.25; precedents=0 drafts from scratch. When none of the three is set
         and the default cannot be had (no corpus to build the clause library from), the draft is made
-        from scratch with a warning; a call that sets one of them raises instead. Every Draft's `settings` holds the values used.
+        from scratch with a warning; a call that sets one of them raises instead. Every Draft's `settings` holds the
+        values used.
         precedents: k precedents of the train split per section (0 = off); each section then lists
         them under "precedents". With precedent_start 1 they sit before its span (hybrid.skeleton.from_precedents).
         precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
@@ -310,34 +403,71 @@ class Drafter:
         Nothing sits beside the spans then; each section lists the precedent its variant edited.
         """
         drafts = None
-        steps, guidance, params, *prec = self._draft_args(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance,
-                                                          precedent_start)
+        steps, guidance, params, *prec = self._draft_args(
+            n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start
+        )
         for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, None, *prec):
             drafts = ev.drafts
         return drafts
 
-    def stream(self, template, fields: dict, n: int = 4, steps: int | None = None, guidance: float | None = None, seed: int = 0,
-               *, outline: dict | None = None, mmr: float = 0.0, precedents: int | None = None,
-               precedent_guidance: float | None = None, precedent_start: float | None = None, **sampling):
+    def stream(
+        self,
+        template,
+        fields: dict,
+        n: int = 4,
+        steps: int | None = None,
+        guidance: float | None = None,
+        seed: int = 0,
+        *,
+        outline: dict | None = None,
+        mmr: float = 0.0,
+        precedents: int | None = None,
+        precedent_guidance: float | None = None,
+        precedent_start: float | None = None,
+        **sampling,
+    ):
         """Like draft(), yielding DraftEvents as the work happens; the last event ("rank") holds the drafts.
 
         The work runs in a worker thread that holds this Drafter's lock; closing the generator
         early stops it at its next token or step. Arguments are validated here, before any work.
         """
-        steps, guidance, params, *prec = self._draft_args(n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance,
-                                                          precedent_start)
+        steps, guidance, params, *prec = self._draft_args(
+            n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start
+        )
         return self._stream(template, fields, n, steps, guidance, seed, outline, mmr, params, *prec)
 
-    def _draft_args(self, n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start) -> tuple:
+    def _draft_args(
+        self, n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start
+    ) -> tuple:
         """(steps, guidance, params, precedents, precedent_guidance, precedent_start, defaulted) of a draft()
         or stream() call, every argument checked; defaulted: none of the three precedent arguments was set,
         so a missing clause library means drafting from scratch with a warning (_events)."""
         steps, guidance, params = _checked(n, steps, guidance, seed, mmr, sampling)
         defaulted = precedents is None and precedent_guidance is None and precedent_start is None
-        return (steps, guidance, params, *resolve_precedents(precedents, precedent_guidance, precedent_start, self.filler), defaulted)
+        return (
+            steps,
+            guidance,
+            params,
+            *resolve_precedents(precedents, precedent_guidance, precedent_start, self.filler),
+            defaulted,
+        )
 
-    def _stream(self, template, fields, n, steps, guidance, seed, outline, mmr, params, precedents, precedent_guidance, precedent_start,
-                defaulted=False):
+    def _stream(
+        self,
+        template,
+        fields,
+        n,
+        steps,
+        guidance,
+        seed,
+        outline,
+        mmr,
+        params,
+        precedents,
+        precedent_guidance,
+        precedent_start,
+        defaulted=False,
+    ):
         q: queue.Queue = queue.Queue()
         cancel = threading.Event()
         done = object()
@@ -349,8 +479,22 @@ class Drafter:
 
         def work():
             try:
-                for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents,
-                                       precedent_guidance, precedent_start, defaulted):
+                for ev in self._events(
+                    template,
+                    fields,
+                    n,
+                    steps,
+                    guidance,
+                    seed,
+                    outline,
+                    mmr,
+                    params,
+                    emit,
+                    precedents,
+                    precedent_guidance,
+                    precedent_start,
+                    defaulted,
+                ):
                     emit(ev)
             except _Cancelled:
                 pass
@@ -373,8 +517,23 @@ class Drafter:
             cancel.set()
             worker.join()
 
-    def _events(self, template, fields, n, steps, guidance, seed, outline, mmr, params, emit, precedents, precedent_guidance,
-                precedent_start, defaulted=False):
+    def _events(
+        self,
+        template,
+        fields,
+        n,
+        steps,
+        guidance,
+        seed,
+        outline,
+        mmr,
+        params,
+        emit,
+        precedents,
+        precedent_guidance,
+        precedent_start,
+        defaulted=False,
+    ):
         """The pipeline as a generator of DraftEvents, arguments already checked (_checked, resolve_precedents); `emit`
         (stream only) receives the in-stage events. defaulted: precedents was left unset, so a clause
         library that cannot be had means drafting from scratch (a warning), not an error."""
@@ -407,14 +566,22 @@ class Drafter:
             if precedents:
                 try:
                     library = self.precedent_library()
-                except HybridError as e:  # no corpus, or a library of another corpus: a default falls back, a request fails
+                # no corpus, or a library of another corpus: a default falls back, a request fails
+                except HybridError as e:
                     if not defaulted:
                         raise
-                    note = f"drafted from scratch: no clause library ({e}); pass precedents=0 (--precedents 0) to draft from scratch without this warning"
+                    note = (
+                        f"drafted from scratch: no clause library ({e}); pass precedents=0 (--precedents 0) "
+                        "to draft from scratch without this warning"
+                    )
                     warnings.warn(note, stacklevel=3)
                     precedents, precedent_start = 0, 1.0
-            settings = {"precedents": precedents, "precedent_guidance": precedent_guidance, "precedent_start": precedent_start,
-                        "precedent_note": note}
+            settings = {
+                "precedents": precedents,
+                "precedent_guidance": precedent_guidance,
+                "precedent_start": precedent_start,
+                "precedent_note": note,
+            }
             if precedents:
                 from hybrid.skeleton.from_precedents import draft_from_precedents
 
@@ -429,7 +596,9 @@ class Drafter:
 
                 def on_step(ev):
                     partial = ev.partial(_MASK_GLYPH)
-                    emit(DraftEvent("fill_step", time.perf_counter() - t0, step=ev.step, steps=ev.steps, partial=partial))
+                    emit(
+                        DraftEvent("fill_step", time.perf_counter() - t0, step=ev.step, steps=ev.steps, partial=partial)
+                    )
 
             ts = time.perf_counter()
             fills = self._fill(skeleton, n, steps, guidance, seed, params, on_step, start=start, precedent_facts=facts)

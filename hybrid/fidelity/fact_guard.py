@@ -34,8 +34,8 @@ from functools import lru_cache
 
 import torch
 
-from hybrid.fidelity.foreign_facts import _GENERIC, _NUMBER_WORDS, _UNITS, _WORD_RE, deal_days, name_vocabulary
 from hybrid.common.sampling import LogitsProcessor
+from hybrid.fidelity.foreign_facts import _GENERIC, _NUMBER_WORDS, _UNITS, _WORD_RE, deal_days, name_vocabulary
 
 __all__ = ["FactGuard", "REACH", "UNIT_REACH", "UNKNOWN", "OUTSIDE", "precedent_fact_ban_ids", "precedent_phrases"]
 
@@ -50,8 +50,15 @@ _INNER_CAP_PIECE = re.compile(r"^\s?[A-Z][a-z]+[A-Z]")  # "GitHub" as one piece:
 _DIGITS = re.compile(r"^\s?[\d.,]*\d[\d.,]*$")
 _CURRENCY = re.compile(r"^\s?(?:US)?[$€£]")
 _UNIT = re.compile(r"^[\s-]?(day|week|month|quarter|year)s?$", re.I)
-_REF = re.compile(r"^\s?(?:sections?|articles?|exhibits?|schedules?|clauses?|paragraphs?|annex|appendix)$|^\s?\($", re.I)
-_NUMBER_WORD = re.compile(r"^\s?(" + "|".join(sorted((w for w in _NUMBER_WORDS if " " not in w and "-" not in w), key=len, reverse=True)) + r")$", re.I)
+_REF = re.compile(
+    r"^\s?(?:sections?|articles?|exhibits?|schedules?|clauses?|paragraphs?|annex|appendix)$|^\s?\($", re.I
+)
+_NUMBER_WORD = re.compile(
+    r"^\s?("
+    + "|".join(sorted((w for w in _NUMBER_WORDS if " " not in w and "-" not in w), key=len, reverse=True))
+    + r")$",
+    re.I,
+)
 
 
 @lru_cache(maxsize=4)
@@ -138,19 +145,33 @@ class FactGuard(LogitsProcessor):
         # another deal's) and CUAD's redaction marks ("[***]"), which no draft should carry
         self.always = tb["redaction"] | (tb["currency"] & ~torch.tensor([bool(re.search(r"[$€£]", allowed))] * V))
         self.always |= tb["inner_cap"] & ~ok  # a one-piece name with an inner capital, even at a sentence start
-        own = [i for i in precedent_fact_ban_ids(tokenizer, precedent_facts, allowed) if i < V] if precedent_facts else []
+        own = (
+            [i for i in precedent_fact_ban_ids(tokenizer, precedent_facts, allowed) if i < V] if precedent_facts else []
+        )
         if own:  # the first pieces of the precedents' own capitalized fact words, everywhere
             self.always[torch.tensor(own)] = True
         # spelling a capitalized word on: what it may become (hybrid.fidelity.foreign_facts's name vocabulary)
         self._pieces, self._by_lower, self._spell_on = tb["pieces"], tb["by_lower"], tb["spell_on"]
-        self._flags = [(a, b, e) for a, b, e in zip(tb["spell_on"].tolist(), tb["cap_open"].tolist(), tb["sentence_end"].tolist())]
+        self._flags = [
+            (a, b, e) for a, b, e in zip(tb["spell_on"].tolist(), tb["cap_open"].tolist(), tb["sentence_end"].tolist())
+        ]
         self._words = sorted(name_vocabulary(allowed))
         self._spell_bans: dict[str, torch.Tensor] = {}
         self._phrases = precedent_phrases(tokenizer, precedent_facts, allowed)
         self._phrase_lens = sorted({len(k) for k in self._phrases})
         self._by_device: dict = {}
 
-    _TABLES = ("always", "name_ban", "digit_ban", "foreign_number", "unit_kind", "sentence_end", "ref", "bare_stop", "letter_glue")
+    _TABLES = (
+        "always",
+        "name_ban",
+        "digit_ban",
+        "foreign_number",
+        "unit_kind",
+        "sentence_end",
+        "ref",
+        "bare_stop",
+        "letter_glue",
+    )
 
     def _on(self, dev) -> dict:
         """The ban tables on `dev`, moved there once (the filler calls ban_mask every step)."""
@@ -270,7 +291,8 @@ def precedent_fact_ban_ids(tokenizer, facts, allowed: str) -> list[int]:
     prose. A word counts as the deal's only as the deal writes it: "Company" is banned beside "a
     Delaware limited liability company". Generic contract words and pieces shorter than MIN_STEM
     letters are never banned."""
-    written = set(_WORD_RE.findall(allowed))  # as the deal writes them: "a limited liability company" keeps no "Company"
+    # as the deal writes them: "a limited liability company" keeps no "Company"
+    written = set(_WORD_RE.findall(allowed))
     out = set()
     for fact in facts:
         for w in _WORD_RE.findall(fact):

@@ -16,7 +16,8 @@ A fact is foreign when the deal does not state it:
 - name: a run of capitalized words, not at the start of a sentence or list item (unless its first
   word has an inner capital: "GitHub"), holding a word
   the deal's text never uses (in any case) and that is not a generic contract word (Section,
-  Exhibit, month names, the words of BOILERPLATE_TERMS: "Governmental Authority" ...). All-caps words (emphasis: "AS IS") and roman numerals are skipped.
+  Exhibit, month names, the words of BOILERPLATE_TERMS: "Governmental Authority" ...). All-caps words (emphasis: "AS
+  IS") and roman numerals are skipped.
 Occurrences are counted; a span found by an earlier kind in that order is not counted again.
 """
 
@@ -26,28 +27,63 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Fact", "KINDS", "BOILERPLATE_TERMS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "place_ban_ids", "name_ban_ids", "deal_ban_ids",
-           "build_capitalized_terms", "allowed_text", "deal_days", "name_vocabulary", "foreign_acronyms", "party_names", "build_party_list"]
+__all__ = [
+    "Fact",
+    "KINDS",
+    "BOILERPLATE_TERMS",
+    "US_STATES",
+    "PLACES",
+    "find_facts",
+    "foreign_facts",
+    "draft_foreign_facts",
+    "place_ban_ids",
+    "name_ban_ids",
+    "deal_ban_ids",
+    "build_capitalized_terms",
+    "allowed_text",
+    "deal_days",
+    "name_vocabulary",
+    "foreign_acronyms",
+    "party_names",
+    "build_party_list",
+]
 
 KINDS = ("party", "place", "amount", "duration", "name")
 PARTIES_FILE = Path(__file__).with_name("cuad_parties.json")
 
 US_STATES = (
-    "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware", "Florida", "Georgia",
+    "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware", "Florida",
+    "Georgia",
     "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa", "Kansas", "Kentucky", "Louisiana", "Maine", "Maryland",
-    "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri", "Montana", "Nebraska", "Nevada", "New Hampshire",
-    "New Jersey", "New Mexico", "New York", "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon", "Pennsylvania",
+    "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri", "Montana", "Nebraska", "Nevada",
+    "New Hampshire",
+    "New Jersey", "New Mexico", "New York", "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon",
+    "Pennsylvania",
     "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah", "Vermont", "Virginia", "Washington",
     "West Virginia", "Wisconsin", "Wyoming", "District of Columbia",
 )  # fmt: skip
-_PROVINCES = ("Ontario", "Quebec", "British Columbia", "Alberta", "Manitoba", "Saskatchewan", "Nova Scotia", "New Brunswick")
+_PROVINCES = (
+    "Ontario",
+    "Quebec",
+    "British Columbia",
+    "Alberta",
+    "Manitoba",
+    "Saskatchewan",
+    "Nova Scotia",
+    "New Brunswick",
+)
 _COUNTRIES = (
-    "Canada", "Mexico", "Brazil", "Argentina", "Chile", "Colombia", "Peru", "United Kingdom", "England", "Scotland", "Wales",
+    "Canada", "Mexico", "Brazil", "Argentina", "Chile", "Colombia", "Peru", "United Kingdom", "England", "Scotland",
+    "Wales",
     "Ireland", "France", "Germany", "Italy", "Spain", "Portugal", "Netherlands", "Belgium", "Luxembourg", "Switzerland",
-    "Austria", "Sweden", "Norway", "Denmark", "Finland", "Poland", "Czech Republic", "Hungary", "Greece", "Turkey", "Russia",
-    "Ukraine", "Israel", "Egypt", "South Africa", "Nigeria", "Kenya", "India", "Pakistan", "China", "Hong Kong", "Taiwan",
-    "Japan", "Korea", "South Korea", "Singapore", "Malaysia", "Thailand", "Vietnam", "Indonesia", "Philippines", "Australia",
-    "New Zealand", "Cayman Islands", "Bermuda", "British Virgin Islands", "Puerto Rico", "United Arab Emirates", "Saudi Arabia",
+    "Austria", "Sweden", "Norway", "Denmark", "Finland", "Poland", "Czech Republic", "Hungary", "Greece", "Turkey",
+    "Russia",
+    "Ukraine", "Israel", "Egypt", "South Africa", "Nigeria", "Kenya", "India", "Pakistan", "China", "Hong Kong",
+    "Taiwan",
+    "Japan", "Korea", "South Korea", "Singapore", "Malaysia", "Thailand", "Vietnam", "Indonesia", "Philippines",
+    "Australia",
+    "New Zealand", "Cayman Islands", "Bermuda", "British Virgin Islands", "Puerto Rico", "United Arab Emirates",
+    "Saudi Arabia",
 )  # fmt: skip
 PLACES = US_STATES + _PROVINCES + _COUNTRIES
 
@@ -59,8 +95,19 @@ _NUMBER_WORDS = {
 _UNITS = {"day": 1, "week": 7, "month": 30, "quarter": 91, "year": 365}
 # boilerplate defined terms that name no deal, place, product or period (hybrid.precedents.definitions composes a
 # draft's Definitions from them; how they were chosen is there): generic contract words too
-BOILERPLATE_TERMS = ("Affiliate", "Person", "Business Day", "Third Party", "Governmental Authority", "Intellectual Property Rights",
-                     "Change of Control", "Force Majeure", "Losses", "Law", "Control")
+BOILERPLATE_TERMS = (
+    "Affiliate",
+    "Person",
+    "Business Day",
+    "Third Party",
+    "Governmental Authority",
+    "Intellectual Property Rights",
+    "Change of Control",
+    "Force Majeure",
+    "Losses",
+    "Law",
+    "Control",
+)
 # generic words a contract capitalizes whatever its deal (headings, references, calendar), and BOILERPLATE_TERMS's words
 _GENERIC = frozenset(w for t in BOILERPLATE_TERMS for w in t.lower().split() if w != "of") | {"affiliates"} | frozenset(
     "section sections article articles exhibit exhibits schedule schedules annex appendix attachment clause paragraph "
@@ -87,7 +134,8 @@ _DURATION_RE = re.compile(
     r"(?:\s*\((\d{1,4})\))?[\s-]+(?:calendar\s+|business\s+|consecutive\s+|full\s+)?(day|week|month|quarter|year)s?\b",
     re.I,
 )
-_WORD_RE = re.compile(r"[A-Za-z](?:[A-Za-z0-9&'-]|\.(?=[A-Za-z]))*[A-Za-z0-9]|[A-Za-z]")  # "U.S." whole, "Section.1" split
+# "U.S." whole, "Section.1" split
+_WORD_RE = re.compile(r"[A-Za-z](?:[A-Za-z0-9&'-]|\.(?=[A-Za-z]))*[A-Za-z0-9]|[A-Za-z]")
 _INNER_CAP = re.compile(r"^[A-Za-z][a-z]+[A-Z]")  # "GitHub", "eBay": a name even at a sentence start
 _INITIAL_BEFORE = re.compile(r"(?:^|[.!?:;]\s*|\n\s*|\(\w{1,4}\)\s*|[\"'(]\s*)$")
 
@@ -292,7 +340,9 @@ def build_party_list(csv_path) -> list[str]:
                 words = name.split()
                 if not 1 <= len(words) <= 8 or len(name) < 4 or _NOT_A_NAME.search(name):
                     continue
-                distinctive = [w for w in words if w[0].isupper() and w.lower().strip(".,") not in _GENERIC | _CONNECTORS]
+                distinctive = [
+                    w for w in words if w[0].isupper() and w.lower().strip(".,") not in _GENERIC | _CONNECTORS
+                ]
                 if len(words) == 1 and not re.search(r".[A-Z0-9]", name):
                     continue
                 if distinctive:
@@ -301,8 +351,10 @@ def build_party_list(csv_path) -> list[str]:
 
 
 # words of PLACES that name no place on their own ("New", "North") or that several places share
-_PLACE_WORDS_SHARED = frozenset("New North South West United Kingdom Republic Islands Island British Virgin District Arab "
-                                "Emirates Saudi Czech Hong Kong Korea Nova Scotia Cayman Puerto Rico Zealand Africa of".split())
+_PLACE_WORDS_SHARED = frozenset(
+    "New North South West United Kingdom Republic Islands Island British Virgin District Arab "
+    "Emirates Saudi Czech Hong Kong Korea Nova Scotia Cayman Puerto Rico Zealand Africa of".split()
+)
 
 
 def place_ban_ids(tokenizer, allowed: str) -> list[int]:
@@ -352,8 +404,15 @@ def build_capitalized_terms(tokenizer, bodies, min_count: int = 5, min_mid_share
                 (initial if start else mid)[i] += 1
             prev = piece
     inv = {i: p for p, i in tokenizer.hf.get_vocab().items()}
-    pieces = sorted(inv[i] for i in set(mid) if initial[i] + mid[i] >= min_count and mid[i] / (initial[i] + mid[i]) >= min_mid_share)
-    return {"vocab_sha": _vocab_sha(tokenizer), "min_count": min_count, "min_mid_share": min_mid_share, "pieces": pieces}
+    pieces = sorted(
+        inv[i] for i in set(mid) if initial[i] + mid[i] >= min_count and mid[i] / (initial[i] + mid[i]) >= min_mid_share
+    )
+    return {
+        "vocab_sha": _vocab_sha(tokenizer),
+        "min_count": min_count,
+        "min_mid_share": min_mid_share,
+        "pieces": pieces,
+    }
 
 
 @lru_cache(maxsize=1)

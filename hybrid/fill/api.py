@@ -34,7 +34,9 @@ def check_fill_args(n, steps, guidance, seed) -> None:
 def check_start(start, n: int, spans: int) -> None:
     """An edit start (hybrid.precedents.start) as the fillers that edit take it: n lists of one token list per span."""
     if start is not None and (len(start) != n or any(len(x) != spans for x in start)):
-        raise SamplingError(f"start must hold n={n} lists of {spans} token lists (one per span), got {[len(x) for x in start]} lists.")
+        raise SamplingError(
+            f"start must hold n={n} lists of {spans} token lists (one per span), got {[len(x) for x in start]} lists."
+        )
 
 
 def fill_processors(params, positional_ngram: bool = False) -> list:

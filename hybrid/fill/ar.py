@@ -20,11 +20,11 @@ import time
 import torch
 
 from hybrid.common.errors import SamplingError
-from hybrid.model.cache import KVCache
-from hybrid.common.sampling import SamplingParams, apply_processors, sample
 from hybrid.common.options import int_range
-from hybrid.fill.api import FillResult, StepEvent, check_fill_args, fill_processors
 from hybrid.common.precision import autocast
+from hybrid.common.sampling import SamplingParams, apply_processors, sample
+from hybrid.fill.api import FillResult, StepEvent, check_fill_args, fill_processors
+from hybrid.model.cache import KVCache
 from hybrid.skeleton.tokenized import DEFAULT_WINDOW, as_token_skeleton
 
 __all__ = ["fill", "check_ar_fill_args", "prepare"]
@@ -91,7 +91,9 @@ def check_ar_fill_args(n, steps, guidance, seed, window) -> None:
     rules, guidance 1 only (no unconditional branch), window >= 16."""
     check_fill_args(n, steps if steps is not None else 1, guidance, seed)
     if guidance != 1:
-        raise SamplingError(f"guidance must be 1 (off) for the AR fill baseline (it has no unconditional branch), got {guidance!r}.")
+        raise SamplingError(
+            f"guidance must be 1 (off) for the AR fill baseline (it has no unconditional branch), got {guidance!r}."
+        )
     int_range(16).check("window", window, error=SamplingError)
 
 
@@ -103,8 +105,19 @@ def prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window
 
 
 @torch.no_grad()
-def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
-         params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW, precision: str = "auto") -> list[FillResult]:
+def fill(
+    model,
+    tokenizer,
+    skeleton,
+    n: int = 8,
+    steps: int | None = None,
+    guidance: float = 1.0,
+    seed: int = 0,
+    params: SamplingParams | None = None,
+    on_step=None,
+    window: int = DEFAULT_WINDOW,
+    precision: str = "auto",
+) -> list[FillResult]:
     """Write every span of `skeleton` left to right, n variants in one batch (same API as the diffusion fill).
 
     steps is accepted for signature parity and ignored (one decode step per token); guidance
@@ -142,7 +155,9 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guida
                     logits = dec.last.masked_fill(ban, float("-inf"))
                     if t < lock_end:
                         logits[:, eos] = float("-inf")
-                    x = sample(apply_processors(procs, out[:, :t], logits), gen, temperature=0.0 if params.greedy else 1.0)
+                    x = sample(
+                        apply_processors(procs, out[:, :t], logits), gen, temperature=0.0 if params.greedy else 1.0
+                    )
                 x = torch.where(done, tokenizer.pad_id, x)
                 out[:, t] = x
                 dec.feed(x[:, None], ~done[:, None])
@@ -157,9 +172,20 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guida
             if on_step is not None:
 
                 def render(glyph, k=s.index + 1):  # the first k spans are written; the rest show as the glyph
-                    return [sk.render([tokenizer.decode(b[i]) if i < k else glyph for i in range(len(sk.spans))]) for b in bodies]
+                    return [
+                        sk.render([tokenizer.decode(b[i]) if i < k else glyph for i in range(len(sk.spans))])
+                        for b in bodies
+                    ]
 
-                on_step(StepEvent(s.index + 1, len(sk.spans), sum(x.length for x in sk.spans[s.index + 1 :]) * n, time.perf_counter() - t0, render=render))
+                on_step(
+                    StepEvent(
+                        s.index + 1,
+                        len(sk.spans),
+                        sum(x.length for x in sk.spans[s.index + 1 :]) * n,
+                        time.perf_counter() - t0,
+                        render=render,
+                    )
+                )
     total = time.perf_counter() - t_start
     results = []
     for b in range(n):

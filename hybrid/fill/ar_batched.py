@@ -25,10 +25,10 @@ import time
 
 import torch
 
-from hybrid.fill.ar import _Decoder, prepare
-from hybrid.fill.api import FillResult, StepEvent, check_start
 from hybrid.common.precision import autocast
 from hybrid.common.sampling import SamplingParams, apply_processors, sample, variant_seed
+from hybrid.fill.api import FillResult, StepEvent, check_start
+from hybrid.fill.ar import _Decoder, prepare
 from hybrid.skeleton.tokenized import DEFAULT_WINDOW
 
 __all__ = ["fill"]
@@ -77,11 +77,16 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guida
     sk, params, procs, device = prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window)
     if start is not None:
         check_start(start, n, len(sk.spans))
-        return _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, kept_per_step)
+        return _edit(
+            model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, kept_per_step
+        )
     V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
     S = len(sk.spans)
     if S == 0:
-        return [FillResult([], [], sk.render([]), {"skeleton": 0.0, "fill": 0.0, "total": 0.0, "forwards": 0}, 0) for _ in range(n)]
+        return [
+            FillResult([], [], sk.render([]), {"skeleton": 0.0, "fill": 0.0, "total": 0.0, "forwards": 0}, 0)
+            for _ in range(n)
+        ]
     B = n * S  # row b = variant b // S, span b % S
     gens = [torch.Generator(device=device).manual_seed(variant_seed(seed, v)) for v in range(n)]
     ban = torch.zeros(V, dtype=torch.bool, device=device)
@@ -171,7 +176,9 @@ def _targets(tokenizer, sk, n: int, start) -> tuple[list[list[int]], list[list[b
     return targets, word_start, holes
 
 
-def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, chunk=0) -> list[FillResult]:
+def _edit(
+    model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, chunk=0
+) -> list[FillResult]:
     """The editing decode: per step every row feeds its sampled token and the kept run after it in
     one forward (at most `chunk` tokens, 0 = the whole run), then samples its next hole if it has
     reached it (rows advance through their own offsets)."""
@@ -191,7 +198,8 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
     L = max(lengths)
     with autocast(device, precision):
         t0 = time.perf_counter()
-        dec = _prefilled(model, sk, B, window, window + (4 if chunk != 1 else 1) * L, pad, device)  # room for uneven kept runs' padding
+        # room for uneven kept runs' padding
+        dec = _prefilled(model, sk, B, window, window + (4 if chunk != 1 else 1) * L, pad, device)
         t_skel = time.perf_counter() - t0
         out = [[] for _ in range(B)]  # each row's span tokens so far (offset = index)
         pending = [[] for _ in range(B)]  # tokens written but not yet fed
@@ -231,7 +239,9 @@ def _edit(model, tokenizer, sk, n, seed, params, procs, device, window, precisio
             glued = torch.tensor([word_start[b][o] for o, b in zip(off, writing)], device=device)
             logits = logits.masked_fill(glued[:, None] & glue[None, :V], float("-inf"))
             width = max(off)  # each row's own text so far, left-padded, as the processors' context
-            ctx = torch.tensor([[pad] * (width - len(out[b])) + out[b] for b in writing], dtype=torch.long).reshape(len(writing), width)
+            ctx = torch.tensor([[pad] * (width - len(out[b])) + out[b] for b in writing], dtype=torch.long).reshape(
+                len(writing), width
+            )
             logits = apply_processors(procs, ctx.to(device), logits)
             if params.greedy:
                 x = sample(logits, None, temperature=0.0)

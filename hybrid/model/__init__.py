@@ -1,1 +1,2 @@
-"""The shared transformer backbone, its KV cache, the transformers adapter, checkpoints and adapting a pretrained base."""
+"""The shared transformer backbone, its KV cache, the transformers adapter, checkpoints and adapting a pretrained
+base."""

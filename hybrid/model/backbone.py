@@ -29,7 +29,17 @@ from einops import rearrange
 
 from hybrid.common.errors import ConfigError
 
-__all__ = ["BackboneConfig", "Backbone", "DecoderBase", "attend", "MODES", "fill_mask", "causal_mask", "mode_mask", "cached_kv"]
+__all__ = [
+    "BackboneConfig",
+    "Backbone",
+    "DecoderBase",
+    "attend",
+    "MODES",
+    "fill_mask",
+    "causal_mask",
+    "mode_mask",
+    "cached_kv",
+]
 
 MODES = ("causal", "fill", "bidirectional")
 
@@ -55,7 +65,8 @@ class BackboneConfig:
                 raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}.")
         if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
             raise ConfigError(
-                f"d_model must be divisible by n_heads with an even head size, got d_model={self.d_model}, n_heads={self.n_heads}."
+                f"d_model must be divisible by n_heads with an even head size, got d_model={self.d_model}, "
+                f"n_heads={self.n_heads}."
             )
         if not 0.0 <= self.dropout < 1.0:
             raise ConfigError(f"dropout must be in [0, 1), got {self.dropout}.")
@@ -167,7 +178,9 @@ def cached_kv(cache, k: torch.Tensor, v: torch.Tensor, layer_idx: int, write_cac
     return torch.cat([pk, k], dim=2), torch.cat([pv, v], dim=2)
 
 
-def mode_mask(mode: str, attn_mask: torch.Tensor | None, q_len: int, past_len: int, device) -> tuple[torch.Tensor | None, bool]:
+def mode_mask(
+    mode: str, attn_mask: torch.Tensor | None, q_len: int, past_len: int, device
+) -> tuple[torch.Tensor | None, bool]:
     """(mask for scaled_dot_product_attention, is_causal) of one forward call, per `Backbone.forward`'s
     attn_mask contract; shared by every backbone behind that contract (hybrid.model.llama)."""
     if mode not in MODES:

@@ -45,7 +45,12 @@ class KVCache:
         ck, cv = self.keys[layer_idx], self.values[layer_idx]
         t0, t1 = ck.shape[2], ck.shape[2] + k.shape[2]
         buf = self._bufs[layer_idx]
-        owned = buf is not None and ck.data_ptr() == buf[0].data_ptr() and ck.stride() == buf[0].stride() and cv.data_ptr() == buf[1].data_ptr()
+        owned = (
+            buf is not None
+            and ck.data_ptr() == buf[0].data_ptr()
+            and ck.stride() == buf[0].stride()
+            and cv.data_ptr() == buf[1].data_ptr()
+        )
         if not owned or buf[0].shape[2] < t1 or buf[0].dtype != k.dtype:
             cap = max(t1, 2 * t0, 64)
             bk = k.new_empty(k.shape[0], k.shape[1], cap, k.shape[3])

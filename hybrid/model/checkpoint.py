@@ -13,12 +13,20 @@ from pathlib import Path
 import torch
 
 from hybrid.common.errors import CheckpointError
+from hybrid.common.outdir import FileSet, is_bookkeeping, pending_commit, recover
 from hybrid.model.backbone import Backbone
 from hybrid.model.weights import check_checkpoint_weights
-from hybrid.common.outdir import is_bookkeeping, FileSet, pending_commit, recover
 from hybrid.tokenizer.bpe import HybridTokenizer
 
-__all__ = ["save_checkpoint", "load_checkpoint", "recover_checkpoint", "read_record", "ATTRIBUTION", "STATE_FILE", "RECORD_FILE"]
+__all__ = [
+    "save_checkpoint",
+    "load_checkpoint",
+    "recover_checkpoint",
+    "read_record",
+    "ATTRIBUTION",
+    "STATE_FILE",
+    "RECORD_FILE",
+]
 
 ATTRIBUTION = """# Data attribution
 
@@ -44,7 +52,9 @@ def save_checkpoint(out: Path, model: Backbone, tok: HybridTokenizer, record: di
     # building the HF wrapper initializes weights: keep it off the global RNG, or a resumed run's dropout
     # would draw other numbers than the straight run's
     with FileSet(out) as fs, torch.random.fork_rng(devices=[]):
-        hf = HybridForCausalLM.from_backbone(model, bos_token_id=tok.bos_id, eos_token_id=tok.eos_id, pad_token_id=tok.pad_id)
+        hf = HybridForCausalLM.from_backbone(
+            model, bos_token_id=tok.bos_id, eos_token_id=tok.eos_id, pad_token_id=tok.pad_id
+        )
         hf.save_pretrained(fs.stage, safe_serialization=True)
         tok.save(fs.stage)
         (fs.stage / RECORD_FILE).write_text(json.dumps(record, indent=1, allow_nan=False))
@@ -78,7 +88,9 @@ def recover_checkpoint(path: Path, log=None) -> None:
         return
     leftovers = sorted(path.parent.glob(f"{path.name}.tmp-*")) + sorted(path.parent.glob(f"{path.name}.old-*"))
     found = next((p for p in leftovers if _complete(p)), None)  # a complete .tmp is newer than any .old
-    if found is not None and (not path.exists() or (path.is_dir() and all(is_bookkeeping(p.name) for p in path.iterdir()))):
+    if found is not None and (
+        not path.exists() or (path.is_dir() and all(is_bookkeeping(p.name) for p in path.iterdir()))
+    ):
         if not path.exists():
             found.rename(path)
         else:  # `path` is there, empty but for a run's lock: move the files in
@@ -110,7 +122,9 @@ def load_checkpoint(path) -> tuple[Backbone, HybridTokenizer, dict]:
     try:
         hf = HybridForCausalLM.from_pretrained(path)
     except Exception as e:  # safetensors/transformers raise many types for a damaged file
-        raise CheckpointError(f"checkpoint file is corrupt: {path / 'model.safetensors'} ({type(e).__name__}: {e})") from None
+        raise CheckpointError(
+            f"checkpoint file is corrupt: {path / 'model.safetensors'} ({type(e).__name__}: {e})"
+        ) from None
     return hf.backbone.eval(), tok, record
 
 
@@ -123,5 +137,8 @@ def read_record(path, need: tuple[str, ...] = ()) -> dict:
         raise CheckpointError(f"checkpoint file is damaged: {f} ({getattr(e, 'strerror', None) or e})") from None
     missing = [k for k in need if not isinstance(record, dict) or not isinstance(record.get(k), dict)]
     if not isinstance(record, dict) or missing:
-        raise CheckpointError(f"checkpoint file is damaged: {f} (expected a JSON object{' with ' + ', '.join(missing) if missing else ''})")
+        raise CheckpointError(
+            f"checkpoint file is damaged: {f} (expected a JSON "
+            f"object{' with ' + ', '.join(missing) if missing else ''})"
+        )
     return record

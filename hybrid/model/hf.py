@@ -31,7 +31,9 @@ class HybridConfig(PreTrainedConfig):
 
     def __init__(self, vocab_size=8192, d_model=256, n_layers=6, n_heads=8, d_ff=0, max_len=4096,
                  rope_theta=10000.0, dropout=0.0, norm_eps=1e-5, init_std=0.02, **kwargs):
-        bc = BackboneConfig(vocab_size, d_model, n_layers, n_heads, d_ff, max_len, rope_theta, dropout, norm_eps, init_std)
+        bc = BackboneConfig(
+            vocab_size, d_model, n_layers, n_heads, d_ff, max_len, rope_theta, dropout, norm_eps, init_std
+        )
         for k in _FIELDS:
             setattr(self, k, getattr(bc, k))
         kwargs.setdefault("tie_word_embeddings", True)

@@ -5,7 +5,8 @@ projections, SwiGLU MLP, RoPE from the checkpoint's config, tied or untied head)
 backbone's code does the rest: `forward` is hybrid.model.backbone.DecoderBase's (the three attention
 modes, explicit positions, `return_hidden`, `write_cache`) and attention runs through its `attend`
 (rotary positions, the KV cache: KVCache, the filler's _StepKV, transformers' DynamicCache; GQA);
-this module supplies the Llama modules, their rotary tables, `cfg` and `output_weight`. Module names follow transformers' LlamaForCausalLM, so a Hugging Face state dict
+this module supplies the Llama modules, their rotary tables, `cfg` and `output_weight`. Module names follow
+transformers' LlamaForCausalLM, so a Hugging Face state dict
 loads as it is and what `save` writes is a plain Llama checkpoint. Knows nothing about files,
 tokenizers or where weights come from (hybrid.model.pretrained).
 
@@ -61,7 +62,10 @@ class LlamaBackboneConfig:
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be an integer >= 1, got {getattr(self, name)!r}.")
         if self.n_heads % self.n_kv_heads:
-            raise ConfigError(f"num_attention_heads must be a multiple of num_key_value_heads, got {self.n_heads} and {self.n_kv_heads}.")
+            raise ConfigError(
+                f"num_attention_heads must be a multiple of num_key_value_heads, got {self.n_heads} and "
+                f"{self.n_kv_heads}."
+            )
         if self.head_dim % 2:
             raise ConfigError(f"head_dim must be even for rotary positions, got {self.head_dim}.")
         rope_type = (self.rope or {}).get("rope_type", "default")
@@ -77,12 +81,24 @@ class LlamaBackboneConfig:
         if getattr(c, "hidden_act", "silu") != "silu":
             raise CheckpointError(f"hidden_act must be 'silu' (SwiGLU), got {c.hidden_act!r}.")
         head_dim = getattr(c, "head_dim", None) or c.hidden_size // c.num_attention_heads
-        rope = dict(getattr(c, "rope_parameters", None) or {"rope_type": "default", "rope_theta": getattr(c, "rope_theta", 10000.0)})
+        rope = dict(
+            getattr(c, "rope_parameters", None)
+            or {"rope_type": "default", "rope_theta": getattr(c, "rope_theta", 10000.0)}
+        )
         return cls(
-            vocab_size=c.vocab_size, d_model=c.hidden_size, n_layers=c.num_hidden_layers, n_heads=c.num_attention_heads,
-            n_kv_heads=c.num_key_value_heads or c.num_attention_heads, head_dim=head_dim, d_ff=c.intermediate_size,
-            max_len=c.max_position_embeddings, norm_eps=float(c.rms_norm_eps), tie_embeddings=bool(c.tie_word_embeddings),
-            attention_bias=bool(getattr(c, "attention_bias", False)), mlp_bias=bool(getattr(c, "mlp_bias", False)), rope=rope,
+            vocab_size=c.vocab_size,
+            d_model=c.hidden_size,
+            n_layers=c.num_hidden_layers,
+            n_heads=c.num_attention_heads,
+            n_kv_heads=c.num_key_value_heads or c.num_attention_heads,
+            head_dim=head_dim,
+            d_ff=c.intermediate_size,
+            max_len=c.max_position_embeddings,
+            norm_eps=float(c.rms_norm_eps),
+            tie_embeddings=bool(c.tie_word_embeddings),
+            attention_bias=bool(getattr(c, "attention_bias", False)),
+            mlp_bias=bool(getattr(c, "mlp_bias", False)),
+            rope=rope,
             shift_fill_logits=bool(getattr(c, "shift_fill_logits", False)),
         )
 
@@ -219,5 +235,6 @@ class LlamaBackbone(DecoderBase):
             "max_position_embeddings": c.max_len, "rms_norm_eps": c.norm_eps, "tie_word_embeddings": c.tie_embeddings,
             "attention_bias": c.attention_bias, "mlp_bias": c.mlp_bias, "hidden_act": "silu",
             "rope_parameters": dict(c.rope or {"rope_type": "default", "rope_theta": 10000.0}),
-            **({"shift_fill_logits": True} if c.shift_fill_logits else {}),  # a plain base's config.json stays as it was
+            # a plain base's config.json stays as it was
+            **({"shift_fill_logits": True} if c.shift_fill_logits else {}),
         }

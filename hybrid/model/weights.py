@@ -33,7 +33,11 @@ def check_state_dict(model: torch.nn.Module, state, where: str = "state dict") -
     have = {k: _shape(v) for k, v in state.items()}
     missing = sorted(set(want) - set(have))
     unexpected = sorted(set(have) - set(want))
-    shapes = [f"{k} {list(have[k])} (config wants {list(want[k])})" for k in sorted(set(want) & set(have)) if want[k] != have[k]]
+    shapes = [
+        f"{k} {list(have[k])} (config wants {list(want[k])})"
+        for k in sorted(set(want) & set(have))
+        if want[k] != have[k]
+    ]
     problems = [f"{len(missing)} missing tensors: {_names(missing)}"] if missing else []
     problems += [f"{len(unexpected)} unexpected tensors: {_names(unexpected)}"] if unexpected else []
     problems += [f"{len(shapes)} shape mismatches: {_names(shapes)}"] if shapes else []
@@ -54,10 +58,14 @@ def check_checkpoint_weights(path) -> None:
         with torch.device("meta"):
             model = HybridForCausalLM(config)
     except Exception as e:  # transformers and BackboneConfig raise many types for bad values
-        raise CheckpointError(f"checkpoint config is invalid: {path / 'config.json'} ({type(e).__name__}: {e})") from None
+        raise CheckpointError(
+            f"checkpoint config is invalid: {path / 'config.json'} ({type(e).__name__}: {e})"
+        ) from None
     try:
         with safe_open(path / "model.safetensors", "pt") as f:
             state = {k: f.get_slice(k).get_shape() for k in f.keys()}
     except Exception as e:  # safetensors raises its own error types for a damaged header
-        raise CheckpointError(f"checkpoint file is corrupt: {path / 'model.safetensors'} ({type(e).__name__}: {e})") from None
+        raise CheckpointError(
+            f"checkpoint file is corrupt: {path / 'model.safetensors'} ({type(e).__name__}: {e})"
+        ) from None
     check_state_dict(model, state, where=f"checkpoint {path} (model.safetensors vs config.json)")

@@ -85,7 +85,9 @@ def outline_ebnf(structure, title: str | None, required: set[str] = frozenset())
 
     lead = [sep(j) + f"sec_{c}" for j, c in enumerate(st.lead)]
     start = state(0, len(st.lead), 0)
-    title_rule = _lit(json.dumps(title)[1:-1]) if title is not None else f"{_HEAD_FIRST} ({_HEAD_MID}{{0,78}} {_HEAD_LAST})?"
+    title_rule = (
+        _lit(json.dumps(title)[1:-1]) if title is not None else f"{_HEAD_FIRST} ({_HEAD_MID}{{0,78}} {_HEAD_LAST})?"
+    )
     out = [
         "root ::= " + " ".join(['"{\\"title\\": \\""', "title", '"\\", \\"sections\\": ["', *lead, start, '"]}"']),
         f"title ::= {title_rule}",

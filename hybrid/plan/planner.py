@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 import torch
 
-from hybrid.data.plan_format import OUTLINE_TOKEN, PLAN_TOKEN, plan_prompt
 from hybrid.common.errors import SamplingError, TemplateError
-from hybrid.plan.grammar import Constraint, GrammarCompiler, outline_ebnf, token_bytes
 from hybrid.common.sampling import SamplingParams, apply_processors, sample
+from hybrid.data.plan_format import OUTLINE_TOKEN, PLAN_TOKEN, plan_prompt
+from hybrid.plan.grammar import Constraint, GrammarCompiler, outline_ebnf, token_bytes
 from hybrid.templates.template import Template, load_template
 
 __all__ = ["Planner", "PlanResult", "Decoded"]
@@ -127,7 +127,8 @@ class Planner:
         )
         if not d.finished:
             raise SamplingError(
-                f"max_tokens={max_tokens} ended the outline before it was complete; raise max_tokens (the default is {DEFAULT_MAX_TOKENS})."
+                f"max_tokens={max_tokens} ended the outline before it was complete; raise max_tokens (the default is "
+                f"{DEFAULT_MAX_TOKENS})."
             )
         body = d.tokens[:-1] if d.tokens and d.tokens[-1] == self.tokenizer.eos_id else d.tokens
         text = b"".join(self._token_pieces()[i] for i in body).decode("utf-8")
@@ -136,7 +137,8 @@ class Planner:
             template.validate_outline(outline)
         except TemplateError as e:
             raise TemplateError(
-                f"{e} (xgrammar accepted this outline: the template's outline_schema uses a construct the grammar reads differently)"
+                f"{e} (xgrammar accepted this outline: the template's outline_schema uses a construct the grammar "
+                f"reads differently)"
             ) from None
         problems = template.outline_problems(outline, values) if ebnf else []
         if problems:
@@ -230,7 +232,9 @@ class Planner:
                     break
             if len(out) >= max_tokens:
                 break
-            logits = self.model(torch.tensor([step], dtype=torch.long, device=device), mode="causal", cache=cache)[:, -1, :]
+            logits = self.model(torch.tensor([step], dtype=torch.long, device=device), mode="causal", cache=cache)[
+                :, -1, :
+            ]
             forwards += 1
         if device.type == "cuda":
             torch.cuda.synchronize(device)

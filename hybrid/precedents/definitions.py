@@ -27,16 +27,29 @@ from dataclasses import dataclass, field
 from hybrid.fidelity.foreign_facts import BOILERPLATE_TERMS
 from hybrid.precedents.library import Precedent
 
-__all__ = ["head_terms", "defined_heads", "DEFINITION_CANDIDATES", "GENERIC_TERMS", "MAX_WORDS", "MAX_ENTRY_WORDS", "ComposedPrecedent", "entries", "keep_terms", "compose"]
+__all__ = [
+    "head_terms",
+    "defined_heads",
+    "DEFINITION_CANDIDATES",
+    "GENERIC_TERMS",
+    "MAX_WORDS",
+    "MAX_ENTRY_WORDS",
+    "ComposedPrecedent",
+    "entries",
+    "keep_terms",
+    "compose",
+]
 
-GENERIC_TERMS = BOILERPLATE_TERMS  # the foreign-facts check and the fact guard count their words as generic contract words
+# the foreign-facts check and the fact guard count their words as generic contract words
+GENERIC_TERMS = BOILERPLATE_TERMS
 DEFINITION_CANDIDATES = 8  # ranked definitions precedents a variant composes from (variant v > 0: its seeded draw of 8)
 MAX_WORDS = 180  # the composed body (a Definitions span's budget is 256 tokens)
 MAX_ENTRY_WORDS = 90  # one entry; a longer one is cut after its last full sentence or clause within this many words
 
 _QUOTES = "\"“”"
 _TERM = r"[\"“]([A-Z][^\"“”\n]{0,48}[A-Za-z0-9])[\"”]"  # a quoted capitalized term
-_QUALIFIER = r"\s*(?:\([^)\n]{0,80}\)\s*)?(?:of [A-Za-z ]{1,30})?\s*(?:shall\s+)?"  # '(the "X")', 'of any Person', 'shall'
+# '(the "X")', 'of any Person', 'shall'
+_QUALIFIER = r"\s*(?:\([^)\n]{0,80}\)\s*)?(?:of [A-Za-z ]{1,30})?\s*(?:shall\s+)?"
 _DEFINES = r"(?:means?|refers? to|includes?)\b"
 # an entry opens a paragraph (after its list number) or follows a sentence's end, with a quoted term and a defining
 # verb, or a cross-reference ("has the meaning set forth in ..."), which compose leaves out
@@ -45,15 +58,19 @@ _ENTRY = re.compile(r"(?:^|(?<=[.;:]\s)|(?<=[.;:]\s\s))\s*(?:\(?[a-z0-9]{1,4}[.)
 _HEAD = re.compile(rf"{_TERM}(?={_QUALIFIER}{_DEFINES})")  # a term a definition defines, wherever it stands
 _TRAILING_NUMBER = re.compile(r"(?:(?:^|\s)(?:\(?[a-z0-9]{1,4}\)|\d+(?:\.\d+)*\.?|[a-z]\.))+\s*$")
 _TRAILING_JOIN = re.compile(r"[\s;,:]*(?:\b(?:and|or)\b)?[\s;,:]*$")
-_CROSS_REFERENCE = re.compile(r"^.{0,80}?\b(?:has|have|shall have) the meanings?\b")  # "... has the meaning set forth in Section 4"
-_LEAD = re.compile(r"\b(?:mean|defin|used in|purposes)", re.I)  # a lead-in says what follows ("... shall have the meanings ...")
-_UNFILLED = ("[AMOUNT]", "[PERCENT]", "[DURATION]", "[DATE]")  # the source deal's own figures: no template definition states them
+# "... has the meaning set forth in Section 4"
+_CROSS_REFERENCE = re.compile(r"^.{0,80}?\b(?:has|have|shall have) the meanings?\b")
+# a lead-in says what follows ("... shall have the meanings ...")
+_LEAD = re.compile(r"\b(?:mean|defin|used in|purposes)", re.I)
+# the source deal's own figures: no template definition states them
+_UNFILLED = ("[AMOUNT]", "[PERCENT]", "[DURATION]", "[DATE]")
 _PREAMBLE_TERM = re.compile(r"[\"“]([^\"“”]{1,60})[\"”]")
 
 
 @dataclass
 class ComposedPrecedent(Precedent):
-    """A Precedent whose body was composed from others' entries; `sources` are those, in the order they first gave one."""
+    """A Precedent whose body was composed from others' entries; `sources` are those, in the order they first gave
+    one."""
 
     sources: list = field(default_factory=list)
 
@@ -142,12 +159,19 @@ def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "Composed
             gave = True
         if gave:
             sources.append(p)
-            if not lead and intro and len(intro.split()) <= 30 and _LEAD.search(intro) and not any(q in intro for q in _QUOTES):
+            if (
+                not lead
+                and intro
+                and len(intro.split()) <= 30
+                and _LEAD.search(intro)
+                and not any(q in intro for q in _QUOTES)
+            ):
                 lead = intro
     if not chosen:
         return None
     first = sources[0]
-    body = "\n\n".join(([lead] if lead else []) + [text for _, text in sorted(chosen)])  # alphabetical, as contracts list them
+    # alphabetical, as contracts list them
+    body = "\n\n".join(([lead] if lead else []) + [text for _, text in sorted(chosen)])
     facts = list(dict.fromkeys(f for p in sources for f in p.facts))
     return ComposedPrecedent(id="composed:" + "+".join(p.id for p in sources), doc_id=first.doc_id, source=first.source,
                              license=first.license, doc_type=first.doc_type, clause_type=first.clause_type,

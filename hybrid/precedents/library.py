@@ -18,7 +18,8 @@ restricted to the requested doc type when it has at least k clauses of that type
 types; with `use_relevance()` (what drafting does), BM25's best SHORTLIST are re-ordered by
 hybrid.precedents.relevance (BM25 + MiniLM, the scorer of `hybrid rank`), whose precedent embeddings persist
 in its cache. On 193 val clauses (benchmarks/precedent_retrieval.py) the top precedent then holds
-0.0834 of the real clause's word 4-grams against 0.0738 for BM25 alone (2-grams 0.1657 vs 0.1658). Variant 0 takes the top k; variant v > 0 draws k from the top 4k, weighted by score, with
+0.0834 of the real clause's word 4-grams against 0.0738 for BM25 alone (2-grams 0.1657 vs 0.1658). Variant 0 takes the
+top k; variant v > 0 draws k from the top 4k, weighted by score, with
 a generator seeded by (seed, variant, clause type): deterministic, and variants may differ.
 """
 
@@ -33,10 +34,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from hybrid.data import facts as facts_module
-from hybrid.data.facts import DealFacts, adapt, normalize
 from hybrid.common.errors import HybridError
 from hybrid.common.options import int_range
+from hybrid.data import facts as facts_module
+from hybrid.data.facts import DealFacts, adapt, normalize
 
 __all__ = ["Precedent", "Library", "PrecedentError", "build_library", "load_library", "default_library_path",
            "corpus_fingerprint", "embedding_text", "MIN_WORDS", "FORMAT", "SHORTLIST"]
@@ -54,8 +55,10 @@ _LETTERS_RE = re.compile(r"[^\W\d_]+")  # a word of Library.words: a run of lett
 def letter_words(text: str) -> list[str]:
     """The runs of letters of text, lower-cased: the words Library.words holds and a rewritten hole is checked by."""
     return [w.lower() for w in _LETTERS_RE.findall(text)]
-_STOP = frozenset("the and of to or in any by for this be shall such with as on that is at an its are not all from which "
-                  "has have other under will may".split())
+_STOP = frozenset(
+    "the and of to or in any by for this be shall such with as on that is at an its are not all from which "
+    "has have other under will may".split()
+)
 
 
 class PrecedentError(HybridError):
@@ -84,7 +87,13 @@ class Precedent:
         return text
 
     def provenance(self) -> dict:
-        return {"id": self.id, "doc_id": self.doc_id, "heading": self.heading, "source": self.source, "license": self.license}
+        return {
+            "id": self.id,
+            "doc_id": self.doc_id,
+            "heading": self.heading,
+            "source": self.source,
+            "license": self.license,
+        }
 
     def citations(self) -> list[dict]:
         """What a section drafted from this precedent cites: its provenance (a composed one cites each source)."""
@@ -199,7 +208,9 @@ class Library:
             pool, key = everyone, (clause_type, None)
         q = _words(query)
         scores = list(self._bm25(key, pool).get_scores(q)) if q and pool else [0.0] * len(pool)
-        order = sorted((i for i in range(len(pool)) if pool[i].doc_id != exclude_doc), key=lambda i: (-scores[i], pool[i].id))
+        order = sorted(
+            (i for i in range(len(pool)) if pool[i].doc_id != exclude_doc), key=lambda i: (-scores[i], pool[i].id)
+        )
         relevance = self.relevance if relevance == "library" else relevance
         if relevance is not None and q and len(order) > 1:
             short = order[:SHORTLIST]
@@ -225,8 +236,15 @@ class Library:
         seeded draw, as retrieve), None where the library holds none. The layout the precedent
         benchmark and the evaluation's systems draft real skeletons with."""
         query = " ".join(str(v) for v in doc.fields.values())
-        return [(self.retrieve(s.clause_type, f"{s.heading} {query}", doc_type=doc.doc_type, k=1, seed=seed, variant=variant)
-                 or [None])[0] for s in doc.sections]
+        return [
+            (
+                self.retrieve(
+                    s.clause_type, f"{s.heading} {query}", doc_type=doc.doc_type, k=1, seed=seed, variant=variant
+                )
+                or [None]
+            )[0]
+            for s in doc.sections
+        ]
 
     def save(self, path) -> Path:
         path = Path(path)
@@ -253,7 +271,9 @@ def _is_form(body: str) -> bool:
 
 
 def _license(entry: dict) -> str:
-    return entry.get("license") or {"cuad": "CC-BY-4.0", "commonpaper": "CC-BY-4.0", "bonterms": "CC-BY-4.0"}.get(entry["source"], "")
+    return entry.get("license") or {"cuad": "CC-BY-4.0", "commonpaper": "CC-BY-4.0", "bonterms": "CC-BY-4.0"}.get(
+        entry["source"], ""
+    )
 
 
 def build_library(corpus=None, *, progress: bool = True) -> Library:
@@ -272,8 +292,19 @@ def build_library(corpus=None, *, progress: bool = True) -> Library:
             if len(s.body.split()) < MIN_WORDS or _is_form(s.body):
                 continue
             n = normalize(s.body, doc.fields, doc.preamble)
-            out.append(Precedent(f"{doc.path}#{s.number}", doc.path, doc.source, licenses.get(doc.path, ""), doc.doc_type,
-                                 s.clause_type, s.heading, n.text, n.facts))
+            out.append(
+                Precedent(
+                    f"{doc.path}#{s.number}",
+                    doc.path,
+                    doc.source,
+                    licenses.get(doc.path, ""),
+                    doc.doc_type,
+                    s.clause_type,
+                    s.heading,
+                    n.text,
+                    n.facts,
+                )
+            )
     return Library(out, corpus_fingerprint(root), str(root))
 
 
@@ -307,6 +338,8 @@ def load_library(path=None, *, corpus=None, build: bool = True, progress: bool =
                              "`hybrid precedents --build`.")
     current = corpus_fingerprint(root)
     if fingerprint != current:
-        raise PrecedentError(f"precedent library {path} was built from another corpus version (fingerprint {fingerprint}, "
-                             f"corpus {root} has {current}); rebuild it with `hybrid precedents --build`.")
+        raise PrecedentError(
+            f"precedent library {path} was built from another corpus version (fingerprint {fingerprint}, "
+            f"corpus {root} has {current}); rebuild it with `hybrid precedents --build`."
+        )
     return Library(precedents, fingerprint, data.get("corpus", ""))

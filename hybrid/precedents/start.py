@@ -20,11 +20,11 @@ one precedent differ where they were masked.
 import random
 import re
 
-from hybrid.data.facts import DealFacts
-from hybrid.precedents.definitions import defined_heads
 from hybrid.common.errors import SamplingError
-from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names
 from hybrid.common.options import PRECEDENT_START
+from hybrid.data.facts import DealFacts
+from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names
+from hybrid.precedents.definitions import defined_heads
 from hybrid.precedents.library import letter_words
 
 __all__ = ["SpanStart", "start_tokens", "precedent_starts", "starts_from_draws", "check_start_noise"]
@@ -61,7 +61,8 @@ def _overlaps(a: int, b: int, spans) -> bool:
 def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int,
                  own_facts=(), words=None) -> SpanStart:
     """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
-    tokens of the deal's facts kept (also inside a phrase masked as foreign), tokens of facts `allowed` does not state, of isolated acronyms
+    tokens of the deal's facts kept (also inside a phrase masked as foreign), tokens of facts `allowed` does not state,
+    of isolated acronyms
     it does not write (hybrid.fidelity.foreign_facts.foreign_acronyms) and of CUAD's redaction marks ("[***]")
     masked, every other
     word's tokens masked together with probability t (a word masked in part would come back as a

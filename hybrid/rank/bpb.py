@@ -16,25 +16,29 @@ import torch
 from tqdm import tqdm
 
 from hybrid.common.config import TrainConfig
+from hybrid.common.options import int_range
 from hybrid.data.layout import KIND_PAD, KIND_SPAN
 from hybrid.data.windows import document_tokens
 from hybrid.fill.diffusion.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
 from hybrid.fill.diffusion.schedule import get_schedule
-from hybrid.rank.likelihood import logprob_sums, sliding_windows
 from hybrid.model.backbone import fill_mask
-from hybrid.common.options import int_range
+from hybrid.rank.likelihood import logprob_sums, sliding_windows
 
 __all__ = ["ar_nats", "fill_nats", "corpus_bpb"]
 
 
 def ar_nats(model, ids: list[int], length: int = TrainConfig.seq_len, stride: int = TrainConfig.seq_len // 2) -> float:
     """Total causal NLL (nats) of ids[1:] given everything before, in sliding windows (hybrid.rank.likelihood)."""
-    (logp, _), = logprob_sums(model, [ids], [[False] + [True] * (len(ids) - 1)], lambda n: sliding_windows(n, length, stride))
+    ((logp, _),) = logprob_sums(
+        model, [ids], [[False] + [True] * (len(ids) - 1)], lambda n: sliding_windows(n, length, stride)
+    )
     return -logp
 
 
 @torch.no_grad()
-def fill_nats(model, ids, kind, mask_id: int, draws: int = 4, length: int = TrainConfig.seq_len, seed: int = 0, device="cpu") -> float:
+def fill_nats(
+    model, ids, kind, mask_id: int, draws: int = 4, length: int = TrainConfig.seq_len, seed: int = 0, device="cpu"
+) -> float:
     """MDLM negative ELBO (nats) of the span tokens, averaged over `draws` noise draws."""
     schedule = get_schedule("loglinear")
     g = torch.Generator(device=device).manual_seed(seed)

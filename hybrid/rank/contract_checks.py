@@ -28,7 +28,8 @@ class ContractSpec:
     parties: list[str] = field(default_factory=list)  # full legal names, verbatim
     defined_terms: list[str] = field(default_factory=list)  # placeholders already substituted
     required_clauses: list[str] = field(default_factory=list)  # clause types every outline must have
-    allowed: str = ""  # everything the deal states (hybrid.fidelity.foreign_facts.allowed_text); "" = no foreign-facts check
+    # everything the deal states (hybrid.fidelity.foreign_facts.allowed_text); "" = no foreign-facts check
+    allowed: str = ""
     corpus_parties: tuple[str, ...] = ()  # party names of corpus contracts (hybrid.fidelity.foreign_facts.party_names)
 
     @classmethod
@@ -51,7 +52,9 @@ def word_ngrams(text: str, n: int) -> list[tuple]:
     return [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
 
 
-def contract_checks(text: str, bodies: list[str], spans, spec: ContractSpec, ngram: int = 5, min_words: int = 5) -> dict:
+def contract_checks(
+    text: str, bodies: list[str], spans, spec: ContractSpec, ngram: int = 5, min_words: int = 5
+) -> dict:
     """The contract checks of one draft, each in [0, 1] (1 = no defect).
 
     text: the whole document; bodies[i]: the i-th clause body; spans[i]: its SpanSlot (clause,

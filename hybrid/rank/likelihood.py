@@ -64,7 +64,9 @@ def trained_window(record: dict | None) -> dict:
     return {"window": window, "stride": stride if stride < window else window // 2}  # scoring needs overlapping windows
 
 
-def token_logprobs(hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Tensor, exclude: int | None = None) -> torch.Tensor:
+def token_logprobs(
+    hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Tensor, exclude: int | None = None
+) -> torch.Tensor:
     """log p(targets[i]) from final hidden states (P, D) and the output projection (V, D), fp32;
     `exclude` is a token never predicted (the filler's <mask>, SUBS)."""
     lp = torch.empty(targets.shape[0], device=hidden.device)
@@ -77,8 +79,15 @@ def token_logprobs(hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Te
 
 
 @torch.inference_mode()
-def logprob_sums(model, seqs: Sequence[Sequence[int]], scored: Sequence[Sequence[bool]], windows: Callable[[int], list[Window]],
-                 *, pad_id: int = 0, max_batch_tokens: int = MAX_BATCH_TOKENS) -> list[tuple[float, int]]:
+def logprob_sums(
+    model,
+    seqs: Sequence[Sequence[int]],
+    scored: Sequence[Sequence[bool]],
+    windows: Callable[[int], list[Window]],
+    *,
+    pad_id: int = 0,
+    max_batch_tokens: int = MAX_BATCH_TOKENS,
+) -> list[tuple[float, int]]:
     """Per sequence: (sum of log p over its scored targets, how many), teacher-forced in causal mode.
 
     windows(len(seq)) places the windows (sliding_windows / training_windows with a length and

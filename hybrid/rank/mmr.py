@@ -4,9 +4,9 @@ Owns: `mmr_order` (scores + texts -> an order trading score against word-n-gram 
 is already picked). Pure; knows nothing about how the scores were made.
 """
 
-from hybrid.rank.contract_checks import word_ngrams
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import MMR
+from hybrid.rank.contract_checks import word_ngrams
 
 __all__ = ["mmr_order"]
 

@@ -20,12 +20,12 @@ hybrid.precedents.relevance).
 
 import torch
 
+from hybrid.common.errors import ConfigError, SamplingError
 from hybrid.data.document import heading_line
 from hybrid.data.layout import doc_header
 from hybrid.fill.diffusion.objective import align_fill, fill_shift
-from hybrid.common.errors import ConfigError, SamplingError
-from hybrid.rank.likelihood import logprob_sums, token_logprobs, training_windows
 from hybrid.model.backbone import fill_mask
+from hybrid.rank.likelihood import logprob_sums, token_logprobs, training_windows
 
 __all__ = ["CausalPMI", "FillPMI", "PMI_MODES", "pmi_estimator", "spec_prefix"]
 
@@ -94,14 +94,16 @@ class FillPMI:
                 span[r, len(x_ids) - len(x) : len(x_ids)] = True
                 heading[r, len(head) : len(head) + n_head] = 0
             section = torch.where(span, 0, -1)
-            ids2, span2, valid2 = ids.repeat(2, 1), span.repeat(2, 1), valid.repeat(2, 1)  # (2B, L): cond rows, then uncond
+            # (2B, L): cond rows, then uncond
+            ids2, span2, valid2 = ids.repeat(2, 1), span.repeat(2, 1), valid.repeat(2, 1)
             uncond = span2 & (torch.arange(2 * B)[:, None] >= B)
             mask = fill_mask(span2, span2, section.repeat(2, 1), heading.repeat(2, 1), uncond, valid2)
             hidden = model(ids2.to(device), "fill", attn_mask=mask.to(device), return_hidden=True)  # (2B, L, D)
             hidden = align_fill(hidden, fill_shift(model))  # [:, i] predicts token i
             r_idx, c_idx = span2.nonzero(as_tuple=True)
             tgt = torch.cat([torch.tensor(x) for _, _, x, _ in batch] * 2).to(device)  # row-major, as nonzero() orders
-            lp = token_logprobs(hidden[r_idx.to(device), c_idx.to(device)], weight, tgt, exclude=tok.mask_id)  # SUBS: never <mask>
+            # SUBS: never <mask>
+            lp = token_logprobs(hidden[r_idx.to(device), c_idx.to(device)], weight, tgt, exclude=tok.mask_id)
             per_row = torch.zeros(2 * B, device=device).index_add_(0, r_idx.to(device), lp).tolist()
             for r, (i, _, x, _) in enumerate(batch):
                 out[i] = (per_row[r] - per_row[B + r]) / len(x)

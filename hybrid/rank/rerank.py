@@ -47,18 +47,32 @@ gaps between fluent variants (tenths of a nat/token): contract defects rank belo
 from dataclasses import asdict, dataclass
 
 from hybrid.common.config import TrainConfig
-from hybrid.rank.contract_checks import TEXT_CHECKS, ContractSpec, contract_checks, section_fit, section_spec
-from hybrid.data.layout import lay_out
 from hybrid.common.errors import ConfigError, SamplingError
+from hybrid.common.options import float_range
+from hybrid.common.stems import LEXICAL_WEIGHT, content_stems, coverage, spec_coverage
+from hybrid.data.layout import lay_out
+from hybrid.rank.contract_checks import TEXT_CHECKS, ContractSpec, contract_checks, section_fit, section_spec
 from hybrid.rank.likelihood import MAX_BATCH_TOKENS, logprob_sums, training_windows
 from hybrid.rank.mmr import mmr_order
-from hybrid.common.options import float_range
 from hybrid.rank.pmi import PMI_MODES, pmi_estimator, spec_prefix
 from hybrid.skeleton.tokenized import as_token_skeleton
-from hybrid.common.stems import LEXICAL_WEIGHT, content_stems, coverage, spec_coverage
 
-__all__ = ["Reranker", "RerankWeights", "ContractSpec", "Ranked", "contract_checks", "mmr_order", "section_fit", "section_spec",
-           "spec_coverage", "content_stems", "CHECKS", "TEXT_CHECKS", "PMI_MODES", "LEXICAL_WEIGHT"]
+__all__ = [
+    "Reranker",
+    "RerankWeights",
+    "ContractSpec",
+    "Ranked",
+    "contract_checks",
+    "mmr_order",
+    "section_fit",
+    "section_spec",
+    "spec_coverage",
+    "content_stems",
+    "CHECKS",
+    "TEXT_CHECKS",
+    "PMI_MODES",
+    "LEXICAL_WEIGHT",
+]
 
 CHECKS = TEXT_CHECKS + ("fit",)  # fit needs the relevance scorer: Reranker.rank adds it
 _WEIGHT = float_range(0)  # every weight: a finite number >= 0
@@ -139,7 +153,8 @@ class Reranker:
         self.weights = weights or RerankWeights()
         self.window, self.stride, self.max_batch_tokens, self.ngram = window, stride, max_batch_tokens, ngram
         self.pmi_mode, self.lexical_weight = pmi_mode, float(lexical_weight)
-        self._relevance = relevance  # a hybrid.precedents.relevance.RelevanceScorer; the default one is built on first score()
+        # a hybrid.precedents.relevance.RelevanceScorer; the default one is built on first score()
+        self._relevance = relevance
         self._fit_scorer = None  # the fit check's own scorer when none is given (see fit_relevance)
 
     # likelihood core
@@ -231,7 +246,9 @@ class Reranker:
         lays = [lay_out(tok, sk.segments, encoded[v * S : (v + 1) * S]) for v in range(len(variants))]
         return [s / max(n, 1) for s, n in self.logprob_sums([x.ids for x in lays], [x.scored for x in lays])]
 
-    def rank(self, skeleton, variants: list[list[str]], spec: ContractSpec | None = None, *, mmr: float = 0.0) -> list[Ranked]:
+    def rank(
+        self, skeleton, variants: list[list[str]], spec: ContractSpec | None = None, *, mmr: float = 0.0
+    ) -> list[Ranked]:
         """Score variants (each a list of clause bodies for `skeleton`) and order them best first.
 
         skeleton: a hybrid.templates.template.Skeleton, TokenSkeleton or corpus Document. mmr > 0 reorders

@@ -2,8 +2,10 @@
 
 Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
 planned section (section_query), each variant's precedents to edit (variant_draws), what a draft
-from precedents fills (draft_from_precedents: beside, or edited per variant), document_skeleton (a held-out document's own skeleton with a
-precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's top-k precedents
+from precedents fills (draft_from_precedents: beside, or edited per variant), document_skeleton (a held-out document's
+own skeleton with a
+precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's
+top-k precedents
 (markers replaced by the deal's facts, hybrid.data.facts.adapt) into a hybrid.templates.template.Skeleton
 in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and returns their
 provenance per section. Knows nothing of models; retrieval is hybrid.precedents.library.
@@ -21,13 +23,20 @@ precedent with it; the skeleton cache stays exact (skeleton tokens never see spa
 import re
 from dataclasses import replace
 
+from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
-from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 
-__all__ = ["deal_from_template", "section_query", "condition", "variant_draws", "draft_from_precedents", "document_skeleton",
-           "MAX_PRECEDENTS"]
+__all__ = [
+    "deal_from_template",
+    "section_query",
+    "condition",
+    "variant_draws",
+    "draft_from_precedents",
+    "document_skeleton",
+    "MAX_PRECEDENTS",
+]
 
 _AMOUNT_FIELD = re.compile(r"fee|price|pricing|amount|contribution|payment")
 _TERM_FIELD = re.compile(r"term(?!inat)|duration|period")
@@ -40,7 +49,8 @@ def _role(preamble: str, key: str) -> str | None:
 
 
 def deal_from_template(template, values: dict) -> DealFacts:
-    """The deal's facts: parties by their defined role (else their names), date, law, first amount/percent/term field."""
+    """The deal's facts: parties by their defined role (else their names), date, law, first amount/percent/term
+    field."""
     def first(pattern) -> str | None:
         for k, v in values.items():
             if pattern.search(k) and isinstance(v, str) and v.strip():
@@ -68,8 +78,12 @@ def condition(skeleton, library, template, values: dict, k: int, *, seed: int = 
     """(the skeleton with each span's k precedents before it, [[provenance dict] per span]), and with
     return_hits the Precedents themselves per span as a third item."""
     deal = deal_from_template(template, values)
-    hits = [library.retrieve(s.clause, section_query(s, values), doc_type=template.doc_type, k=k, seed=seed, variant=variant)
-            for s in skeleton.spans]
+    hits = [
+        library.retrieve(
+            s.clause, section_query(s, values), doc_type=template.doc_type, k=k, seed=seed, variant=variant
+        )
+        for s in skeleton.spans
+    ]
     segments, i = [], 0
     for seg in skeleton.segments:
         if seg.kind == "body":
@@ -92,7 +106,9 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
         for s in skeleton.spans:
             q = section_query(s, values)
             if s.clause == "definitions":  # only the definitions this draft can use (hybrid.precedents.definitions)
-                pool = library.retrieve(s.clause, q, doc_type=template.doc_type, k=DEFINITION_CANDIDATES, seed=seed, variant=v)
+                pool = library.retrieve(
+                    s.clause, q, doc_type=template.doc_type, k=DEFINITION_CANDIDATES, seed=seed, variant=v
+                )
                 composed = compose(pool, keep)
                 if composed is not None:
                     row.append(composed)
@@ -116,8 +132,16 @@ def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, 
         skeleton, beside, hits = condition(skeleton, library, template, values, k, seed=seed, return_hits=True)
         return skeleton, [beside] * n, None, [f for h in hits for p in h for f in p.facts]
     draws = variant_draws(skeleton, library, template, values, n, seed=seed)
-    start, facts = starts_from_draws(tokenizer, draws, deal_from_template(template, values), skeleton.deal_text, start_noise, seed,
-                                     [max_start_tokens] * len(skeleton.spans), words=library.words())
+    start, facts = starts_from_draws(
+        tokenizer,
+        draws,
+        deal_from_template(template, values),
+        skeleton.deal_text,
+        start_noise,
+        seed,
+        [max_start_tokens] * len(skeleton.spans),
+        words=library.words(),
+    )
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
 
 

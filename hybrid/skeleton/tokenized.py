@@ -24,15 +24,24 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from hybrid.data.document import Document, Segment
-from hybrid.data.layout import KIND_HEADING, KIND_SPAN, lay_out, with_bodies
 from hybrid.common.config import TrainConfig
 from hybrid.common.errors import SamplingError
+from hybrid.data.document import Document, Segment
+from hybrid.data.layout import KIND_HEADING, KIND_SPAN, lay_out, with_bodies
 
-__all__ = ["SpanSlot", "Page", "TokenSkeleton", "tokenize_segments", "from_template", "from_document", "as_token_skeleton",
-           "DEFAULT_WINDOW"]
+__all__ = [
+    "SpanSlot",
+    "Page",
+    "TokenSkeleton",
+    "tokenize_segments",
+    "from_template",
+    "from_document",
+    "as_token_skeleton",
+    "DEFAULT_WINDOW",
+]
 
-DEFAULT_WINDOW = TrainConfig.seq_len  # the training window of a checkpoint that records none (hybrid.rank.likelihood.trained_window)
+# the training window of a checkpoint that records none (hybrid.rank.likelihood.trained_window)
+DEFAULT_WINDOW = TrainConfig.seq_len
 
 
 @dataclass
@@ -75,7 +84,9 @@ class TokenSkeleton:
     reference: list[list[int]] | None = None  # real body token ids per span (from a Document)
 
     def __post_init__(self):
-        assert self.ids.shape == self.kind.shape == self.section.shape == self.locked.shape, "skeleton arrays differ in length"
+        assert self.ids.shape == self.kind.shape == self.section.shape == self.locked.shape, (
+            "skeleton arrays differ in length"
+        )
 
     def __len__(self) -> int:
         return self.ids.shape[0]
@@ -164,14 +175,22 @@ def tokenize_segments(
     for i, b in enumerate(budgets):
         if not isinstance(b, int) or b < 2:
             raise SamplingError(f"budget of span {i} must be an integer >= 2 (text + <eos>), got {b!r}.")
-    lay = lay_out(tokenizer, segments, [[tokenizer.mask_id] * (L - 1) for L in budgets])  # each span ends with its <eos>
+    # each span ends with its <eos>
+    lay = lay_out(tokenizer, segments, [[tokenizer.mask_id] * (L - 1) for L in budgets])
     spans = [SpanSlot(i, a, b - a, lay.section[a], **(meta[i] if meta else {})) for i, (a, b) in enumerate(lay.spans)]
     locked = [False] * len(lay.ids)
     for s in spans:
         locked[s.end - 1] = True
     return TokenSkeleton(
-        ids=torch.tensor(lay.ids), kind=torch.tensor(lay.kind), section=torch.tensor(lay.section), locked=torch.tensor(locked),
-        spans=spans, segments=list(segments), mask_id=tokenizer.mask_id, eos_id=tokenizer.eos_id, reference=reference,
+        ids=torch.tensor(lay.ids),
+        kind=torch.tensor(lay.kind),
+        section=torch.tensor(lay.section),
+        locked=torch.tensor(locked),
+        spans=spans,
+        segments=list(segments),
+        mask_id=tokenizer.mask_id,
+        eos_id=tokenizer.eos_id,
+        reference=reference,
     )
 
 
@@ -186,7 +205,12 @@ def from_template(tokenizer, skeleton) -> TokenSkeleton:
     from hybrid.templates.template import FRAME_MIN_FILL
 
     meta = [
-        {"clause": s.clause, "heading": s.heading, "required_terms": list(s.required_terms), "locked_strings": list(s.locked)}
+        {
+            "clause": s.clause,
+            "heading": s.heading,
+            "required_terms": list(s.required_terms),
+            "locked_strings": list(s.locked),
+        }
         for s in skeleton.spans
     ]
     sk = tokenize_segments(tokenizer, skeleton.segments, [s.budget for s in skeleton.spans], meta)
@@ -197,8 +221,10 @@ def from_template(tokenizer, skeleton) -> TokenSkeleton:
         ids = tokenizer.encode(frame)
         if len(ids) + FRAME_MIN_FILL > s.budget:
             raise TemplateError(
-                f"template {skeleton.template_id!r}: clause {s.clause!r}: its frame with these fields takes {len(ids)} tokens, "
-                f"its budget {s.budget} leaves the filler fewer than {FRAME_MIN_FILL}; shorten the field values or the frame."
+                f"template {skeleton.template_id!r}: clause {s.clause!r}: its frame with these fields takes {len(ids)} "
+                f"tokens, "
+                f"its budget {s.budget} leaves the filler fewer than {FRAME_MIN_FILL}; shorten the field values or the "
+                f"frame."
             )
         sk = sk.lock(i, 0, ids)
     return sk
@@ -227,4 +253,6 @@ def as_token_skeleton(tokenizer, skeleton) -> TokenSkeleton:
         return from_document(tokenizer, skeleton)
     if hasattr(skeleton, "segments") and hasattr(skeleton, "spans"):
         return from_template(tokenizer, skeleton)
-    raise SamplingError(f"skeleton must be a TokenSkeleton, a templates.Skeleton or a Document, got {type(skeleton).__name__}.")
+    raise SamplingError(
+        f"skeleton must be a TokenSkeleton, a templates.Skeleton or a Document, got {type(skeleton).__name__}."
+    )

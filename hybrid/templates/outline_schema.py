@@ -21,7 +21,9 @@ HEADING_PATTERN = "^[A-Z]([A-Za-z0-9 ,'&/()-]{0,58}[A-Za-z0-9)])?$"
 TITLE_PATTERN = "^[A-Z]([A-Za-z0-9 ,'&/()-]{0,78}[A-Za-z0-9)])?$"
 
 
-def build_outline_schema(lead: list[str], optional: list[str], tail: list[str], min_sections: int, max_sections: int) -> dict:
+def build_outline_schema(
+    lead: list[str], optional: list[str], tail: list[str], min_sections: int, max_sections: int
+) -> dict:
     """The canonical outline schema: required `lead` clauses first (fixed order), then optional
     sections, then required `tail` clauses (fixed order).
 

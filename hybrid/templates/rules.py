@@ -15,13 +15,15 @@ from pathlib import Path
 import jsonschema
 from jsonschema.exceptions import best_match
 
-from hybrid.data.clauses import CLAUSE_TYPES
 from hybrid.common.errors import TemplateError
+from hybrid.data.clauses import CLAUSE_TYPES
 from hybrid.templates.outline_schema import clause_values, outline_structure
 
 __all__ = ["check_template_data", "PLACEHOLDER", "FRAME_CHARS_PER_TOKEN", "FRAME_MIN_FILL", "pointer"]
 
-_META_VALIDATOR = jsonschema.Draft202012Validator(json.loads((Path(__file__).with_name("template_schema.json")).read_text()))
+_META_VALIDATOR = jsonschema.Draft202012Validator(
+    json.loads((Path(__file__).with_name("template_schema.json")).read_text())
+)
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 _BRACES = re.compile(r"\{[^{}]*\}|[{}]")  # every braced group or stray brace; each must be a PLACEHOLDER
 FRAME_CHARS_PER_TOKEN = 2
@@ -44,7 +46,10 @@ def check_template_data(data: dict, where: str) -> None:
     the meta-schema, then what it cannot say (placeholders, clause coverage, frames, outline rules)."""
     err = best_match(_META_VALIDATOR.iter_errors(data))
     if err is not None:
-        raise TemplateError(f"{where}: breaks the template meta-schema at {pointer(err.absolute_path) if err.absolute_path else '/'}: {err.message}")
+        raise TemplateError(
+            f"{where}: breaks the template meta-schema at {pointer(err.absolute_path) if err.absolute_path else '/'}: "
+            f"{err.message}"
+        )
     props = data["fields"]["properties"]
     required = set(data["fields"]["required"])
     for name in data["fields"]["required"]:
@@ -59,15 +64,23 @@ def check_template_data(data: dict, where: str) -> None:
         for m in PLACEHOLDER.finditer(text):
             name = m.group(1)
             if name not in props:
-                raise TemplateError(f"{where}: placeholder {{{name}}} at {ptr} names no field (fields: {', '.join(props)}).")
+                raise TemplateError(
+                    f"{where}: placeholder {{{name}}} at {ptr} names no field (fields: {', '.join(props)})."
+                )
             if name not in required and "default" not in props[name]:
-                raise TemplateError(f"{where}: placeholder {{{name}}} at {ptr} uses an optional field without a default.")
+                raise TemplateError(
+                    f"{where}: placeholder {{{name}}} at {ptr} uses an optional field without a default."
+                )
     _check_clause_rules(data, where)
     for ctype in clause_values(data["outline_schema"]):
         if ctype not in CLAUSE_TYPES:
-            raise TemplateError(f"{where}: /outline_schema names clause type {ctype!r}, not one of {', '.join(CLAUSE_TYPES)}.")
+            raise TemplateError(
+                f"{where}: /outline_schema names clause type {ctype!r}, not one of {', '.join(CLAUSE_TYPES)}."
+            )
         if ctype not in data["clauses"]:
-            raise TemplateError(f"{where}: clause type {ctype!r} is in /outline_schema but has no entry under /clauses.")
+            raise TemplateError(
+                f"{where}: clause type {ctype!r} is in /outline_schema but has no entry under /clauses."
+            )
     try:
         jsonschema.Draft202012Validator.check_schema(data["outline_schema"])
         jsonschema.Draft202012Validator.check_schema(data["fields"])
@@ -107,7 +120,8 @@ def _check_clause_rules(data: dict, where: str) -> None:
             for name in PLACEHOLDER.findall(frame):
                 if name not in props:
                     raise TemplateError(
-                        f"{where}: clause {ctype!r}: frame placeholder {{{name}}} at {ptr} names no field (fields: {', '.join(props)})."
+                        f"{where}: clause {ctype!r}: frame placeholder {{{name}}} at {ptr} names no field (fields: "
+                        f"{', '.join(props)})."
                     )
             bound = -(-_worst_case_chars(frame, props) // FRAME_CHARS_PER_TOKEN)
             room = spec["budget"] - FRAME_MIN_FILL
@@ -121,7 +135,8 @@ def _check_clause_rules(data: dict, where: str) -> None:
         for i, name in enumerate(spec.get("required_when", [])):
             if name not in props:
                 raise TemplateError(
-                    f"{where}: clause {ctype!r}: /clauses/{ctype}/required_when/{i} names field {name!r}, which is not a "
+                    f"{where}: clause {ctype!r}: /clauses/{ctype}/required_when/{i} names field {name!r}, which is not "
+                    f"a "
                     f"declared field (fields: {', '.join(props)})."
                 )
         if spec.get("required_when") and ctype not in allowed:
@@ -132,7 +147,9 @@ def _check_clause_rules(data: dict, where: str) -> None:
     rules = data.get("outline_rules", {})
     for ctype in rules.get("repeatable", []):
         if ctype not in allowed:
-            raise TemplateError(f"{where}: /outline_rules/repeatable names clause {ctype!r}, which /outline_schema never allows.")
+            raise TemplateError(
+                f"{where}: /outline_rules/repeatable names clause {ctype!r}, which /outline_schema never allows."
+            )
     st = outline_structure(data["outline_schema"], rules.get("repeatable", []))
     if st is not None:
         fixed = set(st.lead + st.tail)

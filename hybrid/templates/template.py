@@ -30,14 +30,22 @@ from pathlib import Path
 import jsonschema
 from jsonschema.exceptions import best_match
 
+from hybrid.common.errors import FieldError, TemplateError
+from hybrid.common.textsafe import check_field_value
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.layout import with_bodies
-from hybrid.common.errors import FieldError, TemplateError
 from hybrid.fidelity.foreign_facts import allowed_text
-from hybrid.templates.outline_schema import (HEADING_PATTERN, TITLE_PATTERN, OutlineStructure, build_outline_schema, clause_values,
-                                   example_sections, outline_structure, required_clauses)
+from hybrid.templates.outline_schema import (
+    HEADING_PATTERN,
+    TITLE_PATTERN,
+    OutlineStructure,
+    build_outline_schema,
+    clause_values,
+    example_sections,
+    outline_structure,
+    required_clauses,
+)
 from hybrid.templates.rules import FRAME_CHARS_PER_TOKEN, FRAME_MIN_FILL, PLACEHOLDER, check_template_data, pointer
-from hybrid.common.textsafe import check_field_value
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -96,7 +104,8 @@ class Skeleton:
     fields: dict
     segments: list[Segment]
     spans: list[Span]  # spans[i] belongs to the i-th "body" segment
-    deal_text: str = ""  # everything the deal states (hybrid.fidelity.foreign_facts.allowed_text): what a draft may name
+    # everything the deal states (hybrid.fidelity.foreign_facts.allowed_text): what a draft may name
+    deal_text: str = ""
 
     @property
     def text(self) -> str:
@@ -289,7 +298,11 @@ class Template:
         """
         self.validate_outline(outline)
         values = self.validate_fields(fields)
-        locked = list(dict.fromkeys([str(values["party_a"]), str(values["party_b"])] + [substitute(t, values) for t in self.defined_terms]))
+        locked = list(
+            dict.fromkeys(
+                [str(values["party_a"]), str(values["party_b"])] + [substitute(t, values) for t in self.defined_terms]
+            )
+        )
         segs = [Segment(f"{outline['title']}\n\n", "text"), Segment(f"{substitute(self.preamble, values)}\n\n", "text")]
         spans = []
         framed: set[str] = set()

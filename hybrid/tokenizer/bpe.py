@@ -63,7 +63,10 @@ class HybridTokenizer:
     @classmethod
     def train(cls, texts, vocab_size: int = DEFAULT_VOCAB_SIZE) -> "HybridTokenizer":
         if vocab_size < MIN_VOCAB_SIZE:  # the BPE trainer would silently grow it to the alphabet
-            raise ConfigError(f"vocab_size must be >= {MIN_VOCAB_SIZE} (256 byte symbols + {len(SPECIAL_TOKENS)} special tokens), got {vocab_size}.")
+            raise ConfigError(
+                f"vocab_size must be >= {MIN_VOCAB_SIZE} (256 byte symbols + {len(SPECIAL_TOKENS)} special tokens), "
+                f"got {vocab_size}."
+            )
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
         tok.decoder = decoders.ByteLevel()

@@ -23,7 +23,10 @@ __all__ = ["from_pretrained_tokenizer", "PROBE"]
 
 # text a contract tokenizer must round-trip exactly: leading/trailing/double spaces, tabs, blank
 # lines, curly quotes, dashes, accents, and a literal special token that must stay plain text
-PROBE = "  Section 2.1 \u2014 \u201cConfidential Information\u201d\tmeans\n\n\u00e9t\u00e9 <mask> <|im_start|> 10% $1,000.00 \n"
+PROBE = (
+    "  Section 2.1 \u2014 \u201cConfidential Information\u201d\tmeans\n\n\u00e9t\u00e9 <mask> <|im_start|> "
+    "10% $1,000.00 \n"
+)
 
 
 def from_pretrained_tokenizer(path) -> HybridTokenizer:
@@ -32,13 +35,21 @@ def from_pretrained_tokenizer(path) -> HybridTokenizer:
     p = Path(path)
     f = p / "tokenizer.json" if p.is_dir() else p
     tok = read_tokenizer_file(f)
-    base_specials = [t.content for t in tok.get_added_tokens_decoder().values() if t.special and t.content not in SPECIAL_TOKENS]
+    base_specials = [
+        t.content for t in tok.get_added_tokens_decoder().values() if t.special and t.content not in SPECIAL_TOKENS
+    ]
     missing = [t for t in SPECIAL_TOKENS if tok.token_to_id(t) is None]
     tok.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in missing])
     out = HybridTokenizer(tok)  # sets encode_special_tokens: a literal "<mask>" in text stays text
     ids = out.encode(PROBE)
-    if out.decode(ids) != PROBE or set(ids) & set(out.special_ids) or set(ids) & {tok.token_to_id(t) for t in base_specials}:
-        raise CheckpointError(f"tokenizer does not round-trip text exactly (decode(encode(x)) != x): {f}; a byte-level BPE is needed.")
+    if (
+        out.decode(ids) != PROBE
+        or set(ids) & set(out.special_ids)
+        or set(ids) & {tok.token_to_id(t) for t in base_specials}
+    ):
+        raise CheckpointError(
+            f"tokenizer does not round-trip text exactly (decode(encode(x)) != x): {f}; a byte-level BPE is needed."
+        )
     out.special_tokens = list(SPECIAL_TOKENS) + base_specials
     out.special_ids = [out.token_id(t) for t in out.special_tokens]
     return out

@@ -24,6 +24,14 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from hybrid.common.config import TrainConfig
+from hybrid.common.errors import CheckpointError, ConfigError
+from hybrid.common.outdir import OutputLock, check_writable, is_bookkeeping
+from hybrid.common.precision import resolve_precision
+from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, Rows, document_windows, plan_rows
+from hybrid.fill.diffusion.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
+from hybrid.fill.diffusion.schedule import get_schedule
+from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
 from hybrid.model.checkpoint import (  # noqa: F401  (re-exported)
     ATTRIBUTION,
     RECORD_FILE,
@@ -33,22 +41,23 @@ from hybrid.model.checkpoint import (  # noqa: F401  (re-exported)
     recover_checkpoint,
     save_checkpoint,
 )
-from hybrid.common.config import TrainConfig
-from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, Rows, document_windows, plan_rows
-from hybrid.fill.diffusion.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
-from hybrid.fill.diffusion.schedule import get_schedule
-from hybrid.common.errors import CheckpointError, ConfigError
-from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
-from hybrid.common.outdir import is_bookkeeping, OutputLock, check_writable
-from hybrid.common.precision import resolve_precision
 from hybrid.tokenizer.bpe import HybridTokenizer
 
-__all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "noise_generator", "ATTRIBUTION"]  # checkpoint I/O re-exported from hybrid.model.checkpoint
+# checkpoint I/O re-exported from hybrid.model.checkpoint
+__all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "noise_generator", "ATTRIBUTION"]
 
 
 
-def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator, cond_dropout: float, diffusion: bool = True,
-                 shift: bool = False):
+def joint_losses(
+    model: Backbone,
+    rows: Rows,
+    tok_ids: dict,
+    schedule,
+    generator,
+    cond_dropout: float,
+    diffusion: bool = True,
+    shift: bool = False,
+):
     """(ar_loss, diff_loss, n_ar_tokens, n_span_tokens) for one batch; diffusion=False skips MDLM (AR-only model);
     shift: the fill output at i-1 predicts token i (an adapted AR base, hybrid.fill.diffusion.objective.fill_shift)."""
     ids, kind, section = rows.ids, rows.kind, rows.section
@@ -67,10 +76,14 @@ def joint_losses(model: Backbone, rows: Rows, tok_ids: dict, schedule, generator
     t = sample_times(ids.shape[0], generator, ids.device)
     xt, masked = q_xt(ids, span, t, schedule, tok_ids["mask"], generator)
     heading = torch.where(kind == KIND_HEADING, section, torch.full_like(section, -1))
-    drop_sec = torch.rand(section.shape[0], int(section.max()) + 2, generator=generator, device=ids.device) < cond_dropout
+    drop_sec = (
+        torch.rand(section.shape[0], int(section.max()) + 2, generator=generator, device=ids.device) < cond_dropout
+    )
     uncond = span & drop_sec.gather(1, section.clamp_min(0))
     mask = fill_mask(span, span, section, heading, uncond, valid)
-    dl = mdlm_loss(align_fill(model(xt, "fill", attn_mask=mask), shift), ids, masked, span, t, schedule, tok_ids["mask"])
+    dl = mdlm_loss(
+        align_fill(model(xt, "fill", attn_mask=mask), shift), ids, masked, span, t, schedule, tok_ids["mask"]
+    )
     return ar_loss, dl.loss, n_ar, dl.n_span_tokens
 
 
@@ -90,7 +103,9 @@ def _lr_factor(step: int, cfg: TrainConfig) -> float:
 
 def _git_commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=5).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=5
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
 
@@ -115,13 +130,26 @@ def _build_data(cfg: TrainConfig, tok_dir: Path | None, log, tok=None):
         from hybrid.data.precedent_pairs import PairMix, precedent_windows
         from hybrid.precedents.library import load_library
 
-        windows = precedent_windows(train_docs, tok, load_library(corpus=cfg.corpus), cfg.seq_len, cfg.stride, cfg.seed, PairMix.parse(cfg.precedent_mix))
+        windows = precedent_windows(
+            train_docs,
+            tok,
+            load_library(corpus=cfg.corpus),
+            cfg.seq_len,
+            cfg.stride,
+            cfg.seed,
+            PairMix.parse(cfg.precedent_mix),
+        )
     train = Rows.cat([windows] + [plan_rows(train_docs, tok, cfg.seq_len)] * cfg.plan_repeat)
     g = torch.Generator().manual_seed(0)
     val_w = document_windows(val_docs, tok, cfg.seq_len, cfg.seq_len)
     val_p = plan_rows(val_docs, tok, cfg.seq_len)
     n_p = min(len(val_p), max(1, cfg.eval_windows // 8))
-    val = Rows.cat([val_w.select(torch.randperm(len(val_w), generator=g)[: cfg.eval_windows - n_p]), val_p.select(torch.arange(n_p))])
+    val = Rows.cat(
+        [
+            val_w.select(torch.randperm(len(val_w), generator=g)[: cfg.eval_windows - n_p]),
+            val_p.select(torch.arange(n_p)),
+        ]
+    )
     val_text = "".join(d.text for d in val_docs)
     bytes_per_token = len(val_text.encode("utf-8")) / max(1, len(tok.encode(val_text)))
     return tok, train, val, train_docs, round(bytes_per_token, 3)
@@ -186,7 +214,8 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
 
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
-    precision = resolve_precision(cfg.precision, "cuda" if torch.cuda.is_available() else "cpu")  # one rule, hybrid.common.precision
+    # one rule, hybrid.common.precision
+    precision = resolve_precision(cfg.precision, "cuda" if torch.cuda.is_available() else "cpu")
     acc = Accelerator(mixed_precision="bf16" if precision == "bf16" else "no")
     out = Path(cfg.out)
     state = None
@@ -195,7 +224,8 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
             raise CheckpointError(f"--resume: no training state in {out / STATE_FILE}; train without --resume first")
         record = read_record(out, need=("config",))
         for name in TrainConfig.ARCH_FIELDS:
-            had = record["config"].get(name, TrainConfig.__dataclass_fields__[name].default)  # a field newer than the checkpoint: its default
+            # a field newer than the checkpoint: its default
+            had = record["config"].get(name, TrainConfig.__dataclass_fields__[name].default)
             if had != getattr(cfg, name):
                 raise CheckpointError(
                     f"--resume: checkpoint {out} has {name}={had!r}, this run asks for {name}={getattr(cfg, name)!r}; "
@@ -205,8 +235,10 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
             state = torch.load(out / STATE_FILE, weights_only=False)
             assert isinstance(state, dict) and {"model", "optimizer", "scheduler", "step"} <= set(state)
         except Exception as e:  # torch.load raises many types for a truncated or foreign file
-            raise CheckpointError(f"--resume: {out / STATE_FILE} is damaged or not a training state ({type(e).__name__}); "
-                                  "resume from an intact copy or train into a new --out") from None
+            raise CheckpointError(
+                f"--resume: {out / STATE_FILE} is damaged or not a training state ({type(e).__name__}); "
+                "resume from an intact copy or train into a new --out"
+            ) from None
     elif (out / STATE_FILE).is_file() or (out / "model.safetensors").is_file():
         raise CheckpointError(f"{out} already holds a checkpoint; pass --resume to continue it or choose another --out")
 
@@ -216,17 +248,29 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
         from hybrid.model.adapt import init_model
 
         adapted = init_model(cfg, log)
-    tok, train_rows, val_rows, train_docs, bytes_per_token = _build_data(cfg, out if resume else None, log, adapted and adapted.tok)
+    tok, train_rows, val_rows, train_docs, bytes_per_token = _build_data(
+        cfg, out if resume else None, log, adapted and adapted.tok
+    )
     tok_ids = {"mask": tok.mask_id}
     if adapted is None:
-        bc = BackboneConfig(vocab_size=tok.vocab_size, d_model=cfg.d_model, n_layers=cfg.n_layers, n_heads=cfg.n_heads, dropout=cfg.dropout)
+        bc = BackboneConfig(
+            vocab_size=tok.vocab_size,
+            d_model=cfg.d_model,
+            n_layers=cfg.n_layers,
+            n_heads=cfg.n_heads,
+            dropout=cfg.dropout,
+        )
         model = Backbone(bc)
     else:
         model = adapted.model
     trainable = [p for p in model.parameters() if p.requires_grad]  # with LoRA: the adapter only
     decay = [p for p in trainable if p.dim() >= 2]
     no_decay = [p for p in trainable if p.dim() < 2]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}], lr=cfg.lr, betas=(0.9, 0.95))
+    opt = torch.optim.AdamW(
+        [{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
+        lr=cfg.lr,
+        betas=(0.9, 0.95),
+    )
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: _lr_factor(s, cfg))
     step, tokens_seen, wall = 0, 0, 0.0
     curves = {"step": [], "train_ar": [], "train_diff": [], "val_step": [], "val_ar": [], "val_diff": [], "lr": []}
@@ -244,15 +288,28 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
     rank = acc.process_index
     raw = acc.unwrap_model(model)
     shift = fill_shift(raw)
-    log(f"model {raw.num_params() / 1e6:.2f}M params, {len(train_rows)} train rows x {cfg.seq_len}, {len(val_rows)} val rows, device {device}")
+    log(
+        f"model {raw.num_params() / 1e6:.2f}M params, {len(train_rows)} train rows x {cfg.seq_len}, {len(val_rows)} "
+        f"val rows, device {device}"
+    )
 
     per_epoch = len(train_rows) // (cfg.batch_size * acc.num_processes)
     if per_epoch < 1:
-        raise ConfigError(f"batch_size must be <= {len(train_rows) // acc.num_processes} (train rows per process), got {cfg.batch_size}.")
+        raise ConfigError(
+            f"batch_size must be <= {len(train_rows) // acc.num_processes} (train rows per process), got "
+            f"{cfg.batch_size}."
+        )
     t0 = time.time()
     wall0 = wall
     record = record if resume else {}  # resumed at or past max_steps: the checkpoint's record is the result
-    bar = tqdm(total=cfg.max_steps, initial=step, desc="train", file=sys.stderr, disable=not acc.is_main_process, dynamic_ncols=True)
+    bar = tqdm(
+        total=cfg.max_steps,
+        initial=step,
+        desc="train",
+        file=sys.stderr,
+        disable=not acc.is_main_process,
+        dynamic_ncols=True,
+    )
     model.train()
     stop_reason = "max_steps"
     while step < cfg.max_steps:
@@ -263,7 +320,9 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
         rows = Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
         with acc.autocast():
             gen = noise_generator(cfg.seed, rank, step, device)
-            ar, diff, n_ar, n_sp = joint_losses(model, rows, tok_ids, schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0, shift)
+            ar, diff, n_ar, n_sp = joint_losses(
+                model, rows, tok_ids, schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0, shift
+            )
             loss = ar + cfg.diffusion_weight * diff
         opt.zero_grad(set_to_none=True)
         acc.backward(loss)
@@ -310,9 +369,17 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
             }
             if acc.is_main_process:
                 st = {
-                    "model": adapted.train_state() if adapted else raw.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(),
-                    "step": step, "tokens_seen": tokens_seen, "wall_seconds": elapsed, "curves": curves,
-                    "rng": {"torch": torch.get_rng_state(), **({"cuda": torch.cuda.get_rng_state_all()} if torch.cuda.is_available() else {})},
+                    "model": adapted.train_state() if adapted else raw.state_dict(),
+                    "optimizer": opt.state_dict(),
+                    "scheduler": sched.state_dict(),
+                    "step": step,
+                    "tokens_seen": tokens_seen,
+                    "wall_seconds": elapsed,
+                    "curves": curves,
+                    "rng": {
+                        "torch": torch.get_rng_state(),
+                        **({"cuda": torch.cuda.get_rng_state_all()} if torch.cuda.is_available() else {}),
+                    },
                 }
                 (adapted.save if adapted else save_checkpoint)(out, raw, tok, record, st)
             if out_of_time:

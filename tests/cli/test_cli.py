@@ -102,7 +102,9 @@ def test_draft_help_shows_the_fillers_step_and_guidance_defaults(capsys):
     from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
 
     text = " ".join(_help(capsys, "draft").split())
-    steps, guidance = (re.search(rf" {opt} (.*?) (?=--[a-z])", text).group(1) for opt in ("--steps STEPS", "--guidance GUIDANCE"))
+    steps, guidance = (
+        re.search(rf" {opt} (.*?) (?=--[a-z])", text).group(1) for opt in ("--steps STEPS", "--guidance GUIDANCE")
+    )
     assert steps.endswith(f"(default: {DEFAULT_STEPS})") and guidance.endswith(f"(default: {DEFAULT_GUIDANCE:g})")
 
 

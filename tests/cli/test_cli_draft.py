@@ -30,7 +30,8 @@ def small_template(tmp_path_factory):
     sections["anyOf"] = sections["anyOf"][:1]
     for spec in data["clauses"].values():
         spec["budget"] = 32
-        spec.pop("frame", None)  # a frame needs more than 32 tokens; tests/templates/test_template_rules.py covers frames
+        # a frame needs more than 32 tokens; tests/templates/test_template_rules.py covers frames
+        spec.pop("frame", None)
     path = tmp_path_factory.mktemp("tpl") / "small-nda.json"
     path.write_text(json.dumps(data))
     return path
@@ -48,7 +49,8 @@ BAD = [
     (["--field", "party_a=Acme Inc."], ["missing required field", "party_b"]),
     (["--example", "--field", "colour=blue"], ["unknown field", "colour"]),
     (["--example", "--field", "effective_date=yesterday"], ["effective_date"]),
-    (["--example", "-n", "0"], ["-n: must be an integer in [1, 64]", "got '0'"]),  # ranges: parse time (tests/cli/test_cli.py)
+    # ranges: parse time (tests/cli/test_cli.py)
+    (["--example", "-n", "0"], ["-n: must be an integer in [1, 64]", "got '0'"]),
     (["--example", "-n", "65"], ["-n: must be an integer in [1, 64]", "got '65'"]),
     (["--example", "--steps", "0"], ["--steps: must be", "got '0'"]),
     (["--example", "--guidance", "-1"], ["--guidance: must be a finite number >= 0", "got '-1'"]),
@@ -93,8 +95,22 @@ def test_out_must_not_be_a_file_or_a_non_empty_directory(capsys, tmp_path, small
 @pytest.fixture(scope="module")
 def first_run(checkpoint, small_template, tmp_path_factory):
     out = tmp_path_factory.mktemp("run") / "drafts"
-    argv = ["draft", str(small_template), "--example", "-n", "3", "--steps", "2", "--seed", "7", "--json", "--out", str(out),
-            "--checkpoint", str(checkpoint)]
+    argv = [
+        "draft",
+        str(small_template),
+        "--example",
+        "-n",
+        "3",
+        "--steps",
+        "2",
+        "--seed",
+        "7",
+        "--json",
+        "--out",
+        str(out),
+        "--checkpoint",
+        str(checkpoint),
+    ]
     return argv, out
 
 
@@ -108,20 +124,41 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
     for r in rows:
         assert set(r) == {"rank", "score", "scores", "text", "path"} and r["scores"]["total"] == r["score"]
-        assert (out / f"draft-{r['rank']}.md").read_text().startswith("# ") and r["path"] == str(out / f"draft-{r['rank']}.md")
+        assert (out / f"draft-{r['rank']}.md").read_text().startswith("# ") and r["path"] == str(
+            out / f"draft-{r['rank']}.md"
+        )
     assert "fill" in err and "outline" in err  # progress went to stderr
     report = json.loads((out / "drafts.json").read_text())
-    assert report["template"] == "small-nda" and report["seed"] == 7 and report["fields"]["party_a"] == "Acme Robotics, Inc."
+    assert (
+        report["template"] == "small-nda"
+        and report["seed"] == 7
+        and report["fields"]["party_a"] == "Acme Robotics, Inc."
+    )
     assert report["outline"] == result["outline"] and len(report["outline"]["sections"]) == 5
-    assert report["settings"] == {"n": 3, "steps": 2, "guidance": report["settings"]["guidance"], "temperature": 0.8, "top_p": 0.95,
-                                  "format": "md", "filler": "diffusion", "headings": "template",
-                                  "precedents": 1, "precedent_guidance": 0.0, "precedent_start": 0.25, "precedent_note": None,
-                                  "precision": "fp32", "commit": "runs", "threads": 1}
+    assert report["settings"] == {
+        "n": 3,
+        "steps": 2,
+        "guidance": report["settings"]["guidance"],
+        "temperature": 0.8,
+        "top_p": 0.95,
+        "format": "md",
+        "filler": "diffusion",
+        "headings": "template",
+        "precedents": 1,
+        "precedent_guidance": 0.0,
+        "precedent_start": 0.25,
+        "precedent_note": None,
+        "precision": "fp32",
+        "commit": "runs",
+        "threads": 1,
+    }
     # explicit and recorded: by default each section edits a precedent (at t = 0.25, so the run rule commits);
     # "auto" precision is fp32 on any CPU
     assert report["model"]["path"] == argv[-1] and report["model"]["params"] > 0
     assert set(report["timings"]) == {"load", "plan", "precedents", "fill", "rank", "total"}
-    assert [(d["rank"], d["score"], d["scores"], d["path"]) for d in report["drafts"]] == [(r["rank"], r["score"], r["scores"], r["path"]) for r in rows]
+    assert [(d["rank"], d["score"], d["scores"], d["path"]) for d in report["drafts"]] == [
+        (r["rank"], r["score"], r["scores"], r["path"]) for r in rows
+    ]
     assert sorted(p.name for p in out.iterdir()) == ["draft-1.md", "draft-2.md", "draft-3.md", "drafts.json"]
 
     # same seed, same drafts; the now non-empty --out needs --force
@@ -136,16 +173,62 @@ def test_force_replaces_the_earlier_set_as_a_whole_and_keeps_other_files(capsys,
     out.mkdir()
     (out / "notes.txt").write_text("mine")
     (out / "draft-9.md").write_text("not written by hybrid")
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "3", "--steps", "1", "--out", out, "--force",
-                        "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "3",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--force",
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["draft-1.md", "draft-2.md", "draft-3.md", "draft-9.md", "drafts.json", "notes.txt"]
-    assert json.loads((out / "drafts.json").read_text())["files"] == ["draft-1.md", "draft-2.md", "draft-3.md", "drafts.json"]
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--format", "docx", "--out", out,
-                        "--force", "--checkpoint", checkpoint)
+    assert sorted(p.name for p in out.iterdir()) == [
+        "draft-1.md",
+        "draft-2.md",
+        "draft-3.md",
+        "draft-9.md",
+        "drafts.json",
+        "notes.txt",
+    ]
+    assert json.loads((out / "drafts.json").read_text())["files"] == [
+        "draft-1.md",
+        "draft-2.md",
+        "draft-3.md",
+        "drafts.json",
+    ]
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "2",
+        "--steps",
+        "1",
+        "--format",
+        "docx",
+        "--out",
+        out,
+        "--force",
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0, err
     # the previous run's three .md drafts are replaced by this run's set; files hybrid did not write stay
-    assert sorted(p.name for p in out.iterdir()) == ["draft-1.docx", "draft-2.docx", "draft-9.md", "drafts.json", "notes.txt"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "draft-1.docx",
+        "draft-2.docx",
+        "draft-9.md",
+        "drafts.json",
+        "notes.txt",
+    ]
     assert (out / "notes.txt").read_text() == "mine" and (out / "draft-9.md").read_text() == "not written by hybrid"
     heads = [p for p in docx.Document(str(out / "draft-1.docx")).paragraphs if p.style.name == "Heading 1"]
     assert len(heads) == 5
@@ -158,16 +241,24 @@ def _candidates(tmp_path, lines):
 
 
 def test_rank_prints_candidates_best_first(capsys, checkpoint, tmp_path):
-    texts = ["Payment is due in thirty days.", "This Agreement is governed by Delaware law.", "Notices must be in writing."]
+    texts = [
+        "Payment is due in thirty days.",
+        "This Agreement is governed by Delaware law.",
+        "Notices must be in writing.",
+    ]
     path = _candidates(tmp_path, [json.dumps({"text": t}) for t in texts])
-    code, stdout, err = _run(capsys, "rank", "--spec", "Governing Law", "--candidates", path, "--json", "--checkpoint", checkpoint)
+    code, stdout, err = _run(
+        capsys, "rank", "--spec", "Governing Law", "--candidates", path, "--json", "--checkpoint", checkpoint
+    )
     assert code == 0, err
     result = json.loads(stdout)
     rows = result["candidates"]
     assert sorted(r["index"] for r in rows) == [0, 1, 2] and [r["rank"] for r in rows] == [1, 2, 3]
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
     assert all(r["text"] == texts[r["index"]] for r in rows)
-    from hybrid.precedents.relevance import DEFAULT_WEIGHTS  # the score is hybrid.precedents.relevance's: the label and the parts say so
+    from hybrid.precedents.relevance import (
+        DEFAULT_WEIGHTS,  # the score is hybrid.precedents.relevance's: the label and the parts say so
+    )
 
     assert result["metric"] == "relevance" and result["formula"] == DEFAULT_WEIGHTS.formula()
     assert all(set(r["scores"]) == {"bm25", "dense", "coverage", "pmi"} for r in rows)

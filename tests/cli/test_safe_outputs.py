@@ -19,9 +19,34 @@ from test_cli_draft import checkpoint, small_template  # noqa: F401  (fixtures: 
 
 TINY = dict(corpus=str(CORPUS), vocab_size=400, d_model=32, n_layers=1, n_heads=2, seq_len=64, stride=48,
             batch_size=4, warmup_steps=2, eval_every=3, eval_windows=8, limit_docs=3, threads=1)
-TRAIN_ARGS = ["--vocab-size", "400", "--d-model", "32", "--n-layers", "1", "--n-heads", "2", "--seq-len", "64", "--stride", "48",
-              "--batch-size", "4", "--warmup-steps", "2", "--eval-every", "3", "--eval-windows", "8", "--limit-docs", "3",
-              "--threads", "1", "--corpus", str(CORPUS)]
+TRAIN_ARGS = [
+    "--vocab-size",
+    "400",
+    "--d-model",
+    "32",
+    "--n-layers",
+    "1",
+    "--n-heads",
+    "2",
+    "--seq-len",
+    "64",
+    "--stride",
+    "48",
+    "--batch-size",
+    "4",
+    "--warmup-steps",
+    "2",
+    "--eval-every",
+    "3",
+    "--eval-windows",
+    "8",
+    "--limit-docs",
+    "3",
+    "--threads",
+    "1",
+    "--corpus",
+    str(CORPUS),
+]
 
 
 def _run(capsys, *argv):
@@ -48,7 +73,9 @@ def _one_line_error(err: str, *words) -> str:
     ("proc", ["cannot be created", "not writable"]),
     ("dot", ["not empty", "--force"]),
 ])
-def test_draft_to_an_unusable_out_fails_fast_before_drafting(capsys, tmp_path, small_template, checkpoint, monkeypatch, where, words):
+def test_draft_to_an_unusable_out_fails_fast_before_drafting(
+    capsys, tmp_path, small_template, checkpoint, monkeypatch, where, words
+):
     (tmp_path / "f").write_text("keep")
     out = {"parent_is_file": tmp_path / "f" / "drafts", "proc": "/proc/hybrid-drafts", "dot": "."}[where]
     monkeypatch.chdir(tmp_path)
@@ -67,13 +94,39 @@ def test_a_second_draft_into_an_out_in_use_exits_2_naming_the_holder(capsys, tmp
         code, _, err = _run(capsys, "draft", small_template, "--example", "--out", out, "--checkpoint", checkpoint)
         _one_line_error(err, "in use by another run", f"pid {os.getpid()}")
         assert code == 2 and [p.name for p in out.iterdir()] == [".hybrid.lock"]
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--out", out, "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "2",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0, err
 
 
 def test_a_draft_run_completes_an_interrupted_write_before_its_own(capsys, tmp_path, small_template, checkpoint):
     out = tmp_path / "o"
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--out", out, "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "2",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0, err
     # a --force run killed mid-commit: journal written, one of its files already moved into place
     stage = out / ".stage-99999"
@@ -83,8 +136,21 @@ def test_a_draft_run_completes_an_interrupted_write_before_its_own(capsys, tmp_p
     (out / JOURNAL_NAME).write_text(json.dumps({"stage": stage.name, "files": ["draft-1.md", "drafts.json"],
                                                 "remove": ["draft-1.md", "draft-2.md", "drafts.json"]}))
     os.replace(stage / "draft-1.md", out / "draft-1.md")
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "3", "--steps", "1", "--out", out, "--force",
-                        "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "3",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--force",
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0 and "completed an interrupted write" in err, err
     assert sorted(p.name for p in out.iterdir()) == ["draft-1.md", "draft-2.md", "draft-3.md", "drafts.json"]
     assert (out / "draft-1.md").read_text() != "killed run"
@@ -178,9 +244,40 @@ def test_resume_from_a_damaged_training_state_exits_2(capsys, trained, tmp_path,
         torch.save({"step": 3}, out / STATE_FILE)  # a torch file, but not a training state
     else:
         (out / STATE_FILE).write_bytes(content)
-    args = ["train", "--resume", "--out", out, "--max-steps", "6", "--vocab-size", "400", "--d-model", "32", "--n-layers", "1",
-            "--n-heads", "2", "--seq-len", "64", "--stride", "48", "--batch-size", "4", "--warmup-steps", "2", "--eval-every", "3",
-            "--eval-windows", "8", "--limit-docs", "3", "--threads", "1", "--corpus", str(CORPUS)]
+    args = [
+        "train",
+        "--resume",
+        "--out",
+        out,
+        "--max-steps",
+        "6",
+        "--vocab-size",
+        "400",
+        "--d-model",
+        "32",
+        "--n-layers",
+        "1",
+        "--n-heads",
+        "2",
+        "--seq-len",
+        "64",
+        "--stride",
+        "48",
+        "--batch-size",
+        "4",
+        "--warmup-steps",
+        "2",
+        "--eval-every",
+        "3",
+        "--eval-windows",
+        "8",
+        "--limit-docs",
+        "3",
+        "--threads",
+        "1",
+        "--corpus",
+        str(CORPUS),
+    ]
     code, _, err = _run(capsys, *args)
     assert code == 2
     _one_line_error(err, str(out / STATE_FILE), "damaged")

@@ -44,7 +44,9 @@ def _write_new(fs: FileSet) -> None:
 ])
 def test_unwritable_locations_are_refused_before_any_work(tmp_path, where, why):
     (tmp_path / "f").write_text("keep")
-    out = {"file": tmp_path / "f", "under_file": tmp_path / "f" / "sub" / "out", "proc": Path("/proc/hybrid-out/x")}[where]
+    out = {"file": tmp_path / "f", "under_file": tmp_path / "f" / "sub" / "out", "proc": Path("/proc/hybrid-out/x")}[
+        where
+    ]
     with pytest.raises(OutputError, match=why) as e:
         check_writable(out, "--out")
     assert str(out) in str(e.value) and "--out" in str(e.value)
@@ -123,8 +125,13 @@ with outdir.OutputLock(d):
 def test_kill_9_during_a_write_leaves_the_old_set_or_the_new_one(tmp_path, stage_at, expect_new):
     d = tmp_path / "out"
     before = _old_set(d)
-    proc = subprocess.run([sys.executable, "-c", _KILL_MID_COMMIT.replace("{new}", repr(NEW)), str(d), stage_at], cwd=REPO,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", _KILL_MID_COMMIT.replace("{new}", repr(NEW)), str(d), stage_at],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     if expect_new:  # killed after two of three moves: a mix on disk until the journal is replayed
         assert (d / JOURNAL_NAME).is_file()

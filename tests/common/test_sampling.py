@@ -133,7 +133,10 @@ def test_temperature_zero_is_argmax_and_ignores_the_generator():
 
 def test_seed_reproducibility_of_draws():
     logits = torch.zeros((4, 50))
-    draw = lambda seed: sample(logits, torch.Generator().manual_seed(seed), 1.0).tolist()
+
+    def draw(seed):
+        return sample(logits, torch.Generator().manual_seed(seed), 1.0).tolist()
+
     assert draw(3) == draw(3)
     assert any(draw(3) != draw(s) for s in range(4, 10))
 

@@ -5,22 +5,44 @@ from pathlib import Path
 import pytest
 
 import hybrid.data.corpus as corpus
-from hybrid.data.corpus import corpus_root, load_documents, load_manifest
-from conftest import CUAD_EXCERPT_NAME as CUAD_NAME, cuad_entry
 from hybrid.common.errors import CorpusError
+from hybrid.data.corpus import corpus_root, load_documents, load_manifest
 
+from conftest import CUAD_EXCERPT_NAME as CUAD_NAME
+from conftest import cuad_entry
 
 
 @pytest.fixture
 def tiny(cuad_corpus):
     """train: a CUAD contract + a policy; val: a standard agreement; test: a file that must never be read."""
-    files = {"policies/privacy.md": "policy_basecamp_privacy.md", "standard-agreements/sla.txt": "commonpaper_software_license.txt",
-             "held-out/secret.txt": "TEST AGREEMENT\n\n1. Secret. Never read me.\n"}
+    files = {
+        "policies/privacy.md": "policy_basecamp_privacy.md",
+        "standard-agreements/sla.txt": "commonpaper_software_license.txt",
+        "held-out/secret.txt": "TEST AGREEMENT\n\n1. Secret. Never read me.\n",
+    }
     entries = [
         cuad_entry(group="cuad:A"),
-        {"path": "policies/privacy.md", "source": "basecamp-policies", "doc_type": "POLICY", "group": "bc:p", "split": "train"},
-        {"path": "standard-agreements/sla.txt", "source": "commonpaper", "doc_type": "SOFTWARE LICENSE AGREEMENT", "group": "cp:s", "split": "val"},
-        {"path": "held-out/secret.txt", "source": "cuad", "doc_type": "TEST AGREEMENT", "group": "cuad:T", "split": "test"},
+        {
+            "path": "policies/privacy.md",
+            "source": "basecamp-policies",
+            "doc_type": "POLICY",
+            "group": "bc:p",
+            "split": "train",
+        },
+        {
+            "path": "standard-agreements/sla.txt",
+            "source": "commonpaper",
+            "doc_type": "SOFTWARE LICENSE AGREEMENT",
+            "group": "cp:s",
+            "split": "val",
+        },
+        {
+            "path": "held-out/secret.txt",
+            "source": "cuad",
+            "doc_type": "TEST AGREEMENT",
+            "group": "cuad:T",
+            "split": "test",
+        },
     ]
     return cuad_corpus(files, entries)
 

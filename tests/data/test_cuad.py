@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from hybrid.data.cuad import MAX_FIELD_CHARS, file_key, load_cuad_fields, parse_date, parse_parties
 from hybrid.common.errors import CorpusError
+from hybrid.data.cuad import MAX_FIELD_CHARS, file_key, load_cuad_fields, parse_date, parse_parties
 
 CSV = Path(__file__).parent / "excerpts" / "master_clauses_excerpt.csv"
 
@@ -42,11 +42,16 @@ def test_fields_from_real_rows_use_canonical_keys_and_fallbacks():
                        "effective_date": "June 21, 1999", "governing_law": "California"}
     sandridge = fields[file_key("SANDRIDGEENERGYINC_08_06_2009-EX-10.6-OPERATIONS AND MAINTENANCE AGREEMENT.txt")]
     assert sandridge["party_a"] == "Pinon Gathering Company, LLC"  # ASCII-folded
-    ritter = fields[file_key("RitterPharmaceuticalsInc_20200313_S-4A_EX-10.54_12055220_EX-10.54_Development Agreement.txt")]
+    ritter = fields[
+        file_key("RitterPharmaceuticalsInc_20200313_S-4A_EX-10.54_12055220_EX-10.54_Development Agreement.txt")
+    ]
     assert ritter["effective_date"] == "May 1, 2016"  # Agreement Date when Effective Date is blank
-    columbia = fields[file_key("Columbia Laboratories, (Bermuda) Ltd. - AMEND NO. 2 TO MANUFACTURING AND SUPPLY AGREEMENT.txt")]
+    columbia = fields[
+        file_key("Columbia Laboratories, (Bermuda) Ltd. - AMEND NO. 2 TO MANUFACTURING AND SUPPLY AGREEMENT.txt")
+    ]
     assert "effective_date" not in columbia  # "[]/[]/2018" is unknown, not guessed
-    macys = fields[file_key("MACY_S,INC_05_11_2020-EX-99.4-JOINT FILING AGREEMENT.txt")]  # "'" in the CSV is "_" on disk
+    # "'" in the CSV is "_" on disk
+    macys = fields[file_key("MACY_S,INC_05_11_2020-EX-99.4-JOINT FILING AGREEMENT.txt")]
     assert "governing_law" not in macys
     for row in fields.values():
         assert set(row) <= {"party_a", "party_b", "effective_date", "governing_law"}

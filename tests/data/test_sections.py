@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hybrid.data.clean import clean_markdown, clean_text
-from hybrid.data.clean import NUMBERED_LINE, strip_numbering
+from hybrid.data.clean import NUMBERED_LINE, clean_markdown, clean_text, strip_numbering
 from hybrid.data.sections import MAX_HEADING_CHARS, looks_markdown, split_document, tidy_heading
 
 EXCERPTS = Path(__file__).parent / "excerpts"
@@ -35,7 +34,8 @@ def test_cuad_numbered_sections_with_inline_headings():
     ]
     bodies = dict(parts)
     assert bodies["Definitions"].startswith('(a) "CONTENT" means')  # sub-clauses stay in the body
-    assert "\nREPORTING. Within two (2) weeks" in bodies["Payment"] and "5.2" not in bodies["Payment"]  # sub-numbering cleaned
+    # sub-numbering cleaned
+    assert "\nREPORTING. Within two (2) weeks" in bodies["Payment"] and "5.2" not in bodies["Payment"]
     assert bodies["Indemnity"].startswith('Each party (the "Indemnifying Party")')  # heading cut off the same line
     assert tail.startswith("2THEMART.COM, INC.") and "EXHIBIT A" in tail  # signature block without IN WITNESS
 

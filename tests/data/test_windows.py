@@ -8,8 +8,10 @@ from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, document_toke
 
 
 def _doc():
-    sections = [Section("1", "Confidentiality", "confidentiality", "Each party shall keep the other's information secret."),
-                Section("2", "Governing Law", "governing_law", "This Agreement is governed by the laws of Delaware.")]
+    sections = [
+        Section("1", "Confidentiality", "confidentiality", "Each party shall keep the other's information secret."),
+        Section("2", "Governing Law", "governing_law", "This Agreement is governed by the laws of Delaware."),
+    ]
     return Document("x.txt", "test", "MUTUAL NDA", "train", "g", "MUTUAL NDA", "This Agreement is between A and B.",
                     sections, "Signed: A, B", {"party_a": "A", "party_b": "B"})
 

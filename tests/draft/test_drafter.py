@@ -33,9 +33,17 @@ def test_drafts_are_ranked_best_first(drafts):
     assert sorted(d.variant for d in drafts) == [0, 1, 2, 3]
     for d in drafts:
         assert isinstance(d, Draft) and d.score == d.scores["total"] and "loglik" in d.scores
-        assert d.outline == OUTLINE and [s["heading"] for s in d.sections] == [s["heading"] for s in OUTLINE["sections"]]
-        assert set(d.timings) == {"plan", "precedents", "fill", "rank", "total"}  # by default each section edits a precedent
-        assert d.settings == {"precedents": 1, "precedent_guidance": 0.0, "precedent_start": 0.25, "precedent_note": None}
+        assert d.outline == OUTLINE and [s["heading"] for s in d.sections] == [
+            s["heading"] for s in OUTLINE["sections"]
+        ]
+        # by default each section edits a precedent
+        assert set(d.timings) == {"plan", "precedents", "fill", "rank", "total"}
+        assert d.settings == {
+            "precedents": 1,
+            "precedent_guidance": 0.0,
+            "precedent_start": 0.25,
+            "precedent_note": None,
+        }
         assert all(s["precedents"] for s in d.sections)  # every section cites what it edited
 
 
@@ -78,7 +86,8 @@ def test_bad_arguments_raise_naming_the_argument(drafter, kwargs, match):
 
 
 def test_stream_reports_every_stage_and_ends_with_the_drafts(drafter):
-    events = list(drafter.stream(T, T.example, n=2, steps=3, seed=1, precedents=0))  # from scratch: every slot starts masked
+    # from scratch: every slot starts masked
+    events = list(drafter.stream(T, T.example, n=2, steps=3, seed=1, precedents=0))
     kinds = [e.kind for e in events]
     n_tokens = kinds.count("plan_token")
     assert n_tokens > 0 and kinds == ["plan_token"] * n_tokens + ["plan", "fill_step", "fill_step", "fill_step", "rank"]
@@ -94,8 +103,10 @@ def test_stream_reports_every_stage_and_ends_with_the_drafts(drafter):
     assert plan.outline == direct[0].outline
     assert sorted(steps[-1].partial) == sorted(d.text for d in final)  # after the last step: the finished variants
     assert [d.text for d in final] == [d.text for d in direct]
-    edited = list(drafter.stream(T, T.example, n=2, steps=3, seed=1))[-1].drafts  # the default edits a precedent, in the
-    assert [d.text for d in edited] == [d.text for d in drafter.draft(T, T.example, n=2, steps=3, seed=1)]  # stream's thread too
+    # the default edits a precedent, in the
+    edited = list(drafter.stream(T, T.example, n=2, steps=3, seed=1))[-1].drafts
+    # stream's thread too
+    assert [d.text for d in edited] == [d.text for d in drafter.draft(T, T.example, n=2, steps=3, seed=1)]
 
 
 def test_a_closed_stream_releases_the_drafter(drafter, drafts):
@@ -129,7 +140,11 @@ def test_concurrent_drafts_on_one_drafter_equal_sequential_ones(drafter):
 
 
 def test_ar_filler_drafts_and_streams_through_the_same_api(tiny_model, tokenizer):
-    events = list(Drafter(tiny_model, tokenizer, filler="ar").stream(T, T.example, n=2, guidance=1, seed=0, outline=OUTLINE, temperature=0))
+    events = list(
+        Drafter(tiny_model, tokenizer, filler="ar").stream(
+            T, T.example, n=2, guidance=1, seed=0, outline=OUTLINE, temperature=0
+        )
+    )
     steps = [e for e in events if e.kind == "fill_step"]
     assert [e.step for e in steps] == [1, 2, 3, 4, 5]  # one per span
     assert steps[0].partial[0].count("_") > steps[-1].partial[0].count("_")
@@ -192,7 +207,9 @@ def test_planned_headings_come_from_the_template_unless_asked_otherwise(tiny_mod
     [draft] = d.draft(T, T.example, n=1, steps=2, seed=1)
     if headings == "template":
         assert draft.outline["title"] == T.title
-        assert [s["heading"] for s in draft.outline["sections"]] == [T.clauses[s["clause"]]["heading"] for s in OUTLINE["sections"]]
+        assert [s["heading"] for s in draft.outline["sections"]] == [
+            T.clauses[s["clause"]]["heading"] for s in OUTLINE["sections"]
+        ]
     else:
         assert draft.outline == garbled
     assert [s["clause"] for s in draft.outline["sections"]] == [s["clause"] for s in OUTLINE["sections"]]

@@ -32,7 +32,11 @@ def test_distinct_n_pools_unique_ngrams_over_variants(texts, n, want):
 def test_self_bleu_is_one_for_identical_variants_and_near_zero_for_disjoint_ones():
     same = ["The Supplier shall deliver the Products within thirty days of the order."] * 3
     assert metrics.self_bleu(same) == pytest.approx(1.0)
-    disjoint = ["alpha beta gamma delta epsilon zeta", "one two three four five six", "red green blue cyan magenta yellow"]
+    disjoint = [
+        "alpha beta gamma delta epsilon zeta",
+        "one two three four five six",
+        "red green blue cyan magenta yellow",
+    ]
     assert metrics.self_bleu(disjoint) < 0.05
     mixed = [same[0], "The Supplier shall deliver the Goods within ten days.", "Payment is due monthly."]
     assert 0.05 < metrics.self_bleu(mixed) < 1.0
@@ -129,13 +133,20 @@ def test_mauve_score_embeds_both_sides_through_the_given_embedder():
 
 
 def _doc_segments(bodies):
-    segs = [Segment("SUPPLY AGREEMENT\n\n", "text"), Segment('This Agreement (the "Agreement") is made by Acme.\n\n', "text")]
+    segs = [
+        Segment("SUPPLY AGREEMENT\n\n", "text"),
+        Segment('This Agreement (the "Agreement") is made by Acme.\n\n', "text"),
+    ]
     for i, b in enumerate(bodies):
         segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment(b, "body", i), Segment("\n\n", "text")]
     return segs
 
 
-BODIES = ["The Supplier shall deliver the Products.", "Fees are due within thirty days of invoice.", "This Agreement is governed by Delaware law."]
+BODIES = [
+    "The Supplier shall deliver the Products.",
+    "Fees are due within thirty days of invoice.",
+    "This Agreement is governed by Delaware law.",
+]
 
 
 def test_span_nats_scores_each_body_token_and_its_eos_exactly_once(tokenizer):
@@ -153,7 +164,9 @@ def test_span_nats_scores_each_body_token_and_its_eos_exactly_once(tokenizer):
     segs = _doc_segments(BODIES)
     n_scored = sum(len(tokenizer.encode(b)) + 1 for b in BODIES)
     for window, stride in ((512, 256), (16, 8), (12, 3)):
-        nats, n_bytes = metrics.span_nats(Uniform(), tokenizer, segs, BODIES, window=window, stride=stride, max_batch_tokens=32)
+        nats, n_bytes = metrics.span_nats(
+            Uniform(), tokenizer, segs, BODIES, window=window, stride=stride, max_batch_tokens=32
+        )
         assert nats == pytest.approx(n_scored * math.log(V)), (window, stride)
         assert n_bytes == sum(len(b.encode()) for b in BODIES)
 
@@ -180,8 +193,15 @@ def test_bpb_is_nats_over_bytes_in_bits():
     assert metrics.bpb(3.0, 0) is None
 
 
-@pytest.mark.parametrize("edit, want", [(lambda o: o, True), (lambda o: {**o, "sections": o["sections"][:1]}, False),
-                                        (lambda o: {**o, "title": "lower case title"}, False), (lambda o: {"title": o["title"]}, False)])
+@pytest.mark.parametrize(
+    "edit, want",
+    [
+        (lambda o: o, True),
+        (lambda o: {**o, "sections": o["sections"][:1]}, False),
+        (lambda o: {**o, "title": "lower case title"}, False),
+        (lambda o: {"title": o["title"]}, False),
+    ],
+)
 def test_outline_valid_checks_the_templates_outline_schema(edit, want):
     from hybrid.templates.template import load_template
 
@@ -194,8 +214,14 @@ def test_document_deal_terms_lists_per_section_the_deal_facts_its_real_body_stat
 
     from evals.metrics import document_deal_terms, first_words
 
-    doc = NS(fields={"effective_date": "June 1, 2020", "governing_law": "Delaware"},
-             sections=[NS(body="Acme Inc. shall pay Beta LLC."), NS(body="Governed by the laws of delaware."), NS(body="No facts.")])
+    doc = NS(
+        fields={"effective_date": "June 1, 2020", "governing_law": "Delaware"},
+        sections=[
+            NS(body="Acme Inc. shall pay Beta LLC."),
+            NS(body="Governed by the laws of delaware."),
+            NS(body="No facts."),
+        ],
+    )
     deal = NS(party_a="Acme Inc.", party_b="Beta LLC")
     assert document_deal_terms(doc, deal) == [["Acme Inc.", "Beta LLC"], ["Delaware"], []]
     assert first_words("one  two\nthree four", 3) == "one two three"

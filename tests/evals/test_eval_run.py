@@ -1,4 +1,5 @@
-"""`hybrid eval run` end to end on tiny checkpoints trained here: JSON output, report, resume, determinism, bad input."""
+"""`hybrid eval run` end to end on tiny checkpoints trained here: JSON output, report, resume, determinism, bad
+input."""
 
 import json
 import shutil
@@ -10,11 +11,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # evals/ is a top-level package of the repo
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _tiny import make_checkpoints, make_corpus  # noqa: E402
 from evals import runner  # noqa: E402
 from evals.runner import SAMPLES, doc_seed, load_samples  # noqa: E402
 from evals.systems import Engine  # noqa: E402
 from hybrid.cli.main import main  # noqa: E402
+
+from _tiny import make_checkpoints, make_corpus  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -30,10 +32,32 @@ def world(tmp_path_factory):
 
 
 def _args(world, out, *extra, systems="hybrid,ar"):
-    """The run on tiny models; the judge is a tiny stand-in (the reference checkpoint) so CI stays fast: the default is smollm2-135m."""
-    return ["eval", "run", "--systems", systems, "--limit", "2", "--n-variants", "2", "--checkpoint", str(world["drafting"]),
-            "--reference", str(world["reference"]), "--judge", str(world["reference"]), "--corpus", str(world["corpus"]),
-            "--out", str(out), "--threads", "1", "--no-progress", *extra]
+    """The run on tiny models; the judge is a tiny stand-in (the reference checkpoint) so CI stays fast: the default is
+    smollm2-135m."""
+    return [
+        "eval",
+        "run",
+        "--systems",
+        systems,
+        "--limit",
+        "2",
+        "--n-variants",
+        "2",
+        "--checkpoint",
+        str(world["drafting"]),
+        "--reference",
+        str(world["reference"]),
+        "--judge",
+        str(world["reference"]),
+        "--corpus",
+        str(world["corpus"]),
+        "--out",
+        str(out),
+        "--threads",
+        "1",
+        "--no-progress",
+        *extra,
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +99,18 @@ def test_run_writes_samples_summary_report_and_plots(first_run):
     gen = [r for r in records if r["system"] != "real"]
     assert all(len(r["bodies"]) == 2 and len(r["ref_nats"]) == 2 and r["seed"] == doc_seed(0, r["doc"]) for r in gen)
     report = (out / "report.md").read_text()
-    assert "| hybrid |" in report and "| ar |" in report and "## Goals (issue 6)" in report and "self-BLEU: hybrid" in report
-    assert "## Goals (issue 14)" in report and "## Appendix: two whole drafts" in report and "### hybrid" in report and "### ar" in report
+    assert (
+        "| hybrid |" in report
+        and "| ar |" in report
+        and "## Goals (issue 6)" in report
+        and "self-BLEU: hybrid" in report
+    )
+    assert (
+        "## Goals (issue 14)" in report
+        and "## Appendix: two whole drafts" in report
+        and "### hybrid" in report
+        and "### ar" in report
+    )
     assert "## Fidelity and memorization" in report and "judge bpb" in report
     assert (out / "speed_vs_quality.png").stat().st_size > 1000 and (out / "quality_vs_steps.png").stat().st_size > 1000
     assert json.loads((out / "summary.json").read_text())["systems"] == result["systems"]
@@ -99,7 +133,8 @@ def test_rerun_does_not_redo_completed_samples_and_drops_a_half_written_line(wor
     monkeypatch.setattr(Engine, "run", counting)
     assert main(_args(world, resumed, "--no-mauve")) == 0
     assert calls == [] and (resumed / SAMPLES).read_text() == before
-    assert main(_args(world, resumed, "--no-mauve", systems="hybrid,ar,hybrid-k4")) == 0  # add a system: only its samples run
+    # add a system: only its samples run
+    assert main(_args(world, resumed, "--no-mauve", systems="hybrid,ar,hybrid-k4")) == 0
     assert calls == [("hybrid-k4", "banners.txt"), ("hybrid-k4", "redactions.txt")]
     run = json.loads((resumed / "summary.json").read_text())["run"]
     n_before = len(before.splitlines())
@@ -124,7 +159,8 @@ def test_a_run_directory_with_other_settings_is_refused(world, first_run, capsys
 
 
 class _ExamplePlanner:
-    """The template's example outline in place of a decode (the planner itself is tested in tests/plan/test_planner.py)."""
+    """The template's example outline in place of a decode (the planner itself is tested in
+    tests/plan/test_planner.py)."""
 
     def plan(self, template, fields, seed=0, params=None):
         from hybrid.plan.planner import PlanResult
@@ -132,13 +168,19 @@ class _ExamplePlanner:
         return PlanResult(template.example_outline(), "", [], 0, 0.01)
 
 
-def test_planned_is_scored_on_its_template_and_a_doc_type_without_one_is_counted_as_skipped(world, tmp_path, monkeypatch, capsys):
+def test_planned_is_scored_on_its_template_and_a_doc_type_without_one_is_counted_as_skipped(
+    world, tmp_path, monkeypatch, capsys
+):
     monkeypatch.setattr(Engine, "planner", lambda self: _ExamplePlanner())
     out = tmp_path / "planned"
     assert main(_args(world, out, "--no-mauve", "--json", systems="planned")) == 0
     s = json.loads(capsys.readouterr().out)["systems"]["planned"]
     # banners is a CO-BRANDING AGREEMENT (no template), redactions a SUPPLY AGREEMENT (templates/supply.json)
-    assert s["documents"] == 1 and s["skipped"] == 1 and "no template for doc type 'CO-BRANDING AGREEMENT'" in s["skip_reasons"][0]
+    assert (
+        s["documents"] == 1
+        and s["skipped"] == 1
+        and "no template for doc type 'CO-BRANDING AGREEMENT'" in s["skip_reasons"][0]
+    )
     assert s["outline_valid"] == 1.0 and s["required_fraction"] is not None and s["ref_bpb"] > 0
     rec = next(r for r in load_samples(out) if r["system"] == "planned" and r["template"] == "supply")
     assert len(rec["bodies"][0]) == len(rec["outline"]["sections"]) == len(rec["clauses"])
@@ -156,7 +198,10 @@ def _corpus_without(world, tmp_path, split):
 @pytest.mark.parametrize(
     "case, message",
     [
-        ("unknown_system", "unknown system 'gpt2'; valid systems: hybrid, hybrid-noprec, hybrid-edit, ar, retrieval, smollm2-ar"),
+        (
+            "unknown_system",
+            "unknown system 'gpt2'; valid systems: hybrid, hybrid-noprec, hybrid-edit, ar, retrieval, smollm2-ar",
+        ),
         ("judge_is_a_system", "cannot judge system 'hybrid'"),
         ("max_docs_0", "argument --max-docs: must be an integer >= 1, got '0'"),
         ("empty_split", "no documents"),
@@ -214,7 +259,9 @@ def test_a_damaged_run_json_exits_2_naming_it_and_keeps_the_run(world, tmp_path,
     assert main(_args(world, out, "--no-mauve")) == 2
     err = capsys.readouterr().err
     last = err.strip().splitlines()[-1]
-    assert last.startswith("hybrid: error: ") and f"{out / 'run.json'} is damaged" in last and "Traceback" not in err, err
+    assert last.startswith("hybrid: error: ") and f"{out / 'run.json'} is damaged" in last and "Traceback" not in err, (
+        err
+    )
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["run.json", "samples.jsonl"]
 
 
@@ -236,12 +283,16 @@ def test_runner_doc_seed_depends_on_seed_and_path_only():
 
 
 def test_shorten_keeps_the_first_sections_and_words_and_leaves_the_document_alone():
+    from evals.runner import shorten
     from hybrid.data.document import Document, Section
 
-    from evals.runner import shorten
-
-    secs = [Section(f"{i + 1}", f"Heading {i}", "other", " ".join(f"w{i}_{j}" for j in range(30)) + "\n(a) tail.") for i in range(5)]
-    doc = Document(path="x.txt", source="s", doc_type="NDA", split="test", group="g", title="T", preamble="P", sections=secs)
+    secs = [
+        Section(f"{i + 1}", f"Heading {i}", "other", " ".join(f"w{i}_{j}" for j in range(30)) + "\n(a) tail.")
+        for i in range(5)
+    ]
+    doc = Document(
+        path="x.txt", source="s", doc_type="NDA", split="test", group="g", title="T", preamble="P", sections=secs
+    )
     short = shorten(doc, max_sections=2, max_body_words=10)
     assert [s.heading for s in short.sections] == ["Heading 0", "Heading 1"]
     assert all(len(s.body.split()) == 10 and s.body.endswith("_9") for s in short.sections)
@@ -268,7 +319,14 @@ def test_the_dated_report_is_written_with_its_plots_and_summary(world, first_run
     out, reports = world["root"] / "run", tmp_path / "reports"
     assert main(_args(world, out, "--report", str(reports / "2026-12-01.md"))) == 0  # resumed: nothing redrafted
     names = sorted(p.name for p in reports.iterdir() if not p.name.startswith("."))
-    assert names == ["2026-12-01-quality_vs_steps.png", "2026-12-01-speed_vs_quality.png", "2026-12-01-summary.json", "2026-12-01.md"], names
+    assert names == [
+        "2026-12-01-quality_vs_steps.png",
+        "2026-12-01-speed_vs_quality.png",
+        "2026-12-01-summary.json",
+        "2026-12-01.md",
+    ], names
     text = (reports / "2026-12-01.md").read_text()
-    assert "(2026-12-01-speed_vs_quality.png)" in text and "Reproduce" in text and "--report" in text and "--judge" in text
+    assert (
+        "(2026-12-01-speed_vs_quality.png)" in text and "Reproduce" in text and "--report" in text and "--judge" in text
+    )
     assert json.loads((reports / "2026-12-01-summary.json").read_text())["systems"].keys() == {"hybrid", "ar"}

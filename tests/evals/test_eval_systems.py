@@ -1,4 +1,5 @@
-"""evals.systems: the name table and its factory, template choice for `planned`, and one system run on a real document."""
+"""evals.systems: the name table and its factory, template choice for `planned`, and one system run on a real
+document."""
 
 import re
 import sys
@@ -10,8 +11,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # evals/ is a top-level package of the repo
 
 from evals.systems import SYSTEMS, Engine, get_system, parse_systems, planned_fields, template_for  # noqa: E402
-from hybrid.data.corpus import build_document  # noqa: E402
 from hybrid.common.errors import ConfigError, HybridError, TemplateError  # noqa: E402
+from hybrid.data.corpus import build_document  # noqa: E402
 from hybrid.plan.planner import PlanResult  # noqa: E402
 from hybrid.templates.template import load_template  # noqa: E402
 
@@ -20,19 +21,53 @@ EXCERPTS = Path(__file__).resolve().parent.parent / "data" / "excerpts"
 
 @pytest.fixture(scope="module")
 def banners():
-    """A real CUAD excerpt with one numbered section, its body cut to 30 words (the AR baseline decodes token by token)."""
-    entry = {"path": "cuad/banners.txt", "source": "cuad", "doc_type": "SUPPLY AGREEMENT", "split": "test", "group": "g"}
-    doc = build_document(entry, (EXCERPTS / "cuad_banners.txt").read_text(), {"party_a": "I-Escrow, Inc.", "party_b": "2TheMart.com, Inc."})
+    """A real CUAD excerpt with one numbered section, its body cut to 30 words (the AR baseline decodes token by
+    token)."""
+    entry = {
+        "path": "cuad/banners.txt",
+        "source": "cuad",
+        "doc_type": "SUPPLY AGREEMENT",
+        "split": "test",
+        "group": "g",
+    }
+    doc = build_document(
+        entry,
+        (EXCERPTS / "cuad_banners.txt").read_text(),
+        {"party_a": "I-Escrow, Inc.", "party_b": "2TheMart.com, Inc."},
+    )
     return replace(doc, sections=[replace(s, body=" ".join(s.body.split()[:30])) for s in doc.sections])
 
 
 def test_every_system_of_the_issue_is_in_the_table():
-    assert list(SYSTEMS) == ["hybrid", "hybrid-noprec", "hybrid-edit", "ar", "retrieval", "smollm2-ar", "hybrid-noguide",
-                             "hybrid-k4", "hybrid-k8", "hybrid-k16", "hybrid-k32", "hybrid-k64", "planned"]
-    assert SYSTEMS["hybrid"].precedents == 1 and SYSTEMS["hybrid-noprec"].precedents == 0 and SYSTEMS["retrieval"].kind == "retrieval"
-    assert SYSTEMS["smollm2-ar"].model == "smollm2-135m" and SYSTEMS["smollm2-ar"].costly and not SYSTEMS["hybrid"].costly
+    assert list(SYSTEMS) == [
+        "hybrid",
+        "hybrid-noprec",
+        "hybrid-edit",
+        "ar",
+        "retrieval",
+        "smollm2-ar",
+        "hybrid-noguide",
+        "hybrid-k4",
+        "hybrid-k8",
+        "hybrid-k16",
+        "hybrid-k32",
+        "hybrid-k64",
+        "planned",
+    ]
+    assert (
+        SYSTEMS["hybrid"].precedents == 1
+        and SYSTEMS["hybrid-noprec"].precedents == 0
+        and SYSTEMS["retrieval"].kind == "retrieval"
+    )
+    assert (
+        SYSTEMS["smollm2-ar"].model == "smollm2-135m" and SYSTEMS["smollm2-ar"].costly and not SYSTEMS["hybrid"].costly
+    )
     assert [SYSTEMS[f"hybrid-k{k}"].steps for k in (4, 8, 16, 32, 64)] == [4, 8, 16, 32, 64]
-    assert SYSTEMS["hybrid-noguide"].guidance == 1.0 and SYSTEMS["ar"].kind == "ar" and SYSTEMS["planned"].kind == "planned"
+    assert (
+        SYSTEMS["hybrid-noguide"].guidance == 1.0
+        and SYSTEMS["ar"].kind == "ar"
+        and SYSTEMS["planned"].kind == "planned"
+    )
 
 
 @pytest.mark.parametrize("name", ["hybird", "gpt2", "hybrid-k5", ""])
@@ -42,8 +77,15 @@ def test_unknown_system_is_a_hybrid_error_listing_the_valid_ones(name):
     assert repr(name) in str(e.value) and all(s in str(e.value) for s in SYSTEMS)
 
 
-@pytest.mark.parametrize("spec, want", [("hybrid,ar", ["hybrid", "ar"]), (" ar , hybrid,ar ", ["ar", "hybrid"]), ("planned", ["planned"]),
-                                        ("hybrid,real", ["hybrid"])])
+@pytest.mark.parametrize(
+    "spec, want",
+    [
+        ("hybrid,ar", ["hybrid", "ar"]),
+        (" ar , hybrid,ar ", ["ar", "hybrid"]),
+        ("planned", ["planned"]),
+        ("hybrid,real", ["hybrid"]),
+    ],
+)
 def test_parse_systems_keeps_order_and_drops_duplicates(spec, want):
     assert [s.name for s in parse_systems(spec)] == want
 
@@ -79,13 +121,16 @@ def test_planned_fields_take_the_documents_fields_the_template_accepts():
 
 
 @pytest.mark.parametrize("name", ["hybrid", "hybrid-noprec", "hybrid-edit", "ar", "hybrid-k4"])
-def test_a_system_fills_every_span_of_every_variant_and_the_same_seed_gives_the_same_drafts(name, tiny_model, tokenizer, banners):
+def test_a_system_fills_every_span_of_every_variant_and_the_same_seed_gives_the_same_drafts(
+    name, tiny_model, tokenizer, banners
+):
     engine = Engine(tiny_model, tokenizer)
     a = engine.run(SYSTEMS[name], banners, n=3, seed=5)
     assert not a.skipped and len(a.bodies) == 3 and all(len(b) == len(banners.sections) for b in a.bodies)
     assert a.clauses == [s.clause_type for s in banners.sections]
     assert a.seconds > 0 and a.tokens > 0 and a.outline is None
-    assert [s.text for s in a.segments if s.kind == "body"] == [""] * len(banners.sections)  # the real text is not handed on
+    # the real text is not handed on
+    assert [s.text for s in a.segments if s.kind == "body"] == [""] * len(banners.sections)
     assert a.terms == ["I-Escrow, Inc.", "2TheMart.com, Inc."]
     b = engine.run(SYSTEMS[name], banners, n=3, seed=5)
     assert a.bodies == b.bodies
@@ -99,7 +144,8 @@ def test_retrieval_writes_the_top_precedent_with_the_deals_facts_cut_to_the_real
     assert len(d.bodies) == 2 and d.tokens == 0 and d.clauses == [s.clause_type for s in banners.sections]
     for bodies in d.bodies:
         assert all(0 < len(b.split()) <= len(s.body.split()) for b, s in zip(bodies, banners.sections))
-        assert not any(re.search(r"\[[A-Z_]+\]", b) for b in bodies), bodies  # role markers replaced by the deal's facts
+        # role markers replaced by the deal's facts
+        assert not any(re.search(r"\[[A-Z_]+\]", b) for b in bodies), bodies
     assert d.required_terms is not None and len(d.required_terms) == len(banners.sections)
 
 
@@ -107,7 +153,10 @@ def test_hybrid_edit_keeps_words_of_the_precedent_it_starts_from(tiny_model, tok
     engine = Engine(tiny_model, tokenizer)
     retrieved = engine.run(SYSTEMS["retrieval"], banners, n=1, seed=0).bodies[0]
     words = {w for b in retrieved for w in b.split()}
-    share = lambda bodies: sum(w in words for b in bodies for w in b.split()) / max(1, sum(len(b.split()) for b in bodies))  # noqa: E731
+
+    def share(bodies):
+        return sum(w in words for b in bodies for w in b.split()) / max(1, sum(len(b.split()) for b in bodies))
+
     edited = engine.run(SYSTEMS["hybrid-edit"], banners, n=1, seed=0).bodies[0]
     scratch = engine.run(SYSTEMS["hybrid"], banners, n=1, seed=0).bodies[0]
     assert share(edited) > 0.3 > share(scratch)
@@ -154,6 +203,11 @@ def test_planned_skips_a_doc_type_without_template_and_records_a_failed_plan(tin
     engine = Engine(tiny_model, tokenizer)
     engine._planner = _StubPlanner(error=TemplateError("outline does not satisfy template 'supply'"))
     failed = engine.run(SYSTEMS["planned"], banners, n=2, seed=0)
-    assert failed.skipped.startswith("planner failed") and failed.outline is None and failed.template == "supply" and failed.bodies == []
+    assert (
+        failed.skipped.startswith("planner failed")
+        and failed.outline is None
+        and failed.template == "supply"
+        and failed.bodies == []
+    )
     none = engine.run(SYSTEMS["planned"], replace(banners, doc_type="POLICY"), n=2, seed=0)
     assert "no template for doc type 'POLICY'" in none.skipped and none.template is None

@@ -12,12 +12,22 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from evals.judge import Judge, check_independent, clause_nats, lineage  # noqa: E402
-from hybrid.data.document import Segment  # noqa: E402
 from hybrid.common.errors import ConfigError  # noqa: E402
+from hybrid.data.document import Segment  # noqa: E402
 
-SEGS = [Segment("SUPPLY AGREEMENT\n\n", "text"), Segment("1. Term.\n", "heading", 0), Segment("", "body", 0), Segment("\n\n", "text"),
-        Segment("2. Fees.\n", "heading", 1), Segment("", "body", 1), Segment("\n\n", "text")]
-BODIES = ["This Agreement runs for two years from the Effective Date.", "The Buyer pays the fees within thirty days of invoice."]
+SEGS = [
+    Segment("SUPPLY AGREEMENT\n\n", "text"),
+    Segment("1. Term.\n", "heading", 0),
+    Segment("", "body", 0),
+    Segment("\n\n", "text"),
+    Segment("2. Fees.\n", "heading", 1),
+    Segment("", "body", 1),
+    Segment("\n\n", "text"),
+]
+BODIES = [
+    "This Agreement runs for two years from the Effective Date.",
+    "The Buyer pays the fees within thirty days of invoice.",
+]
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +58,9 @@ def test_each_clause_is_scored_given_only_the_skeleton_just_before_it(judge):
 def test_a_long_body_is_cut_to_its_first_words_without_eos_and_blank_bodies_are_skipped(judge):
     nats, nbytes, _ = clause_nats(judge, SEGS, [BODIES[0], "  "], context_tokens=4, body_words=3)
     assert nbytes == len("This Agreement runs".encode())
-    assert math.isclose(nats, _direct(judge, "SUPPLY AGREEMENT\n\n1. Term.\n", "This Agreement runs", 4, False), rel_tol=1e-4)
+    assert math.isclose(
+        nats, _direct(judge, "SUPPLY AGREEMENT\n\n1. Term.\n", "This Agreement runs", 4, False), rel_tol=1e-4
+    )
 
 
 def test_batching_does_not_change_the_score(judge):
@@ -63,7 +75,11 @@ def test_lineage_names_the_base_a_model_was_initialized_from(tmp_path):
     (d / "training_record.json").write_text(json.dumps({"config": {"init": "smollm2-135m"}}))
     (d / "model.safetensors").write_bytes(b"weights")
     assert "base:smollm2-135m" in lineage(str(d)) and any(x.startswith("weights:") for x in lineage(str(d)))
-    with pytest.raises(ConfigError, match=r"cannot judge system 'hybrid'.*base:smollm2-135m.*use another judge, e\.g\. --judge checkpoints/reference"):
+    with pytest.raises(
+        ConfigError,
+        match=r"cannot judge system 'hybrid'.*base:smollm2-135m.*use another judge, e\.g\. --judge "
+              r"checkpoints/reference",
+    ):
         check_independent("smollm2-135m", {"hybrid": str(d)})
     other = tmp_path / "other"
     other.mkdir()

@@ -10,8 +10,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from evals.memorization import N, build_index, copy_share, gram_hashes, load_index, longest_copied_run, memo_words  # noqa: E402
 
-TRAIN = [" ".join(f"alpha{i}" for i in range(40)), "The Supplier shall deliver the Goods to the Buyer at the place and on the date stated in the Order, "
-         "and title passes on delivery."]
+TRAIN = [
+    " ".join(f"alpha{i}" for i in range(40)),
+    "The Supplier shall deliver the Goods to the Buyer at the place and on the date stated in the Order, "
+    "and title passes on delivery.",
+]
 FRESH = " ".join(f"omega{i}" for i in range(30))
 
 
@@ -25,8 +28,10 @@ def index():
     [
         (FRESH, 0, 0),
         (" ".join(f"alpha{i}" for i in range(5, 25)), 20 - N + 1, 20),  # a 20-word run of the first train text
-        (FRESH + " " + " ".join(f"alpha{i}" for i in range(0, 13)) + " " + FRESH, 1, 13),  # exactly one 13-gram, in the middle
-        ("THE SUPPLIER shall deliver the goods, to the Buyer at the place and on the date stated.", None, 17),  # case, punctuation
+        # exactly one 13-gram, in the middle
+        (FRESH + " " + " ".join(f"alpha{i}" for i in range(0, 13)) + " " + FRESH, 1, 13),
+        # case, punctuation
+        ("THE SUPPLIER shall deliver the goods, to the Buyer at the place and on the date stated.", None, 17),
         (" ".join(f"alpha{i}" for i in range(0, 12)), 0, 0),  # 12 words: no 13-gram at all
     ],
 )
@@ -61,5 +66,6 @@ def test_the_index_is_built_once_per_corpus_and_read_back_from_the_cache(tmp_pat
 
     val = load_documents(corpus, splits=("val",))[0]
     train = load_documents(corpus, splits=("train",))[0]
-    assert copy_share(train.sections[0].body, first)[0] == copy_share(train.sections[0].body, first)[1] > 0  # train text: all found
+    # train text: all found
+    assert copy_share(train.sections[0].body, first)[0] == copy_share(train.sections[0].body, first)[1] > 0
     assert copy_share(val.text, first)[0] < copy_share(val.text, first)[1]

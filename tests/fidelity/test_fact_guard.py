@@ -7,11 +7,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from hybrid.fidelity.fact_guard import REACH, UNIT_REACH, FactGuard
 from hybrid.common.sampling import SamplingParams
+from hybrid.fidelity.fact_guard import REACH, UNIT_REACH, FactGuard
 
 SHIPPED = Path(__file__).resolve().parents[2] / "checkpoints" / "hybrid-small"
-DEAL = "Acme Robotics, Inc. and Borealis Analytics LLC. Term: 2 years. Governed by the laws of Delaware. Fee USD 24,000."
+DEAL = (
+    "Acme Robotics, Inc. and Borealis Analytics LLC. Term: 2 years. Governed by the laws of Delaware. Fee USD 24,000."
+)
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +32,9 @@ def _left(tok, text: str) -> torch.Tensor:
 
 def _banned(guard, tok, left_text: str, word: str) -> bool:
     """Is the first token of `word` banned right after `left_text`?"""
-    return bool(guard.ban_mask(_left(tok, left_text) if left_text else torch.full((1, UNIT_REACH), -2))[0, tok.encode(word)[0]])
+    return bool(
+        guard.ban_mask(_left(tok, left_text) if left_text else torch.full((1, UNIT_REACH), -2))[0, tok.encode(word)[0]]
+    )
 
 
 def test_names_are_banned_in_mid_sentence_unless_the_deal_or_a_contract_uses_them(shipped_tokenizer):
@@ -83,10 +87,9 @@ def _violations(guard, results) -> int:
 
 @pytest.mark.parametrize("filler", ["diffusion", "ar"])
 def test_a_fill_with_the_guard_writes_nothing_it_bans(lively_model, tokenizer, filler):
+    from hybrid.data.document import Segment
     from hybrid.fill import ar as arfill
     from hybrid.fill.diffusion.sampler import FillConfig, fill
-
-    from hybrid.data.document import Segment
     from hybrid.skeleton.tokenized import tokenize_segments
 
     segs = [Segment("SUPPLY AGREEMENT\n\nThis Agreement is made by Acme Inc. and Borealis LLC.\n\n", "text")]
@@ -126,7 +129,9 @@ def test_a_precedents_own_facts_are_banned_unless_the_deal_uses_them(shipped_tok
     assert tok.encode(" June")[0] not in bans  # a month name is generic; the date's digits are the guard's business
     lower = set(precedent_fact_ban_ids(tok, ["the Company"], DEAL + " Acme is a Delaware limited liability company."))
     assert tok.encode(" Company")[0] in lower  # the deal's plain "company" is not the precedent's defined "Company"
-    assert tok.encode(" Company")[0] not in set(precedent_fact_ban_ids(tok, ["the Company"], DEAL + " Acme (the Company)."))
+    assert tok.encode(" Company")[0] not in set(
+        precedent_fact_ban_ids(tok, ["the Company"], DEAL + " Acme (the Company).")
+    )
 
 
 def test_units_after_an_unknown_neighbour_and_one_piece_inner_capital_names_are_banned(shipped_tokenizer):
@@ -210,7 +215,10 @@ def test_a_precedents_own_phrase_cannot_be_completed_though_the_deal_uses_its_wo
     assert _banned(g, tok, "the rights of the", " Customer")  # the precedent's defined party
     assert _banned(g, tok, "The", " Customer") or _banned(g, tok, "", "The Customer")
     assert not _banned(g, tok, "the rights of", " Customer")  # the deal's own "Customer Information"
-    assert _banned(g, tok, "", " CERES") and _banned(g, tok, "paid to", " CERES")  # a fact word's first piece, everywhere
+    # a fact word's first piece, everywhere
+    assert _banned(g, tok, "", " CERES") and _banned(g, tok, "paid to", " CERES")
     assert not _banned(FactGuard(tok, deal), tok, "", " CERES")
     assert not _banned(FactGuard(tok, deal), tok, "the rights of the", " Customer")  # no precedent, no phrase ban
-    assert not _banned(FactGuard(tok, deal + " (the Customer)", precedent_facts=["the Customer"]), tok, "rights of the", " Customer")
+    assert not _banned(
+        FactGuard(tok, deal + " (the Customer)", precedent_facts=["the Customer"]), tok, "rights of the", " Customer"
+    )

@@ -82,7 +82,8 @@ def test_shipped_party_list_is_built_from_cuad_and_filtered(tmp_path):
     assert not any(n.lower() in ("an individual", "the seller") for n in names)
     csv = tmp_path / "m.csv"
     csv.write_text('Filename,Parties-Answer\na.pdf,"Acme Widgets Inc. (""Acme""); an individual (""Consultant"")"\n'
-                   'b.pdf,"CyberShop; Company; Transporter and Shipper shall collectively be referred to herein as the"\n')  # fmt: skip
+                   'b.pdf,"CyberShop; Company; Transporter and Shipper shall collectively be referred to herein '
+                   'as the"\n')  # fmt: skip
     assert build_party_list(csv) == ["Acme Widgets Inc", "CyberShop"]
 
 
@@ -92,7 +93,9 @@ def _spans(n):
 
 def test_reranker_foreign_check_costs_per_fact_and_is_off_without_a_deal():
     spec = ContractSpec.from_template(NDA, NDA.example)
-    clean = ["Each Party shall protect the Confidential Information of the other Party with reasonable care always."] * 2
+    clean = [
+        "Each Party shall protect the Confidential Information of the other Party with reasonable care always."
+    ] * 2
     dirty = [clean[0], "The Corporation shall pay $5,000 under the laws of New York within thirty (30) days."]
     good = contract_checks("\n".join(clean), clean, _spans(2), spec)["foreign"]
     bad = contract_checks("\n".join(dirty), dirty, _spans(2), spec)["foreign"]
@@ -171,7 +174,9 @@ def test_name_bans_cover_mid_sentence_terms_of_other_deals_only(monkeypatch):
     tokenizer = HybridTokenizer.train(bodies * 20, vocab_size=400)  # whole words become tokens
     data = ff.build_capitalized_terms(tokenizer, bodies, min_count=5)
     pieces = {tokenizer.decode([tokenizer.hf.token_to_id(p)]) for p in data["pieces"]}
-    assert any(p.strip().startswith(("Lic", "Com")) for p in pieces) and not any(p.strip().startswith("Each") for p in pieces)
+    assert any(p.strip().startswith(("Lic", "Com")) for p in pieces) and not any(
+        p.strip().startswith("Each") for p in pieces
+    )
     monkeypatch.setattr(ff, "_capitalized_terms", lambda: data)
     allowed = "The Company shall pay."
     banned = {tokenizer.decode([i]) for i in ff.name_ban_ids(tokenizer, allowed)}
@@ -190,10 +195,12 @@ def test_foreign_acronyms_are_isolated_caps_words_the_deal_never_writes():
 
 
 def test_boilerplate_defined_terms_are_generic_words_and_a_name_beside_them_is_not():
-    """A composed Definitions section (hybrid.precedents.definitions) defines "Governmental Authority" whatever the deal."""
+    """A composed Definitions section (hybrid.precedents.definitions) defines "Governmental Authority" whatever the
+    deal."""
     from hybrid.fidelity.foreign_facts import BOILERPLATE_TERMS
 
-    text = "approved by any Governmental Authority, an Affiliate or a Third Party, and Intellectual Property Rights of the Zebulon Authority."
+    text = ("approved by any Governmental Authority, an Affiliate or a Third Party, and Intellectual Property Rights "
+            "of the Zebulon Authority.")
     found = [f["text"] for f in foreign_facts(text, "Acme Robotics, Inc. and Borealis Analytics LLC")]
     assert found == ["Zebulon Authority"]
     assert "Governmental Authority" in BOILERPLATE_TERMS

@@ -4,16 +4,16 @@ and window rebuilds exact, respects locks and budgets, and fills documents longe
 import pytest
 import torch
 
-from hybrid.fill.ar import _Decoder, fill
-from hybrid.data.document import Segment
 from hybrid.common.errors import SamplingError
 from hybrid.common.sampling import SamplingParams
+from hybrid.data.document import Segment
+from hybrid.fill.ar import _Decoder, fill
 from hybrid.skeleton.tokenized import tokenize_segments
 
 
 def _small(tokenizer, budgets=(12, 9, 14)):
     segs = [Segment("SUPPLY AGREEMENT\n\nThis Agreement is made by Acme Inc. and Borealis LLC.\n\n", "text")]
-    for i, b in enumerate(budgets):
+    for i, _b in enumerate(budgets):
         segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n", "text")]
     return tokenize_segments(tokenizer, segs, list(budgets))
 
@@ -100,7 +100,11 @@ def test_bad_arguments_name_the_argument(tiny_model, tokenizer, kwargs, match):
 def test_document_longer_than_the_context_fills(tiny_model, tokenizer):
     segs = [Segment("LONG AGREEMENT\n\n" + "The parties agree as follows. " * 60 + "\n\n", "text")]
     for i in range(24):
-        segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n" + "Further text here. " * 25, "text")]
+        segs += [
+            Segment(f"{i + 1}. Heading {i}.\n", "heading", i),
+            Segment("", "body", i),
+            Segment("\n\n" + "Further text here. " * 25, "text"),
+        ]
     sk = tokenize_segments(tokenizer, segs, [6] * 24)
     assert len(sk) > 4096
     seen = []

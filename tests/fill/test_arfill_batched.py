@@ -5,9 +5,10 @@ budgets and the guidance rule hold."""
 import pytest
 import torch
 
-from hybrid.fill.ar_batched import fill
 from hybrid.common.errors import SamplingError
 from hybrid.common.sampling import SamplingParams
+from hybrid.fill.ar_batched import fill
+
 from test_arfill import _small  # the same three-clause skeleton
 
 GREEDY = SamplingParams(temperature=0)
@@ -93,7 +94,9 @@ def test_editing_forces_the_kept_tokens_and_equals_a_no_cache_reference(lively_m
     starts = [_holed(tokenizer, " The Supplier shall deliver the Products on time", {0, 3, 4}),
               _holed(tokenizer, " Each party shall keep", {1}),
               _holed(tokenizer, " This Agreement is governed by the laws of Delaware", {2, 5, 6, 7})]
-    got = fill(lively_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32", start=[starts, starts], kept_per_step=chunk)
+    got = fill(
+        lively_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32", start=[starts, starts], kept_per_step=chunk
+    )
     want = _reference(lively_model, tokenizer, sk, starts)
     assert got[0].tokens == want and got[1].tokens == want
     for body, st in zip(got[0].tokens, starts):
@@ -115,9 +118,15 @@ def test_editing_variant_i_does_not_depend_on_n(lively_model, tokenizer):
     p = SamplingParams(temperature=3.0, top_p=1.0)  # flat enough that a shifted uniform picks another token
     from hybrid.precedents.start import SpanStart
 
-    ends = lambda ids: SpanStart(ids, ends=True)  # noqa: E731  each clause ends with its start: variant 0 has steps with no hole to write
-    a = [ends(_holed(tokenizer, " The Supplier shall deliver the Products", {1})),
-         ends(_holed(tokenizer, " This Agreement is governed by", {4})), ends(_holed(tokenizer, " Each party shall keep the", {3}))]
+
+    def ends(ids):  # each clause ends with its start: variant 0 has steps with no hole to write
+        return SpanStart(ids, ends=True)
+
+    a = [
+        ends(_holed(tokenizer, " The Supplier shall deliver the Products", {1})),
+        ends(_holed(tokenizer, " This Agreement is governed by", {4})),
+        ends(_holed(tokenizer, " Each party shall keep the", {3})),
+    ]
     b = [_holed(tokenizer, " The Supplier shall deliver the Products on time and in full", {0, 2, 4, 9}),
          _holed(tokenizer, " This Agreement is governed", {0, 1, 2}), []]
     one = fill(lively_model, tokenizer, sk, n=1, seed=3, params=p, start=[a], precision="fp32", kept_per_step=1)

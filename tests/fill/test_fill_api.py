@@ -1,12 +1,11 @@
 import pytest
 
+from hybrid.common.errors import SamplingError
+from hybrid.common.sampling import NoRepeatNGram, SamplingParams, Temperature, TopP
 from hybrid.data.document import Segment
 from hybrid.draft.drafter import FILLERS, fill_function
-from hybrid.common.errors import SamplingError
 from hybrid.fill.api import FILL_TOP_P_CANDIDATES, check_fill_args, fill_processors
-from hybrid.common.sampling import NoRepeatNGram, SamplingParams, Temperature, TopP
 from hybrid.skeleton.tokenized import tokenize_segments
-
 
 
 def test_fill_processors_take_top_p_among_candidates_and_optionally_drop_ngrams():

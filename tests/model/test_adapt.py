@@ -16,26 +16,48 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from hybrid.model.adapt import init_model
-from hybrid.rank.bpb import fill_nats
 from hybrid.cli.main import main
 from hybrid.common.config import TrainConfig
+from hybrid.common.errors import CheckpointError
 from hybrid.data.document import Document, Section
 from hybrid.data.windows import Rows, document_tokens
 from hybrid.fill.diffusion.schedule import get_schedule
-from hybrid.common.errors import CheckpointError
+from hybrid.model.adapt import init_model
 from hybrid.model.pretrained import load_pretrained
 from hybrid.model.resolve import resolve
+from hybrid.rank.bpb import fill_nats
 from hybrid.train.loop import STATE_FILE, joint_losses, noise_generator, train
 
 from conftest import CORPUS, TEXT, tiny_llama_dir
 
 torch.set_num_threads(1)
 
-TINY = dict(corpus=str(CORPUS), seq_len=64, stride=64, batch_size=2, warmup_steps=0, lr=3e-3, eval_every=1, eval_windows=4,
-            limit_docs=1, plan_repeat=0, threads=1)
-DOC = Document("t.txt", "test", "NDA", "test", "g", "NON-DISCLOSURE AGREEMENT", TEXT[0],
-               [Section("1", "Term", "term", TEXT[2]), Section("2", "Confidentiality", "confidentiality", TEXT[1] + " " + TEXT[0])])
+TINY = dict(
+    corpus=str(CORPUS),
+    seq_len=64,
+    stride=64,
+    batch_size=2,
+    warmup_steps=0,
+    lr=3e-3,
+    eval_every=1,
+    eval_windows=4,
+    limit_docs=1,
+    plan_repeat=0,
+    threads=1,
+)
+DOC = Document(
+    "t.txt",
+    "test",
+    "NDA",
+    "test",
+    "g",
+    "NON-DISCLOSURE AGREEMENT",
+    TEXT[0],
+    [
+        Section("1", "Term", "term", TEXT[2]),
+        Section("2", "Confidentiality", "confidentiality", TEXT[1] + " " + TEXT[0]),
+    ],
+)
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +94,9 @@ def test_one_step_from_a_llama_dir_saves_a_full_checkpoint_that_reloads_to_the_s
     out = tmp_path / "full"
     record = train(_cfg(base, out, max_steps=1), log=lambda m: None)
     assert record["step"] == 1 and record["adapted_from"]["base"] == str(base.resolve())
-    assert all(0 < v < 20 for v in record["curves"]["train_ar"] + record["curves"]["train_diff"] + record["curves"]["val_diff"])
+    assert all(
+        0 < v < 20 for v in record["curves"]["train_ar"] + record["curves"]["train_diff"] + record["curves"]["val_diff"]
+    )
     assert json.loads((out / "config.json").read_text())["shift_fill_logits"] is True
     again, tok, rec = resolve(out)
     assert again.cfg.shift_fill_logits and not rec["zero_shot"] and tok.vocab_size == again.cfg.vocab_size
@@ -81,7 +105,8 @@ def test_one_step_from_a_llama_dir_saves_a_full_checkpoint_that_reloads_to_the_s
     trained.cfg.shift_fill_logits = True
     _same_logits(again, trained)
     base_model, _, _ = load_pretrained(base)
-    assert not torch.equal(base_model.model.layers[0].mlp.up_proj.weight, again.model.layers[0].mlp.up_proj.weight)  # it trained
+    # it trained
+    assert not torch.equal(base_model.model.layers[0].mlp.up_proj.weight, again.model.layers[0].mlp.up_proj.weight)
     hf = LlamaForCausalLM.from_pretrained(out).eval()  # still a plain Llama checkpoint
     with torch.no_grad():
         torch.testing.assert_close(hf(_x(again)).logits, again(_x(again)), atol=1e-5, rtol=1e-5)
@@ -105,8 +130,15 @@ def test_both_losses_fall_on_a_fixed_batch(base, tmp_path, lora_rank):
     opt = torch.optim.AdamW([p for p in ad.model.parameters() if p.requires_grad], lr=1e-2 if lora_rank else 3e-3)
     curve = []
     for _ in range(20):
-        ar, diff, _, _ = joint_losses(ad.model, rows, {"mask": ad.tok.mask_id}, get_schedule("loglinear"), noise_generator(0, 0, 0, "cpu"),
-                                      0.0, shift=True)
+        ar, diff, _, _ = joint_losses(
+            ad.model,
+            rows,
+            {"mask": ad.tok.mask_id},
+            get_schedule("loglinear"),
+            noise_generator(0, 0, 0, "cpu"),
+            0.0,
+            shift=True,
+        )
         curve.append((ar.item(), diff.item()))
         opt.zero_grad()
         (ar + diff).backward()
@@ -123,7 +155,15 @@ def test_lora_trains_only_the_adapter_and_saves_a_small_checkpoint_that_reloads(
     trainable = [n for n, p in ad.model.named_parameters() if p.requires_grad]
     assert trainable and all(".lora_A." in n or ".lora_B." in n for n in trainable)
     rows = _fixed_rows(ad.tok, 2)
-    ar, diff, _, _ = joint_losses(ad.model, rows, {"mask": ad.tok.mask_id}, get_schedule("loglinear"), noise_generator(0, 0, 0, "cpu"), 0.0, shift=True)
+    ar, diff, _, _ = joint_losses(
+        ad.model,
+        rows,
+        {"mask": ad.tok.mask_id},
+        get_schedule("loglinear"),
+        noise_generator(0, 0, 0, "cpu"),
+        0.0,
+        shift=True,
+    )
     (ar + diff).backward()
     for n, p in ad.model.named_parameters():
         assert (p.grad is not None) == p.requires_grad, n
@@ -135,7 +175,8 @@ def test_lora_trains_only_the_adapter_and_saves_a_small_checkpoint_that_reloads(
     from safetensors import safe_open
 
     with safe_open(str(out / "adapter_model.safetensors"), "pt") as f:
-        assert len(list(f.keys())) == 2 * 7 * 2 and all(".lora_A." in k or ".lora_B." in k for k in f.keys())  # A, B x 7 projections x 2 layers
+        # A, B x 7 projections x 2 layers
+        assert len(list(f.keys())) == 2 * 7 * 2 and all(".lora_A." in k or ".lora_B." in k for k in f.keys())
     again, _, rec = resolve(out)
     assert again.cfg.shift_fill_logits and not rec["zero_shot"]
     ref = init_model(_cfg(base, tmp_path / "o", lora_rank=4))
@@ -195,15 +236,26 @@ class PerfectNextToken(torch.nn.Module):
         super().__init__()
         self.inner, self.cfg, self.target = inner, inner.cfg, target
         V, D = inner.cfg.vocab_size, inner.cfg.d_model
-        self.emb = F.normalize(torch.randn(V, D, generator=torch.Generator().manual_seed(0)), dim=-1)  # distinct unit rows
+        # distinct unit rows
+        self.emb = F.normalize(torch.randn(V, D, generator=torch.Generator().manual_seed(0)), dim=-1)
 
     @property
     def output_weight(self):
         return 60.0 * self.emb  # margin >= 60 (1 - max cosine) nats
 
-    def forward(self, ids, mode="causal", cache=None, positions=None, attn_mask=None, write_cache=True, return_hidden=False):
+    def forward(
+        self, ids, mode="causal", cache=None, positions=None, attn_mask=None, write_cache=True, return_hidden=False
+    ):
         past = cache.get_seq_length() if cache is not None else 0
-        self.inner(ids, mode, cache=cache, positions=positions, attn_mask=attn_mask, write_cache=write_cache, return_hidden=True)
+        self.inner(
+            ids,
+            mode,
+            cache=cache,
+            positions=positions,
+            attn_mask=attn_mask,
+            write_cache=write_cache,
+            return_hidden=True,
+        )
         if positions is None:
             positions = torch.arange(past, past + ids.shape[1]).expand_as(ids)
         h = self.emb[self.target[(positions + 1).clamp_max(len(self.target) - 1)]]  # (B, T, D)
@@ -225,8 +277,9 @@ def test_the_shifted_fill_loss_of_a_perfect_next_token_model_is_zero(oracle, shi
     span_tokens = sum(k == 2 for k in kind)
     nats = fill_nats(model, ids, kind, tok.mask_id, draws=2) / span_tokens
     rows = Rows(torch.tensor([ids]), torch.tensor([kind]), torch.tensor([section]), torch.tensor([False]))
-    _, diff, _, n = joint_losses(model, rows, {"mask": tok.mask_id}, get_schedule("loglinear"), noise_generator(0, 0, 0, "cpu"), 0.0,
-                                 shift=shift)
+    _, diff, _, n = joint_losses(
+        model, rows, {"mask": tok.mask_id}, get_schedule("loglinear"), noise_generator(0, 0, 0, "cpu"), 0.0, shift=shift
+    )
     model.cfg.shift_fill_logits = False
     assert n == span_tokens
     if shift:
@@ -237,8 +290,8 @@ def test_the_shifted_fill_loss_of_a_perfect_next_token_model_is_zero(oracle, shi
 
 @pytest.mark.parametrize("shift", [True, False])
 def test_the_sampler_reads_a_shifted_model_at_the_slot_before(oracle, shift):
-    from hybrid.fill.diffusion.sampler import fill
     from hybrid.common.sampling import SamplingParams
+    from hybrid.fill.diffusion.sampler import fill
     from hybrid.skeleton.tokenized import from_document
 
     model, tok, *_ = oracle
@@ -265,7 +318,10 @@ BAD = {  # name -> (extra argv, message fragment)
     "not_llama": (["--init-from", "{gpt2}"], "is not a Llama-family checkpoint directory"),
     "missing_dir": (["--init-from", "./no/such/dir"], "directory not found"),
     "lora_without_base": (["--lora-rank", "4"], "lora_rank needs init_from"),
-    "bad_targets": (["--init-from", "{base}", "--lora-rank", "4", "--lora-targets", "q_proj,embed"], "lora_targets must be a comma-separated subset"),
+    "bad_targets": (
+        ["--init-from", "{base}", "--lora-rank", "4", "--lora-targets", "q_proj,embed"],
+        "lora_targets must be a comma-separated subset",
+    ),
     "negative_rank": (["--init-from", "{base}", "--lora-rank", "-1"], "--lora-rank"),
 }
 

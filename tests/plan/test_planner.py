@@ -9,11 +9,11 @@ import jsonschema
 import pytest
 import torch
 
-from hybrid.data.plan_format import outline_json
 from hybrid.common.errors import FieldError, SamplingError
+from hybrid.common.sampling import SamplingParams
+from hybrid.data.plan_format import outline_json
 from hybrid.plan.grammar import GrammarCompiler, token_bytes
 from hybrid.plan.planner import Planner
-from hybrid.common.sampling import SamplingParams
 from hybrid.templates.template import HEADING_PATTERN, TEMPLATES_DIR, load_template
 
 IDS = sorted(p.stem for p in TEMPLATES_DIR.glob("*.json"))
@@ -72,7 +72,9 @@ def test_seed_reproducibility(planner):
 def test_temperature_zero_determinism(planner):
     t = load_template("one-way-nda")
     greedy = SamplingParams(temperature=0)
-    assert planner.plan(t, t.example, seed=1, params=greedy).text == planner.plan(t, t.example, seed=2, params=greedy).text
+    assert (
+        planner.plan(t, t.example, seed=1, params=greedy).text == planner.plan(t, t.example, seed=2, params=greedy).text
+    )
 
 
 def test_on_token_streams_every_token_in_order(planner):
@@ -123,7 +125,9 @@ def test_max_tokens_that_cut_the_outline_raise(planner):
 
 def test_bad_fields_fail_before_decoding(planner):
     with pytest.raises(FieldError, match="missing required field 'purpose'"):
-        planner.plan("mutual-nda", {"party_a": "A", "party_b": "B", "effective_date": "2025-01-01", "governing_law": "Ohio"})
+        planner.plan(
+            "mutual-nda", {"party_a": "A", "party_b": "B", "effective_date": "2025-01-01", "governing_law": "Ohio"}
+        )
 
 
 def test_special_tokens_are_never_allowed_inside_the_outline(planner, tokenizer):
@@ -183,10 +187,22 @@ def test_cli_plan_prints_a_valid_outline(checkpoint, capsys, tmp_path):
         (["plan", "distributer", "--example"], "unknown template 'distributer'. Closest: distributor."),
         (["plan", "distributor"], "missing required field 'party_a'"),
         (["plan", "distributor", "--example", "--field", "territory"], "--field expects NAME=VALUE, got 'territory'."),
-        (["plan", "distributor", "--example", "--field", "exclusivity=sole"], 'must be one of "exclusive", "non-exclusive", got "sole"'),
-        (["plan", "franchise", "--example", "--field", "royalty_percent=lots"], "field 'royalty_percent' must be of type number"),
-        (["plan", "distributor", "--example", "--top-p", "1.5"], "--top-p: must be a finite number in (0, 1], got '1.5'"),
-        (["plan", "distributor", "--example", "--fields-file", "/nonexistent.json"], "cannot read fields file /nonexistent.json"),
+        (
+            ["plan", "distributor", "--example", "--field", "exclusivity=sole"],
+            'must be one of "exclusive", "non-exclusive", got "sole"',
+        ),
+        (
+            ["plan", "franchise", "--example", "--field", "royalty_percent=lots"],
+            "field 'royalty_percent' must be of type number",
+        ),
+        (
+            ["plan", "distributor", "--example", "--top-p", "1.5"],
+            "--top-p: must be a finite number in (0, 1], got '1.5'",
+        ),
+        (
+            ["plan", "distributor", "--example", "--fields-file", "/nonexistent.json"],
+            "cannot read fields file /nonexistent.json",
+        ),
     ],
 )
 def test_cli_plan_errors_exit_2_with_one_line_and_no_traceback(checkpoint, capsys, argv, message):

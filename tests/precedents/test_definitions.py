@@ -5,19 +5,21 @@ out, and every source cited."""
 
 from hybrid import Drafter
 from hybrid.precedents.definitions import GENERIC_TERMS, ComposedPrecedent, compose, entries, keep_terms
-from hybrid.skeleton.from_precedents import variant_draws
 from hybrid.precedents.library import Library, Precedent
+from hybrid.skeleton.from_precedents import variant_draws
 from hybrid.templates.template import load_template
 
 T = load_template("mutual-nda")
 OUTLINE = T.example_outline()
 
-ENERGY = ("Section 1.1 Definitions. As used in this Agreement, capitalized terms shall have the meanings set forth below:\n"
-          "(a) \"Affiliate\" means any entity that controls, is controlled by or is under common control with a Party; and\n"
-          "\"kWh\" means the energy output in kWh. \"Person\" means any individual or entity;\n"
-          "1.2 \"Effective Date\" means the date of the last signature below.\n"
-          "\"Confidential Information\" has the meaning set forth in Section 7.\n"
-          "\"Control\" means ownership of over [PERCENT] of the voting stock.")
+ENERGY = (
+    "Section 1.1 Definitions. As used in this Agreement, capitalized terms shall have the meanings set forth below:\n"
+    '(a) "Affiliate" means any entity that controls, is controlled by or is under common control with a Party; and\n'
+    '"kWh" means the energy output in kWh. "Person" means any individual or entity;\n'
+    '1.2 "Effective Date" means the date of the last signature below.\n'
+    '"Confidential Information" has the meaning set forth in Section 7.\n'
+    '"Control" means ownership of over [PERCENT] of the voting stock.'
+)
 SUPPLY = ("For purposes hereof:\n"
           "\"Affiliate\" means a party's parent only.\n"
           "\"Confidential Information\" means all non-public information one Party discloses to the other.\n"
@@ -31,17 +33,23 @@ def _p(i, body, doc_type="MAINTENANCE AGREEMENT"):
 def test_entries_cut_a_body_into_its_lead_in_and_its_defined_terms():
     lead, items = entries(ENERGY)
     assert lead.startswith("Section 1.1 Definitions. As used in this Agreement")
-    assert [t for t, _ in items] == ["Affiliate", "Person", "Effective Date", "Confidential Information", "Control"]  # "kWh": no capital
+    # "kWh": no capital
+    assert [t for t, _ in items] == ["Affiliate", "Person", "Effective Date", "Confidential Information", "Control"]
     text = dict(items)
-    assert text["Affiliate"] == '"Affiliate" means any entity that controls, is controlled by or is under common control with a Party'
-    assert text["Person"] == '"Person" means any individual or entity'  # the joining ";" and the next line's "1.2" dropped
+    assert (
+        text["Affiliate"]
+        == '"Affiliate" means any entity that controls, is controlled by or is under common control with a Party'
+    )
+    # the joining ";" and the next line's "1.2" dropped
+    assert text["Person"] == '"Person" means any individual or entity'
     assert entries("no definitions here") == ("no definitions here", [])
 
 
 def test_only_the_terms_a_draft_can_use_are_kept():
     keep = keep_terms(T.defined_terms, T.preamble)
     assert "confidential information" in keep and "affiliate" in keep and "person" in keep
-    assert not {"agreement", "effective date", "party", "purpose"} & keep  # the preamble defines them: no second meaning
+    # the preamble defines them: no second meaning
+    assert not {"agreement", "effective date", "party", "purpose"} & keep
     assert "kwh" not in keep
 
 
@@ -53,8 +61,10 @@ def test_compose_takes_each_kept_term_once_from_the_best_precedent_that_defines_
     paras = c.body.split("\n\n")
     assert paras[0].startswith("Section 1.1 Definitions.")  # the first source's lead-in
     assert paras[1:] == [
-        '"Affiliate" means any entity that controls, is controlled by or is under common control with a Party.',  # the best one's
-        '"Confidential Information" means all non-public information one Party discloses to the other.',  # not a cross-reference
+        # the best one's
+        '"Affiliate" means any entity that controls, is controlled by or is under common control with a Party.',
+        # not a cross-reference
+        '"Confidential Information" means all non-public information one Party discloses to the other.',
         '"Person" means any individual or entity.',
     ]  # alphabetical; no kWh, no second Effective Date, no "[PERCENT]" of another deal, no Specifications
     assert compose([_p(2, '"kWh" means energy.')], keep_terms(T.defined_terms, T.preamble)) is None
@@ -68,8 +78,20 @@ def test_a_long_entry_is_cut_after_a_full_clause():
 
 
 def test_every_variant_composes_its_definitions_and_cites_each_source(tiny_model, tokenizer):
-    others = [Precedent(f"o{i}#1", f"train/o{i}.txt", "cuad", "CC-BY-4.0", "MUTUAL NDA", c, c.title(),
-                        "[PARTY_A] keeps the secrets of [PARTY_B].") for i, c in enumerate(T.clause_types) if c != "definitions"]
+    others = [
+        Precedent(
+            f"o{i}#1",
+            f"train/o{i}.txt",
+            "cuad",
+            "CC-BY-4.0",
+            "MUTUAL NDA",
+            c,
+            c.title(),
+            "[PARTY_A] keeps the secrets of [PARTY_B].",
+        )
+        for i, c in enumerate(T.clause_types)
+        if c != "definitions"
+    ]
     lib = Library(others + [_p(0, ENERGY, "MUTUAL NDA"), _p(1, SUPPLY, "MUTUAL NDA")], "fp")
     values = T.validate_fields(T.example)
     skeleton = T.render_skeleton(OUTLINE, values)
@@ -86,7 +108,8 @@ def test_every_variant_composes_its_definitions_and_cites_each_source(tiny_model
 
 
 def test_the_generic_terms_are_defined_by_at_least_ten_train_precedents():
-    """GENERIC_TERMS's criterion (hybrid.precedents.definitions): each is defined by >= 10 Definitions precedents of the library."""
+    """GENERIC_TERMS's criterion (hybrid.precedents.definitions): each is defined by >= 10 Definitions precedents of the
+    library."""
     from hybrid.precedents.library import load_library
 
     lib = load_library(progress=False)
@@ -98,12 +121,14 @@ def test_the_generic_terms_are_defined_by_at_least_ten_train_precedents():
 def test_an_edited_definition_keeps_the_term_it_defines(tokenizer):
     import random
 
-    from hybrid.skeleton.from_precedents import deal_from_template
     from hybrid.precedents.start import start_tokens
+    from hybrid.skeleton.from_precedents import deal_from_template
 
     values = T.validate_fields(T.example)
     allowed = T.render_skeleton(OUTLINE, values).deal_text
-    text = '"Affiliate" means any entity under common control. "Widget Spec" means the thing. "Purpose" includes the aim.'
+    text = (
+        '"Affiliate" means any entity under common control. "Widget Spec" means the thing. "Purpose" includes the aim.'
+    )
     start = start_tokens(tokenizer, text, deal_from_template(T, values), allowed, 0.99, random.Random(0), 200)
     kept = tokenizer.decode([i for i in start if i != tokenizer.mask_id])
     assert '"Affiliate"' in kept and '"Purpose"' in kept  # boilerplate, and a term of the deal's own text

@@ -7,13 +7,13 @@ import random
 import pytest
 import torch
 
+from hybrid.common.errors import SamplingError
+from hybrid.common.sampling import SamplingParams
 from hybrid.data.document import Segment
 from hybrid.data.facts import DealFacts
 from hybrid.fill.diffusion.sampler import FillConfig, fill
 from hybrid.fill.diffusion.start import HOLE_RECHECKS
-from hybrid.common.errors import SamplingError
 from hybrid.precedents.start import check_start_noise, precedent_starts, start_tokens
-from hybrid.common.sampling import SamplingParams
 from hybrid.skeleton.tokenized import tokenize_segments
 
 DEAL = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC", law="Delaware")
@@ -63,9 +63,21 @@ def test_start_tokens_are_never_re_masked_by_the_repetition_guard(lively_model, 
     phrase = tokenizer.encode(" the goods")
     text = (phrase * 40)[: _free(sk)]
     cfg = FillConfig(precision="fp32", guard_ratio=0.9, guard_min=4)  # a guard that fires on any repetition
-    out = fill(lively_model, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), start=[[text, []]], config=cfg)
+    out = fill(
+        lively_model,
+        tokenizer,
+        sk,
+        n=1,
+        steps=8,
+        seed=1,
+        params=SamplingParams(temperature=1.0),
+        start=[[text, []]],
+        config=cfg,
+    )
     assert out[0].tokens[0][: len(text)] == text
-    unguarded = fill(lively_model, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), config=cfg)
+    unguarded = fill(
+        lively_model, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0), config=cfg
+    )
     assert unguarded[0].tokens[0][: len(text)] != text
 
 
@@ -75,7 +87,8 @@ def test_a_start_of_the_wrong_shape_names_the_shape(tiny_model, tokenizer):
 
 
 def test_start_tokens_keep_deal_facts_mask_foreign_facts_and_noise_the_rest(tokenizer):
-    text = "Acme Robotics, Inc. shall pay Pretzel Business [***] within thirty (30) days under the laws of Delaware and the contract."
+    text = ("Acme Robotics, Inc. shall pay Pretzel Business [***] within thirty (30) days under the laws of Delaware "
+            "and the contract.")
     m = tokenizer.mask_id
     full = start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200)
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
@@ -151,23 +164,46 @@ def _hole_start(tokenizer, words):
     return ids, at, SpanStart(start, original, words=words)
 
 
-def test_a_hole_that_writes_an_unknown_word_is_written_again_then_given_back_its_precedents_word(lively_model, tokenizer):
+def test_a_hole_that_writes_an_unknown_word_is_written_again_then_given_back_its_precedents_word(
+    lively_model, tokenizer
+):
     vocab = frozenset("the supplier shall deliver goods on time".split())
     odd = tokenizer.encode(" s")[0]  # a word the vocabulary does not hold
     ids, at, st = _hole_start(tokenizer, vocab)
     sk = _sk(tokenizer, budgets=(24, 16))
     cfg = FillConfig(precision="fp32")
     stubborn = _Favour(lively_model, odd)  # writes the odd piece into every hole, every time
-    out = fill(stubborn, tokenizer, sk, n=1, steps=16, seed=1, params=SamplingParams(temperature=1.0), start=[[st, []]], config=cfg)
+    out = fill(
+        stubborn,
+        tokenizer,
+        sk,
+        n=1,
+        steps=16,
+        seed=1,
+        params=SamplingParams(temperature=1.0),
+        start=[[st, []]],
+        config=cfg,
+    )
     got = out[0].tokens[0]
-    assert [got[i] for i in at] == [ids[i] for i in at]  # rewritten twice, still unknown: the precedent's own word is back
+    # rewritten twice, still unknown: the precedent's own word is back
+    assert [got[i] for i in at] == [ids[i] for i in at]
     assert out[0].timings["reverted_holes"] == 1 and out[0].timings["rewritten_holes"] == HOLE_RECHECKS
     unchecked = fill(stubborn, tokenizer, sk, n=1, steps=16, seed=1, params=SamplingParams(temperature=1.0),
                      start=[[_hole_start(tokenizer, None)[2], []]], config=cfg)
     assert [unchecked[0].tokens[0][i] for i in at] == [odd] * len(at)  # no vocabulary: whatever the filler wrote stays
     the = tokenizer.encode(" the")[0]
     known = _Favour(lively_model, the)  # a word the vocabulary holds: kept as written
-    kept = fill(known, tokenizer, sk, n=1, steps=16, seed=1, params=SamplingParams(temperature=1.0), start=[[st, []]], config=cfg)
+    kept = fill(
+        known,
+        tokenizer,
+        sk,
+        n=1,
+        steps=16,
+        seed=1,
+        params=SamplingParams(temperature=1.0),
+        start=[[st, []]],
+        config=cfg,
+    )
     assert [kept[0].tokens[0][i] for i in at] == [the] * len(at) and kept[0].timings["reverted_holes"] == 0
 
 
@@ -188,14 +224,19 @@ def test_a_start_that_holds_its_whole_precedent_ends_the_span_where_it_ends(live
 
 def test_start_tokens_record_the_precedents_word_under_each_noised_hole_and_none_under_a_foreign_fact(tokenizer):
     text = "CERES shall deliver the goods to the buyer on time."
-    got = start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200, own_facts=["CERES"], words=frozenset({"goods"}))
+    got = start_tokens(
+        tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200, own_facts=["CERES"], words=frozenset({"goods"})
+    )
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     ceres = [i for i, (a, b) in enumerate(enc.offsets) if a < 5]
     assert all(x == tokenizer.mask_id for x in got)  # t = 1: every word a hole
     assert all(got.original[i] == -1 for i in ceres)  # a foreign fact's hole never comes back
-    assert [got.original[i] for i in range(len(got)) if i not in ceres] == [enc.ids[i] for i in range(len(got)) if i not in ceres]
+    assert [got.original[i] for i in range(len(got)) if i not in ceres] == [
+        enc.ids[i] for i in range(len(got)) if i not in ceres
+    ]
     assert got.words == {"goods"} and got.ends
-    assert not start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 4).ends  # cut to the budget: the text goes on
+    # cut to the budget: the text goes on
+    assert not start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 4).ends
 
 
 def test_a_foreign_name_is_masked_wherever_it_stands_even_where_the_check_reads_a_list_start(tokenizer):
@@ -211,7 +252,8 @@ def test_the_spaced_start_masks_the_same_words(tokenizer):
         x = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.5, random.Random(seed), 200)
         kept = [tokenizer.decode([i for i in s if i != tokenizer.mask_id]).split() for s in (x, x.spaced)]
         assert kept[0] == kept[1] and x.spaced.original.count(-1) < len(x.spaced)
-    assert start_tokens(tokenizer, " " + text, DEAL, ALLOWED, 0.5, random.Random(0), 200).spaced is None  # spaced already
+    # spaced already
+    assert start_tokens(tokenizer, " " + text, DEAL, ALLOWED, 0.5, random.Random(0), 200).spaced is None
 
 
 def test_a_deal_fact_inside_a_phrase_masked_as_foreign_is_kept(tokenizer):
@@ -234,7 +276,7 @@ def test_a_character_of_several_byte_tokens_opens_one_word(tokenizer):
     assert len(enc.ids) > len(set(enc.offsets))  # the premise: pieces that share a character's offsets
     st = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.5, random.Random(0), 400)
     assert len(st) == len(enc.ids)
-    for (a, b), i in zip(enc.offsets, st):  # a word's pieces are masked together or kept together
+    for (a, b), _i in zip(enc.offsets, st):  # a word's pieces are masked together or kept together
         same = [j for (x, y), j in zip(enc.offsets, st) if (x, y) == (a, b)]
         assert len(set(j == m for j in same)) == 1
 
@@ -302,15 +344,27 @@ def test_the_run_rule_fills_every_hole_of_an_edit_start_in_as_many_steps_as_its_
     cfg = FillConfig(precision="fp32", commit="runs")
     out = fill(lively_model, tokenizer, sk, n=2, steps=16, seed=3, params=SamplingParams(temperature=1.0),
                start=[[SpanStart(start, ends=True), other]] * 2, config=cfg, on_step=events.append)
-    assert out[0].steps == 3  # the longest hole; the confidence rule at K=16 takes more (it commits ~1 slot per step here)
+    # the longest hole; the confidence rule at K=16 takes more (it commits ~1 slot per step here)
+    assert out[0].steps == 3
     assert [e.masked for e in events][:3] == [2 * 3, 2 * 1, 0]  # 3 holes x 2 variants, then the 3-token hole's last one
     for r in out:
         got = r.tokens[0]
-        assert len(got) == len(ids) and [got[i] for i in range(len(ids)) if start[i] != m] == [t for t in start if t != m]
+        assert len(got) == len(ids) and [got[i] for i in range(len(ids)) if start[i] != m] == [
+            t for t in start if t != m
+        ]
     assert out[0].timings["commit"] == "runs"
     auto = fill(lively_model, tokenizer, sk, n=2, steps=16, seed=3, params=SamplingParams(temperature=1.0),
                 start=[[SpanStart(start, ends=True), other]] * 2, config=FillConfig(precision="fp32"))
     assert [r.tokens for r in auto] == [r.tokens for r in out]  # "auto" edits a start with the run rule
-    slow = fill(lively_model, tokenizer, sk, n=2, steps=16, seed=3, params=SamplingParams(temperature=1.0),
-                start=[[SpanStart(start, ends=True), other]] * 2, config=FillConfig(precision="fp32", commit="confidence"))
+    slow = fill(
+        lively_model,
+        tokenizer,
+        sk,
+        n=2,
+        steps=16,
+        seed=3,
+        params=SamplingParams(temperature=1.0),
+        start=[[SpanStart(start, ends=True), other]] * 2,
+        config=FillConfig(precision="fp32", commit="confidence"),
+    )
     assert slow[0].steps > 3 and slow[0].timings["commit"] == "confidence"

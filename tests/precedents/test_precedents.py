@@ -6,13 +6,21 @@ import random
 import pytest
 
 from hybrid.cli.main import main
+from hybrid.common.errors import ConfigError
 from hybrid.data.document import Document, Section
 from hybrid.data.facts import FALLBACK, DealFacts, adapt, normalize
 from hybrid.data.precedent_pairs import PairMix, corrupt, with_precedents
-from conftest import CUAD_EXCERPT_NAME as CUAD_NAME, cuad_entry
-from hybrid.common.errors import ConfigError
-from hybrid.precedents.library import Library, Precedent, PrecedentError, build_library, default_library_path, load_library
+from hybrid.precedents.library import (
+    Library,
+    Precedent,
+    PrecedentError,
+    build_library,
+    default_library_path,
+    load_library,
+)
 
+from conftest import CUAD_EXCERPT_NAME as CUAD_NAME
+from conftest import cuad_entry
 
 
 @pytest.fixture
@@ -22,7 +30,14 @@ def corpus(cuad_corpus):
              "sa/test.txt": "TEST AGREEMENT\n\n1. Governing Law. Held out: never read me, governed by Ohio law.\n"}
     entries = [
         cuad_entry(group="c:a", license="CC-BY-4.0"),
-        {"path": "sa/sla.txt", "source": "commonpaper", "license": "CC-BY-4.0", "doc_type": "SOFTWARE LICENSE AGREEMENT", "group": "cp:s", "split": "train"},
+        {
+            "path": "sa/sla.txt",
+            "source": "commonpaper",
+            "license": "CC-BY-4.0",
+            "doc_type": "SOFTWARE LICENSE AGREEMENT",
+            "group": "cp:s",
+            "split": "train",
+        },
         {"path": "sa/val.md", "source": "bonterms", "doc_type": "CLOUD TERMS", "group": "b:c", "split": "val"},
         {"path": "sa/test.txt", "source": "cuad", "doc_type": "TEST AGREEMENT", "group": "c:t", "split": "test"},
     ]
@@ -85,13 +100,30 @@ def test_a_marker_the_deal_does_not_give_becomes_a_neutral_phrase_never_the_prec
 
 
 def _lib(*specs) -> Library:
-    return Library([Precedent(f"d{i}#1", f"d{i}", "src", "CC0", dt, ct, h, b) for i, (dt, ct, h, b) in enumerate(specs)], "fp")
+    return Library(
+        [Precedent(f"d{i}#1", f"d{i}", "src", "CC0", dt, ct, h, b) for i, (dt, ct, h, b) in enumerate(specs)], "fp"
+    )
 
 
 SMALL_SPECS = (
-    ("MUTUAL NDA", "governing_law", "Governing Law", "This NDA is governed by the laws of [LAW] without regard to conflicts."),
-    ("DISTRIBUTOR AGREEMENT", "governing_law", "Governing Law", "The laws of [LAW] govern this agreement and the courts of [LAW]."),
-    ("DISTRIBUTOR AGREEMENT", "governing_law", "Jurisdiction", "Exclusive jurisdiction of the courts; venue; arbitration rules."),
+    (
+        "MUTUAL NDA",
+        "governing_law",
+        "Governing Law",
+        "This NDA is governed by the laws of [LAW] without regard to conflicts.",
+    ),
+    (
+        "DISTRIBUTOR AGREEMENT",
+        "governing_law",
+        "Governing Law",
+        "The laws of [LAW] govern this agreement and the courts of [LAW].",
+    ),
+    (
+        "DISTRIBUTOR AGREEMENT",
+        "governing_law",
+        "Jurisdiction",
+        "Exclusive jurisdiction of the courts; venue; arbitration rules.",
+    ),
     ("DISTRIBUTOR AGREEMENT", "notices", "Notices", "Notices must be in writing and delivered by courier."),
 )
 SMALL = _lib(*SMALL_SPECS)
@@ -129,14 +161,19 @@ def test_a_relevance_scorer_reorders_bm25s_shortlist():
 
 
 def test_retrieval_is_deterministic_for_a_seed_and_variants_may_differ():
-    lib = _lib(*[("X", "notices", f"Notices {i}", f"notice courier email mail writing {'word ' * i}") for i in range(12)])
+    lib = _lib(
+        *[("X", "notices", f"Notices {i}", f"notice courier email mail writing {'word ' * i}") for i in range(12)]
+    )
     a = [p.id for p in lib.retrieve("notices", "notice courier", k=2, seed=3, variant=1)]
     assert a == [p.id for p in lib.retrieve("notices", "notice courier", k=2, seed=3, variant=1)]
     draws = {tuple(p.id for p in lib.retrieve("notices", "notice courier", k=2, seed=3, variant=v)) for v in range(8)}
     assert len(draws) > 1
 
 
-@pytest.mark.parametrize("kwargs,match", [({"clause_type": "bogus"}, "clause type must be one of"), ({"clause_type": "notices", "k": 0}, "k must be")])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [({"clause_type": "bogus"}, "clause type must be one of"), ({"clause_type": "notices", "k": 0}, "k must be")],
+)
 def test_bad_retrieval_arguments_name_the_argument(kwargs, match):
     with pytest.raises(PrecedentError, match=match):
         SMALL.retrieve(**kwargs)
@@ -147,8 +184,12 @@ def test_library_is_built_on_first_use_cached_and_refused_after_the_corpus_chang
     lib = load_library(corpus=corpus, progress=False)
     assert default_library_path().is_file() and len(load_library(corpus=corpus).precedents) == len(lib)
     with open(corpus / "manifest.jsonl", "a") as f:  # a new corpus version
-        f.write(json.dumps({"path": "sa/new.txt", "source": "x", "doc_type": "Y", "group": "g", "split": "train"}) + "\n")
-    (corpus / "sa" / "new.txt").write_text("NEW\n\n1. Notices. All notices shall be in writing and sent by email or courier today.\n")
+        f.write(
+            json.dumps({"path": "sa/new.txt", "source": "x", "doc_type": "Y", "group": "g", "split": "train"}) + "\n"
+        )
+    (corpus / "sa" / "new.txt").write_text(
+        "NEW\n\n1. Notices. All notices shall be in writing and sent by email or courier today.\n"
+    )
     with pytest.raises(PrecedentError, match="another corpus version"):
         load_library(corpus=corpus)
 
@@ -165,7 +206,9 @@ def test_cli_builds_and_browses_with_json(corpus, capsys):
     capsys.readouterr()
     assert main(["precedents", "license", "--corpus", str(corpus), "-k", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert len(out["precedents"]) == 1 and {"doc_id", "heading", "source", "license", "body"} <= set(out["precedents"][0])
+    assert len(out["precedents"]) == 1 and {"doc_id", "heading", "source", "license", "body"} <= set(
+        out["precedents"][0]
+    )
 
 
 @pytest.mark.parametrize("argv", [["precedents", "notices", "-k", "-1"], ["precedents", "notices", "-k", "x"]])
@@ -183,14 +226,23 @@ def test_cli_without_clause_type_or_build_exits_2(corpus, capsys):
 
 
 def _doc() -> Document:
-    sections = [Section("1", "Confidentiality", "confidentiality", "Acme shall keep all Confidential Information secret for two (2) years."),
-                Section("2", "Notices", "notices", "Notices to Acme must be in writing and delivered by hand or courier.")]
+    sections = [
+        Section(
+            "1",
+            "Confidentiality",
+            "confidentiality",
+            "Acme shall keep all Confidential Information secret for two (2) years.",
+        ),
+        Section("2", "Notices", "notices", "Notices to Acme must be in writing and delivered by hand or courier."),
+    ]
     return Document("x.txt", "cuad", "MUTUAL NDA", "train", "g", "NDA", 'Acme Inc. ("Acme") and Beta', sections,
                     fields={"party_a": "Acme Inc.", "party_b": "Beta"})
 
 
 def test_training_windows_put_a_precedent_right_before_its_span_as_that_sections_heading():
-    lib = _lib(("MUTUAL NDA", "notices", "Notices", "Notices to [PARTY_A] shall be sent by registered mail to [PARTY_B]."))
+    lib = _lib(
+        ("MUTUAL NDA", "notices", "Notices", "Notices to [PARTY_A] shall be sent by registered mail to [PARTY_B].")
+    )
     aug, kinds = with_precedents(_doc(), lib, PairMix(own=0.5, cross=0.5, none=0.0), random.Random(1))
     segs = aug.segments()
     for i, seg in enumerate(segs):
@@ -222,7 +274,9 @@ def test_library_words_are_the_words_its_bodies_write_often_enough():
 
     lib = Library([p("The [PARTY_A] shall deliver goods."), p("Goods delivered on time; the term is 3 years.")], "fp")
     assert lib.words() == {"the", "goods"}  # twice or more, lower case, markers and numbers are no words
-    assert {"deliver", "delivered", "time", "years"} <= lib.words(min_count=1) and "party_a" not in lib.words(min_count=1)
+    assert {"deliver", "delivered", "time", "years"} <= lib.words(min_count=1) and "party_a" not in lib.words(
+        min_count=1
+    )
 
 
 def test_a_defined_name_far_from_a_party_is_not_that_partys_alias():
@@ -231,16 +285,23 @@ def test_a_defined_name_far_from_a_party_is_not_that_partys_alias():
     precedent's "the Attachment" became the deal's party and "Attachment" counted as a leaked fact."""
     from hybrid.data.facts import party_names
 
-    preamble = ('This Hosting Agreement ("Agreement") between International Business Machines Corporation ("IBM") and '
-                'The Quantum Group Inc., ("Customer"), sets forth the terms under which IBM will provide hosting and related '
-                'services to Customer, including the documents referenced herein and the following attachments: Attachment A - '
-                'Services; Attachment B - Hosting Components; and Attachment C - Charges. In the event of a conflict between '
-                'these terms and an attachment listed herein ("Attachment"), these terms prevail. ("Premium Shares")')
-    a, b = party_names({"party_a": "International Business Machines Corporation", "party_b": "The Quantum Group Inc."}, preamble)
+    preamble = (
+        'This Hosting Agreement ("Agreement") between International Business Machines Corporation ("IBM") and '
+        'The Quantum Group Inc., ("Customer"), sets forth the terms under which IBM will provide hosting and related '
+        "services to Customer, including the documents referenced herein and the following attachments: Attachment A - "
+        "Services; Attachment B - Hosting Components; and Attachment C - Charges. In the event of a conflict between "
+        'these terms and an attachment listed herein ("Attachment"), these terms prevail. ("Premium Shares")'
+    )
+    a, b = party_names(
+        {"party_a": "International Business Machines Corporation", "party_b": "The Quantum Group Inc."}, preamble
+    )
     assert "IBM" in a and "Customer" in b
     assert "Attachment" not in a + b and "Premium Shares" not in a + b
-    n = normalize("Customer shall review each Attachment; IBM shall host.", {"party_a": "International Business Machines Corporation",
-                                                                            "party_b": "The Quantum Group Inc."}, preamble)
+    n = normalize(
+        "Customer shall review each Attachment; IBM shall host.",
+        {"party_a": "International Business Machines Corporation", "party_b": "The Quantum Group Inc."},
+        preamble,
+    )
     assert n.text == "[PARTY_B] shall review each Attachment; [PARTY_A] shall host.", n.text
     assert "Attachment" not in n.facts
 
@@ -250,8 +311,10 @@ def test_a_partys_alias_follows_any_mention_of_its_name():
     (the title's), and a mention of the other party in between does not steal it."""
     from hybrid.data.facts import party_names
 
-    preamble = ('Supply Agreement between Acme Widgets Corp and Beta LLC. This Agreement is made by Beta LLC, a Delaware '
-                'company ("Vendor"), and Acme Widgets Corp, a Texas corporation with offices at 1 Main Street, Austin '
-                '("Widgets"). The goods delivered hereunder ("Goods").')
+    preamble = (
+        "Supply Agreement between Acme Widgets Corp and Beta LLC. This Agreement is made by Beta LLC, a Delaware "
+        'company ("Vendor"), and Acme Widgets Corp, a Texas corporation with offices at 1 Main Street, Austin '
+        '("Widgets"). The goods delivered hereunder ("Goods").'
+    )
     a, b = party_names({"party_a": "Acme Widgets Corp", "party_b": "Beta LLC"}, preamble)
     assert "Widgets" in a and "Vendor" in b and "Widgets" not in b and "Goods" not in a + b

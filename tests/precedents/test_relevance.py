@@ -66,7 +66,9 @@ def test_score_is_the_weighted_sum_of_the_breakdown_in_input_order():
     rows = s.breakdown("Termination on notice", CANDS)
     assert set(rows[0]) == {"score", "bm25", "dense", "coverage", "pmi"}
     for r in rows:
-        assert r["score"] == pytest.approx(0.5 * r["bm25"] + 2.0 * r["dense"] + 0.25 * r["coverage"]) and r["pmi"] is None
+        assert (
+            r["score"] == pytest.approx(0.5 * r["bm25"] + 2.0 * r["dense"] + 0.25 * r["coverage"]) and r["pmi"] is None
+        )
     assert s.score("Termination on notice", CANDS[::-1]) == pytest.approx([r["score"] for r in rows][::-1])
     assert s.score("anything", []) == []
 
@@ -162,22 +164,53 @@ README = """\tCategory:\tGoverning Law\r\n\tDescription:\tWhich state's law gove
 def tiny_cuad(tmp_path, monkeypatch):
     from evals import relevance_data
 
-    monkeypatch.setattr(relevance_data, "DRAFTING_REQUESTS", {k: relevance_data.DRAFTING_REQUESTS[k] for k in ("Governing Law", "Non-Compete", "Exclusivity")})
+    monkeypatch.setattr(
+        relevance_data,
+        "DRAFTING_REQUESTS",
+        {k: relevance_data.DRAFTING_REQUESTS[k] for k in ("Governing Law", "Non-Compete", "Exclusivity")},
+    )
     monkeypatch.setattr(relevance_data, "SKIPPED", ())
-    monkeypatch.setattr(relevance_data, "_COLUMNS", {"governing law": "Governing Law", "non-compete": "Non-Compete", "exclusivity": "Exclusivity"})
+    monkeypatch.setattr(
+        relevance_data,
+        "_COLUMNS",
+        {"governing law": "Governing Law", "non-compete": "Non-Compete", "exclusivity": "Exclusivity"},
+    )
     (tmp_path / "cuad").mkdir()
     (tmp_path / "cuad" / "CUAD_v1_README.txt").write_text(README)
-    docs = [("A_1", "train", "cuad:A"), ("B_1", "val", "cuad:B"), ("C_1", "train", "cuad:C"), ("D_1", "train", "cuad:D"), ("T_1", "test", "cuad:T")]
+    docs = [
+        ("A_1", "train", "cuad:A"),
+        ("B_1", "val", "cuad:B"),
+        ("C_1", "train", "cuad:C"),
+        ("D_1", "train", "cuad:D"),
+        ("T_1", "test", "cuad:T"),
+    ]
     law = "This Agreement is governed by the laws of the State of {}."
     with open(tmp_path / "cuad" / "master_clauses.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["Filename", "Governing Law", "Non-Compete", "Exclusivity"])
         for name, _, _ in docs:
-            w.writerow([f"{name}.pdf", repr([law.format(name)]), repr([f"{name} shall not compete with the other party anywhere."]),
-                        repr([f"{name} is the exclusive distributor of the products in the territory.", "short one"])])
+            w.writerow(
+                [
+                    f"{name}.pdf",
+                    repr([law.format(name)]),
+                    repr([f"{name} shall not compete with the other party anywhere."]),
+                    repr([f"{name} is the exclusive distributor of the products in the territory.", "short one"]),
+                ]
+            )
     with open(tmp_path / "manifest.jsonl", "w") as f:
         for name, split, group in docs:
-            f.write(json.dumps({"path": f"cuad/contracts/{name}.txt", "source": "cuad", "doc_type": "X", "group": group, "split": split}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "path": f"cuad/contracts/{name}.txt",
+                        "source": "cuad",
+                        "doc_type": "X",
+                        "group": group,
+                        "split": split,
+                    }
+                )
+                + "\n"
+            )
     return relevance_data, tmp_path
 
 
@@ -187,25 +220,46 @@ def test_validation_uses_train_and_val_documents_only_with_graded_gains(tiny_cua
     assert data == relevance_data.build(root)  # deterministic
     assert not any("T_1" in t for t in data["texts"]) and "short one" not in data["texts"]
     docs = {p: {q["doc"] for q in qs} for p, qs in data["parts"].items()}
-    assert not docs["dev"] & docs["heldout"] and docs["dev"] | docs["heldout"] == {f"cuad/contracts/{n}_1.txt" for n in "ABCD"}
+    assert not docs["dev"] & docs["heldout"] and docs["dev"] | docs["heldout"] == {
+        f"cuad/contracts/{n}_1.txt" for n in "ABCD"
+    }
     for q in data["parts"]["dev"] + data["parts"]["heldout"]:
         for i, g in zip(q["pool"], q["gains"]):
             labels = set(data["labels"][i])
-            want = 3 if q["category"] in labels else 1 if q["category"] != "Governing Law" and labels & {"Non-Compete", "Exclusivity"} else 0
+            want = (
+                3
+                if q["category"] in labels
+                else 1
+                if q["category"] != "Governing Law" and labels & {"Non-Compete", "Exclusivity"}
+                else 0
+            )
             assert g == want, (q["category"], data["texts"][i], g)
-        assert q["query"] in (q["category"], relevance_data.DRAFTING_REQUESTS[q["category"]]) or q["query"].endswith("?")
+        assert q["query"] in (q["category"], relevance_data.DRAFTING_REQUESTS[q["category"]]) or q["query"].endswith(
+            "?"
+        )
 
 
 def test_rank_json_names_every_part_of_the_score(capsys, monkeypatch, tiny_model, tokenizer, tmp_path):
-    from hybrid.precedents import relevance
     from hybrid.cli.main import main
+    from hybrid.precedents import relevance
     from hybrid.train.loop import save_checkpoint
 
     monkeypatch.setattr(relevance, "minilm_encoder", lambda: fake_embed)
     monkeypatch.setenv("HYBRID_CACHE", str(tmp_path / "cache"))
     save_checkpoint(tmp_path / "ckpt", tiny_model, tokenizer, {"step": 0, "params": tiny_model.num_params()}, None)
     (tmp_path / "c.jsonl").write_text("".join(json.dumps({"text": t}) + "\n" for t in CANDS))
-    code = main(["rank", "--spec", "Governing Law", "--candidates", str(tmp_path / "c.jsonl"), "--json", "--checkpoint", str(tmp_path / "ckpt")])
+    code = main(
+        [
+            "rank",
+            "--spec",
+            "Governing Law",
+            "--candidates",
+            str(tmp_path / "c.jsonl"),
+            "--json",
+            "--checkpoint",
+            str(tmp_path / "ckpt"),
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["metric"] == "relevance" and "dense" in out["formula"]
     rows = out["candidates"]
@@ -213,5 +267,14 @@ def test_rank_json_names_every_part_of_the_score(capsys, monkeypatch, tiny_model
     w = relevance.DEFAULT_WEIGHTS
     for r in rows:
         assert set(r["scores"]) == {"bm25", "dense", "coverage", "pmi"}
-        assert r["score"] == pytest.approx(w.bm25 * r["scores"]["bm25"] + w.dense * r["scores"]["dense"] + w.coverage * r["scores"]["coverage"]
-                                           + w.pmi * (r["scores"]["pmi"] or 0.0), abs=1e-6) or w.pmi
+        assert (
+            r["score"]
+            == pytest.approx(
+                w.bm25 * r["scores"]["bm25"]
+                + w.dense * r["scores"]["dense"]
+                + w.coverage * r["scores"]["coverage"]
+                + w.pmi * (r["scores"]["pmi"] or 0.0),
+                abs=1e-6,
+            )
+            or w.pmi
+        )

@@ -2,8 +2,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from hybrid.rank.bpb import ar_nats, corpus_bpb, fill_nats
 from hybrid.data.layout import KIND_SPAN, KIND_TEXT
+from hybrid.rank.bpb import ar_nats, corpus_bpb, fill_nats
 
 
 def test_ar_nats_equals_the_plain_nll_when_one_window_fits(tiny_model):

@@ -7,11 +7,20 @@ import math
 import pytest
 import torch
 
-from hybrid.data.document import Segment, heading_line
 from hybrid.common.errors import ConfigError, SamplingError
+from hybrid.data.document import Segment, heading_line
 from hybrid.model.backbone import fill_mask
 from hybrid.rank.likelihood import training_windows
-from hybrid.rank.rerank import CHECKS, PMI_MODES, TEXT_CHECKS, ContractSpec, Reranker, RerankWeights, contract_checks, mmr_order
+from hybrid.rank.rerank import (
+    CHECKS,
+    PMI_MODES,
+    TEXT_CHECKS,
+    ContractSpec,
+    Reranker,
+    RerankWeights,
+    contract_checks,
+    mmr_order,
+)
 from hybrid.skeleton.tokenized import SpanSlot, tokenize_segments
 from hybrid.templates.template import load_template
 
@@ -47,7 +56,12 @@ def test_causal_pmi_is_conditional_minus_hidden_likelihood_per_token(tiny_model,
 @pytest.mark.parametrize("mode", PMI_MODES)
 def test_score_gives_one_float_per_candidate_in_input_order(tiny_model, tokenizer, mode):
     r = Reranker(tiny_model, tokenizer, pmi_mode=mode)
-    cands = ["Payment is due within thirty days.", "This Agreement is governed by Delaware law.", "", "Notices must be in writing."]
+    cands = [
+        "Payment is due within thirty days.",
+        "This Agreement is governed by Delaware law.",
+        "",
+        "Notices must be in writing.",
+    ]
     scores = r.pmi_coverage_score("Governing Law", cands)
     assert len(scores) == len(cands) and all(isinstance(s, float) and math.isfinite(s) for s in scores)
     assert r.pmi_coverage_score("Governing Law", cands[::-1]) == pytest.approx(scores[::-1], abs=1e-5)
@@ -77,7 +91,10 @@ def test_fill_pmi_hides_the_heading_like_guidance_and_ignores_batch_padding(tiny
     r = Reranker(tiny_model, tok, pmi_mode="fill", lexical_weight=0)
     alone = r.pmi_coverage_score(spec, [text])[0]
     assert alone == pytest.approx((sums[0] - sums[1]) / len(body), abs=1e-4)
-    batched = r.pmi([spec, "Payment Terms and Conditions of Sale", spec], [text, "Fees are due monthly.", "A much longer text " * 20])
+    batched = r.pmi(
+        [spec, "Payment Terms and Conditions of Sale", spec],
+        [text, "Fees are due monthly.", "A much longer text " * 20],
+    )
     assert batched[0] == pytest.approx(alone, abs=1e-4)
 
 
@@ -135,9 +152,16 @@ def test_windows_score_every_target_once_and_match_a_full_forward(tiny_model, to
 
 
 def _skeleton(tokenizer, n_sections=3):
-    segs = [Segment("SUPPLY AGREEMENT\n\n", "text"), Segment("Between Acme Robotics, Inc. and Borealis LLC.\n\n", "text")]
+    segs = [
+        Segment("SUPPLY AGREEMENT\n\n", "text"),
+        Segment("Between Acme Robotics, Inc. and Borealis LLC.\n\n", "text"),
+    ]
     for i in range(n_sections):
-        segs += [Segment(heading_line(str(i + 1), f"Heading {i}"), "heading", i), Segment("", "body", i), Segment("\n\n", "text")]
+        segs += [
+            Segment(heading_line(str(i + 1), f"Heading {i}"), "heading", i),
+            Segment("", "body", i),
+            Segment("\n\n", "text"),
+        ]
     segs.append(Segment("Signed.\n", "text"))
     return tokenize_segments(tokenizer, segs, [40] * n_sections)
 
@@ -167,8 +191,11 @@ def _spans(clauses, terms=None):
     return [SpanSlot(i, 0, 10, i, clause=c, required_terms=(terms or {}).get(c, [])) for i, c in enumerate(clauses)]
 
 
-SPEC = ContractSpec(parties=["Acme Robotics, Inc.", "Borealis LLC"], defined_terms=["Confidential Information", "Party"],
-                    required_clauses=["confidentiality", "governing_law"])
+SPEC = ContractSpec(
+    parties=["Acme Robotics, Inc.", "Borealis LLC"],
+    defined_terms=["Confidential Information", "Party"],
+    required_clauses=["confidentiality", "governing_law"],
+)
 CLAUSES = ["confidentiality", "payment", "governing_law"]
 GOOD = [
     "Each Party shall protect the Confidential Information of Acme Robotics, Inc. with reasonable care.",
@@ -191,15 +218,36 @@ def test_a_clean_draft_passes_every_check():
 
 DEFECTS = [
     # (check, how the draft is broken)
-    ("parties", lambda b: (_doc(b, ("Acme Robotics, Inc.", "Someone Else")).replace("Borealis LLC", "the Customer"),
-                           [x.replace("Borealis LLC", "the Customer") for x in b])),  # a party name missing from the document
-    ("parties", lambda b: (_doc(b), [b[0].replace("Acme Robotics, Inc.", "Acme"), *b[1:]])),  # lead word without the full name
-    ("terms", lambda b: (_doc(b), [b[0], b[1], "This Agreement is governed by the laws of New York."])),  # required term absent
-    ("consistency", lambda b: (_doc(b), [b[0].replace("Confidential Information", "confidential information"), *b[1:]])),
+    (
+        "parties",
+        lambda b: (
+            _doc(b, ("Acme Robotics, Inc.", "Someone Else")).replace("Borealis LLC", "the Customer"),
+            # a party name missing from the document
+            [x.replace("Borealis LLC", "the Customer") for x in b],
+        ),
+    ),
+    # lead word without the full name
+    ("parties", lambda b: (_doc(b), [b[0].replace("Acme Robotics, Inc.", "Acme"), *b[1:]])),
+    # required term absent
+    ("terms", lambda b: (_doc(b), [b[0], b[1], "This Agreement is governed by the laws of New York."])),
+    (
+        "consistency",
+        lambda b: (_doc(b), [b[0].replace("Confidential Information", "confidential information"), *b[1:]]),
+    ),
     ("clauses", lambda b: (_doc(b), [b[0], b[1], ""])),  # a required clause left empty
-    ("numbering", lambda b: (_doc([b[0] + "\n3. Payment terms apply here.", *b[1:]]), [b[0] + "\n3. Payment terms apply here.", *b[1:]])),
+    (
+        "numbering",
+        lambda b: (
+            _doc([b[0] + "\n3. Payment terms apply here.", *b[1:]]),
+            [b[0] + "\n3. Payment terms apply here.", *b[1:]],
+        ),
+    ),
     ("numbering", lambda b: (_doc(b), [b[0], b[1] + " See Section 9.", b[2]])),  # a reference to no section
-    ("repetition", lambda b: (_doc(b), [b[0], b[1] + " shall pay every invoice within thirty days of receipt" * 3, b[2]])),  # within
+    # within
+    (
+        "repetition",
+        lambda b: (_doc(b), [b[0], b[1] + " shall pay every invoice within thirty days of receipt" * 3, b[2]]),
+    ),
     ("repetition", lambda b: (_doc(b), [b[0], b[0], b[2]])),  # across clauses
 ]
 
@@ -220,15 +268,25 @@ def test_single_word_defined_terms_may_be_lower_case():
 
 def test_rank_orders_best_first_with_the_documented_total(tiny_model, tokenizer):
     sk = _skeleton(tokenizer, 3)
-    variants = [[GOOD[0], "", ""], [GOOD[0], GOOD[0], GOOD[0]], GOOD, [GOOD[0].replace("Acme Robotics, Inc.", "Acme"), *GOOD[1:]]]
+    variants = [
+        [GOOD[0], "", ""],
+        [GOOD[0], GOOD[0], GOOD[0]],
+        GOOD,
+        [GOOD[0].replace("Acme Robotics, Inc.", "Acme"), *GOOD[1:]],
+    ]
     w = RerankWeights()
     ranked = Reranker(tiny_model, tokenizer, w).rank(sk, variants, SPEC)
     assert sorted(r.index for r in ranked) == [0, 1, 2, 3]
     assert [r.score for r in ranked] == sorted((r.score for r in ranked), reverse=True)
     for r in ranked:
         assert set(r.scores) == {"total", "loglik", *CHECKS}
-        assert r.score == r.scores["total"] == pytest.approx(w.likelihood * r.scores["loglik"] + sum(getattr(w, c) * (r.scores[c] - 1) for c in CHECKS))
-    assert ranked[0].index == 2  # the only variant without a defect: each costs >= 1 nat/token, more than any loglik gap here
+        assert (
+            r.score
+            == r.scores["total"]
+            == pytest.approx(w.likelihood * r.scores["loglik"] + sum(getattr(w, c) * (r.scores[c] - 1) for c in CHECKS))
+        )
+    # the only variant without a defect: each costs >= 1 nat/token, more than any loglik gap here
+    assert ranked[0].index == 2
 
 
 def test_rank_rejects_a_variant_with_the_wrong_number_of_bodies(tiny_model, tokenizer):
@@ -237,8 +295,11 @@ def test_rank_rejects_a_variant_with_the_wrong_number_of_bodies(tiny_model, toke
 
 
 def test_mmr_moves_a_near_duplicate_down():
-    texts = ["the supplier shall deliver the goods on time and in full", "the supplier shall deliver the goods on time and in full",
-             "payment is due within thirty days of the invoice date"]
+    texts = [
+        "the supplier shall deliver the goods on time and in full",
+        "the supplier shall deliver the goods on time and in full",
+        "payment is due within thirty days of the invoice date",
+    ]
     assert mmr_order([1.0, 0.99, 0.5], texts, 0.0) == [0, 1, 2]
     assert mmr_order([1.0, 0.99, 0.5], texts, 0.6) == [0, 2, 1]
 
@@ -297,8 +358,8 @@ def test_the_shipped_models_pmi_matches_each_spec_to_its_clause_without_shared_w
 def test_an_untrained_model_does_not_match_the_pmi_table(shipped_checkpoint):
     """The table is not solvable without training (by length, say): random weights get <= 1 of 4
     for seeds 0-4 (measured), so the test above measures what training taught."""
-    from hybrid.model.checkpoint import load_checkpoint
     from hybrid.model.backbone import Backbone
+    from hybrid.model.checkpoint import load_checkpoint
 
     model, tok, _ = load_checkpoint(shipped_checkpoint)
     torch.manual_seed(0)
@@ -356,5 +417,7 @@ def test_rank_puts_a_draft_with_swapped_sections_below_the_right_one(tiny_model,
     by = {x.index: x for x in ranked}
     assert by[1].scores["fit"] == 1.0 and by[0].scores["fit"] == pytest.approx(1 / 3)
     assert ranked[0].index == 1
-    off = Reranker(tiny_model, tokenizer, RerankWeights(fit=0.0), relevance=_fake_relevance()).rank(sk, [swapped, GOOD], SPEC)
+    off = Reranker(tiny_model, tokenizer, RerankWeights(fit=0.0), relevance=_fake_relevance()).rank(
+        sk, [swapped, GOOD], SPEC
+    )
     assert {x.scores["fit"] for x in off} == {1.0}  # weight 0: not computed

@@ -10,10 +10,10 @@ import pytest
 
 from hybrid import Drafter
 from hybrid.cli.main import main
-from hybrid.data.windows import KIND_HEADING, KIND_SPAN
 from hybrid.common.errors import SamplingError
-from hybrid.skeleton.from_precedents import condition, deal_from_template
+from hybrid.data.windows import KIND_SPAN
 from hybrid.precedents.library import Library, Precedent
+from hybrid.skeleton.from_precedents import condition, deal_from_template
 from hybrid.skeleton.tokenized import from_template
 from hybrid.templates.template import load_template
 
@@ -23,8 +23,11 @@ FOREIGN = ["Zebulon Holdings", "Zeb", "Pretzel Works", "$75,000", "June 9, 2011"
 
 
 def _library() -> Library:
-    body = ("[PARTY_A] and [PARTY_B] shall keep Confidential Information secret for [DURATION] from [DATE] and pay [AMOUNT]; "
-            "the laws of [LAW] govern.")
+    body = (
+        "[PARTY_A] and [PARTY_B] shall keep Confidential Information secret for [DURATION] from [DATE] and pay "
+        "[AMOUNT]; "
+        "the laws of [LAW] govern."
+    )
     precedents = [Precedent(f"d{i}#1", f"train/d{i}.txt", "cuad", "CC-BY-4.0", "MUTUAL NDA", c, c.title(), body,
                             facts=FOREIGN) for i, c in enumerate(T.clause_types)]
     return Library(precedents, "fp")
@@ -62,21 +65,39 @@ def test_precedents_carry_the_deals_facts_and_none_of_their_own():
     for f in FOREIGN:
         assert f not in text
     deal = deal_from_template(T, values)
-    assert deal.party_a == values["party_a"] and deal.law == values["governing_law"] and deal.duration == values["nda_term"]
-    assert values["party_a"] in text and values["governing_law"] in text and "[" not in text.split("Precedent: ", 1)[1].split("\n")[0]
+    assert (
+        deal.party_a == values["party_a"]
+        and deal.law == values["governing_law"]
+        and deal.duration == values["nda_term"]
+    )
+    assert (
+        values["party_a"] in text
+        and values["governing_law"] in text
+        and "[" not in text.split("Precedent: ", 1)[1].split("\n")[0]
+    )
 
 
 def test_every_drafted_section_cites_its_precedents(drafter, tmp_path):
-    drafts = drafter.draft(T, T.example, n=2, steps=2, seed=1, outline=OUTLINE, precedents=1, precedent_start=1.0)  # beside
+    # beside
+    drafts = drafter.draft(T, T.example, n=2, steps=2, seed=1, outline=OUTLINE, precedents=1, precedent_start=1.0)
     for d in drafts:
-        assert all(s["precedents"] and {"doc_id", "heading", "source", "license"} <= set(s["precedents"][0]) for s in d.sections)
+        assert all(
+            s["precedents"] and {"doc_id", "heading", "source", "license"} <= set(s["precedents"][0])
+            for s in d.sections
+        )
         assert d.markdown.count("Drafted from precedent") == len(d.sections)
         for f in FOREIGN:
             assert f not in d.text
     path = drafts[0].to_docx(tmp_path / "d.docx")
-    assert sum("Drafted from precedent" in p.text for p in docx.Document(str(path)).paragraphs) == len(drafts[0].sections)
-    assert all("precedents" not in s for s in drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=0)[0].sections)
-    edited = drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)[0]  # the default: each section edits one
+    assert sum("Drafted from precedent" in p.text for p in docx.Document(str(path)).paragraphs) == len(
+        drafts[0].sections
+    )
+    assert all(
+        "precedents" not in s
+        for s in drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=0)[0].sections
+    )
+    # the default: each section edits one
+    edited = drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)[0]
     assert all(len(s["precedents"]) == 1 for s in edited.sections) and edited.settings["precedent_start"] == 0.25
 
 
@@ -86,15 +107,21 @@ def test_the_ar_baseline_gets_the_same_precedent_context(tiny_model, tokenizer):
     assert all(s["precedents"] for s in d.sections)
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    ({"precedents": -1}, "precedents must be an integer in"),
-    ({"precedents": 9}, "precedents must be an integer in"),
-    ({"precedents": 1, "precedent_guidance": -0.5}, "precedent_guidance must be"),
-    ({"precedents": 0, "precedent_guidance": 1.0}, "precedent_guidance needs precedents"),
-    ({"precedents": 1, "precedent_start": 0.0}, r"precedent_start must be a number in \(0, 1\]"),
-    ({"precedents": 0, "precedent_start": 0.5}, "precedent_start needs precedents"),
-    ({"precedent_start": 0.5, "precedent_guidance": 1.0}, "precedent_guidance guides on the precedents beside each clause"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"precedents": -1}, "precedents must be an integer in"),
+        ({"precedents": 9}, "precedents must be an integer in"),
+        ({"precedents": 1, "precedent_guidance": -0.5}, "precedent_guidance must be"),
+        ({"precedents": 0, "precedent_guidance": 1.0}, "precedent_guidance needs precedents"),
+        ({"precedents": 1, "precedent_start": 0.0}, r"precedent_start must be a number in \(0, 1\]"),
+        ({"precedents": 0, "precedent_start": 0.5}, "precedent_start needs precedents"),
+        (
+            {"precedent_start": 0.5, "precedent_guidance": 1.0},
+            "precedent_guidance guides on the precedents beside each clause",
+        ),
+    ],
+)
 def test_bad_precedent_arguments_raise_naming_themselves(drafter, kwargs, match):
     with pytest.raises(SamplingError, match=match):
         drafter.draft(T, T.example, n=1, steps=1, outline=OUTLINE, **kwargs)
@@ -122,8 +149,23 @@ def test_drafts_json_lists_each_sections_precedents(tiny_model, tokenizer, tmp_p
     save_checkpoint(ckpt, tiny_model, tokenizer, {"step": 0}, None)
     monkeypatch.setattr(Drafter, "precedent_library", lambda self: _library())
     out = tmp_path / "out"
-    code = main(["draft", "mutual-nda", "--example", "-n", "1", "--steps", "2", "--checkpoint", str(ckpt), "--out", str(out),
-                 "--precedents", "1"])
+    code = main(
+        [
+            "draft",
+            "mutual-nda",
+            "--example",
+            "-n",
+            "1",
+            "--steps",
+            "2",
+            "--checkpoint",
+            str(ckpt),
+            "--out",
+            str(out),
+            "--precedents",
+            "1",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     report = json.loads((out / "drafts.json").read_text())
     assert report["settings"]["precedents"] == 1
@@ -138,7 +180,11 @@ def test_a_draft_edited_from_precedent_keeps_its_unnoised_words(drafter):
     kept = drafter.draft(T, T.example, n=2, steps=4, seed=1, outline=OUTLINE, precedents=1, precedent_start=0.05)
     scratch = drafter.draft(T, T.example, n=2, steps=4, seed=1, outline=OUTLINE, precedents=1, precedent_start=1.0)
     words = set(precedent.split())
-    share = lambda d: sum(w in words for s in d.sections for w in s["body"].split()) / max(1, sum(len(s["body"].split()) for s in d.sections))  # noqa: E731
+
+    def share(d):
+        bodies = [s["body"] for s in d.sections]
+        return sum(w in words for b in bodies for w in b.split()) / max(1, sum(len(b.split()) for b in bodies))
+
     assert share(kept[0]) > 0.5 > share(scratch[0])
     for f in FOREIGN:
         assert f not in kept[0].text
@@ -160,7 +206,9 @@ def test_drafting_beside_a_precedent_bans_its_own_facts(shipped_checkpoint, monk
     from hybrid.fidelity.fact_guard import precedent_fact_ban_ids
     from hybrid.fidelity.foreign_facts import allowed_text
 
-    own = set(precedent_fact_ban_ids(tokenizer, FOREIGN, allowed_text(T, T.validate_fields(T.example)))) - set(_deal_bans(tokenizer))
+    own = set(precedent_fact_ban_ids(tokenizer, FOREIGN, allowed_text(T, T.validate_fields(T.example)))) - set(
+        _deal_bans(tokenizer)
+    )
     assert own  # the fixture's facts give bans of their own on this tokenizer, beyond the deal's (the test can fail)
 
     def banned(params):  # everywhere: the filler's banned tokens and the fact guard's always-banned table
@@ -197,7 +245,9 @@ def test_each_variant_edits_its_own_draw_and_cites_it(tiny_model, tokenizer):
     draws = variant_draws(T.render_skeleton(OUTLINE, values), lib, T, values, 4, seed=3)
     assert len({p.id for d in draws for p in d}) > len(draws[0])  # the variants do not all edit the same precedents
     plain = T.render_skeleton(OUTLINE, values)
-    assert [p.id for p in draws[0]] == [h[0].id for h in condition(plain, lib, T, values, k=1, seed=3, return_hits=True)[2]]
+    assert [p.id for p in draws[0]] == [
+        h[0].id for h in condition(plain, lib, T, values, k=1, seed=3, return_hits=True)[2]
+    ]
     drafts = drafter.draft(T, T.example, n=4, steps=2, seed=3, outline=OUTLINE, precedents=1, precedent_start=0.5)
     for d in drafts:  # each draft cites what its own variant edited
         assert [s["precedents"][0]["id"] for s in d.sections] == [p.id for p in draws[d.variant]]
@@ -210,7 +260,9 @@ def test_each_variant_edits_its_own_draw_and_cites_it(tiny_model, tokenizer):
 
 def test_editing_from_precedent_refuses_precedent_guidance(drafter):
     with pytest.raises(SamplingError, match="precedent_guidance guides on the precedents beside each clause"):
-        drafter.draft(T, T.example, n=1, steps=2, outline=OUTLINE, precedents=1, precedent_start=0.5, precedent_guidance=1.0)
+        drafter.draft(
+            T, T.example, n=1, steps=2, outline=OUTLINE, precedents=1, precedent_start=0.5, precedent_guidance=1.0
+        )
 
 
 def test_an_edited_clause_goes_on_after_a_space_where_its_frame_sentence_ends(drafter):
@@ -234,12 +286,17 @@ def test_the_batched_ar_fill_edits_a_precedent_too_and_the_sequential_one_is_ref
     body = [w for s in kept[0].sections for w in s["body"].split()]
     assert sum(w in words for w in body) / len(body) > 0.5
     assert all(s.get("precedents") for s in kept[0].sections)
-    with pytest.raises(SamplingError, match=r"precedent_start < 1 needs a filler that edits a start \(diffusion, ar-batched\)"):
-        Drafter(tiny_model, tokenizer, filler="ar", library=_library()).draft(T, T.example, n=1, outline=OUTLINE, precedents=1,
-                                                                            precedent_start=0.25)
+    with pytest.raises(
+        SamplingError, match=r"precedent_start < 1 needs a filler that edits a start \(diffusion, ar-batched\)"
+    ):
+        Drafter(tiny_model, tokenizer, filler="ar", library=_library()).draft(
+            T, T.example, n=1, outline=OUTLINE, precedents=1, precedent_start=0.25
+        )
 
 
-def test_cli_commit_rule_is_recorded_resolved_and_refused_for_the_ar_fillers(tiny_model, tokenizer, tmp_path, capsys, monkeypatch):
+def test_cli_commit_rule_is_recorded_resolved_and_refused_for_the_ar_fillers(
+    tiny_model, tokenizer, tmp_path, capsys, monkeypatch
+):
     from hybrid.train.loop import save_checkpoint
 
     ckpt = tmp_path / "ckpt"
@@ -247,8 +304,12 @@ def test_cli_commit_rule_is_recorded_resolved_and_refused_for_the_ar_fillers(tin
     monkeypatch.setattr(Drafter, "precedent_library", lambda self: _library())
     base = ["draft", "mutual-nda", "--example", "-n", "1", "--steps", "4", "--checkpoint", str(ckpt)]
     texts = []
-    for extra, want in ((["--precedents", "1", "--precedent-start", "0.25"], "runs"), (["--precedents", "0"], "confidence"), ([], "runs"),
-                        (["--precedents", "1", "--precedent-start", "0.25", "--commit", "confidence"], "confidence")):
+    for extra, want in (
+        (["--precedents", "1", "--precedent-start", "0.25"], "runs"),
+        (["--precedents", "0"], "confidence"),
+        ([], "runs"),
+        (["--precedents", "1", "--precedent-start", "0.25", "--commit", "confidence"], "confidence"),
+    ):
         out = tmp_path / f"out-{want}-{len(extra)}"
         assert main([*base, "--out", str(out), *extra]) == 0, capsys.readouterr().err
         assert json.loads((out / "drafts.json").read_text())["settings"]["commit"] == want
@@ -260,7 +321,10 @@ def test_cli_commit_rule_is_recorded_resolved_and_refused_for_the_ar_fillers(tin
         code = main([*base, "--out", str(bad), "--commit", "runs", "--filler", "ar-batched"])
     except SystemExit as e:
         code = e.code
-    assert code == 2 and "--commit chooses the diffusion filler's commits: it needs --filler diffusion" in capsys.readouterr().err
+    assert (
+        code == 2
+        and "--commit chooses the diffusion filler's commits: it needs --filler diffusion" in capsys.readouterr().err
+    )
     assert not bad.exists()
 
 
@@ -274,7 +338,11 @@ def test_without_a_clause_library_the_default_drafts_from_scratch_with_a_warning
     drafter = Drafter(tiny_model, tokenizer)
     with pytest.warns(UserWarning, match=r"drafted from scratch: no clause library \(no corpus here\)"):
         d = drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)[0]
-    assert d.settings["precedents"] == 0 and d.settings["precedent_start"] == 1.0 and "no corpus here" in d.settings["precedent_note"]
+    assert (
+        d.settings["precedents"] == 0
+        and d.settings["precedent_start"] == 1.0
+        and "no corpus here" in d.settings["precedent_note"]
+    )
     assert all("precedents" not in s for s in d.sections)
     for asked in ({"precedents": 1}, {"precedent_start": 0.25}):  # a call that asks for precedents gets the error
         with pytest.raises(PrecedentError, match="no corpus here"):

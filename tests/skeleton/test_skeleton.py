@@ -4,16 +4,28 @@
 import pytest
 import torch
 
+from hybrid.common.errors import SamplingError
 from hybrid.data.document import Document, Section, Segment
 from hybrid.data.windows import KIND_HEADING, KIND_SPAN, document_tokens
-from hybrid.common.errors import SamplingError
 from hybrid.skeleton.tokenized import as_token_skeleton, from_document, from_template, tokenize_segments
 from hybrid.templates.template import load_template
 
 
 def _doc(n_sections=3, body="The Supplier shall deliver the Products on time. ", repeat=2):
-    secs = [Section(str(i + 1), f"Heading {i + 1}", "general", body * repeat + f"Clause {i}.") for i in range(n_sections)]
-    return Document("x.txt", "test", "SUPPLY", "test", "g", "SUPPLY AGREEMENT", "This Agreement is made by A and B.", secs, tail="Signed.\n")
+    secs = [
+        Section(str(i + 1), f"Heading {i + 1}", "general", body * repeat + f"Clause {i}.") for i in range(n_sections)
+    ]
+    return Document(
+        "x.txt",
+        "test",
+        "SUPPLY",
+        "test",
+        "g",
+        "SUPPLY AGREEMENT",
+        "This Agreement is made by A and B.",
+        secs,
+        tail="Signed.\n",
+    )
 
 
 def test_document_skeleton_is_the_training_tokenization(tokenizer):
@@ -23,7 +35,10 @@ def test_document_skeleton_is_the_training_tokenization(tokenizer):
     filled = sk.ids.clone()
     for s, ref in zip(sk.spans, sk.reference):
         assert s.length == len(ref) + 1
-        assert bool((sk.ids[s.start : s.end - 1] == tokenizer.mask_id).all()) and int(sk.ids[s.end - 1]) == tokenizer.eos_id
+        assert (
+            bool((sk.ids[s.start : s.end - 1] == tokenizer.mask_id).all())
+            and int(sk.ids[s.end - 1]) == tokenizer.eos_id
+        )
         filled[s.start : s.end - 1] = torch.tensor(ref)
     assert filled.tolist() == ids
     assert sk.kind.tolist() == kind and sk.section.tolist() == section
@@ -62,7 +77,11 @@ def test_lock_pins_tokens_and_checks_the_range(tokenizer):
 def _long(tokenizer, n_spans=12, budget=60, filler=30):
     segs = [Segment("LONG AGREEMENT\n\n" + "Recital text. " * filler + "\n\n", "text")]
     for i in range(n_spans):
-        segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n" + "x " * filler, "text")]
+        segs += [
+            Segment(f"{i + 1}. Heading {i}.\n", "heading", i),
+            Segment("", "body", i),
+            Segment("\n\n" + "x " * filler, "text"),
+        ]
     return tokenize_segments(tokenizer, segs, [budget] * n_spans)
 
 

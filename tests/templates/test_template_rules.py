@@ -8,9 +8,9 @@ import pytest
 
 from hybrid.cli.main import main
 from hybrid.common.errors import FieldError, TemplateError
+from hybrid.common.textsafe import check_field_value, escape_markdown
 from hybrid.skeleton.tokenized import from_template
 from hybrid.templates.template import TEMPLATES_DIR, load_template
-from hybrid.common.textsafe import check_field_value, escape_markdown
 
 IDS = sorted(p.stem for p in TEMPLATES_DIR.glob("*.json"))
 
@@ -40,7 +40,8 @@ BAD_TEMPLATES = [
     (lambda d: _clause(d, "governing_law").update(budget=48),
      r"clause 'governing_law': frame .* \(\{governing_law\}\) .*budget 48"),
     (lambda d: _clause(d, "termination").update(required_when=["nda_term", "nda_trm"]),
-     r"clause 'termination': /clauses/termination/required_when/1 names field 'nda_trm', which is not a declared field"),
+     r"clause 'termination': /clauses/termination/required_when/1 names field 'nda_trm', "
+     r"which is not a declared field"),
     (lambda d: d.update(preamble="Between {party_a.__class__} and {party_b}."),
      r"placeholder '\{party_a\.__class__\}' at /preamble is not allowed"),
     (lambda d: d.update(signature_block="{0}\n\nBy: ____"),
@@ -51,7 +52,8 @@ BAD_TEMPLATES = [
      r"placeholder '\{ brace for \{' at /clauses/termination/frame|placeholder '\{' at /clauses/termination/frame"),
     (lambda d: d.update(outline_rules={"repeatable": ["payment"]}),
      r"/outline_rules/repeatable names clause 'payment', which /outline_schema never allows"),
-    (lambda d: d["clauses"].update(payment={"heading": "Payment", "budget": 64, "required_terms": [], "required_when": ["purpose"]}),
+    (lambda d: d["clauses"].update(payment={"heading": "Payment", "budget": 64, "required_terms": [],
+                                            "required_when": ["purpose"]}),
      r"clause 'payment' has required_when but /outline_schema never allows it"),
 ]  # fmt: skip
 
@@ -80,7 +82,8 @@ BAD_VALUES = [
     ("party_b", "Beta\r\nInc", r"field 'party_b' must be one line"),
     ("party_b", "\x1b[31mRed Corp\x1b[0m", r"field 'party_b' must not hold terminal \(ANSI\) escape sequences"),
     ("purpose", "testing\x07 bells", r"field 'purpose' must hold printable text only, got control character U\+0007"),
-    ("purpose", "a\u202eb", r"field 'purpose' must hold printable text only, got control character U\+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("purpose", "a\u202eb", r"field 'purpose' must hold printable text only, got control character U\+202E "
+                            r"RIGHT-TO-LEFT OVERRIDE"),
     ("purpose", "tab\tinside", r"control character U\+0009"),
 ]  # fmt: skip
 
@@ -200,8 +203,14 @@ def test_frame_too_long_for_the_real_values_is_a_template_error(tokenizer):
 
 
 OUTLINE_PROBLEMS = [
-    (["confidentiality", "termination", "termination", "governing_law", "general"], "clause type 'termination' repeated at /sections/2"),
-    (["confidentiality", "definitions", "notices", "governing_law", "general"], "clause type 'termination' missing; required when nda_term, confidentiality_term is given"),
+    (
+        ["confidentiality", "termination", "termination", "governing_law", "general"],
+        "clause type 'termination' repeated at /sections/2",
+    ),
+    (
+        ["confidentiality", "definitions", "notices", "governing_law", "general"],
+        "clause type 'termination' missing; required when nda_term, confidentiality_term is given",
+    ),
 ]
 
 
@@ -249,4 +258,6 @@ def test_every_field_appears_where_its_template_puts_it_after_a_tiny_model_fill(
             if frames[s["clause"]]:
                 assert s["body"].startswith(frames[s["clause"]].format(**t.example)), s["clause"]
         assert 0 <= d.scores["foreign"] <= 1
-        assert all(set(f) == {"kind", "text"} for f in draft_foreign_facts(t, d.fields, [s["body"] for s in d.sections]))
+        assert all(
+            set(f) == {"kind", "text"} for f in draft_foreign_facts(t, d.fields, [s["body"] for s in d.sections])
+        )

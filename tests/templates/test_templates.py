@@ -8,9 +8,9 @@ import re
 import jsonschema
 import pytest
 
+from hybrid.common.errors import FieldError, TemplateError
 from hybrid.data.clauses import CLAUSE_TYPES, classify_heading
 from hybrid.data.document import Document, Section
-from hybrid.common.errors import FieldError, TemplateError
 from hybrid.templates.template import (
     TEMPLATES_DIR,
     build_outline_schema,
@@ -116,16 +116,31 @@ def _sections(d):
     [
         (lambda d: d.pop("fields"), "at /: 'fields' is a required property"),
         (lambda d: d.update(id="Bad Id"), "at /id"),
-        (lambda d: _sections(d).update(contains={"const": "x"}), "at /outline_schema/properties/sections: Additional properties are not allowed ('contains'"),
+        (
+            lambda d: _sections(d).update(contains={"const": "x"}),
+            "at /outline_schema/properties/sections: Additional properties are not allowed ('contains'",
+        ),
         (lambda d: d["outline_schema"]["$defs"]["heading"].update(maxLength=60), "at /outline_schema/$defs/heading"),
-        (lambda d: d["outline_schema"]["$defs"]["heading"].pop("pattern"), "at /outline_schema/$defs/heading: 'pattern' is a required property"),
+        (
+            lambda d: d["outline_schema"]["$defs"]["heading"].pop("pattern"),
+            "at /outline_schema/$defs/heading: 'pattern' is a required property",
+        ),
         (lambda d: d["clauses"]["payment"].update(budget=5), "at /clauses/payment/budget"),
         (lambda d: d["clauses"].update(nonsense=d["clauses"]["payment"]), "at /clauses"),
         (lambda d: d["fields"]["properties"].pop("party_b"), "at /fields/properties: 'party_b' is a required property"),
         (lambda d: d["fields"]["properties"]["products"].pop("maxLength"), "at /fields/properties/products"),
-        (lambda d: d.update(preamble="Between {party_a} and {counterparty}."), "placeholder {counterparty} at /preamble names no field"),
-        (lambda d: d["clauses"].pop("audit"), "clause type 'audit' is in /outline_schema but has no entry under /clauses"),
-        (lambda d: d["example"].update(territory=7), "/example is not valid for /fields: field 'territory' must be of type string"),
+        (
+            lambda d: d.update(preamble="Between {party_a} and {counterparty}."),
+            "placeholder {counterparty} at /preamble names no field",
+        ),
+        (
+            lambda d: d["clauses"].pop("audit"),
+            "clause type 'audit' is in /outline_schema but has no entry under /clauses",
+        ),
+        (
+            lambda d: d["example"].update(territory=7),
+            "/example is not valid for /fields: field 'territory' must be of type string",
+        ),
         (lambda d: d.update(unexpected=1), "at /: Additional properties are not allowed ('unexpected'"),
     ],
 )
@@ -156,12 +171,21 @@ def test_user_template_file_loads_by_path(tmp_path):
     "change, message",
     [
         (lambda f: f.pop("territory"), "missing required field 'territory' for template 'distributor'"),
-        (lambda f: f.update(teritory="Canada"), "unknown field 'teritory' for template 'distributor'; allowed fields: party_a, party_b,"),
+        (
+            lambda f: f.update(teritory="Canada"),
+            "unknown field 'teritory' for template 'distributor'; allowed fields: party_a, party_b,",
+        ),
         (lambda f: f.update(teritory="Canada"), "Did you mean territory?"),
         (lambda f: f.update(party_a=42), "field 'party_a' must be of type string, got 42 (int)."),
         (lambda f: f.update(party_a="A" * 121), "field 'party_a' is too long: 121 characters, at most 120 allowed."),
-        (lambda f: f.update(exclusivity="sole"), 'field \'exclusivity\' must be one of "exclusive", "non-exclusive", got "sole".'),
-        (lambda f: f.update(effective_date="soon"), "field 'effective_date' must be a date such as 2025-03-01 or March 1, 2025, got \"soon\"."),
+        (
+            lambda f: f.update(exclusivity="sole"),
+            'field \'exclusivity\' must be one of "exclusive", "non-exclusive", got "sole".',
+        ),
+        (
+            lambda f: f.update(effective_date="soon"),
+            "field 'effective_date' must be a date such as 2025-03-01 or March 1, 2025, got \"soon\".",
+        ),
     ],
 )
 def test_bad_fields_name_the_field_allowed_values_and_value(change, message):
@@ -175,7 +199,10 @@ def test_bad_fields_name_the_field_allowed_values_and_value(change, message):
 
 def test_number_fields_are_range_checked_and_coerced_from_strings():
     t = load_template("franchise")
-    assert t.coerce_field_strings({"royalty_percent": "6.5", "territory": "7"}) == {"royalty_percent": 6.5, "territory": "7"}
+    assert t.coerce_field_strings({"royalty_percent": "6.5", "territory": "7"}) == {
+        "royalty_percent": 6.5,
+        "territory": "7",
+    }
     with pytest.raises(FieldError, match=r"field 'royalty_percent' must be of type number, got \"six\""):
         t.coerce_field_strings({"royalty_percent": "six"})
     with pytest.raises(FieldError, match=r"field 'royalty_percent' must be in \[0, 50\], got 80"):
@@ -196,7 +223,10 @@ def test_outline_violations_name_the_pointer():
 
 def test_build_outline_schema_requires_lead_and_tail_in_order():
     s = build_outline_schema(["appointment"], ["notices", "warranties"], ["general"], 3, 5)
-    sec = lambda c: {"heading": "Heading", "clause": c}
+
+    def sec(c):
+        return {"heading": "Heading", "clause": c}
+
     ok = {"title": "T", "sections": [sec("appointment"), sec("notices"), sec("notices"), sec("general")]}
     jsonschema.validate(ok, s)
     for bad in (

@@ -25,7 +25,14 @@ def trained(tmp_path_factory):
 
 def test_checkpoint_has_every_file_and_a_training_record(trained):
     out, record = trained
-    for name in ("model.safetensors", "config.json", "tokenizer.json", "training_record.json", "ATTRIBUTION.md", STATE_FILE):
+    for name in (
+        "model.safetensors",
+        "config.json",
+        "tokenizer.json",
+        "training_record.json",
+        "ATTRIBUTION.md",
+        STATE_FILE,
+    ):
         assert (out / name).is_file(), name
     saved = json.loads((out / "training_record.json").read_text())
     assert saved["step"] == 6 and saved["tokens_seen"] > 0 and saved["wall_seconds"] > 0
@@ -76,7 +83,10 @@ def test_training_into_an_existing_checkpoint_without_resume_refuses(trained):
 
 def test_missing_corpus_is_a_corpus_error(tmp_path):
     with pytest.raises(CorpusError, match=str(tmp_path / "nope")):
-        train(TrainConfig(out=str(tmp_path / "o"), max_steps=1, **{**TINY, "corpus": str(tmp_path / "nope")}), log=lambda m: None)
+        train(
+            TrainConfig(out=str(tmp_path / "o"), max_steps=1, **{**TINY, "corpus": str(tmp_path / "nope")}),
+            log=lambda m: None,
+        )
 
 
 @pytest.mark.parametrize("missing", ["model.safetensors", "config.json", "tokenizer.json"])
@@ -102,7 +112,23 @@ def test_corrupt_weights_are_a_checkpoint_error(trained, tmp_path):
 
 def test_cli_eval_bpb_prints_one_json_line(trained, capsys):
     out, _ = trained
-    rc = main(["eval", "bpb", "--checkpoint", str(out), "--split", "val", "--limit", "1", "--draws", "1", "--corpus", str(CORPUS), "--json"])
+    rc = main(
+        [
+            "eval",
+            "bpb",
+            "--checkpoint",
+            str(out),
+            "--split",
+            "val",
+            "--limit",
+            "1",
+            "--draws",
+            "1",
+            "--corpus",
+            str(CORPUS),
+            "--json",
+        ]
+    )
     assert rc == 0
     line = capsys.readouterr().out.strip()
     result = json.loads(line)
@@ -140,10 +166,15 @@ def test_a_damaged_training_record_is_a_checkpoint_error_and_exit_2(trained, tmp
     record.write_bytes(damage if isinstance(damage, bytes) else damage.encode())
     with pytest.raises(CheckpointError, match="training_record.json"):
         load_checkpoint(copy)
-    for argv in (["eval", "bpb", "--checkpoint", str(copy)], ["train", "--out", str(copy), "--resume", *_cli_flags(**TINY)]):
+    for argv in (
+        ["eval", "bpb", "--checkpoint", str(copy)],
+        ["train", "--out", str(copy), "--resume", *_cli_flags(**TINY)],
+    ):
         assert main(argv) == 2
         err = capsys.readouterr().err
-        assert err.startswith("hybrid: error: ") and len(err.strip().splitlines()) == 1 and f"damaged: {record}" in err, err
+        assert (
+            err.startswith("hybrid: error: ") and len(err.strip().splitlines()) == 1 and f"damaged: {record}" in err
+        ), err
 
 
 def test_resuming_at_or_past_max_steps_prints_the_checkpoints_record(trained, tmp_path, capsys):

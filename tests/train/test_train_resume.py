@@ -7,8 +7,8 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from hybrid.train import loop as train_mod
 from hybrid.common.config import TrainConfig
+from hybrid.train import loop as train_mod
 from hybrid.train.loop import noise_generator, train
 
 from conftest import CORPUS
@@ -33,7 +33,10 @@ def test_six_steps_straight_equal_three_plus_resume_three(tmp_path, monkeypatch)
     assert record["step"] == 6
     a, b = load_file(straight / "model.safetensors"), load_file(halfway / "model.safetensors")
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
-    assert record["curves"]["train_diff"] == torch.load(straight / "train_state.pt", weights_only=False)["curves"]["train_diff"]
+    assert (
+        record["curves"]["train_diff"]
+        == torch.load(straight / "train_state.pt", weights_only=False)["curves"]["train_diff"]
+    )
 
 
 @pytest.mark.parametrize("a,b", [((1, 0, 5), (1, 1, 5)), ((1, 0, 5), (1, 0, 6)), ((1, 0, 5), (2, 0, 5))])
@@ -61,8 +64,10 @@ def test_both_objectives_fall_on_a_fixed_batch():
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
     schedule = get_schedule("loglinear")
     first = None
-    for step in range(40):
-        ar, diff, _, n_sp = joint_losses(model, batch, {"mask": tok.mask_id}, schedule, noise_generator(0, 0, 0, "cpu"), 0.0)
+    for _ in range(40):
+        ar, diff, _, n_sp = joint_losses(
+            model, batch, {"mask": tok.mask_id}, schedule, noise_generator(0, 0, 0, "cpu"), 0.0
+        )
         if first is None:
             first = (ar.item(), diff.item())
             assert n_sp > 0, "the batch must hold span tokens for the diffusion loss"

@@ -15,7 +15,9 @@ import math
 import torch
 
 from hybrid.common.errors import SamplingError
-from hybrid.common.options import COMMIT_RULES  # ("auto", "confidence", "runs"); auto: "runs" for a fill with a start, else "confidence"
+from hybrid.common.options import (
+    COMMIT_RULES,  # ("auto", "confidence", "runs"); auto: "runs" for a fill with a start, else "confidence"
+)
 
 __all__ = ["COMMIT_SCHEDULES", "COMMIT_RULES", "CommitSchedule", "get_commit_schedule", "ConfidenceCommit", "RunCommit",
            "get_commit_rule", "resolve_commit"]
@@ -148,7 +150,8 @@ def resolve_commit(name: str, edit: bool) -> str:
 
 def get_commit_rule(name: str, *, schedule: str, threshold: float, block: int, steps: int, prev_slot: torch.Tensor,
                     run_chunk: int = 0):
-    """The commit rule called `name` (COMMIT_RULES but "auto", which resolve_commit turns into one) for a fill of `steps` steps."""
+    """The commit rule called `name` (COMMIT_RULES but "auto", which resolve_commit turns into one) for a fill of
+    `steps` steps."""
     if name == "confidence":
         return ConfidenceCommit(schedule, threshold, block, steps)
     if name == "runs":

@@ -8,10 +8,10 @@ DEFAULT_GUIDANCE. Knows nothing about models or the denoising loop.
 
 from dataclasses import dataclass
 
-from hybrid.fill.diffusion.commit import COMMIT_RULES, COMMIT_SCHEDULES
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import int_range
 from hybrid.common.precision import PRECISIONS
+from hybrid.fill.diffusion.commit import COMMIT_RULES, COMMIT_SCHEDULES
 
 __all__ = ["FillConfig", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "CPU_MAX_BATCH_TOKENS"]
 
@@ -50,11 +50,14 @@ class FillConfig:
     schedule: str = "linear"
     """"cosine" | "linear": fraction of a span's masked slots left after step k of K."""
     threshold: float = 0.8
-    """[0, 1). > 0: also commit every active slot whose confidence >= threshold (Fast-dLLM), so spans may finish before step K; 0 = the schedule alone."""
+    """[0, 1). > 0: also commit every active slot whose confidence >= threshold (Fast-dLLM), so spans may finish before
+    step K; 0 = the schedule alone."""
     refresh_every: int = 0
-    """>= 0. Recompute every slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0 (measured: no better with 8 or 16)."""
+    """>= 0. Recompute every slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0
+    (measured: no better with 8 or 16)."""
     block: int = 2
-    """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are recomputed) each step; 0 = the whole span."""
+    """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are
+    recomputed) each step; 0 = the whole span."""
     window: int = 384
     """>= 64. Tokens of context per page (training used 512; 384 measured as good and ~15% faster)."""
     min_context: int = 64
@@ -70,9 +73,11 @@ class FillConfig:
     logits_chunk: int = 512
     """>= 1. Slots per output-projection chunk (bounds the (chunk, vocab) logits memory)."""
     precision: str = "auto"
-    """"auto" | "fp32" | "bf16": autocast of the forwards ("auto" = bf16 on CUDA, fp32 on CPU: hybrid.common.precision)."""
+    """"auto" | "fp32" | "bf16": autocast of the forwards ("auto" = bf16 on CUDA, fp32 on CPU:
+    hybrid.common.precision)."""
     max_batch_tokens: int | None = None
-    """Query tokens per forward call (pages are split across calls above it: bounds activation memory); 0 = one call per step; None = 8192 on CPU, 0 on CUDA."""
+    """Query tokens per forward call (pages are split across calls above it: bounds activation memory); 0 = one call per
+    step; None = 8192 on CPU, 0 on CUDA."""
 
     def __post_init__(self):
         if self.commit not in COMMIT_RULES:
@@ -81,7 +86,17 @@ class FillConfig:
             raise SamplingError(f"schedule must be one of {', '.join(COMMIT_SCHEDULES)}, got {self.schedule!r}.")
         if not 0 <= self.threshold < 1:
             raise SamplingError(f"threshold must be in [0, 1) (0 = schedule), got {self.threshold}.")
-        for name, lo in (("refresh_every", 0), ("block", 0), ("run_chunk", 0), ("window", 64), ("min_context", 0), ("guard_n", 2), ("guard_min", 1), ("guard_max", 0), ("logits_chunk", 1)):
+        for name, lo in (
+            ("refresh_every", 0),
+            ("block", 0),
+            ("run_chunk", 0),
+            ("window", 64),
+            ("min_context", 0),
+            ("guard_n", 2),
+            ("guard_min", 1),
+            ("guard_max", 0),
+            ("logits_chunk", 1),
+        ):
             int_range(lo).check(name, getattr(self, name), error=SamplingError)
         if self.max_batch_tokens is not None:
             int_range(0).check("max_batch_tokens", self.max_batch_tokens, off="None", error=SamplingError)

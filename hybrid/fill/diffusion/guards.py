@@ -1,7 +1,8 @@
 """Repetition control inside a span: the position-aware n-gram blocker and the guard's detector.
 
 Owns: `left_context` (the committed tokens left of a slot, for hybrid.fidelity.fact_guard), `fact_recheck`
-(the committed slots the fact guard bans once their left neighbours are known), `ngram_bans` (tokens that would repeat a committed n-gram of the same span, matched on the
+(the committed slots the fact guard bans once their left neighbours are known), `ngram_bans` (tokens that would repeat a
+committed n-gram of the same span, matched on the
 committed slots to the left or right of a slot) and `repeated_ngrams` (windows that repeat an
 earlier window of their span). Pure tensor functions; know nothing about models or sampling.
 """
@@ -31,7 +32,9 @@ def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
     win_ok = ok.unfold(1, n, 1).all(-1) & (win_s == win_s[..., :1]).all(-1)  # (M, W)
     span_c = span[rows, slots]
     for side in ("left", "right"):
-        ctx_slots = slots[:, None] + (torch.arange(-(n - 1), 0, device=tok.device) if side == "left" else torch.arange(1, n, device=tok.device))
+        ctx_slots = slots[:, None] + (
+            torch.arange(-(n - 1), 0, device=tok.device) if side == "left" else torch.arange(1, n, device=tok.device)
+        )
         inside = (ctx_slots >= 0) & (ctx_slots < L)
         cs = ctx_slots.clamp(0, L - 1)
         ctx_ok = (inside & ok[rows[:, None], cs] & (span[rows[:, None], cs] == span_c[:, None])).all(-1)  # (C,)
@@ -40,7 +43,12 @@ def ngram_bans(tok, ok, span, rows, slots, n: int, vocab: int) -> torch.Tensor:
             b = min(C, a + _CHUNK)
             wt = win_t[rows[a:b]]
             part = wt[..., : n - 1] if side == "left" else wt[..., 1:]
-            hit = (part == ctx[a:b, None, :]).all(-1) & win_ok[rows[a:b]] & (win_s[rows[a:b], :, 0] == span_c[a:b, None]) & ctx_ok[a:b, None]
+            hit = (
+                (part == ctx[a:b, None, :]).all(-1)
+                & win_ok[rows[a:b]]
+                & (win_s[rows[a:b], :, 0] == span_c[a:b, None])
+                & ctx_ok[a:b, None]
+            )
             cand = wt[..., n - 1] if side == "left" else wt[..., 0]
             banned[a:b].scatter_(1, torch.where(hit, cand, vocab), True)
     return banned[:, :vocab]
@@ -51,7 +59,9 @@ def glue_tokens(tokenizer, vocab: int) -> torch.Tensor:
     """(vocab,) bool: tokens whose text starts with a letter or digit, i.e. that continue the word to
     their left instead of opening one (special tokens are not)."""
     special = set(tokenizer.special_ids)
-    return torch.tensor([i not in special and tokenizer.decode([i])[:1].isalnum() for i in range(vocab)], dtype=torch.bool)
+    return torch.tensor(
+        [i not in special and tokenizer.decode([i])[:1].isalnum() for i in range(vocab)], dtype=torch.bool
+    )
 
 
 def left_context(tok, ok, span, rows, slots, reach: int = 4) -> torch.Tensor:

@@ -89,7 +89,21 @@ class PageLayout:
             self.key_head[r, :ts] = heading[sr]
             self.key_of_slot[r, :k] = ts + torch.arange(k)
         self.pages = pages
-        names = ("skel_ids", "skel_pos", "skel_valid", "ids", "pos", "valid", "span", "off", "section", "locked", "eos_ok", "prev_slot", "prev_skel")
+        names = (
+            "skel_ids",
+            "skel_pos",
+            "skel_valid",
+            "ids",
+            "pos",
+            "valid",
+            "span",
+            "off",
+            "section",
+            "locked",
+            "eos_ok",
+            "prev_slot",
+            "prev_skel",
+        )
         for name in names + ("key_valid", "key_head", "key_of_slot"):
             setattr(self, name, getattr(self, name).to(device))
 
@@ -106,7 +120,9 @@ def encode_skeleton(model, lay: PageLayout) -> tuple[KVCache, torch.Tensor]:
     cache = KVCache()
     sk = torch.zeros_like(lay.skel_valid)  # skeleton queries: no span tokens anywhere
     mask = fill_mask(sk, sk, k_valid=lay.skel_valid)
-    hidden = model(lay.skel_ids, "fill", cache=cache, positions=lay.skel_pos, attn_mask=mask, write_cache=True, return_hidden=True)
+    hidden = model(
+        lay.skel_ids, "fill", cache=cache, positions=lay.skel_pos, attn_mask=mask, write_cache=True, return_hidden=True
+    )
     return cache, hidden
 
 

@@ -51,19 +51,19 @@ import time
 import torch
 import torch.nn.functional as F
 
+from hybrid.common.errors import SamplingError
+from hybrid.common.precision import autocast
+from hybrid.common.sampling import SamplingParams, apply_processors, sample, variant_seed
+from hybrid.fill.api import FillResult, StepEvent, check_fill_args, check_start, fill_processors
 from hybrid.fill.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, get_commit_rule, resolve_commit
 from hybrid.fill.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
 from hybrid.fill.diffusion.guards import fact_recheck, left_context, ngram_bans, repeated_ngrams
 from hybrid.fill.diffusion.layout import PageLayout, encode_skeleton, row_chunks
-from hybrid.fill.diffusion.start import apply_start, hole_recheck, revert_holes
 from hybrid.fill.diffusion.objective import fill_shift
-from hybrid.common.errors import SamplingError
-from hybrid.fill.api import FillResult, StepEvent, check_fill_args, check_start, fill_processors
+from hybrid.fill.diffusion.start import apply_start, hole_recheck, revert_holes
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
 from hybrid.model.slot_cache import SlotStore
-from hybrid.common.precision import autocast
-from hybrid.common.sampling import SamplingParams, apply_processors, sample, variant_seed
 from hybrid.skeleton.tokenized import TokenSkeleton, as_token_skeleton
 
 __all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "COMMIT_SCHEDULES"]
@@ -90,8 +90,19 @@ class _Run:
     hybrid.fill.diffusion.start.apply_start.
     """
 
-    def __init__(self, model, tokenizer, sk: TokenSkeleton, n: int, K: int, w: float, seed: int, params, cfg: FillConfig,
-                 start=None):
+    def __init__(
+        self,
+        model,
+        tokenizer,
+        sk: TokenSkeleton,
+        n: int,
+        K: int,
+        w: float,
+        seed: int,
+        params,
+        cfg: FillConfig,
+        start=None,
+    ):
         self.model, self.cfg, self.params, self.K, self.w, self.n = model, cfg, params, K, w, n
         self.device = device = next(model.parameters()).device
         self.weight = model.output_weight
@@ -99,10 +110,14 @@ class _Run:
         self.gens = [torch.Generator(device=device).manual_seed(variant_seed(seed, v)) for v in range(n)]
         self.procs = fill_processors(params, positional_ngram=True)  # n-grams: ngram_bans()
         self.mask_id, self.eos_id = sk.mask_id, sk.eos_id
-        self.ban = torch.tensor([i for i in tokenizer.special_ids if i != self.eos_id and i < self.V], dtype=torch.long, device=device)
+        self.ban = torch.tensor(
+            [i for i in tokenizer.special_ids if i != self.eos_id and i < self.V], dtype=torch.long, device=device
+        )
         self.lay = lay = PageLayout(sk, n, cfg.window, cfg.min_context, device)
         if int(lay.skel_pos.max().clamp_min(lay.pos.max())) >= model.cfg.max_len:
-            raise SamplingError(f"a span needs a page longer than the model's max_len={model.cfg.max_len}; lower its budget.")
+            raise SamplingError(
+                f"a span needs a page longer than the model's max_len={model.cfg.max_len}; lower its budget."
+            )
         self.M, self.S = n * lay.R, lay.S
         self.n_inst = n * lay.S  # (variant, span) instances
         self.tok = lay.rows(lay.ids)  # (M, L+1) current slot tokens
@@ -112,25 +127,39 @@ class _Run:
         self.shift = fill_shift(model)  # an adapted AR base: slot i is predicted by the output at its predecessor
         self.prev_slot, self.prev_skel = lay.rows(lay.prev_slot), lay.rows(lay.prev_skel)
         self.commit = resolve_commit(cfg.commit, start is not None)
-        self.rule = get_commit_rule(self.commit, schedule=cfg.schedule, threshold=cfg.threshold, block=cfg.block, steps=K,
-                                    prev_slot=self.prev_slot, run_chunk=cfg.run_chunk)
+        self.rule = get_commit_rule(
+            self.commit,
+            schedule=cfg.schedule,
+            threshold=cfg.threshold,
+            block=cfg.block,
+            steps=K,
+            prev_slot=self.prev_slot,
+            run_chunk=cfg.run_chunk,
+        )
         if self.shift and bool((self.valid & (self.prev_slot < 0) & (self.prev_skel < 0)).any()):
-            raise SamplingError("a span starts its page: a backbone with shift_fill_logits predicts each token from the one before it, "
-                                "so every span needs a skeleton token before it (raise the window or min_context).")
+            raise SamplingError(
+                "a span starts its page: a backbone with shift_fill_logits predicts each token from the one before it, "
+                "so every span needs a skeleton token before it (raise the window or min_context)."
+            )
         self.masked = self.valid & ~self.locked
         self.changed = torch.zeros_like(self.masked)
         self.variant = torch.arange(self.M, device=device)[:, None] % n
         self.inst = torch.where(self.valid, self.variant * self.S + self.span, -1)
         self.page_of_row = torch.arange(self.M, device=device) // n
         self.guided = w != 1
-        self.max_tokens = cfg.max_batch_tokens if cfg.max_batch_tokens is not None else (CPU_MAX_BATCH_TOKENS if device.type == "cpu" else 0)
+        self.max_tokens = (
+            cfg.max_batch_tokens
+            if cfg.max_batch_tokens is not None
+            else (CPU_MAX_BATCH_TOKENS if device.type == "cpu" else 0)
+        )
         amp = torch.is_autocast_enabled(device.type)
         self.act_dtype = torch.get_autocast_dtype(device.type) if amp else self.weight.dtype
         self.store: SlotStore | None = None  # built from the skeleton cache at the first step
         self.guard_count = torch.zeros(self.n_inst, dtype=torch.long, device=device)
         self.fact_count = torch.zeros_like(self.masked, dtype=torch.long)  # fact-guard re-masks per slot
         self.forward_tokens = self.remasked = 0
-        self.commits_per_span_step = torch.zeros(9, dtype=torch.long)  # histogram: 0..7, 8+ tokens committed by an open span in a step
+        # histogram: 0..7, 8+ tokens committed by an open span in a step
+        self.commits_per_span_step = torch.zeros(9, dtype=torch.long)
         self.span_steps = self.span_commits = 0  # (open span, step) pairs and the tokens they committed
         self.skel: KVCache | None = None
         self.skel_hidden: torch.Tensor | None = None  # (R, Ts, D) skeleton outputs, kept only when shifted
@@ -180,7 +209,9 @@ class _Run:
             page = self.page_of_row[src]
             k_valid, k_head = lay.key_valid[page], lay.key_head[page]
             uncond = qv & (torch.arange(src.shape[0], device=dev) >= b - a)[:, None] if self.guided else None
-            mask = fill_mask(torch.ones_like(qv), torch.ones_like(k_valid), self.section[src].gather(1, qi), k_head, uncond, k_valid)
+            mask = fill_mask(
+                torch.ones_like(qv), torch.ones_like(k_valid), self.section[src].gather(1, qi), k_head, uncond, k_valid
+            )
             view = self.store.view(a, b, lay.key_of_slot[page].gather(1, qi))
             h = model(self.tok[src].gather(1, qi), "fill", cache=view, positions=self.pos[src].gather(1, qi),
                       attn_mask=mask, write_cache=True, return_hidden=True)  # (Bc, Qc, D)
@@ -224,7 +255,8 @@ class _Run:
         return conf, kept
 
     def processed(self, h_c, h_u, eos_ok, rows, slots):
-        """(offset, logits) chunks for the slots (rows[c], slots[c]): guided logits, n-gram blocker, shared processors."""
+        """(offset, logits) chunks for the slots (rows[c], slots[c]): guided logits, n-gram blocker, shared
+        processors."""
         countable = self.valid & ~self.masked & (self.tok != self.eos_id)
         ngram, c = self.params.no_repeat_ngram, self.cfg.logits_chunk
         for a in range(0, rows.shape[0], c):  # chunks: top-p sorts a (chunk, vocab) block
@@ -235,7 +267,12 @@ class _Run:
             if self.word_start is not None:  # a hole after a kept word: no piece glued onto that word
                 lg = lg.masked_fill(self.word_start[r, s][:, None] & self.glue[None, : lg.shape[1]], float("-inf"))
             if self.params.fact_guard is not None:  # likewise; judged by the committed tokens to the slot's left
-                lg = lg.masked_fill(self.params.fact_guard.ban_mask(left_context(self.tok, countable, self.span, r, s, reach=self.params.fact_guard.reach)), float("-inf"))
+                lg = lg.masked_fill(
+                    self.params.fact_guard.ban_mask(
+                        left_context(self.tok, countable, self.span, r, s, reach=self.params.fact_guard.reach)
+                    ),
+                    float("-inf"),
+                )
             if self.procs:  # their context: the committed text of the slot's own span
                 ctx = torch.where(countable[r] & (self.span[r] == self.span[r, s][:, None]), self.tok[r], self.mask_id)
                 lg = apply_processors(self.procs, ctx, lg)
@@ -253,7 +290,9 @@ class _Run:
                 u[sel] = torch.rand(len(sel), 1, generator=self.gens[v], device=self.device)
         chunks = [(0, logits)] if logits is not None else self.processed(h_c, h_u, eos_ok, rows, slots)
         for a, lg in chunks:
-            x[a : a + lg.shape[0]] = sample(lg, None, temperature=0.0 if self.params.greedy else 1.0, uniforms=u[a : a + lg.shape[0]])
+            x[a : a + lg.shape[0]] = sample(
+                lg, None, temperature=0.0 if self.params.greedy else 1.0, uniforms=u[a : a + lg.shape[0]]
+            )
         return x
 
     def end_spans(self):
@@ -295,13 +334,21 @@ class _Run:
         h_c, h_u = self.predictors(hid_c, hid_u, q_idx, q_valid, r_p, c_p, s_p)
         eo_p = self.eos_ok[r_p, s_p]
         lg = None
-        if k == self.K - 1 or self.rule.commits_all:  # the last step commits everything left; so does the run rule, every step
+        # the last step commits everything left; so does the run rule, every step
+        if k == self.K - 1 or self.rule.commits_all:
             ci = torch.arange(r_p.shape[0], device=self.device)
         else:
             conf, lg = self.confidence(h_c, h_u, eo_p, r_p, s_p)
             ci = self.rule.select(conf, self.inst[r_p, s_p], quota, self.n_inst).nonzero(as_tuple=True)[0]
-        x = self.draw(h_c[ci], None if h_u is None else h_u[ci], eo_p[ci], r_p[ci], s_p[ci], None if lg is None else lg[ci])
-        open_inst = torch.bincount(torch.where(self.masked, self.inst, self.n_inst).flatten(), minlength=self.n_inst + 1)[: self.n_inst] > 0
+        x = self.draw(
+            h_c[ci], None if h_u is None else h_u[ci], eo_p[ci], r_p[ci], s_p[ci], None if lg is None else lg[ci]
+        )
+        open_inst = (
+            torch.bincount(torch.where(self.masked, self.inst, self.n_inst).flatten(), minlength=self.n_inst + 1)[
+                : self.n_inst
+            ]
+            > 0
+        )
         per = torch.bincount(self.inst[r_p[ci], s_p[ci]], minlength=self.n_inst)[open_inst]
         self.commits_per_span_step += torch.bincount(per.clamp_max(8).cpu(), minlength=9)
         self.span_steps += int(per.numel())
@@ -315,10 +362,18 @@ class _Run:
             re = fact_recheck(self.params.fact_guard, self.tok, ok, self.span, ok & (before != self.tok)) & ~self.locked
             re &= self.fact_count < FACT_RECHECKS
             self.fact_count += re.long()
-            self.tok, self.masked, self.remasked = torch.where(re, self.mask_id, self.tok), self.masked | re, self.remasked + int(re.sum())
+            self.tok, self.masked, self.remasked = (
+                torch.where(re, self.mask_id, self.tok),
+                self.masked | re,
+                self.remasked + int(re.sum()),
+            )
         if self.holes and k < self.K - 1:  # a hole that wrote a word no contract uses is written again
             re = hole_recheck(self, self.valid & ~self.masked & (self.tok != before))
-            self.tok, self.masked, self.remasked = torch.where(re, self.mask_id, self.tok), self.masked | re, self.remasked + int(re.sum())
+            self.tok, self.masked, self.remasked = (
+                torch.where(re, self.mask_id, self.tok),
+                self.masked | re,
+                self.remasked + int(re.sum()),
+            )
         if self.cfg.guard_ratio > 0 and k < self.K - 1:
             self.guard()
         self.changed = self.tok != before
@@ -347,9 +402,19 @@ class _Run:
 
 
 @torch.no_grad()
-def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, guidance: float = DEFAULT_GUIDANCE, seed: int = 0,
-         params: SamplingParams | None = None, on_step=None, config: FillConfig | None = None,
-         start: list[list[list[int]]] | None = None) -> list[FillResult]:
+def fill(
+    model,
+    tokenizer,
+    skeleton,
+    n: int = 8,
+    steps: int = DEFAULT_STEPS,
+    guidance: float = DEFAULT_GUIDANCE,
+    seed: int = 0,
+    params: SamplingParams | None = None,
+    on_step=None,
+    config: FillConfig | None = None,
+    start: list[list[list[int]]] | None = None,
+) -> list[FillResult]:
     """Fill every span of `skeleton` in `steps` parallel denoising steps, n variants in one batch.
 
     skeleton: TokenSkeleton, hybrid.templates.template.Skeleton or corpus Document. guidance: w >= 0 in
@@ -390,9 +455,16 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int = DEFAULT_STEPS, gui
         run.reverted = revert_holes(run)
     t_end = time.perf_counter()
     timings = {
-        "skeleton": t_skel, "fill": t_end - t0, "total": t_end - t_start, "step_seconds": step_times,
-        "forward_tokens": run.forward_tokens, "remasked": run.remasked, "pages": run.lay.R, "reverted_holes": run.reverted,
-        "rewritten_holes": sum(h.tries for h in run.holes), "commit": run.commit,
+        "skeleton": t_skel,
+        "fill": t_end - t0,
+        "total": t_end - t_start,
+        "step_seconds": step_times,
+        "forward_tokens": run.forward_tokens,
+        "remasked": run.remasked,
+        "pages": run.lay.R,
+        "reverted_holes": run.reverted,
+        "rewritten_holes": sum(h.tries for h in run.holes),
+        "commit": run.commit,
         "commits_per_span_step": run.commits_per_span_step.tolist(),
         "tokens_per_span_step": run.span_commits / max(run.span_steps, 1),
     }

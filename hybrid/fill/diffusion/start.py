@@ -59,7 +59,8 @@ def apply_start(run, start) -> None:
     Where the span opens with a frame sentence, a start's `spaced` form is taken (the text after a
     space). A start that holds its whole text (SpanStart.ends) ends the span right after it: what the filler
     would write there comes from no text. Holes of a start with `words` are checked when filled
-    (hole_recheck). The denoising then fills only what is still masked: a partly noised text is edited, not rewritten."""
+    (hole_recheck). The denoising then fills only what is still masked: a partly noised text is edited, not
+    rewritten."""
     lay = run.lay
     run.word_start = torch.zeros_like(run.masked)  # a hole right after a kept word opens a new word
     run.holes, run.hole_of = [], torch.full_like(run.tok, -1)

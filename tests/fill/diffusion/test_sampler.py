@@ -1,5 +1,6 @@
 """hybrid.fill.diffusion.sampler: seeded, exact against a full-recompute reference, the skeleton run
-once per document, guidance rows only when w != 1 (uncond + w (cond - uncond)), locks and budgets respected, long documents
+once per document, guidance rows only when w != 1 (uncond + w (cond - uncond)), locks and budgets respected, long
+documents
 filled in windows, and the n-gram blocker / repetition guard / threshold commits doing their job."""
 
 import math
@@ -7,14 +8,14 @@ import math
 import pytest
 import torch
 
+from hybrid.common.errors import SamplingError
+from hybrid.common.sampling import SamplingParams
 from hybrid.data.document import Segment
 from hybrid.fill.diffusion.guards import ngram_bans
 from hybrid.fill.diffusion.sampler import FillConfig, fill
-from hybrid.model.slot_cache import SlotKV
-from hybrid.common.errors import SamplingError
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
-from hybrid.common.sampling import SamplingParams
+from hybrid.model.slot_cache import SlotKV
 from hybrid.skeleton.tokenized import from_template, tokenize_segments
 from hybrid.templates.template import load_template
 
@@ -43,7 +44,7 @@ class Spy(torch.nn.Module):
 
 def _small(tokenizer, budgets=(12, 9, 14)):
     segs = [Segment("SUPPLY AGREEMENT\n\nThis Agreement is made by Acme Inc. and Borealis LLC.\n\n", "text")]
-    for i, b in enumerate(budgets):
+    for i, _b in enumerate(budgets):
         segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n", "text")]
     segs.append(Segment("Signed.\n", "text"))
     return tokenize_segments(tokenizer, segs, list(budgets))
@@ -64,7 +65,9 @@ def _reference(model, tokenizer, sk, K, w, left_to_right=False):
         with torch.no_grad():
             lc = model(ids, "fill", attn_mask=fill_mask(span, span))[0].float()
             if w != 1:
-                lu = model(ids, "fill", attn_mask=fill_mask(span, span, sk.section[None], sk.heading_ids[None], span))[0].float()
+                lu = model(ids, "fill", attn_mask=fill_mask(span, span, sk.section[None], sk.heading_ids[None], span))[
+                    0
+                ].float()
                 lc = lu + w * (lc - lu)
         lc[:, banned] = float("-inf")
         conf, pred = lc.softmax(-1).amax(-1), lc.argmax(-1)
@@ -99,7 +102,15 @@ def test_exact_settings_match_a_full_recompute_reference(lively_model, tokenizer
 def test_block_of_one_commits_left_to_right(lively_model, tokenizer):
     sk = _small(tokenizer)
     K = max(s.length for s in sk.spans)  # one slot per span per step
-    got = fill(lively_model, tokenizer, sk, n=1, steps=K, params=GREEDY, config=FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, block=1, precision="fp32"))
+    got = fill(
+        lively_model,
+        tokenizer,
+        sk,
+        n=1,
+        steps=K,
+        params=GREEDY,
+        config=FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, block=1, precision="fp32"),
+    )
     assert got[0].tokens == _reference(lively_model, tokenizer, sk, K, 1.0, left_to_right=True)
 
 
@@ -137,7 +148,9 @@ def test_locks_never_change_and_spans_stay_within_budget(tiny_model, tokenizer, 
     sk = _small(tokenizer, budgets=(16, 10, 20))
     sk = sk.lock_text(tokenizer, 0, " Acme", offset=0).lock_text(tokenizer, 2, " Borealis LLC", offset=5)
     lock0, lock2 = tokenizer.encode(" Acme"), tokenizer.encode(" Borealis LLC")
-    for r in fill(tiny_model, tokenizer, sk, n=4, steps=5, guidance=1.0, seed=2, config=FillConfig(refresh_every=reuse)):
+    for r in fill(
+        tiny_model, tokenizer, sk, n=4, steps=5, guidance=1.0, seed=2, config=FillConfig(refresh_every=reuse)
+    ):
         assert r.tokens[0][: len(lock0)] == lock0
         assert r.tokens[2][5 : 5 + len(lock2)] == lock2
         for toks, s in zip(r.tokens, sk.spans):
@@ -164,7 +177,15 @@ def test_template_without_spans_is_rejected(tiny_model, tokenizer):
         fill(tiny_model, tokenizer, skel)
 
 
-@pytest.mark.parametrize("kwargs,match", [({"schedule": "sqrt"}, "schedule must be one of cosine, linear, got 'sqrt'"), ({"precision": "fp16"}, "precision must be one of auto, fp32, bf16, got 'fp16'"), ({"refresh_every": -1}, "refresh_every must be an integer >= 0, got -1"), ({"threshold": 1.0}, r"threshold must be in \[0, 1\)")])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"schedule": "sqrt"}, "schedule must be one of cosine, linear, got 'sqrt'"),
+        ({"precision": "fp16"}, "precision must be one of auto, fp32, bf16, got 'fp16'"),
+        ({"refresh_every": -1}, "refresh_every must be an integer >= 0, got -1"),
+        ({"threshold": 1.0}, r"threshold must be in \[0, 1\)"),
+    ],
+)
 def test_bad_config_names_the_field(kwargs, match):
     with pytest.raises(SamplingError, match=match):
         FillConfig(**kwargs)
@@ -174,7 +195,11 @@ def test_document_longer_than_the_context_fills_in_windows(tiny_model, tokenizer
     segs = [Segment("LONG AGREEMENT\n\n" + "The parties agree as follows. " * 60 + "\n\n", "text")]
     n_spans = 24
     for i in range(n_spans):
-        segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n" + "Further text here. " * 25, "text")]
+        segs += [
+            Segment(f"{i + 1}. Heading {i}.\n", "heading", i),
+            Segment("", "body", i),
+            Segment("\n\n" + "Further text here. " * 25, "text"),
+        ]
     sk = tokenize_segments(tokenizer, segs, [24] * n_spans)
     assert len(sk) > 4096
     spy = Spy(tiny_model)
@@ -201,7 +226,15 @@ def test_template_contract_fills_with_every_option_on(tiny_model, tokenizer):
 def test_threshold_commits_ends_early_when_confident(tiny_model, tokenizer):
     tok_id = tokenizer.encode(" the")[0]
     spy = Spy(tiny_model, favour=tok_id)
-    res = fill(spy, tokenizer, _small(tokenizer), n=2, steps=8, params=GREEDY, config=FillConfig(threshold=0.9, block=0, guard_ratio=0.0))
+    res = fill(
+        spy,
+        tokenizer,
+        _small(tokenizer),
+        n=2,
+        steps=8,
+        params=GREEDY,
+        config=FillConfig(threshold=0.9, block=0, guard_ratio=0.0),
+    )
     assert res[0].steps == 1 and len(spy.calls) == 2
     assert all(set(t) == {tok_id} for t in res[0].tokens)
 
@@ -209,8 +242,12 @@ def test_threshold_commits_ends_early_when_confident(tiny_model, tokenizer):
 def test_repetition_guard_remasks_a_collapsing_span(tiny_model, tokenizer):
     tok_id = tokenizer.encode(" the")[0]
     sk = _small(tokenizer, budgets=(40, 30, 40))
-    on = fill(Spy(tiny_model, favour=tok_id), tokenizer, sk, n=1, steps=6, params=GREEDY, config=FillConfig(guard_ratio=0.5))
-    off = fill(Spy(tiny_model, favour=tok_id), tokenizer, sk, n=1, steps=6, params=GREEDY, config=FillConfig(guard_ratio=0.0))
+    on = fill(
+        Spy(tiny_model, favour=tok_id), tokenizer, sk, n=1, steps=6, params=GREEDY, config=FillConfig(guard_ratio=0.5)
+    )
+    off = fill(
+        Spy(tiny_model, favour=tok_id), tokenizer, sk, n=1, steps=6, params=GREEDY, config=FillConfig(guard_ratio=0.0)
+    )
     assert on[0].timings["remasked"] > 0 and off[0].timings["remasked"] == 0
 
 
@@ -229,11 +266,33 @@ def test_ngram_bans_match_left_and_right_context_within_the_span():
 def test_pages_split_across_forward_calls_give_the_same_drafts(tiny_model, tokenizer):
     segs = [Segment("AGREEMENT\n\n" + "The parties agree as follows. " * 20 + "\n\n", "text")]
     for i in range(6):
-        segs += [Segment(f"{i + 1}. Heading {i}.\n", "heading", i), Segment("", "body", i), Segment("\n\n" + "Further text. " * 10, "text")]
+        segs += [
+            Segment(f"{i + 1}. Heading {i}.\n", "heading", i),
+            Segment("", "body", i),
+            Segment("\n\n" + "Further text. " * 10, "text"),
+        ]
     sk = tokenize_segments(tokenizer, segs, [30] * 6)
     whole, split = Spy(tiny_model), Spy(tiny_model)
-    a = fill(whole, tokenizer, sk, n=2, steps=3, guidance=2.0, params=GREEDY, config=FillConfig(window=128, max_batch_tokens=0, precision="fp32"))
-    b = fill(split, tokenizer, sk, n=2, steps=3, guidance=2.0, params=GREEDY, config=FillConfig(window=128, max_batch_tokens=64, precision="fp32"))
+    a = fill(
+        whole,
+        tokenizer,
+        sk,
+        n=2,
+        steps=3,
+        guidance=2.0,
+        params=GREEDY,
+        config=FillConfig(window=128, max_batch_tokens=0, precision="fp32"),
+    )
+    b = fill(
+        split,
+        tokenizer,
+        sk,
+        n=2,
+        steps=3,
+        guidance=2.0,
+        params=GREEDY,
+        config=FillConfig(window=128, max_batch_tokens=64, precision="fp32"),
+    )
     assert len(sk.pages(128)) > 2 and len(split.calls) > len(whole.calls) == 4
     assert split.skeleton_passes == whole.skeleton_passes == 1
     assert max(c["rows"] for c in split.calls[1:]) == 2 * 2  # one page (2 variants, 2 guidance copies) per call
@@ -280,20 +339,27 @@ def test_unconditional_rows_read_their_own_keys_and_values_never_the_conditional
     M, nh, Tk, hs, Q = 2, 1, 5, 3, 1
     cond = [torch.zeros(M, nh, Tk, hs)]
     uncond = [torch.full((M, nh, Tk, hs), 7.0)]
-    kv = SlotKV(cond, [c.clone() for c in cond], torch.tensor([[1], [2], [1], [2]]), uncond, [u.clone() for u in uncond])
+    kv = SlotKV(
+        cond, [c.clone() for c in cond], torch.tensor([[1], [2], [1], [2]]), uncond, [u.clone() for u in uncond]
+    )
     fresh = torch.ones(2 * M, nh, Q, hs)
     k, _ = kv.update(fresh, fresh, 0)  # (2M, nh, Tk, hs): conditional rows, then unconditional
     assert torch.equal(k[M:, :, 0], torch.full((M, nh, hs), 7.0))  # a slot no query touched: the uncond store
     assert torch.equal(k[:M, :, 0], torch.zeros(M, nh, hs))
-    assert torch.equal(k[M:, :, 1][0], torch.ones(nh, hs)) and torch.equal(uncond[0][0, :, 1], torch.ones(nh, hs))  # stored for next step
+    # stored for next step
+    assert torch.equal(k[M:, :, 1][0], torch.ones(nh, hs)) and torch.equal(uncond[0][0, :, 1], torch.ones(nh, hs))
 
 
 @pytest.mark.parametrize("w", [1.0, 2.0])
 def test_variant_i_does_not_depend_on_how_many_variants_are_drafted(tiny_model, tokenizer, w):
     sk = _small(tokenizer)
     p = SamplingParams(temperature=1.0, top_p=0.95)
-    two = fill(tiny_model, tokenizer, sk, n=2, steps=4, guidance=w, seed=11, params=p, config=FillConfig(precision="fp32"))
-    four = fill(tiny_model, tokenizer, sk, n=4, steps=4, guidance=w, seed=11, params=p, config=FillConfig(precision="fp32"))
+    two = fill(
+        tiny_model, tokenizer, sk, n=2, steps=4, guidance=w, seed=11, params=p, config=FillConfig(precision="fp32")
+    )
+    four = fill(
+        tiny_model, tokenizer, sk, n=4, steps=4, guidance=w, seed=11, params=p, config=FillConfig(precision="fp32")
+    )
     assert [r.tokens for r in two] == [r.tokens for r in four[:2]]
     assert four[2].tokens != four[0].tokens
 
@@ -305,7 +371,8 @@ def test_tokens_per_span_step_counts_what_open_spans_commit(tiny_model, tokenize
     r = fill(tiny_model, tokenizer, sk, n=2, steps=steps, params=GREEDY, config=cfg)[0]
     t = r.timings
     if steps == 1:  # one step: every span commits all its slots at once
-        assert t["tokens_per_span_step"] == sum(s.length - 1 for s in sk.spans) / len(sk.spans)  # the last slot is a locked <eos>
+        # the last slot is a locked <eos>
+        assert t["tokens_per_span_step"] == sum(s.length - 1 for s in sk.spans) / len(sk.spans)
     if block == 1 and steps >= max(s.length for s in sk.spans):
         assert t["tokens_per_span_step"] == 1.0 and t["commits_per_span_step"][1] == sum(t["commits_per_span_step"])
     assert sum(t["commits_per_span_step"]) <= 2 * len(sk.spans) * r.steps

@@ -3,9 +3,9 @@ import math
 import pytest
 import torch
 
+from hybrid.common.errors import ConfigError
 from hybrid.fill.diffusion.objective import mdlm_loss, q_xt, sample_times, subs_logits
 from hybrid.fill.diffusion.schedule import SCHEDULES, get_schedule
-from hybrid.common.errors import ConfigError
 
 
 @pytest.mark.parametrize("name", sorted(SCHEDULES))
