@@ -15,33 +15,24 @@ __all__ = ["add_parsers", "add_draft_arguments"]
 
 def add_draft_arguments(parser) -> None:
     """`hybrid draft --precedents K --precedent-guidance W --precedent-start T` (unset: edit from 1 precedent at
-    T = 0.25; see hybrid.draft.drafter.resolve_precedents)."""
+    T = 0; see hybrid.draft.drafter.resolve_precedents)."""
     parser.add_argument("--precedents", type=PRECEDENTS, default=None, metavar="K",
                         help="k precedents of the train split per section; each section cites them. Default 1 "
                         "(edited, see --precedent-start) with --filler diffusion or ar-batched, 0 with --filler ar; "
                         "0 = draft from scratch")
-    parser.add_argument(
-        "--precedent-guidance",
-        type=PRECEDENT_GUIDANCE,
-        default=None,
-        metavar="W",
-        help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
-        "so W > 0 follows the precedent more (0 = off, default; needs the precedents beside the span: "
-        "--precedent-start 1)",
-    )
-    parser.add_argument(
-        "--precedent-start",
-        type=PRECEDENT_START,
-        default=None,
-        metavar="T",
-        help="edit from precedent: each variant's section starts as a precedent of its own (variant 1 "
-        "the top one, the others seeded draws), adapted to the deal, each word masked with probability T; "
-        "the filler writes only the masked words (a word no contract uses is written again, then given back), "
-        "and the clause ends where its precedent ends; the deal's facts are kept, the precedent's foreign "
-        "facts always rewritten. Default 0.25 (see the README) when precedents are on and W is 0; "
-        "1 = off: the precedents sit before the span and the filler writes it from scratch beside them. "
-        "Needs --filler diffusion or ar-batched",
-    )
+    parser.add_argument("--precedent-guidance", type=PRECEDENT_GUIDANCE, default=None, metavar="W",
+                        help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
+                        "so W > 0 follows the precedent more (0 = off, default; needs the precedents beside the span: "
+                        "--precedent-start 1)")
+    parser.add_argument("--precedent-start", type=PRECEDENT_START, default=None, metavar="T",
+                        help="edit from precedent: each variant's section starts as a precedent of its own (variant 1 "
+                        "the best fit, the others the next good ones), adapted to the deal, cut at a sentence end within "
+                        "the budget, each other word masked with probability T (0: only the precedent's own facts are rewritten); "
+                        "the filler writes only the masked words (a word no contract uses is written again, then given back), "
+                        "and the clause ends where its precedent ends; the deal's facts are kept, the precedent's foreign "
+                        "facts always rewritten. Default 0 (see the README) when precedents are on and W is 0; "
+                        "1 = off: the precedents sit before the span and the filler writes it from scratch beside them. "
+                        "Needs --filler diffusion or ar-batched")
 
 
 def _cmd_precedents(args) -> int:

@@ -111,13 +111,13 @@ MMR = float_range(0, 1, hi_open=True, off=0)  # the reranker's diversity weight 
 PRECEDENTS = int_range(0, MAX_PRECEDENTS, off=0)  # precedents per section (Drafter.draft, `hybrid draft --precedents`)
 PRECEDENT_GUIDANCE = float_range(0, off=0)  # added to the guidance weight (Drafter.draft, `--precedent-guidance`)
 EDIT_FILLERS = ("diffusion", "ar-batched")  # the fillers that edit a precedent start (precedent_start < 1)
-# the diffusion filler's commit rules (hybrid.fill.diffusion.commit); auto: runs when editing
-COMMIT_RULES = ("auto", "confidence", "runs")
-PRECEDENT_START = float_range(0, 1, lo_open=True, off=1)  # precedent start noise (Drafter.draft, `--precedent-start`)
+COMMIT_RULES = ("auto", "confidence", "runs")  # the diffusion filler's commit rules (hybrid.fill.diffusion.commit); auto: runs when editing
+PRECEDENT_START = float_range(0, 1, off=1)  # precedent start noise (Drafter.draft, `--precedent-start`); 0 = only what must change
 # What a draft does when the caller leaves precedents / precedent_start unset (None): edit from one
-# precedent per section at t = 0.25 (hybrid.draft.drafter.resolve_precedents; README "Drafting from precedent")
+# precedent per section, masking only what the deal needs changed (t = 0: the precedent's own facts,
+# no random paraphrase noise; hybrid.draft.drafter.resolve_precedents; README "Drafting from precedent")
 DEFAULT_PRECEDENTS = 1
-DEFAULT_PRECEDENT_START = 0.25
+DEFAULT_PRECEDENT_START = 0.0
 
 
 def add_threads(parser, default: int = DEFAULT_THREADS) -> None:

@@ -157,7 +157,7 @@ def resolve_precedents(precedents=None, precedent_guidance=None, precedent_start
     - precedents: hybrid.common.options.DEFAULT_PRECEDENTS (1) when the filler edits a start (EDIT_FILLERS) or
       precedent_start / precedent_guidance is set; else 0 (the "ar" filler drafts from scratch);
     - precedent_guidance: 0 (off);
-    - precedent_start: DEFAULT_PRECEDENT_START (0.25: edit from precedent) when precedents >= 1, precedent_guidance
+    - precedent_start: DEFAULT_PRECEDENT_START (0: edit from precedent, only what the deal needs changed) when precedents >= 1, precedent_guidance
       is 0 and the filler edits; else 1 (off: with precedents >= 1 they sit beside the span).
     So a call that sets nothing edits from one precedent per section; precedents=0 drafts from scratch."""
     w = 0.0 if precedent_guidance is None else precedent_guidance
@@ -179,7 +179,7 @@ def resolve_precedents(precedents=None, precedent_guidance=None, precedent_start
 
 def check_precedent_args(precedents, precedent_guidance, precedent_start=1.0, names: dict | None = None) -> None:
     """SamplingError naming the argument: precedents an integer in [0, MAX_PRECEDENTS], precedent_guidance finite >= 0,
-    precedent_start in (0, 1] (< 1 needs precedents). names: how the message calls each argument
+    precedent_start in [0, 1] (< 1 needs precedents). names: how the message calls each argument
     (the CLI passes its options: {"precedents": "--precedents", ...}); default the Python names."""
     n = {k: k for k in ("precedents", "precedent_guidance", "precedent_start")} | (names or {})
     sep = "=" if names is None else " "
@@ -384,7 +384,7 @@ class Drafter:
         the planner and the filler). Every Draft carries the call's stage timings (seconds).
         Left unset (None), precedents, precedent_guidance and precedent_start take their defaults
         (resolve_precedents): with the diffusion or ar-batched filler a draft edits from one precedent per
-        section at precedent_start 0.25; precedents=0 drafts from scratch. When none of the three is set
+        section at precedent_start 0 (only what the deal needs changed is rewritten); precedents=0 drafts from scratch. When none of the three is set
         and the default cannot be had (no corpus to build the clause library from), the draft is made
         from scratch with a warning; a call that sets one of them raises instead. Every Draft's `settings` holds the
         values used.
@@ -392,7 +392,7 @@ class Drafter:
         them under "precedents". With precedent_start 1 they sit before its span (hybrid.skeleton.from_precedents).
         precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
         hide the span's heading and its precedents, so it pushes the draft towards the precedent.
-        precedent_start in (0, 1] (1 = off; the diffusion or ar-batched filler; needs precedents >= 1, and
+        precedent_start in [0, 1] (1 = off; the diffusion or ar-batched filler; needs precedents >= 1, and
         precedent_guidance 0): a draft edited from precedent. Each variant's span starts as a
         precedent of its own (variant 0 the top one, the others their seeded draws:
         hybrid.skeleton.from_precedents.variant_draws), adapted to the deal, each word masked with

@@ -58,12 +58,9 @@ _ENTRY = re.compile(r"(?:^|(?<=[.;:]\s)|(?<=[.;:]\s\s))\s*(?:\(?[a-z0-9]{1,4}[.)
 _HEAD = re.compile(rf"{_TERM}(?={_QUALIFIER}{_DEFINES})")  # a term a definition defines, wherever it stands
 _TRAILING_NUMBER = re.compile(r"(?:(?:^|\s)(?:\(?[a-z0-9]{1,4}\)|\d+(?:\.\d+)*\.?|[a-z]\.))+\s*$")
 _TRAILING_JOIN = re.compile(r"[\s;,:]*(?:\b(?:and|or)\b)?[\s;,:]*$")
-# "... has the meaning set forth in Section 4"
-_CROSS_REFERENCE = re.compile(r"^.{0,80}?\b(?:has|have|shall have) the meanings?\b")
-# a lead-in says what follows ("... shall have the meanings ...")
-_LEAD = re.compile(r"\b(?:mean|defin|used in|purposes)", re.I)
-# the source deal's own figures: no template definition states them
-_UNFILLED = ("[AMOUNT]", "[PERCENT]", "[DURATION]", "[DATE]")
+_CROSS_REFERENCE = re.compile(r"^.{0,80}?\b(?:has|have|shall have) the meanings?\b")  # "... has the meaning set forth in Section 4"
+_LEAD = re.compile(r"\b(?:mean|defin|used in|purposes)", re.I)  # a lead-in says what follows ("... shall have the meanings ...")
+_MARKER = re.compile(r"\[[A-Z_]+\]")  # a normalized fact of the source deal (hybrid.data.facts): no generic definition holds one
 _PREAMBLE_TERM = re.compile(r"[\"“]([^\"“”]{1,60})[\"”]")
 
 
@@ -135,7 +132,7 @@ def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "Composed
     (not "has the meaning set forth in Section 4" of the source): each term once,
     from the best candidate that defines it, in alphabetical order;
     the lead-in of the first candidate that gives an entry, where it is short, says what follows and quotes
-    nothing; an entry holding a figure of the source deal (_UNFILLED) is left out; at most
+    nothing; an entry holding a fact of the source deal (a marker: _MARKER) is left out; at most
     max_words words (an entry that would pass it is left out). None: no candidate defines a kept term."""
     chosen, used, sources, lead, words = [], set(), [], "", 0
     for p in candidates:
@@ -147,7 +144,7 @@ def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "Composed
             key = term.lower()
             if key not in keep or key in used or _CROSS_REFERENCE.match(text):  # the source's own sections, not ours
                 continue
-            if any(m in text for m in _UNFILLED):  # "over [PERCENT] of the capital stock": the source deal's figure
+            if _MARKER.search(text):  # "over [PERCENT] of the capital stock", "banks in [LAW]": the source deal's own facts
                 continue
             text = _cut(text)
             n = len(text.split())

@@ -178,6 +178,10 @@ class Library:
         self.relevance = scorer
         return self
 
+    def of_type(self, clause_type: str, keep=None) -> list[Precedent]:
+        """Every precedent of clause_type (those `keep(p)` is true of, when given), in library order."""
+        return [p for p in self._by_type.get(clause_type, []) if keep is None or keep(p)]
+
     @property
     def clause_types(self) -> list[str]:
         return sorted(self._by_type)

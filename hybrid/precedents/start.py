@@ -22,21 +22,19 @@ import re
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import PRECEDENT_START
-from hybrid.data.facts import DealFacts
-from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names
-from hybrid.precedents.definitions import defined_heads
+from hybrid.common.sentences import cut_to_sentence
 from hybrid.precedents.library import letter_words
 
-__all__ = ["SpanStart", "start_tokens", "precedent_starts", "starts_from_draws", "check_start_noise"]
+__all__ = ["SpanStart", "fact_holes", "start_tokens", "precedent_starts", "starts_from_draws", "check_start_noise"]
 
 _REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
 _SENTENCE_END = re.compile(r"[.;:!?]+[\"')\]”’]*")  # a token that ends a sentence or a clause of one
 
 
 def check_start_noise(t) -> float:
-    """The noise level t of a precedent start: a number in (0, 1] (1 = off; hybrid.common.options.PRECEDENT_START)."""
+    """The noise level t of a precedent start: a number in [0, 1] (0 = only what must change, 1 = off; hybrid.common.options.PRECEDENT_START)."""
     if not PRECEDENT_START.contains(t):
-        raise SamplingError(f"precedent_start must be a number in (0, 1] (1 = off), got {t!r}.")
+        raise SamplingError(f"precedent_start must be a number in [0, 1] (0 = only what must change, 1 = off), got {t!r}.")
     return float(t)
 
 
@@ -52,6 +50,18 @@ class SpanStart(list):
         self.original = list(original) if original is not None else [-1] * len(self)
         self.words, self.ends = words, ends
         self.spaced: "SpanStart | None" = None  # the start of " " + text (start_tokens)
+
+
+def fact_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> int:
+    """How many holes an edit of `text` (an adapted precedent) must open at t = 0: the runs of characters
+    start_tokens always masks (foreign facts, redactions, another deal's acronyms, the source's own facts)."""
+    _, drop = _fact_spans(text, deal, allowed, own_facts)
+    runs, end = 0, -1
+    for a, b in sorted(drop):
+        if a > end + 1:
+            runs += 1
+        end = max(end, b)
+    return runs
 
 
 def _overlaps(a: int, b: int, spans) -> bool:
@@ -148,10 +158,35 @@ def precedent_starts(tokenizer, texts, deal: DealFacts, allowed: str, t: float, 
              for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))] for v in range(n)]
 
 
+_INLINE_HEADING = re.compile(r"^\s*((?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)(?:[ ,;]+(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)){0,6})\.\s+(?=\S)")
+
+
+def strip_inline_heading(text: str) -> str:
+    """text without the run-in heading it opens with ("Delivery; Shipment. (a) Each ..." -> "(a) Each ..."):
+    the draft's own heading stands above the clause, and a frame sentence may open it."""
+    m = _INLINE_HEADING.match(text)
+    return text[m.end():] if m else text
+
+
+def fit_text(tokenizer, text: str, room: int | None) -> str:
+    """text cut after its last whole sentence that fits `room` tokens (as it stands after a space: the
+    filler's "spaced" start); unchanged when it fits, when room is None, or when no sentence fits (the
+    filler's budget then cuts it)."""
+    if room is None:
+        return text
+    fits = lambda x: len(tokenizer.hf.encode(" " + x, add_special_tokens=False).ids) <= room  # noqa: E731
+    return cut_to_sentence(text, fits) or text
+
+
 def starts_from_draws(tokenizer, draws, deal: DealFacts, allowed: str, t: float, seed: int, budgets: list[int],
-                      words=None) -> tuple[list, list[str]]:
+                      words=None, rooms=None, deals=None) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
-    hybrid.precedents.library.Precedent, adapted to the deal, or None: fully masked), n = len(draws)."""
-    start = precedent_starts(tokenizer, [[p.adapted(deal) if p else None for p in d] for d in draws], deal, allowed, t,
+    hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
+    sentence end within rooms[s] tokens (rooms None: whole), or None: fully masked), n = len(draws); deals[s]:
+    the facts span s adapts to (None: `deal` everywhere)."""
+    rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
+    texts = [[fit_text(tokenizer, strip_inline_heading(p.adapted(f)), r) if p else None for p, r, f in zip(d, rooms, deals)]
+             for d in draws]
+    start = precedent_starts(tokenizer, texts, deal, allowed, t,
                              len(draws), seed, budgets, [[p.facts if p else () for p in d] for d in draws], words=words)
     return start, [f for d in draws for p in d if p for f in p.facts]

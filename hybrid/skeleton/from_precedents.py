@@ -27,6 +27,9 @@ from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an
 from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
+from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
+from hybrid.precedents.fit import STANDARD_SOURCES, choose
+from hybrid.precedents.start import fact_holes
 
 __all__ = [
     "deal_from_template",
@@ -48,12 +51,19 @@ def _role(preamble: str, key: str) -> str | None:
     return m.group(1) if m else None
 
 
+_DURATION_VALUE = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty|ninety)\b"
+                             r"(?:\s*\(\d+\))?[\s-]+(?:calendar\s+|business\s+)?(?:day|week|month|quarter|year)s?\b", re.I)
+_AMOUNT_VALUE = re.compile(r"[$€£]|\b(?:USD|EUR|GBP)\b|\d[\d,.]*\s*(?:dollars|euros)\b", re.I)
+_PERCENT_VALUE = re.compile(r"\d\s*(?:%|percent\b|per cent\b)", re.I)
+
+
 def deal_from_template(template, values: dict) -> DealFacts:
-    """The deal's facts: parties by their defined role (else their names), date, law, first amount/percent/term
-    field."""
-    def first(pattern) -> str | None:
+    """The deal's facts: parties by their defined role (else their names), date, law, and the first field
+    named like an amount / percent / term whose value reads as one ("delivery_terms" is not a term:
+    "FCA Supplier's facility" would stand in for every period of a precedent)."""
+    def first(pattern, value=None) -> str | None:
         for k, v in values.items():
-            if pattern.search(k) and isinstance(v, str) and v.strip():
+            if pattern.search(k) and isinstance(v, str) and v.strip() and (value is None or value.search(v)):
                 return v
         return None
 
@@ -61,11 +71,21 @@ def deal_from_template(template, values: dict) -> DealFacts:
         party_a=_role(template.preamble, "party_a") or values.get("party_a"),
         party_b=_role(template.preamble, "party_b") or values.get("party_b"),
         date=values.get("effective_date"),
-        amount=first(_AMOUNT_FIELD),
-        percent=first(re.compile(r"percent")),
-        duration=first(_TERM_FIELD),
+        amount=first(_AMOUNT_FIELD, _AMOUNT_VALUE),
+        percent=first(re.compile(r"percent"), _PERCENT_VALUE),
+        duration=first(_TERM_FIELD, _DURATION_VALUE),
         law=values.get("governing_law"),
     )
+
+
+TERM_CLAUSES = frozenset({"term", "termination"})  # the clauses where a precedent's period is the deal's term
+
+
+def clause_deal(deal: DealFacts, clause: str) -> DealFacts:
+    """The facts a clause of type `clause` adapts to: outside TERM_CLAUSES a precedent's periods are notice
+    or payment periods, not the deal's term, so its [DURATION] markers read "the agreed period" rather
+    than the term ("payment no later than 5 years after shipment")."""
+    return deal if clause in TERM_CLAUSES else replace(deal, duration=None)
 
 
 def section_query(span, values: dict) -> str:
@@ -101,9 +121,18 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     draw among the best (hybrid.precedents.library.Library.retrieve(variant=v)), so that variants differ by
     their precedents as well as by their rewritten words."""
     out, keep = [], keep_terms(template.defined_terms, template.preamble)
+    doc_types = [template.doc_type, *template.grounding.get("doc_types", [])]
+    deal = deal_from_template(template, values)
+    holes = lambda text: fact_holes(text, deal, skeleton.deal_text)  # noqa: E731
+    chosen = []
+    for s in skeleton.spans:
+        pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
+        chosen.append(choose([_Adapted(p, clause_deal(deal, s.clause)) for p in pool], s.heading, s.clause, s.budget, n, seed=seed,
+                             doc_types=doc_types, holes=holes, ranks=ranks))
+        chosen[-1] = [c.precedent if c is not None else None for c in chosen[-1]]
     for v in range(n):
         row = []
-        for s in skeleton.spans:
+        for si, s in enumerate(skeleton.spans):
             q = section_query(s, values)
             if s.clause == "definitions":  # only the definitions this draft can use (hybrid.precedents.definitions)
                 pool = library.retrieve(
@@ -113,10 +142,37 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 if composed is not None:
                     row.append(composed)
                     continue
-            h = library.retrieve(s.clause, q, doc_type=template.doc_type, k=1, seed=seed, variant=v)
-            row.append(h[0] if h else None)
+            row.append(chosen[si][v])
         out.append(row)
     return out
+
+
+ROOM_MARGIN = 3  # span slots a start leaves free: the filler keeps the last one masked, and <eos> ends the span
+FIT_CANDIDATES = 16  # retrieved candidates per section that hybrid.precedent_fit chooses from (as many again of any doc type)
+
+
+def _candidates(library, clause: str, query: str, doc_types) -> tuple[list, dict]:
+    """(the shortlist a section's precedents are chosen from, {id: relevance rank}): every clause of its type
+    from the template's doc types and from the standard forms (both are few), then the most relevant
+    FIT_CANDIDATES of any doc type."""
+    wanted = {d.upper() for d in doc_types}
+    ranked = library.retrieve(clause, query, k=FIT_CANDIDATES)
+    seen, out = set(), []
+    for p in [*library.of_type(clause, lambda p: p.doc_type.upper() in wanted or p.source in STANDARD_SOURCES), *ranked]:
+        if p.id not in seen:
+            seen.add(p.id)
+            out.append(p)
+    return out, {p.id: r for r, p in enumerate(ranked)}
+
+
+class _Adapted:
+    """A precedent as fit() reads it: its body with the deal's facts in place (what the edit starts from)."""
+
+    def __init__(self, precedent, deal):
+        self.precedent, self.body = precedent, precedent.adapted(deal)
+
+    def __getattr__(self, name):
+        return getattr(self.precedent, name)
 
 
 def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, n: int, *, k: int, seed: int = 0,
@@ -132,16 +188,11 @@ def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, 
         skeleton, beside, hits = condition(skeleton, library, template, values, k, seed=seed, return_hits=True)
         return skeleton, [beside] * n, None, [f for h in hits for p in h for f in p.facts]
     draws = variant_draws(skeleton, library, template, values, n, seed=seed)
-    start, facts = starts_from_draws(
-        tokenizer,
-        draws,
-        deal_from_template(template, values),
-        skeleton.deal_text,
-        start_noise,
-        seed,
-        [max_start_tokens] * len(skeleton.spans),
-        words=library.words(),
-    )
+    rooms = [s.budget - (len(tokenizer.encode(s.frame)) if s.frame else 0) - ROOM_MARGIN for s in skeleton.spans]
+    deal = deal_from_template(template, values)
+    start, facts = starts_from_draws(tokenizer, draws, deal, skeleton.deal_text, start_noise, seed,
+                                     [max_start_tokens] * len(skeleton.spans), words=library.words(), rooms=rooms,
+                                     deals=[clause_deal(deal, s.clause) for s in skeleton.spans])
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
 
 

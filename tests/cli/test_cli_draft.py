@@ -135,24 +135,11 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
         and report["fields"]["party_a"] == "Acme Robotics, Inc."
     )
     assert report["outline"] == result["outline"] and len(report["outline"]["sections"]) == 5
-    assert report["settings"] == {
-        "n": 3,
-        "steps": 2,
-        "guidance": report["settings"]["guidance"],
-        "temperature": 0.8,
-        "top_p": 0.95,
-        "format": "md",
-        "filler": "diffusion",
-        "headings": "template",
-        "precedents": 1,
-        "precedent_guidance": 0.0,
-        "precedent_start": 0.25,
-        "precedent_note": None,
-        "precision": "fp32",
-        "commit": "runs",
-        "threads": 1,
-    }
-    # explicit and recorded: by default each section edits a precedent (at t = 0.25, so the run rule commits);
+    assert report["settings"] == {"n": 3, "steps": 2, "guidance": report["settings"]["guidance"], "temperature": 0.8, "top_p": 0.95,
+                                  "format": "md", "filler": "diffusion", "headings": "template",
+                                  "precedents": 1, "precedent_guidance": 0.0, "precedent_start": 0.0, "precedent_note": None,
+                                  "precision": "fp32", "commit": "runs", "threads": 1}
+    # explicit and recorded: by default each section edits a precedent (at t = 0, so the run rule commits);
     # "auto" precision is fp32 on any CPU
     assert report["model"]["path"] == argv[-1] and report["model"]["params"] > 0
     assert set(report["timings"]) == {"load", "plan", "precedents", "fill", "rank", "total"}

@@ -110,9 +110,9 @@ def test_precedent_starts_differ_per_variant_and_repeat_for_a_seed(tokenizer):
     assert a[0][0] != a[1][0] and all(v[1] == [] for v in a)
 
 
-@pytest.mark.parametrize("bad", [0, 1.5, -0.1, True, "0.5"])
+@pytest.mark.parametrize("bad", [1.5, -0.1, True, "0.5"])
 def test_bad_noise_levels_are_refused(bad):
-    with pytest.raises(SamplingError, match=r"precedent_start must be a number in \(0, 1\]"):
+    with pytest.raises(SamplingError, match=r"precedent_start must be a number in \[0, 1\]"):
         check_start_noise(bad)
 
 

@@ -1,0 +1,85 @@
+"""Sentence boundaries of contract text: where a clause may end.
+
+Owns: `sentence_boundaries` (the ends of sentences, abbreviations, initials, numbers and list markers
+aside), `cut_to_sentence` (the longest prefix ending at a boundary that fits a caller's budget) and
+`ends_mid_sentence` (the reading check). Pure string functions: a budget is the caller's `fits`.
+"""
+
+import re
+
+__all__ = ["sentence_boundaries", "cut_to_sentence", "ends_mid_sentence"]
+
+
+_CLOSERS = "\"'”’)]"
+# a word before a full stop that does not end a sentence (case-sensitive: "no." ends one, "No. 5" does not)
+_ABBREVIATIONS = frozenset(
+    "Inc Ltd Corp Co Bros Pty Mr Mrs Ms Dr Jr Sr St No Nos Sec Secs Art Arts Ex vs v cf approx Para para".split()
+)
+_INITIALISM = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]$")  # "U.S", "L.L.C", "e.g", "i.e", "N.V" (the last dot not included)
+_ROMAN_MARKER = re.compile(r"^(?:i{1,3}|iv|vi{0,3}|ix|x)$")  # "ii." of an inline list "i. ... ii. ..."
+_LIST_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*$")
+_STOP = re.compile(rf"[.!?][{re.escape(_CLOSERS)}]*(?=\s|$)")
+_PARAGRAPH_END = re.compile(rf"[.;:][{re.escape(_CLOSERS)}]*(?=[ \t]*\n)")
+
+
+def _ends_sentence(text: str, dot: int, end: int) -> bool:
+    """Whether the '.', '!' or '?' at `dot` (its closers run to `end`) ends a sentence."""
+    if text[dot] != ".":
+        return True
+    start = dot
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    word = text[start:dot].lstrip("(\"'“‘[")
+    if word in _ABBREVIATIONS or _INITIALISM.match(word) or (len(word) == 1 and word.isalpha()) or _ROMAN_MARKER.match(word):
+        return False
+    if word == "etc":  # "etc. and" goes on; "etc. The" is a new sentence
+        nxt = text[end:].lstrip()
+        return not nxt[:1].islower()
+    if _LIST_NUMBER.match(word):  # "1." or "2.1." opening a line is a list marker; "in Section 2." ends a sentence
+        line_start = text.rfind("\n", 0, start) + 1
+        return bool(text[line_start:start].strip())
+    return True
+
+
+def sentence_boundaries(text: str) -> list[int]:
+    """Sorted end offsets (exclusive) of the sentences of text: after '.', '!' or '?' (and any closing
+    quote or bracket) before whitespace or the end, unless the stop belongs to an abbreviation, an
+    initial, a number or a list marker; and after '.', ';' or ':' that ends a paragraph (a line)."""
+    ends = {m.end() for m in _STOP.finditer(text) if _ends_sentence(text, m.start(), m.end())}
+    ends |= {m.end() for m in _PARAGRAPH_END.finditer(text)}
+    return sorted(ends)
+
+
+def cut_to_sentence(text: str, fits) -> "str | None":
+    """The longest prefix of text that ends at a sentence boundary (`sentence_boundaries`) and for which
+    `fits(prefix)` is true; text itself, unchanged, where it fits whole. None where no boundary fits
+    (the caller picks another precedent or keeps the first sentence). `fits` must be monotone (a prefix
+    of a fitting text fits); it is called once on the whole text and O(log n) times on prefixes."""
+    if fits(text):
+        return text
+    ends = sentence_boundaries(text)
+    lo, hi, best = 0, len(ends) - 1, None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if fits(text[: ends[mid]]):
+            best, lo = ends[mid], mid + 1
+        else:
+            hi = mid - 1
+    return None if best is None else text[:best]
+
+
+_HEADING_WORD = re.compile(r"^(?:[A-Z0-9][\w'’&/-]*|of|and|or|the|to|for|in|on|by|with|from|a|an)[,;]?$")
+
+
+def ends_mid_sentence(text: str) -> bool:
+    """Whether a section body stops mid-sentence: its stripped text does not end with '.', '!', '?', ':'
+    or ';' (a closing quote or bracket may follow). An empty body and a heading-only one (a single
+    line of at most 8 title-case words, or a markdown heading) are not mid-sentence."""
+    body = text.strip()
+    if not body:
+        return False
+    if "\n" not in body and (body.startswith("#") or (len(body.split()) <= 8 and all(_HEADING_WORD.match(w) for w in body.split()))):
+        return False
+    return body.rstrip(_CLOSERS + "*_")[-1:] not in ".!?:;"
+
+

@@ -1,0 +1,113 @@
+"""Which precedent a drafted section adapts: fit to the heading, little deal-specific content, quality.
+
+Owns: `fit` (one precedent's FitScore for one planned section) and `choose` (the precedent each
+variant of a section edits, from a retrieved shortlist). Knows nothing of models or tokenizers:
+lengths are in words, estimated against the section's token budget.
+
+Retrieval (hybrid.precedents.library.Library.retrieve) ranks by relevance to the section's query; a lawyer
+picks a precedent by more than that. A section's source must be a clause of the section's kind
+(its heading says so: "Return or Destruction of Confidential Information" is not the clause a
+"Confidential Information" heading asks for), with little of its own deal in it (every foreign
+fact is a hole the filler must write), of good quality (standard forms, Common Paper and Bonterms,
+first; public website policies are not contracts; capitals only where a clause type is
+conventionally conspicuous; no exhibit- or cross-reference-laden text) and near the budget in length
+(a longer one loses its tail at the sentence cut).
+"""
+
+import random
+import re
+from dataclasses import dataclass
+
+__all__ = ["FitScore", "fit", "choose", "heading_words", "STANDARD_SOURCES", "CONSPICUOUS", "GOOD_MARGIN", "HEADING_SLACK"]
+
+STANDARD_SOURCES = frozenset({"commonpaper", "bonterms"})  # standard agreements written to be reused
+POLICY_SOURCES = frozenset({"github-site-policy", "basecamp-policies"})  # website policies: not bilateral contracts
+CONSPICUOUS = frozenset({"warranties", "limitation_of_liability"})  # clause types that conventionally shout
+# clause types whose text does not depend on the kind of deal: a standard form's version serves any contract
+BOILERPLATE_CLAUSES = frozenset({"governing_law", "dispute_resolution", "notices", "assignment", "severability",
+                                 "entire_agreement", "amendment", "counterparts", "force_majeure", "general", "survival",
+                                 "relationship", "publicity", "remedies"})
+RANKED = 16  # relevance ranks that earn a bonus (the retrieval shortlist of hybrid.skeleton.from_precedents)
+GOOD_MARGIN = 1.0  # precedents within this much of the best fit are good enough for a variant to adapt ...
+HEADING_SLACK = 0.25  # ... when their heading is about as close to the section's as the best one's
+WORDS_PER_TOKEN = 0.72  # contract English under the shipped BPE (about 4.4 bytes per token, 6 per word)
+
+_WORD = re.compile(r"[a-z]+")
+_HEADING_STOP = frozenset("the and of to or in a an for by on with this its".split())
+_REFERENCE = re.compile(r"\b(?:Sections?|Articles?|Exhibits?|Schedules?|Annex(?:es)?|Appendix|Attachments?|Paragraphs?)\s+"
+                        r"(?:[0-9]+|[A-Z]\b|[IVX]+\b)", re.I)
+_REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
+_MARKER = re.compile(r"\[[A-Z_]+\]")
+_FIGURE = re.compile(r"\[(?:DATE|AMOUNT|PERCENT|DURATION)\]")  # the source deal's own figures (the deal's, or a fallback phrase, stand in)
+
+
+def _stem(w: str) -> str:
+    return w[:-1] if len(w) > 4 and w.endswith("s") else w
+
+
+def heading_words(heading: str) -> set[str]:
+    """A heading's content words, stemmed: what two headings are compared by."""
+    return {_stem(w) for w in _WORD.findall(heading.lower()) if w not in _HEADING_STOP}
+
+
+@dataclass(frozen=True)
+class FitScore:
+    """One precedent's fit for one section; `total` orders candidates (higher is better)."""
+
+    heading: float  # Jaccard overlap of the section's and the precedent's heading words, in [0, 1]
+    quality: float  # source (standard forms +, policies -) and capitals outside conspicuous clause types (-)
+    specific: float  # deal-specific content per 100 words: references, exhibits, redactions, the source's own facts
+    length: float  # how far the body is from filling the budget, in [0, 1]
+    total: float
+
+    def to_dict(self) -> dict:
+        return {k: round(getattr(self, k), 3) for k in ("heading", "quality", "specific", "length", "total")}
+
+
+def fit(p, heading: str, clause: str, budget: int, doc_types=(), holes=None, rank: int | None = None) -> FitScore:
+    """How well precedent `p` (hybrid.precedents.library.Precedent) serves a section of type `clause` headed
+    `heading` with a budget of `budget` tokens; doc_types: the template's document types (a clause from
+    one of them fits better); holes(text) -> the number of holes an edit of text must open (the source's
+    own facts: hybrid.precedents.start.fact_holes; None: count the source's replaced facts instead);
+    rank: its place in the relevance ranking of the section's query (None: not ranked)."""
+    mine, theirs = heading_words(heading), heading_words(p.heading)
+    overlap = len(mine & theirs) / len(mine | theirs) if mine and theirs else 0.0
+    room = budget * WORDS_PER_TOKEN
+    words = max(len(p.body.split()), 1)
+    body = " ".join(p.body.split()[: int(room) + 1])  # what a draft keeps of it (the sentence cut drops the rest)
+    letters = [c for c in _MARKER.sub("", body) if c.isalpha()]
+    caps = sum(c.isupper() for c in letters) / max(len(letters), 1)
+    same_type = bool(doc_types) and p.doc_type.upper() in {d.upper() for d in doc_types}
+    quality = -1.5 if p.source in POLICY_SOURCES else 0.0
+    if p.source in STANDARD_SOURCES and overlap > 0 and (same_type or clause in BOILERPLATE_CLAUSES):
+        quality += 1.0  # a standard form's clause, where its own deal's kind does not show through
+    if caps > 0.5 and clause not in CONSPICUOUS:
+        quality -= 1.0
+    if same_type:
+        quality += 0.5
+    if rank is not None:
+        quality += 0.5 * max(0.0, 1 - rank / RANKED)
+    own = holes(body) if holes is not None else sum(body.count(f) for f in p.facts if len(f) >= 3) + len(_FIGURE.findall(body))
+    specific = 100 * (len(_REFERENCE.findall(body)) + 2 * len(_REDACTION.findall(body)) + own) / max(len(body.split()), 1)
+    length = min(abs(words - room) / room, 1.0) if words > room else max(0.0, 1 - words / (0.4 * room))
+    total = 2.0 * overlap + quality - 0.25 * min(specific, 8.0) - 0.5 * length
+    return FitScore(overlap, quality, specific, length, total)
+
+
+def choose(candidates, heading: str, clause: str, budget: int, n: int, *, seed: int = 0, doc_types=(), holes=None,
+           ranks=None) -> list:
+    """The precedent each of n variants adapts (None where there is no candidate): variant 0 the best
+    fit, the others the remaining good ones (within GOOD_MARGIN of the best, their heading about as close)
+    in a seeded order, cycling when there are fewer good ones than variants, so variants differ by their
+    sources where they can. holes: as fit's; ranks: {precedent id: relevance rank}."""
+    ranks = ranks or {}
+    scored = sorted(((fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id)), i, p)
+                     for i, p in enumerate(candidates) if p is not None), key=lambda x: (-x[0].total, x[1]))
+    if not scored:
+        return [None] * n
+    best = scored[0][0]
+    good = [p for f, _, p in scored if f.total >= best.total - GOOD_MARGIN and f.heading >= best.heading - HEADING_SLACK]
+    rest = good[1:]
+    random.Random(f"{seed}:{clause}:{heading}").shuffle(rest)
+    order = [good[0], *rest]
+    return [order[v % len(order)] for v in range(n)]
