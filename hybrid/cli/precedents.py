@@ -20,19 +20,29 @@ def add_draft_arguments(parser) -> None:
                         help="k precedents of the train split per section; each section cites them. Default 1 "
                         "(edited, see --precedent-start) with --filler diffusion or ar-batched, 0 with --filler ar; "
                         "0 = draft from scratch")
-    parser.add_argument("--precedent-guidance", type=PRECEDENT_GUIDANCE, default=None, metavar="W",
-                        help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
-                        "so W > 0 follows the precedent more (0 = off, default; needs the precedents beside the span: "
-                        "--precedent-start 1)")
-    parser.add_argument("--precedent-start", type=PRECEDENT_START, default=None, metavar="T",
-                        help="edit from precedent: each variant's section starts as a precedent of its own (variant 1 "
-                        "the best fit, the others the next good ones), adapted to the deal, cut at a sentence end within "
-                        "the budget, each other word masked with probability T (0: only the precedent's own facts are rewritten); "
-                        "the filler writes only the masked words (a word no contract uses is written again, then given back), "
-                        "and the clause ends where its precedent ends; the deal's facts are kept, the precedent's foreign "
-                        "facts always rewritten. Default 0 (see the README) when precedents are on and W is 0; "
-                        "1 = off: the precedents sit before the span and the filler writes it from scratch beside them. "
-                        "Needs --filler diffusion or ar-batched")
+    parser.add_argument(
+        "--precedent-guidance",
+        type=PRECEDENT_GUIDANCE,
+        default=None,
+        metavar="W",
+        help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
+        "so W > 0 follows the precedent more (0 = off, default; needs the precedents beside the span: "
+        "--precedent-start 1)",
+    )
+    parser.add_argument(
+        "--precedent-start",
+        type=PRECEDENT_START,
+        default=None,
+        metavar="T",
+        help="edit from precedent: each variant's section starts as a precedent of its own (variant 1 "
+        "the best fit, the others the next good ones), adapted to the deal, cut at a sentence end within "
+        "the budget, each other word masked with probability T (0: only the precedent's own facts are rewritten); "
+        "the filler writes only the masked words (a word no contract uses is written again, then given back), "
+        "and the clause ends where its precedent ends; the deal's facts are kept, the precedent's foreign "
+        "facts always rewritten. Default 0 (see the README) when precedents are on and W is 0; "
+        "1 = off: the precedents sit before the span and the filler writes it from scratch beside them. "
+        "Needs --filler diffusion or ar-batched",
+    )
 
 
 def _cmd_precedents(args) -> int:
@@ -55,9 +65,25 @@ def _cmd_precedents(args) -> int:
         args.clause_type, args.query or "", doc_type=args.doc_type, k=args.k, seed=args.seed, variant=args.variant
     )
     if args.json:
-        print(json.dumps({"clause_type": args.clause_type, "doc_type": args.doc_type, "query": args.query,
-                          "precedents": [{**p.provenance(), "doc_type": p.doc_type, "clause_type": p.clause_type,
-                                          "body": p.body, "facts": p.facts} for p in hits]}))
+        print(
+            json.dumps(
+                {
+                    "clause_type": args.clause_type,
+                    "doc_type": args.doc_type,
+                    "query": args.query,
+                    "precedents": [
+                        {
+                            **p.provenance(),
+                            "doc_type": p.doc_type,
+                            "clause_type": p.clause_type,
+                            "body": p.body,
+                            "facts": p.facts,
+                        }
+                        for p in hits
+                    ],
+                }
+            )
+        )
         return 0
     if not hits:
         print(f"no precedents of type {args.clause_type}", file=sys.stderr)
@@ -68,10 +94,13 @@ def _cmd_precedents(args) -> int:
 
 
 def add_parsers(sub) -> None:
-    p = sub.add_parser("precedents", help="browse (or --build) the clause library of the train split",
-                       description="The top-k precedents of CLAUSE_TYPE from the train split, their own facts replaced "
-                       "by role markers ([PARTY_A], [DATE], ...), ranked by BM25 against --query; the same doc type is "
-                       "preferred when it has k clauses of that type. The library is built on first use and cached.")
+    p = sub.add_parser(
+        "precedents",
+        help="browse (or --build) the clause library of the train split",
+        description="The top-k precedents of CLAUSE_TYPE from the train split, their own facts replaced "
+        "by role markers ([PARTY_A], [DATE], ...), ranked by BM25 against --query; the same doc type is "
+        "preferred when it has k clauses of that type. The library is built on first use and cached.",
+    )
     p.add_argument(
         "clause_type", nargs="?", default=None, help="clause type, e.g. governing_law (see hybrid.data.clauses)"
     )

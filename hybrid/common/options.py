@@ -111,8 +111,11 @@ MMR = float_range(0, 1, hi_open=True, off=0)  # the reranker's diversity weight 
 PRECEDENTS = int_range(0, MAX_PRECEDENTS, off=0)  # precedents per section (Drafter.draft, `hybrid draft --precedents`)
 PRECEDENT_GUIDANCE = float_range(0, off=0)  # added to the guidance weight (Drafter.draft, `--precedent-guidance`)
 EDIT_FILLERS = ("diffusion", "ar-batched")  # the fillers that edit a precedent start (precedent_start < 1)
-COMMIT_RULES = ("auto", "confidence", "runs")  # the diffusion filler's commit rules (hybrid.fill.diffusion.commit); auto: runs when editing
-PRECEDENT_START = float_range(0, 1, off=1)  # precedent start noise (Drafter.draft, `--precedent-start`); 0 = only what must change
+# the diffusion filler's commit rules (hybrid.fill.diffusion.commit); auto: runs when editing
+COMMIT_RULES = ("auto", "confidence", "runs")
+PRECEDENT_START = float_range(
+    0, 1, off=1
+)  # precedent start noise (Drafter.draft, `--precedent-start`); 0 = only what must change
 # What a draft does when the caller leaves precedents / precedent_start unset (None): edit from one
 # precedent per section, masking only what the deal needs changed (t = 0: the precedent's own facts,
 # no random paraphrase noise; hybrid.draft.drafter.resolve_precedents; README "Drafting from precedent")
@@ -121,9 +124,13 @@ DEFAULT_PRECEDENT_START = 0.0
 
 
 def add_threads(parser, default: int = DEFAULT_THREADS) -> None:
-    parser.add_argument("--threads", type=int_range(0, 1024), default=default,
-                        help=f"torch CPU threads; 0 = torch's default, all cores (default: {default}: fastest for "
-                        "these small models, and on a shared machine)")
+    parser.add_argument(
+        "--threads",
+        type=int_range(0, 1024),
+        default=default,
+        help=f"torch CPU threads; 0 = torch's default, all cores (default: {default}: fastest for "
+        "these small models, and on a shared machine)",
+    )
 
 
 def set_threads(n: int | None) -> None:

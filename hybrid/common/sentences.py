@@ -7,19 +7,21 @@ aside), `cut_to_sentence` (the longest prefix ending at a boundary that fits a c
 
 import re
 
-__all__ = ["sentence_boundaries", "cut_to_sentence", "ends_mid_sentence"]
-
+__all__ = ["CLOSERS", "CLOSE", "sentence_boundaries", "cut_to_sentence", "ends_mid_sentence"]
 
 _CLOSERS = "\"'”’)]"
+_CLOSE = "[" + re.escape(_CLOSERS) + "]"  # one closing quote or bracket, for a pattern
 # a word before a full stop that does not end a sentence (case-sensitive: "no." ends one, "No. 5" does not)
 _ABBREVIATIONS = frozenset(
     "Inc Ltd Corp Co Bros Pty Mr Mrs Ms Dr Jr Sr St No Nos Sec Secs Art Arts Ex vs v cf approx Para para".split()
 )
-_INITIALISM = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]$")  # "U.S", "L.L.C", "e.g", "i.e", "N.V" (the last dot not included)
+_INITIALISM = re.compile(
+    r"^(?:[A-Za-z]\.)+[A-Za-z]$"
+)  # "U.S", "L.L.C", "e.g", "i.e", "N.V" (the last dot not included)
 _ROMAN_MARKER = re.compile(r"^(?:i{1,3}|iv|vi{0,3}|ix|x)$")  # "ii." of an inline list "i. ... ii. ..."
 _LIST_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*$")
-_STOP = re.compile(rf"[.!?][{re.escape(_CLOSERS)}]*(?=\s|$)")
-_PARAGRAPH_END = re.compile(rf"[.;:][{re.escape(_CLOSERS)}]*(?=[ \t]*\n)")
+_STOP = re.compile(rf"[.!?]{_CLOSE}*(?=\s|$)")
+_PARAGRAPH_END = re.compile(rf"[.;:]{_CLOSE}*(?=[ \t]*\n)")
 
 
 def _ends_sentence(text: str, dot: int, end: int) -> bool:
@@ -30,7 +32,12 @@ def _ends_sentence(text: str, dot: int, end: int) -> bool:
     while start > 0 and not text[start - 1].isspace():
         start -= 1
     word = text[start:dot].lstrip("(\"'“‘[")
-    if word in _ABBREVIATIONS or _INITIALISM.match(word) or (len(word) == 1 and word.isalpha()) or _ROMAN_MARKER.match(word):
+    if (
+        word in _ABBREVIATIONS
+        or _INITIALISM.match(word)
+        or (len(word) == 1 and word.isalpha())
+        or _ROMAN_MARKER.match(word)
+    ):
         return False
     if word == "etc":  # "etc. and" goes on; "etc. The" is a new sentence
         nxt = text[end:].lstrip()
@@ -78,8 +85,11 @@ def ends_mid_sentence(text: str) -> bool:
     body = text.strip()
     if not body:
         return False
-    if "\n" not in body and (body.startswith("#") or (len(body.split()) <= 8 and all(_HEADING_WORD.match(w) for w in body.split()))):
+    if "\n" not in body and (
+        body.startswith("#") or (len(body.split()) <= 8 and all(_HEADING_WORD.match(w) for w in body.split()))
+    ):
         return False
     return body.rstrip(_CLOSERS + "*_")[-1:] not in ".!?:;"
 
 
+CLOSERS, CLOSE = _CLOSERS, _CLOSE

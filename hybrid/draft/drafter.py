@@ -157,7 +157,8 @@ def resolve_precedents(precedents=None, precedent_guidance=None, precedent_start
     - precedents: hybrid.common.options.DEFAULT_PRECEDENTS (1) when the filler edits a start (EDIT_FILLERS) or
       precedent_start / precedent_guidance is set; else 0 (the "ar" filler drafts from scratch);
     - precedent_guidance: 0 (off);
-    - precedent_start: DEFAULT_PRECEDENT_START (0: edit from precedent, only what the deal needs changed) when precedents >= 1, precedent_guidance
+    - precedent_start: DEFAULT_PRECEDENT_START (0: edit from precedent, only what the deal needs changed)
+      when precedents >= 1, precedent_guidance
       is 0 and the filler edits; else 1 (off: with precedents >= 1 they sit beside the span).
     So a call that sets nothing edits from one precedent per section; precedents=0 drafts from scratch."""
     w = 0.0 if precedent_guidance is None else precedent_guidance
@@ -266,8 +267,11 @@ class Drafter:
 
     def model_info(self) -> dict:
         keep = ("step", "tokens_seen", "params", "git_commit", "wall_seconds")
-        return {"path": self.path, "params": self.model.num_params() if hasattr(self.model, "num_params") else None,
-                **{k: self.record[k] for k in keep if k in self.record}}
+        return {
+            "path": self.path,
+            "params": self.model.num_params() if hasattr(self.model, "num_params") else None,
+            **{k: self.record[k] for k in keep if k in self.record},
+        }
 
     def precedent_library(self):
         """The clause library precedents are drawn from (hybrid.precedents.library.load_library on first use)."""
@@ -313,15 +317,43 @@ class Drafter:
             from hybrid.fidelity.foreign_facts import deal_ban_ids
 
             bans = deal_ban_ids(self.tokenizer, skeleton.deal_text)
-            guard = FactGuard(self.tokenizer, skeleton.deal_text, vocab=self.model.output_weight.shape[0],
-                              precedent_facts=precedent_facts) if self.fact_guard else None
+            guard = (
+                FactGuard(
+                    self.tokenizer,
+                    skeleton.deal_text,
+                    vocab=self.model.output_weight.shape[0],
+                    precedent_facts=precedent_facts,
+                )
+                if self.fact_guard
+                else None
+            )
             params = replace(
                 params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))), fact_guard=guard
             )
         fill = fill_function(self.filler, self.fill_config)
         extra = {} if start is None else {"start": start}  # only EDIT_FILLERS edit a start (checked in _events)
-        return fill(self.model, self.tokenizer, skeleton, n=n, steps=steps, guidance=guidance, seed=seed, params=params,
-                    on_step=on_step, **extra)
+        return fill(
+            self.model,
+            self.tokenizer,
+            skeleton,
+            n=n,
+            steps=steps,
+            guidance=guidance,
+            seed=seed,
+            params=params,
+            on_step=on_step,
+            **extra,
+        )
+
+    @staticmethod
+    def _revise(template, skeleton, fills, provenance, library):
+        """(each variant's bodies after the draft-level consistency pass, its report: hybrid.draft.revise)."""
+        from hybrid.draft.revise import revise, source_sections
+
+        bodies = [[strip_numbering(b) for b in (f.spans if isinstance(f, FillResult) else f)] for f in fills]
+        sources = source_sections(library) if library is not None else {}
+        preamble = skeleton.segments[1].text
+        return revise(bodies, skeleton.spans, preamble, provenance, sources, keep=template.defined_terms)
 
     def rank(
         self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0
@@ -339,8 +371,10 @@ class Drafter:
             drafts = []
             for rank, r in enumerate(ranked, 1):
                 bodies = variants[r.index]
-                sections = [{"number": str(i + 1), "heading": s.heading, "clause": s.clause, "body": b}
-                            for i, (s, b) in enumerate(zip(skeleton.spans, bodies))]
+                sections = [
+                    {"number": str(i + 1), "heading": s.heading, "clause": s.clause, "body": b}
+                    for i, (s, b) in enumerate(zip(skeleton.spans, bodies))
+                ]
                 drafts.append(
                     Draft(
                         rank,
@@ -384,7 +418,8 @@ class Drafter:
         the planner and the filler). Every Draft carries the call's stage timings (seconds).
         Left unset (None), precedents, precedent_guidance and precedent_start take their defaults
         (resolve_precedents): with the diffusion or ar-batched filler a draft edits from one precedent per
-        section at precedent_start 0 (only what the deal needs changed is rewritten); precedents=0 drafts from scratch. When none of the three is set
+        section at precedent_start 0 (only what the deal needs changed is rewritten); precedents=0 drafts
+        from scratch. When none of the three is set
         and the default cannot be had (no corpus to build the clause library from), the draft is made
         from scratch with a warning; a call that sets one of them raises instead. Every Draft's `settings` holds the
         values used.
@@ -586,8 +621,17 @@ class Drafter:
                 from hybrid.skeleton.from_precedents import draft_from_precedents
 
                 skeleton, provenance, start, facts = draft_from_precedents(
-                    self.tokenizer, skeleton, library, template, values, n, k=precedents, seed=seed,
-                    start_noise=precedent_start, max_start_tokens=MAX_START_TOKENS)
+                    self.tokenizer,
+                    skeleton,
+                    library,
+                    template,
+                    values,
+                    n,
+                    k=precedents,
+                    seed=seed,
+                    start_noise=precedent_start,
+                    max_start_tokens=MAX_START_TOKENS,
+                )
                 if start is None:
                     guidance = guidance + precedent_guidance
                 timings["precedents"] = time.perf_counter() - ts
@@ -605,12 +649,14 @@ class Drafter:
             timings["fill"] = time.perf_counter() - ts
 
             ts = time.perf_counter()
+            fills, revisions = self._revise(template, skeleton, fills, provenance, library)
+            timings["revise"] = time.perf_counter() - ts
+            ts = time.perf_counter()
             drafts = self.rank(template, values, outline, fills, mmr=mmr, seed=seed)
             timings["rank"] = time.perf_counter() - ts
             timings["total"] = time.perf_counter() - t0
             for d in drafts:
-                d.timings, d.settings = timings, settings
+                d.timings, d.settings, d.consistency = timings, settings, revisions[d.variant]
                 for sec, prov in zip(d.sections, provenance[d.variant] if provenance else []):
                     sec["precedents"] = prov
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)
-

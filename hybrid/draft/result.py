@@ -34,6 +34,7 @@ class Draft:
     variant: int = 0  # index of this variant in the filler's batch
     timings: dict = field(default_factory=dict)  # seconds per stage of the draft() call that made it
     settings: dict = field(default_factory=dict)  # the precedent settings that call used (defaults resolved)
+    consistency: dict = field(default_factory=dict)  # what the draft-level pass changed (hybrid.draft.revise)
 
     @property
     def words(self) -> int:

@@ -58,9 +58,15 @@ _ENTRY = re.compile(r"(?:^|(?<=[.;:]\s)|(?<=[.;:]\s\s))\s*(?:\(?[a-z0-9]{1,4}[.)
 _HEAD = re.compile(rf"{_TERM}(?={_QUALIFIER}{_DEFINES})")  # a term a definition defines, wherever it stands
 _TRAILING_NUMBER = re.compile(r"(?:(?:^|\s)(?:\(?[a-z0-9]{1,4}\)|\d+(?:\.\d+)*\.?|[a-z]\.))+\s*$")
 _TRAILING_JOIN = re.compile(r"[\s;,:]*(?:\b(?:and|or)\b)?[\s;,:]*$")
-_CROSS_REFERENCE = re.compile(r"^.{0,80}?\b(?:has|have|shall have) the meanings?\b")  # "... has the meaning set forth in Section 4"
-_LEAD = re.compile(r"\b(?:mean|defin|used in|purposes)", re.I)  # a lead-in says what follows ("... shall have the meanings ...")
-_MARKER = re.compile(r"\[[A-Z_]+\]")  # a normalized fact of the source deal (hybrid.data.facts): no generic definition holds one
+_CROSS_REFERENCE = re.compile(
+    r"^.{0,80}?\b(?:has|have|shall have) the meanings?\b"
+)  # "... has the meaning set forth in Section 4"
+_LEAD = re.compile(
+    r"\b(?:mean|defin|used in|purposes)", re.I
+)  # a lead-in says what follows ("... shall have the meanings ...")
+_MARKER = re.compile(
+    r"\[[A-Z_]+\]"
+)  # a normalized fact of the source deal (hybrid.data.facts): no generic definition holds one
 _PREAMBLE_TERM = re.compile(r"[\"“]([^\"“”]{1,60})[\"”]")
 
 
@@ -89,7 +95,7 @@ def entries(body: str) -> tuple[str, list[tuple[str, str]]]:
         if lead is None and not out and para[: found[0].start()].strip():
             lead = para[: found[0].start()].strip()
         for m, nxt in zip(found, found[1:] + [None]):
-            text = para[m.start(1): nxt.start() if nxt else len(para)]
+            text = para[m.start(1) : nxt.start() if nxt else len(para)]
             text = _TRAILING_JOIN.sub("", _TRAILING_NUMBER.sub("", text.rstrip())).strip()
             out.append((m.group(2).strip(), text))
     return (body, []) if not out else (lead or "", out)
@@ -144,7 +150,9 @@ def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "Composed
             key = term.lower()
             if key not in keep or key in used or _CROSS_REFERENCE.match(text):  # the source's own sections, not ours
                 continue
-            if _MARKER.search(text):  # "over [PERCENT] of the capital stock", "banks in [LAW]": the source deal's own facts
+            if _MARKER.search(
+                text
+            ):  # "over [PERCENT] of the capital stock", "banks in [LAW]": the source deal's own facts
                 continue
             text = _cut(text)
             n = len(text.split())
@@ -170,6 +178,15 @@ def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "Composed
     # alphabetical, as contracts list them
     body = "\n\n".join(([lead] if lead else []) + [text for _, text in sorted(chosen)])
     facts = list(dict.fromkeys(f for p in sources for f in p.facts))
-    return ComposedPrecedent(id="composed:" + "+".join(p.id for p in sources), doc_id=first.doc_id, source=first.source,
-                             license=first.license, doc_type=first.doc_type, clause_type=first.clause_type,
-                             heading=first.heading, body=body, facts=facts, sources=sources)
+    return ComposedPrecedent(
+        id="composed:" + "+".join(p.id for p in sources),
+        doc_id=first.doc_id,
+        source=first.source,
+        license=first.license,
+        doc_type=first.doc_type,
+        clause_type=first.clause_type,
+        heading=first.heading,
+        body=body,
+        facts=facts,
+        sources=sources,
+    )

@@ -18,15 +18,39 @@ import random
 import re
 from dataclasses import dataclass
 
-__all__ = ["FitScore", "fit", "choose", "heading_words", "STANDARD_SOURCES", "CONSPICUOUS", "GOOD_MARGIN", "HEADING_SLACK"]
+__all__ = [
+    "FitScore",
+    "fit",
+    "choose",
+    "heading_words",
+    "STANDARD_SOURCES",
+    "CONSPICUOUS",
+    "GOOD_MARGIN",
+    "HEADING_SLACK",
+]
 
 STANDARD_SOURCES = frozenset({"commonpaper", "bonterms"})  # standard agreements written to be reused
 POLICY_SOURCES = frozenset({"github-site-policy", "basecamp-policies"})  # website policies: not bilateral contracts
 CONSPICUOUS = frozenset({"warranties", "limitation_of_liability"})  # clause types that conventionally shout
 # clause types whose text does not depend on the kind of deal: a standard form's version serves any contract
-BOILERPLATE_CLAUSES = frozenset({"governing_law", "dispute_resolution", "notices", "assignment", "severability",
-                                 "entire_agreement", "amendment", "counterparts", "force_majeure", "general", "survival",
-                                 "relationship", "publicity", "remedies"})
+BOILERPLATE_CLAUSES = frozenset(
+    {
+        "governing_law",
+        "dispute_resolution",
+        "notices",
+        "assignment",
+        "severability",
+        "entire_agreement",
+        "amendment",
+        "counterparts",
+        "force_majeure",
+        "general",
+        "survival",
+        "relationship",
+        "publicity",
+        "remedies",
+    }
+)
 RANKED = 16  # relevance ranks that earn a bonus (the retrieval shortlist of hybrid.skeleton.from_precedents)
 GOOD_MARGIN = 1.0  # precedents within this much of the best fit are good enough for a variant to adapt ...
 HEADING_SLACK = 0.25  # ... when their heading is about as close to the section's as the best one's
@@ -34,11 +58,16 @@ WORDS_PER_TOKEN = 0.72  # contract English under the shipped BPE (about 4.4 byte
 
 _WORD = re.compile(r"[a-z]+")
 _HEADING_STOP = frozenset("the and of to or in a an for by on with this its".split())
-_REFERENCE = re.compile(r"\b(?:Sections?|Articles?|Exhibits?|Schedules?|Annex(?:es)?|Appendix|Attachments?|Paragraphs?)\s+"
-                        r"(?:[0-9]+|[A-Z]\b|[IVX]+\b)", re.I)
+_REFERENCE = re.compile(
+    r"\b(?:Sections?|Articles?|Exhibits?|Schedules?|Annex(?:es)?|Appendix|Attachments?|Paragraphs?)\s+"
+    r"(?:[0-9]+|[A-Z]\b|[IVX]+\b)",
+    re.I,
+)
 _REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
 _MARKER = re.compile(r"\[[A-Z_]+\]")
-_FIGURE = re.compile(r"\[(?:DATE|AMOUNT|PERCENT|DURATION)\]")  # the source deal's own figures (the deal's, or a fallback phrase, stand in)
+_FIGURE = re.compile(
+    r"\[(?:DATE|AMOUNT|PERCENT|DURATION)\]"
+)  # the source deal's own figures (the deal's, or a fallback phrase, stand in)
 
 
 def _stem(w: str) -> str:
@@ -87,26 +116,41 @@ def fit(p, heading: str, clause: str, budget: int, doc_types=(), holes=None, ran
         quality += 0.5
     if rank is not None:
         quality += 0.5 * max(0.0, 1 - rank / RANKED)
-    own = holes(body) if holes is not None else sum(body.count(f) for f in p.facts if len(f) >= 3) + len(_FIGURE.findall(body))
-    specific = 100 * (len(_REFERENCE.findall(body)) + 2 * len(_REDACTION.findall(body)) + own) / max(len(body.split()), 1)
+    own = (
+        holes(body)
+        if holes is not None
+        else sum(body.count(f) for f in p.facts if len(f) >= 3) + len(_FIGURE.findall(body))
+    )
+    specific = (
+        100 * (len(_REFERENCE.findall(body)) + 2 * len(_REDACTION.findall(body)) + own) / max(len(body.split()), 1)
+    )
     length = min(abs(words - room) / room, 1.0) if words > room else max(0.0, 1 - words / (0.4 * room))
     total = 2.0 * overlap + quality - 0.25 * min(specific, 8.0) - 0.5 * length
     return FitScore(overlap, quality, specific, length, total)
 
 
-def choose(candidates, heading: str, clause: str, budget: int, n: int, *, seed: int = 0, doc_types=(), holes=None,
-           ranks=None) -> list:
+def choose(
+    candidates, heading: str, clause: str, budget: int, n: int, *, seed: int = 0, doc_types=(), holes=None, ranks=None
+) -> list:
     """The precedent each of n variants adapts (None where there is no candidate): variant 0 the best
     fit, the others the remaining good ones (within GOOD_MARGIN of the best, their heading about as close)
     in a seeded order, cycling when there are fewer good ones than variants, so variants differ by their
     sources where they can. holes: as fit's; ranks: {precedent id: relevance rank}."""
     ranks = ranks or {}
-    scored = sorted(((fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id)), i, p)
-                     for i, p in enumerate(candidates) if p is not None), key=lambda x: (-x[0].total, x[1]))
+    scored = sorted(
+        (
+            (fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id)), i, p)
+            for i, p in enumerate(candidates)
+            if p is not None
+        ),
+        key=lambda x: (-x[0].total, x[1]),
+    )
     if not scored:
         return [None] * n
     best = scored[0][0]
-    good = [p for f, _, p in scored if f.total >= best.total - GOOD_MARGIN and f.heading >= best.heading - HEADING_SLACK]
+    good = [
+        p for f, _, p in scored if f.total >= best.total - GOOD_MARGIN and f.heading >= best.heading - HEADING_SLACK
+    ]
     rest = good[1:]
     random.Random(f"{seed}:{clause}:{heading}").shuffle(rest)
     order = [good[0], *rest]

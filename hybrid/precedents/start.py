@@ -23,6 +23,9 @@ import re
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import PRECEDENT_START
 from hybrid.common.sentences import cut_to_sentence
+from hybrid.data.facts import DealFacts
+from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names
+from hybrid.precedents.definitions import defined_heads
 from hybrid.precedents.library import letter_words
 
 __all__ = ["SpanStart", "fact_holes", "start_tokens", "precedent_starts", "starts_from_draws", "check_start_noise"]
@@ -32,9 +35,12 @@ _SENTENCE_END = re.compile(r"[.;:!?]+[\"')\]”’]*")  # a token that ends a se
 
 
 def check_start_noise(t) -> float:
-    """The noise level t of a precedent start: a number in [0, 1] (0 = only what must change, 1 = off; hybrid.common.options.PRECEDENT_START)."""
+    """The noise level t of a precedent start: a number in [0, 1] (0 = only what must change, 1 = off;
+    hybrid.common.options.PRECEDENT_START)."""
     if not PRECEDENT_START.contains(t):
-        raise SamplingError(f"precedent_start must be a number in [0, 1] (0 = only what must change, 1 = off), got {t!r}.")
+        raise SamplingError(
+            f"precedent_start must be a number in [0, 1] (0 = only what must change, 1 = off), got {t!r}."
+        )
     return float(t)
 
 
@@ -68,8 +74,17 @@ def _overlaps(a: int, b: int, spans) -> bool:
     return any(a < e and s < b for s, e in spans)
 
 
-def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, rng: random.Random, budget: int,
-                 own_facts=(), words=None) -> SpanStart:
+def start_tokens(
+    tokenizer,
+    text: str,
+    deal: DealFacts,
+    allowed: str,
+    t: float,
+    rng: random.Random,
+    budget: int,
+    own_facts=(),
+    words=None,
+) -> SpanStart:
     """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
     tokens of the deal's facts kept (also inside a phrase masked as foreign), tokens of facts `allowed` does not state,
     of isolated acronyms
@@ -86,8 +101,16 @@ def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, t: float, 
     draws = [rng.random() < t for _ in range(len(text.split()) + 1)]  # one per whitespace word (+ a trailing space)
     out = _start(tokenizer, text, keep, drop, draws, budget, words, t < 1)
     if not text[:1].isspace():  # the same words masked after a space: the spans move by one character
-        out.spaced = _start(tokenizer, " " + text, [(a + 1, b + 1) for a, b in keep], [(a + 1, b + 1) for a, b in drop],
-                            draws, budget, words, t < 1)
+        out.spaced = _start(
+            tokenizer,
+            " " + text,
+            [(a + 1, b + 1) for a, b in keep],
+            [(a + 1, b + 1) for a, b in drop],
+            draws,
+            budget,
+            words,
+            t < 1,
+        )
     return out
 
 
@@ -139,8 +162,18 @@ def _start(tokenizer, text, keep, drop, draws, budget, words, stops: bool = True
     return SpanStart(out, original, words, ends=len(enc.ids) <= budget)
 
 
-def precedent_starts(tokenizer, texts, deal: DealFacts, allowed: str, t: float, n: int, seed: int,
-                     budgets: list[int], own_facts=None, words=None) -> list[list[list[int]]]:
+def precedent_starts(
+    tokenizer,
+    texts,
+    deal: DealFacts,
+    allowed: str,
+    t: float,
+    n: int,
+    seed: int,
+    budgets: list[int],
+    own_facts=None,
+    words=None,
+) -> list[list[list[int]]]:
     """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked), or, when
     texts holds one list per variant (len n, each a list per span), variant v's span s from
     texts[v][s] (each variant edits its own draw of precedents); own_facts[s] (or own_facts[v][s]):
@@ -154,18 +187,26 @@ def precedent_starts(tokenizer, texts, deal: DealFacts, allowed: str, t: float, 
     facts_v = own_facts if (per_variant and own_facts) else [own_facts or [()] * len(texts_v[0])] * n
     if words is not None:  # the deal's own words may be written too
         words = frozenset(words) | set(letter_words(allowed))
-    return [[start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
-             for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))] for v in range(n)]
+    return [
+        [
+            start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
+            for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))
+        ]
+        for v in range(n)
+    ]
 
 
-_INLINE_HEADING = re.compile(r"^\s*((?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)(?:[ ,;]+(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)){0,6})\.\s+(?=\S)")
+_HEADING_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)"
+_INLINE_HEADING = re.compile(
+    rf"^\s*({_HEADING_WORD}(?:[ ,;]+{_HEADING_WORD}){{0,6}})\.\s+(?=\S)"
+)
 
 
 def strip_inline_heading(text: str) -> str:
     """text without the run-in heading it opens with ("Delivery; Shipment. (a) Each ..." -> "(a) Each ..."):
     the draft's own heading stands above the clause, and a frame sentence may open it."""
     m = _INLINE_HEADING.match(text)
-    return text[m.end():] if m else text
+    return text[m.end() :] if m else text
 
 
 def fit_text(tokenizer, text: str, room: int | None) -> str:
@@ -178,15 +219,37 @@ def fit_text(tokenizer, text: str, room: int | None) -> str:
     return cut_to_sentence(text, fits) or text
 
 
-def starts_from_draws(tokenizer, draws, deal: DealFacts, allowed: str, t: float, seed: int, budgets: list[int],
-                      words=None, rooms=None, deals=None) -> tuple[list, list[str]]:
+def starts_from_draws(
+    tokenizer,
+    draws,
+    deal: DealFacts,
+    allowed: str,
+    t: float,
+    seed: int,
+    budgets: list[int],
+    words=None,
+    rooms=None,
+    deals=None,
+) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
     hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
     sentence end within rooms[s] tokens (rooms None: whole), or None: fully masked), n = len(draws); deals[s]:
     the facts span s adapts to (None: `deal` everywhere)."""
     rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
-    texts = [[fit_text(tokenizer, strip_inline_heading(p.adapted(f)), r) if p else None for p, r, f in zip(d, rooms, deals)]
-             for d in draws]
-    start = precedent_starts(tokenizer, texts, deal, allowed, t,
-                             len(draws), seed, budgets, [[p.facts if p else () for p in d] for d in draws], words=words)
+    texts = [
+        [fit_text(tokenizer, strip_inline_heading(p.adapted(f)), r) if p else None for p, r, f in zip(d, rooms, deals)]
+        for d in draws
+    ]
+    start = precedent_starts(
+        tokenizer,
+        texts,
+        deal,
+        allowed,
+        t,
+        len(draws),
+        seed,
+        budgets,
+        [[p.facts if p else () for p in d] for d in draws],
+        words=words,
+    )
     return start, [f for d in draws for p in d if p for f in p.facts]

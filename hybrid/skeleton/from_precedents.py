@@ -27,7 +27,6 @@ from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an
 from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
-from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 from hybrid.precedents.fit import STANDARD_SOURCES, choose
 from hybrid.precedents.start import fact_holes
 
@@ -51,8 +50,11 @@ def _role(preamble: str, key: str) -> str | None:
     return m.group(1) if m else None
 
 
-_DURATION_VALUE = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty|ninety)\b"
-                             r"(?:\s*\(\d+\))?[\s-]+(?:calendar\s+|business\s+)?(?:day|week|month|quarter|year)s?\b", re.I)
+_DURATION_VALUE = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty|ninety)\b"
+    r"(?:\s*\(\d+\))?[\s-]+(?:calendar\s+|business\s+)?(?:day|week|month|quarter|year)s?\b",
+    re.I,
+)
 _AMOUNT_VALUE = re.compile(r"[$€£]|\b(?:USD|EUR|GBP)\b|\d[\d,.]*\s*(?:dollars|euros)\b", re.I)
 _PERCENT_VALUE = re.compile(r"\d\s*(?:%|percent\b|per cent\b)", re.I)
 
@@ -61,6 +63,7 @@ def deal_from_template(template, values: dict) -> DealFacts:
     """The deal's facts: parties by their defined role (else their names), date, law, and the first field
     named like an amount / percent / term whose value reads as one ("delivery_terms" is not a term:
     "FCA Supplier's facility" would stand in for every period of a precedent)."""
+
     def first(pattern, value=None) -> str | None:
         for k, v in values.items():
             if pattern.search(k) and isinstance(v, str) and v.strip() and (value is None or value.search(v)):
@@ -78,14 +81,12 @@ def deal_from_template(template, values: dict) -> DealFacts:
     )
 
 
-TERM_CLAUSES = frozenset({"term", "termination"})  # the clauses where a precedent's period is the deal's term
-
-
 def clause_deal(deal: DealFacts, clause: str) -> DealFacts:
-    """The facts a clause of type `clause` adapts to: outside TERM_CLAUSES a precedent's periods are notice
-    or payment periods, not the deal's term, so its [DURATION] markers read "the agreed period" rather
-    than the term ("payment no later than 5 years after shipment")."""
-    return deal if clause in TERM_CLAUSES else replace(deal, duration=None)
+    """The facts a clause of type `clause` adapts to: the deal's, less its duration. A precedent's periods are
+    cure, notice and payment periods as often as its term ("cure a breach within 2 years" when the term
+    was put there), so its [DURATION] markers read "the agreed period"; the template's frame states the
+    term where the template has one."""
+    return replace(deal, duration=None)
 
 
 def section_query(span, values: dict) -> str:
@@ -93,8 +94,18 @@ def section_query(span, values: dict) -> str:
     return " ".join([span.heading, *span.required_terms, *(str(v) for v in values.values())])
 
 
-def condition(skeleton, library, template, values: dict, k: int, *, seed: int = 0, variant: int = 0,
-              max_words: int = MAX_PRECEDENT_WORDS, return_hits: bool = False):
+def condition(
+    skeleton,
+    library,
+    template,
+    values: dict,
+    k: int,
+    *,
+    seed: int = 0,
+    variant: int = 0,
+    max_words: int = MAX_PRECEDENT_WORDS,
+    return_hits: bool = False,
+):
     """(the skeleton with each span's k precedents before it, [[provenance dict] per span]), and with
     return_hits the Precedents themselves per span as a third item."""
     deal = deal_from_template(template, values)
@@ -127,8 +138,19 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     chosen = []
     for s in skeleton.spans:
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
-        chosen.append(choose([_Adapted(p, clause_deal(deal, s.clause)) for p in pool], s.heading, s.clause, s.budget, n, seed=seed,
-                             doc_types=doc_types, holes=holes, ranks=ranks))
+        chosen.append(
+            choose(
+                [_Adapted(p, clause_deal(deal, s.clause)) for p in pool],
+                s.heading,
+                s.clause,
+                s.budget,
+                n,
+                seed=seed,
+                doc_types=doc_types,
+                holes=holes,
+                ranks=ranks,
+            )
+        )
         chosen[-1] = [c.precedent if c is not None else None for c in chosen[-1]]
     for v in range(n):
         row = []
@@ -148,7 +170,9 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
 
 
 ROOM_MARGIN = 3  # span slots a start leaves free: the filler keeps the last one masked, and <eos> ends the span
-FIT_CANDIDATES = 16  # retrieved candidates per section that hybrid.precedent_fit chooses from (as many again of any doc type)
+FIT_CANDIDATES = (
+    16  # retrieved candidates per section that hybrid.precedent_fit chooses from (as many again of any doc type)
+)
 
 
 def _candidates(library, clause: str, query: str, doc_types) -> tuple[list, dict]:
@@ -158,7 +182,10 @@ def _candidates(library, clause: str, query: str, doc_types) -> tuple[list, dict
     wanted = {d.upper() for d in doc_types}
     ranked = library.retrieve(clause, query, k=FIT_CANDIDATES)
     seen, out = set(), []
-    for p in [*library.of_type(clause, lambda p: p.doc_type.upper() in wanted or p.source in STANDARD_SOURCES), *ranked]:
+    for p in [
+        *library.of_type(clause, lambda p: p.doc_type.upper() in wanted or p.source in STANDARD_SOURCES),
+        *ranked,
+    ]:
         if p.id not in seen:
             seen.add(p.id)
             out.append(p)
@@ -175,8 +202,19 @@ class _Adapted:
         return getattr(self.precedent, name)
 
 
-def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, n: int, *, k: int, seed: int = 0,
-                          start_noise: float = 1.0, max_start_tokens: int = 4096):
+def draft_from_precedents(
+    tokenizer,
+    skeleton,
+    library,
+    template,
+    values: dict,
+    n: int,
+    *,
+    k: int,
+    seed: int = 0,
+    start_noise: float = 1.0,
+    max_start_tokens: int = 4096,
+):
     """What Drafter.draft(precedents=k, precedent_start=start_noise) fills: (skeleton, provenance[v][s],
     start or None, the precedents' own facts for the fact guard). start_noise = 1: the k precedents
     sit beside each span (condition), the same for every variant; < 1: nothing beside the spans,
@@ -190,9 +228,18 @@ def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, 
     draws = variant_draws(skeleton, library, template, values, n, seed=seed)
     rooms = [s.budget - (len(tokenizer.encode(s.frame)) if s.frame else 0) - ROOM_MARGIN for s in skeleton.spans]
     deal = deal_from_template(template, values)
-    start, facts = starts_from_draws(tokenizer, draws, deal, skeleton.deal_text, start_noise, seed,
-                                     [max_start_tokens] * len(skeleton.spans), words=library.words(), rooms=rooms,
-                                     deals=[clause_deal(deal, s.clause) for s in skeleton.spans])
+    start, facts = starts_from_draws(
+        tokenizer,
+        draws,
+        deal,
+        skeleton.deal_text,
+        start_noise,
+        seed,
+        [max_start_tokens] * len(skeleton.spans),
+        words=library.words(),
+        rooms=rooms,
+        deals=[clause_deal(deal, s.clause) for s in skeleton.spans],
+    )
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
 
 

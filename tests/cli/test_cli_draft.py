@@ -135,14 +135,27 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
         and report["fields"]["party_a"] == "Acme Robotics, Inc."
     )
     assert report["outline"] == result["outline"] and len(report["outline"]["sections"]) == 5
-    assert report["settings"] == {"n": 3, "steps": 2, "guidance": report["settings"]["guidance"], "temperature": 0.8, "top_p": 0.95,
-                                  "format": "md", "filler": "diffusion", "headings": "template",
-                                  "precedents": 1, "precedent_guidance": 0.0, "precedent_start": 0.0, "precedent_note": None,
-                                  "precision": "fp32", "commit": "runs", "threads": 1}
+    assert report["settings"] == {
+        "n": 3,
+        "steps": 2,
+        "guidance": report["settings"]["guidance"],
+        "temperature": 0.8,
+        "top_p": 0.95,
+        "format": "md",
+        "filler": "diffusion",
+        "headings": "template",
+        "precedents": 1,
+        "precedent_guidance": 0.0,
+        "precedent_start": 0.0,
+        "precedent_note": None,
+        "precision": "fp32",
+        "commit": "runs",
+        "threads": 1,
+    }
     # explicit and recorded: by default each section edits a precedent (at t = 0, so the run rule commits);
     # "auto" precision is fp32 on any CPU
     assert report["model"]["path"] == argv[-1] and report["model"]["params"] > 0
-    assert set(report["timings"]) == {"load", "plan", "precedents", "fill", "rank", "total"}
+    assert set(report["timings"]) == {"load", "plan", "precedents", "fill", "revise", "rank", "total"}
     assert [(d["rank"], d["score"], d["scores"], d["path"]) for d in report["drafts"]] == [
         (r["rank"], r["score"], r["scores"], r["path"]) for r in rows
     ]
@@ -251,10 +264,16 @@ def test_rank_prints_candidates_best_first(capsys, checkpoint, tmp_path):
     assert all(set(r["scores"]) == {"bm25", "dense", "coverage", "pmi"} for r in rows)
 
 
-@pytest.mark.parametrize("lines,words", [(["{\"text\": \"ok\"}", "{oops"], ["line 2", "not valid JSON"]),
-                                         (["{\"body\": \"x\"}"], ["line 1", "\"text\""]), ([], ["no candidates"]),
-                                         (["{\"text\": \"ok\"}", "{\"text\": \"\"}"], ["line 2", "empty \"text\""]),
-                                         (["{\"text\": \" \\n\\t \"}"], ["line 1", "empty \"text\""])])
+@pytest.mark.parametrize(
+    "lines,words",
+    [
+        (['{"text": "ok"}', "{oops"], ["line 2", "not valid JSON"]),
+        (['{"body": "x"}'], ["line 1", '"text"']),
+        ([], ["no candidates"]),
+        (['{"text": "ok"}', '{"text": ""}'], ["line 2", 'empty "text"']),
+        (['{"text": " \\n\\t "}'], ["line 1", 'empty "text"']),
+    ],
+)
 def test_rank_bad_candidates_exit_2(capsys, checkpoint, tmp_path, lines, words):
     path = _candidates(tmp_path, lines)
     code, stdout, err = _run(capsys, "rank", "--spec", "Payment", "--candidates", path, "--checkpoint", checkpoint)

@@ -33,9 +33,22 @@ def test_drafts_are_ranked_best_first(drafts):
     assert sorted(d.variant for d in drafts) == [0, 1, 2, 3]
     for d in drafts:
         assert isinstance(d, Draft) and d.score == d.scores["total"] and "loglik" in d.scores
-        assert d.outline == OUTLINE and [s["heading"] for s in d.sections] == [s["heading"] for s in OUTLINE["sections"]]
-        assert set(d.timings) == {"plan", "precedents", "fill", "rank", "total"}  # by default each section edits a precedent
-        assert d.settings == {"precedents": 1, "precedent_guidance": 0.0, "precedent_start": 0.0, "precedent_note": None}
+        assert d.outline == OUTLINE and [s["heading"] for s in d.sections] == [
+            s["heading"] for s in OUTLINE["sections"]
+        ]
+        assert set(d.timings) == {
+            "plan",
+            "precedents",
+            "fill",
+            "rank",
+            "total",
+        }  # by default each section edits a precedent
+        assert d.settings == {
+            "precedents": 1,
+            "precedent_guidance": 0.0,
+            "precedent_start": 0.0,
+            "precedent_note": None,
+        }
         assert all(s["precedents"] for s in d.sections)  # every section cites what it edited
 
 

@@ -89,9 +89,16 @@ def test_every_drafted_section_cites_its_precedents(drafter, tmp_path):
         for f in FOREIGN:
             assert f not in d.text
     path = drafts[0].to_docx(tmp_path / "d.docx")
-    assert sum("Drafted from precedent" in p.text for p in docx.Document(str(path)).paragraphs) == len(drafts[0].sections)
-    assert all("precedents" not in s for s in drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=0)[0].sections)
-    edited = drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)[0]  # the default: each section edits one
+    assert sum("Drafted from precedent" in p.text for p in docx.Document(str(path)).paragraphs) == len(
+        drafts[0].sections
+    )
+    assert all(
+        "precedents" not in s
+        for s in drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=0)[0].sections
+    )
+    edited = drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE)[
+        0
+    ]  # the default: each section edits one
     assert all(len(s["precedents"]) == 1 for s in edited.sections) and edited.settings["precedent_start"] == 0.0
 
 
@@ -101,25 +108,39 @@ def test_the_ar_baseline_gets_the_same_precedent_context(tiny_model, tokenizer):
     assert all(s["precedents"] for s in d.sections)
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    ({"precedents": -1}, "precedents must be an integer in"),
-    ({"precedents": 9}, "precedents must be an integer in"),
-    ({"precedents": 1, "precedent_guidance": -0.5}, "precedent_guidance must be"),
-    ({"precedents": 0, "precedent_guidance": 1.0}, "precedent_guidance needs precedents"),
-    ({"precedents": 1, "precedent_start": -0.5}, r"precedent_start must be a number in \[0, 1\]"),
-    ({"precedents": 0, "precedent_start": 0.5}, "precedent_start needs precedents"),
-    ({"precedent_start": 0.5, "precedent_guidance": 1.0}, "precedent_guidance guides on the precedents beside each clause"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"precedents": -1}, "precedents must be an integer in"),
+        ({"precedents": 9}, "precedents must be an integer in"),
+        ({"precedents": 1, "precedent_guidance": -0.5}, "precedent_guidance must be"),
+        ({"precedents": 0, "precedent_guidance": 1.0}, "precedent_guidance needs precedents"),
+        ({"precedents": 1, "precedent_start": -0.5}, r"precedent_start must be a number in \[0, 1\]"),
+        ({"precedents": 0, "precedent_start": 0.5}, "precedent_start needs precedents"),
+        (
+            {"precedent_start": 0.5, "precedent_guidance": 1.0},
+            "precedent_guidance guides on the precedents beside each clause",
+        ),
+    ],
+)
 def test_bad_precedent_arguments_raise_naming_themselves(drafter, kwargs, match):
     with pytest.raises(SamplingError, match=match):
         drafter.draft(T, T.example, n=1, steps=1, outline=OUTLINE, **kwargs)
 
 
-@pytest.mark.parametrize("extra", [["--precedents", "-1"], ["--precedents", "x"], ["--precedent-guidance", "-2"],
-                                   ["--precedent-start", "-0.1"], ["--precedents", "0", "--precedent-start", "0.5"],
-                                   ["--precedents", "0", "--precedent-guidance", "1"],
-                                   ["--precedents", "1", "--precedent-start", "0.5", "--filler", "ar"],
-                                   ["--precedents", "1", "--precedent-start", "0.5", "--precedent-guidance", "1"]])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--precedents", "-1"],
+        ["--precedents", "x"],
+        ["--precedent-guidance", "-2"],
+        ["--precedent-start", "-0.1"],
+        ["--precedents", "0", "--precedent-start", "0.5"],
+        ["--precedents", "0", "--precedent-guidance", "1"],
+        ["--precedents", "1", "--precedent-start", "0.5", "--filler", "ar"],
+        ["--precedents", "1", "--precedent-start", "0.5", "--precedent-guidance", "1"],
+    ],
+)
 def test_cli_bad_precedent_options_exit_2_with_nothing_written(extra, tmp_path, capsys):
     out = tmp_path / "out"
     try:
@@ -219,8 +240,10 @@ def _two_per_type() -> Library:
     out = []
     for d in range(2):
         body = f"[PARTY_A] keeps the secrets of [PARTY_B] under the {('alpha', 'beta')[d]} form of the laws of [LAW]."
-        out += [Precedent(f"d{d}-{i}#1", f"train/d{d}-{i}.txt", "cuad", "CC-BY-4.0", "MUTUAL NDA", c, c.title(), body)
-                for i, c in enumerate(T.clause_types)]
+        out += [
+            Precedent(f"d{d}-{i}#1", f"train/d{d}-{i}.txt", "cuad", "CC-BY-4.0", "MUTUAL NDA", c, c.title(), body)
+            for i, c in enumerate(T.clause_types)
+        ]
     return Library(out, "fp")
 
 
@@ -292,8 +315,12 @@ def test_cli_commit_rule_is_recorded_resolved_and_refused_for_the_ar_fillers(
     monkeypatch.setattr(Drafter, "precedent_library", lambda self: _library())
     base = ["draft", "mutual-nda", "--example", "-n", "1", "--steps", "4", "--checkpoint", str(ckpt)]
     texts = []
-    for extra, want in ((["--precedents", "1", "--precedent-start", "0"], "runs"), (["--precedents", "0"], "confidence"), ([], "runs"),
-                        (["--precedents", "1", "--precedent-start", "0.25", "--commit", "confidence"], "confidence")):
+    for extra, want in (
+        (["--precedents", "1", "--precedent-start", "0"], "runs"),
+        (["--precedents", "0"], "confidence"),
+        ([], "runs"),
+        (["--precedents", "1", "--precedent-start", "0.25", "--commit", "confidence"], "confidence"),
+    ):
         out = tmp_path / f"out-{want}-{len(extra)}"
         assert main([*base, "--out", str(out), *extra]) == 0, capsys.readouterr().err
         assert json.loads((out / "drafts.json").read_text())["settings"]["commit"] == want

@@ -1,0 +1,84 @@
+"""The draft-level consistency pass on the drafting path: each variant's bodies revised before ranking.
+
+Owns: `revise` (every variant of one draft through hybrid.draft.consistency.consistency_pass, with a
+resolver that renumbers a precedent's cross-reference to the draft's own section of the same clause
+type) and `source_sections` (which clause type each numbered section of a source document has, from
+the clause library). Knows nothing of models; the Drafter calls it between the fill and the rank.
+"""
+
+import re
+
+from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence
+from hybrid.draft.consistency import consistency_pass
+
+__all__ = ["revise", "source_sections", "EMPTY_DEFINITIONS"]
+
+EMPTY_DEFINITIONS = (
+    "Capitalized terms used in this Agreement have the meanings given to them where they are first "
+    "defined in this Agreement."
+)
+"""A Definitions section none of whose entries the draft uses keeps this sentence (the outline keeps the section)."""
+_TOP = re.compile(r"^(\d+)")
+_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)"
+_TRAILING_HEADING = re.compile(rf"\n\s*{_WORD}(?:[ ,;]+{_WORD}){{0,6}}\.\s*$")
+
+
+def source_sections(library) -> dict[str, dict[str, str]]:
+    """{source doc id: {top-level section number: clause type}} over the library's precedents."""
+    out: dict[str, dict[str, str]] = {}
+    for p in library.precedents:
+        doc, _, number = p.id.rpartition("#")
+        m = _TOP.match(number)
+        if m:
+            out.setdefault(doc, {}).setdefault(m.group(1), p.clause_type)
+    return out
+
+
+def _resolver(spans, provenance_v, sources):
+    """resolve_ref(section index, number) for one variant: the source section's clause type, then the draft's
+    first section of that type (its 1-based number), else None."""
+    by_type = {}
+    for i, s in enumerate(spans):
+        by_type.setdefault(s.clause, str(i + 1))
+
+    def resolve(i: int, number: str):
+        cites = provenance_v[i] if provenance_v and i < len(provenance_v) else []
+        if len(cites) != 1:  # a composed section cites several sources: its references are not one document's
+            return None
+        clause = sources.get(cites[0]["doc_id"], {}).get(_TOP.match(number).group(1) if _TOP.match(number) else "")
+        return by_type.get(clause) if clause else None
+
+    return resolve
+
+
+def _shorter_than(n: int):
+    return lambda x: len(x) < n
+
+
+def revise(
+    variants: list[list[str]], spans, preamble: str, provenance=None, sources=None, keep=()
+) -> tuple[list, list]:
+    """(revised bodies per variant, a report per variant): cross-references renumbered to the draft's own
+    sections or rewritten, doubled words removed, Definitions pruned to the terms the draft uses (an
+    emptied one reads EMPTY_DEFINITIONS), each body cut after its last whole sentence (hybrid.common.sentences;
+    a body with no sentence end is kept as written). provenance[v][i]: the citations of variant v's section i."""
+    out, reports = [], []
+    for v, bodies in enumerate(variants):
+        sections = [{"heading": s.heading, "clause": s.clause, "body": b} for s, b in zip(spans, bodies)]
+        resolve = _resolver(spans, provenance[v] if provenance else None, sources or {})
+        new, report = consistency_pass(sections, preamble=preamble, resolve_ref=resolve, keep_definitions=keep)
+        cut = 0
+        for i, sec in enumerate(report["sections"]):
+            if sec.get("emptied"):
+                new[i] = EMPTY_DEFINITIONS
+        for i, b in enumerate(new):
+            b = new[i] = _TRAILING_HEADING.sub("", b)  # the source's next run-in heading, with nothing after it
+            if ends_mid_sentence(b):  # the fill ran to the budget: end at the last whole sentence
+                body = b.rstrip()
+                whole = cut_to_sentence(body, _shorter_than(len(body)))
+                if whole:
+                    new[i], cut = whole, cut + 1
+        report["totals"]["sentences_cut"] = cut
+        out.append(new)
+        reports.append(report)
+    return out, reports

@@ -1,0 +1,818 @@
+"""The draft-level consistency pass (hybrid.draft.consistency): whole sentences within a budget, no doubled
+words, cross-references true of the draft, a Definitions section that defines only what the draft
+uses and does not define elsewhere. Sentences come from the baseline drafts' failures and from the
+train split (bonterms mutual NDA, CUAD)."""
+
+import math
+import subprocess
+import sys
+
+import pytest
+
+from hybrid.draft.consistency import (
+    consistency_pass,
+    cut_to_sentence,
+    dangling_references,
+    definition_entries,
+    doubled_words,
+    ends_mid_sentence,
+    find_references,
+    fix_references,
+    inline_definitions,
+    prune_definitions,
+    reading_checks,
+    remove_doubled_words,
+    sentence_boundaries,
+)
+from hybrid.precedents.definitions import entries
+
+# ---------------------------------------------------------------------------------------------
+# Sentences
+
+BOUNDARIES = [
+    # (text, the sentences it is cut into at its boundaries)
+    (
+        "Acme Robotics, Inc. and Borealis Analytics LLC agree. Each Party shall comply.",
+        ["Acme Robotics, Inc. and Borealis Analytics LLC agree.", " Each Party shall comply."],
+    ),
+    (
+        "Keystone Polymers Corp. shall supply the Products. The Buyer shall pay.",
+        ["Keystone Polymers Corp. shall supply the Products.", " The Buyer shall pay."],
+    ),
+    ("Beta Co. Ltd. shall deliver. Then it ends.", ["Beta Co. Ltd. shall deliver.", " Then it ends."]),
+    (
+        "as defined in Section 2.1 of this Agreement. The Parties agree.",
+        ["as defined in Section 2.1 of this Agreement.", " The Parties agree."],
+    ),
+    (
+        "The laws of the U.S. apply to L.L.C. members. Each member signs.",
+        ["The laws of the U.S. apply to L.L.C. members.", " Each member signs."],
+    ),
+    ("materials, e.g. designs, i.e. drawings. Next one.", ["materials, e.g. designs, i.e. drawings.", " Next one."]),
+    ("designs, plans, etc. and other materials. Next.", ["designs, plans, etc. and other materials.", " Next."]),
+    (
+        "designs, plans, etc. The Recipient shall return them.",
+        ["designs, plans, etc.", " The Recipient shall return them."],
+    ),
+    (
+        "Mr. Smith and Dr. Jones vs. Acme sign No. 5 under Sec. 4 and Art. 2. Done.",
+        ["Mr. Smith and Dr. Jones vs. Acme sign No. 5 under Sec. 4 and Art. 2.", " Done."],
+    ),
+    ("John A. Smith signs. Done.", ["John A. Smith signs.", " Done."]),
+    ("1. Definitions\n2. Term. The term is two years.", ["1. Definitions\n2. Term.", " The term is two years."]),
+    (
+        "(a) the Supplier shall deliver;\n(b) the Buyer shall pay.",
+        ["(a) the Supplier shall deliver;", "\n(b) the Buyer shall pay."],
+    ),
+    (
+        "Confidential Information is provided without warranties, \u201cAS IS\u201d and with all faults.\u201d Then.",
+        [
+            "Confidential Information is provided without warranties, \u201cAS IS\u201d and with all faults.\u201d",
+            " Then.",
+        ],
+    ),
+    ("Notices:\nAll notices shall be in writing.", ["Notices:", "\nAll notices shall be in writing."]),
+    ("Is that clear? Yes! Good.", ["Is that clear?", " Yes!", " Good."]),
+    ("A fee of $1.5 million is due. Paid.", ["A fee of $1.5 million is due.", " Paid."]),
+    (
+        "except pursuant to Section 5. The Recipient will comply.",
+        ["except pursuant to Section 5.", " The Recipient will comply."],
+    ),
+    (
+        'the Supplier\'s facility (the "Facility"). It ships.',
+        ['the Supplier\'s facility (the "Facility").', " It ships."],
+    ),
+    (
+        "as set forth in Exhibit A. The Buyer pays.",
+        ["as set forth in Exhibit A. The Buyer pays."],
+    ),  # an initial: conservative
+    ("trade names and trademarks; (iv)", []),
+]
+
+
+@pytest.mark.parametrize("text,sentences", BOUNDARIES)
+def test_sentence_boundaries_skip_abbreviations_initials_numbers_and_list_markers(text, sentences):
+    ends = sentence_boundaries(text)
+    assert [text[a:b] for a, b in zip([0] + ends, ends)] == sentences
+
+
+NDA_GOVERNING_LAW = (
+    "This Agreement is governed by and construed in accordance with the laws of the State of Delaware. "
+    "The parties will adjudicate any such action in the Courts and each party consents to the exclusive "
+    "jurisdiction and venue of the Courts for these purposes. This Agreement is no and either party may "
+    "seek equitable relief or enforcement of such judgment in"
+)
+
+
+def _chars(n):
+    return lambda s: len(s) <= n
+
+
+@pytest.mark.parametrize(
+    "text,fits,expected",
+    [
+        # the exact failure: a clause cut at its token budget mid-sentence ends at its last whole sentence
+        (
+            NDA_GOVERNING_LAW,
+            _chars(len(NDA_GOVERNING_LAW) - 1),
+            NDA_GOVERNING_LAW[: NDA_GOVERNING_LAW.index("purposes.") + 9],
+        ),
+        (
+            NDA_GOVERNING_LAW,
+            _chars(120),
+            "This Agreement is governed by and construed in accordance with the laws of the State of Delaware.",
+        ),
+        (NDA_GOVERNING_LAW, _chars(10_000), NDA_GOVERNING_LAW),  # fits whole: unchanged, mid-sentence or not
+        (NDA_GOVERNING_LAW, _chars(40), None),  # no sentence fits
+        (
+            "Acme Robotics, Inc. and Borealis Analytics LLC shall meet. More text.",
+            _chars(40),
+            None,
+        ),  # not cut at "Inc."
+        (
+            "Each Party shall comply. The Supplier shall deliver the Products on time.",
+            lambda s: len(s.split()) <= 6,
+            "Each Party shall comply.",
+        ),
+        (
+            "(a) the Supplier shall deliver;\n(b) the Buyer shall pay the price within thirty days.",
+            _chars(50),
+            "(a) the Supplier shall deliver;",
+        ),  # a paragraph's end is a boundary
+    ],
+)
+def test_cut_to_sentence_keeps_the_longest_whole_sentence_prefix_that_fits(text, fits, expected):
+    assert cut_to_sentence(text, fits) == expected
+
+
+@pytest.mark.parametrize("n_sentences", [1, 2, 7, 200, 1000])
+def test_cut_to_sentence_asks_fits_a_logarithmic_number_of_times(n_sentences):
+    text = " ".join(f"Sentence number {i} ends here." for i in range(n_sentences)) + " And a cut"
+    calls = []
+
+    def fits(s):
+        calls.append(len(s))
+        return len(s) <= len(text) // 2
+
+    out = cut_to_sentence(text, fits)
+    assert len(calls) <= 2 + math.ceil(math.log2(n_sentences + 1))
+    assert out is None or (out.endswith("ends here.") and len(out) <= len(text) // 2)
+    if n_sentences >= 2:  # the longest: one more sentence would not fit
+        nxt = text.find(".", len(out) + 1) + 1
+        assert len(text[:nxt]) > len(text) // 2
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Either party may seek equitable relief or enforcement of such judgment in", True),  # the exact failure
+        ("trade names and trademarks; (iv)", True),
+        ('for the purpose of evaluating a potential joint development (the "Purpose")', True),
+        ("Each Party shall comply with all applicable laws and", True),
+        (
+            "... or their nature are beyond termination or expiration of this Agreement will survive such termination or expiration.",
+            False,
+        ),
+        (
+            "Confidential Information is provided without warranties, \u201cAS IS\u201d and with all faults.\u201d",
+            False,
+        ),
+        ('Confidential Information is provided without warranties, "AS IS" and with all faults.)', False),
+        ("**Disclaimer. Confidential Information is provided without warranties.**", False),
+        ("Notices:", False),
+        ("(a) the Supplier shall deliver;", False),
+        ("Is that clear?", False),
+        ("all rights.\n\n3) Subject to termination has to be in effect.", False),
+        ("", False),
+        ("  \n ", False),
+        ("Survival", False),  # heading only
+        ("Representations and Warranties", False),
+        ("## 5. Survival", False),
+    ],
+)
+def test_ends_mid_sentence_is_true_only_for_a_body_cut_inside_a_sentence(text, expected):
+    assert ends_mid_sentence(text) is expected
+
+
+# ---------------------------------------------------------------------------------------------
+# Doubled words
+
+DOUBLED = [
+    # (text, after removal) — the baseline drafts' repeats first
+    (
+        'Confidential Information is provided without warranties, "AS IS" with with all faults.',
+        'Confidential Information is provided without warranties, "AS IS" with all faults.',
+    ),
+    ("as identified in the applicable Business Business.", "as identified in the applicable Business."),
+    ("the Service Service Levels apply", "the Service Levels apply"),
+    (
+        "authorized representatives. Any any provision of this Agreement",
+        "authorized representatives. Any provision of this Agreement",
+    ),
+    ("The other Party Party will promptly notify", "The other Party will promptly notify"),
+    ("the other Party Party's obligations", "the other Party's obligations"),
+    ("(as defined in this Section Section); (b)", "(as defined in this Section); (b)"),
+    (
+        "shall commence the THE Effective Date",
+        "shall commence the Effective Date",
+    ),  # case-insensitive, first casing kept
+    ("with with with all faults", "with all faults"),
+    ("the Buyer shall\nshall pay", "the Buyer shall pay"),  # a line break inside a paragraph
+    ("he had had notice", "he had notice"),  # nothing is exempt
+    ("provided that, that notice", "provided that, that notice"),  # punctuation between: no repeat
+    ("the end of the paragraph\n\nthe next paragraph", "the end of the paragraph\n\nthe next paragraph"),
+    ("within 12 12 months", "within 12 12 months"),  # numbers
+    ("[PARTY] [PARTY] shall", "[PARTY] [PARTY] shall"),  # role markers
+    ("a non-disclosure disclosure", "a non-disclosure disclosure"),
+    ("in the theory of the case", "in the theory of the case"),
+]
+
+
+@pytest.mark.parametrize("text,expected", DOUBLED)
+def test_remove_doubled_words_deletes_each_immediate_repeat(text, expected):
+    out, removed = remove_doubled_words(text)
+    assert out == expected
+    assert len(removed) == (text != expected)
+
+
+def test_doubled_words_reports_the_repeat_with_its_space():
+    text = '"AS IS" with with all faults and Service service levels.'
+    assert doubled_words(text) == [(12, 17, "with"), (40, 48, "Service")]
+    assert text[12:17] == " with" and text[40:48] == " service"
+    out, removed = remove_doubled_words("nothing doubled here")
+    assert out == "nothing doubled here" and removed == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Cross-references
+
+FIND = [
+    # (text, [(reference text, top-level numbers, role)])
+    ("in accordance with Section 8.", [("Section 8", ("8",), "reference")]),
+    ("pursuant to Section 8.2(a), the", [("Section 8.2(a)", ("8",), "reference")]),
+    ("Sections 4 through 6 shall survive", [("Sections 4 through 6", ("4", "5", "6"), "reference")]),
+    ("Sections 4 and 5", [("Sections 4 and 5", ("4", "5"), "reference")]),
+    ("under Section 4.1 or 4.2", [("Section 4.1 or 4.2", ("4",), "reference")]),
+    ("set forth in Article IV", [("Article IV", ("4",), "reference")]),
+    ("EXCEPT AS SET FORTH IN ARTICLE XII, THE", [("ARTICLE XII", ("12",), "reference")]),
+    ("Paragraph 3 applies", [("Paragraph 3", ("3",), "reference")]),
+    ("as defined in clause 12.1.", [("clause 12.1", ("12",), "reference")]),
+    ("UNDER SECTION 8 OR", [("SECTION 8", ("8",), "reference")]),
+    (
+        "The provisions of Sections 1, 2.5-2.7, 8.4-8.6, and the terms",
+        [("Sections 1, 2.5-2.7, 8.4-8.6", ("1", "2", "8"), "reference")],
+    ),
+    (
+        "Section 10.4 (Surviving Provisions); and Section 11",
+        [("Section 10.4 (Surviving Provisions); and Section 11", ("10", "11"), "reference")],
+    ),
+    (
+        "except pursuant to Section 5 (Permitted Disclosures), (c)",
+        [("Section 5 (Permitted Disclosures)", ("5",), "reference")],
+    ),
+    ("Section 5.2 and Section 5.4 hereof", [("Section 5.2 and Section 5.4", ("5",), "reference")]),
+    ("as provided in Section 5 of this Agreement", [("Section 5", ("5",), "reference")]),
+    ("to any provided in this Section 17, shall be addressed", [("Section 17", ("17",), "self")]),
+    ("Section 1.1 Definitions. As used in this Agreement", [("Section 1.1 Definitions. ", ("1",), "label")]),
+    # not references to the draft's sections
+    ("comply with Section 22(c) of the Investment Company Act of 1940", []),
+    ("within the meaning of 12 U.S.C. Section 1467a(m).", []),
+    ("no reportable event under Section 4043(c) of ERISA has occurred", []),
+    ("entered into pursuant to Section 3.2 of the Strategic Alliance Agreement", []),
+    ("as set forth in Section 3 of Exhibit A", []),
+    ("Supplier may terminate upon Section 6 (six) months prior notice", []),
+    ("under Section 409A of the Code", []),
+    ("the terms of this Section apply", []),
+    ("a 10.3.2b reference to Section 10.3.2b", []),
+]
+
+
+@pytest.mark.parametrize("text,expected", FIND)
+def test_find_references_names_the_draft_sections_a_text_points_to(text, expected):
+    refs = find_references(text)
+    assert [(r.text, r.tops, r.role) for r in refs] == expected
+    assert all(text[r.start : r.end] == r.text for r in refs)
+
+
+FIX = [
+    # (text, {source section: draft section}, own number, fixed text)
+    # unresolved: the sentence still reads
+    (
+        "except as provided in Section 8, the Supplier shall",
+        {},
+        None,
+        "except as provided in this Agreement, the Supplier shall",
+    ),
+    ("as set forth in Section 8.", {}, None, "as set forth in this Agreement."),
+    ("as described in Section 8.", {}, None, "as described in this Agreement."),
+    ("Buyer has been subject to Section 3.2(c), and", {}, None, "Buyer has been subject to this Agreement, and"),
+    (
+        "may be adjusted as set forth in Section 3.2; provided that",
+        {},
+        None,
+        "may be adjusted as set forth in this Agreement; provided that",
+    ),
+    (
+        "terminated in accordance with the provisions of Section 10.",
+        {},
+        None,
+        "terminated in accordance with the provisions of this Agreement.",
+    ),
+    ("the fees are payable under Section 8 hereof.", {}, None, "the fees are payable under this Agreement."),
+    (
+        "as provided in Subsection 11(d) of this Agreement. All rights.",
+        {},
+        None,
+        "as provided in this Agreement. All rights.",
+    ),
+    ("as provided in Section 7 hereof, and", {}, None, "as provided in this Agreement, and"),
+    (
+        "the terms set forth in Section 5.2 and Section 5.4 hereof, Supplier",
+        {},
+        None,
+        "the terms set forth in this Agreement, Supplier",
+    ),
+    ("except pursuant to Section 5 (Permitted Disclosures), (c)", {}, None, "except pursuant to this Agreement, (c)"),
+    ("the meaning described in the Section 6 and", {}, None, "the meaning described in this Agreement and"),
+    ('"Change Order" (as defined in Section 4.2(b)) means', {}, None, '"Change Order" means'),
+    ("the fees (see Section 8) are due", {}, None, "the fees are due"),
+    ("the fees (Section 8) are due", {}, None, "the fees are due"),
+    (
+        "(which notice, notwithstanding Section 17, will be addressed to",
+        {},
+        None,
+        "(which notice, notwithstanding any other provision of this Agreement, will be addressed to",
+    ),
+    (
+        "Notwithstanding Section 9(b), NAI will not be liable",
+        {},
+        None,
+        "Notwithstanding any other provision of this Agreement, NAI will not be liable",
+    ),
+    (
+        "Section 1.1 Definitions. As used in this Agreement, capitalized terms",
+        {},
+        None,
+        "As used in this Agreement, capitalized terms",
+    ),
+    # the clause itself
+    ("to any provided in this Section 17, shall be", {}, None, "to any provided in this Section, shall be"),
+    (
+        "Without limitation of those contained in this clause 2.2, any",
+        {},
+        None,
+        "Without limitation of those contained in this clause, any",
+    ),
+    ("This Section 8 applies.", {}, None, "This Section applies."),
+    (
+        "as determined in accordance with the terms of this Section 3.",
+        {},
+        "3",
+        "as determined in accordance with the terms of this Section 3.",
+    ),
+    # a sentence's subject: no rewrite keeps its meaning, so it is left (and reported)
+    (
+        "The last sentence of Section 14 and Sections 4 through 20 shall survive.",
+        {},
+        None,
+        "The last sentence of Section 14 and Sections 4 through 20 shall survive.",
+    ),
+    ("Section 9(b) shall not apply.", {}, None, "Section 9(b) shall not apply."),
+    (
+        "This Agreement are. The provisions of Sections 1, 2.5-2.7, 8.4-8.6, and the terms",
+        {},
+        None,
+        "This Agreement are. The provisions of Sections 1, 2.5-2.7, 8.4-8.6, and the terms",
+    ),
+    # resolved: the draft's bare top-level section
+    ("pursuant to Section 8.2(a), the", {"8": "5"}, None, "pursuant to Section 5, the"),
+    (
+        "except pursuant to Section 5 (Permitted Disclosures), (c)",
+        {"5": "4"},
+        None,
+        "except pursuant to Section 4, (c)",
+    ),
+    ("under Sections 4 and 5", {"4": "3", "5": "6"}, None, "under Sections 3 and 6"),
+    ("under Sections 4 and 5", {"4": "3"}, None, "under Section 3"),
+    (
+        "Sections 4 through 20 shall survive",
+        {"4": "2", "7": "3", "9": "4", "12": "6"},
+        None,
+        "Sections 2 through 4 and 6 shall survive",
+    ),
+    ("as set forth in Article IV,", {"4": "2"}, None, "as set forth in Section 2,"),
+    ("UNDER SECTION 8 OR", {"8": "5"}, None, "UNDER SECTION 5 OR"),
+    (
+        "subject to Section 3.2(c) above, the",
+        {"3": "4"},
+        None,
+        "subject to Section 4, the",
+    ),  # the draft's order is not the source's
+    (
+        "the terms set forth in Section 5.2 and Section 5.4 hereof",
+        {"5": "4"},
+        None,
+        "the terms set forth in Section 4 hereof",
+    ),
+    (
+        "Section 10.4 (Surviving Provisions); and Section 11 survive",
+        {"10": "7", "11": "8"},
+        None,
+        "Sections 7 and 8 survive",
+    ),
+    # nothing to change
+    ("as provided in Section 5.", {"5": "5"}, None, "as provided in Section 5."),
+    (
+        "comply with Section 22(c) of the Investment Company Act of 1940",
+        {},
+        None,
+        "comply with Section 22(c) of the Investment Company Act of 1940",
+    ),
+    ("as set forth in Section 3 of Exhibit A", {}, None, "as set forth in Section 3 of Exhibit A"),
+]
+
+
+@pytest.mark.parametrize("text,mapping,own,expected", FIX)
+def test_fix_references_renumbers_what_resolves_and_rewrites_what_does_not(text, mapping, own, expected):
+    out, changes = fix_references(text, mapping.get, own=own)
+    assert out == expected
+    if out == text:
+        assert all(c["action"] == "left" for c in changes)
+
+
+def test_fix_references_reports_every_change():
+    text = "as provided in Section 8, and pursuant to Section 3.2(c). Section 9 shall survive."
+    out, changes = fix_references(text, {"3": "2"}.get)
+    assert out == "as provided in this Agreement, and pursuant to Section 2. Section 9 shall survive."
+    assert changes == [
+        {"old": "Section 8", "new": "this Agreement", "action": "removed", "rule": "phrase", "numbers": ["8"]},
+        {
+            "old": "Section 3.2(c)",
+            "new": "Section 2",
+            "action": "renumbered",
+            "rule": "resolved",
+            "numbers": ["3.2(c)"],
+        },
+        {"old": "Section 9", "new": "Section 9", "action": "left", "rule": "subject", "numbers": ["9"]},
+    ]
+    assert (
+        fix_references(text, None)[0]
+        == "as provided in this Agreement, and pursuant to this Agreement. Section 9 shall survive."
+    )
+
+
+def test_dangling_references_are_those_the_final_draft_cannot_follow():
+    bodies = [
+        "as set forth in Section 2.",
+        "as provided in this Section 2, and in this Section.",
+        "under Section 9 and this Section 1.",
+    ]
+    assert dangling_references(bodies, 3) == [
+        {"section": 3, "text": "Section 9", "tops": ["9"]},
+        {"section": 3, "text": "Section 1", "tops": ["1"]},
+    ]
+    assert dangling_references(["as provided in Section 0 and Section 1."], 1) == [
+        {"section": 1, "text": "Section 0 and Section 1", "tops": ["0", "1"]}
+    ]
+    assert dangling_references(["Section 1.1 Definitions. As used herein:"], 1) == []
+    assert dangling_references(["comply with Section 22(c) of the Investment Company Act"], 1) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Defined terms
+
+PREAMBLE = (
+    'This Mutual Non-Disclosure Agreement (the "Agreement") is entered into as of 2025-03-01 (the "Effective Date") '
+    'by and between Acme Robotics, Inc. and Borealis Analytics LLC (each a "Party"), who wish to exchange Confidential '
+    'Information for the purpose of evaluating a potential joint development (the "Purpose").'
+)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (PREAMBLE, {"Agreement", "Effective Date", "Party", "Purpose"}),
+        ('"Confidential Information" means information disclosed by a Party.', {"Confidential Information"}),
+        ("\u201cConfidential Information\u201d means information.", {"Confidential Information"}),
+        ('Keystone Polymers Corp. (the "Supplier") and Aurora Home Goods, Inc. (the "Buyer")', {"Supplier", "Buyer"}),
+        ('containers (collectively, the "Products")', {"Products"}),
+        ('Acme and Beta (each a "Party" and together the "Parties")', {"Party", "Parties"}),
+        ('that the Discloser identifies as "confidential" or "proprietary"', set()),
+        ('(including "AS IS" disclaimers)', set()),
+        ('"Affiliate" has the meaning set forth in Section 7.', set()),
+    ],
+)
+def test_inline_definitions_are_the_terms_a_text_defines(text, expected):
+    assert inline_definitions(text) == expected
+
+
+DEFS = (
+    "Section 1.1 Definitions. As used in this Agreement, capitalized terms shall have the meanings set forth below:\n\n"
+    '"Affiliate" of any Person means a Person that controls, or is controlled by, such Person.\n\n'
+    '"Business Day" means a day other than a Saturday, Sunday or bank holiday in the State of Delaware.\n\n'
+    '"Person" means any individual, partnership, corporation, trust or governmental entity.'
+)
+
+
+def test_definition_entries_are_hybrid_definitions_entries():
+    assert definition_entries(DEFS) == entries(DEFS)[1]
+    assert [t for t, _ in definition_entries(DEFS)] == ["Affiliate", "Business Day", "Person"]
+
+
+PRUNE = [
+    # (body, other text, keep, body after, [(dropped term, reason)])
+    (
+        DEFS,
+        "Either Party may disclose to its Affiliates.",
+        (),  # Person: used only by the Affiliate entry, which stays
+        DEFS.replace(
+            '"Business Day" means a day other than a Saturday, Sunday or bank holiday in the State of Delaware.\n\n', ""
+        ),
+        [("Business Day", "unused")],
+    ),
+    (
+        DEFS,
+        "notice on any Business Day to any Person",
+        (),
+        DEFS.replace(
+            '"Affiliate" of any Person means a Person that controls, or is controlled by, such Person.\n\n', ""
+        ),
+        [("Affiliate", "unused")],
+    ),
+    (DEFS, "Either Party may disclose to its Affiliates.", ("Business Day",), DEFS, []),
+    (
+        DEFS,
+        "a person or personnel, and an affiliate",
+        (),
+        "",
+        [("Affiliate", "unused"), ("Business Day", "unused"), ("Person", "unused")],
+    ),
+    ('"Affiliate" means an Affiliate of a Party.', "", (), "", [("Affiliate", "unused")]),  # its own text is no use
+    (
+        '"Control" means control of an Affiliate.\n"Affiliate" means an entity under common Control.',
+        "nothing",
+        (),
+        "",
+        [("Control", "unused"), ("Affiliate", "unused")],
+    ),  # junk that only uses itself goes
+    (
+        '"Party" means a signatory.\n\n"Law" means any statute.',
+        "the Parties agree to comply with Law",
+        (),
+        '"Party" means a signatory.\n\n"Law" means any statute.',
+        [],
+    ),  # "Parties" uses "Party"
+    (
+        '"Confidential Information" means all non-public information.\n\n"Person" means any individual.',
+        '"Confidential Information" means information disclosed by any Person.',
+        ("Confidential Information",),
+        '"Person" means any individual.',
+        [("Confidential Information", "defined elsewhere")],
+    ),
+    (
+        '"Effective Date" means the date of the last signature.\n\n"Person" means any individual.',
+        PREAMBLE + " any Person",
+        (),
+        '"Person" means any individual.',
+        [("Effective Date", "defined elsewhere")],
+    ),
+    (
+        '"Person" means any individual.\n\n"Law" means any statute.\n\n"Person" means an entity.',
+        "any Person under Law",
+        (),
+        '"Person" means any individual.\n\n"Law" means any statute.',
+        [("Person", "defined twice")],
+    ),
+    # several entries in one paragraph
+    (
+        '(a) "Affiliate" means X; (b) "Person" means Y; (c) "Law" means Z.',
+        "Affiliates under Law",
+        (),
+        '(a) "Affiliate" means X; (c) "Law" means Z.',
+        [("Person", "unused")],
+    ),
+    (
+        '(a) "Affiliate" means X; (b) "Person" means Y; (c) "Law" means Z.',
+        "any Person under Law",
+        (),
+        '(a) "Person" means Y; (c) "Law" means Z.',
+        [("Affiliate", "unused")],
+    ),
+    (
+        '(a) "Affiliate" means X; (b) "Person" means Y; (c) "Law" means Z.',
+        "any Affiliate or Person",
+        (),
+        '(a) "Affiliate" means X; (b) "Person" means Y.',
+        [("Law", "unused")],
+    ),
+    (
+        'Definitions. "Affiliate" means X. "Person" means Y. "Law" means Z.',
+        "any Affiliate or Person",
+        (),
+        'Definitions. "Affiliate" means X. "Person" means Y.',
+        [("Law", "unused")],
+    ),
+    # nothing to read as entries, or nothing to drop: unchanged
+    (
+        "The terms used herein have their ordinary meanings.",
+        "",
+        (),
+        "The terms used herein have their ordinary meanings.",
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize("body,other,keep,expected,dropped", PRUNE)
+def test_prune_definitions_keeps_what_the_draft_uses_and_defines_nowhere_else(body, other, keep, expected, dropped):
+    out, gone = prune_definitions(body, other, keep=keep)
+    assert out == expected
+    assert [(d["term"], d["reason"]) for d in gone] == dropped
+
+
+# ---------------------------------------------------------------------------------------------
+# The pass
+
+# clean standard-form clauses (train split: bonterms mutual NDA), as a draft holds them
+CLEAN = [
+    {
+        "heading": "Confidential Information",
+        "clause": "confidential_information",
+        "body": "\u201cConfidential Information\u201d means information (including technical or business information, product designs "
+        "or roadmaps, requirements, pricing, security and compliance documentation, technology, inventions or know-how) "
+        "disclosed by or on behalf of Discloser to Recipient in connection with the Purpose, in any form, which (a) "
+        "Discloser identifies to Recipient as \u201cconfidential\u201d or \u201cproprietary\u201d or (b) should be reasonably "
+        "understood as confidential or proprietary due to its nature and the circumstances of its disclosure.",
+    },
+    {
+        "heading": "Definitions",
+        "clause": "definitions",
+        "body": 'As used in this Agreement:\n\n"Affiliate" means any entity that controls, is controlled by or is under common '
+        'control with a Party.\n\n"Representatives" means a Party\'s employees, agents, advisors and contractors.',
+    },
+    {
+        "heading": "Use and Protection",
+        "clause": "obligations",
+        "body": "Recipient will: (a) use Confidential Information only for the Purpose, (b) not disclose Confidential Information "
+        "to third parties without Discloser\u2019s prior approval, except pursuant to Section 4, and (c) protect "
+        "Confidential Information using at least the same precautions Recipient uses for its own similar information.",
+    },
+    {
+        "heading": "Permitted Disclosures",
+        "clause": "permitted_disclosures",
+        "body": "Recipient may disclose Confidential Information to its Representatives and Affiliates having a legitimate need "
+        "to know for the Purpose, provided these Representatives are bound by confidentiality obligations no less "
+        "protective of Discloser than this Section 4 and this Agreement.",
+    },
+    {
+        "heading": "Governing Law and Courts",
+        "clause": "governing_law",
+        "body": "The Governing Law governs this Agreement and any action arising out of or relating to this Agreement, without "
+        "reference to conflict of law rules. The parties will adjudicate any such action in the Courts and each party "
+        "consents to the exclusive jurisdiction and venue of the Courts for these purposes. Nonetheless, either party "
+        "may seek equitable relief or enforcement of a judgment in any court of competent jurisdiction.",
+    },
+]
+
+
+def test_a_clean_draft_comes_back_byte_identical():
+    bodies, report = consistency_pass(CLEAN, preamble=PREAMBLE, resolve_ref=lambda i, n: n)
+    assert bodies == [s["body"] for s in CLEAN]
+    assert all(r["changes"] == [] and not r["emptied"] for r in report["sections"])
+    assert set(report["totals"].values()) == {0}
+    unresolved, _ = consistency_pass(CLEAN, preamble=PREAMBLE)  # the same draft whose "Section 4" names nothing
+    assert [b != s["body"] for b, s in zip(unresolved, CLEAN)] == [False, False, True, False, False]
+
+
+BASELINE = [  # the first mutual-nda baseline draft's failures, shortened
+    {
+        "heading": "Confidential Information",
+        "clause": "confidential_information",
+        "body": '"Confidential Information" means information disclosed by or on behalf of a Party in connection with the Purpose.',
+    },
+    {
+        "heading": "Definitions",
+        "clause": "definitions",
+        "body": "Section 1.1 Definitions. As used in this Agreement, capitalized terms not otherwise defined shall have the meanings "
+        'set forth below:\n\n"Affiliate" of any Person means a Person that controls, or is controlled by, such Person.\n\n'
+        '"Business Day" means a day other than a Saturday or Sunday.\n\n'
+        '"Confidential Information" means all non-public information.\n\n'
+        '"Person" means any individual or entity.',
+    },
+    {
+        "heading": "Proprietary Rights",
+        "clause": "ip",
+        "body": 'Confidential Information is provided without warranties, "AS IS" with with all faults, and no Party or its '
+        "Affiliates grants any license, except as provided in Section 8 and subject to Section 12.2(a).",
+    },
+    {
+        "heading": "Survival",
+        "clause": "survival",
+        "body": "Sections 6 and 9 shall survive any termination of this Agreement.",
+    },
+]
+
+
+def test_consistency_pass_fixes_references_then_doubled_words_then_definitions():
+    source_to_draft = {2: {"12": "1"}}  # section 3's precedent: its source's section 12 is the draft's section 1
+
+    def resolve(i, n):
+        return source_to_draft.get(i, {}).get(n)
+
+    bodies, report = consistency_pass(BASELINE, preamble=PREAMBLE, resolve_ref=resolve)
+    assert bodies[0] == BASELINE[0]["body"]
+    assert bodies[1] == (
+        "As used in this Agreement, capitalized terms not otherwise defined shall have the meanings set forth below:\n\n"
+        '"Affiliate" of any Person means a Person that controls, or is controlled by, such Person.\n\n'
+        '"Person" means any individual or entity.'
+    )
+    assert bodies[2] == (
+        'Confidential Information is provided without warranties, "AS IS" with all faults, and no Party or its '
+        "Affiliates grants any license, except as provided in this Agreement and subject to Section 1."
+    )
+    assert bodies[3] == BASELINE[3]["body"]  # a sentence's subject: left, reported
+    assert report["totals"] == {
+        "references_renumbered": 1,
+        "references_removed": 2,
+        "references_left": 1,
+        "doubled_words_removed": 1,
+        "definitions_dropped": 2,
+    }
+    changes = report["sections"][1]["changes"]
+    assert [(c["kind"], c["old"], c.get("reason")) for c in changes] == [
+        ("reference", "Section 1.1 Definitions. ", None),
+        ("definition", "Business Day", "unused"),
+        ("definition", "Confidential Information", "defined elsewhere"),
+    ]
+    assert {"kind": "doubled_word", "old": "with with", "new": "with", "action": "removed"} in report["sections"][2][
+        "changes"
+    ]
+    assert report["sections"][3]["changes"][0]["action"] == "left"
+    import json
+
+    assert json.loads(json.dumps(report)) == report
+
+
+def test_definitions_are_pruned_against_the_fixed_sections():
+    sections = [
+        {
+            "heading": "Definitions",
+            "clause": "definitions",
+            "body": '"Affiliate" means a controlled entity.\n\n"Permitted Disclosures" means disclosures to advisers.',
+        },
+        {
+            "heading": "Use",
+            "clause": "obligations",
+            "body": "No Affiliate may disclose it, except pursuant to Section 5 (Permitted Disclosures).",
+        },
+    ]
+    bodies, report = consistency_pass(
+        sections, preamble=PREAMBLE
+    )  # the draft has no section 5: its heading goes with it
+    assert bodies == [
+        '"Affiliate" means a controlled entity.',
+        "No Affiliate may disclose it, except pursuant to this Agreement.",
+    ]
+    assert report["totals"]["definitions_dropped"] == 1
+
+
+def test_a_definitions_section_nothing_uses_is_emptied_and_says_so():
+    sections = [BASELINE[0], {**BASELINE[1], "body": '"Business Day" means a day other than a Saturday or Sunday.'}]
+    bodies, report = consistency_pass(sections, preamble=PREAMBLE)
+    assert bodies[1] == "" and report["sections"][1]["emptied"] is True and report["sections"][0]["emptied"] is False
+    bodies, report = consistency_pass(sections, preamble=PREAMBLE, keep_definitions=("Business Day",))
+    assert bodies[1] == sections[1]["body"] and not report["sections"][1]["emptied"]
+
+
+def test_reading_checks_count_what_a_reader_trips_on():
+    bodies = [
+        "Either party may seek equitable relief or enforcement of such judgment in",
+        'Provided "AS IS" with with all faults, as set forth in Section 8.',
+        "Survival",
+        "Sections 1 and 2 survive.",
+    ]
+    checks = reading_checks(bodies, 4)
+    words = sum(len(b.split()) for b in bodies)
+    assert checks == {
+        "mid_sentence_endings": 1,
+        "dangling_references": 1,
+        "doubled_words": 1,
+        "doubled_words_per_1000_words": round(1000 / words, 3),
+        "words": words,
+    }
+    assert reading_checks([], 0) == {
+        "mid_sentence_endings": 0,
+        "dangling_references": 0,
+        "doubled_words": 0,
+        "doubled_words_per_1000_words": 0.0,
+        "words": 0,
+    }
+
+
+def test_the_module_imports_no_model_code():
+    code = (
+        "import sys, hybrid.draft.consistency; "
+        "bad = [m for m in ('torch', 'transformers', 'hybrid.model') if m in sys.modules]; print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

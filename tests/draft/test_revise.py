@@ -1,0 +1,63 @@
+"""hybrid.draft.revise: the consistency pass on the drafting path, and its resolver of cross-references."""
+
+from types import SimpleNamespace
+
+from hybrid.draft.revise import EMPTY_DEFINITIONS, revise, source_sections
+
+
+def _spans(*clauses):
+    return [SimpleNamespace(clause=c, heading=c.title(), budget=128) for c in clauses]
+
+
+def test_a_reference_to_the_source_section_is_renumbered_to_the_drafts_own_section():
+    lib = SimpleNamespace(
+        precedents=[
+            SimpleNamespace(id="src.txt#8", clause_type="confidentiality"),
+            SimpleNamespace(id="src.txt#3.1", clause_type="payment"),
+        ]
+    )
+    sources = source_sections(lib)
+    assert sources == {"src.txt": {"8": "confidentiality", "3": "payment"}}
+    spans = _spans("payment", "confidentiality", "general")
+    prov = [[[{"doc_id": "src.txt"}], [{"doc_id": "x"}], [{"doc_id": "src.txt"}]]]
+    bodies = [
+        [
+            "Fees are due.",
+            "Keep it secret.",
+            "Except as provided in Section 8, either party may assign this Agreement. "
+            "Nothing in Section 12 limits this.",
+        ]
+    ]
+    out, reports = revise(bodies, spans, "Preamble.", prov, sources)
+    assert "Section 2" in out[0][2] and "Section 8" not in out[0][2] and "Section 12" not in out[0][2]
+    assert reports[0]["totals"]["references_renumbered"] == 1 and reports[0]["totals"]["references_removed"] == 1
+
+
+def test_a_body_cut_mid_sentence_ends_at_its_last_whole_sentence_and_doubled_words_go():
+    out, reports = revise(
+        [["Either party may terminate with with notice. The parties will adjudicate any such action in"]],
+        _spans("termination"),
+        "",
+    )
+    assert out[0][0] == "Either party may terminate with notice."
+    assert reports[0]["totals"]["sentences_cut"] == 1 and reports[0]["totals"]["doubled_words_removed"] == 1
+
+
+def test_a_definitions_section_the_draft_does_not_use_reads_a_general_sentence():
+    out, _ = revise(
+        [['"Zebra Product" means a striped product.', "The parties agree."]], _spans("definitions", "general"), ""
+    )
+    assert out[0][0] == EMPTY_DEFINITIONS
+
+
+def test_a_trailing_run_in_heading_is_dropped():
+    out, _ = revise(
+        [["Either party may assign this Agreement.\nApplicable Law and Counterparts."]], _spans("general"), ""
+    )
+    assert out[0][0] == "Either party may assign this Agreement."
+
+
+def test_clean_text_comes_back_unchanged():
+    body = "This Agreement is governed by the laws of the State of Delaware."
+    out, reports = revise([[body]], _spans("governing_law"), "")
+    assert out[0][0] == body and not any(reports[0]["totals"].values())

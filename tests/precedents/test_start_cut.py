@@ -1,0 +1,53 @@
+"""The start of an edited precedent: its run-in heading dropped, cut at a sentence end within the budget."""
+
+from hybrid.data.facts import DealFacts
+from hybrid.precedents.start import fit_text, strip_inline_heading
+from hybrid.skeleton.from_precedents import clause_deal, deal_from_template
+
+
+class _Tok:
+    """Counts whitespace words as tokens (what fit_text measures with)."""
+
+    class hf:  # noqa: N801
+        @staticmethod
+        def encode(text, add_special_tokens=False):
+            from types import SimpleNamespace
+
+            return SimpleNamespace(ids=text.split())
+
+
+def test_a_precedent_longer_than_its_room_ends_at_a_whole_sentence():
+    text = "Each party shall keep it secret. The parties will adjudicate any such action in the Courts of the State."
+    assert fit_text(_Tok, text, 10) == "Each party shall keep it secret."
+    assert fit_text(_Tok, text, 100) == text  # fits whole
+    assert (
+        fit_text(_Tok, "one long sentence without an end in sight here", 3)
+        == "one long sentence without an end in sight here"
+    )
+
+
+def test_a_run_in_heading_is_dropped_but_a_sentence_is_not():
+    assert strip_inline_heading("Delivery; Shipment. (a) Each quantity shall ship.") == "(a) Each quantity shall ship."
+    assert strip_inline_heading("Term. This Agreement starts today.") == "This Agreement starts today."
+    assert strip_inline_heading("Supplier shall deliver. Then more.") == "Supplier shall deliver. Then more."
+
+
+def test_periods_of_a_precedent_do_not_become_the_deals_term():
+    deal = DealFacts(party_a="Supplier", duration="5 years")
+    assert clause_deal(deal, "payment").duration is None and clause_deal(deal, "term").party_a == "Supplier"
+
+
+def test_a_field_named_like_a_term_counts_only_when_its_value_reads_as_one():
+    from types import SimpleNamespace
+
+    t = SimpleNamespace(preamble="{party_a} and {party_b}")
+    deal = deal_from_template(
+        t,
+        {
+            "delivery_terms": "FCA Supplier's facility",
+            "pricing": "per the price list",
+            "term_length": "5 years",
+            "fee": "$1,000",
+        },
+    )
+    assert deal.duration == "5 years" and deal.amount == "$1,000"
