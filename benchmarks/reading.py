@@ -17,12 +17,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine  # noqa: E402
-
 from hybrid.common.options import set_threads  # noqa: E402
 from hybrid.draft.consistency import reading_checks  # noqa: E402
 from hybrid.fidelity.foreign_facts import draft_foreign_facts  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
+
+from machine import machine  # noqa: E402
 
 ARMS = {"default": {}, "noise-0.25": {"precedent_start": 0.25}}
 
@@ -40,8 +40,19 @@ def main(argv=None):
 
     drafter = Drafter.from_pretrained()
     ids = args.templates.split(",") if args.templates else sorted(p.stem for p in TEMPLATES_DIR.glob("*.json"))
-    totals = {a: {"mid_sentence_endings": 0, "dangling_references": 0, "doubled_words": 0, "foreign_facts": 0, "words": 0,
-                  "sections": 0, "seconds": 0.0, "examples": []} for a in ARMS}
+    totals = {
+        a: {
+            "mid_sentence_endings": 0,
+            "dangling_references": 0,
+            "doubled_words": 0,
+            "foreign_facts": 0,
+            "words": 0,
+            "sections": 0,
+            "seconds": 0.0,
+            "examples": [],
+        }
+        for a in ARMS
+    }
     for tid in ids:
         t = load_template(tid)
         for arm, kw in ARMS.items():
@@ -67,9 +78,18 @@ def main(argv=None):
         tot["foreign_per_1000_words"] = round(1000 * tot["foreign_facts"] / w, 3)
         tot["seconds_per_draft"] = round(tot["seconds"] / len(ids), 2)
         tot["seconds"] = round(tot["seconds"], 1)
-    out = {"benchmark": "reading", **machine(), "templates": ids, "seed": args.seed, "n": args.n, "arms": totals,
-           "time_ratio_default_vs_noise": round(totals["default"]["seconds"] / max(totals["noise-0.25"]["seconds"], 1e-9), 3),
-           "command": "python benchmarks/reading.py " + " ".join(argv if argv is not None else sys.argv[1:])}
+    out = {
+        "benchmark": "reading",
+        **machine(),
+        "templates": ids,
+        "seed": args.seed,
+        "n": args.n,
+        "arms": totals,
+        "time_ratio_default_vs_noise": round(
+            totals["default"]["seconds"] / max(totals["noise-0.25"]["seconds"], 1e-9), 3
+        ),
+        "command": "python benchmarks/reading.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+    }
     line = json.dumps(out)
     print(line)
     if args.out:
