@@ -18,7 +18,7 @@ from pathlib import Path
 from hybrid.common.errors import FieldError, OutputError, SamplingError
 from hybrid.common.jsonl import json_lines
 from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, SEED, add_threads, float_range, int_range
-from hybrid.common.outdir import FileSet, OutputLock, check_writable, is_bookkeeping, recover
+from hybrid.common.outdir import FileSet, OutputLock, check_replaceable, check_writable, is_bookkeeping, pending_commit, recorded, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
 
@@ -30,29 +30,32 @@ def _draft_name(rank: int, n: int, fmt: str) -> str:
     return f"draft-{rank:0{len(str(n))}d}.{fmt}"
 
 
-def check_out_dir(out: Path, force: bool) -> None:
+def draft_names(n: int, fmt: str) -> list[str]:
+    """The files a run of n drafts in `fmt` commits: one per draft, rank in the name, then drafts.json."""
+    return [_draft_name(rank, n, fmt) for rank in range(1, n + 1)] + [REPORT]
+
+
+def check_out_dir(out: Path, force: bool, names=(), recovered: bool = False) -> None:
     """OutputError when --out is a file, not writable, or a non-empty directory without --force
-    (this module's own bookkeeping files do not count)."""
+    (this module's own bookkeeping files do not count); with --force, when one of `names` (the files
+    this run will write) or a file of the previous set is not hybrid's own unchanged file
+    (hybrid.common.outdir.check_replaceable: sha256 recorded at commit time)."""
     check_writable(out)
-    if out.is_dir() and any(not is_bookkeeping(p.name) for p in out.iterdir()) and not force:
-        raise OutputError(
-            f"--out {out} is not empty; pass --force to replace the drafts in it, or choose another directory."
-        )
+    if not out.is_dir():
+        return
+    if not force:
+        if any(not is_bookkeeping(p.name) for p in out.iterdir()):
+            done = " (it holds the set an interrupted run left, completed now)" if recovered else ""
+            raise OutputError(f"--out {out} is not empty{done}; pass --force to replace the drafts in it, or choose another directory.")
+        return
+    check_replaceable(out, names, previous_set(out))
 
 
 def previous_set(out: Path) -> list[str]:
-    """The file names the last draft run committed into `out` (from its drafts.json), so that --force
-    replaces exactly that set and never removes a file hybrid did not write."""
-    try:
-        report = json.loads((out / REPORT).read_text(encoding="utf-8"))
-        files = report.get("files")
-        if files is None:  # reports of earlier versions list their drafts' paths only
-            files = [Path(d["path"]).name for d in report["drafts"]] + [REPORT]
-    except (OSError, ValueError, AttributeError, KeyError, TypeError):
-        return []
-    if not isinstance(files, list):
-        return []
-    return [f for f in files if isinstance(f, str) and f and "/" not in f and not is_bookkeeping(f)]
+    """The files the last draft run committed into `out`, as hybrid recorded them with their sha256
+    (hybrid.common.outdir.recorded), which --force replaces; drafts.json's own "files" list is for readers
+    and never decides what is removed."""
+    return list(recorded(out))
 
 
 def _default_out(template_id: str) -> Path:
@@ -71,7 +74,7 @@ def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
     for d, name in zip(report["drafts"], names):
         d["path"] = str(out / name)
     report["files"] = names + [REPORT]
-    with FileSet(out) as fs:
+    with FileSet(out, owned=True) as fs:
         for d, name in zip(drafts, names):
             if fmt == "docx":
                 d.to_docx(fs.path(name))
@@ -117,13 +120,26 @@ def _cmd_draft(args) -> int:
             f"or --example (required: {', '.join(template.required_fields)})."
         )
     fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
-    out = Path(args.out) if args.out else _default_out(template.id)
-    check_out_dir(out, args.force)  # fails in milliseconds, before the model loads
+    out = Path(args.out) if args.out is not None else _default_out(template.id)
+    if args.out is not None:
+        check_writable(args.out)  # "" is refused, not read as the current directory
+    names = draft_names(args.n, args.format)
+    recovered = False
+    if pending_commit(out):  # an interrupted commit is completed before anything looks at the directory
+        with OutputLock(out):
+            recovered = _recover(out)
+    check_out_dir(out, args.force, names, recovered)  # fails in milliseconds, before the model loads
     with OutputLock(out):
-        if recover(out):
-            print(f"completed an interrupted write in {out}", file=sys.stderr)
-        check_out_dir(out, args.force)  # again, now that no other run can write here
+        recovered = _recover(out) or recovered
+        check_out_dir(out, args.force, names, recovered)  # again, now that no other run can write here
         return _draft_into(out, args, template, fields, steps, guidance, params)
+
+
+def _recover(out: Path) -> bool:
+    if recover(out):
+        print(f"completed an interrupted write in {out}", file=sys.stderr)
+        return True
+    return False
 
 
 class _Progress:

@@ -13,40 +13,49 @@ before the journal leaves the old set untouched (the stage is swept by the next 
 it is rolled forward by `recover(DIR)`, which every writer and reader of such a directory calls
 first, so a reader never sees a mix of two sets. Nothing outside the named files is ever removed.
 
+Owned sets (`FileSet(out, owned=True)`, the drafts of `hybrid draft`): each commit also records the
+sha256 of every file it wrote in `DIR/.hybrid-files.json` (moved in last, with the set), and a later
+commit replaces or removes a file only when it is a regular file whose content still has the
+sha256 recorded there. A name that collides with any other file (the user's own, an edited draft,
+a name added to a list by hand) is an OutputError naming it, raised before anything moves; the
+journal carries those hashes, so a replay checks them again.
+
 The lock (`OutputLock`) is an flock on `DIR/.hybrid.lock` holding the owner's pid and command:
 released by the kernel when its holder dies, so a killed run never blocks the next one.
 """
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
+import re
 import shutil
+import stat
 import sys
 import time
 from pathlib import Path
 
 from hybrid.common.errors import OutputError
 
-__all__ = [
-    "check_writable",
-    "OutputLock",
-    "FileSet",
-    "recover",
-    "pending_commit",
-    "is_bookkeeping",
-    "LOCK_NAME",
-    "JOURNAL_NAME",
-]
+__all__ = ["check_writable", "OutputLock", "FileSet", "recover", "pending_commit", "is_bookkeeping", "recorded", "check_replaceable",
+           "LOCK_NAME", "JOURNAL_NAME", "MANIFEST_NAME"]
 
 LOCK_NAME = ".hybrid.lock"
 JOURNAL_NAME = ".commit.json"
+MANIFEST_NAME = ".hybrid-files.json"  # an owned set's files and their sha256, as committed
 STAGE_PREFIX = ".stage-"
+_SHOWN = 120  # characters of a path echoed in a message
 
 
 def is_bookkeeping(name: str) -> bool:
     """True for this module's own bookkeeping entries (never user files, ignored by emptiness checks)."""
-    return name in (LOCK_NAME, JOURNAL_NAME) or name.startswith(STAGE_PREFIX) or name.startswith(f"{JOURNAL_NAME}.tmp-")
+    return name in (LOCK_NAME, JOURNAL_NAME, MANIFEST_NAME) or name.startswith(STAGE_PREFIX) or name.startswith(f"{JOURNAL_NAME}.tmp-")
+
+
+def _shown(path) -> str:
+    text = str(path)
+    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}... ({len(text)} characters)"
 
 
 def _probe(directory: Path) -> str | None:
@@ -62,27 +71,75 @@ def _probe(directory: Path) -> str | None:
     return None
 
 
+def _unusable(option: str, out, path, e: OSError) -> OutputError:
+    what = "" if Path(path) == Path(out) else f": {_shown(path)}"
+    hint = {errno.ELOOP: " (a symlink loop)", errno.ENAMETOOLONG: " (a path component over 255 bytes)"}.get(e.errno, "")
+    return OutputError(f"{option} {_shown(out)} cannot be used{what}: {e.strerror or e}{hint}; choose another path.")
+
+
+def _dangling(option: str, out, link: Path) -> OutputError:
+    try:
+        target = os.readlink(link)
+    except OSError:
+        target = "?"
+    what = "" if link == Path(out) else f": {_shown(link)}"
+    return OutputError(f"{option} {_shown(out)}{what} is a symlink to {_shown(target)}, which does not exist; "
+                       "remove the link or choose another path.")
+
+
 def check_writable(out, option: str = "--out") -> None:
     """OutputError (naming `option`, the path and why) unless `out` is, or can be created as, a writable
-    directory. Creates nothing that stays."""
+    directory. Creates nothing that stays. Symlinks that point nowhere or loop, names too long and
+    parents that are files are refused here, before any work."""
+    if isinstance(out, str) and not out.strip():
+        raise OutputError(f"{option} must name a directory, got {out!r}.")
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"{option} {out} is an existing file; pass a directory (it is created when missing).")
-    if out.is_dir():
+    try:
+        st = os.stat(out)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    except OSError as e:
+        raise _unusable(option, out, out, e) from None
+    if st is not None:
+        if not os.path.isdir(out):
+            raise OutputError(f"{option} {_shown(out)} is an existing file; pass a directory (it is created when missing).")
         why = _probe(out)
         if why:
-            raise OutputError(f"{option} {out} is not writable ({why}); choose a writable directory.")
+            raise OutputError(f"{option} {_shown(out)} is not writable ({why}); choose a writable directory.")
         return
+    if os.path.islink(out):
+        raise _dangling(option, out, out)
     parent = out.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
+    while True:
+        try:
+            os.stat(parent)
+            break
+        except (FileNotFoundError, NotADirectoryError):
+            if os.path.islink(parent):
+                raise _dangling(option, out, parent) from None
+            if parent == parent.parent:
+                break
+            parent = parent.parent
+        except OSError as e:
+            raise _unusable(option, out, parent, e) from None
     if not parent.is_dir():
-        raise OutputError(f"{option} {out}: {parent} is a file, not a directory; choose another path.")
+        raise OutputError(f"{option} {_shown(out)}: {_shown(parent)} is a file, not a directory; choose another path.")
     why = _probe(parent)
     if why:
-        raise OutputError(
-            f"{option} {out} cannot be created: {parent} is not writable ({why}); choose a writable directory."
-        )
+        raise OutputError(f"{option} {_shown(out)} cannot be created: {_shown(parent)} is not writable ({why}); choose a writable directory.")
+    name_max = _name_max(parent)
+    below = out.parts[len(parent.parts):] if out.parts[:len(parent.parts)] == parent.parts else out.parts
+    for part in below:
+        if len(os.fsencode(part)) > name_max:
+            raise OutputError(f"{option} {_shown(out)} cannot be created: the name {_shown(part)} is {len(os.fsencode(part))} bytes, "
+                              f"over the {name_max} a name may have here; choose a shorter one.")
+
+
+def _name_max(directory: Path) -> int:
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
 
 
 class OutputLock:
@@ -99,6 +156,13 @@ class OutputLock:
 
     def __enter__(self) -> "OutputLock":
         check_writable(self.out, self.option)
+        try:
+            return self._take()
+        except OSError as e:  # a race with another process, a full disk: still one line, never a traceback
+            self._cleanup()
+            raise _unusable(self.option, self.out, getattr(e, "filename", None) or self.out, e) from None
+
+    def _take(self) -> "OutputLock":
         if not self.out.exists():
             self.out.mkdir(parents=True, exist_ok=True)
             self.created = True
@@ -173,18 +237,92 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _plain(name) -> bool:
+    """A file name this module may create or remove inside its directory: no path, no `.`/`..`."""
+    return isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\0" not in name
+
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _sha256(path: Path) -> str | None:
+    """sha256 of a regular file, never read through a symlink; None for anything else (or nothing)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        h = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            h.update(chunk)
+        return h.hexdigest()
+    finally:
+        os.close(fd)
+
+
+def recorded(out) -> dict[str, str]:
+    """name -> sha256 of the files the last owned commit in `out` wrote (MANIFEST_NAME); {} when there is
+    none or it cannot be read, so that nothing is taken for hybrid's own without proof."""
+    try:
+        data = json.loads((Path(out) / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict):
+        return {}
+    return {n: h for n, h in files.items() if _plain(n) and not is_bookkeeping(n) and isinstance(h, str) and _HEX64.fullmatch(h)}
+
+
+def _not_ours(path: Path) -> OutputError:
+    return OutputError(f"{_shown(path)} is not a file hybrid wrote there, or it was changed since (its sha256 is not the one "
+                       f"recorded in {MANIFEST_NAME} when hybrid wrote it); it is left as it is: move it away or choose another directory.")
+
+
+def check_replaceable(out, names, remove=()) -> dict[str, str]:
+    """name -> sha256 of each file in `out` that an owned commit of `names` (dropping `remove`) would
+    replace or unlink, each proven hybrid's own: a regular file whose content has the sha256 the last
+    owned commit recorded for that name. OutputError naming the first file that is not."""
+    out = Path(out)
+    record = recorded(out)
+    check = {}
+    for name in dict.fromkeys([*names, *remove]):
+        path = out / name
+        if not _plain(name) or not os.path.lexists(path):
+            continue
+        h = _sha256(path)
+        if h is None or record.get(name) != h:
+            raise _not_ours(path)
+        check[name] = h
+    return check
+
+
+def _verify(out: Path, name: str, check: dict | None) -> None:
+    """Before an owned commit overwrites or unlinks out/name: it is still the file that was checked."""
+    if check is None or name == MANIFEST_NAME or not os.path.lexists(out / name):
+        return
+    if name not in check or _sha256(out / name) != check[name]:
+        raise _not_ours(out / name)
+
+
 def _apply(out: Path, journal: dict) -> None:
-    """Move the staged files into place and drop the old set's leftovers; idempotent."""
+    """Move the staged files into place and drop the old set's leftovers; idempotent. An owned commit's
+    journal holds the sha256 of each file it may overwrite or unlink, checked again right before."""
     stage = out / journal["stage"]
+    check = journal.get("check")
     for name in journal["files"]:
         if (stage / name).exists():
+            _verify(out, name, check)
             os.replace(stage / name, out / name)
         elif not (out / name).exists():
             raise OutputError(f"interrupted commit in {out} cannot be completed: {stage / name} is gone; "
                               f"remove {out / JOURNAL_NAME} and rerun the command that wrote {out}.")
     for name in journal["remove"]:
         if name not in journal["files"]:
-            (out / name).unlink(missing_ok=True)
+            _verify(out, name, check)
+            if check is None or os.path.lexists(out / name):
+                (out / name).unlink(missing_ok=True)
     _fsync_dir(out)
     (out / JOURNAL_NAME).unlink(missing_ok=True)
     shutil.rmtree(stage, ignore_errors=True)
@@ -192,7 +330,20 @@ def _apply(out: Path, journal: dict) -> None:
 
 def pending_commit(out) -> bool:
     """True when `out` holds a commit that was interrupted after its journal was written."""
-    return (Path(out) / JOURNAL_NAME).is_file()
+    try:
+        return (Path(out) / JOURNAL_NAME).is_file()
+    except OSError:
+        return False
+
+
+def _journal_ok(journal) -> bool:
+    if not (isinstance(journal, dict) and isinstance(journal.get("stage"), str) and journal["stage"].startswith(STAGE_PREFIX)
+            and _plain(journal["stage"])):
+        return False
+    if not all(isinstance(journal.get(k), list) and all(_plain(n) for n in journal[k]) for k in ("files", "remove")):
+        return False
+    check = journal.get("check")
+    return check is None or (isinstance(check, dict) and all(_plain(n) and isinstance(h, str) and _HEX64.fullmatch(h) for n, h in check.items()))
 
 
 def recover(out) -> bool:
@@ -207,16 +358,8 @@ def recover(out) -> bool:
     if jpath.is_file():
         try:
             journal = json.loads(jpath.read_text())
-            ok = (
-                isinstance(journal, dict)
-                and isinstance(journal.get("stage"), str)
-                and journal["stage"].startswith(STAGE_PREFIX)
-                and all(
-                    isinstance(journal.get(k), list) and all(isinstance(n, str) and "/" not in n for n in journal[k])
-                    for k in ("files", "remove")
-                )
-            )
-        except (OSError, ValueError):
+            ok = _journal_ok(journal)
+        except (OSError, ValueError, RecursionError):
             ok = False
         if not ok:
             raise OutputError(
@@ -240,17 +383,22 @@ class FileSet:
         fs.commit(remove=old_names)   # old names not rewritten are unlinked; nothing else is touched
     ```
     Dropped without `commit()` (an exception), the stage is removed and `out` is unchanged.
+
+    owned=True: the set's sha256 are recorded in MANIFEST_NAME, and the commit overwrites or unlinks
+    only files proven to be an earlier owned commit's, unchanged (check_replaceable); any other
+    file in the way is an OutputError before anything moves.
     """
 
-    def __init__(self, out):
-        self.out = Path(out)
+    def __init__(self, out, *, owned: bool = False):
+        self.out, self.owned = Path(out), owned
         self.stage = self.out / f"{STAGE_PREFIX}{os.getpid()}"
         shutil.rmtree(self.stage, ignore_errors=True)
         self.stage.mkdir(parents=True)
         self.names: list[str] = []
+        self.journaled = False  # once the journal names the stage, only recover() may remove it
 
     def path(self, name: str) -> Path:
-        assert "/" not in name and not is_bookkeeping(name), f"file set names are plain file names, got {name!r}"
+        assert _plain(name) and not is_bookkeeping(name), f"file set names are plain file names, got {name!r}"
         if name not in self.names:
             self.names.append(name)
         return self.stage / name
@@ -258,15 +406,26 @@ class FileSet:
     def commit(self, remove=()) -> list[Path]:
         missing = [n for n in self.names if not (self.stage / n).is_file()]
         assert not missing, f"file set names never written: {missing}"
+        remove = [str(r) for r in remove if _plain(str(r)) and not is_bookkeeping(str(r))]
         for n in self.names:
             with open(self.stage / n, "rb") as f:
                 os.fsync(f.fileno())
-        journal = {"stage": self.stage.name, "files": self.names, "remove": [str(r) for r in remove]}
+        journal = {"stage": self.stage.name, "files": list(self.names), "remove": remove}
+        if self.owned:
+            journal["check"] = check_replaceable(self.out, self.names, remove)
+            kept = {n: h for n, h in recorded(self.out).items()
+                    if n not in self.names and n not in remove and _sha256(self.out / n) == h}
+            files = {**kept, **{n: _sha256(self.stage / n) for n in self.names}}
+            _write_json_atomic(self.stage / MANIFEST_NAME, {"files": files})
+            journal["files"].append(MANIFEST_NAME)
         _write_json_atomic(self.out / JOURNAL_NAME, journal)
+        self.journaled = True
         _apply(self.out, journal)
         return [self.out / n for n in self.names]
 
     def discard(self) -> None:
+        if self.journaled and (self.out / JOURNAL_NAME).exists():
+            return  # a commit stopped half-way (an error while moving): the next recover() completes it
         shutil.rmtree(self.stage, ignore_errors=True)
 
     def __enter__(self) -> "FileSet":

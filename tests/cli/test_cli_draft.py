@@ -9,6 +9,7 @@ import docx
 import pytest
 
 from hybrid.cli.main import main
+from hybrid.common.outdir import is_bookkeeping
 from hybrid.templates.template import TEMPLATES_DIR
 
 
@@ -159,13 +160,23 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
     assert [(d["rank"], d["score"], d["scores"], d["path"]) for d in report["drafts"]] == [
         (r["rank"], r["score"], r["scores"], r["path"]) for r in rows
     ]
-    assert sorted(p.name for p in out.iterdir()) == ["draft-1.md", "draft-2.md", "draft-3.md", "drafts.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".hybrid-files.json",
+        "draft-1.md",
+        "draft-2.md",
+        "draft-3.md",
+        "drafts.json",
+    ]
 
     # same seed, same drafts; the now non-empty --out needs --force
     code, _, err = _run(capsys, *argv)
     assert code == 2 and "--force" in err
     code, stdout, _ = _run(capsys, *argv, "--force")
     assert code == 0 and [r["text"] for r in json.loads(stdout)["drafts"]] == [r["text"] for r in rows]
+
+
+def _listing(out):
+    return sorted(p.name for p in out.iterdir() if not is_bookkeeping(p.name))
 
 
 def test_force_replaces_the_earlier_set_as_a_whole_and_keeps_other_files(capsys, checkpoint, small_template, tmp_path):
@@ -189,46 +200,13 @@ def test_force_replaces_the_earlier_set_as_a_whole_and_keeps_other_files(capsys,
         checkpoint,
     )
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == [
-        "draft-1.md",
-        "draft-2.md",
-        "draft-3.md",
-        "draft-9.md",
-        "drafts.json",
-        "notes.txt",
-    ]
-    assert json.loads((out / "drafts.json").read_text())["files"] == [
-        "draft-1.md",
-        "draft-2.md",
-        "draft-3.md",
-        "drafts.json",
-    ]
-    code, _, err = _run(
-        capsys,
-        "draft",
-        small_template,
-        "--example",
-        "-n",
-        "2",
-        "--steps",
-        "1",
-        "--format",
-        "docx",
-        "--out",
-        out,
-        "--force",
-        "--checkpoint",
-        checkpoint,
-    )
+    assert _listing(out) == ["draft-1.md", "draft-2.md", "draft-3.md", "draft-9.md", "drafts.json", "notes.txt"]
+    assert json.loads((out / "drafts.json").read_text())["files"] == ["draft-1.md", "draft-2.md", "draft-3.md", "drafts.json"]
+    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--format", "docx", "--out", out,
+                        "--force", "--checkpoint", checkpoint)
     assert code == 0, err
     # the previous run's three .md drafts are replaced by this run's set; files hybrid did not write stay
-    assert sorted(p.name for p in out.iterdir()) == [
-        "draft-1.docx",
-        "draft-2.docx",
-        "draft-9.md",
-        "drafts.json",
-        "notes.txt",
-    ]
+    assert _listing(out) == ["draft-1.docx", "draft-2.docx", "draft-9.md", "drafts.json", "notes.txt"]
     assert (out / "notes.txt").read_text() == "mine" and (out / "draft-9.md").read_text() == "not written by hybrid"
     heads = [p for p in docx.Document(str(out / "draft-1.docx")).paragraphs if p.style.name == "Heading 1"]
     assert len(heads) == 5
