@@ -104,7 +104,8 @@ def add_eval_run(esub) -> None:
     from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE, OTHER_JUDGE
     from evals.runner import DEFAULT_CHECKPOINT, DEFAULT_REFERENCE, MAX_VARIANTS
     from evals.systems import SYSTEMS
-    from hybrid.common.options import SEED, add_threads, int_range
+    from hybrid.data.corpus import SPLITS
+    from hybrid.common.options import SEED, add_threads, int_range, out_dir
 
     p = esub.add_parser(
         "run",
@@ -121,7 +122,7 @@ def add_eval_run(esub) -> None:
     p.add_argument(
         "--systems", default="hybrid,ar", help=f"comma-separated, from: {', '.join(SYSTEMS)} (default: hybrid,ar)"
     )
-    p.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
+    p.add_argument("--split", choices=SPLITS, default="test", help="corpus split (default: test)")
     p.add_argument(
         "--limit",
         type=int_range(0, None),
@@ -149,7 +150,7 @@ def add_eval_run(esub) -> None:
     p.add_argument("--seed", type=SEED, default=0, help="base seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
     p.add_argument(
         "--out",
-        type=Path,
+        type=out_dir,
         default=Path("evals/runs/latest"),
         help="run directory; an existing run there is resumed (default: evals/runs/latest)",
     )
@@ -194,7 +195,7 @@ def add_eval_run(esub) -> None:
     )
     p.add_argument(
         "--report",
-        type=Path,
+        type=out_dir,
         default=None,
         help="also write the dated report here (e.g. evals/reports/2026-12-01.md) with its plots "
         "and summary, committed as one set",

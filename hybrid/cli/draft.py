@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hybrid.common.errors import FieldError, OutputError, SamplingError
 from hybrid.common.jsonl import json_lines
-from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, SEED, add_threads, float_range, int_range
+from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, SEED, add_threads, float_range, int_range, out_dir
 from hybrid.common.outdir import FileSet, OutputLock, check_replaceable, check_writable, is_bookkeeping, pending_commit, recorded, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
@@ -121,8 +121,6 @@ def _cmd_draft(args) -> int:
         )
     fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
     out = Path(args.out) if args.out is not None else _default_out(template.id)
-    if args.out is not None:
-        check_writable(args.out)  # "" is refused, not read as the current directory
     names = draft_names(args.n, args.format)
     recovered = False
     if pending_commit(out):  # an interrupted commit is completed before anything looks at the directory
@@ -385,7 +383,7 @@ def add_parsers(subparsers) -> None:
                    help="title and section headings from the template's defaults for the planned clauses (default), "
                         "or the planner's own words")
     d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md)")
-    d.add_argument("--out", metavar="DIR", default=None, help="output directory (default: drafts/<template>-<time>)")
+    d.add_argument("--out", metavar="DIR", type=out_dir, default=None, help="output directory (default: drafts/<template>-<time>)")
     d.add_argument("--force", action="store_true", help="write into a non-empty --out (replaces earlier draft files)")
     d.add_argument(
         "--checkpoint",

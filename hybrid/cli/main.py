@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from hybrid.common.config import SHIPPED_CHECKPOINT
+from hybrid.data.corpus import SPLITS
 from hybrid.common.errors import HybridError
 from hybrid.common.options import add_threads, int_range, set_threads
 
@@ -110,7 +111,7 @@ def _add_eval(sub, with_run: bool = True) -> None:
         help="checkpoint dir, a Llama checkpoint dir or a fetched base name such as smollm2-135m (default: the shipped "
              "model)",
     )
-    b.add_argument("--split", default="test", help="corpus split: train, val or test (default: test)")
+    b.add_argument("--split", choices=SPLITS, default="test", help="corpus split (default: test)")
     b.add_argument("--corpus", default=None, help="corpus root (default: $HYBRID_CORPUS or ../shared/corpus)")
     b.add_argument(
         "--draws", type=int_range(1, 1024), default=4, help="noise draws averaged for fill_bpb, 1-1024 (default: 4)"

@@ -109,6 +109,8 @@ class TrainConfig:
     def __post_init__(self):
         for name, rng in self.ranges().items():
             rng.check(name, getattr(self, name))
+        if not str(self.out).strip():  # Path("") would be the current directory
+            raise ConfigError(f"out (--out) must name a directory, got {self.out!r}.")
         if self.stride > self.seq_len:
             raise ConfigError(f"stride must be <= seq_len ({self.seq_len}), got {self.stride}.")
         if self.precision not in ("auto", "fp32", "bf16"):

@@ -9,11 +9,13 @@ the same rule inside a config. Imports nothing heavy, so `hybrid -h` stays fast.
 import argparse
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from hybrid.common.errors import ConfigError
 
 __all__ = [
     "Range",
+    "out_dir",
     "int_range",
     "float_range",
     "SEED",
@@ -94,6 +96,14 @@ class Range:
         if not self.contains(v):
             raise argparse.ArgumentTypeError(f"must be {self.describe()}{self._off()}, got {text!r}")
         return v
+
+
+def out_dir(text: str) -> Path:
+    """argparse type= of an output directory: an empty path is refused (Path("") would quietly be the
+    current directory). The rest is hybrid.common.outdir.check_writable's, before any work."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must name a directory, got {text!r}")
+    return Path(text)
 
 
 def int_range(lo: int | None = None, hi: int | None = None, *, off=None) -> Range:
