@@ -33,6 +33,7 @@ from hybrid.common.options import (
     MMR,
     PRECEDENT_GUIDANCE,
     PRECEDENTS,
+    SEED,
 )
 from hybrid.common.sampling import SamplingParams
 from hybrid.data.clean import strip_numbering
@@ -285,8 +286,9 @@ class Drafter:
 
     def plan(self, template, fields: dict, *, seed: int = 0, on_token=None, **sampling):
         """The outline for (template, fields): a hybrid.plan.planner.PlanResult (.outline, .text, .seconds)."""
+        SEED.check("seed", seed, error=SamplingError)  # the rule draft and fill hold it to (check_fill_args)
+        params = sampling_params(sampling, DRAFT_SAMPLING)
         with self._lock:
-            params = sampling_params(sampling, DRAFT_SAMPLING)
             return self.planner.plan(load_template(template), fields, seed=seed, params=params, on_token=on_token)
 
     def fill(

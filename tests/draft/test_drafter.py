@@ -3,6 +3,7 @@ same drafts, bad arguments raise naming themselves, stream() reports plan / fill
 with the same drafts as draft(), the lock serializes threads, and the outputs (markdown, docx)
 have real numbered headings."""
 
+import re
 import threading
 from pathlib import Path
 
@@ -89,6 +90,17 @@ def test_bad_arguments_raise_naming_the_argument(drafter, kwargs, match):
         drafter.draft(T, T.example, **args)
     with pytest.raises(SamplingError, match=match):
         drafter.stream(T, T.example, **args)  # checked at the call, before any event
+
+
+@pytest.mark.parametrize("seed", [-5, 2**64, 2**70, "x", 1.5, True, None])
+def test_every_stage_refuses_a_seed_draft_refuses(drafter, seed):
+    """Issue 29 #4: plan took -5, and 2**70, "x" or 1.5 failed inside torch.manual_seed."""
+    match = rf"seed must be an integer in \[0, {2**64 - 1}\], got {re.escape(repr(seed))}"
+    for call in (lambda: drafter.plan(T, T.example, seed=seed),
+                 lambda: drafter.fill(T, T.example, OUTLINE, n=1, steps=1, seed=seed),
+                 lambda: drafter.draft(T, T.example, n=1, steps=1, seed=seed, outline=OUTLINE)):
+        with pytest.raises(SamplingError, match=match):
+            call()
 
 
 def test_stream_reports_every_stage_and_ends_with_the_drafts(drafter):
