@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from hybrid.common.errors import FieldError
+from hybrid.common.jsonl import JSONInputError, strict_json
 from hybrid.common.options import SEED, add_threads, float_range, int_range
 
 __all__ = ["add_parsers", "collect_fields", "parse_field_args", "read_fields_file"]
@@ -26,14 +27,17 @@ def parse_field_args(pairs: list[str]) -> dict[str, str]:
 
 
 def read_fields_file(path) -> dict:
-    """A JSON object of fields from a file; FieldError names the file and the problem."""
+    """A JSON object of fields from a file (hybrid.common.jsonl.strict_json: no key twice, not nested deep;
+    NaN is left for the field's own check, which names it); FieldError names the file and the problem."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise FieldError(f"cannot read fields file {p}: {e.strerror or e}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise FieldError(f"fields file {p} is not valid JSON: {e}") from None
+        data = strict_json(p.read_text(encoding="utf-8"), allow_nan=True)
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the path
+        if isinstance(e, JSONInputError):
+            raise FieldError(f"fields file {p} is not valid JSON: {e}") from None
+        if isinstance(e, UnicodeDecodeError):
+            raise FieldError(f"fields file {p} is not valid JSON: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raise FieldError(f"cannot read fields file {p}: {getattr(e, 'strerror', None) or e}") from None
     if not isinstance(data, dict):
         raise FieldError(f"fields file {p} must hold a JSON object of name -> value, got {type(data).__name__}.")
     return data

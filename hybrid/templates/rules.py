@@ -2,13 +2,17 @@
 
 Owns: the template meta-schema (hybrid/templates/template_schema.json), the placeholder syntax
 (`{name}`, a lower-case field name; braces nowhere else), and the cross-references a JSON
-Schema cannot express: every placeholder names a declared field, every clause type of the
-outline schema is known and has an entry, frames fit their budgets at their fields' longest
-values, `required_when` and `outline_rules` name what exists. Knows nothing about rendering,
-user fields or models (hybrid.templates.template uses it).
+Schema cannot express: every placeholder names a declared field, every required field is
+placed in some text, every clause type of the outline schema is known and has an entry, every
+`$ref` of the outline schema names an entry of its `$defs` and none leads back to itself, frames
+fit their budgets at their fields' longest values, `required_when` and `outline_rules` name what
+exists, a field's `x-kind` suits its type, and the template's own text (preamble, signature
+block, frames, terms) meets the contract-text rules field values meet (hybrid.common.textsafe). Knows
+nothing about rendering, user fields or models (hybrid.templates.template uses it).
 """
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -18,8 +22,9 @@ from jsonschema.exceptions import best_match
 from hybrid.common.errors import TemplateError
 from hybrid.data.clauses import CLAUSE_TYPES
 from hybrid.templates.outline_schema import clause_values, outline_structure
+from hybrid.common.textsafe import check_text, kind_problem, shown
 
-__all__ = ["check_template_data", "PLACEHOLDER", "FRAME_CHARS_PER_TOKEN", "FRAME_MIN_FILL", "pointer"]
+__all__ = ["check_template_data", "PLACEHOLDER", "FRAME_CHARS_PER_TOKEN", "FRAME_MIN_FILL", "pointer", "schema_message"]
 
 _META_VALIDATOR = jsonschema.Draft202012Validator(
     json.loads((Path(__file__).with_name("template_schema.json")).read_text())
@@ -41,25 +46,41 @@ def pointer(path) -> str:
     return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
+def schema_message(err) -> str:
+    """A jsonschema error's message with the offending value cut to a readable length (a 5 MB
+    preamble is not a 5 MB error line)."""
+    try:
+        return err.message.replace(repr(err.instance), shown(err.instance))
+    except RecursionError:
+        return err.message[:200]
+
+
 def check_template_data(data: dict, where: str) -> None:
     """TemplateError naming the file and JSON pointer of the first rule a template's JSON breaks:
-    the meta-schema, then what it cannot say (placeholders, clause coverage, frames, outline rules)."""
+    the meta-schema, then what it cannot say (references, text, placeholders, clause coverage,
+    frames, outline rules, field kinds)."""
     err = best_match(_META_VALIDATOR.iter_errors(data))
     if err is not None:
-        raise TemplateError(
-            f"{where}: breaks the template meta-schema at {pointer(err.absolute_path) if err.absolute_path else '/'}: "
-            f"{err.message}"
-        )
+        raise TemplateError(f"{where}: breaks the template meta-schema at {pointer(err.absolute_path) if err.absolute_path else '/'}: "
+                            f"{schema_message(err)}")
+    _check_refs(data["outline_schema"], where)  # before anything follows a $ref
     props = data["fields"]["properties"]
     required = set(data["fields"]["required"])
     for name in data["fields"]["required"]:
         if name not in props:
             raise TemplateError(f"{where}: /fields/required names {name!r}, which is not under /fields/properties.")
+    _check_kinds(props, where)
     texts = [("/preamble", data["preamble"]), ("/signature_block", data["signature_block"])]
     texts += [(f"/defined_terms/{i}", t) for i, t in enumerate(data.get("defined_terms", []))]
     for ctype, spec in data["clauses"].items():
         texts += [(f"/clauses/{ctype}/required_terms/{i}", t) for i, t in enumerate(spec["required_terms"])]
+        if "frame" in spec:
+            texts.append((f"/clauses/{ctype}/frame", spec["frame"]))
+    for ptr, text in [("/title", data["title"]), *texts]:  # drafts print these verbatim: the rules of a field value
+        check_text(f"{where}: {ptr}", text, multiline=ptr in ("/preamble", "/signature_block"), error=TemplateError)
     for ptr, text in texts:
+        if ptr.endswith("/frame"):
+            continue  # frames: _check_clause_rules, which names the clause
         _check_braces(text, ptr, where)
         for m in PLACEHOLDER.finditer(text):
             name = m.group(1)
@@ -72,6 +93,11 @@ def check_template_data(data: dict, where: str) -> None:
                     f"{where}: placeholder {{{name}}} at {ptr} uses an optional field without a default."
                 )
     _check_clause_rules(data, where)
+    placed = {name for _, text in texts for name in PLACEHOLDER.findall(text)}
+    unplaced = [name for name in data["fields"]["required"] if name not in placed]
+    if unplaced:
+        raise TemplateError(f"{where}: required field {unplaced[0]!r} is placed in no text of the template (no {{{unplaced[0]}}} in "
+                            "the preamble, signature block, a frame or a term): a draft would ask for it and never state it.")
     for ctype in clause_values(data["outline_schema"]):
         if ctype not in CLAUSE_TYPES:
             raise TemplateError(
@@ -86,6 +112,80 @@ def check_template_data(data: dict, where: str) -> None:
         jsonschema.Draft202012Validator.check_schema(data["fields"])
     except jsonschema.SchemaError as e:
         raise TemplateError(f"{where}: invalid JSON Schema at {pointer(e.absolute_path)}: {e.message}") from None
+
+
+def _refs(node, path=()):
+    """(JSON pointer path, target) of every $ref under `node`."""
+    stack = [(node, path)]
+    while stack:
+        n, p = stack.pop()
+        if isinstance(n, dict):
+            if isinstance(n.get("$ref"), str):
+                yield p, n["$ref"]
+            stack.extend((v, (*p, k)) for k, v in n.items())
+        elif isinstance(n, list):
+            stack.extend((v, (*p, i)) for i, v in enumerate(n))
+
+
+def _check_refs(schema: dict, where: str) -> None:
+    """Every $ref of the outline schema names an entry of its root $defs, and no entry reaches
+    itself through $refs (a loop would hang every reader of the schema, and xgrammar cannot
+    compile a reference to nothing: both used to surface only after the model loaded)."""
+    defs = schema.get("$defs", {})
+    edges: dict[str, list[str]] = {}
+    for path, ref in _refs(schema):
+        name = ref.rsplit("/", 1)[-1]
+        if name not in defs:
+            raise TemplateError(f"{where}: $ref {ref!r} at {pointer(('outline_schema', *path))} names no entry of /outline_schema/$defs "
+                                f"(entries: {', '.join(defs) or 'none'}).")
+        if len(path) >= 2 and path[0] == "$defs":
+            edges.setdefault(path[1], []).append(name)
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
+
+    def visit(name: str, trail: list[str]) -> None:
+        state[name] = 1
+        for nxt in edges.get(name, []):
+            if state.get(nxt) == 1:
+                loop = " -> ".join(f"#/$defs/{n}" for n in [*trail[trail.index(nxt):], nxt])
+                raise TemplateError(f"{where}: /outline_schema/$defs/{nxt} refers back to itself through $ref ({loop}); "
+                                    "an outline schema cannot be recursive.")
+            if state.get(nxt) is None:
+                visit(nxt, [*trail, nxt])
+        state[name] = 2
+
+    for name in edges:  # depth <= number of $defs, and the meta-schema keeps a template's nesting shallow
+        if state.get(name) is None:
+            visit(name, [name])
+
+
+_KIND_TYPES = {"percent": ("integer", "number")}  # every other kind but text: string
+
+
+def _check_kinds(props: dict, where: str) -> None:
+    """A field's x-kind suits its type and range (a percent is a number within [0, 100]; a date,
+    duration, money or jurisdiction is a string), and each of its enum values is one."""
+    for name, spec in props.items():
+        ptr = f"/fields/properties/{name}"
+        bounds = [(k, spec[k]) for k in ("minimum", "maximum", "default") if isinstance(spec.get(k), float)]
+        for k, v in bounds:  # NaN passes every comparison a range check makes
+            if not math.isfinite(v):
+                raise TemplateError(f"{where}: {ptr}/{k} must be a finite number, got {v!r}.")
+        if "minimum" in spec and "maximum" in spec and spec["minimum"] > spec["maximum"]:
+            raise TemplateError(f"{where}: {ptr} allows no value: minimum {spec['minimum']} is above maximum {spec['maximum']}.")
+        kind = spec.get("x-kind", "text")
+        if kind == "text":
+            continue
+        types = _KIND_TYPES.get(kind, ("string",))
+        values = spec.get("enum")
+        if values is None and spec.get("type") not in types:
+            raise TemplateError(f"{where}: {ptr} has x-kind {kind!r}, which needs type {' or '.join(types)}, got {spec.get('type')!r}.")
+        if kind == "percent" and values is None and not (0 <= spec["minimum"] <= spec["maximum"] <= 100):
+            raise TemplateError(f"{where}: {ptr} has x-kind 'percent' but allows [{spec['minimum']}, {spec['maximum']}], "
+                                "outside [0, 100].")
+        for i, v in enumerate(values or []):
+            why = kind_problem(kind, v)
+            if why is not None and v not in spec.get("x-also", ()):
+                raise TemplateError(f"{where}: {ptr}/enum/{i} is not a {kind} ({why}): {shown(v)}.")
 
 
 def _check_braces(text: str, ptr: str, where: str) -> None:

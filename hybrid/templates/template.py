@@ -35,17 +35,11 @@ from hybrid.common.textsafe import check_field_value
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.layout import with_bodies
 from hybrid.fidelity.foreign_facts import allowed_text
-from hybrid.templates.outline_schema import (
-    HEADING_PATTERN,
-    TITLE_PATTERN,
-    OutlineStructure,
-    build_outline_schema,
-    clause_values,
-    example_sections,
-    outline_structure,
-    required_clauses,
-)
-from hybrid.templates.rules import FRAME_CHARS_PER_TOKEN, FRAME_MIN_FILL, PLACEHOLDER, check_template_data, pointer
+from hybrid.templates.outline_schema import (HEADING_PATTERN, TITLE_PATTERN, OutlineStructure, build_outline_schema, clause_values,
+                                   example_sections, outline_structure, required_clauses)
+from hybrid.templates.rules import FRAME_CHARS_PER_TOKEN, FRAME_MIN_FILL, PLACEHOLDER, check_template_data, pointer, schema_message
+from hybrid.common.jsonl import JSONInputError, strict_json
+from hybrid.common.textsafe import check_field_value, check_kind, shown
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -73,7 +67,12 @@ def substitute(text: str, values: dict) -> str:
 
 
 def _fmt(v) -> str:
-    return json.dumps(v, ensure_ascii=False)
+    """A value as JSON in a message, cut to a readable length (hybrid.common.textsafe.shown)."""
+    try:
+        text = json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return shown(v)
+    return text if len(text) <= 80 else f"{text[:80]}... ({len(text)} characters)"
 
 
 def _given(values: dict, name: str) -> bool:
@@ -210,10 +209,10 @@ class Template:
         unknown = [k for k in fields if k not in props]
         if unknown:
             k = unknown[0]
-            close = difflib.get_close_matches(k, list(props), n=3)
+            close = difflib.get_close_matches(k, list(props), n=3) if isinstance(k, str) else []
             hint = f" Did you mean {', '.join(close)}?" if close else ""
             raise FieldError(
-                f"unknown field {k!r} for template {self.id!r}; allowed fields: {', '.join(props)}.{hint}"
+                f"unknown field {shown(k)} for template {self.id!r}; allowed fields: {', '.join(props)}.{hint}"
             )
         missing = [k for k in self.required_fields if k not in fields and "default" not in props[k]]
         if missing:
@@ -230,6 +229,9 @@ class Template:
             raise FieldError(self._field_message(err))
         for k, v in out.items():
             check_field_value(k, v, multiline=bool(props[k].get("multiline", False)))
+        for k, v in out.items():  # what the value states must be possible (a real date, a positive term)
+            if props[k].get("x-kind", "text") != "text":
+                check_kind(k, props[k]["x-kind"], v, props[k].get("x-also", ()))
         return out
 
     def _field_message(self, err) -> str:
@@ -247,7 +249,7 @@ class Template:
         if err.validator == "pattern":
             hint = spec.get("description", f"a string matching {spec['pattern']}")
             return f"field {name!r} must be {hint}, got {_fmt(got)}."
-        return f"field {name!r} is invalid: {err.message}."
+        return f"field {name!r} is invalid: {schema_message(err)}."
 
     def coerce_field_strings(self, raw: dict[str, str]) -> dict:
         """Command-line strings converted to the declared field types (integer/number); not validated."""
@@ -271,7 +273,7 @@ class Template:
         err = best_match(self._outline_validator.iter_errors(outline))
         if err is not None:
             raise TemplateError(
-                f"outline does not satisfy template {self.id!r} at {pointer(err.absolute_path)}: {err.message}"
+                f"outline does not satisfy template {self.id!r} at {pointer(err.absolute_path)}: {schema_message(err)}"
             )
 
     def example_outline(self) -> dict:
@@ -350,6 +352,13 @@ def _template_files() -> dict[str, Path]:
     return {p.stem: p for p in sorted(TEMPLATES_DIR.glob("*.json"))}
 
 
+def _is_file(path) -> bool:
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):  # a name over 255 bytes, a NUL: not a file there can be
+        return False
+
+
 def load_template(id_or_path) -> Template:
     """A template by id (templates/<id>.json) or by path to a JSON file."""
     if isinstance(id_or_path, Template):
@@ -358,20 +367,20 @@ def load_template(id_or_path) -> Template:
     files = _template_files()
     if arg in files:
         path = files[arg]
-    elif arg.endswith(".json") or "/" in arg or Path(arg).is_file():
+    elif arg.endswith(".json") or "/" in arg or _is_file(arg):
         path = Path(arg)
-        if not path.is_file():
-            raise TemplateError(f"template file not found: {arg}")
+        if not _is_file(path):
+            raise TemplateError(f"template file not found: {shown(arg)}")
     else:
-        close = difflib.get_close_matches(arg, list(files), n=3, cutoff=0.4)
+        close = difflib.get_close_matches(arg, list(files), n=3, cutoff=0.4) if len(arg) <= 200 else []
         hint = f" Closest: {', '.join(close)}." if close else ""
-        raise TemplateError(f"unknown template {arg!r}.{hint} Available: {', '.join(files)}.")
+        raise TemplateError(f"unknown template {shown(arg)}.{hint} Available: {', '.join(files)}.")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = strict_json(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise TemplateError(f"cannot read template file {path}: {e}") from None
-    except json.JSONDecodeError as e:
-        raise TemplateError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}): {e.msg}") from None
+    except JSONInputError as e:
+        raise TemplateError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict):
         raise TemplateError(f"{path}: breaks the template meta-schema at /: a template must be a JSON object.")
     template = _from_dict(data, str(path))

@@ -3,6 +3,7 @@ field values checked for contract text, and every shipped field placed in a clau
 
 import json
 import math
+import re
 
 import pytest
 
@@ -82,10 +83,61 @@ BAD_VALUES = [
     ("party_b", "Beta\r\nInc", r"field 'party_b' must be one line"),
     ("party_b", "\x1b[31mRed Corp\x1b[0m", r"field 'party_b' must not hold terminal \(ANSI\) escape sequences"),
     ("purpose", "testing\x07 bells", r"field 'purpose' must hold printable text only, got control character U\+0007"),
-    ("purpose", "a\u202eb", r"field 'purpose' must hold printable text only, got control character U\+202E "
-                            r"RIGHT-TO-LEFT OVERRIDE"),
+    ("purpose", "a\u202eb", r"field 'purpose' must hold printable text only, got invisible or direction-changing character U\+202E RIGHT-TO-LEFT OVERRIDE"),
     ("purpose", "tab\tinside", r"control character U\+0009"),
+    # issue 29 #5: invisible characters that used to reach the drafts and drafts.json
+    ("party_a", "Acme\u200bRobotics", r"field 'party_a' .* character U\+200B ZERO WIDTH SPACE at character 4"),
+    ("party_a", "Acme\u200dRobotics", r"field 'party_a' .* character U\+200D ZERO WIDTH JOINER"),
+    ("party_b", "Beta\u2060Inc", r"field 'party_b' .* character U\+2060 WORD JOINER"),
+    ("party_b", "Be\u00adta Inc", r"field 'party_b' .* character U\+00AD SOFT HYPHEN"),
+    ("party_b", "Beta \u061cInc", r"field 'party_b' .* character U\+061C ARABIC LETTER MARK"),
+    ("party_b", "Beta\u3164Inc", r"field 'party_b' .* character U\+3164 HANGUL FILLER"),
+    ("party_b", "Beta\ufe0fInc", r"field 'party_b' .* character U\+FE0F VARIATION SELECTOR-16"),
+    ("party_b", "Beta\ud800Inc", r"field 'party_b' .* character U\+D800"),  # a lone surrogate cannot even be written as UTF-8
+    # issue 29 #6: facts that cannot be
+    ("effective_date", "2025-13-45", r"field 'effective_date' must be a real calendar date \(there is no month 13\), got '2025-13-45'"),
+    ("effective_date", "February 30, 2025", r"field 'effective_date' must be a real calendar date \(February 2025 has 28 days\), got 'February 30, 2025'"),
+    ("effective_date", "2025-02-29", r"February 2025 has 28 days"),
+    ("effective_date", "Smarch 1, 2025", r"'Smarch' is not a month"),
+    ("nda_term", "-3 years", r"field 'nda_term' must be a positive duration \(-3 years is not a positive length of time\), got '-3 years'"),
+    ("nda_term", "forever", r"field 'nda_term' must be a positive duration \(a length of time such as 2 years.*got 'forever'"),
+    ("confidentiality_term", "0 months", r"field 'confidentiality_term' must be a positive duration"),
+    ("confidentiality_term", "three (4) years", r"says two different numbers"),
+    ("governing_law", "12345", r"field 'governing_law' must be a jurisdiction"),
 ]  # fmt: skip
+
+
+GOOD_VALUES = [
+    ("effective_date", "2024-02-29"), ("effective_date", "February 29, 2024"), ("nda_term", "three (3) years"),
+    ("nda_term", "18 months"), ("nda_term", "twenty-four months after signing"), ("governing_law", "the laws of England and Wales"),
+    ("party_a", "Société Générale S.A."), ("party_a", "\u0634\u0631\u06a9\u062a \u0646\u0645\u0648\u0646\u0647"),
+]
+
+
+@pytest.mark.parametrize("name, value", GOOD_VALUES)
+def test_real_facts_and_names_in_any_script_pass(name, value):
+    t = load_template("mutual-nda")
+    assert t.validate_fields(dict(t.example, **{name: value}))[name] == value
+
+
+@pytest.mark.parametrize("template, name, value, message", [
+    ("software-license", "license_term", "forever", r"field 'license_term' must be a positive duration .*or one of 'perpetual'"),
+    ("franchise", "initial_fee", "USD -45,000", r"field 'initial_fee' must be an amount of money \('USD -45,000' is a negative amount\)"),
+    ("franchise", "initial_fee", "a lot", r"field 'initial_fee' must be an amount of money \(an amount with its currency"),
+    ("sponsorship", "sponsorship_term", "-2 seasons", r"field 'sponsorship_term' must be a positive duration"),
+])  # fmt: skip
+def test_declared_kinds_of_other_templates(template, name, value, message):
+    t = load_template(template)
+    with pytest.raises(FieldError, match=message):
+        t.validate_fields(dict(t.example, **{name: value}))
+    assert t.validate_fields(dict(t.example))  # and its own example is all real facts
+
+
+def test_every_shipped_field_declares_its_kind():
+    for tid in IDS:
+        t = load_template(tid)
+        assert all("x-kind" in spec for spec in t.fields["properties"].values()), tid
+        assert t.fields["properties"]["effective_date"]["x-kind"] == "date" and t.fields["properties"]["governing_law"]["x-kind"] == "jurisdiction"
 
 
 @pytest.mark.parametrize("name, value, message", BAD_VALUES)
@@ -258,6 +310,142 @@ def test_every_field_appears_where_its_template_puts_it_after_a_tiny_model_fill(
             if frames[s["clause"]]:
                 assert s["body"].startswith(frames[s["clause"]].format(**t.example)), s["clause"]
         assert 0 <= d.scores["foreign"] <= 1
-        assert all(
-            set(f) == {"kind", "text"} for f in draft_foreign_facts(t, d.fields, [s["body"] for s in d.sections])
-        )
+        assert all(set(f) == {"kind", "text"} for f in draft_foreign_facts(t, d.fields, [s["body"] for s in d.sections]))
+
+
+# --- issue 29: what a template file used to get past its load ------------------------------------
+
+class _Hung(Exception):
+    pass
+
+
+def _load_within(path, seconds: float = 5.0):
+    """load_template(path), or _Hung after `seconds` (a loop at load used to hang the CLI forever)."""
+    import signal
+
+    def alarm(*_):
+        raise _Hung(f"load_template({path}) still running after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return load_template(path)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _defs(d):
+    return d["outline_schema"]["$defs"]
+
+
+def _raw(text: str):
+    """A template file's own text, for what json.dumps cannot write (two equal keys, NaN)."""
+    return lambda d: text
+
+
+_NDA_TEXT = (TEMPLATES_DIR / "mutual-nda.json").read_text()
+
+LOAD_TIME_PROBLEMS = [
+    # (mutate the parsed mutual-nda, or return the file's text; words the TemplateError must hold)
+    (lambda d: _defs(d).update(loop={"$ref": "#/$defs/loop"}),
+     [r"/outline_schema/\$defs/loop refers back to itself through \$ref \(#/\$defs/loop -> #/\$defs/loop\)"]),
+    (lambda d: _defs(d).update(a={"$ref": "#/$defs/b"}, b={"type": "object", "additionalProperties": False, "properties": {"x": {"$ref": "#/$defs/a"}}}),
+     [r"refers back to itself through \$ref \(#/\$defs/[ab] -> #/\$defs/[ab] -> #/\$defs/[ab]\)"]),
+    (lambda d: d["outline_schema"]["properties"]["sections"]["anyOf"][0]["prefixItems"].__setitem__(0, {"$ref": "#/$defs/nothing"}),
+     [r"\$ref '#/\$defs/nothing' at /outline_schema/properties/sections/anyOf/0/prefixItems/0 names no entry of /outline_schema/\$defs"]),
+    (_raw(_NDA_TEXT.replace('"id": "mutual-nda",', '"id": "mutual-nda",\n "id": "my-nda",')),
+     [r"not valid JSON \(key \"id\" appears twice in one object"]),
+    (_raw(_NDA_TEXT.replace('"clauses": {', '"clauses": {\n  "notices": {"heading": "Notices", "budget": 64, "required_terms": []},', 1)),
+     [r"key \"notices\" appears twice"]),
+    (_raw(_NDA_TEXT.replace('"maxLength": 200,', '"maxLength": NaN,', 1)),
+     [r"not valid JSON \(NaN at /fields/properties/purpose/maxLength is not a number JSON allows"]),
+    (_raw(_NDA_TEXT.replace('"grounding": {', '"grounding": {"x": Infinity, ', 1)),
+     [r"Infinity at /grounding/x is not a number"]),
+    (_raw('{"id": ' + "[" * 100_000 + "]" * 100_000 + "}"), [r"not valid JSON \(nested deeper than 64 levels"]),
+    (_raw('{"grounding": ' + "[" * 80 + "]" * 80 + "}"), [r"nested deeper than 64 levels \(at /grounding/0/0/0/0/0/\.\.\.\)"]),
+    (lambda d: d.update(signature_block="\x1b[2J\x1b[31mSIGNED\x1b[0m by {party_a}"),
+     [r": /signature_block must not hold terminal \(ANSI\) escape sequences"]),
+    (lambda d: d.update(preamble="\u202e" + d["preamble"]),
+     [r": /preamble must hold printable text only, got invisible or direction-changing character U\+202E RIGHT-TO-LEFT OVERRIDE at character 0"]),
+    (lambda d: d["clauses"]["termination"].update(frame="It lasts\u200b for {nda_term}."),
+     [r": /clauses/termination/frame .* U\+200B ZERO WIDTH SPACE"]),
+    (lambda d: d["clauses"]["confidentiality"]["required_terms"].append("Confidential\tInformation"),
+     [r"/clauses/confidentiality/required_terms/2 must hold printable text only, got control character U\+0009"]),
+    (lambda d: d.update(preamble="x" * 5_000_000),
+     [r"breaks the template meta-schema at /preamble: 'xxxxxxxx.*\.\.\. \(5000000 characters\) is too long"]),
+    (lambda d: (d["fields"]["properties"].update(signatory={"type": "string", "maxLength": 80, "description": "who signs"}),
+                d["fields"]["required"].append("signatory"), d["example"].update(signatory="J. Doe")),
+     [r"required field 'signatory' is placed in no text of the template"]),
+    (lambda d: d["fields"]["properties"]["purpose"].update({"x-kind": "percent"}),
+     [r"/fields/properties/purpose has x-kind 'percent', which needs type integer or number, got 'string'"]),
+    (lambda d: d["fields"]["properties"]["purpose"].update({"x-kind": "colour"}),
+     [r"breaks the template meta-schema at /fields/properties/purpose/x-kind"]),
+    (lambda d: d["example"].update(effective_date="2025-02-30"),
+     [r"/example is not valid for /fields: field 'effective_date' must be a real calendar date \(February 2025 has 28 days\)"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("mutate, words", LOAD_TIME_PROBLEMS)
+def test_a_template_problem_is_one_short_error_at_load(tmp_path, mutate, words):
+    data = json.loads(_NDA_TEXT)
+    data["id"] = "my-nda"
+    text = mutate(data)
+    path = tmp_path / "my-nda.json"
+    path.write_text(text if isinstance(text, str) else json.dumps(data))
+    with pytest.raises(TemplateError) as e:
+        _load_within(path)
+    msg = str(e.value)
+    assert msg.startswith(str(path)) and len(msg) < 600, msg[:600]
+    for w in words:
+        assert re.search(w, msg), msg
+
+
+def test_numeric_field_bounds_must_be_finite_and_ordered(tmp_path):
+    """NaN built in Python (no JSON file to refuse it) passes the meta-schema's "type": "number"."""
+    from hybrid.templates.template import _from_dict
+
+    for bounds, words in (({"minimum": float("nan")}, "minimum must be a finite number, got nan"),
+                          ({"minimum": 60, "maximum": 10}, "allows no value: minimum 60 is above maximum 10")):
+        data = json.loads((TEMPLATES_DIR / "franchise.json").read_text())
+        data["fields"]["properties"]["royalty_percent"].update(bounds)
+        with pytest.raises(TemplateError, match=re.escape(words)):
+            _from_dict(data, "franchise.json")
+
+
+@pytest.mark.parametrize("arg, words", [
+    ("x" * 300, ["unknown template 'xxxxxxxx", "(300 characters)"]),
+    ("x" * 300 + ".json", ["template file not found: 'xxxxx", "(305 characters)"]),
+    ("dir/" + "y" * 300, ["template file not found"]),
+])  # fmt: skip
+def test_a_template_argument_too_long_for_a_file_name_is_a_clear_error(capsys, tmp_path, arg, words):
+    code = main(["draft", arg, "--example", "--out", str(tmp_path / "o"), "--threads", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and err.count("\n") == 1 and len(err) < 600, err
+    assert all(w in err for w in words), err
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[" * 100_000 + "]" * 100_000, ["fields file", "nested deeper than 64 levels"]),
+    ('{"party_a": "A", "party_a": "B"}', ["fields file", "key \"party_a\" appears twice"]),
+])
+def test_a_fields_file_nested_or_doubled_is_a_clear_error(capsys, tmp_path, text, words):
+    f = tmp_path / "deal.json"
+    f.write_text(text)
+    code = main(["draft", "mutual-nda", "--fields-file", str(f), "--out", str(tmp_path / "o"), "--threads", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and all(w in err for w in words), err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("template, name, value", [
+    ("mutual-nda", "purpose", ["p" * 5_000_000]),  # the wrong type, echoed
+    ("distributor", "exclusivity", "e" * 5_000_000),  # not one of an enum, echoed
+    ("mutual-nda", "p" * 5_000_000, "x"),  # an unknown field's name, echoed
+])  # fmt: skip
+def test_a_5_mb_field_value_is_not_a_5_mb_message(capsys, tmp_path, template, name, value):
+    f = tmp_path / "deal.json"
+    f.write_text(json.dumps(dict(load_template(template).example, **{name: value})))
+    code = main(["draft", template, "--fields-file", str(f), "--out", str(tmp_path / "o"), "--threads", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err) < 800 and "characters" in err and "Traceback" not in err, err[:800]
