@@ -26,6 +26,8 @@ import json
 import torch
 import xgrammar as xgr
 
+from hybrid.common.errors import TemplateError
+
 __all__ = ["token_bytes", "GrammarCompiler", "Constraint", "outline_ebnf"]
 
 # the character classes of hybrid.templates.template.HEADING_PATTERN / TITLE_PATTERN, as EBNF
@@ -150,7 +152,10 @@ class GrammarCompiler:
     def compile(self, schema: dict) -> xgr.CompiledGrammar:
         key = json.dumps(schema)  # property order is the output order: never sort keys
         if key not in self._cache:
-            self._cache[key] = self._compiler.compile_json_schema(key, any_whitespace=False, strict_mode=True)
+            try:
+                self._cache[key] = self._compiler.compile_json_schema(key, any_whitespace=False, strict_mode=True)
+            except RuntimeError as e:  # what the template checks at load cannot foresee: still one line, exit 2
+                raise TemplateError(f"the outline schema cannot be compiled into the planner's grammar: {str(e).splitlines()[0][:300]}") from None
         return self._cache[key]
 
     def compile_ebnf(self, ebnf: str) -> xgr.CompiledGrammar:

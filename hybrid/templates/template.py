@@ -345,6 +345,11 @@ def _from_dict(data: dict, where: str) -> Template:
         t.validate_fields(t.example)
     except FieldError as e:
         raise TemplateError(f"{where}: /example is not valid for /fields: {e}") from None
+    if t.structure is not None:  # the canonical shape: an outline schema no outline satisfies would fail only in the planner
+        try:
+            t.validate_outline(t.example_outline())
+        except TemplateError as e:
+            raise TemplateError(f"{where}: /outline_schema rejects even the outline of the template's own default headings: {e}") from None
     return t
 
 
