@@ -144,3 +144,17 @@ def test_eval_run_is_built_only_for_the_eval_command():
     assert "run" in runs and "bpb" in runs
     sub = next(a for a in build_parser(["draft"])._actions if a.dest == "command").choices["eval"]
     assert "run" not in next(a for a in sub._actions if a.dest == "eval_command").choices
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["eval", "bpb", "--split", "nonsense"], ["argument --split: invalid choice: 'nonsense'", "'train', 'val', 'test'"]),
+    (["eval", "run", "--split", "nonsense"], ["argument --split: invalid choice: 'nonsense'"]),
+    (["draft", "mutual-nda", "--example", "--out", ""], ["argument --out: must name a directory, got ''"]),
+    (["eval", "run", "--out", ""], ["argument --out: must name a directory, got ''"]),
+    (["train", "--out", "", "--max-steps", "1"], ["out (--out) must name a directory, got ''"]),
+])  # fmt: skip
+def test_a_bad_split_or_an_empty_out_is_refused_before_any_model_loads(capsys, argv, words):
+    """Issue 29 #10: the split was refused only after the model loaded; --out "" wrote to the default directory."""
+    code = main([*argv, "--checkpoint" if argv[0] != "train" else "--corpus", "/nonexistent"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and all(w in err for w in words), err

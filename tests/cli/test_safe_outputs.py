@@ -57,7 +57,8 @@ def _run(capsys, *argv):
 
 
 def _snapshot(root):
-    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None) for p in sorted(root.rglob("*"))}
+    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else os.readlink(p) if p.is_symlink() else None)
+            for p in sorted(root.rglob("*"))}
 
 
 def _one_line_error(err: str, *words) -> str:
@@ -214,6 +215,41 @@ def test_force_ignores_names_added_to_drafts_json_by_hand(capsys, tmp_path, smal
     code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "1", "--steps", "1", "--out", out, "--force", "--checkpoint", checkpoint)
     assert code == 0, err
     assert (out / "notes.txt").read_text() == "mine" and (out / "drafts.json").is_file()
+
+
+# --- every command that writes: --out paths that cannot be a directory (issue 29 #3, #10) --------
+
+BAD_OUTS = [
+    # (what --out is, words the one-line message must hold)
+    ("loop", ["--out loop", "a symlink loop"]),
+    ("loop/sub", ["--out loop/sub", "a symlink loop"]),
+    ("dangling", ["--out dangling is a symlink to nowhere, which does not exist"]),
+    ("dangling/sub", ["--out dangling/sub: dangling is a symlink to nowhere"]),
+    ("x" * 300, ["(300 characters)", "File name too long"]),
+    ("new/" + "y" * 300, ["the name yyyy", "300 bytes, over the 255"]),
+    ("", ["--out", "must name a directory, got ''"]),
+]  # fmt: skip
+COMMANDS = {
+    "draft": lambda tpl, ck: ["draft", tpl, "--example", "--checkpoint", ck],
+    "train": lambda tpl, ck: ["train", "--max-steps", "1", *TRAIN_ARGS],
+    "eval run": lambda tpl, ck: ["eval", "run", "--systems", "hybrid", "--limit", "1", "--no-mauve", "--checkpoint", ck],
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("out, words", BAD_OUTS)
+def test_an_out_that_cannot_be_a_directory_exits_2_before_any_work(capsys, tmp_path, monkeypatch, small_template, checkpoint,
+                                                                    command, out, words):
+    monkeypatch.chdir(tmp_path)
+    os.symlink("loop", "loop")
+    os.symlink("nowhere", "dangling")
+    before = _snapshot(tmp_path)
+    t0 = time.perf_counter()
+    code, stdout, err = _run(capsys, *COMMANDS[command](small_template, checkpoint), "--out", out)
+    assert code == 2 and stdout == "" and time.perf_counter() - t0 < 10, err
+    msg = _one_line_error(err, *words)
+    assert len(msg) < 400 and "drafting" not in err
+    assert _snapshot(tmp_path) == before and sorted(os.listdir(tmp_path)) == ["dangling", "loop"]
 
 
 # --- train -----------------------------------------------------------------------------------
