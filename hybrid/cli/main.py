@@ -171,6 +171,15 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     return parser
 
 
+MAX_MESSAGE = 1000
+"""Characters of an error line: messages cut what they echo themselves (hybrid.common.textsafe.shown); this
+is the last bound, so that no input, however large, makes a large error line."""
+
+
+def _one_line(message: str) -> str:
+    return message if len(message) <= MAX_MESSAGE else f"{message[:MAX_MESSAGE]}... ({len(message)} characters)"
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
@@ -182,7 +191,7 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except HybridError as e:
-        print(f"hybrid: error: {e}", file=sys.stderr)
+        print(f"hybrid: error: {_one_line(str(e))}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
         print("hybrid: interrupted", file=sys.stderr)

@@ -45,7 +45,7 @@ LOCK_NAME = ".hybrid.lock"
 JOURNAL_NAME = ".commit.json"
 MANIFEST_NAME = ".hybrid-files.json"  # an owned set's files and their sha256, as committed
 STAGE_PREFIX = ".stage-"
-_SHOWN = 120  # characters of a path echoed in a message
+_SHOWN = 80  # characters of a path echoed in a message (as hybrid.common.textsafe.SHOWN_CHARS)
 
 
 def is_bookkeeping(name: str) -> bool:
