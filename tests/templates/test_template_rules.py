@@ -348,7 +348,7 @@ _NDA_TEXT = (TEMPLATES_DIR / "mutual-nda.json").read_text()
 
 LOAD_TIME_PROBLEMS = [
     # (mutate the parsed mutual-nda, or return the file's text; words the TemplateError must hold)
-    (lambda d: _defs(d).update(loop={"$ref": "#/$defs/loop"}),
+    (lambda d: (_defs(d).update(loop={"$ref": "#/$defs/loop"}), d["outline_schema"]["properties"].update(sections={"$ref": "#/$defs/loop"})),
      [r"/outline_schema/\$defs/loop refers back to itself through \$ref \(#/\$defs/loop -> #/\$defs/loop\)"]),
     (lambda d: _defs(d).update(a={"$ref": "#/$defs/b"}, b={"type": "object", "additionalProperties": False, "properties": {"x": {"$ref": "#/$defs/a"}}}),
      [r"refers back to itself through \$ref \(#/\$defs/[ab] -> #/\$defs/[ab] -> #/\$defs/[ab]\)"]),
