@@ -44,7 +44,8 @@ def _snapshot(root: Path) -> dict:
 
 
 def _run(args, cwd, timeout=600):
-    """(exit code, stdout, stderr, seconds); a run still going after `timeout` is killed: exit 124 (a hang is a failure, not an abort)."""
+    """(exit code, stdout, stderr, seconds); a run still going after `timeout` is killed: exit 124 (a hang
+    is a failure, not an abort)."""
     t0 = time.perf_counter()
     try:
         p = subprocess.run([PY, "-m", "hybrid", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
@@ -99,16 +100,31 @@ def _setup(root: Path) -> None:
 
     template("ref-loop", lambda d: (d["outline_schema"]["$defs"].update(loop={"$ref": "#/$defs/loop"}),
                                     d["outline_schema"]["properties"].update(sections={"$ref": "#/$defs/loop"})))
-    template("ref-dangling", lambda d: d["outline_schema"]["properties"]["sections"]["anyOf"][0]["prefixItems"].__setitem__(
-        0, {"$ref": "#/$defs/nothing"}))
-    template("ansi-signature", lambda d: d.update(signature_block="\x1b[2J\x1b[31mSIGNED\x1b[0m by {party_a} and {party_b}"))
+    template(
+        "ref-dangling",
+        lambda d: d["outline_schema"]["properties"]["sections"]["anyOf"][0]["prefixItems"].__setitem__(
+            0, {"$ref": "#/$defs/nothing"}
+        ),
+    )
+    template(
+        "ansi-signature", lambda d: d.update(signature_block="\x1b[2J\x1b[31mSIGNED\x1b[0m by {party_a} and {party_b}")
+    )
     template("rtl-preamble", lambda d: d.update(preamble="\u202e" + d["preamble"]))
     template("big-preamble", lambda d: d.update(preamble="x" * 5_000_000))
-    template("dup-clause", text=nda.replace('"clauses": {', '"clauses": {\n  "notices": {"heading": "Notices", "budget": 64, '
-                                            '"required_terms": []},', 1).replace('"mutual-nda"', '"dup-clause"', 1))
-    template("unused-field", lambda d: (d["fields"]["properties"].update(signatory={"type": "string", "maxLength": 80,
-                                                                                    "description": "who signs"}),
-                                        d["fields"]["required"].append("signatory"), d["example"].update(signatory="J. Doe")))
+    template(
+        "dup-clause",
+        text=nda.replace(
+            '"clauses": {', '"clauses": {\n  "notices": {"heading": "Notices", "budget": 64, "required_terms": []},', 1
+        ).replace('"mutual-nda"', '"dup-clause"', 1),
+    )
+    template(
+        "unused-field",
+        lambda d: (
+            d["fields"]["properties"].update(signatory={"type": "string", "maxLength": 80, "description": "who signs"}),
+            d["fields"]["required"].append("signatory"),
+            d["example"].update(signatory="J. Doe"),
+        ),
+    )
     (root / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     franchise = json.loads((REPO / "templates" / "franchise.json").read_text())
     franchise["id"] = "nan-minimum"
@@ -185,38 +201,107 @@ CASES = [
     ("--threads -1", [*D, *M, "--threads", "-1", "--out", "o10"], ["--threads", "-1"]),
     ("rank with an empty candidate", ["rank", "--spec", "Payment", "--candidates", "empty.jsonl", *M], ["line 1"]),
     # issue 29 ("Nothing lost, round two"); #1 and #9 are the functions below
-    ("#2 $ref loop in outline_schema", ["draft", "ref-loop.json", "--example", *M, "--out", "o11"], ["$defs/loop", "itself"]),
-    ("#2 dangling $ref", ["draft", "ref-dangling.json", "--example", *M, "--out", "o12"], ["#/$defs/nothing", "names no entry"]),
-    *[(f"#3 {name} --out {what}", [*cmd, "--out", out], words) for name, cmd in (
-        ("draft", [*D, *M]), ("train", ["train", "--max-steps", "1"]),
-        ("eval run", ["eval", "run", "--systems", "hybrid", "--limit", "1", "--no-mauve", *M]))
-      for what, out, words in (("a symlink loop", "links/loop", ["links/loop", "symlink loop"]),
-                               ("under a symlink loop", "links/loop/sub", ["links/loop/sub", "symlink loop"]),
-                               ("a dangling symlink", "links/dangling", ["links/dangling", "does not exist"]))],
+    (
+        "#2 $ref loop in outline_schema",
+        ["draft", "ref-loop.json", "--example", *M, "--out", "o11"],
+        ["$defs/loop", "itself"],
+    ),
+    (
+        "#2 dangling $ref",
+        ["draft", "ref-dangling.json", "--example", *M, "--out", "o12"],
+        ["#/$defs/nothing", "names no entry"],
+    ),
+    *[
+        (f"#3 {name} --out {what}", [*cmd, "--out", out], words)
+        for name, cmd in (
+            ("draft", [*D, *M]),
+            ("train", ["train", "--max-steps", "1"]),
+            ("eval run", ["eval", "run", "--systems", "hybrid", "--limit", "1", "--no-mauve", *M]),
+        )
+        for what, out, words in (
+            ("a symlink loop", "links/loop", ["links/loop", "symlink loop"]),
+            ("under a symlink loop", "links/loop/sub", ["links/loop/sub", "symlink loop"]),
+            ("a dangling symlink", "links/dangling", ["links/dangling", "does not exist"]),
+        )
+    ],
     ("#3 --out with a 300-character name", [*D, *M, "--out", "n" * 300], ["(300 characters)", "too long"]),
     ("#3 draft --out under a 300-character name", [*D, *M, "--out", "new/" + "n" * 300], ["300 bytes"]),
-    ("#3 300-character template id", ["draft", "t" * 300, "--example", *M, "--out", "o13"], ["unknown template", "(300 characters)"]),
-    ("#3 template nested 100,000 deep", ["draft", "deep.json", "--example", *M, "--out", "o14"], ["deep.json", "nested deeper"]),
-    ("#3 fields file nested 100,000 deep", ["draft", "mutual-nda", "--fields-file", "deep.json", *M, "--out", "o15"],
-     ["deep.json", "nested deeper"]),
-    *[(f"#5 {name} in a party name", [*D, *M, "--field", f"party_b=Blue{ch}LLC", "--out", f"o16-{code}"], ["party_b", code])
-      for name, ch, code in (("ZERO WIDTH SPACE", "\u200b", "U+200B"), ("ZERO WIDTH JOINER", "\u200d", "U+200D"),
-                             ("WORD JOINER", "\u2060", "U+2060"), ("SOFT HYPHEN", "\u00ad", "U+00AD"),
-                             ("ARABIC LETTER MARK", "\u061c", "U+061C"))],
-    ("#5 ANSI escape in the template's signature_block", ["draft", "ansi-signature.json", "--example", *M, "--out", "o17"],
-     ["/signature_block", "ANSI"]),
-    ("#5 U+202E in the template's preamble", ["draft", "rtl-preamble.json", "--example", *M, "--out", "o18"], ["/preamble", "U+202E"]),
-    ("#6 effective_date 2025-13-45", [*D, *M, "--field", "effective_date=2025-13-45", "--out", "o19"],
-     ["effective_date", "real calendar date", "2025-13-45"]),
-    ("#6 effective_date February 30, 2025", [*D, *M, "--field", "effective_date=February 30, 2025", "--out", "o20"],
-     ["effective_date", "28 days", "February 30, 2025"]),
-    ("#6 nda_term -3 years", [*D, *M, "--field", "nda_term=-3 years", "--out", "o21"], ["nda_term", "positive duration", "-3 years"]),
-    ("#6 nda_term forever", [*D, *M, "--field", "nda_term=forever", "--out", "o22"], ["nda_term", "positive duration", "forever"]),
+    (
+        "#3 300-character template id",
+        ["draft", "t" * 300, "--example", *M, "--out", "o13"],
+        ["unknown template", "(300 characters)"],
+    ),
+    (
+        "#3 template nested 100,000 deep",
+        ["draft", "deep.json", "--example", *M, "--out", "o14"],
+        ["deep.json", "nested deeper"],
+    ),
+    (
+        "#3 fields file nested 100,000 deep",
+        ["draft", "mutual-nda", "--fields-file", "deep.json", *M, "--out", "o15"],
+        ["deep.json", "nested deeper"],
+    ),
+    *[
+        (
+            f"#5 {name} in a party name",
+            [*D, *M, "--field", f"party_b=Blue{ch}LLC", "--out", f"o16-{code}"],
+            ["party_b", code],
+        )
+        for name, ch, code in (
+            ("ZERO WIDTH SPACE", "\u200b", "U+200B"),
+            ("ZERO WIDTH JOINER", "\u200d", "U+200D"),
+            ("WORD JOINER", "\u2060", "U+2060"),
+            ("SOFT HYPHEN", "\u00ad", "U+00AD"),
+            ("ARABIC LETTER MARK", "\u061c", "U+061C"),
+        )
+    ],
+    (
+        "#5 ANSI escape in the template's signature_block",
+        ["draft", "ansi-signature.json", "--example", *M, "--out", "o17"],
+        ["/signature_block", "ANSI"],
+    ),
+    (
+        "#5 U+202E in the template's preamble",
+        ["draft", "rtl-preamble.json", "--example", *M, "--out", "o18"],
+        ["/preamble", "U+202E"],
+    ),
+    (
+        "#6 effective_date 2025-13-45",
+        [*D, *M, "--field", "effective_date=2025-13-45", "--out", "o19"],
+        ["effective_date", "real calendar date", "2025-13-45"],
+    ),
+    (
+        "#6 effective_date February 30, 2025",
+        [*D, *M, "--field", "effective_date=February 30, 2025", "--out", "o20"],
+        ["effective_date", "28 days", "February 30, 2025"],
+    ),
+    (
+        "#6 nda_term -3 years",
+        [*D, *M, "--field", "nda_term=-3 years", "--out", "o21"],
+        ["nda_term", "positive duration", "-3 years"],
+    ),
+    (
+        "#6 nda_term forever",
+        [*D, *M, "--field", "nda_term=forever", "--out", "o22"],
+        ["nda_term", "positive duration", "forever"],
+    ),
     ("#7 a clause id twice", ["draft", "dup-clause.json", "--example", *M, "--out", "o23"], ["notices", "twice"]),
-    ("#7 minimum NaN", ["draft", "nan-minimum.json", "--example", *M, "--out", "o24"], ["NaN", "/fields/properties/royalty_percent/minimum"]),
-    ("#7 a required field no text uses", ["draft", "unused-field.json", "--example", *M, "--out", "o25"], ["signatory", "placed in no text"]),
-    ("#8 a 5 MB preamble", ["draft", "big-preamble.json", "--example", *M, "--out", "o26"], ["/preamble", "(5000000 characters)"]),
-    ("#10 --out \"\"", [*D, *M, "--out", ""], ["--out", "must name a directory"]),
+    (
+        "#7 minimum NaN",
+        ["draft", "nan-minimum.json", "--example", *M, "--out", "o24"],
+        ["NaN", "/fields/properties/royalty_percent/minimum"],
+    ),
+    (
+        "#7 a required field no text uses",
+        ["draft", "unused-field.json", "--example", *M, "--out", "o25"],
+        ["signatory", "placed in no text"],
+    ),
+    (
+        "#8 a 5 MB preamble",
+        ["draft", "big-preamble.json", "--example", *M, "--out", "o26"],
+        ["/preamble", "(5000000 characters)"],
+    ),
+    ('#10 --out ""', [*D, *M, "--out", ""], ["--out", "must name a directory"]),
     ("#10 eval bpb --split nonsense", ["eval", "bpb", *M, "--split", "nonsense"], ["--split", "nonsense"]),
 ]
 
@@ -326,14 +411,23 @@ def force_keeps_what_hybrid_did_not_write(root: Path) -> list[dict]:
     code, _, err, _ = _run([*D, "-n", "1", *M, "--out", "force-out"], root)
     assert code == 0, err
     (root / "force-out" / "draft-2.md").write_text("the user's own draft")
-    one = one_case(root, "#1 --force over the user's draft-2.md", [*D, *M, "--out", "force-out", "--force"], ["draft-2.md", "not a file hybrid wrote"])
+    one = one_case(
+        root,
+        "#1 --force over the user's draft-2.md",
+        [*D, *M, "--out", "force-out", "--force"],
+        ["draft-2.md", "not a file hybrid wrote"],
+    )
     (root / "force-out" / "draft-2.md").unlink()
     report = json.loads((root / "force-out" / "drafts.json").read_text())
     report["files"].append("notes.txt")
     (root / "force-out" / "notes.txt").write_text("the user's notes")
     (root / "force-out" / "drafts.json").write_text(json.dumps(report))
-    two = one_case(root, "#1 --force with notes.txt added to drafts.json", [*D, "-n", "1", *M, "--out", "force-out", "--force"],
-                   ["drafts.json", "changed since"])
+    two = one_case(
+        root,
+        "#1 --force with notes.txt added to drafts.json",
+        [*D, "-n", "1", *M, "--out", "force-out", "--force"],
+        ["drafts.json", "changed since"],
+    )
     return [one, two]
 
 
@@ -365,15 +459,34 @@ def interrupted_commit_then_plain_run(root: Path) -> dict:
     d = root / "killed-commit"
     p = subprocess.run([PY, "-c", _KILL_BETWEEN_MOVES, str(d)], cwd=root, env={**os.environ, "PYTHONPATH": str(REPO)},
                        capture_output=True, text=True, timeout=120)
-    mixed = (d / "draft-1.md").read_text().startswith("the killed run's") and not (d / "drafts.json").read_text().startswith("the killed")
+    mixed = (d / "draft-1.md").read_text().startswith("the killed run's") and not (
+        d / "drafts.json"
+    ).read_text().startswith("the killed")
     code, _, err, _ = _run([*D, *M, "--out", "killed-commit"], root)
     last = err.strip().splitlines()[-1] if err.strip() else ""
     files = _listing(d)
-    whole = sorted(files) == ["draft-1.md", "draft-2.md", "drafts.json"] and all(v.startswith(b"the killed run's") for v in files.values())
-    ok = (p.returncode == -signal.SIGKILL and mixed and code == 2 and "Traceback" not in err and "completed an interrupted write" in err
-          and "interrupted run" in last and whole and not (d / ".commit.json").exists())
-    return {"case": "#9 a commit killed between two moves, then a plain run", "ok": ok, "exit": code, "mixed_before": mixed,
-            "message": last[:300], "files_after": sorted(files), "whole_set_after": whole}
+    whole = sorted(files) == ["draft-1.md", "draft-2.md", "drafts.json"] and all(
+        v.startswith(b"the killed run's") for v in files.values()
+    )
+    ok = (
+        p.returncode == -signal.SIGKILL
+        and mixed
+        and code == 2
+        and "Traceback" not in err
+        and "completed an interrupted write" in err
+        and "interrupted run" in last
+        and whole
+        and not (d / ".commit.json").exists()
+    )
+    return {
+        "case": "#9 a commit killed between two moves, then a plain run",
+        "ok": ok,
+        "exit": code,
+        "mixed_before": mixed,
+        "message": last[:300],
+        "files_after": sorted(files),
+        "whole_set_after": whole,
+    }
 
 
 def unwritable_is_fast(root: Path) -> dict:

@@ -104,8 +104,8 @@ def add_eval_run(esub) -> None:
     from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE, OTHER_JUDGE
     from evals.runner import DEFAULT_CHECKPOINT, DEFAULT_REFERENCE, MAX_VARIANTS
     from evals.systems import SYSTEMS
-    from hybrid.data.corpus import SPLITS
     from hybrid.common.options import SEED, add_threads, int_range, out_dir
+    from hybrid.data.corpus import SPLITS
 
     p = esub.add_parser(
         "run",

@@ -18,7 +18,16 @@ from pathlib import Path
 from hybrid.common.errors import FieldError, OutputError, SamplingError
 from hybrid.common.jsonl import json_lines
 from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, SEED, add_threads, float_range, int_range, out_dir
-from hybrid.common.outdir import FileSet, OutputLock, check_replaceable, check_writable, is_bookkeeping, pending_commit, recorded, recover
+from hybrid.common.outdir import (
+    FileSet,
+    OutputLock,
+    check_replaceable,
+    check_writable,
+    is_bookkeeping,
+    pending_commit,
+    recorded,
+    recover,
+)
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
 
@@ -46,7 +55,10 @@ def check_out_dir(out: Path, force: bool, names=(), recovered: bool = False) -> 
     if not force:
         if any(not is_bookkeeping(p.name) for p in out.iterdir()):
             done = " (it holds the set an interrupted run left, completed now)" if recovered else ""
-            raise OutputError(f"--out {out} is not empty{done}; pass --force to replace the drafts in it, or choose another directory.")
+            raise OutputError(
+                f"--out {out} is not empty{done}; pass --force to replace the drafts in it, "
+                "or choose another directory."
+            )
         return
     check_replaceable(out, names, previous_set(out))
 
@@ -383,7 +395,9 @@ def add_parsers(subparsers) -> None:
                    help="title and section headings from the template's defaults for the planned clauses (default), "
                         "or the planner's own words")
     d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md)")
-    d.add_argument("--out", metavar="DIR", type=out_dir, default=None, help="output directory (default: drafts/<template>-<time>)")
+    d.add_argument(
+        "--out", metavar="DIR", type=out_dir, default=None, help="output directory (default: drafts/<template>-<time>)"
+    )
     d.add_argument("--force", action="store_true", help="write into a non-empty --out (replaces earlier draft files)")
     d.add_argument(
         "--checkpoint",

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 from hybrid.common.config import SHIPPED_CHECKPOINT
-from hybrid.data.corpus import SPLITS
 from hybrid.common.errors import HybridError
 from hybrid.common.options import add_threads, int_range, set_threads
+from hybrid.data.corpus import SPLITS
 
 __all__ = ["main", "build_parser", "DEFAULT_CHECKPOINT"]
 

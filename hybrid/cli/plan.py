@@ -36,7 +36,9 @@ def read_fields_file(path) -> dict:
         if isinstance(e, JSONInputError):
             raise FieldError(f"fields file {p} is not valid JSON: {e}") from None
         if isinstance(e, UnicodeDecodeError):
-            raise FieldError(f"fields file {p} is not valid JSON: not UTF-8 text ({e.reason} at byte {e.start})") from None
+            raise FieldError(
+                f"fields file {p} is not valid JSON: not UTF-8 text ({e.reason} at byte {e.start})"
+            ) from None
         raise FieldError(f"cannot read fields file {p}: {getattr(e, 'strerror', None) or e}") from None
     if not isinstance(data, dict):
         raise FieldError(f"fields file {p} must hold a JSON object of name -> value, got {type(data).__name__}.")

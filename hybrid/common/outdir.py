@@ -38,8 +38,19 @@ from pathlib import Path
 
 from hybrid.common.errors import OutputError
 
-__all__ = ["check_writable", "OutputLock", "FileSet", "recover", "pending_commit", "is_bookkeeping", "recorded", "check_replaceable",
-           "LOCK_NAME", "JOURNAL_NAME", "MANIFEST_NAME"]
+__all__ = [
+    "check_writable",
+    "OutputLock",
+    "FileSet",
+    "recover",
+    "pending_commit",
+    "is_bookkeeping",
+    "recorded",
+    "check_replaceable",
+    "LOCK_NAME",
+    "JOURNAL_NAME",
+    "MANIFEST_NAME",
+]
 
 LOCK_NAME = ".hybrid.lock"
 JOURNAL_NAME = ".commit.json"
@@ -50,7 +61,11 @@ _SHOWN = 80  # characters of a path echoed in a message (as hybrid.common.textsa
 
 def is_bookkeeping(name: str) -> bool:
     """True for this module's own bookkeeping entries (never user files, ignored by emptiness checks)."""
-    return name in (LOCK_NAME, JOURNAL_NAME, MANIFEST_NAME) or name.startswith(STAGE_PREFIX) or name.startswith(f"{JOURNAL_NAME}.tmp-")
+    return (
+        name in (LOCK_NAME, JOURNAL_NAME, MANIFEST_NAME)
+        or name.startswith(STAGE_PREFIX)
+        or name.startswith(f"{JOURNAL_NAME}.tmp-")
+    )
 
 
 def _shown(path) -> str:
@@ -102,7 +117,9 @@ def check_writable(out, option: str = "--out") -> None:
         raise _unusable(option, out, out, e) from None
     if st is not None:
         if not os.path.isdir(out):
-            raise OutputError(f"{option} {_shown(out)} is an existing file; pass a directory (it is created when missing).")
+            raise OutputError(
+                f"{option} {_shown(out)} is an existing file; pass a directory (it is created when missing)."
+            )
         why = _probe(out)
         if why:
             raise OutputError(f"{option} {_shown(out)} is not writable ({why}); choose a writable directory.")
@@ -126,13 +143,18 @@ def check_writable(out, option: str = "--out") -> None:
         raise OutputError(f"{option} {_shown(out)}: {_shown(parent)} is a file, not a directory; choose another path.")
     why = _probe(parent)
     if why:
-        raise OutputError(f"{option} {_shown(out)} cannot be created: {_shown(parent)} is not writable ({why}); choose a writable directory.")
+        raise OutputError(
+            f"{option} {_shown(out)} cannot be created: {_shown(parent)} is not writable ({why}); "
+            "choose a writable directory."
+        )
     name_max = _name_max(parent)
     below = out.parts[len(parent.parts):] if out.parts[:len(parent.parts)] == parent.parts else out.parts
     for part in below:
         if len(os.fsencode(part)) > name_max:
-            raise OutputError(f"{option} {_shown(out)} cannot be created: the name {_shown(part)} is {len(os.fsencode(part))} bytes, "
-                              f"over the {name_max} a name may have here; choose a shorter one.")
+            raise OutputError(
+                f"{option} {_shown(out)} cannot be created: the name {_shown(part)} is {len(os.fsencode(part))} bytes, "
+                f"over the {name_max} a name may have here; choose a shorter one."
+            )
 
 
 def _name_max(directory: Path) -> int:
@@ -272,12 +294,19 @@ def recorded(out) -> dict[str, str]:
     files = data.get("files") if isinstance(data, dict) else None
     if not isinstance(files, dict):
         return {}
-    return {n: h for n, h in files.items() if _plain(n) and not is_bookkeeping(n) and isinstance(h, str) and _HEX64.fullmatch(h)}
+    return {
+        n: h
+        for n, h in files.items()
+        if _plain(n) and not is_bookkeeping(n) and isinstance(h, str) and _HEX64.fullmatch(h)
+    }
 
 
 def _not_ours(path: Path) -> OutputError:
-    return OutputError(f"{_shown(path)} is not a file hybrid wrote there, or it was changed since (its sha256 is not the one "
-                       f"recorded in {MANIFEST_NAME} when hybrid wrote it); it is left as it is: move it away or choose another directory.")
+    return OutputError(
+        f"{_shown(path)} is not a file hybrid wrote there, or it was changed since (its sha256 is not the one "
+        f"recorded in {MANIFEST_NAME} when hybrid wrote it); it is left as it is: "
+        "move it away or choose another directory."
+    )
 
 
 def check_replaceable(out, names, remove=()) -> dict[str, str]:
@@ -337,13 +366,20 @@ def pending_commit(out) -> bool:
 
 
 def _journal_ok(journal) -> bool:
-    if not (isinstance(journal, dict) and isinstance(journal.get("stage"), str) and journal["stage"].startswith(STAGE_PREFIX)
-            and _plain(journal["stage"])):
+    if not (
+        isinstance(journal, dict)
+        and isinstance(journal.get("stage"), str)
+        and journal["stage"].startswith(STAGE_PREFIX)
+        and _plain(journal["stage"])
+    ):
         return False
     if not all(isinstance(journal.get(k), list) and all(_plain(n) for n in journal[k]) for k in ("files", "remove")):
         return False
     check = journal.get("check")
-    return check is None or (isinstance(check, dict) and all(_plain(n) and isinstance(h, str) and _HEX64.fullmatch(h) for n, h in check.items()))
+    return check is None or (
+        isinstance(check, dict)
+        and all(_plain(n) and isinstance(h, str) and _HEX64.fullmatch(h) for n, h in check.items())
+    )
 
 
 def recover(out) -> bool:

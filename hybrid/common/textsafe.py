@@ -25,7 +25,16 @@ import unicodedata
 
 from hybrid.common.errors import FieldError
 
-__all__ = ["check_field_value", "check_text", "check_kind", "kind_problem", "shown", "escape_markdown", "KINDS", "SHOWN_CHARS"]
+__all__ = [
+    "check_field_value",
+    "check_text",
+    "check_kind",
+    "kind_problem",
+    "shown",
+    "escape_markdown",
+    "KINDS",
+    "SHOWN_CHARS",
+]
 
 SHOWN_CHARS = 80
 """Characters of a value echoed in a message (the rest is counted, not printed)."""
@@ -34,7 +43,13 @@ SHOWN_CHARS = 80
 # that render as nothing (Cf itself, the bidi controls and zero-width characters, is refused whole)
 _IGNORABLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u3164\uffa0"
                        + "".join(chr(c) for c in range(0xFE00, 0xFE10)))
-_REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Zl", "Zp")  # control, format (invisible, bidi), surrogates, line/paragraph separators
+_REFUSED_CATEGORIES = (
+    "Cc",
+    "Cf",
+    "Cs",
+    "Zl",
+    "Zp",
+)  # control, format (invisible, bidi), surrogates, line/paragraph separators
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!{}&])")
 _MD_BULLET = re.compile(r"^(\s*)([-+=])(?=\s|$)", re.M)
 _MD_ORDERED = re.compile(r"^(\s*\d+)([.)])(?=\s|$)", re.M)
@@ -72,12 +87,18 @@ def check_text(label: str, value: str, *, multiline: bool = False, error: type[E
         if ch == "\n" or (ch == "\r" and value[i + 1 : i + 2] == "\n"):
             if multiline:
                 continue
-            raise error(f"{label} must be one line (this field does not allow newlines), got a newline at character {i}: {shown(value)}.")
+            raise error(
+                f"{label} must be one line (this field does not allow newlines), got a newline at character {i}: "
+                f"{shown(value)}."
+            )
         if ch == "\x1b":
             raise error(f"{label} must not hold terminal (ANSI) escape sequences, got {shown(value)}.")
         if _refused(ch):
             kind = "control" if unicodedata.category(ch) == "Cc" else "invisible or direction-changing"
-            raise error(f"{label} must hold printable text only, got {kind} character {_describe(ch)} at character {i}: {shown(value)}.")
+            raise error(
+                f"{label} must hold printable text only, got {kind} character {_describe(ch)} at character {i}: "
+                f"{shown(value)}."
+            )
 
 
 def check_field_value(name: str, value, *, multiline: bool = False) -> None:
@@ -99,7 +120,9 @@ def check_field_value(name: str, value, *, multiline: bool = False) -> None:
 KINDS = ("text", "date", "duration", "money", "percent", "jurisdiction")
 """What a template may declare a field to be (`"x-kind"`); "text" (the default) adds no rule."""
 
-_MONTHS = {m: i for i, m in enumerate(calendar.month_name) if m}  # English names, whatever the locale: calendar's are fixed
+_MONTHS = {
+    m: i for i, m in enumerate(calendar.month_name) if m
+}  # English names, whatever the locale: calendar's are fixed
 _ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _LONG_DATE = re.compile(r"([A-Z][a-z]+) ([0-9]{1,2}), ([0-9]{4})")
 _NUMBER_WORDS = {w: i for i, w in enumerate(
@@ -111,7 +134,9 @@ _UNIT = r"(?:business |calendar )?(?:day|week|month|quarter|year|season)s?"
 _DURATION = re.compile(rf"(?P<qty>\S+?)(?: \((?P<digits>[^)]*)\))? (?P<unit>{_UNIT})(?![A-Za-z])(?P<rest>.*)", re.S)
 _PLAIN_NUMBER = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?")
 _CURRENCY = r"(?:[A-Z]{3}|[$\u20ac\u00a3\u00a5])"
-_AMOUNT = re.compile(rf"(?P<sign1>[-\u2212]\s*)?{_CURRENCY}\s?(?P<sign2>[-\u2212]\s*)?(?P<num>[0-9][0-9,]*(?:\.[0-9]+)?)")
+_AMOUNT = re.compile(
+    rf"(?P<sign1>[-\u2212]\s*)?{_CURRENCY}\s?(?P<sign2>[-\u2212]\s*)?(?P<num>[0-9][0-9,]*(?:\.[0-9]+)?)"
+)
 _JURISDICTION_CHARS = set(" .,'\u2019()&-")
 
 

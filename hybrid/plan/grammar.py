@@ -155,7 +155,9 @@ class GrammarCompiler:
             try:
                 self._cache[key] = self._compiler.compile_json_schema(key, any_whitespace=False, strict_mode=True)
             except RuntimeError as e:  # what the template checks at load cannot foresee: still one line, exit 2
-                raise TemplateError(f"the outline schema cannot be compiled into the planner's grammar: {str(e).splitlines()[0][:300]}") from None
+                raise TemplateError(
+                    f"the outline schema cannot be compiled into the planner's grammar: {str(e).splitlines()[0][:300]}"
+                ) from None
         return self._cache[key]
 
     def compile_ebnf(self, ebnf: str) -> xgr.CompiledGrammar:

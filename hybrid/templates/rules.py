@@ -20,9 +20,9 @@ import jsonschema
 from jsonschema.exceptions import best_match
 
 from hybrid.common.errors import TemplateError
+from hybrid.common.textsafe import check_text, kind_problem, shown
 from hybrid.data.clauses import CLAUSE_TYPES
 from hybrid.templates.outline_schema import clause_values, outline_structure
-from hybrid.common.textsafe import check_text, kind_problem, shown
 
 __all__ = ["check_template_data", "PLACEHOLDER", "FRAME_CHARS_PER_TOKEN", "FRAME_MIN_FILL", "pointer", "schema_message"]
 
@@ -61,8 +61,10 @@ def check_template_data(data: dict, where: str) -> None:
     frames, outline rules, field kinds)."""
     err = best_match(_META_VALIDATOR.iter_errors(data))
     if err is not None:
-        raise TemplateError(f"{where}: breaks the template meta-schema at {pointer(err.absolute_path) if err.absolute_path else '/'}: "
-                            f"{schema_message(err)}")
+        raise TemplateError(
+            f"{where}: breaks the template meta-schema at {pointer(err.absolute_path) if err.absolute_path else '/'}: "
+            f"{schema_message(err)}"
+        )
     _check_refs(data["outline_schema"], where)  # before anything follows a $ref
     props = data["fields"]["properties"]
     required = set(data["fields"]["required"])
@@ -96,8 +98,10 @@ def check_template_data(data: dict, where: str) -> None:
     placed = {name for _, text in texts for name in PLACEHOLDER.findall(text)}
     unplaced = [name for name in data["fields"]["required"] if name not in placed]
     if unplaced:
-        raise TemplateError(f"{where}: required field {unplaced[0]!r} is placed in no text of the template (no {{{unplaced[0]}}} in "
-                            "the preamble, signature block, a frame or a term): a draft would ask for it and never state it.")
+        raise TemplateError(
+            f"{where}: required field {unplaced[0]!r} is placed in no text of the template (no {{{unplaced[0]}}} in "
+            "the preamble, signature block, a frame or a term): a draft would ask for it and never state it."
+        )
     for ctype in clause_values(data["outline_schema"]):
         if ctype not in CLAUSE_TYPES:
             raise TemplateError(
@@ -136,8 +140,11 @@ def _check_refs(schema: dict, where: str) -> None:
     for path, ref in _refs(schema):
         name = ref.rsplit("/", 1)[-1]
         if name not in defs:
-            raise TemplateError(f"{where}: $ref {ref!r} at {pointer(('outline_schema', *path))} names no entry of /outline_schema/$defs "
-                                f"(entries: {', '.join(defs) or 'none'}).")
+            raise TemplateError(
+                f"{where}: $ref {ref!r} at {pointer(('outline_schema', *path))} names no entry of "
+                "/outline_schema/$defs "
+                f"(entries: {', '.join(defs) or 'none'})."
+            )
         if len(path) >= 2 and path[0] == "$defs":
             edges.setdefault(path[1], []).append(name)
     state: dict[str, int] = {}  # 1 = on the current path, 2 = done
@@ -147,8 +154,10 @@ def _check_refs(schema: dict, where: str) -> None:
         for nxt in edges.get(name, []):
             if state.get(nxt) == 1:
                 loop = " -> ".join(f"#/$defs/{n}" for n in [*trail[trail.index(nxt):], nxt])
-                raise TemplateError(f"{where}: /outline_schema/$defs/{nxt} refers back to itself through $ref ({loop}); "
-                                    "an outline schema cannot be recursive.")
+                raise TemplateError(
+                    f"{where}: /outline_schema/$defs/{nxt} refers back to itself through $ref ({loop}); "
+                    "an outline schema cannot be recursive."
+                )
             if state.get(nxt) is None:
                 visit(nxt, [*trail, nxt])
         state[name] = 2
@@ -171,17 +180,23 @@ def _check_kinds(props: dict, where: str) -> None:
             if not math.isfinite(v):
                 raise TemplateError(f"{where}: {ptr}/{k} must be a finite number, got {v!r}.")
         if "minimum" in spec and "maximum" in spec and spec["minimum"] > spec["maximum"]:
-            raise TemplateError(f"{where}: {ptr} allows no value: minimum {spec['minimum']} is above maximum {spec['maximum']}.")
+            raise TemplateError(
+                f"{where}: {ptr} allows no value: minimum {spec['minimum']} is above maximum {spec['maximum']}."
+            )
         kind = spec.get("x-kind", "text")
         if kind == "text":
             continue
         types = _KIND_TYPES.get(kind, ("string",))
         values = spec.get("enum")
         if values is None and spec.get("type") not in types:
-            raise TemplateError(f"{where}: {ptr} has x-kind {kind!r}, which needs type {' or '.join(types)}, got {spec.get('type')!r}.")
+            raise TemplateError(
+                f"{where}: {ptr} has x-kind {kind!r}, which needs type {' or '.join(types)}, got {spec.get('type')!r}."
+            )
         if kind == "percent" and values is None and not (0 <= spec["minimum"] <= spec["maximum"] <= 100):
-            raise TemplateError(f"{where}: {ptr} has x-kind 'percent' but allows [{spec['minimum']}, {spec['maximum']}], "
-                                "outside [0, 100].")
+            raise TemplateError(
+                f"{where}: {ptr} has x-kind 'percent' but allows [{spec['minimum']}, {spec['maximum']}], "
+                "outside [0, 100]."
+            )
         for i, v in enumerate(values or []):
             why = kind_problem(kind, v)
             if why is not None and v not in spec.get("x-also", ()):

@@ -31,15 +31,29 @@ import jsonschema
 from jsonschema.exceptions import best_match
 
 from hybrid.common.errors import FieldError, TemplateError
-from hybrid.common.textsafe import check_field_value
+from hybrid.common.jsonl import JSONInputError, strict_json
+from hybrid.common.textsafe import check_field_value, check_kind, shown
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.layout import with_bodies
 from hybrid.fidelity.foreign_facts import allowed_text
-from hybrid.templates.outline_schema import (HEADING_PATTERN, TITLE_PATTERN, OutlineStructure, build_outline_schema, clause_values,
-                                   example_sections, outline_structure, required_clauses)
-from hybrid.templates.rules import FRAME_CHARS_PER_TOKEN, FRAME_MIN_FILL, PLACEHOLDER, check_template_data, pointer, schema_message
-from hybrid.common.jsonl import JSONInputError, strict_json
-from hybrid.common.textsafe import check_field_value, check_kind, shown
+from hybrid.templates.outline_schema import (
+    HEADING_PATTERN,
+    TITLE_PATTERN,
+    OutlineStructure,
+    build_outline_schema,
+    clause_values,
+    example_sections,
+    outline_structure,
+    required_clauses,
+)
+from hybrid.templates.rules import (
+    FRAME_CHARS_PER_TOKEN,
+    FRAME_MIN_FILL,
+    PLACEHOLDER,
+    check_template_data,
+    pointer,
+    schema_message,
+)
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -345,11 +359,15 @@ def _from_dict(data: dict, where: str) -> Template:
         t.validate_fields(t.example)
     except FieldError as e:
         raise TemplateError(f"{where}: /example is not valid for /fields: {e}") from None
-    if t.structure is not None:  # the canonical shape: an outline schema no outline satisfies would fail only in the planner
+    if (
+        t.structure is not None
+    ):  # the canonical shape: an outline schema no outline satisfies would fail only in the planner
         try:
             t.validate_outline(t.example_outline())
         except TemplateError as e:
-            raise TemplateError(f"{where}: /outline_schema rejects even the outline of the template's own default headings: {e}") from None
+            raise TemplateError(
+                f"{where}: /outline_schema rejects even the outline of the template's own default headings: {e}"
+            ) from None
     return t
 
 

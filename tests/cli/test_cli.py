@@ -147,7 +147,8 @@ def test_eval_run_is_built_only_for_the_eval_command():
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["eval", "bpb", "--split", "nonsense"], ["argument --split: invalid choice: 'nonsense'", "'train', 'val', 'test'"]),
+    (["eval", "bpb", "--split", "nonsense"],
+     ["argument --split: invalid choice: 'nonsense'", "'train', 'val', 'test'"]),
     (["eval", "run", "--split", "nonsense"], ["argument --split: invalid choice: 'nonsense'"]),
     (["draft", "mutual-nda", "--example", "--out", ""], ["argument --out: must name a directory, got ''"]),
     (["eval", "run", "--out", ""], ["argument --out: must name a directory, got ''"]),

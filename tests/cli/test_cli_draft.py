@@ -201,9 +201,29 @@ def test_force_replaces_the_earlier_set_as_a_whole_and_keeps_other_files(capsys,
     )
     assert code == 0, err
     assert _listing(out) == ["draft-1.md", "draft-2.md", "draft-3.md", "draft-9.md", "drafts.json", "notes.txt"]
-    assert json.loads((out / "drafts.json").read_text())["files"] == ["draft-1.md", "draft-2.md", "draft-3.md", "drafts.json"]
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--format", "docx", "--out", out,
-                        "--force", "--checkpoint", checkpoint)
+    assert json.loads((out / "drafts.json").read_text())["files"] == [
+        "draft-1.md",
+        "draft-2.md",
+        "draft-3.md",
+        "drafts.json",
+    ]
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "2",
+        "--steps",
+        "1",
+        "--format",
+        "docx",
+        "--out",
+        out,
+        "--force",
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0, err
     # the previous run's three .md drafts are replaced by this run's set; files hybrid did not write stay
     assert _listing(out) == ["draft-1.docx", "draft-2.docx", "draft-9.md", "drafts.json", "notes.txt"]

@@ -120,8 +120,8 @@ class _Killed(BaseException):
 def _killed_commit(monkeypatch, out, files: dict, moves: int) -> None:
     """An owned commit of `files` into `out` (as `draft --force` makes it) killed after `moves` of its
     moves: the journal written, some new files in place beside the old ones."""
-    from hybrid.common import outdir
     from hybrid.cli.draft import previous_set
+    from hybrid.common import outdir
 
     real, done = os.replace, []
 
@@ -142,10 +142,16 @@ def _killed_commit(monkeypatch, out, files: dict, moves: int) -> None:
     assert (out / JOURNAL_NAME).is_file()
 
 
-KILLED_SET = {"draft-1.md": "killed run 1", "draft-2.md": "killed run 2", "drafts.json": json.dumps({"files": ["draft-1.md", "draft-2.md", "drafts.json"]})}
+KILLED_SET = {
+    "draft-1.md": "killed run 1",
+    "draft-2.md": "killed run 2",
+    "drafts.json": json.dumps({"files": ["draft-1.md", "draft-2.md", "drafts.json"]}),
+}
 
 
-def test_a_draft_run_completes_an_interrupted_write_before_its_own(capsys, tmp_path, small_template, checkpoint, monkeypatch):
+def test_a_draft_run_completes_an_interrupted_write_before_its_own(
+    capsys, tmp_path, small_template, checkpoint, monkeypatch
+):
     out = tmp_path / "o"
     code, _, err = _run(
         capsys,
@@ -164,35 +170,100 @@ def test_a_draft_run_completes_an_interrupted_write_before_its_own(capsys, tmp_p
     assert code == 0, err
     _killed_commit(monkeypatch, out, KILLED_SET, moves=1)  # a --force run killed mid-commit
     assert (out / "draft-1.md").read_text() == "killed run 1" and (out / "draft-2.md").read_text() != "killed run 2"
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "3", "--steps", "1", "--out", out, "--force",
-                        "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "3",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--force",
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0 and "completed an interrupted write" in err, err
-    assert sorted(p.name for p in out.iterdir() if not is_bookkeeping(p.name)) == ["draft-1.md", "draft-2.md", "draft-3.md", "drafts.json"]
+    assert sorted(p.name for p in out.iterdir() if not is_bookkeeping(p.name)) == [
+        "draft-1.md",
+        "draft-2.md",
+        "draft-3.md",
+        "drafts.json",
+    ]
     assert (out / "draft-1.md").read_text() != "killed run 1"
 
 
-def test_a_plain_run_completes_an_interrupted_write_and_says_so(capsys, tmp_path, small_template, checkpoint, monkeypatch):
+def test_a_plain_run_completes_an_interrupted_write_and_says_so(
+    capsys, tmp_path, small_template, checkpoint, monkeypatch
+):
     """Issue 29 #9: without --force the next run used to stop at "not empty", leaving the mix of two sets."""
     out = tmp_path / "o"
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--out", out, "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "2",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0, err
     _killed_commit(monkeypatch, out, KILLED_SET, moves=1)
-    code, stdout, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--out", out, "--checkpoint", checkpoint)
+    code, stdout, err = _run(
+        capsys, "draft", small_template, "--example", "-n", "2", "--out", out, "--checkpoint", checkpoint
+    )
     assert code == 2 and stdout == ""
     _one_line_error(err, "not empty", "interrupted run", "completed now", "--force")
     assert "drafting" not in err  # the model never loaded
-    assert {p.name: p.read_text() for p in out.iterdir() if p.is_file()} == {**KILLED_SET, ".hybrid-files.json": (out / ".hybrid-files.json").read_text()}
+    assert {p.name: p.read_text() for p in out.iterdir() if p.is_file()} == {
+        **KILLED_SET,
+        ".hybrid-files.json": (out / ".hybrid-files.json").read_text(),
+    }
     assert not (out / JOURNAL_NAME).exists() and not list(out.glob(".stage-*"))
 
 
 def test_force_never_replaces_a_file_hybrid_did_not_write(capsys, tmp_path, small_template, checkpoint):
     """Issue 29 #1: a user's draft-2.md beside a 1-draft set, or a name added to drafts.json by hand."""
     out = tmp_path / "o"
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "1", "--steps", "1", "--out", out, "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "1",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0, err
     (out / "draft-2.md").write_text("the user's own draft")
     before = _snapshot(out)
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "2", "--steps", "1", "--out", out, "--force", "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "2",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--force",
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 2
     _one_line_error(err, str(out / "draft-2.md"), "not a file hybrid wrote")
     assert "drafting" not in err and _snapshot(out) == before  # refused before the model loaded
@@ -200,19 +271,60 @@ def test_force_never_replaces_a_file_hybrid_did_not_write(capsys, tmp_path, smal
 
 def test_force_ignores_names_added_to_drafts_json_by_hand(capsys, tmp_path, small_template, checkpoint):
     out = tmp_path / "o"
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "1", "--steps", "1", "--out", out, "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "1",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0, err
     (out / "notes.txt").write_text("mine")
     report = json.loads((out / "drafts.json").read_text())
     report["files"].append("notes.txt")
     (out / "drafts.json").write_text(json.dumps(report))
     before = _snapshot(out)
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "1", "--steps", "1", "--out", out, "--force", "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "1",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--force",
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 2  # drafts.json is not the one hybrid wrote: it is neither trusted nor replaced
     _one_line_error(err, str(out / "drafts.json"), "changed since")
     assert _snapshot(out) == before
     (out / "drafts.json").unlink()  # the user moves their edit away: --force replaces the set and keeps notes.txt
-    code, _, err = _run(capsys, "draft", small_template, "--example", "-n", "1", "--steps", "1", "--out", out, "--force", "--checkpoint", checkpoint)
+    code, _, err = _run(
+        capsys,
+        "draft",
+        small_template,
+        "--example",
+        "-n",
+        "1",
+        "--steps",
+        "1",
+        "--out",
+        out,
+        "--force",
+        "--checkpoint",
+        checkpoint,
+    )
     assert code == 0, err
     assert (out / "notes.txt").read_text() == "mine" and (out / "drafts.json").is_file()
 
@@ -232,14 +344,25 @@ BAD_OUTS = [
 COMMANDS = {
     "draft": lambda tpl, ck: ["draft", tpl, "--example", "--checkpoint", ck],
     "train": lambda tpl, ck: ["train", "--max-steps", "1", *TRAIN_ARGS],
-    "eval run": lambda tpl, ck: ["eval", "run", "--systems", "hybrid", "--limit", "1", "--no-mauve", "--checkpoint", ck],
+    "eval run": lambda tpl, ck: [
+        "eval",
+        "run",
+        "--systems",
+        "hybrid",
+        "--limit",
+        "1",
+        "--no-mauve",
+        "--checkpoint",
+        ck,
+    ],
 }
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("out, words", BAD_OUTS)
-def test_an_out_that_cannot_be_a_directory_exits_2_before_any_work(capsys, tmp_path, monkeypatch, small_template, checkpoint,
-                                                                    command, out, words):
+def test_an_out_that_cannot_be_a_directory_exits_2_before_any_work(
+    capsys, tmp_path, monkeypatch, small_template, checkpoint, command, out, words
+):
     monkeypatch.chdir(tmp_path)
     os.symlink("loop", "loop")
     os.symlink("nowhere", "dangling")

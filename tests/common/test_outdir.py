@@ -2,8 +2,8 @@
 and a commit killed at any point leaves the old set or the new one, never a mix."""
 
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -155,8 +155,8 @@ def test_a_damaged_journal_is_an_error_not_a_guess(tmp_path):
 
 # --- owned sets: --force never deletes or changes a file hybrid did not write (issue 29 #1) --------
 
-from contextlib import contextmanager  # noqa: E402
 import tempfile  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -212,7 +212,9 @@ def _killed_after(d: Path, moves: int | None):
         outdir.os.replace = real
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(first=st.dictionaries(st.sampled_from(NAMES), CONTENT, min_size=1),
        acts=st.lists(st.tuples(st.sampled_from(NAMES), USER_ACTS, CONTENT), max_size=5),
        manifest_act=st.tuples(MANIFEST_ACTS, st.sampled_from(NAMES)),
@@ -266,7 +268,9 @@ def test_force_never_deletes_or_changes_a_file_hybrid_did_not_write(first, acts,
             m.write_text(json.dumps(record))
 
         proven = recorded(d)
-        ours = {n for n in proven if (d / n).is_file() and not (d / n).is_symlink() and outdir._sha256(d / n) == proven[n]}
+        ours = {
+            n for n in proven if (d / n).is_file() and not (d / n).is_symlink() and outdir._sha256(d / n) == proven[n]
+        }
         protected = {n: v for n, v in _tree(d).items() if n not in ours}  # the user's: never touched
         before = _tree(d)
         remove = list(proven) + listed
@@ -290,7 +294,9 @@ def test_force_never_deletes_or_changes_a_file_hybrid_did_not_write(first, acts,
         if not in_way:  # committed: the new set in place, the old one gone, the user's kept
             assert {n: after[n] for n in second} == second
             assert set(after) == set(second) | set(protected) | {n for n in ours if n not in remove}
-            assert recorded(d) == {n: outdir._sha256(d / n) for n in second} | {n: proven[n] for n in ours if n not in second and n not in remove}
+            assert recorded(d) == {n: outdir._sha256(d / n) for n in second} | {
+                n: proven[n] for n in ours if n not in second and n not in remove
+            }
         assert not (d / JOURNAL_NAME).exists() and not list(d.glob(".stage-*"))
 
 

@@ -112,10 +112,34 @@ def test_every_fields_seed_validates_or_is_refused_naming_the_field(path):
 # --- strategies -----------------------------------------------------------------------------------
 
 _CHARS = st.characters(codec="utf-8", categories=("L", "M", "N", "P", "S", "Z", "Cc", "Cf", "Co"))
-TEXT = st.one_of(st.text(_CHARS, max_size=40), st.sampled_from(["", " ", "{party_a}", "{0}", "{x.y}", "{", "#/$defs/heading",
-                                                                 "\u202e", "\x1b[31m", "a\nb", "2025-13-45", "-3 years", "NaN"]))
-SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True, allow_infinity=True), TEXT)
-JSON = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(TEXT, inner, max_size=4)), max_leaves=12)
+TEXT = st.one_of(
+    st.text(_CHARS, max_size=40),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "{party_a}",
+            "{0}",
+            "{x.y}",
+            "{",
+            "#/$defs/heading",
+            "\u202e",
+            "\x1b[31m",
+            "a\nb",
+            "2025-13-45",
+            "-3 years",
+            "NaN",
+        ]
+    ),
+)
+SCALAR = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True, allow_infinity=True), TEXT
+)
+JSON = st.recursive(
+    SCALAR,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(TEXT, inner, max_size=4)),
+    max_leaves=12,
+)
 
 
 def _paths(root) -> list[tuple]:
@@ -164,7 +188,9 @@ def mutated_template(draw) -> str:
             target = draw(st.sampled_from(["heading", "loop", "nothing", "optional_section", "confidentiality", ""]))
             data = _set(data, path, {"$ref": f"#/$defs/{target}"})
             if draw(st.booleans()) and isinstance(data, dict) and isinstance(data.get("outline_schema"), dict):
-                data["outline_schema"].setdefault("$defs", {})["loop"] = {"$ref": "#/$defs/" + draw(st.sampled_from(["loop", "heading"]))}
+                data["outline_schema"].setdefault("$defs", {})["loop"] = {
+                    "$ref": "#/$defs/" + draw(st.sampled_from(["loop", "heading"]))
+                }
         elif op == "number":
             data = _set(data, path, draw(st.sampled_from([math.nan, math.inf, -math.inf, -1, 0, 2**64, 1e308, 0.5])))
         elif op == "nest":

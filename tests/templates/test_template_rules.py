@@ -83,7 +83,8 @@ BAD_VALUES = [
     ("party_b", "Beta\r\nInc", r"field 'party_b' must be one line"),
     ("party_b", "\x1b[31mRed Corp\x1b[0m", r"field 'party_b' must not hold terminal \(ANSI\) escape sequences"),
     ("purpose", "testing\x07 bells", r"field 'purpose' must hold printable text only, got control character U\+0007"),
-    ("purpose", "a\u202eb", r"field 'purpose' must hold printable text only, got invisible or direction-changing character U\+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("purpose", "a\u202eb", r"field 'purpose' must hold printable text only, got invisible or direction-changing "
+        r"character U\+202E RIGHT-TO-LEFT OVERRIDE"),
     ("purpose", "tab\tinside", r"control character U\+0009"),
     # issue 29 #5: invisible characters that used to reach the drafts and drafts.json
     ("party_a", "Acme\u200bRobotics", r"field 'party_a' .* character U\+200B ZERO WIDTH SPACE at character 4"),
@@ -93,14 +94,19 @@ BAD_VALUES = [
     ("party_b", "Beta \u061cInc", r"field 'party_b' .* character U\+061C ARABIC LETTER MARK"),
     ("party_b", "Beta\u3164Inc", r"field 'party_b' .* character U\+3164 HANGUL FILLER"),
     ("party_b", "Beta\ufe0fInc", r"field 'party_b' .* character U\+FE0F VARIATION SELECTOR-16"),
-    ("party_b", "Beta\ud800Inc", r"field 'party_b' .* character U\+D800"),  # a lone surrogate cannot even be written as UTF-8
+    # a lone surrogate cannot even be written as UTF-8
+    ("party_b", "Beta\ud800Inc", r"field 'party_b' .* character U\+D800"),
     # issue 29 #6: facts that cannot be
-    ("effective_date", "2025-13-45", r"field 'effective_date' must be a real calendar date \(there is no month 13\), got '2025-13-45'"),
-    ("effective_date", "February 30, 2025", r"field 'effective_date' must be a real calendar date \(February 2025 has 28 days\), got 'February 30, 2025'"),
+    ("effective_date", "2025-13-45", r"field 'effective_date' must be a real calendar date \(there is no month 13\), "
+        r"got '2025-13-45'"),
+    ("effective_date", "February 30, 2025", r"field 'effective_date' must be a real calendar date \(February 2025 "
+        r"has 28 days\), got 'February 30, 2025'"),
     ("effective_date", "2025-02-29", r"February 2025 has 28 days"),
     ("effective_date", "Smarch 1, 2025", r"'Smarch' is not a month"),
-    ("nda_term", "-3 years", r"field 'nda_term' must be a positive duration \(-3 years is not a positive length of time\), got '-3 years'"),
-    ("nda_term", "forever", r"field 'nda_term' must be a positive duration \(a length of time such as 2 years.*got 'forever'"),
+    ("nda_term", "-3 years", r"field 'nda_term' must be a positive duration \(-3 years is not a positive length of "
+        r"time\), got '-3 years'"),
+    ("nda_term", "forever", r"field 'nda_term' must be a positive duration \(a length of time such as 2 years.*got "
+        r"'forever'"),
     ("confidentiality_term", "0 months", r"field 'confidentiality_term' must be a positive duration"),
     ("confidentiality_term", "three (4) years", r"says two different numbers"),
     ("governing_law", "12345", r"field 'governing_law' must be a jurisdiction"),
@@ -108,9 +114,14 @@ BAD_VALUES = [
 
 
 GOOD_VALUES = [
-    ("effective_date", "2024-02-29"), ("effective_date", "February 29, 2024"), ("nda_term", "three (3) years"),
-    ("nda_term", "18 months"), ("nda_term", "twenty-four months after signing"), ("governing_law", "the laws of England and Wales"),
-    ("party_a", "Société Générale S.A."), ("party_a", "\u0634\u0631\u06a9\u062a \u0646\u0645\u0648\u0646\u0647"),
+    ("effective_date", "2024-02-29"),
+    ("effective_date", "February 29, 2024"),
+    ("nda_term", "three (3) years"),
+    ("nda_term", "18 months"),
+    ("nda_term", "twenty-four months after signing"),
+    ("governing_law", "the laws of England and Wales"),
+    ("party_a", "Société Générale S.A."),
+    ("party_a", "\u0634\u0631\u06a9\u062a \u0646\u0645\u0648\u0646\u0647"),
 ]
 
 
@@ -121,9 +132,12 @@ def test_real_facts_and_names_in_any_script_pass(name, value):
 
 
 @pytest.mark.parametrize("template, name, value, message", [
-    ("software-license", "license_term", "forever", r"field 'license_term' must be a positive duration .*or one of 'perpetual'"),
-    ("franchise", "initial_fee", "USD -45,000", r"field 'initial_fee' must be an amount of money \('USD -45,000' is a negative amount\)"),
-    ("franchise", "initial_fee", "a lot", r"field 'initial_fee' must be an amount of money \(an amount with its currency"),
+    ("software-license", "license_term", "forever", r"field 'license_term' must be a positive duration .*or one of "
+        r"'perpetual'"),
+    ("franchise", "initial_fee", "USD -45,000", r"field 'initial_fee' must be an amount of money \('USD -45,000' is "
+        r"a negative amount\)"),
+    ("franchise", "initial_fee", "a lot", r"field 'initial_fee' must be an amount of money \(an amount with its "
+        r"currency"),
     ("sponsorship", "sponsorship_term", "-2 seasons", r"field 'sponsorship_term' must be a positive duration"),
 ])  # fmt: skip
 def test_declared_kinds_of_other_templates(template, name, value, message):
@@ -137,7 +151,10 @@ def test_every_shipped_field_declares_its_kind():
     for tid in IDS:
         t = load_template(tid)
         assert all("x-kind" in spec for spec in t.fields["properties"].values()), tid
-        assert t.fields["properties"]["effective_date"]["x-kind"] == "date" and t.fields["properties"]["governing_law"]["x-kind"] == "jurisdiction"
+        assert (
+            t.fields["properties"]["effective_date"]["x-kind"] == "date"
+            and t.fields["properties"]["governing_law"]["x-kind"] == "jurisdiction"
+        )
 
 
 @pytest.mark.parametrize("name, value, message", BAD_VALUES)
@@ -310,7 +327,9 @@ def test_every_field_appears_where_its_template_puts_it_after_a_tiny_model_fill(
             if frames[s["clause"]]:
                 assert s["body"].startswith(frames[s["clause"]].format(**t.example)), s["clause"]
         assert 0 <= d.scores["foreign"] <= 1
-        assert all(set(f) == {"kind", "text"} for f in draft_foreign_facts(t, d.fields, [s["body"] for s in d.sections]))
+        assert all(
+            set(f) == {"kind", "text"} for f in draft_foreign_facts(t, d.fields, [s["body"] for s in d.sections])
+        )
 
 
 # --- issue 29: what a template file used to get past its load ------------------------------------
@@ -348,33 +367,41 @@ _NDA_TEXT = (TEMPLATES_DIR / "mutual-nda.json").read_text()
 
 LOAD_TIME_PROBLEMS = [
     # (mutate the parsed mutual-nda, or return the file's text; words the TemplateError must hold)
-    (lambda d: (_defs(d).update(loop={"$ref": "#/$defs/loop"}), d["outline_schema"]["properties"].update(sections={"$ref": "#/$defs/loop"})),
+    (lambda d: (_defs(d).update(loop={"$ref": "#/$defs/loop"}),
+                d["outline_schema"]["properties"].update(sections={"$ref": "#/$defs/loop"})),
      [r"/outline_schema/\$defs/loop refers back to itself through \$ref \(#/\$defs/loop -> #/\$defs/loop\)"]),
-    (lambda d: _defs(d).update(a={"$ref": "#/$defs/b"}, b={"type": "object", "additionalProperties": False, "properties": {"x": {"$ref": "#/$defs/a"}}}),
+    (lambda d: _defs(d).update(a={"$ref": "#/$defs/b"}, b={"type": "object", "additionalProperties": False,
+                                                           "properties": {"x": {"$ref": "#/$defs/a"}}}),
      [r"refers back to itself through \$ref \(#/\$defs/[ab] -> #/\$defs/[ab] -> #/\$defs/[ab]\)"]),
-    (lambda d: d["outline_schema"]["properties"]["sections"]["anyOf"][0]["prefixItems"].__setitem__(0, {"$ref": "#/$defs/nothing"}),
-     [r"\$ref '#/\$defs/nothing' at /outline_schema/properties/sections/anyOf/0/prefixItems/0 names no entry of /outline_schema/\$defs"]),
+    (lambda d: d["outline_schema"]["properties"]["sections"]["anyOf"][0]["prefixItems"].__setitem__(
+        0, {"$ref": "#/$defs/nothing"}),
+     [r"\$ref '#/\$defs/nothing' at /outline_schema/properties/sections/anyOf/0/prefixItems/0 names no entry of "
+         r"/outline_schema/\$defs"]),
     (_raw(_NDA_TEXT.replace('"id": "mutual-nda",', '"id": "mutual-nda",\n "id": "my-nda",')),
      [r"not valid JSON \(key \"id\" appears twice in one object"]),
-    (_raw(_NDA_TEXT.replace('"clauses": {', '"clauses": {\n  "notices": {"heading": "Notices", "budget": 64, "required_terms": []},', 1)),
+    (_raw(_NDA_TEXT.replace('"clauses": {', '"clauses": {\n  "notices": '
+                            '{"heading": "Notices", "budget": 64, "required_terms": []},', 1)),
      [r"key \"notices\" appears twice"]),
     (_raw(_NDA_TEXT.replace('"maxLength": 200,', '"maxLength": NaN,', 1)),
      [r"not valid JSON \(NaN at /fields/properties/purpose/maxLength is not a number JSON allows"]),
     (_raw(_NDA_TEXT.replace('"grounding": {', '"grounding": {"x": Infinity, ', 1)),
      [r"Infinity at /grounding/x is not a number"]),
     (_raw('{"id": ' + "[" * 100_000 + "]" * 100_000 + "}"), [r"not valid JSON \(nested deeper than 64 levels"]),
-    (_raw('{"grounding": ' + "[" * 80 + "]" * 80 + "}"), [r"nested deeper than 64 levels \(at /grounding/0/0/0/0/0/\.\.\.\)"]),
+    (_raw('{"grounding": ' + "[" * 80 + "]" * 80 + "}"), [r"nested deeper than 64 levels \(at "
+        r"/grounding/0/0/0/0/0/\.\.\.\)"]),
     (lambda d: d.update(signature_block="\x1b[2J\x1b[31mSIGNED\x1b[0m by {party_a}"),
      [r": /signature_block must not hold terminal \(ANSI\) escape sequences"]),
     (lambda d: d.update(preamble="\u202e" + d["preamble"]),
-     [r": /preamble must hold printable text only, got invisible or direction-changing character U\+202E RIGHT-TO-LEFT OVERRIDE at character 0"]),
+     [r": /preamble must hold printable text only, got invisible or direction-changing character U\+202E "
+         r"RIGHT-TO-LEFT OVERRIDE at character 0"]),
     (lambda d: d["clauses"]["termination"].update(frame="It lasts\u200b for {nda_term}."),
      [r": /clauses/termination/frame .* U\+200B ZERO WIDTH SPACE"]),
     (lambda d: d["clauses"]["confidentiality"]["required_terms"].append("Confidential\tInformation"),
      [r"/clauses/confidentiality/required_terms/2 must hold printable text only, got control character U\+0009"]),
     (lambda d: d.update(preamble="x" * 5_000_000),
      [r"breaks the template meta-schema at /preamble: 'xxxxxxxx.*\.\.\. \(5000000 characters\) is too long"]),
-    (lambda d: (d["fields"]["properties"].update(signatory={"type": "string", "maxLength": 80, "description": "who signs"}),
+    (lambda d: (d["fields"]["properties"].update(signatory={"type": "string", "maxLength": 80,
+                                                            "description": "who signs"}),
                 d["fields"]["required"].append("signatory"), d["example"].update(signatory="J. Doe")),
      [r"required field 'signatory' is placed in no text of the template"]),
     (lambda d: d["fields"]["properties"]["purpose"].update({"x-kind": "percent"}),
@@ -382,7 +409,8 @@ LOAD_TIME_PROBLEMS = [
     (lambda d: d["fields"]["properties"]["purpose"].update({"x-kind": "colour"}),
      [r"breaks the template meta-schema at /fields/properties/purpose/x-kind"]),
     (lambda d: d["example"].update(effective_date="2025-02-30"),
-     [r"/example is not valid for /fields: field 'effective_date' must be a real calendar date \(February 2025 has 28 days\)"]),
+     [r"/example is not valid for /fields: field 'effective_date' must be a real calendar date \(February 2025 has "
+         r"28 days\)"]),
 ]  # fmt: skip
 
 
