@@ -668,6 +668,7 @@ def deal_ban_ids(tokenizer, allowed: str) -> list[int]:
     return sorted(set(place_ban_ids(tokenizer, allowed)) | set(name_ban_ids(tokenizer, allowed)))
 
 
-def draft_foreign_facts(template, values: dict, bodies: list[str]) -> list[dict]:
-    """[{"kind", "text"}] of the foreign facts in a draft's clause bodies (what drafts.json lists)."""
-    return [f.to_dict() for f in foreign_facts("\n\n".join(bodies), allowed_text(template, values), party_names())]
+def draft_foreign_facts(template, values: dict, bodies: list[str], extra_names=()) -> list[dict]:
+    """[{"kind", "text"}] of the foreign facts in a draft's clause bodies (what drafts.json lists);
+    extra_names: the facts of the source contracts it was drafted from (Draft.source_facts)."""
+    return [f.to_dict() for f in foreign_facts("\n\n".join(bodies), allowed_text(template, values), party_names(), extra_names)]
