@@ -56,7 +56,7 @@ _INNER_CAP_PIECE = re.compile(r"^\s?[A-Z][a-z]+[A-Z]")  # "GitHub" as one piece:
 _DIGITS = re.compile(r"^\s?[\d.,]*\d[\d.,]*$")
 _CURRENCY = re.compile(r"^\s?(?:US)?[$€£]")
 _UNIT = re.compile(r"^[\s-]?(day|week|month|quarter|year)s?$", re.I)
-_REF = re.compile(r"^\s?(?:sections?|articles?|clauses?|paragraphs?)$|^\s?\($", re.I)
+_REF = re.compile(r"^\s?(?:sections?|articles?|exhibits?|schedules?|clauses?|paragraphs?|annex|appendix)$|^\s?\($", re.I)
 _EXHIBIT_WORD = re.compile(r"^\s?(?:Exhibits?|EXHIBITS?|Schedules?|SCHEDULES?|Annex(?:es)?|ANNEX(?:ES)?|Appendix|APPENDIX|Attachments?|ATTACHMENTS?)$")
 _DESIGNATOR = re.compile(r"^\s?(?:[A-Z]|[0-9][0-9.]*|[IVX]{1,4})$")  # what names an exhibit after its word: " A", " 2", " IV"
 _NUMBER_WORD = re.compile(r"^\s?(" + "|".join(sorted((w for w in _NUMBER_WORDS if " " not in w and "-" not in w), key=len, reverse=True)) + r")$", re.I)

@@ -31,10 +31,11 @@ A fact is foreign when the deal does not state it (kinds in KINDS order):
 - year: a year 1900-2099, alone or in a date ("January 15, 2010", "1/15/2010"), that the deal's
   text does not write;
 - number: a number in digits ("3000 pagers", "1,000", "2.5", "5:00") the deal's text does not
-  write, except list markers ("1." or "8.1" opening an item), one or two digits in parentheses
-  ("(1)" a marker, "two (2)" a number in words restated), digits glued to letters ("EAR99",
-  "15th", "10-K") and numbers inside the kinds above. Numbers in words are never facts ("one or
-  more", "two (2) counterparts"): only digits count;
+  write, except list markers ("1." or "8.1" opening an item, "(1)": one or two digits in
+  parentheses), digits in parentheses that restate a number in words ("two (2) counterparts",
+  "twenty-four (24) hours": numbers in words are never facts, only digits count, so "one hundred
+  (100) units" is left alone too), digits glued to letters ("EAR99", "15th", "10-K"), a day after
+  a month ("December 31") and numbers inside the kinds above;
 - name: a run of capitalized words, not at the start of a sentence or list item (unless its first
   word has an inner capital: "GitHub"), holding a word
   the deal's text never uses (in any case) and that is not a generic contract word (Section,
@@ -341,10 +342,9 @@ def _bare_numbers(text: str):
         s, e = m.span()
         if _glued(text, s, e):
             continue
-        if text[s - 1 : s] == "(" and text[e : e + 1] == ")":  # "(1)" a marker, "two (2)" words restated; "fifty (50)" a count
-            if _NUMBER_WORD_BEFORE.search(text, max(0, s - 40), s) and m.group(0).isdigit() and int(m.group(0)) <= 12 \
-                    or not _NUMBER_WORD_BEFORE.search(text, max(0, s - 40), s) and e - s <= 2:
-                continue
+        if text[s - 1 : s] == "(" and text[e : e + 1] == ")" and (  # "(1)": a marker; "twenty-four (24)": words restated
+                e - s <= 2 or _NUMBER_WORD_BEFORE.search(text, max(0, s - 40), s)):
+            continue
         if _MONTH_BEFORE.search(text, max(0, s - 12), s):  # "December 31": a day of the year, no quantity
             continue
         if _ITEM_BEFORE.search(text, max(0, s - 6), s) and re.match(r"[.)](?:\s|$)", text[e : e + 2]):  # "1. The", "2) the"

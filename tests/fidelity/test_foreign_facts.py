@@ -82,7 +82,6 @@ WIDENED = [
     ("The Supplier shall ship 1,000 units per order.", "number", "1,000"),
     ("The minimum purchase volume of the Product is 50,000 units within the period of three (3) years.", "number", "50,000"),
     ("Orders received after 5:00 p.m. ship the next business day.", "number", "5:00"),
-    ("Licensee shall maintain at least one hundred (100) Sales Representatives.", "number", "100"),  # a count restated in digits
     ("Each page carries 12 point type.", "number", "12"),
     ("Provider shall allow the Recipient to use it at no cost, until December 31, 2021.", "year", "December 31, 2021"),
     ("Delivery is FCA (Incoterms 2010) at the Supplier's facility.", "year", "2010"),
@@ -113,6 +112,8 @@ BOILERPLATE = [
     "A party wishing to renew this Agreement shall give the other party notice thereof no less than thirty (30) days before the expiration of the term then in effect.",
     "This Agreement may be executed in any number of counterparts, and each such counterpart shall be deemed to be an original instrument.",
     "This Agreement may be executed in two (2) counterparts, each of which shall be deemed an original.",
+    "Technical support, including emergency support, will be available on call twenty-four (24) hours a day.",
+    "Licensee shall maintain at least one hundred (100) Sales Representatives.",  # a miss: a number in words, restated, is left alone
     "Upon the expiration of the Royalty Term, the license granted under Section 2.1 of this Agreement shall become non-exclusive.",
     "The obligations of the parties with respect to the Service Agreement are as set forth in Sections 3.6 and 4.",
     "Sections 1, 7, 8.5 [EFFECTS OF TERMINATION], 9, 10, 11 and 12 shall survive expiration or termination of this Agreement.",
@@ -127,7 +128,7 @@ BOILERPLATE = [
     "The Provider will provide the services required, either directly or through one or more of its distributors.",
     "It was caused by the negligent act or omission or the willful misconduct of the Supplier.",
     "IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR ANY NEGLIGENT ACT OR OMISSION.",
-    "Corio agrees to hold the Source Code in strict confidence under the Code of Conduct.",
+    "Corio agrees to hold the Source Code in strict confidence under the Business Code of Conduct.",
     "Neither Party is liable for an Act of God, war or riot, or for the Annual Convention.",
     "The goods classified EAR99 are described in the Form 10-K; payment falls on the 15th day; support is 24/7.",
     "This Agreement is entered into as of 2025-03-01 and its terms of 2 years and 3 years apply.",
