@@ -1,6 +1,7 @@
 """Foreign content a reader sees: the foreign-facts check before and after it was widened (hybrid.foreign_facts).
 
-    python benchmarks/foreign_content.py [--baseline DIR] [--bodies 200] [--seed 0] [--examples 20] [--threads 1] [--out FILE]
+    python benchmarks/foreign_content.py [--baseline DIR] [--bodies 200] [--seed 0] [--examples 20] [--threads 1]
+                                         [--out FILE]
 
 Two text sets, each checked by the old check (hybrid/foreign_facts.py at OLD_COMMIT, loaded from
 git as a module of its own) and by the new one, against the same deal:
@@ -40,8 +41,8 @@ OLD_KINDS = ("party", "place", "amount", "duration", "name")
 
 def _old_module():
     """hybrid/foreign_facts.py at OLD_COMMIT as a module of its own (its party list is passed in)."""
-    src = subprocess.run(["git", "show", f"{OLD_COMMIT}:hybrid/foreign_facts.py"], cwd=REPO, capture_output=True, text=True,
-                         check=True).stdout
+    show = ["git", "show", f"{OLD_COMMIT}:hybrid/foreign_facts.py"]
+    src = subprocess.run(show, cwd=REPO, capture_output=True, text=True, check=True).stdout
     path = Path(tempfile.mkdtemp()) / "foreign_facts_old.py"
     path.write_text(src, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("foreign_facts_old", path)
@@ -75,8 +76,8 @@ def _baseline(root: Path, library) -> list[dict]:
         for d, path in zip(meta["drafts"], sorted(report.parent.glob("draft-*.md"))):
             cited = {c["id"] for sec in d["precedents"] for c in sec}
             extra = list(dict.fromkeys(f for i in sorted(cited) if i in by_id for f in source_facts(library, by_id[i])))
-            rows.append({"name": f"{t.id}/{path.name}", "text": "\n\n".join(_md_bodies(path.read_text(encoding="utf-8"))),
-                         "allowed": allowed, "extra": extra})
+            text = "\n\n".join(_md_bodies(path.read_text(encoding="utf-8")))
+            rows.append({"name": f"{t.id}/{path.name}", "text": text, "allowed": allowed, "extra": extra})
     return rows
 
 
@@ -94,8 +95,14 @@ def _train_bodies(library, n: int, seed: int) -> list[dict]:
     rows = []
     for i, p in enumerate(picks):
         tid, deal, allowed = deals[i % len(deals)]
-        rows.append({"name": f"{p.id} -> {tid}", "text": p.adapted(deal), "allowed": allowed, "extra": source_facts(library, p)})
+        extra = source_facts(library, p)
+        rows.append({"name": f"{p.id} -> {tid}", "text": p.adapted(deal), "allowed": allowed, "extra": extra})
     return rows
+
+
+def _rates(counts: Counter, words: int, per) -> dict:
+    total = sum(counts.values())
+    return {"total": total, "per_1000_words": round(1000 * total / max(words, 1), 2), "by_kind": per(counts)}
 
 
 def _measure(rows, old, examples: int, rng: random.Random) -> dict:
@@ -124,8 +131,8 @@ def _measure(rows, old, examples: int, rng: random.Random) -> dict:
     rest = [h for h in hits if h not in shown]
     shown += rng.sample(rest, min(len(rest), max(0, examples - len(shown))))
     return {"texts": len(rows), "words": words,
-            "old": {"total": sum(before.values()), "per_1000_words": round(1000 * sum(before.values()) / max(words, 1), 2), "by_kind": per(before)},
-            "new": {"total": sum(after.values()), "per_1000_words": round(1000 * sum(after.values()) / max(words, 1), 2), "by_kind": per(after)},
+            "old": _rates(before, words, per),
+            "new": _rates(after, words, per),
             "references_found_not_counted": refs, "examples": shown[:examples]}
 
 
@@ -146,8 +153,15 @@ def main() -> None:
     library = load_library(progress=False)
     old = _old_module()
     rng = random.Random(args.seed)
-    result = {"benchmark": "foreign_content", "old_commit": OLD_COMMIT, "baseline": args.baseline, "bodies": args.bodies,
-              "seed": args.seed, "templates": list(TEMPLATES), "machine": machine()}
+    result = {
+        "benchmark": "foreign_content",
+        "old_commit": OLD_COMMIT,
+        "baseline": args.baseline,
+        "bodies": args.bodies,
+        "seed": args.seed,
+        "templates": list(TEMPLATES),
+        "machine": machine(),
+    }
     base = Path(args.baseline)
     if base.is_dir():
         result["drafts"] = _measure(_baseline(base, library), old, args.examples, rng)

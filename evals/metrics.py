@@ -246,9 +246,11 @@ def fields_in_place(values: dict, places: dict, texts: dict) -> tuple[int, int]:
     return hits, total
 
 
-def foreign_facts(text: str, allowed: str, parties: Sequence[str] = (), extra_names: Sequence[str] = ()) -> list[dict]:
-    """[{"kind", "text"}] of each fact of `text` that `allowed` does not state (hybrid.fidelity.foreign_facts; extra_names:
-    the facts of the source contracts a text was drafted from, found in any case)."""
+def foreign_facts(
+    text: str, allowed: str, parties: Sequence[str] = (), extra_names: Sequence[str] = ()
+) -> list[dict]:
+    """[{"kind", "text"}] of each fact of `text` that `allowed` does not state (hybrid.fidelity.foreign_facts;
+    extra_names: the facts of the source contracts a text was drafted from, found in any case)."""
     from hybrid.fidelity.foreign_facts import foreign_facts as find
 
     return [f.to_dict() for f in find(text, allowed, tuple(parties), tuple(extra_names))]

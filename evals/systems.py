@@ -214,8 +214,10 @@ class Drafts:
     outline: dict | None = None  # the planner's outline (planned only; None when it failed)
     template: str | None = None  # the template planned under (planned only)
     skipped: str = ""  # why no bodies were written (planned: no template for the doc type, planner failed)
-    required_terms: list[list[str]] | None = None  # per span: deal facts its body must state (document_terms; a template's for planned)
-    source_facts: list[str] = field(default_factory=list)  # facts of the precedents' source contracts (foreign in any case)
+    # per span: deal facts its body must state (document_terms; a template's for planned)
+    required_terms: list[list[str]] | None = None
+    # the facts of the precedents' source contracts (foreign to the deal in any case)
+    source_facts: list[str] = field(default_factory=list)
 
 
 def deal_text(doc) -> str:
@@ -416,7 +418,9 @@ class Engine:
             required=required,
             outline=outline,
             template=tid,
-            required_terms=[list(s.required_terms) for s in sk.spans] if system.kind == "planned" else document_terms(doc),
+            required_terms=[list(s.required_terms) for s in sk.spans]
+            if system.kind == "planned"
+            else document_terms(doc),
             source_facts=list(facts),
         )
 
@@ -435,14 +439,23 @@ class Engine:
         bodies, facts = [], {}
         for v in range(n):
             hits = self.library().for_document(doc, variant=v, seed=seed)
-            bodies.append([first_words(hits[i].adapted(deal), len(doc.sections[i].body.split())) if hits[i] else "" for i in sections])
+            bodies.append(
+                [
+                    first_words(hits[i].adapted(deal), len(doc.sections[i].body.split())) if hits[i] else ""
+                    for i in sections
+                ]
+            )
             facts.update(dict.fromkeys(f for i in sections if hits[i] for f in source_facts(self.library(), hits[i])))
         return Drafts(
             bodies=bodies,
             segments=[Segment("", "body", s.section) if s.kind == "body" else s for s in segs],
             clauses=[doc.sections[i].clause_type for i in sections],
             terms=[str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)],
-            seconds=time.perf_counter() - t0, tokens=0, steps=0, required_terms=document_terms(doc), source_facts=list(facts),
+            seconds=time.perf_counter() - t0,
+            tokens=0,
+            steps=0,
+            required_terms=document_terms(doc),
+            source_facts=list(facts),
         )
 
     @staticmethod

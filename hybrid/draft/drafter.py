@@ -355,8 +355,9 @@ class Drafter:
         preamble = skeleton.segments[1].text
         return revise(bodies, skeleton.spans, preamble, provenance, sources, keep=template.defined_terms)
 
-    def rank(self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0,
-             source_facts=()) -> list[Draft]:
+    def rank(
+        self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0, source_facts=()
+    ) -> list[Draft]:
         """Drafts from filled variants (FillResults or lists of bodies), best first. Body lines lose
         the section numbers they open with (hybrid.data.clean.strip_numbering). source_facts: the facts
         of the source contracts drafted from, foreign in any case (the reranker's check, Draft.source_facts)."""
@@ -366,7 +367,8 @@ class Drafter:
             skeleton = template.render_skeleton(outline, values)
             # the skeleton numbers the sections: a body line's own "8.1" / "1.1.1" is dropped (hybrid.data.clean)
             variants = [[strip_numbering(b) for b in (f.spans if isinstance(f, FillResult) else f)] for f in fills]
-            ranked = self.reranker.rank(skeleton, variants, ContractSpec.from_template(template, values, source_facts), mmr=mmr)
+            spec = ContractSpec.from_template(template, values, source_facts)
+            ranked = self.reranker.rank(skeleton, variants, spec, mmr=mmr)
             segs = skeleton.segments
             drafts = []
             for rank, r in enumerate(ranked, 1):
@@ -596,7 +598,7 @@ class Drafter:
 
             skeleton = template.render_skeleton(outline, values)
             provenance = start = None
-            facts = ()  # the facts of the precedents' source contracts (parties, roles: precedent_skeleton.source_facts)
+            facts = ()  # the facts of the precedents' source contracts (skeleton.from_precedents.source_facts)
             note = library = None
             ts = time.perf_counter()
             if precedents:

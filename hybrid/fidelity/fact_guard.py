@@ -39,9 +39,17 @@ from functools import lru_cache
 
 import torch
 
-from hybrid.fidelity.foreign_facts import _EXHIBIT_RE, _GENERIC, _NUMBER_WORDS, _UNITS, _WORD_RE, deal_days, name_vocabulary, source_words
 from hybrid.common.sampling import LogitsProcessor
-from hybrid.fidelity.foreign_facts import _GENERIC, _NUMBER_WORDS, _UNITS, _WORD_RE, deal_days, name_vocabulary
+from hybrid.fidelity.foreign_facts import (
+    _EXHIBIT_RE,
+    _GENERIC,
+    _NUMBER_WORDS,
+    _UNITS,
+    _WORD_RE,
+    deal_days,
+    name_vocabulary,
+    source_words,
+)
 
 __all__ = ["FactGuard", "REACH", "UNIT_REACH", "UNKNOWN", "OUTSIDE", "precedent_fact_ban_ids", "precedent_phrases"]
 
@@ -56,10 +64,19 @@ _INNER_CAP_PIECE = re.compile(r"^\s?[A-Z][a-z]+[A-Z]")  # "GitHub" as one piece:
 _DIGITS = re.compile(r"^\s?[\d.,]*\d[\d.,]*$")
 _CURRENCY = re.compile(r"^\s?(?:US)?[$€£]")
 _UNIT = re.compile(r"^[\s-]?(day|week|month|quarter|year)s?$", re.I)
-_REF = re.compile(r"^\s?(?:sections?|articles?|exhibits?|schedules?|clauses?|paragraphs?|annex|appendix)$|^\s?\($", re.I)
-_EXHIBIT_WORD = re.compile(r"^\s?(?:Exhibits?|EXHIBITS?|Schedules?|SCHEDULES?|Annex(?:es)?|ANNEX(?:ES)?|Appendix|APPENDIX|Attachments?|ATTACHMENTS?)$")
-_DESIGNATOR = re.compile(r"^\s?(?:[A-Z]|[0-9][0-9.]*|[IVX]{1,4})$")  # what names an exhibit after its word: " A", " 2", " IV"
-_NUMBER_WORD = re.compile(r"^\s?(" + "|".join(sorted((w for w in _NUMBER_WORDS if " " not in w and "-" not in w), key=len, reverse=True)) + r")$", re.I)
+_REF = re.compile(
+    r"^\s?(?:sections?|articles?|exhibits?|schedules?|clauses?|paragraphs?|annex|appendix)$|^\s?\($", re.I
+)
+_EXHIBIT_WORD = re.compile(
+    r"^\s?(?:Exhibits?|EXHIBITS?|Schedules?|SCHEDULES?|Annex(?:es)?|ANNEX(?:ES)?|Appendix|APPENDIX|Attachments?|ATTACHMENTS?)$"
+)
+_DESIGNATOR = re.compile(r"^\s?(?:[A-Z]|[0-9][0-9.]*|[IVX]{1,4})$")  # what names an exhibit after its word: " A", " 2"
+_NUMBER_WORD = re.compile(
+    r"^\s?("
+    + "|".join(sorted((w for w in _NUMBER_WORDS if " " not in w and "-" not in w), key=len, reverse=True))
+    + r")$",
+    re.I,
+)
 
 
 @lru_cache(maxsize=4)
@@ -71,7 +88,7 @@ def _tables(tokenizer, vocab: int) -> dict:
         if m := _NUMBER_WORD.match(p):
             return _NUMBER_WORDS[m.group(1).lower()]
         digits = p.strip().replace(",", "")
-        # ASCII digits only: str.isdigit is true for "²" and "①" (SmolLM2's vocabulary has them), which int() refuses
+        # ASCII digits only: str.isdigit is true for "²" and "①" (SmolLM2's vocabulary), which int() refuses
         return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 6 else -1
 
     word_value = [value(p) for p in pieces]
@@ -171,8 +188,19 @@ class FactGuard(LogitsProcessor):
         self._phrase_lens = sorted({len(k) for k in self._phrases})
         self._by_device: dict = {}
 
-    _TABLES = ("always", "name_ban", "digit_ban", "exhibit_ban", "exhibit_word", "foreign_number", "unit_kind", "sentence_end", "ref",
-               "bare_stop", "letter_glue")
+    _TABLES = (
+        "always",
+        "name_ban",
+        "digit_ban",
+        "exhibit_ban",
+        "exhibit_word",
+        "foreign_number",
+        "unit_kind",
+        "sentence_end",
+        "ref",
+        "bare_stop",
+        "letter_glue",
+    )
 
     def _on(self, dev) -> dict:
         """The ban tables on `dev`, moved there once (the filler calls ban_mask every step)."""
@@ -234,7 +262,8 @@ class FactGuard(LogitsProcessor):
         out = tb["always"][None].repeat(left.shape[0], 1)
         out |= mid[:, None] & tb["name_ban"][None]
         out |= (~after_ref)[:, None] & tb["digit_ban"][None]
-        out |= (has & tb["exhibit_word"][at])[:, None] & tb["exhibit_ban"][None]  # "Exhibit" + a designator the deal has not
+        # "Exhibit" + a designator the deal's text has no exhibit of
+        out |= (has & tb["exhibit_word"][at])[:, None] & tb["exhibit_ban"][None]
         # a unit after a number that in this unit is no duration of the deal, or after a neighbour not known
         # yet (committed in the same step: it may be one)
         units = left[:, :UNIT_REACH]
@@ -295,7 +324,8 @@ def precedent_phrases(tokenizer, facts, allowed: str) -> dict[tuple[int, ...], s
 
 
 def _source_case_forms(facts, allowed: str) -> set[str]:
-    """The distinctive one-word names of facts (hybrid.fidelity.foreign_facts.source_words) in every case a draft may write them."""
+    """The distinctive one-word names of facts (hybrid.fidelity.foreign_facts.source_words) in every case a draft
+    may write them."""
     words = [w for w in source_words(facts, allowed) if " " not in w] if facts else []
     return {f for w in words for f in (w, w.lower(), w.upper(), w[:1].upper() + w[1:].lower())}
 
@@ -308,7 +338,8 @@ def precedent_fact_ban_ids(tokenizer, facts, allowed: str) -> list[int]:
     Delaware limited liability company". Generic contract words and pieces shorter than MIN_STEM
     letters are never banned. A distinctive word of the facts (hybrid.fidelity.foreign_facts.source_words)
     that is one token in some case ("ebix", "EGAIN") is banned in that case too."""
-    written = set(_WORD_RE.findall(allowed))  # as the deal writes them: "a limited liability company" keeps no "Company"
+    # as the deal writes them: "a limited liability company" keeps no "Company"
+    written = set(_WORD_RE.findall(allowed))
     out = set()
     for form in _source_case_forms(facts, allowed):
         for text in (" " + form, form):

@@ -50,9 +50,30 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Fact", "KINDS", "NOT_FOREIGN", "BOILERPLATE_TERMS", "US_STATES", "PLACES", "find_facts", "foreign_facts", "draft_foreign_facts", "place_ban_ids", "name_ban_ids", "deal_ban_ids",
-           "build_capitalized_terms", "allowed_text", "deal_days", "name_vocabulary", "foreign_acronyms", "party_names", "build_party_list",
-           "common_words", "build_common_words", "source_words"]
+__all__ = [
+    "Fact",
+    "KINDS",
+    "NOT_FOREIGN",
+    "BOILERPLATE_TERMS",
+    "US_STATES",
+    "PLACES",
+    "find_facts",
+    "foreign_facts",
+    "draft_foreign_facts",
+    "place_ban_ids",
+    "name_ban_ids",
+    "deal_ban_ids",
+    "build_capitalized_terms",
+    "allowed_text",
+    "deal_days",
+    "name_vocabulary",
+    "foreign_acronyms",
+    "party_names",
+    "build_party_list",
+    "common_words",
+    "build_common_words",
+    "source_words",
+]
 
 KINDS = ("party", "statute", "place", "source", "amount", "duration", "exhibit", "reference", "year", "number", "name")
 NOT_FOREIGN = ("reference",)  # kinds find_facts reports that foreign_facts never counts
@@ -148,52 +169,84 @@ _INNER_CAP = re.compile(r"^[A-Za-z][a-z]+[A-Z]")  # "GitHub", "eBay": a name eve
 _INITIAL_BEFORE = re.compile(r"(?:^|[.!?:;]\s*|\n\s*|\(\w{1,4}\)\s*|[\"'(]\s*)$")
 
 # statutes: a run of capitalized (or all-caps) words before one of these, on one line
-_STATUTE_KEY = re.compile(r"\b(?:Act|ACT|Code|CODE|Regulations|REGULATIONS|Rules|RULES|Directive|DIRECTIVE|Treaty|TREATY"
-                          r"|Convention|CONVENTION)\b")
+_STATUTE_KEY = re.compile(
+    r"\b(?:Act|ACT|Code|CODE|Regulations|REGULATIONS|Rules|RULES|Directive|DIRECTIVE|Treaty|TREATY|Convention|CONVENTION)\b"
+)
 _STATUTE_RUN = re.compile(r"(?<![\w'’&.-])(?:(?:[A-Z][A-Za-z.'’&-]*|of|and|for|on|in|with|the|&)[ \t]+){1,8}$")
-_STATUTE_PREFIX = re.compile(r"(?:\b(?:Sections?|SECTIONS?|Title|TITLE|Rule)[ \t]+|§§?[ \t]*)[0-9][0-9A-Za-z.()-]*"
-                             r"(?:[ \t]*(?:,|and|or|through)[ \t]*[0-9][0-9A-Za-z.()-]*)*[ \t]+(?:of|OF)[ \t]+(?:the[ \t]+|THE[ \t]+)?$")
+_STATUTE_PREFIX = re.compile(
+    r"(?:\b(?:Sections?|SECTIONS?|Title|TITLE|Rule)[ \t]+|§§?[ \t]*)[0-9][0-9A-Za-z.()-]*"
+    r"(?:[ \t]*(?:,|and|or|through)[ \t]*[0-9][0-9A-Za-z.()-]*)*[ \t]+(?:of|OF)[ \t]+(?:the[ \t]+|THE[ \t]+)?$"
+)
 _STATUTE_SUFFIX = re.compile(r"(?:[ \t]+(?:of|OF)[ \t]+(?:19|20)[0-9]{2}|[ \t]*\((?:19|20)[0-9]{2}\))(?![0-9])")
 # words a run may open with that name no statute ("under the", "ANY"), and what an act may be without being a law
 _STATUTE_OPENERS = frozenset(
-    "the this that these those such any each all no under pursuant applicable relevant said an a its their our your in of and or "
-    "by to if as with per other similar same every either neither including include includes without limitation not nor is are "
-    "be for from on at upon than which hereby herein except provided notwithstanding where when whether unless also only "
-    "and/or".split())  # fmt: skip
+    "the this that these those such any each all no under pursuant applicable relevant said an a its their our "
+    "your in of and or by to if as with per other similar same every either neither including include includes "
+    "without limitation not nor is are be for from on at upon than which hereby herein except provided "
+    "notwithstanding where when whether unless also only and/or".split()
+)
 _ACT_ADJECTIVES = frozenset(
-    "negligent willful wilful intentional criminal fraudulent unlawful illegal wrongful tortious deliberate overt hostile "
-    "terrorist military official legislative governmental government corrupt improper prohibited malicious reckless "
-    "dishonest unauthorized authorized affirmative final single good bad legal default insolvency-related".split())  # fmt: skip
+    "negligent willful wilful intentional criminal fraudulent unlawful illegal wrongful tortious deliberate overt "
+    "hostile terrorist military official legislative governmental government corrupt improper prohibited malicious "
+    "reckless dishonest unauthorized authorized affirmative final single good bad legal default".split()
+)
 # Code, Rules, Regulations and Convention also name software and events ("Source Code", "Annual Convention"):
 # they count only after one of these words
 _STATUTE_WORDS = frozenset(
     "revenue commercial bankruptcy civil penal tax labor labour corporations insurance procedure criminal business "
-    "professions commerce vehicle health safety states administrative building evidence probate family finance financial "
-    "securities unemployment customs environmental welfare arbitration administration export traffic federal treasury "
-    "mediation uncitral icc aaa jams conciliation nations vienna hague berne geneva sale goods".split())  # fmt: skip
+    "professions commerce vehicle health safety states administrative building evidence probate family finance "
+    "financial securities unemployment customs environmental welfare arbitration administration export traffic "
+    "federal treasury mediation uncitral icc aaa jams conciliation nations vienna hague berne geneva sale goods".split()
+)
 _RESTRICTED_KEYS = frozenset("code rules regulations convention".split())
-_STATUTE_ACRONYMS = re.compile(r"(?<![\w-])(?:HIPAA|HITECH|GDPR|CCPA|CPRA|FCPA|ERISA|COBRA|OSHA|DMCA|FERPA|GLBA|COPPA|TCPA|UCC|"
-                               r"UCITA|CISG|ITAR|EAR|DTSA|FLSA|FMLA|PIPEDA|CERCLA|RCRA|TSCA|FIFRA)(?![\w-])")
-_CITED = r"(?:[0-9A-Za-z]|[.-](?=[0-9A-Za-z])|\([0-9A-Za-z]{1,4}\))*"  # what follows a cited section's first digit: "1051", "365(n)", "12.212"
-_USC = re.compile(rf"\b[0-9]+[ \t]+(?:U\.[ \t]?S\.[ \t]?C\.(?:[ \t]?A\.)?|C\.[ \t]?F\.[ \t]?R\.)[ \t]*(?:(?:§§?|Part|Sections?)[ \t]*)?"
-                  rf"(?:[0-9]{_CITED})?")
-_SEC_RULE = re.compile(r"\bRule[ \t]+[0-9]+[0-9A-Za-z-]*(?:\([a-z0-9]{1,4}\))*")  # "Rule 144", "Rule 10b-5" (securities rules)
-_EXHIBIT_WORD = r"(?:Exhibits?|EXHIBITS?|Schedules?|SCHEDULES?|Annex(?:es)?|ANNEX(?:ES)?|Appendix|Appendices|APPENDIX|APPENDICES|Attachments?|ATTACHMENTS?)"
+_STATUTE_ACRONYMS = re.compile(
+    r"(?<![\w-])(?:HIPAA|HITECH|GDPR|CCPA|CPRA|FCPA|ERISA|COBRA|OSHA|DMCA|FERPA|GLBA|COPPA|TCPA|UCC|"
+    r"UCITA|CISG|ITAR|EAR|DTSA|FLSA|FMLA|PIPEDA|CERCLA|RCRA|TSCA|FIFRA)(?![\w-])"
+)
+# what follows a cited section's first digit: "1051", "365(n)", "12.212"
+_CITED = r"(?:[0-9A-Za-z]|[.-](?=[0-9A-Za-z])|\([0-9A-Za-z]{1,4}\))*"
+_USC = re.compile(
+    rf"\b[0-9]+[ \t]+(?:U\.[ \t]?S\.[ \t]?C\.(?:[ \t]?A\.)?|C\.[ \t]?F\.[ \t]?R\.)[ \t]*"
+    rf"(?:(?:§§?|Part|Sections?)[ \t]*)?"
+    rf"(?:[0-9]{_CITED})?"
+)
+_SEC_RULE = re.compile(r"\bRule[ \t]+[0-9]+[0-9A-Za-z-]*(?:\([a-z0-9]{1,4}\))*")  # "Rule 144", "Rule 10b-5"
+_EXHIBIT_WORD = (
+    r"(?:Exhibits?|EXHIBITS?|Schedules?|SCHEDULES?|Annex(?:es)?|ANNEX(?:ES)?|Appendix|Appendices|APPENDIX|APPENDICES"
+    r"|Attachments?|ATTACHMENTS?)"
+)
 _DESIGNATOR = r"(?:[A-Z](?:-?[0-9]+(?:\.[0-9]+)*)?|[0-9]+(?:\.[0-9]+)*(?:\([a-z0-9]+\))*|[IVX]+)(?![\w-])"
-_LIST = r"(?:(?:,?[ \t]+(?:and|or|through|to|AND|OR|THROUGH)[ \t]+|,[ \t]+|[ \t]*[-–][ \t]*){d})*"  # "A and B", "4 through 20", "1, 2"
+# a list of designators: "A and B", "4 through 20", "1, 2"
+_LIST = r"(?:(?:,?[ \t]+(?:and|or|through|to|AND|OR|THROUGH)[ \t]+|,[ \t]+|[ \t]*[-–][ \t]*){d})*"
 _EXHIBIT_RE = re.compile(rf"\b{_EXHIBIT_WORD}[ \t]+{_DESIGNATOR}{_LIST.format(d=_DESIGNATOR)}")
-_REF_WORD = (r"(?:[Ss]ections?|SECTIONS?|[Aa]rticles?|ARTICLES?|[Cc]lauses?|[Pp]aragraphs?|[Ss]ubsections?|[Ss]ubparagraphs?"
-             r"|[Pp]arts?|Items?|Chapters?)")
-_REF_NUM = r"(?:[0-9]+(?:\.[0-9]+)*(?:\([A-Za-z0-9]{1,4}\))*|[IVXLC]+(?:\.[0-9]+)*(?![\w])|(?:\([a-z0-9]{1,4}\))+|[A-Z](?![\w]))"
-_REF_ITEM = _REF_NUM + r"(?:[ \t]+[\[(][^\])\n]{1,40}[\])])?"  # "8.5 [EFFECTS OF TERMINATION]", "8 (last sentence only)"
+_REF_WORD = (
+    r"(?:[Ss]ections?|SECTIONS?|[Aa]rticles?|ARTICLES?|[Cc]lauses?|[Pp]aragraphs?|[Ss]ubsections?|[Ss]ubparagraphs?"
+    r"|[Pp]arts?|Items?|Chapters?)"
+)
+_REF_NUM = (
+    r"(?:[0-9]+(?:\.[0-9]+)*(?:\([A-Za-z0-9]{1,4}\))*|[IVXLC]+(?:\.[0-9]+)*(?![\w])|(?:\([a-z0-9]{1,4}\))+"
+    r"|[A-Z](?![\w]))"
+)
+# "8.5 [EFFECTS OF TERMINATION]", "8 (last sentence only)"
+_REF_ITEM = _REF_NUM + r"(?:[ \t]+[\[(][^\])\n]{1,40}[\])])?"
 _REFERENCE_RE = re.compile(rf"\b{_REF_WORD}[ \t]+{_REF_ITEM}{_LIST.format(d=_REF_ITEM)}|§§?[ \t]*[0-9]{_CITED}")
-_MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+_MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+)
 _YEAR = r"(?:19|20)[0-9]{2}"
-_YEAR_RE = re.compile(  # a year, with the date it closes: "January 15, 2010", "15th day of January, 2010", "1/15/2010", "2010-01-15"
-    rf"(?:{_MONTHS}[ \t]+[0-9]{{1,2}}(?:st|nd|rd|th)?,?[ \t]+|[0-9]{{1,2}}(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+of[ \t]+)?{_MONTHS},?[ \t]+"
-    rf"|{_MONTHS},?[ \t]+|[0-9]{{1,2}}[/.-][0-9]{{1,2}}[/.-])?(?<![\w$€£])(?<![0-9]\.)({_YEAR})(?:-[0-9]{{2}}-[0-9]{{2}})?(?![\w]|[.,][0-9])")
-_NUMBER_WORD_BEFORE = re.compile(r"(?:\b|-)(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty"
-                                 r"|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)[ \t]*\($", re.I)
+# a year, with the date it closes: "January 15, 2010", "15th day of January, 2010", "1/15/2010", "2010-01-15"
+_YEAR_RE = re.compile(
+    rf"(?:{_MONTHS}[ \t]+[0-9]{{1,2}}(?:st|nd|rd|th)?,?[ \t]+"
+    rf"|[0-9]{{1,2}}(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+of[ \t]+)?{_MONTHS},?[ \t]+"
+    rf"|{_MONTHS},?[ \t]+|[0-9]{{1,2}}[/.-][0-9]{{1,2}}[/.-])?"
+    rf"(?<![\w$€£])(?<![0-9]\.)({_YEAR})(?:-[0-9]{{2}}-[0-9]{{2}})?(?![\w]|[.,][0-9])"
+)
+_NUMBER_WORD_BEFORE = re.compile(
+    r"(?:\b|-)(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty"
+    r"|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)[ \t]*\($",
+    re.I,
+)
 _MONTH_BEFORE = re.compile(rf"{_MONTHS}[ \t]+$")
 _DIGITS_RE = re.compile(r"[0-9](?:[0-9,.:-]*[0-9])?")
 _ITEM_BEFORE = re.compile(r"(?:^|\n)[ \t]*$|[.;:!?][\"')\]”’]*[ \t]+$")
@@ -238,12 +291,15 @@ def _numbers(text: str) -> set[float]:
     return {_number(m.group(0)) for m in re.finditer(_NUM, text)}
 
 
+_CONDUCT = re.compile(r"[ \t]+of[ \t]+(?:Business[ \t]+)?(?:Conduct|Ethics|Practice)", re.I)  # "Code of Conduct"
+
+
 def _statutes(text: str) -> list[tuple[int, int, str]]:
     """(start, end, name) of each statute of text; name: lower case, without "the" or a section cited in it."""
     out = []
     for m in _STATUTE_KEY.finditer(text):
         key = m.group(0).lower()
-        if key == "code" and re.match(r"[ \t]+of[ \t]+(?:Business[ \t]+)?(?:Conduct|Ethics|Practice)", text[m.end() :], re.I):
+        if key == "code" and _CONDUCT.match(text[m.end() :]):
             continue
         w0 = max(0, m.start() - 120)
         run = _STATUTE_RUN.search(text, w0, m.start())
@@ -330,10 +386,15 @@ def _is_name_word(w: str) -> bool:
 def _glued(text: str, s: int, e: int) -> bool:
     """Is text[s:e] (digits) part of a word or a code: "EAR99", "Section.1", "EX-10.1", "15th", "10-K", "24/7"?"""
     before, after = text[max(0, s - 2) : s], text[e : e + 2]
-    if before[-1:].isalnum() or before[-1:] in ("_", "$", "€", "£") or (before[-1:] in (".", ",", "-", ":", "/") and before[:1].isalnum()) \
-            or before in ("$.", "€.", "£."):
+    if (
+        before[-1:].isalnum()
+        or before[-1:] in ("_", "$", "€", "£")
+        or (before[-1:] in (".", ",", "-", ":", "/") and before[:1].isalnum())
+        or before in ("$.", "€.", "£.")
+    ):
         return True
-    return after[:1].isalpha() or after[:1] == "_" or (after[:1] in ("-", "/", ".") and after[1:2].isalnum())  # "11.F", "3.01.B"
+    # "11.F", "3.01.B"
+    return after[:1].isalpha() or after[:1] == "_" or (after[:1] in ("-", "/", ".") and after[1:2].isalnum())
 
 
 def _bare_numbers(text: str):
@@ -342,12 +403,16 @@ def _bare_numbers(text: str):
         s, e = m.span()
         if _glued(text, s, e):
             continue
-        if text[s - 1 : s] == "(" and text[e : e + 1] == ")" and (  # "(1)": a marker; "twenty-four (24)": words restated
-                e - s <= 2 or _NUMBER_WORD_BEFORE.search(text, max(0, s - 40), s)):
+        # "(1)": a marker; "twenty-four (24)": words restated
+        if (
+            text[s - 1 : s] == "("
+            and text[e : e + 1] == ")"
+            and (e - s <= 2 or _NUMBER_WORD_BEFORE.search(text, max(0, s - 40), s))
+        ):
             continue
         if _MONTH_BEFORE.search(text, max(0, s - 12), s):  # "December 31": a day of the year, no quantity
             continue
-        if _ITEM_BEFORE.search(text, max(0, s - 6), s) and re.match(r"[.)](?:\s|$)", text[e : e + 2]):  # "1. The", "2) the"
+        if _ITEM_BEFORE.search(text, max(0, s - 6), s) and re.match(r"[.)](?:\s|$)", text[e : e + 2]):  # "1. The"
             continue
         if re.fullmatch(r"[0-9]+(?:\.[0-9]+){2,}", m.group(0)) or (  # "13.2.3.2", and "8.1 Term": a section's number
                 re.fullmatch(r"[0-9]+\.[0-9]+", m.group(0)) and re.match(r"\s+[A-Z\"(]", text[e : e + 3])):
@@ -387,13 +452,16 @@ def source_words(names, allowed: str = "") -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def _source_words(names: tuple[str, ...], allowed: str) -> tuple[str, ...]:
     common, vocab = _common_words(), name_vocabulary(allowed) if allowed else _GENERIC
-    distinct = lambda w: len(w) >= 3 and w.lower() not in common and _base(w) not in vocab and w.lower() not in _CONNECTORS  # noqa: E731
+
+    def distinct(w: str) -> bool:
+        return len(w) >= 3 and w.lower() not in common and _base(w) not in vocab and w.lower() not in _CONNECTORS
+
     forms = set()
     for name in names:
         if len(name.split()) > 8:
             continue
         runs = [r for r in re.findall(r"[A-Za-z]+", name) if distinct(r)]
-        words = [w for w in _WORD_RE.findall(name) if distinct(w) and any(distinct(r) for r in re.findall(r"[A-Za-z]+", w))]
+        words = [w for w in _WORD_RE.findall(name) if distinct(w) and any(map(distinct, re.findall(r"[A-Za-z]+", w)))]
         if runs:
             forms.update([re.sub(r"^(?:the|The|THE)\s+", "", name.strip(" .,;:")), *runs, *words])
     return tuple(sorted((f for f in forms if len(f) >= 3), key=len, reverse=True))
@@ -450,7 +518,8 @@ def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = (), extra_
     bare = set(_number_values(_YEAR_RE.sub(" ", allowed)))  # a date's day and month are no number the deal writes
     days = deal_days(allowed)
     out = []
-    for f in find_facts(text, tuple(p for p in parties if p.lower() not in low), source_words(extra_names, allowed) if extra_names else ()):
+    names = source_words(extra_names, allowed) if extra_names else ()
+    for f in find_facts(text, tuple(p for p in parties if p.lower() not in low), names):
         if f.kind in NOT_FOREIGN:
             continue
         if f.kind == "statute" and _statute_name(f.text) in flat:
@@ -567,8 +636,8 @@ def build_common_words(corpus_root, min_groups: int = 2) -> dict:
         for w in set(_LOWER_RUN.findall((root / e["path"]).read_text(encoding="utf-8", errors="replace"))):
             groups[w].add(e["group"])
     words = sorted(w for w, g in groups.items() if len(g) >= min_groups)
-    return {"source": f"train split, {len(entries)} documents; built by hybrid.fidelity.foreign_facts.build_common_words",
-            "min_groups": min_groups, "words": words}
+    source = f"train split, {len(entries)} documents; built by hybrid.fidelity.foreign_facts.build_common_words"
+    return {"source": source, "min_groups": min_groups, "words": words}
 
 
 # words of PLACES that name no place on their own ("New", "North") or that several places share
@@ -671,4 +740,5 @@ def deal_ban_ids(tokenizer, allowed: str) -> list[int]:
 def draft_foreign_facts(template, values: dict, bodies: list[str], extra_names=()) -> list[dict]:
     """[{"kind", "text"}] of the foreign facts in a draft's clause bodies (what drafts.json lists);
     extra_names: the facts of the source contracts it was drafted from (Draft.source_facts)."""
-    return [f.to_dict() for f in foreign_facts("\n\n".join(bodies), allowed_text(template, values), party_names(), extra_names)]
+    found = foreign_facts("\n\n".join(bodies), allowed_text(template, values), party_names(), extra_names)
+    return [f.to_dict() for f in found]

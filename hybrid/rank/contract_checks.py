@@ -31,7 +31,8 @@ class ContractSpec:
     # everything the deal states (hybrid.fidelity.foreign_facts.allowed_text); "" = no foreign-facts check
     allowed: str = ""
     corpus_parties: tuple[str, ...] = ()  # party names of corpus contracts (hybrid.fidelity.foreign_facts.party_names)
-    source_names: tuple[str, ...] = ()  # facts of the source contracts drafted from (hybrid.skeleton.from_precedents.source_facts)
+    # facts of the source contracts drafted from (hybrid.skeleton.from_precedents.source_facts)
+    source_names: tuple[str, ...] = ()
 
     @classmethod
     def from_template(cls, template, fields: dict, source_names=()) -> "ContractSpec":

@@ -2,8 +2,11 @@
 
 Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
 planned section (section_query), each variant's precedents to edit (variant_draws), the facts of a
-precedent's source contract (source_facts), what a draft from precedents fills (draft_from_precedents: beside, or edited per variant), document_skeleton (a held-out document's own skeleton with a
-precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's top-k precedents
+precedent's source contract (source_facts), what a draft
+from precedents fills (draft_from_precedents: beside, or edited per variant), document_skeleton (a held-out document's
+own skeleton with a
+precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's
+top-k precedents
 (markers replaced by the deal's facts, hybrid.data.facts.adapt) into a hybrid.templates.template.Skeleton
 in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and returns their
 provenance per section. Knows nothing of models; retrieval is hybrid.precedents.library.
@@ -29,8 +32,16 @@ from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_t
 from hybrid.precedents.fit import STANDARD_SOURCES, choose
 from hybrid.precedents.start import fact_holes
 
-__all__ = ["deal_from_template", "section_query", "condition", "variant_draws", "source_facts", "draft_from_precedents",
-           "document_skeleton", "MAX_PRECEDENTS"]
+__all__ = [
+    "deal_from_template",
+    "section_query",
+    "condition",
+    "variant_draws",
+    "source_facts",
+    "draft_from_precedents",
+    "document_skeleton",
+    "MAX_PRECEDENTS",
+]
 
 _AMOUNT_FIELD = re.compile(r"fee|price|pricing|amount|contribution|payment")
 _TERM_FIELD = re.compile(r"term(?!inat)|duration|period")
@@ -226,7 +237,8 @@ def draft_from_precedents(
     max_start_tokens: int = 4096,
 ):
     """What Drafter.draft(precedents=k, precedent_start=start_noise) fills: (skeleton, provenance[v][s],
-    start or None, the facts of the precedents' source contracts (source_facts) for the fact guard). start_noise = 1: the k precedents
+    start or None, the facts of the precedents' source contracts (source_facts) for the fact guard). start_noise = 1:
+    the k precedents
     sit beside each span (condition), the same for every variant; < 1: nothing beside the spans,
     each variant edits its own draw (variant_draws) through hybrid.precedents.start's start tokens,
     its holes checked against the library's words."""
@@ -234,7 +246,8 @@ def draft_from_precedents(
 
     if start_noise >= 1:
         skeleton, beside, hits = condition(skeleton, library, template, values, k, seed=seed, return_hits=True)
-        return skeleton, [beside] * n, None, list(dict.fromkeys(f for h in hits for p in h for f in source_facts(library, p)))
+        facts = list(dict.fromkeys(f for h in hits for p in h for f in source_facts(library, p)))
+        return skeleton, [beside] * n, None, facts
     draws = variant_draws(skeleton, library, template, values, n, seed=seed)
     rooms = [s.budget - (len(tokenizer.encode(s.frame)) if s.frame else 0) - ROOM_MARGIN for s in skeleton.spans]
     deal = deal_from_template(template, values)

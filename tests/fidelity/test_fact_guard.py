@@ -219,17 +219,20 @@ def test_a_precedents_own_phrase_cannot_be_completed_though_the_deal_uses_its_wo
     assert _banned(g, tok, "", " CERES") and _banned(g, tok, "paid to", " CERES")
     assert not _banned(FactGuard(tok, deal), tok, "", " CERES")
     assert not _banned(FactGuard(tok, deal), tok, "the rights of the", " Customer")  # no precedent, no phrase ban
-    assert not _banned(FactGuard(tok, deal + " (the Customer)", precedent_facts=["the Customer"]), tok, "rights of the", " Customer")
+    assert not _banned(
+        FactGuard(tok, deal + " (the Customer)", precedent_facts=["the Customer"]), tok, "rights of the", " Customer"
+    )
 
 
 def test_an_exhibit_designator_the_deal_does_not_write_is_banned(shipped_tokenizer):
     tok = shipped_tokenizer
-    deal = DEAL + " A Party may assign it."  # " A" and " 2" (its term) are the deal's own words, so only the exhibit rule bans them
+    # " A" and " 2" (its term) are the deal's own words, so only the exhibit rule bans them
+    deal = DEAL + " A Party may assign it."
     g = FactGuard(tok, deal)
     assert _banned(g, tok, "the prices set out in Exhibit", " A") and not _banned(g, tok, "the prices set out in", " A")
     assert _banned(g, tok, "the list in Schedule", " 2") and not _banned(g, tok, "as set out in Section", " 2")
-    assert _banned(g, tok, "the prices set out in Exhibit", " 30")  # digits after an exhibit word are no cross-reference
-    assert not _banned(g, tok, "as set out in Section", " 30")  # a section's number is (the consistency pass's business)
+    assert _banned(g, tok, "the prices set out in Exhibit", " 30")  # digits after an exhibit word: a designator
+    assert not _banned(g, tok, "as set out in Section", " 30")  # a section's number is the consistency pass's business
     supply = FactGuard(tok, deal + " Prices: per the price list in Exhibit A.")
     assert not _banned(supply, tok, "the prices set out in Exhibit", " A")
 
@@ -238,7 +241,8 @@ def test_years_and_numbers_the_deal_does_not_write_are_banned(shipped_tokenizer)
     tok = shipped_tokenizer
     g = FactGuard(tok, DEAL)
     assert _banned(g, tok, "delivered FCA (Incoterms", " 2010") and _banned(g, tok, "delivery of", " 3000")
-    assert not _banned(FactGuard(tok, DEAL + " Delivery: FCA (Incoterms 2010)."), tok, "delivered FCA (Incoterms", " 2010")
+    incoterms = FactGuard(tok, DEAL + " Delivery: FCA (Incoterms 2010).")
+    assert not _banned(incoterms, tok, "delivered FCA (Incoterms", " 2010")
 
 
 def _completes(guard, tok, text: str) -> bool:
@@ -284,8 +288,13 @@ def odd_digit_tokenizer(tmp_path_factory):
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     tok.decoder = decoders.ByteLevel()
     odd = " ".join(f"x{d} {d} 1{d}" for d in ODD_DIGITS)
-    tok.train_from_iterator(corpus_sample_texts(2) + [odd] * 200, trainer=trainers.BpeTrainer(
-        vocab_size=600, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
+    trainer = trainers.BpeTrainer(
+        vocab_size=600,
+        special_tokens=["<|endoftext|>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator(corpus_sample_texts(2) + [odd] * 200, trainer=trainer)
     path = tmp_path_factory.mktemp("odd") / "tokenizer.json"
     tok.save(str(path))
     return from_pretrained_tokenizer(path)
@@ -308,6 +317,6 @@ def test_a_vocabulary_with_superscript_and_other_unicode_digits_builds_the_guard
     model = Backbone(replace(BackboneConfig.tiny(tok.vocab_size), init_std=0.3)).eval()
     t = load_template("mutual-nda")
     for filler in ("ar", "diffusion"):
-        drafts = Drafter(model, tok, filler=filler).draft(t, t.example, n=1, steps=2, seed=1, outline=t.example_outline(),
-                                                          precedents=0)
+        drafter = Drafter(model, tok, filler=filler)
+        drafts = drafter.draft(t, t.example, n=1, steps=2, seed=1, outline=t.example_outline(), precedents=0)
         assert drafts[0].sections and drafts[0].text

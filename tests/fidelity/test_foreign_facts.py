@@ -39,7 +39,8 @@ FOREIGN = [
     ("Information shared with the Corporation is protected.", "name", "Corporation"),
     ("No rights in the Licensed IP are granted.", "name", "Licensed IP"),
     ("Neither party is affiliated with Google Inc.", "party", "Google Inc"),
-    ("Each Party shall keep it confidential under Section 3 and Exhibit A.", "exhibit", "Exhibit A"),  # an NDA of ours has none
+    # an NDA of ours has no exhibits
+    ("Each Party shall keep it confidential under Section 3 and Exhibit A.", "exhibit", "Exhibit A"),
 ]  # fmt: skip
 
 DEAL = [
@@ -76,11 +77,13 @@ def test_years_and_months_agree():
 
 NEW_KINDS = ("statute", "source", "exhibit", "year", "number")
 
+LANHAM = "Except as governed by the United States Trademark Act of 1946 (LANHAM ACT; 15 U.S.C. § 1051)."
+
 WIDENED = [
     # (sentence, kind, foreign text): what the check did not see before it was widened; the deal is the NDA's
     ("3000 pagers shall be delivered each month.", "number", "3000"),
     ("The Supplier shall ship 1,000 units per order.", "number", "1,000"),
-    ("The minimum purchase volume of the Product is 50,000 units within the period of three (3) years.", "number", "50,000"),
+    ("The minimum purchase volume of the Product is 50,000 units within three (3) years.", "number", "50,000"),
     ("Orders received after 5:00 p.m. ship the next business day.", "number", "5:00"),
     ("Each page carries 12 point type.", "number", "12"),
     ("Provider shall allow the Recipient to use it at no cost, until December 31, 2021.", "year", "December 31, 2021"),
@@ -93,30 +96,37 @@ WIDENED = [
     ("Except as set forth in Annex 2, the terms apply.", "exhibit", "Annex 2"),
     ("It is covered by the terms listed in SCHEDULE 1.", "exhibit", "SCHEDULE 1"),
     ("Except to the extent governed by the Lanham Act, the Parties agree.", "statute", "Lanham Act"),
-    ("Except as governed by the United States Trademark Act of 1946 (LANHAM ACT; 15 U.S.C. § 1051).", "statute", "LANHAM ACT"),
-    ("Except as governed by the United States Trademark Act of 1946 (LANHAM ACT; 15 U.S.C. § 1051).", "statute", "15 U.S.C. § 1051"),
-    ("Except as governed by the United States Trademark Act of 1946 (LANHAM ACT; 15 U.S.C. § 1051).", "statute",
-     "United States Trademark Act of 1946"),
-    ("All Shares shall be registered under the Securities Act of 1933, as amended.", "statute", "Securities Act of 1933"),
-    ("Licenses of rights to intellectual property as defined under Section 101 of the United States Bankruptcy Code.", "statute",
-     "Section 101 of the United States Bankruptcy Code"),
-    ("The licenses are licenses for purposes of Section 365(n) of the Bankruptcy Code.", "statute", "Section 365(n) of the Bankruptcy Code"),
+    (LANHAM, "statute", "LANHAM ACT"),
+    (LANHAM, "statute", "15 U.S.C. § 1051"),
+    (LANHAM, "statute", "United States Trademark Act of 1946"),
+    ("All Shares shall be registered under the Securities Act of 1933, as amended.", "statute",
+     "Securities Act of 1933"),
+    ("Licenses of rights to intellectual property as defined under Section 101 of the United States Bankruptcy Code.",
+     "statute", "Section 101 of the United States Bankruptcy Code"),
+    ("The licenses are licenses for purposes of Section 365(n) of the Bankruptcy Code.", "statute",
+     "Section 365(n) of the Bankruptcy Code"),
     ("ALL WARRANTIES UNDER THE UNIFORM COMMERCIAL CODE ARE DISCLAIMED.", "statute", "UNIFORM COMMERCIAL CODE"),
     ("Each Party shall comply with HIPAA and its regulations.", "statute", "HIPAA"),
     ("The Shares may be sold pursuant to Rule 144 under the Securities Act.", "statute", "Rule 144"),
-    ("The Supplier complies with the Americans with Disabilities Act, as amended.", "statute", "Americans with Disabilities Act"),
+    ("The Supplier complies with the Americans with Disabilities Act, as amended.", "statute",
+     "Americans with Disabilities Act"),
 ]  # fmt: skip
 
 BOILERPLATE = [
-    # real clause sentences of the corpus's train split (and marker forms drafts hold) in which the widened kinds must see nothing
-    "A party wishing to renew this Agreement shall give the other party notice thereof no less than thirty (30) days before the expiration of the term then in effect.",
-    "This Agreement may be executed in any number of counterparts, and each such counterpart shall be deemed to be an original instrument.",
+    # real clause sentences of the corpus's train split (and marker forms drafts hold): the widened kinds see nothing
+    "A party wishing to renew this Agreement shall give the other party notice thereof no less than thirty (30) days "
+    "before the expiration of the term then in effect.",
+    "This Agreement may be executed in any number of counterparts, and each such counterpart shall be deemed to be an "
+    "original instrument.",
     "This Agreement may be executed in two (2) counterparts, each of which shall be deemed an original.",
     "Technical support, including emergency support, will be available on call twenty-four (24) hours a day.",
-    "Licensee shall maintain at least one hundred (100) Sales Representatives.",  # a miss: a number in words, restated, is left alone
-    "Upon the expiration of the Royalty Term, the license granted under Section 2.1 of this Agreement shall become non-exclusive.",
+    # a miss: a number in words, restated in digits, is left alone
+    "Licensee shall maintain at least one hundred (100) Sales Representatives.",
+    "Upon the expiration of the Royalty Term, the license granted under Section 2.1 of this Agreement shall become "
+    "non-exclusive.",
     "The obligations of the parties with respect to the Service Agreement are as set forth in Sections 3.6 and 4.",
-    "Sections 1, 7, 8.5 [EFFECTS OF TERMINATION], 9, 10, 11 and 12 shall survive expiration or termination of this Agreement.",
+    "Sections 1, 7, 8.5 [EFFECTS OF TERMINATION], 9, 10, 11 and 12 shall survive expiration or termination of this "
+    "Agreement.",
     "Sections 4 through 20 survive any termination.",
     "Such fees shall be in lieu of, and not in addition to, payment pursuant to subparagraph 2(a) and 2(b).",
     "Such amendment will be effective upon compliance with Article VIII herein.",
@@ -157,14 +167,15 @@ def test_references_are_found_but_never_foreign():
 
     text = "as set out in Section 8.2 and Sections 4 through 20 and Article IV and clause (b)"
     refs = [f.text for f in find_facts(text) if f.kind == "reference"]
-    assert refs == ["Section 8.2", "Sections 4 through 20", "Article IV", "clause (b)"] and NOT_FOREIGN == ("reference",)
+    assert refs == ["Section 8.2", "Sections 4 through 20", "Article IV", "clause (b)"]
+    assert NOT_FOREIGN == ("reference",)
     assert foreign_facts(text, ALLOWED) == []
 
 
 @pytest.mark.parametrize(
     "template, sentence",
     [
-        ("supply", "The prices are fixed per the price list in Exhibit A for 12 months."),  # the supply deal's own exhibit and term
+        ("supply", "The prices are fixed per the price list in Exhibit A for 12 months."),  # its exhibit and term
         ("supply", "Delivery is FCA (Incoterms 2020)."),
         ("hosting", "Availability is 99.9% and the fee is USD 3,500."),
     ],
@@ -175,7 +186,8 @@ def test_a_deal_that_writes_an_exhibit_year_or_number_allows_it(template, senten
 
 
 def test_a_number_of_the_deals_date_is_no_number_the_deal_states():
-    assert foreign_facts("It ships 1 unit.", ALLOWED) == [{"kind": "number", "text": "1"}]  # the NDA's date is 2025-03-01
+    # the NDA's date is 2025-03-01
+    assert foreign_facts("It ships 1 unit.", ALLOWED) == [{"kind": "number", "text": "1"}]
     assert foreign_facts("It ships 2 units.", ALLOWED) == []  # its term is 2 years
 
 
@@ -194,7 +206,7 @@ SOURCE = [
     ("It was signed by Zorbix Capital Group, Ltd.", ["Zorbix Capital Group, Ltd."], "Zorbix Capital Group, Ltd"),
     ("The sponsorship of the gainsco team.", ["the GAINSCO", "Racing"], "gainsco"),
     ("Each Party shall share information about the Products.", ["About", "the About Network", "about"], None),
-    ("It is a Delaware corporation in the racing business.", ["eGain Communications Corporation", "Racing", "the Racing"], None),
+    ("It is a Delaware corporation in the racing business.", ["eGain Communications Corporation", "the Racing"], None),
     ("Acme shall comply.", ["Acme Robotics, Inc."], None),  # the deal's own party
     ("It lasts thirty (30) days.", ["thirty (30) days", "$5,000"], None),  # a duration or amount is its own kind
 ]  # fmt: skip
@@ -215,7 +227,8 @@ def test_common_words_are_lower_case_words_of_several_groups_of_the_train_split(
         (tmp_path / name).write_text(text)
     entries = [{"path": "a.txt", "group": "g1", "split": "train"}, {"path": "b.txt", "group": "g2", "split": "train"},
                {"path": "c.txt", "group": "g1", "split": "test"}]  # c: not train, so "ebix" stays one group's
-    (tmp_path / "manifest.jsonl").write_text("".join(json.dumps({"source": "x", "doc_type": "x", **e}) + "\n" for e in entries))
+    lines = [json.dumps({"source": "x", "doc_type": "x", **e}) + "\n" for e in entries]
+    (tmp_path / "manifest.jsonl").write_text("".join(lines))
     assert build_common_words(tmp_path)["words"] == ["about", "the"]
     shipped = common_words()
     assert len(shipped) > 5000 and {"about", "racing", "corporation"} <= shipped and not {"ebix", "egain"} & shipped

@@ -384,7 +384,8 @@ def _kept(tokenizer, text, t=0.0, **kw) -> str:
         ("The prices are in Exhibit B hereto.", "Exhibit B", "prices"),  # an exhibit the deal has none of
         ("Use is governed by the Lanham Act here.", "Lanham Act", "governed"),  # a statute
         ("ALL WARRANTIES UNDER THE UNIFORM COMMERCIAL CODE ARE DISCLAIMED.", "UNIFORM COMMERCIAL CODE", "WARRANTIES"),
-        ("The terms of Section 8.2 apply in two (2) counterparts.", None, "Section 8.2 apply in two (2) counterparts"),  # a reference stays
+        # a reference stays
+        ("The terms of Section 8.2 apply in two (2) counterparts.", None, "Section 8.2 apply in two (2) counterparts"),
     ],
 )
 def test_start_tokens_mask_the_widened_foreign_kinds_but_keep_references(tokenizer, text, masked, kept):

@@ -186,13 +186,25 @@ def test_a_precedents_source_facts_are_those_of_its_whole_contract():
     from hybrid.skeleton.from_precedents import source_facts
 
     def p(i, doc, facts):
-        return Precedent(f"{doc}#{i}", doc, "cuad", "CC-BY-4.0", "CO-BRANDING", "general", "General", "[PARTY_A] agrees.", facts=facts)
+        body = "[PARTY_A] agrees."
+        return Precedent(f"{doc}#{i}", doc, "cuad", "CC-BY-4.0", "CO-BRANDING", "general", "General", body, facts=facts)
 
-    a, b, c = p(1, "train/ebix.txt", ["About"]), p(2, "train/ebix.txt", ["EBIX.COM"]), p(1, "train/other.txt", ["Zebulon"])
+    a, b = p(1, "train/ebix.txt", ["About"]), p(2, "train/ebix.txt", ["EBIX.COM"])
+    c = p(1, "train/other.txt", ["Zebulon"])
     lib = Library([a, b, c], "fp")
     assert source_facts(lib, a) == ["About", "EBIX.COM"] and source_facts(lib, c) == ["Zebulon"]
-    composed = ComposedPrecedent(id="composed:x", doc_id=a.doc_id, source="cuad", license="CC-BY-4.0", doc_type="X",
-                                 clause_type="definitions", heading="Definitions", body="x", facts=["About", "Zebulon"], sources=[a, c])
+    composed = ComposedPrecedent(
+        id="composed:x",
+        doc_id=a.doc_id,
+        source="cuad",
+        license="CC-BY-4.0",
+        doc_type="X",
+        clause_type="definitions",
+        heading="Definitions",
+        body="x",
+        facts=["About", "Zebulon"],
+        sources=[a, c],
+    )
     assert source_facts(lib, composed) == ["About", "Zebulon", "EBIX.COM"]
 
 
@@ -203,7 +215,8 @@ def test_a_draft_knows_its_sources_facts_and_reports_their_names_in_any_case(dra
     assert set(FOREIGN) <= set(drafts[0].source_facts)
     body = ["The zebulon holdings team and PRETZEL WORKS agree."]
     found = draft_foreign_facts(T, drafts[0].fields, body, drafts[0].source_facts)
-    assert {"kind": "source", "text": "zebulon holdings"} in found and {"kind": "source", "text": "PRETZEL WORKS"} in found
+    assert {"kind": "source", "text": "zebulon holdings"} in found
+    assert {"kind": "source", "text": "PRETZEL WORKS"} in found
     assert draft_foreign_facts(T, drafts[0].fields, body) == []  # unknown without them: lower case, all-caps
     assert drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=0)[0].source_facts == []
 
