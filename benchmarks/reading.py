@@ -63,7 +63,7 @@ def main(argv=None):
             for d in drafts:
                 bodies = [s["body"] for s in d.sections]
                 r = reading_checks(bodies, len(bodies))
-                ff = draft_foreign_facts(t, d.fields, bodies)
+                ff = draft_foreign_facts(t, d.fields, bodies, d.source_facts)
                 tot["mid_sentence_endings"] += r["mid_sentence_endings"]
                 tot["dangling_references"] += r["dangling_references"]
                 tot["doubled_words"] += r["doubled_words"]

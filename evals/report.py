@@ -471,8 +471,8 @@ def write_report(summary: dict, out, name: str = REPORT, prefix: str = "") -> Pa
         "gives the sizes.",
         "- **required terms**: deal facts (party names, effective date, governing law) that a real clause states, "
         "found in the same clause of a draft. "
-        "**foreign facts**: names, places, amounts and durations the deal's skeleton does not state "
-        "(hybrid.fidelity.foreign_facts), per 1,000 words. "
+        "**foreign facts**: names, statutes, places, the precedents' source names, amounts, durations, exhibits, "
+        "years and numbers the deal's skeleton does not state (hybrid.fidelity.foreign_facts), per 1,000 words. "
         "**junk numbering lines**: body lines opening with a section number. **13-grams in train**: share of a "
         "system's word 13-grams "
         "(lowercased) found anywhere in the train split; **longest copied run**: words whose every 13-gram is in the "

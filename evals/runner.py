@@ -196,10 +196,8 @@ def _score(drafts, ref_model, ref_tok, window: int, device, judge=None, judge_kw
     rt = drafts.required_terms
     if rt is not None:
         extra["req_terms"] = [sum(c) for c in zip(*(metrics.terms_in_clauses(b, rt) for b in drafts.bodies))] or [0, 0]
-    extra["foreign"] = [
-        sum(len(metrics.foreign_facts(t, skeleton_text)) for t in texts),
-        sum(len(t.split()) for t in texts),
-    ]
+    found = [metrics.foreign_facts(t, skeleton_text, extra_names=drafts.source_facts) for t in texts]
+    extra["foreign"] = [sum(len(f) for f in found), sum(len(t.split()) for t in texts)]
     extra["junk_lines"] = sum(metrics.junk_numbering_lines(b) for b in drafts.bodies)
     extra["duplicate_types"] = metrics.duplicate_clause_types(drafts.clauses)
     return {

@@ -27,7 +27,7 @@ seeded retrieval draw with the deal's facts substituted, cut to the real body's 
 import re
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from hybrid.common.errors import ConfigError, SamplingError, TemplateError
@@ -216,6 +216,8 @@ class Drafts:
     skipped: str = ""  # why no bodies were written (planned: no template for the doc type, planner failed)
     # per span: deal facts its body must state (document_terms; a template's for planned)
     required_terms: list[list[str]] | None = None
+    # the facts of the precedents' source contracts (foreign to the deal in any case)
+    source_facts: list[str] = field(default_factory=list)
 
 
 def deal_text(doc) -> str:
@@ -369,7 +371,7 @@ class Engine:
             terms = list(dict.fromkeys(t for s in skel.spans for t in s.locked))
         elif system.precedents:
             from hybrid.data.precedent_pairs import deal_from_document
-            from hybrid.skeleton.from_precedents import document_skeleton
+            from hybrid.skeleton.from_precedents import document_skeleton, source_facts
 
             deal = deal_from_document(doc)
             if system.start < 1:  # as drafting edits: each variant its own draw, nothing beside the spans
@@ -378,11 +380,12 @@ class Engine:
                 draws = [self.library().for_document(doc, variant=v, seed=seed) for v in range(n)]
                 sk = document_skeleton(self.tokenizer, doc, None, deal)
                 start, facts = starts_from_draws(self.tokenizer, draws, deal, deal_text(doc), system.start, seed,
-                                                 [sp.length for sp in sk.spans], words=self.library().words())
+                                                 [sp.length for sp in sk.spans], words=self.library().words(),
+                                                 facts_of=lambda p: source_facts(self.library(), p))
             else:
                 hits = self.library().for_document(doc, seed=seed)
                 sk = document_skeleton(self.tokenizer, doc, hits, deal)
-                facts = [f for p in hits if p for f in p.facts]
+                facts = list(dict.fromkeys(f for p in hits if p for f in source_facts(self.library(), p)))
             terms = [str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)]
         else:
             sk = from_document(self.model_for(system)[1], doc)
@@ -418,6 +421,7 @@ class Engine:
             required_terms=[list(s.required_terms) for s in sk.spans]
             if system.kind == "planned"
             else document_terms(doc),
+            source_facts=list(facts),
         )
 
     def _retrieve(self, doc, n: int, seed: int) -> Drafts:
@@ -426,12 +430,13 @@ class Engine:
         from evals.metrics import first_words
         from hybrid.data.document import Segment
         from hybrid.data.precedent_pairs import deal_from_document
+        from hybrid.skeleton.from_precedents import source_facts
 
         t0 = time.perf_counter()
         segs = doc.segments()
         sections = [s.section for s in segs if s.kind == "body"]
         deal = deal_from_document(doc)
-        bodies = []
+        bodies, facts = [], {}
         for v in range(n):
             hits = self.library().for_document(doc, variant=v, seed=seed)
             bodies.append(
@@ -440,12 +445,17 @@ class Engine:
                     for i in sections
                 ]
             )
+            facts.update(dict.fromkeys(f for i in sections if hits[i] for f in source_facts(self.library(), hits[i])))
         return Drafts(
             bodies=bodies,
             segments=[Segment("", "body", s.section) if s.kind == "body" else s for s in segs],
             clauses=[doc.sections[i].clause_type for i in sections],
             terms=[str(doc.fields[k]) for k in ("party_a", "party_b") if doc.fields.get(k)],
-            seconds=time.perf_counter() - t0, tokens=0, steps=0, required_terms=document_terms(doc),
+            seconds=time.perf_counter() - t0,
+            tokens=0,
+            steps=0,
+            required_terms=document_terms(doc),
+            source_facts=list(facts),
         )
 
     @staticmethod

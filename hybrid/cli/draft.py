@@ -258,7 +258,9 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
                 "words": d.words,
                 "path": None,
                 "precedents": [s.get("precedents", []) for s in d.sections],
-                "foreign_facts": draft_foreign_facts(template, d.fields, [s["body"] for s in d.sections]),
+                "foreign_facts": draft_foreign_facts(
+                    template, d.fields, [s["body"] for s in d.sections], d.source_facts
+                ),
                 "consistency": d.consistency,
             }
             for d in drafts

@@ -358,17 +358,19 @@ class Drafter:
         return revise(bodies, skeleton.spans, preamble, provenance, sources, keep=template.defined_terms)
 
     def rank(
-        self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0
+        self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0, source_facts=()
     ) -> list[Draft]:
         """Drafts from filled variants (FillResults or lists of bodies), best first. Body lines lose
-        the section numbers they open with (hybrid.data.clean.strip_numbering)."""
+        the section numbers they open with (hybrid.data.clean.strip_numbering). source_facts: the facts
+        of the source contracts drafted from, foreign in any case (the reranker's check, Draft.source_facts)."""
         with self._lock:
             template = load_template(template)
             values = template.validate_fields(fields)
             skeleton = template.render_skeleton(outline, values)
             # the skeleton numbers the sections: a body line's own "8.1" / "1.1.1" is dropped (hybrid.data.clean)
             variants = [[strip_numbering(b) for b in (f.spans if isinstance(f, FillResult) else f)] for f in fills]
-            ranked = self.reranker.rank(skeleton, variants, ContractSpec.from_template(template, values), mmr=mmr)
+            spec = ContractSpec.from_template(template, values, source_facts)
+            ranked = self.reranker.rank(skeleton, variants, spec, mmr=mmr)
             segs = skeleton.segments
             drafts = []
             for rank, r in enumerate(ranked, 1):
@@ -392,6 +394,7 @@ class Drafter:
                         values,
                         seed,
                         r.index,
+                        source_facts=list(source_facts),
                     )
                 )
             return drafts
@@ -597,7 +600,7 @@ class Drafter:
 
             skeleton = template.render_skeleton(outline, values)
             provenance = start = None
-            facts = ()  # the precedents' own facts (parties, roles)
+            facts = ()  # the facts of the precedents' source contracts (skeleton.from_precedents.source_facts)
             note = library = None
             ts = time.perf_counter()
             if precedents:
@@ -654,7 +657,7 @@ class Drafter:
             fills, revisions = self._revise(template, skeleton, fills, provenance, library)
             timings["revise"] = time.perf_counter() - ts
             ts = time.perf_counter()
-            drafts = self.rank(template, values, outline, fills, mmr=mmr, seed=seed)
+            drafts = self.rank(template, values, outline, fills, mmr=mmr, seed=seed, source_facts=facts)
             timings["rank"] = time.perf_counter() - ts
             timings["total"] = time.perf_counter() - t0
             for d in drafts:

@@ -35,6 +35,9 @@ class Draft:
     timings: dict = field(default_factory=dict)  # seconds per stage of the draft() call that made it
     settings: dict = field(default_factory=dict)  # the precedent settings that call used (defaults resolved)
     consistency: dict = field(default_factory=dict)  # what the draft-level pass changed (hybrid.draft.revise)
+    # the facts of the source contracts the call drafted from (hybrid.skeleton.from_precedents.source_facts; []
+    # from scratch): their names are foreign to the deal in any case (hybrid.fidelity.foreign_facts.draft_foreign_facts)
+    source_facts: list = field(default_factory=list)
 
     @property
     def words(self) -> int:

@@ -6,18 +6,23 @@ mask for a left context). Both fillers apply it: the AR fillers as a LogitsProce
 (`__call__`), the diffusion filler per slot through `ban_mask` with the committed tokens to the
 slot's left (a slot whose left neighbour is still masked is not guarded: nothing is known there).
 Knows nothing about models; what counts as a foreign fact is hybrid.fidelity.foreign_facts's definition,
-and the guard bans the first token of the three kinds that a left neighbour can tell apart:
+and the guard bans the first token of the kinds that a left neighbour can tell apart:
 - name: a token opening a capitalized word in mid-sentence (its left neighbour does not end a
   sentence, a list marker or a quote) unless it spells, or opens, a word of the deal's text or a
   generic contract word ("Section", "Agreement", "Party");
-- number: a digit token whose digits the deal's text never writes, except right after a
-  cross-reference word ("Section 4", "Article 2") or an opening parenthesis ("(2)");
+- number: a digit token whose digits the deal's text never writes (numbers and years alike), except
+  right after a cross-reference word ("Section 4", "Article 2") or an opening parenthesis ("(2)");
+- exhibit: a designator (" A", " 2", " IV") right after an exhibit word ("Exhibit", "Schedule",
+  "Annex" ...) unless the deal's text writes an exhibit with it ("Exhibit A" of a supply deal);
 - duration: a time unit ("days", "months", "year") within UNIT_REACH tokens after a number (in
   digits or words) that, in that unit, is not one of the deal's own durations ("one year",
   "thirty (30) days" or "three months" when the deal's terms are 2 and 3 years; "24 months" is the
   deal's 2 years), or right after a slot not known yet (the filler may commit a number and its
   unit in one step), so "one of the parties" stays writable.
 - a one-piece name with an inner capital ("GitHub") that the deal does not use, anywhere;
+- the source contracts' own names in any case (hybrid.fidelity.foreign_facts.source_words of
+  `precedent_facts`: "ebix", "EGAIN"): a form that is one token, anywhere; a longer one cannot be
+  completed (precedent_phrases);
 - letters glued onto a full stop ("Section.A", "Inc.com"): a sentence goes on after a space;
 - spelling on: a piece glued onto a capitalized word opened in mid-sentence (letters, digits or a
   hyphen) that makes it no prefix of a word the deal or a contract uses: an allowed opener cannot
@@ -35,7 +40,16 @@ from functools import lru_cache
 import torch
 
 from hybrid.common.sampling import LogitsProcessor
-from hybrid.fidelity.foreign_facts import _GENERIC, _NUMBER_WORDS, _UNITS, _WORD_RE, deal_days, name_vocabulary
+from hybrid.fidelity.foreign_facts import (
+    _EXHIBIT_RE,
+    _GENERIC,
+    _NUMBER_WORDS,
+    _UNITS,
+    _WORD_RE,
+    deal_days,
+    name_vocabulary,
+    source_words,
+)
 
 __all__ = ["FactGuard", "REACH", "UNIT_REACH", "UNKNOWN", "OUTSIDE", "precedent_fact_ban_ids", "precedent_phrases"]
 
@@ -53,6 +67,10 @@ _UNIT = re.compile(r"^[\s-]?(day|week|month|quarter|year)s?$", re.I)
 _REF = re.compile(
     r"^\s?(?:sections?|articles?|exhibits?|schedules?|clauses?|paragraphs?|annex|appendix)$|^\s?\($", re.I
 )
+_EXHIBIT_WORD = re.compile(
+    r"^\s?(?:Exhibits?|EXHIBITS?|Schedules?|SCHEDULES?|Annex(?:es)?|ANNEX(?:ES)?|Appendix|APPENDIX|Attachments?|ATTACHMENTS?)$"
+)
+_DESIGNATOR = re.compile(r"^\s?(?:[A-Z]|[0-9][0-9.]*|[IVX]{1,4})$")  # what names an exhibit after its word: " A", " 2"
 _NUMBER_WORD = re.compile(
     r"^\s?("
     + "|".join(sorted((w for w in _NUMBER_WORDS if " " not in w and "-" not in w), key=len, reverse=True))
@@ -70,7 +88,8 @@ def _tables(tokenizer, vocab: int) -> dict:
         if m := _NUMBER_WORD.match(p):
             return _NUMBER_WORDS[m.group(1).lower()]
         digits = p.strip().replace(",", "")
-        return int(digits) if digits.isdigit() and len(digits) <= 6 else -1
+        # ASCII digits only: str.isdigit is true for "²" and "①" (SmolLM2's vocabulary), which int() refuses
+        return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 6 else -1
 
     word_value = [value(p) for p in pieces]
     by_lower: dict[str, list[int]] = {}  # a glued piece's text (lower case) -> its ids
@@ -93,6 +112,8 @@ def _tables(tokenizer, vocab: int) -> dict:
         "sentence_end": t(lambda p: _SENTENCE_END.search(p)),
         "digits": t(lambda p: _DIGITS.match(p)),
         "ref": t(lambda p: _REF.match(p)),
+        "exhibit_word": t(lambda p: _EXHIBIT_WORD.match(p)),
+        "designator": t(lambda p: _DESIGNATOR.match(p)),
         "currency": t(lambda p: _CURRENCY.match(p)),
         "redaction": t(lambda p: "**" in p),
         "word_value": torch.tensor(word_value, dtype=torch.long),
@@ -132,6 +153,12 @@ class FactGuard(LogitsProcessor):
                 for i in tokenizer.encode(text):
                     digit_ok[i] = True
         self.digit_ban = tb["digits"] & ~digit_ok
+        designator_ok = torch.zeros(V, dtype=torch.bool)
+        for m in _EXHIBIT_RE.finditer(allowed):  # the deal's own exhibits ("Exhibit A") may be named
+            for d in re.findall(r"(?<![\w.])[A-Z0-9][A-Z0-9.]*", m.group(0).split(None, 1)[1]):
+                designator_ok[tokenizer.encode(" " + d)[:1]] = True
+        self.exhibit_ban = tb["designator"] & ~designator_ok
+        self.exhibit_word = tb["exhibit_word"]
         # a unit may follow a number only where that number of that unit is one of the deal's durations
         days = deal_days(allowed)
         wv = tb["word_value"]
@@ -165,6 +192,8 @@ class FactGuard(LogitsProcessor):
         "always",
         "name_ban",
         "digit_ban",
+        "exhibit_ban",
+        "exhibit_word",
         "foreign_number",
         "unit_kind",
         "sentence_end",
@@ -233,6 +262,8 @@ class FactGuard(LogitsProcessor):
         out = tb["always"][None].repeat(left.shape[0], 1)
         out |= mid[:, None] & tb["name_ban"][None]
         out |= (~after_ref)[:, None] & tb["digit_ban"][None]
+        # "Exhibit" + a designator the deal's text has no exhibit of
+        out |= (has & tb["exhibit_word"][at])[:, None] & tb["exhibit_ban"][None]
         # a unit after a number that in this unit is no duration of the deal, or after a neighbour not known
         # yet (committed in the same step: it may be one)
         units = left[:, :UNIT_REACH]
@@ -271,17 +302,32 @@ def precedent_phrases(tokenizer, facts, allowed: str) -> dict[tuple[int, ...], s
     """{left tokens (nearest first): last tokens banned after them} for each multi-word fact of a
     precedent ("the Company", "the Customer") that the deal's text never writes: the phrase cannot be
     completed, whatever the deal writes of its words alone ("Customer Information" is the deal's,
-    "the Customer" the precedent's party). Lower-case first letters also as capitals (sentence starts)."""
+    "the Customer" the precedent's party). Lower-case first letters also as capitals (sentence starts).
+    Also each distinctive word of the facts (hybrid.fidelity.foreign_facts.source_words) that takes several
+    tokens, in lower case, in capitals and capitalized ("ebix", "EBIX", "Ebix")."""
     out: dict[tuple[int, ...], set[int]] = {}
+
+    def ban(form: str) -> None:
+        for text in (" " + form, form):
+            ids = tokenizer.encode(text)
+            if len(ids) >= 2:
+                out.setdefault(tuple(reversed(ids[:-1])), set()).add(ids[-1])
+
     for fact in facts:
         if len(fact.split()) < 2 or re.search(r"(?<!\w)" + re.escape(fact) + r"(?!\w)", allowed):
             continue
         for form in {fact, fact[:1].upper() + fact[1:]}:
-            for text in (" " + form, form):
-                ids = tokenizer.encode(text)
-                if len(ids) >= 2:
-                    out.setdefault(tuple(reversed(ids[:-1])), set()).add(ids[-1])
+            ban(form)
+    for word in _source_case_forms(facts, allowed):
+        ban(word)
     return out
+
+
+def _source_case_forms(facts, allowed: str) -> set[str]:
+    """The distinctive one-word names of facts (hybrid.fidelity.foreign_facts.source_words) in every case a draft
+    may write them."""
+    words = [w for w in source_words(facts, allowed) if " " not in w] if facts else []
+    return {f for w in words for f in (w, w.lower(), w.upper(), w[:1].upper() + w[1:].lower())}
 
 
 def precedent_fact_ban_ids(tokenizer, facts, allowed: str) -> list[int]:
@@ -290,10 +336,15 @@ def precedent_fact_ban_ids(tokenizer, facts, allowed: str) -> list[int]:
     written beside or from that precedent, so its facts cannot come back through the model's own
     prose. A word counts as the deal's only as the deal writes it: "Company" is banned beside "a
     Delaware limited liability company". Generic contract words and pieces shorter than MIN_STEM
-    letters are never banned."""
+    letters are never banned. A distinctive word of the facts (hybrid.fidelity.foreign_facts.source_words)
+    that is one token in some case ("ebix", "EGAIN") is banned in that case too."""
     # as the deal writes them: "a limited liability company" keeps no "Company"
     written = set(_WORD_RE.findall(allowed))
     out = set()
+    for form in _source_case_forms(facts, allowed):
+        for text in (" " + form, form):
+            if len(ids := tokenizer.encode(text)) == 1:
+                out.add(ids[0])
     for fact in facts:
         for w in _WORD_RE.findall(fact):
             if not w[0].isupper() or len(w) < 3 or w in written or w.lower() in _GENERIC:

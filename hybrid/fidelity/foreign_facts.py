@@ -1,18 +1,41 @@
 """Facts in contract text, and which of them a draft did not get from its deal ("foreign facts").
 
-Owns: finding the fact-like strings of a text (party names of corpus contracts, US states and
-countries, amounts, durations, proper nouns), the vocabulary a deal allows (its fields and its
-template's own text) and the comparison of the two. Pure functions of strings; the CUAD party
-list ships as data (hybrid/fidelity/cuad_parties.json, built from CUAD's master_clauses.csv by
-`build_party_list`). Knows nothing about models, templates as objects or files beyond that list.
+Owns: finding the fact-like strings of a text (party names of corpus contracts, statutes, US
+states and countries, the source contract's own names, amounts, durations, exhibits, section
+references, years, numbers, proper nouns), the vocabulary a deal allows (its fields and its
+template's own text) and the comparison of the two. Pure functions of strings; two word lists
+ship as data, built from the train split: CUAD's party names (hybrid/fidelity/cuad_parties.json, from
+master_clauses.csv by `build_party_list`) and the words contracts write in lower case
+(hybrid/fidelity/common_words.json, by `build_common_words`). Knows nothing about models, templates as
+objects or files beyond those lists.
 
-A fact is foreign when the deal does not state it:
+A fact is foreign when the deal does not state it (kinds in KINDS order):
 - party: a party name of any CUAD contract (case-insensitive), unless the deal's text holds it;
+- statute: a named act, code or set of rules ("the Lanham Act", "LANHAM ACT", "the Securities Act
+  of 1933", "Section 365(n) of the Bankruptcy Code", "15 U.S.C. § 1051", "HIPAA") that the deal's
+  text does not name (all-caps runs too: a statute in an emphasised paragraph is still one);
 - place: a US state, Canadian province or country that the deal's text does not name
   ("United States" is left out: every shipped template is a US-law contract);
+- source: a name of the precedent's own contract (`extra_names`: hybrid.precedents.library.Precedent.facts)
+  in any case ("ebix", "EGAIN"): a fact holding a distinctive word, and each such word alone (a
+  word of 3+ letters that is neither generic, nor the deal's, nor one contracts write in lower
+  case: "About", "Racing" and "Corporation" are words, "eGain" and "Ebix" are not);
 - amount: money ($, USD, EUR, dollars ...) or a percentage whose number the deal's text lacks;
 - duration: N days/weeks/months/quarters/years (in digits or words, "thirty (30) days") whose
   value the deal's text lacks (years also allowed as 12 x months, weeks as 7 x days);
+- exhibit: an exhibit, schedule, annex, appendix or attachment with its designator ("Exhibit A",
+  "Schedule 2.1", "Exhibits A and B") that the deal's text does not write: a draft of ours has no
+  attachments unless its deal has them (a bare "the Exhibits" is left alone);
+- reference: "Section 8.2", "Sections 4 through 20", "Article IV", "clause (b)": found so that
+  their numbers are not counted as numbers, never foreign (numbering is the consistency pass's);
+- year: a year 1900-2099, alone or in a date ("January 15, 2010", "1/15/2010"), that the deal's
+  text does not write;
+- number: a number in digits ("3000 pagers", "1,000", "2.5", "5:00") the deal's text does not
+  write, except list markers ("1." or "8.1" opening an item, "(1)": one or two digits in
+  parentheses), digits in parentheses that restate a number in words ("two (2) counterparts",
+  "twenty-four (24) hours": numbers in words are never facts, only digits count, so "one hundred
+  (100) units" is left alone too), digits glued to letters ("EAR99", "15th", "10-K"), a day after
+  a month ("December 31") and numbers inside the kinds above;
 - name: a run of capitalized words, not at the start of a sentence or list item (unless its first
   word has an inner capital: "GitHub"), holding a word
   the deal's text never uses (in any case) and that is not a generic contract word (Section,
@@ -30,6 +53,7 @@ from pathlib import Path
 __all__ = [
     "Fact",
     "KINDS",
+    "NOT_FOREIGN",
     "BOILERPLATE_TERMS",
     "US_STATES",
     "PLACES",
@@ -46,10 +70,15 @@ __all__ = [
     "foreign_acronyms",
     "party_names",
     "build_party_list",
+    "common_words",
+    "build_common_words",
+    "source_words",
 ]
 
-KINDS = ("party", "place", "amount", "duration", "name")
+KINDS = ("party", "statute", "place", "source", "amount", "duration", "exhibit", "reference", "year", "number", "name")
+NOT_FOREIGN = ("reference",)  # kinds find_facts reports that foreign_facts never counts
 PARTIES_FILE = Path(__file__).with_name("cuad_parties.json")
+WORDS_FILE = Path(__file__).with_name("common_words.json")
 
 US_STATES = (
     "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware", "Florida",
@@ -139,6 +168,89 @@ _WORD_RE = re.compile(r"[A-Za-z](?:[A-Za-z0-9&'-]|\.(?=[A-Za-z]))*[A-Za-z0-9]|[A
 _INNER_CAP = re.compile(r"^[A-Za-z][a-z]+[A-Z]")  # "GitHub", "eBay": a name even at a sentence start
 _INITIAL_BEFORE = re.compile(r"(?:^|[.!?:;]\s*|\n\s*|\(\w{1,4}\)\s*|[\"'(]\s*)$")
 
+# statutes: a run of capitalized (or all-caps) words before one of these, on one line
+_STATUTE_KEY = re.compile(
+    r"\b(?:Act|ACT|Code|CODE|Regulations|REGULATIONS|Rules|RULES|Directive|DIRECTIVE|Treaty|TREATY|Convention|CONVENTION)\b"
+)
+_STATUTE_RUN = re.compile(r"(?<![\w'’&.-])(?:(?:[A-Z][A-Za-z.'’&-]*|of|and|for|on|in|with|the|&)[ \t]+){1,8}$")
+_STATUTE_PREFIX = re.compile(
+    r"(?:\b(?:Sections?|SECTIONS?|Title|TITLE|Rule)[ \t]+|§§?[ \t]*)[0-9][0-9A-Za-z.()-]*"
+    r"(?:[ \t]*(?:,|and|or|through)[ \t]*[0-9][0-9A-Za-z.()-]*)*[ \t]+(?:of|OF)[ \t]+(?:the[ \t]+|THE[ \t]+)?$"
+)
+_STATUTE_SUFFIX = re.compile(r"(?:[ \t]+(?:of|OF)[ \t]+(?:19|20)[0-9]{2}|[ \t]*\((?:19|20)[0-9]{2}\))(?![0-9])")
+# words a run may open with that name no statute ("under the", "ANY"), and what an act may be without being a law
+_STATUTE_OPENERS = frozenset(
+    "the this that these those such any each all no under pursuant applicable relevant said an a its their our "
+    "your in of and or by to if as with per other similar same every either neither including include includes "
+    "without limitation not nor is are be for from on at upon than which hereby herein except provided "
+    "notwithstanding where when whether unless also only and/or".split()
+)
+_ACT_ADJECTIVES = frozenset(
+    "negligent willful wilful intentional criminal fraudulent unlawful illegal wrongful tortious deliberate overt "
+    "hostile terrorist military official legislative governmental government corrupt improper prohibited malicious "
+    "reckless dishonest unauthorized authorized affirmative final single good bad legal default".split()
+)
+# Code, Rules, Regulations and Convention also name software and events ("Source Code", "Annual Convention"):
+# they count only after one of these words
+_STATUTE_WORDS = frozenset(
+    "revenue commercial bankruptcy civil penal tax labor labour corporations insurance procedure criminal business "
+    "professions commerce vehicle health safety states administrative building evidence probate family finance "
+    "financial securities unemployment customs environmental welfare arbitration administration export traffic "
+    "federal treasury mediation uncitral icc aaa jams conciliation nations vienna hague berne geneva sale goods".split()
+)
+_RESTRICTED_KEYS = frozenset("code rules regulations convention".split())
+_STATUTE_ACRONYMS = re.compile(
+    r"(?<![\w-])(?:HIPAA|HITECH|GDPR|CCPA|CPRA|FCPA|ERISA|COBRA|OSHA|DMCA|FERPA|GLBA|COPPA|TCPA|UCC|"
+    r"UCITA|CISG|ITAR|EAR|DTSA|FLSA|FMLA|PIPEDA|CERCLA|RCRA|TSCA|FIFRA)(?![\w-])"
+)
+# what follows a cited section's first digit: "1051", "365(n)", "12.212"
+_CITED = r"(?:[0-9A-Za-z]|[.-](?=[0-9A-Za-z])|\([0-9A-Za-z]{1,4}\))*"
+_USC = re.compile(
+    rf"\b[0-9]+[ \t]+(?:U\.[ \t]?S\.[ \t]?C\.(?:[ \t]?A\.)?|C\.[ \t]?F\.[ \t]?R\.)[ \t]*"
+    rf"(?:(?:§§?|Part|Sections?)[ \t]*)?"
+    rf"(?:[0-9]{_CITED})?"
+)
+_SEC_RULE = re.compile(r"\bRule[ \t]+[0-9]+[0-9A-Za-z-]*(?:\([a-z0-9]{1,4}\))*")  # "Rule 144", "Rule 10b-5"
+_EXHIBIT_WORD = (
+    r"(?:Exhibits?|EXHIBITS?|Schedules?|SCHEDULES?|Annex(?:es)?|ANNEX(?:ES)?|Appendix|Appendices|APPENDIX|APPENDICES"
+    r"|Attachments?|ATTACHMENTS?)"
+)
+_DESIGNATOR = r"(?:[A-Z](?:-?[0-9]+(?:\.[0-9]+)*)?|[0-9]+(?:\.[0-9]+)*(?:\([a-z0-9]+\))*|[IVX]+)(?![\w-])"
+# a list of designators: "A and B", "4 through 20", "1, 2"
+_LIST = r"(?:(?:,?[ \t]+(?:and|or|through|to|AND|OR|THROUGH)[ \t]+|,[ \t]+|[ \t]*[-–][ \t]*){d})*"
+_EXHIBIT_RE = re.compile(rf"\b{_EXHIBIT_WORD}[ \t]+{_DESIGNATOR}{_LIST.format(d=_DESIGNATOR)}")
+_REF_WORD = (
+    r"(?:[Ss]ections?|SECTIONS?|[Aa]rticles?|ARTICLES?|[Cc]lauses?|[Pp]aragraphs?|[Ss]ubsections?|[Ss]ubparagraphs?"
+    r"|[Pp]arts?|Items?|Chapters?)"
+)
+_REF_NUM = (
+    r"(?:[0-9]+(?:\.[0-9]+)*(?:\([A-Za-z0-9]{1,4}\))*|[IVXLC]+(?:\.[0-9]+)*(?![\w])|(?:\([a-z0-9]{1,4}\))+"
+    r"|[A-Z](?![\w]))"
+)
+# "8.5 [EFFECTS OF TERMINATION]", "8 (last sentence only)"
+_REF_ITEM = _REF_NUM + r"(?:[ \t]+[\[(][^\])\n]{1,40}[\])])?"
+_REFERENCE_RE = re.compile(rf"\b{_REF_WORD}[ \t]+{_REF_ITEM}{_LIST.format(d=_REF_ITEM)}|§§?[ \t]*[0-9]{_CITED}")
+_MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+)
+_YEAR = r"(?:19|20)[0-9]{2}"
+# a year, with the date it closes: "January 15, 2010", "15th day of January, 2010", "1/15/2010", "2010-01-15"
+_YEAR_RE = re.compile(
+    rf"(?:{_MONTHS}[ \t]+[0-9]{{1,2}}(?:st|nd|rd|th)?,?[ \t]+"
+    rf"|[0-9]{{1,2}}(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+of[ \t]+)?{_MONTHS},?[ \t]+"
+    rf"|{_MONTHS},?[ \t]+|[0-9]{{1,2}}[/.-][0-9]{{1,2}}[/.-])?"
+    rf"(?<![\w$€£])(?<![0-9]\.)({_YEAR})(?:-[0-9]{{2}}-[0-9]{{2}})?(?![\w]|[.,][0-9])"
+)
+_NUMBER_WORD_BEFORE = re.compile(
+    r"(?:\b|-)(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty"
+    r"|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)[ \t]*\($",
+    re.I,
+)
+_MONTH_BEFORE = re.compile(rf"{_MONTHS}[ \t]+$")
+_DIGITS_RE = re.compile(r"[0-9](?:[0-9,.:-]*[0-9])?")
+_ITEM_BEFORE = re.compile(r"(?:^|\n)[ \t]*$|[.;:!?][\"')\]”’]*[ \t]+$")
+
 
 @dataclass(frozen=True)
 class Fact:
@@ -177,6 +289,48 @@ def _amounts(text: str) -> list[tuple[float, int, int]]:
 
 def _numbers(text: str) -> set[float]:
     return {_number(m.group(0)) for m in re.finditer(_NUM, text)}
+
+
+_CONDUCT = re.compile(r"[ \t]+of[ \t]+(?:Business[ \t]+)?(?:Conduct|Ethics|Practice)", re.I)  # "Code of Conduct"
+
+
+def _statutes(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, name) of each statute of text; name: lower case, without "the" or a section cited in it."""
+    out = []
+    for m in _STATUTE_KEY.finditer(text):
+        key = m.group(0).lower()
+        if key == "code" and _CONDUCT.match(text[m.end() :]):
+            continue
+        w0 = max(0, m.start() - 120)
+        run = _STATUTE_RUN.search(text, w0, m.start())
+        words = [(run.start() + w.start(), w.group(0)) for w in re.finditer(r"\S+", run.group(0))] if run else []
+        cut = [i for i, (_, w) in enumerate(words) if w.lower() == "the"]  # "this Agreement and the Lanham Act"
+        words = words[cut[-1] + 1 :] if cut else words
+        while words and words[0][1].lower() in _STATUTE_OPENERS:
+            words.pop(0)
+        low = [w.lower().strip(".") for _, w in words]
+        if not words or all(w in _STATUTE_OPENERS for w in low):
+            continue
+        if key == "act" and low[-1] in _ACT_ADJECTIVES:
+            continue
+        if key in _RESTRICTED_KEYS and not _STATUTE_WORDS & set(low):
+            continue
+        start = words[0][0]
+        end = m.end()
+        if suffix := _STATUTE_SUFFIX.match(text, end):
+            end = suffix.end()
+        if prefix := _STATUTE_PREFIX.search(text, max(0, start - 80), start):
+            start = prefix.start()
+        out.append((start, end, " ".join(low + [key])))
+    for rx in (_STATUTE_ACRONYMS, _USC, _SEC_RULE):
+        out += [(m.start(), m.end(), m.group(0).lower()) for m in rx.finditer(text)]
+    return sorted(out)
+
+
+def _statute_name(text: str) -> str:
+    """The name (lower case) a statute found in text is compared to the deal's text by."""
+    found = _statutes(text)
+    return found[0][2] if found else _squash(text)
 
 
 def _cap_runs(text: str):
@@ -229,8 +383,93 @@ def _is_name_word(w: str) -> bool:
     return not (w.isupper() and len(w) >= 2)  # ALL-CAPS: emphasis or an acronym heading
 
 
-def find_facts(text: str, parties: tuple[str, ...] = ()) -> list[Fact]:
-    """Every fact-like string of text (kinds in KINDS order; later kinds skip spans already taken)."""
+def _glued(text: str, s: int, e: int) -> bool:
+    """Is text[s:e] (digits) part of a word or a code: "EAR99", "Section.1", "EX-10.1", "15th", "10-K", "24/7"?"""
+    before, after = text[max(0, s - 2) : s], text[e : e + 2]
+    if (
+        before[-1:].isalnum()
+        or before[-1:] in ("_", "$", "€", "£")
+        or (before[-1:] in (".", ",", "-", ":", "/") and before[:1].isalnum())
+        or before in ("$.", "€.", "£.")
+    ):
+        return True
+    # "11.F", "3.01.B"
+    return after[:1].isalpha() or after[:1] == "_" or (after[:1] in ("-", "/", ".") and after[1:2].isalnum())
+
+
+def _bare_numbers(text: str):
+    """(start, end) of each number in digits of text that is no list marker, no "(2)" and no part of a code."""
+    for m in _DIGITS_RE.finditer(text):
+        s, e = m.span()
+        if _glued(text, s, e):
+            continue
+        # "(1)": a marker; "twenty-four (24)": words restated
+        if (
+            text[s - 1 : s] == "("
+            and text[e : e + 1] == ")"
+            and (e - s <= 2 or _NUMBER_WORD_BEFORE.search(text, max(0, s - 40), s))
+        ):
+            continue
+        if _MONTH_BEFORE.search(text, max(0, s - 12), s):  # "December 31": a day of the year, no quantity
+            continue
+        if _ITEM_BEFORE.search(text, max(0, s - 6), s) and re.match(r"[.)](?:\s|$)", text[e : e + 2]):  # "1. The"
+            continue
+        if re.fullmatch(r"[0-9]+(?:\.[0-9]+){2,}", m.group(0)) or (  # "13.2.3.2", and "8.1 Term": a section's number
+                re.fullmatch(r"[0-9]+\.[0-9]+", m.group(0)) and re.match(r"\s+[A-Z\"(]", text[e : e + 3])):
+            continue
+        yield s, e
+
+
+def _number_values(text: str) -> list[float]:
+    return [_number(x) for x in re.findall(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?", text)]
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def common_words() -> frozenset[str]:
+    """The shipped lower-case words of the train split (hybrid/common_words.json; empty when absent)."""
+    return _common_words()
+
+
+@lru_cache(maxsize=1)
+def _common_words() -> frozenset[str]:
+    if not WORDS_FILE.is_file():
+        return frozenset()
+    return frozenset(json.loads(WORDS_FILE.read_text(encoding="utf-8"))["words"])
+
+
+def source_words(names, allowed: str = "") -> tuple[str, ...]:
+    """The forms a source contract's own names (hybrid.precedents.library.Precedent.facts) are matched by, in
+    any case: each name that holds a distinctive word, and each distinctive word (3+ letters, as a
+    word or a run of letters of one: "EBIX" of "EBIX.COM"), longest first. A word is distinctive when
+    it is no generic contract word, no word of `allowed` and no word contracts write in lower case
+    (common_words): "eGain", "Eliance", "GAINSCO" are; "About", "Racing", "Corporation" are not."""
+    return _source_words(tuple(names), allowed)
+
+
+@lru_cache(maxsize=64)
+def _source_words(names: tuple[str, ...], allowed: str) -> tuple[str, ...]:
+    common, vocab = _common_words(), name_vocabulary(allowed) if allowed else _GENERIC
+
+    def distinct(w: str) -> bool:
+        return len(w) >= 3 and w.lower() not in common and _base(w) not in vocab and w.lower() not in _CONNECTORS
+
+    forms = set()
+    for name in names:
+        if len(name.split()) > 8:
+            continue
+        runs = [r for r in re.findall(r"[A-Za-z]+", name) if distinct(r)]
+        words = [w for w in _WORD_RE.findall(name) if distinct(w) and any(map(distinct, re.findall(r"[A-Za-z]+", w)))]
+        if runs:
+            forms.update([re.sub(r"^(?:the|The|THE)\s+", "", name.strip(" .,;:")), *runs, *words])
+    return tuple(sorted((f for f in forms if len(f) >= 3), key=len, reverse=True))
+
+
+def find_facts(text: str, parties: tuple[str, ...] = (), extra_names=()) -> list[Fact]:
+    """Every fact-like string of text (kinds in KINDS order; later kinds skip spans already taken).
+    extra_names: a source contract's own names (source_words picks the forms matched, in any case)."""
     found: list[Fact] = []
     taken: list[tuple[int, int]] = []
 
@@ -243,31 +482,59 @@ def find_facts(text: str, parties: tuple[str, ...] = ()) -> list[Fact]:
     if parties:
         for m in _party_regex(parties).finditer(text):
             add("party", m.start(), m.end())
+    for s, e, _ in _statutes(text):
+        add("statute", s, e)
     for m in _PLACE_RE.finditer(text):
         add("place", m.start(), m.end())
+    if forms := source_words(extra_names) if extra_names else ():
+        for m in _party_regex(forms).finditer(text):
+            add("source", m.start(), m.end())
     for _, s, e in _amounts(text):
         add("amount", s, e)
     for _, s, e in _durations(text):
         add("duration", s, e)
+    for rx, kind in ((_EXHIBIT_RE, "exhibit"), (_REFERENCE_RE, "reference")):
+        for m in rx.finditer(text):
+            add(kind, m.start(), m.end())
+    for m in _YEAR_RE.finditer(text):
+        add("year", m.start(), m.end())
+    for s, e in _bare_numbers(text):
+        add("number", s, e)
     for s, e, run in _cap_runs(text):
         if any(_is_name_word(w) for w in run):
             add("name", s, e)
     return sorted(found, key=lambda f: f.start)
 
 
-def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = ()) -> list[Fact]:
-    """The facts of `text` that `allowed` (the deal's fields and its template's text) does not state."""
+def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = (), extra_names=()) -> list[Fact]:
+    """The facts of `text` that `allowed` (the deal's fields and its template's text) does not state
+    (no "reference": NOT_FOREIGN). extra_names: the source contract's own names (Precedent.facts of
+    the precedents a draft was made from), found in any case."""
     low = allowed.lower()
+    flat = _squash(allowed)
     vocab = name_vocabulary(allowed)
     numbers = _numbers(allowed)
+    years = set(re.findall(rf"(?<![0-9]){_YEAR}(?![0-9])", allowed))
+    bare = set(_number_values(_YEAR_RE.sub(" ", allowed)))  # a date's day and month are no number the deal writes
     days = deal_days(allowed)
     out = []
-    for f in find_facts(text, tuple(p for p in parties if p.lower() not in low)):
-        if f.kind == "place" and re.search(rf"\b{re.escape(f.text.lower())}\b", low):
+    names = source_words(extra_names, allowed) if extra_names else ()
+    for f in find_facts(text, tuple(p for p in parties if p.lower() not in low), names):
+        if f.kind in NOT_FOREIGN:
+            continue
+        if f.kind == "statute" and _statute_name(f.text) in flat:
+            continue
+        if f.kind in ("place", "source") and re.search(rf"(?<!\w){re.escape(f.text.lower())}(?!\w)", low):
             continue
         if f.kind == "amount" and _amounts(f.text) and _amounts(f.text)[0][0] in numbers:
             continue
         if f.kind == "duration" and _durations(f.text)[0][0] in days:
+            continue
+        if f.kind == "exhibit" and _squash(f.text) in flat:
+            continue
+        if f.kind == "year" and set(re.findall(rf"(?<![0-9]){_YEAR}(?![0-9])", f.text)) <= years:
+            continue
+        if f.kind == "number" and set(_number_values(f.text)) <= bare:
             continue
         if f.kind == "name" and all(_base(w) in vocab for w in re.findall(_WORD_RE, f.text) if _is_name_word(w)):
             continue
@@ -348,6 +615,29 @@ def build_party_list(csv_path) -> list[str]:
                 if distinctive:
                     names.add(name)
     return sorted(names, key=str.lower)
+
+
+_LOWER_RUN = re.compile(r"(?<![A-Za-z])[a-z]{3,}(?![A-Za-z])")
+
+
+def build_common_words(corpus_root, min_groups: int = 2) -> dict:
+    """The runs of 3+ letters that documents of at least `min_groups` groups (issuers: one group may
+    hold several contracts) of the corpus's train split write in lower case: English and contract
+    words ("about", "racing", "corporation"), as opposed to a name one contract writes in lower
+    case ("ebix" of "www.ebix.com"). What source_words tells a name's distinctive words by."""
+    from collections import defaultdict
+
+    from hybrid.data.corpus import load_manifest
+
+    root = Path(corpus_root)
+    groups: dict[str, set[str]] = defaultdict(set)
+    entries = [e for e in load_manifest(root) if e["split"] == "train"]
+    for e in entries:
+        for w in set(_LOWER_RUN.findall((root / e["path"]).read_text(encoding="utf-8", errors="replace"))):
+            groups[w].add(e["group"])
+    words = sorted(w for w, g in groups.items() if len(g) >= min_groups)
+    source = f"train split, {len(entries)} documents; built by hybrid.fidelity.foreign_facts.build_common_words"
+    return {"source": source, "min_groups": min_groups, "words": words}
 
 
 # words of PLACES that name no place on their own ("New", "North") or that several places share
@@ -447,6 +737,8 @@ def deal_ban_ids(tokenizer, allowed: str) -> list[int]:
     return sorted(set(place_ban_ids(tokenizer, allowed)) | set(name_ban_ids(tokenizer, allowed)))
 
 
-def draft_foreign_facts(template, values: dict, bodies: list[str]) -> list[dict]:
-    """[{"kind", "text"}] of the foreign facts in a draft's clause bodies (what drafts.json lists)."""
-    return [f.to_dict() for f in foreign_facts("\n\n".join(bodies), allowed_text(template, values), party_names())]
+def draft_foreign_facts(template, values: dict, bodies: list[str], extra_names=()) -> list[dict]:
+    """[{"kind", "text"}] of the foreign facts in a draft's clause bodies (what drafts.json lists);
+    extra_names: the facts of the source contracts it was drafted from (Draft.source_facts)."""
+    found = foreign_facts("\n\n".join(bodies), allowed_text(template, values), party_names(), extra_names)
+    return [f.to_dict() for f in found]

@@ -24,7 +24,7 @@ from hybrid.common.errors import SamplingError
 from hybrid.common.options import PRECEDENT_START
 from hybrid.common.sentences import cut_to_sentence
 from hybrid.data.facts import DealFacts
-from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names
+from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
 from hybrid.precedents.definitions import defined_heads
 from hybrid.precedents.library import letter_words
 
@@ -117,11 +117,12 @@ def start_tokens(
 def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[list, list]:
     """(keep, drop): character spans of text that stay as written (the deal's facts, the terms definitions
     define: hybrid.precedents.definitions.defined_heads) and that are
-    always masked (foreign facts wherever they stand, redaction marks, another deal's acronyms, the
-    precedent's own leftover facts)."""
+    always masked (foreign facts wherever they stand, the precedent's own names in any case among them,
+    redaction marks, another deal's acronyms, the precedent's own leftover names as written). A
+    reference ("Section 8.2") is no foreign fact: the consistency pass renumbers it."""
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
     keep += defined_heads(text, allowed)  # '"Affiliate" means': the term a definition defines stays as written
-    found = foreign_facts(text, allowed, party_names())
+    found = foreign_facts(text, allowed, party_names(), own_facts)
     drop = [(f.start, f.end) for f in found]
     for name in {f.text for f in found if f.kind == "name" and len(f.text) >= 3}:  # every other place it stands too:
         # the check skips a capitalized word after a list marker ("(a) Discloser identifies"), which a
@@ -129,8 +130,9 @@ def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[li
         drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text)]
     drop += [(m.start(), m.end()) for m in _REDACTION.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
     drop += foreign_acronyms(text, allowed)  # another deal's short name ("LBIO"), which find_facts skips
-    for f in own_facts:  # the precedent's own facts that its normalization missed ("CERES" beside "[PARTY_A]")
-        if len(f) >= 3 and f.lower() not in allowed.lower():
+    for f in own_facts:  # the precedent's own names that its normalization missed ("CERES" beside "[PARTY_A]"); a fact
+        # in lower case of words only ("about", "the racing": its party matched in any case) is no name
+        if len(f) >= 3 and f.lower() not in allowed.lower() and (f != f.lower() or source_words([f], allowed)):
             drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(f) + r"(?!\w)", text)]
     return keep, drop
 
@@ -230,12 +232,16 @@ def starts_from_draws(
     words=None,
     rooms=None,
     deals=None,
+    facts_of=None,
 ) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
     hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
     sentence end within rooms[s] tokens (rooms None: whole), or None: fully masked), n = len(draws); deals[s]:
-    the facts span s adapts to (None: `deal` everywhere)."""
+    the facts span s adapts to (None: `deal` everywhere). facts_of(p): a precedent's own facts (None: p.facts;
+    hybrid.skeleton.from_precedents.source_facts adds those of its whole source contract)."""
     rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
+    facts_of = facts_of or (lambda p: p.facts)
+    facts = [[facts_of(p) if p else () for p in d] for d in draws]
     texts = [
         [fit_text(tokenizer, strip_inline_heading(p.adapted(f)), r) if p else None for p, r, f in zip(d, rooms, deals)]
         for d in draws
@@ -249,7 +255,7 @@ def starts_from_draws(
         len(draws),
         seed,
         budgets,
-        [[p.facts if p else () for p in d] for d in draws],
+        facts,
         words=words,
     )
-    return start, [f for d in draws for p in d if p for f in p.facts]
+    return start, list(dict.fromkeys(f for row in facts for fs in row for f in fs))

@@ -31,16 +31,18 @@ class ContractSpec:
     # everything the deal states (hybrid.fidelity.foreign_facts.allowed_text); "" = no foreign-facts check
     allowed: str = ""
     corpus_parties: tuple[str, ...] = ()  # party names of corpus contracts (hybrid.fidelity.foreign_facts.party_names)
+    # facts of the source contracts drafted from (hybrid.skeleton.from_precedents.source_facts)
+    source_names: tuple[str, ...] = ()
 
     @classmethod
-    def from_template(cls, template, fields: dict) -> "ContractSpec":
+    def from_template(cls, template, fields: dict, source_names=()) -> "ContractSpec":
         from hybrid.fidelity.foreign_facts import allowed_text, party_names
         from hybrid.templates.template import substitute
 
         values = template.validate_fields(fields)
         parties = [str(values[k]) for k in ("party_a", "party_b") if values.get(k)]
         return cls(parties, [substitute(t, values) for t in template.defined_terms], list(template.required_clauses),
-                   allowed_text(template, values), party_names())
+                   allowed_text(template, values), party_names(), tuple(source_names))
 
 
 def _count(pattern: str, text: str, flags=0) -> int:
@@ -108,7 +110,7 @@ def contract_checks(
 
     foreign = 1.0
     if spec.allowed:
-        n = len(foreign_facts(joined, spec.allowed, spec.corpus_parties))
+        n = len(foreign_facts(joined, spec.allowed, spec.corpus_parties, spec.source_names))
         foreign = 1.0 / (1.0 + 100.0 * n / max(len(_WORD.findall(joined)), 1))
 
     return {

@@ -97,8 +97,9 @@ class RerankWeights:
     repetition: float = 2.0
     """>= 0. Share of word n-grams not repeated within a body or across bodies."""
     foreign: float = 2.0
-    """>= 0. No foreign facts (hybrid.fidelity.foreign_facts: corpus party names, places, amounts, durations,
-    proper nouns the deal does not state): 1 / (1 + foreign facts per 100 body words). 0 = off."""
+    """>= 0. No foreign facts (hybrid.fidelity.foreign_facts: corpus party names, statutes, places, the source
+    contracts' names, amounts, durations, exhibits, years, numbers, proper nouns the deal does not state):
+    1 / (1 + foreign facts per 100 body words). 0 = off."""
     fit: float = 2.0
     """>= 0. Each section holds its own clause: share of sections whose body is, of all the draft's
     bodies, the most relevant (hybrid.precedents.relevance) to the section's heading and clause type. 0 = off

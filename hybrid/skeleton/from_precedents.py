@@ -1,7 +1,8 @@
 """Drafting from precedent: a template skeleton with each span's precedents right before it.
 
 Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
-planned section (section_query), each variant's precedents to edit (variant_draws), what a draft
+planned section (section_query), each variant's precedents to edit (variant_draws), the facts of a
+precedent's source contract (source_facts), what a draft
 from precedents fills (draft_from_precedents: beside, or edited per variant), document_skeleton (a held-out document's
 own skeleton with a
 precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's
@@ -21,6 +22,7 @@ precedent with it; the skeleton cache stays exact (skeleton tokens never see spa
 """
 
 import re
+import weakref
 from dataclasses import replace
 
 from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
@@ -35,6 +37,7 @@ __all__ = [
     "section_query",
     "condition",
     "variant_draws",
+    "source_facts",
     "draft_from_precedents",
     "document_skeleton",
     "MAX_PRECEDENTS",
@@ -202,6 +205,24 @@ class _Adapted:
         return getattr(self.precedent, name)
 
 
+_DOC_FACTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> {doc id: its clauses' facts}
+
+
+def source_facts(library, precedent) -> list[str]:
+    """The facts normalization replaced in every clause of `precedent`'s source contract (a composed
+    precedent: of each source's), its own first: a name replaced in another clause ("EBIX.COM" of a
+    co-branding agreement) is that contract's too, and its body may still write it ("the ebix Site").
+    What the fact guard bans and hybrid.fidelity.foreign_facts finds as the source's names (extra_names)."""
+    by_doc = _DOC_FACTS.get(library)
+    if by_doc is None:
+        by_doc = {}
+        for p in library.precedents:
+            by_doc.setdefault(p.doc_id, []).extend(p.facts)
+        _DOC_FACTS[library] = by_doc
+    docs = [p.doc_id for p in getattr(precedent, "sources", None) or [precedent]]
+    return list(dict.fromkeys([*precedent.facts, *(f for d in docs for f in by_doc.get(d, ()))]))
+
+
 def draft_from_precedents(
     tokenizer,
     skeleton,
@@ -216,7 +237,8 @@ def draft_from_precedents(
     max_start_tokens: int = 4096,
 ):
     """What Drafter.draft(precedents=k, precedent_start=start_noise) fills: (skeleton, provenance[v][s],
-    start or None, the precedents' own facts for the fact guard). start_noise = 1: the k precedents
+    start or None, the facts of the precedents' source contracts (source_facts) for the fact guard). start_noise = 1:
+    the k precedents
     sit beside each span (condition), the same for every variant; < 1: nothing beside the spans,
     each variant edits its own draw (variant_draws) through hybrid.precedents.start's start tokens,
     its holes checked against the library's words."""
@@ -224,7 +246,8 @@ def draft_from_precedents(
 
     if start_noise >= 1:
         skeleton, beside, hits = condition(skeleton, library, template, values, k, seed=seed, return_hits=True)
-        return skeleton, [beside] * n, None, [f for h in hits for p in h for f in p.facts]
+        facts = list(dict.fromkeys(f for h in hits for p in h for f in source_facts(library, p)))
+        return skeleton, [beside] * n, None, facts
     draws = variant_draws(skeleton, library, template, values, n, seed=seed)
     rooms = [s.budget - (len(tokenizer.encode(s.frame)) if s.frame else 0) - ROOM_MARGIN for s in skeleton.spans]
     deal = deal_from_template(template, values)
@@ -239,6 +262,7 @@ def draft_from_precedents(
         words=library.words(),
         rooms=rooms,
         deals=[clause_deal(deal, s.clause) for s in skeleton.spans],
+        facts_of=lambda p: source_facts(library, p),
     )
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
 

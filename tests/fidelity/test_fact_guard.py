@@ -222,3 +222,101 @@ def test_a_precedents_own_phrase_cannot_be_completed_though_the_deal_uses_its_wo
     assert not _banned(
         FactGuard(tok, deal + " (the Customer)", precedent_facts=["the Customer"]), tok, "rights of the", " Customer"
     )
+
+
+def test_an_exhibit_designator_the_deal_does_not_write_is_banned(shipped_tokenizer):
+    tok = shipped_tokenizer
+    # " A" and " 2" (its term) are the deal's own words, so only the exhibit rule bans them
+    deal = DEAL + " A Party may assign it."
+    g = FactGuard(tok, deal)
+    assert _banned(g, tok, "the prices set out in Exhibit", " A") and not _banned(g, tok, "the prices set out in", " A")
+    assert _banned(g, tok, "the list in Schedule", " 2") and not _banned(g, tok, "as set out in Section", " 2")
+    assert _banned(g, tok, "the prices set out in Exhibit", " 30")  # digits after an exhibit word: a designator
+    assert not _banned(g, tok, "as set out in Section", " 30")  # a section's number is the consistency pass's business
+    supply = FactGuard(tok, deal + " Prices: per the price list in Exhibit A.")
+    assert not _banned(supply, tok, "the prices set out in Exhibit", " A")
+
+
+def test_years_and_numbers_the_deal_does_not_write_are_banned(shipped_tokenizer):
+    tok = shipped_tokenizer
+    g = FactGuard(tok, DEAL)
+    assert _banned(g, tok, "delivered FCA (Incoterms", " 2010") and _banned(g, tok, "delivery of", " 3000")
+    incoterms = FactGuard(tok, DEAL + " Delivery: FCA (Incoterms 2010).")
+    assert not _banned(incoterms, tok, "delivered FCA (Incoterms", " 2010")
+
+
+def _completes(guard, tok, text: str) -> bool:
+    """Is `text` banned: its one token anywhere, or its last token after the ones before it?"""
+    ids = tok.encode(text)
+    left = list(reversed(ids[:-1]))[:REACH]
+    row = torch.tensor([left + [-2] * (REACH - len(left))]) if left else torch.full((1, REACH), -2)
+    return bool(guard.ban_mask(row)[0, ids[-1]])
+
+
+@pytest.mark.parametrize(
+    "facts, text, banned",
+    [
+        (["EBIX.COM"], " ebix", True),  # the source contract's name in lower case
+        (["EBIX.COM"], " EBIX", True),
+        (["eGain Communications Corporation"], " egain", True),
+        (["eGain Communications Corporation"], " EGAIN", True),
+        (["About", "the About Network"], " about", False),  # an English word, whatever the source calls itself
+        (["Racing"], " racing", False),
+        (["Acme Robotics, Inc."], " acme", False),  # the deal's own party
+    ],
+)
+def test_the_source_contracts_names_are_banned_in_any_case(shipped_tokenizer, facts, text, banned):
+    tok = shipped_tokenizer
+    assert _completes(FactGuard(tok, DEAL, precedent_facts=facts), tok, text) is banned
+    if text.islower():  # the guard bans capitals in mid-sentence anyway; lower case only beside a source that writes it
+        assert not _completes(FactGuard(tok, DEAL), tok, text)
+
+
+ODD_DIGITS = ["²", "³", "½", "١", "①"]  # str.isdigit is true for some of them (SmolLM2's vocabulary holds them)
+
+
+@pytest.fixture(scope="module")
+def odd_digit_tokenizer(tmp_path_factory):
+    """A pretrained-style byte-level BPE (as hybrid.tokenizer.hf adapts SmolLM2's) whose vocabulary has
+    one-token superscripts, a vulgar fraction, an Arabic-Indic digit and a circled digit."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    from hybrid.tokenizer.hf import from_pretrained_tokenizer
+    from tests.conftest import corpus_sample_texts
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tok.decoder = decoders.ByteLevel()
+    odd = " ".join(f"x{d} {d} 1{d}" for d in ODD_DIGITS)
+    trainer = trainers.BpeTrainer(
+        vocab_size=600,
+        special_tokens=["<|endoftext|>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator(corpus_sample_texts(2) + [odd] * 200, trainer=trainer)
+    path = tmp_path_factory.mktemp("odd") / "tokenizer.json"
+    tok.save(str(path))
+    return from_pretrained_tokenizer(path)
+
+
+def test_a_vocabulary_with_superscript_and_other_unicode_digits_builds_the_guard_and_drafts(odd_digit_tokenizer):
+    """Issue 27: `hybrid draft --model smollm2-135m --filler ar` died in the guard's tables on int('²')."""
+    from dataclasses import replace
+
+    from hybrid import Drafter
+    from hybrid.model.backbone import Backbone, BackboneConfig
+    from hybrid.templates.template import load_template
+
+    tok = odd_digit_tokenizer
+    pieces = {tok.decode([i]).strip() for i in range(tok.vocab_size)}
+    assert set(ODD_DIGITS) <= pieces and any(p.isdigit() and not p.isascii() for p in pieces)  # the test can fail
+    guard = FactGuard(tok, DEAL)
+    assert not bool(guard.always[tok.encode(" ²")].any())  # a superscript is no number, and no fact
+    torch.manual_seed(0)
+    model = Backbone(replace(BackboneConfig.tiny(tok.vocab_size), init_std=0.3)).eval()
+    t = load_template("mutual-nda")
+    for filler in ("ar", "diffusion"):
+        drafter = Drafter(model, tok, filler=filler)
+        drafts = drafter.draft(t, t.example, n=1, steps=2, seed=1, outline=t.example_outline(), precedents=0)
+        assert drafts[0].sections and drafts[0].text

@@ -368,3 +368,36 @@ def test_the_run_rule_fills_every_hole_of_an_edit_start_in_as_many_steps_as_its_
         config=FillConfig(precision="fp32", commit="confidence"),
     )
     assert slow[0].steps > 3 and slow[0].timings["commit"] == "confidence"
+
+
+def _kept(tokenizer, text, t=0.0, **kw) -> str:
+    out = start_tokens(tokenizer, text, DEAL, ALLOWED, t, random.Random(0), 400, **kw)
+    enc = tokenizer.hf.encode(text, add_special_tokens=False)
+    return "".join(text[a:b] for i, (a, b) in zip(out, enc.offsets) if i != tokenizer.mask_id)
+
+
+@pytest.mark.parametrize(
+    "text, masked, kept",
+    [
+        ("Ship 3000 pagers each month.", "3000", "pagers"),  # a number the deal does not state
+        ("Delivery is FCA (Incoterms 2010) here.", "2010", "Incoterms"),  # a year
+        ("The prices are in Exhibit B hereto.", "Exhibit B", "prices"),  # an exhibit the deal has none of
+        ("Use is governed by the Lanham Act here.", "Lanham Act", "governed"),  # a statute
+        ("ALL WARRANTIES UNDER THE UNIFORM COMMERCIAL CODE ARE DISCLAIMED.", "UNIFORM COMMERCIAL CODE", "WARRANTIES"),
+        # a reference stays
+        ("The terms of Section 8.2 apply in two (2) counterparts.", None, "Section 8.2 apply in two (2) counterparts"),
+    ],
+)
+def test_start_tokens_mask_the_widened_foreign_kinds_but_keep_references(tokenizer, text, masked, kept):
+    got = _kept(tokenizer, text)
+    assert kept in got
+    if masked:
+        assert masked not in got and not any(w in got for w in masked.split() if len(w) >= 4)
+
+
+def test_the_precedents_own_names_are_masked_in_any_case_and_its_lower_case_words_are_kept(tokenizer):
+    text = "Links to the ebix Site, with news about racing and more."
+    got = _kept(tokenizer, text, own_facts=["EBIX.COM", "about", "the racing", "Racing"])  # as the library records them
+    assert "ebix" not in got  # the source contract's name, written in lower case in its own body
+    assert "about" in got and "racing" in got  # words its normalization matched in any case are no names
+    assert "ebix" in _kept(tokenizer, text)  # without the source's facts nothing tells it from a word

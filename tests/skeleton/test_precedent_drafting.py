@@ -181,6 +181,46 @@ def test_drafts_json_lists_each_sections_precedents(tiny_model, tokenizer, tmp_p
     assert all(p and p[0]["doc_id"].startswith("train/") for p in report["drafts"][0]["precedents"])
 
 
+def test_a_precedents_source_facts_are_those_of_its_whole_contract():
+    from hybrid.precedents.definitions import ComposedPrecedent
+    from hybrid.skeleton.from_precedents import source_facts
+
+    def p(i, doc, facts):
+        body = "[PARTY_A] agrees."
+        return Precedent(f"{doc}#{i}", doc, "cuad", "CC-BY-4.0", "CO-BRANDING", "general", "General", body, facts=facts)
+
+    a, b = p(1, "train/ebix.txt", ["About"]), p(2, "train/ebix.txt", ["EBIX.COM"])
+    c = p(1, "train/other.txt", ["Zebulon"])
+    lib = Library([a, b, c], "fp")
+    assert source_facts(lib, a) == ["About", "EBIX.COM"] and source_facts(lib, c) == ["Zebulon"]
+    composed = ComposedPrecedent(
+        id="composed:x",
+        doc_id=a.doc_id,
+        source="cuad",
+        license="CC-BY-4.0",
+        doc_type="X",
+        clause_type="definitions",
+        heading="Definitions",
+        body="x",
+        facts=["About", "Zebulon"],
+        sources=[a, c],
+    )
+    assert source_facts(lib, composed) == ["About", "Zebulon", "EBIX.COM"]
+
+
+def test_a_draft_knows_its_sources_facts_and_reports_their_names_in_any_case(drafter):
+    from hybrid.fidelity.foreign_facts import draft_foreign_facts
+
+    drafts = drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=1, precedent_start=0.5)
+    assert set(FOREIGN) <= set(drafts[0].source_facts)
+    body = ["The zebulon holdings team and PRETZEL WORKS agree."]
+    found = draft_foreign_facts(T, drafts[0].fields, body, drafts[0].source_facts)
+    assert {"kind": "source", "text": "zebulon holdings"} in found
+    assert {"kind": "source", "text": "PRETZEL WORKS"} in found
+    assert draft_foreign_facts(T, drafts[0].fields, body) == []  # unknown without them: lower case, all-caps
+    assert drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=0)[0].source_facts == []
+
+
 def test_a_draft_edited_from_precedent_keeps_its_unnoised_words(drafter):
     """precedent_start: each span starts as its adapted precedent, noised word by word; what is kept stays."""
     values = T.validate_fields(T.example)
