@@ -7,7 +7,7 @@ aside), `cut_to_sentence` (the longest prefix ending at a boundary that fits a c
 
 import re
 
-__all__ = ["CLOSERS", "CLOSE", "sentence_boundaries", "cut_to_sentence", "ends_mid_sentence"]
+__all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "sentence_boundaries", "cut_to_sentence", "ends_mid_sentence"]
 
 _CLOSERS = "\"'”’)]"
 _CLOSE = "[" + re.escape(_CLOSERS) + "]"  # one closing quote or bracket, for a pattern
@@ -93,3 +93,7 @@ def ends_mid_sentence(text: str) -> bool:
 
 
 CLOSERS, CLOSE = _CLOSERS, _CLOSE
+
+_TITLE_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)"
+RUN_IN_HEADING = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}\."
+"""A run-in heading: up to seven title-case words (connectors between) and a full stop ("Delivery; Shipment.")."""

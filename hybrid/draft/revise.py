@@ -8,7 +8,7 @@ the clause library). Knows nothing of models; the Drafter calls it between the f
 
 import re
 
-from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence
+from hybrid.common.sentences import RUN_IN_HEADING, cut_to_sentence, ends_mid_sentence
 from hybrid.draft.consistency import consistency_pass
 
 __all__ = ["revise", "source_sections", "EMPTY_DEFINITIONS"]
@@ -19,8 +19,7 @@ EMPTY_DEFINITIONS = (
 )
 """A Definitions section none of whose entries the draft uses keeps this sentence (the outline keeps the section)."""
 _TOP = re.compile(r"^(\d+)")
-_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)"
-_TRAILING_HEADING = re.compile(rf"\n\s*{_WORD}(?:[ ,;]+{_WORD}){{0,6}}\.\s*$")
+_TRAILING_HEADING = re.compile(rf"\n\s*{RUN_IN_HEADING}\s*$")
 
 
 def source_sections(library) -> dict[str, dict[str, str]]:

@@ -22,7 +22,7 @@ import re
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import PRECEDENT_START
-from hybrid.common.sentences import cut_to_sentence
+from hybrid.common.sentences import RUN_IN_HEADING, cut_to_sentence
 from hybrid.data.facts import DealFacts
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
 from hybrid.precedents.definitions import defined_heads
@@ -198,10 +198,7 @@ def precedent_starts(
     ]
 
 
-_HEADING_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)"
-_INLINE_HEADING = re.compile(
-    rf"^\s*({_HEADING_WORD}(?:[ ,;]+{_HEADING_WORD}){{0,6}})\.\s+(?=\S)"
-)
+_INLINE_HEADING = re.compile(rf"^\s*{RUN_IN_HEADING}\s+(?=\S)")
 
 
 def strip_inline_heading(text: str) -> str:
