@@ -44,7 +44,7 @@ def _command(args) -> str:
         v = getattr(args, k)
         if v is not None:
             parts += [f"--{k.replace('_', '-')}", shlex.quote(str(v))]
-    parts += [f"--{k}" for k in ("cpu", "no-mauve", "json") if getattr(args, k.replace("-", "_"))]
+    parts += [f"--{k}" for k in ("cpu", "no-mauve", "json", "templated-only") if getattr(args, k.replace("-", "_"))]
     return " ".join(parts)
 
 
@@ -56,6 +56,7 @@ def _cmd_eval_run(args) -> int:
         systems=tuple(s.name for s in parse_systems(args.systems)),
         split=args.split,
         limit=args.limit,
+        templated_only=args.templated_only,
         max_sections=args.max_sections,
         max_body_words=args.max_body_words,
         n_variants=args.n_variants,
@@ -120,9 +121,18 @@ def add_eval_run(esub) -> None:
         "Writes samples.jsonl (resumable), summary.json, report.md and plots into --out (and --report).",
     )
     p.add_argument(
-        "--systems", default="hybrid,ar", help=f"comma-separated, from: {', '.join(SYSTEMS)} (default: hybrid,ar)"
+        "--systems",
+        default="hybrid,retrieval",
+        help=f"comma-separated, from: {', '.join(SYSTEMS)} (default: hybrid,retrieval: what `hybrid draft` does by "
+        "default against pasting the precedent with the deal's facts substituted)",
     )
     p.add_argument("--split", choices=SPLITS, default="test", help="corpus split (default: test)")
+    p.add_argument(
+        "--templated-only",
+        action="store_true",
+        help="only documents whose doc type has a template (those `hybrid` and `planned` draft), so every "
+        "system is measured on the same documents",
+    )
     p.add_argument(
         "--limit",
         type=int_range(0, None),

@@ -59,6 +59,7 @@ class RunConfig:
     systems: tuple[str, ...] = ("hybrid", "ar")  # names from evals.systems.SYSTEMS, in report order
     split: str = "test"  # corpus split the documents come from
     limit: int = 0  # first N documents that have clause bodies; 0 = all
+    templated_only: bool = False  # only documents whose doc type has a template (what `hybrid` and `planned` draft)
     max_sections: int = 0  # keep each document's first M sections only (a shorter contract); 0 = all
     max_body_words: int = 0  # cut each real clause body to its first W words (and so its span budget); 0 = whole
     n_variants: int = 4  # N drafts per document (self-BLEU and distinct-n compare them)
@@ -122,6 +123,10 @@ def _select_documents(cfg: RunConfig) -> tuple[list, int]:
 
     docs = load_documents(cfg.corpus, splits=(cfg.split,))
     usable = [d for d in docs if any(s.body.strip() for s in d.sections)]
+    if cfg.templated_only:
+        from evals.systems import template_for
+
+        usable = [d for d in usable if template_for(d.doc_type) is not None]
     if not usable:
         raise CorpusError(f"split {cfg.split!r} has {len(docs)} documents but none with a clause body to fill")
     chosen = usable[: cfg.limit] if cfg.limit else usable
@@ -300,6 +305,8 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
         "sampling": EVAL_SAMPLING,
         "judge": judge_weights, "judge_words": cfg.judge_words, "judge_context": cfg.judge_context,
     }
+    if cfg.templated_only:  # (absent otherwise: runs made before the option resume as they were)
+        settings["templated_only"] = True
     if settings["checkpoint"] == settings["reference"]:
         raise ConfigError(
             f"--reference {ref} holds the same weights as --checkpoint {ck}; the reference must be an independent "
@@ -314,7 +321,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     from hybrid.rank.likelihood import trained_window
 
     window = trained_window(ref_record)["window"]
-    engine = Engine(model, tok, device, corpus=cfg.corpus)
+    engine = Engine(model, tok, device, corpus=cfg.corpus, record=ck_record)
     index = memorization.load_index(cfg.corpus, log)
     judge_kw = {"body_words": cfg.judge_words, "context_tokens": cfg.judge_context}
     judged = {d.path for d in (docs[: cfg.judge_docs] if cfg.judge_docs else docs)}

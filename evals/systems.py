@@ -52,7 +52,7 @@ STEP_SWEEP = (4, 8, 16, 32, 64)
 @dataclass(frozen=True)
 class System:
     name: str
-    kind: str  # "diffusion" | "ar" | "planned" | "retrieval"
+    kind: str  # "draft" | "diffusion" | "ar" | "planned" | "retrieval"
     steps: int | None  # K denoising steps (diffusion, planned); None = the sampler's default
     guidance: float | None  # w; None = the sampler's default
     description: str
@@ -66,10 +66,19 @@ def _table() -> dict[str, System]:
     rows = [
         System(
             "hybrid",
+            "draft",
+            None,
+            None,
+            "exactly `hybrid draft`'s default, through Drafter.draft: the planned outline under the doc type's "
+            "template, each section edited from its chosen precedent (precedent start 0), composed Definitions, "
+            "the consistency pass and the reranker, with the drafter's own sampling defaults",
+        ),
+        System(
+            "hybrid-beside",
             "diffusion",
             None,
             None,
-            "diffusion fill from 1 precedent per span, the sampler's default K and w",
+            "diffusion fill of the document's own skeleton from 1 precedent per span beside it, default K and w",
             precedents=1,
         ),
         System("hybrid-noprec", "diffusion", None, None, "diffusion fill without precedents, default K and w"),
@@ -243,12 +252,14 @@ def document_terms(doc) -> list[list[str]]:
 class Engine:
     """The drafting model and everything the systems share; runs one system on one document."""
 
-    def __init__(self, model, tokenizer, device="cpu", params=None, fill_config=None, corpus=None):
+    def __init__(self, model, tokenizer, device="cpu", params=None, fill_config=None, corpus=None, record=None):
         import torch
 
         from hybrid.common.sampling import SamplingParams
 
         self.model, self.tokenizer = model, tokenizer
+        self.record = record or {}  # the drafting checkpoint's training record (the reranker's window)
+        self._drafter = None
         self.device = torch.device(device)
         self.params = params or SamplingParams(**EVAL_SAMPLING)
         self.fill_config = fill_config
@@ -328,10 +339,10 @@ class Engine:
             model, tok = self.model_for(system)
             with self._autocast():
                 self._fill(system, tokenize_segments(tok, segs, [8]), 2, 0)
-        if any(s.kind in ("diffusion", "planned") for s in systems):
+        if any(s.kind in ("diffusion", "planned", "draft") for s in systems):
             with self._autocast():
                 self._fill(SYSTEMS["hybrid-k4"], sk, 2, 0)
-        if any(s.precedents or s.kind == "retrieval" for s in systems):
+        if any(s.precedents or s.kind in ("retrieval", "draft") for s in systems):
             self.library()
 
     def planner(self):
@@ -341,6 +352,59 @@ class Engine:
             self._planner = Planner(self.model, self.tokenizer)
         return self._planner
 
+    def drafter(self):
+        """The Drafter `hybrid draft` would build on the drafting model (its library this engine's)."""
+        if self._drafter is None:
+            from hybrid.draft.drafter import Drafter
+
+            self._drafter = Drafter(self.model, self.tokenizer, fill_config=self.fill_config, record=self.record,
+                                    library=self.library())
+        return self._drafter
+
+    def _draft(self, doc, n: int, seed: int) -> Drafts:
+        """`hybrid draft TEMPLATE --fields ... -n n --seed seed` on the document's deal: Drafter.draft with every
+        default, the variants in their batch order; scored on the draft's own skeleton (title, preamble,
+        headings, signature block)."""
+        from hybrid.data.document import Segment
+
+        template = template_for(doc.doc_type)
+        if template is None:
+            return self._skip(f"no template for doc type {doc.doc_type!r}")
+        fields = planned_fields(template, doc.fields)
+        self._sync()
+        t0 = time.perf_counter()
+        try:
+            with self._autocast():
+                drafts = sorted(self.drafter().draft(template, fields, n=n, seed=seed), key=lambda d: d.variant)
+        except (TemplateError, SamplingError) as e:
+            return self._skip(f"drafting failed: {e}", template=template.id)
+        self._sync()
+        seconds = time.perf_counter() - t0
+        first = drafts[0]
+        segs = [Segment(f"{first.title}\n\n{first.preamble}\n\n", "text")]
+        for i, sec in enumerate(first.sections):
+            segs += [Segment(f"{sec['number']}. {sec['heading']}\n", "heading", i), Segment("", "body", i)]
+            segs.append(Segment("\n\n", "text"))
+        segs.append(Segment(first.tail, "text"))
+        width = len(first.sections)
+        bodies = [([s["body"] for s in d.sections] + [""] * width)[:width] for d in drafts]
+        return Drafts(
+            bodies=bodies,
+            segments=segs,
+            clauses=[s["clause"] for s in first.sections],
+            terms=[str(fields[k]) for k in ("party_a", "party_b") if fields.get(k)],
+            seconds=seconds,
+            tokens=sum(len(self.tokenizer.encode(b)) for v in bodies for b in v),
+            steps=0,
+            plan_seconds=float(first.timings.get("plan", 0.0)),
+            required=list(template.required_clauses),
+            outline=first.outline,
+            template=template.id,
+            required_terms=[list(template.clauses.get(s["clause"], {}).get("required_terms", []))
+                            for s in first.sections],
+            source_facts=list(first.source_facts),
+        )
+
     def run(self, system: System, doc, n: int, seed: int) -> Drafts:
         """Fill `doc`'s clause bodies with `system`: n variants, timed (CUDA synchronized)."""
         from hybrid.data.document import Segment
@@ -349,6 +413,8 @@ class Engine:
         plan_s, outline, tid, required, start, facts = 0.0, None, None, None, None, ()
         if system.kind == "retrieval":
             return self._retrieve(doc, n, seed)
+        if system.kind == "draft":
+            return self._draft(doc, n, seed)
         if system.kind == "planned":
             template = template_for(doc.doc_type)
             if template is None:
@@ -395,7 +461,7 @@ class Engine:
         with self._autocast():
             allowed = skel.deal_text if system.kind == "planned" else deal_text(doc)
             results = self._fill(
-                system if system.kind != "planned" else SYSTEMS["hybrid"], sk, n, seed, allowed, start, facts
+                system if system.kind != "planned" else SYSTEMS["hybrid-beside"], sk, n, seed, allowed, start, facts
             )
         self._sync()
         fill_s = time.perf_counter() - t0

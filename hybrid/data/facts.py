@@ -18,7 +18,11 @@ precedent's own value: a precedent's names, dates, amounts and laws cannot reach
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["MARKERS", "FALLBACK", "DealFacts", "Normalized", "party_names", "defined_names", "normalize", "adapt"]
+from hybrid.data.roles import apply_roles, family_of
+
+__all__ = [
+    "MARKERS", "FALLBACK", "DealFacts", "Normalized", "party_names", "defined_names", "normalize", "adapt", "swapped"
+]
 
 MARKERS = ("[PARTY_A]", "[PARTY_B]", "[DATE]", "[AMOUNT]", "[PERCENT]", "[DURATION]", "[LAW]")
 FALLBACK = {
@@ -139,6 +143,8 @@ class DealFacts:
     percent: str | None = None
     duration: str | None = None
     law: str | None = None
+    roles: tuple = ()  # ((a precedent's role word, the deal's), ...): hybrid.data.roles.deal_roles
+    sides: tuple = ()  # (family of party A's role, of party B's): hybrid.data.roles.family_of; () = unknown
 
     def value(self, marker: str) -> str:
         key = {"[PARTY_A]": "party_a", "[PARTY_B]": "party_b", "[DATE]": "date", "[AMOUNT]": "amount",
@@ -156,6 +162,7 @@ class DealFacts:
 class Normalized:
     text: str  # the body with its facts replaced by markers
     facts: list[str] = field(default_factory=list)  # the original strings replaced (for leak checks)
+    sides: tuple = ()  # (family of [PARTY_A]'s defined role, of [PARTY_B]'s): hybrid.data.roles.family_of
 
 
 def defined_names(preamble: str) -> list[str]:
@@ -218,11 +225,29 @@ def party_names(fields: dict, preamble: str) -> tuple[list[str], list[str]]:
 
 
 def _name_pattern(names: list[str]) -> re.Pattern | None:
+    """A party's names in any case ("ACME ROBOTICS"), except a one-word defined name, which is a party only
+    as written or in capitals: "Supplier" is the party, "a supplier of parts" is none."""
     names = sorted(set(names), key=len, reverse=True)
     if not names:
         return None
-    alts = "|".join(re.escape(n) for n in names)
-    return re.compile(rf"(?:\b[Tt]he\s+)?(?<![\w-])(?:{alts})(?![\w-])", re.I)
+    alts = "|".join(
+        f"(?:{re.escape(n)}|{re.escape(n.upper())})" if re.fullmatch(r"[A-Z][a-z]+", n) else f"(?i:{re.escape(n)})"
+        for n in names
+    )
+    return re.compile(rf"(?:\b[Tt]he\s+)?(?<![\w-])(?:{alts})(?![\w-])")
+
+
+# a standard form's cover-page terms for the law and the courts ("The Governing Law governs this NDA ... in the
+# Courts"): the deal's law stands in, as [LAW] does for a contract that names its own
+_COVER_LAW = re.compile(r"\b([Tt])he Governing Law\b(?!\s+(?:and|section|clause|provision|of)\b)")
+_COVER_COURTS = re.compile(r"\b([Tt])he (?:Chosen )?Courts\b(?!\s+of\b)")
+_PARTY_LETTER = re.compile(r"\b(?:Party|PARTY) ([AB])\b")  # a contract that names its parties "Party A" and "Party B"
+_COVER_TERMS = (  # the rest of a standard form's cover page, in words the deal's own agreement uses
+    (re.compile(r"\b(?:on|in) the Cover Page\b"), "in this Agreement"),
+    (re.compile(r"\bthe Cover Page\b"), "this Agreement"),
+    (re.compile(r"\bthe (?:Term of NDA|MNDA Term|NDA Term)\b"), "the term of this Agreement"),
+    (re.compile(r"\bthe Confidentiality Period\b"), "the confidentiality period this Agreement states"),
+)
 
 
 def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
@@ -235,9 +260,14 @@ def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
             return marker
         return pattern.sub(repl, s) if pattern is not None else s
 
+    text = _PARTY_LETTER.sub(lambda m: f"[PARTY_{m.group(1).upper()}]", text)  # "Party A shall ..."
     a, b = party_names(fields, preamble)
     b = [n for n in b if n.lower() not in {x.lower() for x in a}]
     out = _placeholders(text, facts)
+    out = _COVER_LAW.sub(lambda m: f"{m.group(1)}he law of [LAW]", out)
+    out = _COVER_COURTS.sub(lambda m: f"{m.group(1)}he courts of [LAW]", out)
+    for pattern, words in _COVER_TERMS:
+        out = pattern.sub(words, out)
     out = sub(_name_pattern(a), "[PARTY_A]", out)
     out = sub(_name_pattern(b), "[PARTY_B]", out)
     out = sub(_AMOUNT_RE, "[AMOUNT]", out)
@@ -252,7 +282,8 @@ def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
             out,
         )
     out = sub(_LAW_RE, "[LAW]", out)
-    return Normalized(out, list(dict.fromkeys(f.strip() for f in facts)))
+    sides = tuple(next((f for f in map(family_of, names) if f), None) for names in (a, b))
+    return Normalized(out, list(dict.fromkeys(f.strip() for f in facts)), sides if any(sides) else ())
 
 
 _MARKER_RE = re.compile("|".join(re.escape(m) for m in MARKERS))
@@ -278,6 +309,39 @@ def _placeholders(text: str, facts: list[str]) -> str:
 
 
 
-def adapt(text: str, deal: DealFacts) -> str:
-    """A normalized precedent with every marker replaced by the deal's fact (or its FALLBACK phrase)."""
-    return _MARKER_RE.sub(lambda m: deal.value(m.group(0)), text)
+def swapped(sides: tuple, deal: DealFacts) -> bool:
+    """Whether a precedent's parties stand the other way round from the deal's: its [PARTY_A] plays the
+    role the deal's party B does ("Distributor" of a distributor agreement edited into a supply agreement
+    whose party A is the Supplier), by the families of their roles (hybrid.data.roles)."""
+    if not sides or not deal.sides:
+        return False
+    (pa, pb), (da, db) = sides, deal.sides
+    if pa and pa == da or pb and pb == db:
+        return False
+    return bool(pa and pa == db or pb and pb == da)
+
+
+_PARTY_SWAP = {"[PARTY_A]": "[PARTY_B]", "[PARTY_B]": "[PARTY_A]"}
+# a [DATE] the deal's effective date stands in for: the date an agreement is made, dated or starts on
+_START_DATE = re.compile(
+    r"(?:\b(?:as of|dated|effective(?: as of| on)?|made(?: on)?|entered into(?: on)?|commenc\w* (?:on|as of)|"
+    r"(?:begin|start)\w* (?:on|as of)|Effective Date[^.]{0,20}?(?:is|of|means))\s*(?:the\s+)?)$",
+    re.I,
+)
+OTHER_DATE = "the agreed date"
+
+
+def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
+    """A normalized precedent with its role words the deal's (hybrid.data.roles.apply_roles: before the
+    markers, so a fact written in is never rewritten), its party markers swapped where its parties' roles
+    stand the other way round (sides: Normalized.sides; `swapped`), and every marker replaced by the
+    deal's fact (or its FALLBACK phrase)."""
+    swap = swapped(sides, deal)
+
+    def value(m: re.Match) -> str:
+        marker = _PARTY_SWAP.get(m.group(0), m.group(0)) if swap else m.group(0)
+        if marker == "[DATE]" and not _START_DATE.search(m.string, 0, m.start()):
+            return OTHER_DATE  # an expiry or a deadline of the source's deal is not the deal's effective date
+        return deal.value(marker)
+
+    return _MARKER_RE.sub(value, apply_roles(text, deal.roles))

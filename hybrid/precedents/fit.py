@@ -116,11 +116,9 @@ def fit(p, heading: str, clause: str, budget: int, doc_types=(), holes=None, ran
         quality += 0.5
     if rank is not None:
         quality += 0.5 * max(0.0, 1 - rank / RANKED)
-    own = (
-        holes(body)
-        if holes is not None
-        else sum(body.count(f) for f in p.facts if len(f) >= 3) + len(_FIGURE.findall(body))
-    )
+    raw = " ".join(getattr(p, "precedent", p).body.split()[: int(room) + 1])  # markers still in place
+    figures = len(_FIGURE.findall(raw))  # the source deal's own dates, sums and periods: fallback phrases in a draft
+    own = holes(body) + figures if holes is not None else sum(body.count(f) for f in p.facts if len(f) >= 3) + figures
     specific = (
         100 * (len(_REFERENCE.findall(body)) + 2 * len(_REDACTION.findall(body)) + own) / max(len(body.split()), 1)
     )

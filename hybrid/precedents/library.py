@@ -76,10 +76,11 @@ class Precedent:
     heading: str
     body: str  # facts replaced by markers (hybrid.data.facts.MARKERS)
     facts: list[str] = field(default_factory=list)  # the source document's own facts that were replaced
+    sides: list = field(default_factory=list)  # role families of its [PARTY_A] and [PARTY_B] (Normalized.sides)
 
     def adapted(self, deal: DealFacts, max_words: int = 0) -> str:
         """The body with the deal's facts in the markers' place, cut to max_words words (0 = whole)."""
-        text = adapt(self.body, deal)
+        text = adapt(self.body, deal, tuple(self.sides))
         if max_words:
             words = text.split()
             if len(words) > max_words:
@@ -307,6 +308,7 @@ def build_library(corpus=None, *, progress: bool = True) -> Library:
                     s.heading,
                     n.text,
                     n.facts,
+                    list(n.sides),
                 )
             )
     return Library(out, corpus_fingerprint(root), str(root))

@@ -28,6 +28,7 @@ from dataclasses import replace
 from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
+from hybrid.data.roles import deal_roles, family_of
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
 from hybrid.precedents.fit import STANDARD_SOURCES, choose
 from hybrid.precedents.start import fact_holes
@@ -73,14 +74,17 @@ def deal_from_template(template, values: dict) -> DealFacts:
                 return v
         return None
 
+    role_a, role_b = _role(template.preamble, "party_a"), _role(template.preamble, "party_b")
     return DealFacts(
-        party_a=_role(template.preamble, "party_a") or values.get("party_a"),
-        party_b=_role(template.preamble, "party_b") or values.get("party_b"),
+        party_a=role_a or values.get("party_a"),
+        party_b=role_b or values.get("party_b"),
         date=values.get("effective_date"),
         amount=first(_AMOUNT_FIELD, _AMOUNT_VALUE),
         percent=first(re.compile(r"percent"), _PERCENT_VALUE),
         duration=first(_TERM_FIELD, _DURATION_VALUE),
         law=values.get("governing_law"),
+        roles=deal_roles(role_a, role_b, getattr(template, "defined_terms", ())),
+        sides=(family_of(role_a), family_of(role_b)) if family_of(role_a) or family_of(role_b) else (),
     )
 
 

@@ -36,6 +36,7 @@ from hybrid.common.textsafe import check_field_value, check_kind, shown
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.layout import with_bodies
 from hybrid.fidelity.foreign_facts import allowed_text
+from hybrid.templates.frames import compose_frames, unstated_terms
 from hybrid.templates.outline_schema import (
     HEADING_PATTERN,
     TITLE_PATTERN,
@@ -354,6 +355,16 @@ class Template:
 
 def _from_dict(data: dict, where: str) -> Template:
     check_template_data(data, where)
+    composed = compose_frames(data)  # required fields a frame of the template's own does not state
+    if composed is not data:
+        check_template_data(composed, where)  # a composed frame meets the rules a written one does
+        data = composed
+    for ctype, i, term in unstated_terms(data)[:1]:
+        raise TemplateError(
+            f"{where}: clause {ctype!r}: required term {term!r} at /clauses/{ctype}/required_terms/{i} is stated "
+            "by no frame, so a draft could leave it out. Add a `frame` to the clause (the sentence that opens "
+            "its section) that states it, or require a field instead (\"{field}\")."
+        )
     t = Template(**{k: v for k, v in data.items()}, path=where)
     try:
         t.validate_fields(t.example)

@@ -31,7 +31,7 @@ def world(tmp_path_factory):
     mp.undo()
 
 
-def _args(world, out, *extra, systems="hybrid,ar"):
+def _args(world, out, *extra, systems="hybrid-beside,ar"):
     """The run on tiny models; the judge is a tiny stand-in (the reference checkpoint) so CI stays fast: the default is
     smollm2-135m."""
     return [
@@ -62,7 +62,7 @@ def _args(world, out, *extra, systems="hybrid,ar"):
 
 @pytest.fixture(scope="module")
 def first_run(world):
-    """The CI command: --systems hybrid,ar --limit 2 --json (with MAUVE, on the real embedding model)."""
+    """The CI command: --systems hybrid-beside,ar --limit 2 --json (with MAUVE, on the real embedding model)."""
     out = world["root"] / "run"
     import io
     from contextlib import redirect_stdout
@@ -76,7 +76,7 @@ def first_run(world):
 def test_json_reports_every_figure_of_the_bar_for_both_systems(first_run):
     rc, result, out = first_run
     assert rc == 0
-    assert set(result["systems"]) == {"hybrid", "ar"}
+    assert set(result["systems"]) == {"hybrid-beside", "ar"}
     for name, s in result["systems"].items():
         for key in ("judge_bpb", "judge_bpb_vs_real", "ref_bpb", "self_bleu", "distinct_2", "seconds_per_draft"):
             assert isinstance(s[key], float) and s[key] > 0, (name, key, s[key])
@@ -87,7 +87,7 @@ def test_json_reports_every_figure_of_the_bar_for_both_systems(first_run):
         assert s["documents"] == 2 and s["clauses"] == 2 and s["tokens_per_second"] > 0
         assert "too small to be meaningful" in s["mauve_note"] or "not computed" in s["mauve_note"]
     assert result["judge"]["spec"].endswith("reference") and result["real"]["judge_bpb"] > 0
-    assert result["systems"]["hybrid"]["speedup_vs_ar"] > 0 and result["systems"]["ar"]["speedup_vs_ar"] is None
+    assert result["systems"]["hybrid-beside"]["speedup_vs_ar"] > 0 and result["systems"]["ar"]["speedup_vs_ar"] is None
     assert result["real"]["ref_bpb"] > 0 and result["real"]["clauses"] == 2
 
 
@@ -95,20 +95,20 @@ def test_run_writes_samples_summary_report_and_plots(first_run):
     _, result, out = first_run
     records = load_samples(out)
     assert sorted((r["system"], Path(r["doc"]).name) for r in records) == sorted(
-        (s, d) for s in ("real", "hybrid", "ar") for d in ("banners.txt", "redactions.txt"))
+        (s, d) for s in ("real", "hybrid-beside", "ar") for d in ("banners.txt", "redactions.txt"))
     gen = [r for r in records if r["system"] != "real"]
     assert all(len(r["bodies"]) == 2 and len(r["ref_nats"]) == 2 and r["seed"] == doc_seed(0, r["doc"]) for r in gen)
     report = (out / "report.md").read_text()
     assert (
-        "| hybrid |" in report
+        "| hybrid-beside |" in report
         and "| ar |" in report
         and "## Goals (issue 6)" in report
-        and "self-BLEU: hybrid" in report
+        and "self-BLEU: hybrid-beside" in report
     )
     assert (
         "## Goals (issue 14)" in report
         and "## Appendix: two whole drafts" in report
-        and "### hybrid" in report
+        and "### hybrid-beside" in report
         and "### ar" in report
     )
     assert "## Fidelity and memorization" in report and "judge bpb" in report
@@ -134,7 +134,7 @@ def test_rerun_does_not_redo_completed_samples_and_drops_a_half_written_line(wor
     assert main(_args(world, resumed, "--no-mauve")) == 0
     assert calls == [] and (resumed / SAMPLES).read_text() == before
     # add a system: only its samples run
-    assert main(_args(world, resumed, "--no-mauve", systems="hybrid,ar,hybrid-k4")) == 0
+    assert main(_args(world, resumed, "--no-mauve", systems="hybrid-beside,ar,hybrid-k4")) == 0
     assert calls == [("hybrid-k4", "banners.txt"), ("hybrid-k4", "redactions.txt")]
     run = json.loads((resumed / "summary.json").read_text())["run"]
     n_before = len(before.splitlines())
@@ -147,9 +147,9 @@ def test_rerun_does_not_redo_completed_samples_and_drops_a_half_written_line(wor
 def test_same_seed_same_drafts_in_a_fresh_run(world, first_run):
     _, _, out = first_run
     again = world["root"] / "again"
-    assert main(_args(world, again, "--no-mauve", systems="hybrid")) == 0
+    assert main(_args(world, again, "--no-mauve", systems="hybrid-beside")) == 0
     bodies = lambda d, s: {r["doc"]: r["bodies"] for r in load_samples(d) if r["system"] == s}  # noqa: E731
-    assert bodies(again, "hybrid") == bodies(out, "hybrid")
+    assert bodies(again, "hybrid-beside") == bodies(out, "hybrid-beside")
 
 
 def test_a_run_directory_with_other_settings_is_refused(world, first_run, capsys):
@@ -200,9 +200,9 @@ def _corpus_without(world, tmp_path, split):
     [
         (
             "unknown_system",
-            "unknown system 'gpt2'; valid systems: hybrid, hybrid-noprec, hybrid-edit, ar, retrieval, smollm2-ar",
+            "unknown system 'gpt2'; valid systems: hybrid, hybrid-beside, hybrid-noprec, hybrid-edit, ar, retrieval",
         ),
-        ("judge_is_a_system", "cannot judge system 'hybrid'"),
+        ("judge_is_a_system", "cannot judge system 'hybrid-beside'"),
         ("max_docs_0", "argument --max-docs: must be an integer >= 1, got '0'"),
         ("empty_split", "no documents"),
         ("no_manifest", "no manifest.jsonl"),
@@ -219,7 +219,7 @@ def test_bad_input_exits_2_with_a_clear_message(world, tmp_path, capsys, case, m
         args[args.index(flag) + 1] = value
 
     if case == "unknown_system":
-        set_arg("--systems", "hybrid,gpt2")
+        set_arg("--systems", "hybrid-beside,gpt2")
     elif case == "empty_split":
         set_arg("--corpus", str(_corpus_without(world, tmp_path, "test")))
     elif case == "no_manifest":
@@ -329,4 +329,4 @@ def test_the_dated_report_is_written_with_its_plots_and_summary(world, first_run
     assert (
         "(2026-12-01-speed_vs_quality.png)" in text and "Reproduce" in text and "--report" in text and "--judge" in text
     )
-    assert json.loads((reports / "2026-12-01-summary.json").read_text())["systems"].keys() == {"hybrid", "ar"}
+    assert json.loads((reports / "2026-12-01-summary.json").read_text())["systems"].keys() == {"hybrid-beside", "ar"}

@@ -41,6 +41,7 @@ def banners():
 def test_every_system_of_the_issue_is_in_the_table():
     assert list(SYSTEMS) == [
         "hybrid",
+        "hybrid-beside",
         "hybrid-noprec",
         "hybrid-edit",
         "ar",
@@ -55,7 +56,8 @@ def test_every_system_of_the_issue_is_in_the_table():
         "planned",
     ]
     assert (
-        SYSTEMS["hybrid"].precedents == 1
+        SYSTEMS["hybrid"].kind == "draft"
+        and SYSTEMS["hybrid-beside"].precedents == 1
         and SYSTEMS["hybrid-noprec"].precedents == 0
         and SYSTEMS["retrieval"].kind == "retrieval"
     )
@@ -120,7 +122,7 @@ def test_planned_fields_take_the_documents_fields_the_template_accepts():
     assert "not_a_field" not in fields
 
 
-@pytest.mark.parametrize("name", ["hybrid", "hybrid-noprec", "hybrid-edit", "ar", "hybrid-k4"])
+@pytest.mark.parametrize("name", ["hybrid-beside", "hybrid-noprec", "hybrid-edit", "ar", "hybrid-k4"])
 def test_a_system_fills_every_span_of_every_variant_and_the_same_seed_gives_the_same_drafts(
     name, tiny_model, tokenizer, banners
 ):
@@ -211,3 +213,21 @@ def test_planned_skips_a_doc_type_without_template_and_records_a_failed_plan(tin
     )
     none = engine.run(SYSTEMS["planned"], replace(banners, doc_type="POLICY"), n=2, seed=0)
     assert "no template for doc type 'POLICY'" in none.skipped and none.template is None
+
+
+def test_hybrid_is_exactly_what_hybrid_draft_does_by_default(tiny_model, tokenizer, banners):
+    from hybrid.draft.drafter import Drafter
+
+    engine = Engine(tiny_model, tokenizer)
+    got = engine.run(SYSTEMS["hybrid"], banners, n=2, seed=3)
+    t = load_template("supply")
+    fields = planned_fields(t, banners.fields)
+    direct = Drafter(tiny_model, tokenizer, library=engine.library()).draft(t, fields, n=2, seed=3)
+    direct = sorted(direct, key=lambda d: d.variant)
+    assert not got.skipped and got.template == "supply"
+    assert got.bodies == [[s["body"] for s in d.sections] for d in direct]  # the drafter's own path, its defaults
+    assert got.clauses == [s["clause"] for s in direct[0].sections] and got.outline == direct[0].outline
+    settings = direct[0].settings
+    assert settings["precedents"] == 1 and settings["precedent_start"] == 0.0  # edited from precedent
+    assert [s.text for s in got.segments if s.kind == "body"] == [""] * len(direct[0].sections)
+    assert any(s.kind == "heading" and direct[0].sections[0]["heading"] in s.text for s in got.segments)

@@ -35,7 +35,7 @@ FOREIGN = [
     ("The obligations bind GitHub and its successors.", "name", "GitHub"),
     ("GitHub may use the information.", "name", "GitHub"),
     ("Nothing in the Franchise Agreement applies.", "name", "Franchise Agreement"),
-    ("The Receiving Party shall protect it.", "name", "Receiving Party"),
+    ("The Licensee shall protect it.", "name", "Licensee"),
     ("Information shared with the Corporation is protected.", "name", "Corporation"),
     ("No rights in the Licensed IP are granted.", "name", "Licensed IP"),
     ("Neither party is affiliated with Google Inc.", "party", "Google Inc"),

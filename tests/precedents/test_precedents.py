@@ -8,7 +8,7 @@ import pytest
 from hybrid.cli.main import main
 from hybrid.common.errors import ConfigError
 from hybrid.data.document import Document, Section
-from hybrid.data.facts import FALLBACK, DealFacts, adapt, normalize
+from hybrid.data.facts import FALLBACK, OTHER_DATE, DealFacts, adapt, normalize
 from hybrid.data.precedent_pairs import PairMix, corrupt, with_precedents
 from hybrid.precedents.library import (
     Library,
@@ -95,8 +95,12 @@ def test_a_precedent_full_of_foreign_facts_leaks_none_after_substitution(body, f
 def test_a_marker_the_deal_does_not_give_becomes_a_neutral_phrase_never_the_precedents_value():
     n = normalize("Fees of $99,000 are due on January 5, 2021.", {}, "")
     out = adapt(n.text, DealFacts())
-    assert out == f"Fees of {FALLBACK['[AMOUNT]']} are due on {FALLBACK['[DATE]']}."
+    assert out == f"Fees of {FALLBACK['[AMOUNT]']} are due on {OTHER_DATE}."  # a due date is no effective date
     assert set(n.facts) == {"$99,000", "January 5, 2021"}
+    made = normalize("This Agreement is dated as of January 5, 2021.", {}, "").text
+    dated = adapt(made, DealFacts(date="2025-07-01"))
+    assert dated == "This Agreement is dated as of 2025-07-01."  # the date it is made: the deal's
+    assert adapt("It expires on [DATE].", DealFacts(date="2025-07-01")) == f"It expires on {OTHER_DATE}."
 
 
 def _lib(*specs) -> Library:

@@ -1,0 +1,93 @@
+"""Party role words -> the deal's own roles.
+
+Owns: the families of role words contracts call their parties by (`FAMILIES`: the side that supplies,
+the side that buys, the side that discloses, the side that receives), `deal_roles` (which word of each
+family a template's deal uses, from its preamble's defined roles and its defined terms) and
+`apply_roles` (a precedent's role words rewritten as the deal's). Knows nothing of files or models.
+
+A precedent's own parties are replaced by markers when its preamble defines them (hybrid.data.facts);
+role words it uses without defining them ("Recipient will ..." in a standard form whose cover page
+names the parties, "Contractor" in a clause cut from a contract whose preamble is elsewhere) stay.
+Left as they are they are foreign to the deal, so the precedent start masks them and the filler writes
+something else in their place; a role word of the same side is the deal's word for it, so it is written
+in instead: "Discloser retains all of its rights ... its disclosure to Recipient grants no license"
+reads "Disclosing Party retains ... to Receiving Party" in a mutual NDA that defines both.
+
+Only capitalized role words change (as written, or in capitals in a conspicuous clause); the common
+noun ("a supplier of components") is no party.
+"""
+
+import re
+
+__all__ = ["FAMILIES", "family_of", "deal_roles", "apply_roles"]
+
+FAMILIES = {
+    "provider": (
+        "Service Provider",
+        "Supplier",
+        "Vendor",
+        "Seller",
+        "Manufacturer",
+        "Provider",
+        "Licensor",
+        "Contractor",
+        "Consultant",
+        "Franchisor",
+        "Host",
+        "Rights Holder",
+    ),
+    "customer": (
+        "Buyer",
+        "Purchaser",
+        "Customer",
+        "Client",
+        "Licensee",
+        "Distributor",
+        "Reseller",
+        "Franchisee",
+        "Sponsor",
+    ),
+    "discloser": ("Disclosing Party", "Discloser"),
+    "recipient": ("Receiving Party", "Recipient"),
+    "agreement": ("Agreement", "MNDA", "NDA"),  # what a standard form calls itself ("this NDA")
+}
+
+
+def family_of(role: str | None) -> str | None:
+    """The family a role word belongs to ("Licensee" -> "customer"), None when it is in none."""
+    for family, words in FAMILIES.items():
+        if role in words:
+            return family
+    return None
+
+
+def deal_roles(role_a: str | None, role_b: str | None, defined_terms=()) -> tuple[tuple[str, str], ...]:
+    """((precedent word, the deal's word), ...), longest word first: every word of a family the deal
+    names a party of (role_a, role_b: the roles its preamble defines; defined_terms: the template's,
+    where a mutual agreement defines "Disclosing Party" and "Receiving Party") becomes the deal's word
+    for that family; families the deal has no word for are left alone (a mutual agreement's parties
+    are each a "Party": a precedent's "Supplier" has no side there)."""
+    target: dict[str, str] = {}
+    for role in (role_a, role_b, *[t for t in defined_terms if family_of(t) != "agreement"]):
+        family = family_of(role)
+        if family and family not in target:
+            target[family] = role
+    if "Agreement" in defined_terms:  # every template calls itself (the "Agreement")
+        target["agreement"] = "Agreement"
+    pairs = [(w, target[f]) for f, words in FAMILIES.items() if f in target for w in words if w != target[f]]
+    return tuple(sorted(pairs, key=lambda p: -len(p[0])))
+
+
+def _pattern(pairs) -> re.Pattern:
+    words = sorted({w for p in pairs for w in (p[0], p[0].upper())}, key=len, reverse=True)
+    alts = "|".join(map(re.escape, words))
+    return re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])")
+
+
+def apply_roles(text: str, pairs) -> str:
+    """text with each role word of `pairs` (deal_roles) replaced by the deal's, as written ("Recipient's"
+    -> "Receiving Party's") or in capitals ("RECIPIENT" -> "RECEIVING PARTY"); lower case untouched."""
+    if not pairs:
+        return text
+    to = {w.upper(): d.upper() for w, d in pairs if w.upper() != w} | {w: d for w, d in pairs}  # "NDA" stays a word
+    return _pattern(pairs).sub(lambda m: to[m.group(0)], text)

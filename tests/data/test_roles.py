@@ -1,0 +1,68 @@
+from hybrid.data.facts import DealFacts, adapt
+from hybrid.data.roles import apply_roles, deal_roles, family_of
+
+
+def test_families_sort_role_words_by_side():
+    assert family_of("Licensee") == "customer"
+    assert family_of("Rights Holder") == "provider"
+    assert family_of("Recipient") == "recipient"
+    assert family_of("Acme") is None
+
+
+def test_a_supply_deal_writes_its_own_roles_for_the_precedents():
+    pairs = deal_roles("Supplier", "Buyer", ["Agreement", "Supplier", "Buyer"])
+    text = "Vendor shall ship to Customer. THE SELLER WARRANTS. A supplier of parts is no party."
+    want = "Supplier shall ship to Buyer. THE SUPPLIER WARRANTS. A supplier of parts is no party."
+    assert apply_roles(text, pairs) == want
+
+
+def test_a_mutual_nda_maps_discloser_and_recipient_only_when_it_defines_them():
+    defined = ["Agreement", "Party", "Disclosing Party", "Receiving Party"]
+    pairs = deal_roles(None, None, defined)
+    out = apply_roles("Discloser's rights survive; this NDA binds Recipient, not Recipients.", pairs)
+    assert out == "Disclosing Party's rights survive; this Agreement binds Receiving Party, not Recipients."
+    bare = deal_roles(None, None, ["Agreement", "Party"])  # no side of its own: a Supplier stays a Supplier
+    assert apply_roles("Supplier and Recipient", bare) == "Supplier and Recipient"
+
+
+def test_an_acronym_self_name_keeps_its_case_class():
+    pairs = deal_roles(None, None, ["Agreement"])
+    assert apply_roles("THIS NDA; this MNDA", pairs) == "THIS Agreement; this Agreement"
+
+
+def test_adapt_maps_roles_before_the_markers_so_a_fact_is_never_rewritten():
+    deal = DealFacts(party_a="Vendor Holdings LLC", roles=deal_roles("Supplier", "Buyer", ["Agreement"]))
+    assert adapt("[PARTY_A] and Vendor", deal) == "Vendor Holdings LLC and Supplier"
+
+
+def test_a_one_word_defined_role_is_a_party_only_as_written_or_in_capitals():
+    from hybrid.data.facts import normalize
+
+    n = normalize(
+        'Acme Corp. ("Supplier") sells parts. The Supplier is a supplier of parts; SUPPLIER SHALL.',
+        {"party_a": "Acme Corp."},
+        'Acme Corp. ("Supplier")',
+    )
+    assert n.text == '[PARTY_A] ("[PARTY_A]") sells parts. [PARTY_A] is a supplier of parts; [PARTY_A] SHALL.'
+    assert n.sides == ("provider", None)
+
+
+def test_a_standard_forms_cover_page_terms_become_the_deals_words():
+    from hybrid.data.facts import normalize
+
+    n = normalize("The Governing Law governs; either party may sue in the Courts, per the Cover Page.", {}, "")
+    assert n.text == "The law of [LAW] governs; either party may sue in the courts of [LAW], per this Agreement."
+
+
+def test_a_precedent_whose_parties_stand_the_other_way_round_is_swapped():
+    from hybrid.data.facts import normalize
+
+    n = normalize(
+        "[Distributor] buys from Maker.", {}, 'Big Distro LLC ("Distributor") and Maker Inc. ("Manufacturer")'
+    )
+    assert n.sides == ("customer", "provider")
+    supply = DealFacts(party_a="Supplier", party_b="Buyer", sides=("provider", "customer"))
+    body = "[PARTY_A] shall buy the Products from [PARTY_B]."
+    assert adapt(body, supply, n.sides) == "Buyer shall buy the Products from Supplier."
+    assert adapt(body, supply, ("provider", "customer")) == "Supplier shall buy the Products from Buyer."
+    assert adapt(body, supply, ()) == "Supplier shall buy the Products from Buyer."  # unknown: as it stands
