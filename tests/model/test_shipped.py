@@ -78,7 +78,8 @@ def test_ship_copies_the_adapter_and_names_its_base_without_the_optimizer_state(
     assert names == sorted(shipped.SHIPPED_FILES) and STATE_FILE not in names
     meta = json.loads((shipped_dir / "adapt.json").read_text())
     assert meta["base"] == BASE and meta["base_weights_sha256"] == pretrained.weights_sha256(world["base"])
-    assert meta["base_gguf_sha256"] == pretrained.BASES[BASE].member_sha256 and meta["fetch"] == f"hybrid model fetch {BASE}"
+    assert meta["base_gguf_sha256"] == pretrained.BASES[BASE].member_sha256
+    assert meta["fetch"] == f"hybrid model fetch {BASE}"
     assert (shipped_dir / "adapter_model.safetensors").read_bytes() == (
         world["run"] / "adapter_model.safetensors"
     ).read_bytes()
