@@ -5,7 +5,8 @@ first --sections sections, and scores every clause body exactly as `hybrid eval 
 (evals.judge.clause_nats: the 64 tokens of the document before each clause, its first 128 words)
 twice per judge: the real bodies, and the same bodies with their words shuffled (seeded; both
 written with single spaces, so both have the same bytes). Reports bits/byte of each, their ratio
-(shuffled / real: far above 1 = the judge discriminates), seconds and scored tokens per second.
+(shuffled / real: far above 1 = the judge discriminates), seconds and scored tokens per second
+(after one untimed warm-up passage) and load time.
 The same-run baseline is the smollm2-135m judge on the same passages (speed ratio gemma3 / smollm2),
 when it is fetched.
 
@@ -56,6 +57,7 @@ def passages(corpus, docs: int, sections: int):
 
 
 def score(judge, items) -> dict:
+    clause_nats(judge, items[0][0], items[0][1])  # warm-up (first-call allocations), not timed
     res = {}
     for arm, k in (("real", 1), ("shuffled", 2)):
         nats = nbytes = tokens = 0
