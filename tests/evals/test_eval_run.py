@@ -203,6 +203,9 @@ def _corpus_without(world, tmp_path, split):
             "unknown system 'gpt2'; valid systems: hybrid, hybrid-beside, hybrid-noprec, hybrid-edit, ar, retrieval",
         ),
         ("judge_is_a_system", "cannot judge system 'hybrid-beside'"),
+        # --judge auto with a system drafting with SmolLM2: gemma3-270m, not fetched in this cache
+        ("auto_judge_smollm2", "judge gemma3-270m: judge 'gemma3-270m' is not fetched yet"),
+        ("smollm2_judges_smollm2", "--judge smollm2-135m cannot judge system 'smollm2-ar'"),
         ("max_docs_0", "argument --max-docs: must be an integer >= 1, got '0'"),
         ("empty_split", "no documents"),
         ("no_manifest", "no manifest.jsonl"),
@@ -242,6 +245,9 @@ def test_bad_input_exits_2_with_a_clear_message(world, tmp_path, capsys, case, m
         set_arg("--n-variants", "0")
     elif case == "judge_is_a_system":
         set_arg("--judge", str(world["drafting"]))
+    elif case in ("auto_judge_smollm2", "smollm2_judges_smollm2"):
+        set_arg("--systems", "hybrid,smollm2-ar")
+        set_arg("--judge", "auto" if case == "auto_judge_smollm2" else "smollm2-135m")
     elif case == "max_docs_0":
         args += ["--max-docs", "0"]
     assert main(args) == 2
@@ -306,7 +312,7 @@ def test_a_judge_that_shares_weights_with_a_system_is_refused_naming_another_jud
     from hybrid.common.errors import ConfigError
 
     assert lineage("smollm2-135m") & {"base:smollm2-135m"}
-    with pytest.raises(ConfigError, match=r"cannot judge system 'smollm2-ar'.*--judge checkpoints/reference"):
+    with pytest.raises(ConfigError, match=r"cannot judge system 'smollm2-ar'.*--judge gemma3-270m"):
         check_independent("smollm2-135m", {"hybrid": str(world["drafting"]), "smollm2-ar": "smollm2-135m"})
     with pytest.raises(ConfigError, match="weights:"):  # the same weights under another path
         copy = world["root"] / "judge-copy"

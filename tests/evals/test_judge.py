@@ -78,7 +78,7 @@ def test_lineage_names_the_base_a_model_was_initialized_from(tmp_path):
     with pytest.raises(
         ConfigError,
         match=r"cannot judge system 'hybrid'.*base:smollm2-135m.*use another judge, e\.g\. --judge "
-              r"checkpoints/reference",
+              r"gemma3-270m",
     ):
         check_independent("smollm2-135m", {"hybrid": str(d)})
     other = tmp_path / "other"
