@@ -169,6 +169,9 @@ class _Progress:
             self.plan_bar.close()
         print(f"outline: {len(ev.outline['sections'])} sections", file=sys.stderr)
 
+    def precedents(self, ev):
+        pass
+
     def fill_step(self, ev):
         if self.fill_bar is None:
             self.fill_bar = _bar(total=ev.steps, desc="fill", unit="step")
