@@ -155,6 +155,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     from hybrid.cli.model import add_parsers as add_model_parsers
     from hybrid.cli.plan import add_parsers as add_plan_parsers
     from hybrid.cli.precedents import add_parsers as add_precedent_parsers
+    from hybrid.cli.serve import add_parsers as add_serve_parsers
 
     parser = _Parser(
         prog="hybrid",
@@ -168,6 +169,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     add_draft_parsers(sub)
     add_precedent_parsers(sub)
     add_model_parsers(sub)
+    add_serve_parsers(sub)
     return parser
 
 
