@@ -69,18 +69,18 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
         return _error(e, 413 if str(e).startswith("request too large") else 400)
 
     @app.get("/")
-    def index():
+    async def index():
         return Response(_static("index.html"), media_type=_STATIC["index.html"])
 
     @app.get("/static/{name}")
-    def static(name: str):
+    async def static(name: str):
         if name not in _STATIC:
             return JSONResponse({"error": f"no such file: {name[:80]!r}"}, status_code=404)
         return Response(_static(name), media_type=_STATIC[name])
 
     @app.get("/api/templates")
-    def list_templates():
-        return {"templates": [template_form(templates.get(t)) for t in templates.shipped()],
+    async def list_templates():
+        return {"templates": templates.forms(),
                 "libraries": list(libraries), "max_n": max_n}
 
     @app.get("/api/templates/{key}")

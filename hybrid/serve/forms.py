@@ -62,9 +62,22 @@ class Templates:
 
     def __init__(self):
         self.uploads: OrderedDict[str, Template] = OrderedDict()
+        self._forms: dict[str, tuple[int, dict]] = {}  # id -> (file mtime_ns, form): parsed once per file version
 
     def shipped(self) -> list[str]:
         return sorted(p.stem for p in TEMPLATES_DIR.glob("*.json"))
+
+    def forms(self) -> list[dict]:
+        """The form of every shipped template; a file is parsed again only when it changed (the list must
+        answer quickly while a draft holds the CPU)."""
+        out = []
+        for tid in self.shipped():
+            mtime = (TEMPLATES_DIR / f"{tid}.json").stat().st_mtime_ns
+            cached = self._forms.get(tid)
+            if cached is None or cached[0] != mtime:
+                cached = self._forms[tid] = (mtime, template_form(self.get(tid)))
+            out.append(cached[1])
+        return out
 
     def get(self, key) -> Template:
         """The template of a key; an unknown one fails with `hybrid draft`'s message, a path is refused."""
