@@ -132,6 +132,11 @@ def _cmd_draft(args) -> int:
             f"or --example (required: {', '.join(template.required_fields)})."
         )
     fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
+    library = None
+    if args.library is not None:  # an unknown name fails here, before the model loads
+        from hybrid.precedents.user import drafting_library
+
+        library = drafting_library(args.library)
     out = Path(args.out) if args.out is not None else _default_out(template.id)
     names = draft_names(args.n, args.format)
     recovered = False
@@ -142,7 +147,7 @@ def _cmd_draft(args) -> int:
     with OutputLock(out):
         recovered = _recover(out) or recovered
         check_out_dir(out, args.force, names, recovered)  # again, now that no other run can write here
-        return _draft_into(out, args, template, fields, steps, guidance, params)
+        return _draft_into(out, args, template, fields, steps, guidance, params, library)
 
 
 def _recover(out: Path) -> bool:
@@ -192,7 +197,7 @@ def _bar(**kw):
     return tqdm(file=sys.stderr, leave=False, **kw)
 
 
-def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
+def _draft_into(out: Path, args, template, fields, steps, guidance, params, library=None) -> int:
     import torch
 
     from hybrid.common.precision import resolve_precision
@@ -209,6 +214,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         headings=args.headings,
         filler=args.filler,
         fill_config=config,
+        library=library,
     )
     t_load = time.perf_counter() - t0
     print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
@@ -391,6 +397,9 @@ def add_parsers(subparsers) -> None:
     from hybrid.cli.precedents import add_draft_arguments
 
     add_draft_arguments(d)
+    d.add_argument("--library", default=None, metavar="NAME",
+                   help="draft from your own precedents first (`hybrid library add DIR --name NAME`); clause types "
+                   "it lacks come from the shipped library")
     d.add_argument("--seed", type=SEED, default=0, help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
     d.add_argument("--temperature", type=float_range(0), default=None, help="0 = greedy (default: 0.8)")
     d.add_argument(

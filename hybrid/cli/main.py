@@ -152,6 +152,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     """The whole CLI. `argv` (the arguments about to be parsed) lets `eval run` and its harness be
     imported only when the command is `eval` (None: build everything)."""
     from hybrid.cli.draft import add_parsers as add_draft_parsers
+    from hybrid.cli.library import add_parsers as add_library_parsers
     from hybrid.cli.model import add_parsers as add_model_parsers
     from hybrid.cli.plan import add_parsers as add_plan_parsers
     from hybrid.cli.precedents import add_parsers as add_precedent_parsers
@@ -170,6 +171,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     add_precedent_parsers(sub)
     add_model_parsers(sub)
     add_serve_parsers(sub)
+    add_library_parsers(sub)
     return parser
 
 

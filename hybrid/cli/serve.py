@@ -24,10 +24,30 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _drafters(base):
+    """drafter_for(library name): the base Drafter for the shipped library, one Drafter per user library
+    (hybrid.precedents.user.drafting_library) sharing its model, made on first use."""
+    from hybrid.draft.drafter import Drafter
+    from hybrid.precedents.user import drafting_library
+
+    made = {}
+
+    def drafter_for(name):
+        if name in (None, "shipped"):
+            return base
+        if name not in made:
+            made[name] = Drafter(base.model, base.tokenizer, filler=base.filler, record=base.record, path=base.path,
+                                 library=drafting_library(name))
+        return made[name]
+
+    return drafter_for
+
+
 def _cmd_serve(args) -> int:
     import uvicorn
 
     from hybrid.draft.drafter import Drafter
+    from hybrid.precedents.user import user_libraries
     from hybrid.serve.app import create_app
 
     if not is_loopback(args.host):
@@ -38,7 +58,8 @@ def _cmd_serve(args) -> int:
         )
     drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None)
     defaults = {"steps": args.steps} if args.steps is not None else {}
-    app = create_app(lambda library: drafter, max_n=args.max_n, defaults=defaults)
+    names = user_libraries()
+    app = create_app(_drafters(drafter), max_n=args.max_n, defaults=defaults, libraries=("shipped", *names))
     print(f"hybrid workbench: http://{args.host}:{args.port}/", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -98,6 +98,10 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
     @app.post("/api/drafts")
     async def start(request: Request):
         checked = draft_request(await _json_body(request), templates, max_n)
+        if checked["library"] not in (None, *libraries):
+            raise RequestError(f"unknown library {checked['library'][:80]!r}; this server offers: "
+                               f"{', '.join(libraries)} (add one with `hybrid library add DIR --name NAME`).",
+                               "library")
         try:
             job = jobs.start(checked)
         except Busy as e:

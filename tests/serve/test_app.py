@@ -221,3 +221,38 @@ def test_the_server_writes_no_file(drafted, tmp_path, monkeypatch):
     n = len(next(e for e in events if e["event"] == "rank")["drafts"][0]["sections"])
     assert client.post(f"/api/drafts/{job}/export", json={"picks": [1] * n, "format": "docx"}).status_code == 200
     assert set(os.listdir(".")) == before
+
+
+def test_the_page_selects_a_library_the_server_offers(drafter, capsys):
+    from fastapi.testclient import TestClient
+
+    from hybrid.serve.app import create_app
+
+    asked = []
+
+    def drafter_for(name):
+        asked.append(name)
+        return drafter
+
+    with TestClient(create_app(drafter_for, defaults={"steps": 2}, libraries=("shipped", "firm"))) as c:
+        assert c.get("/api/templates").json()["libraries"] == ["shipped", "firm"]
+        r = _draft(c, library="nope")
+        assert r.status_code == 400 and r.json()["field"] == "library" and "unknown library 'nope'" in r.json()["error"]
+        r = _draft(c, library="firm", n=1)
+        assert r.status_code == 202
+        assert _events(c, r.json()["job"])[-1]["event"] == "done" and asked == ["firm"]
+
+
+def test_hybrid_serve_binds_loopback_and_warns_for_another_host(monkeypatch, capsys, drafter):
+    import uvicorn
+
+    from hybrid.draft.drafter import Drafter
+
+    runs = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: runs.append((app, host, port)))
+    monkeypatch.setattr(Drafter, "from_pretrained", classmethod(lambda cls, *a, **k: drafter))
+    assert main(["serve", "--threads", "1"]) == 0
+    assert runs[-1][1:] == ("127.0.0.1", 8000) and "warning" not in capsys.readouterr().err
+    assert main(["serve", "--host", "0.0.0.0", "--port", "8123", "--threads", "1"]) == 0
+    assert runs[-1][1:] == ("0.0.0.0", 8123) and "warning: --host 0.0.0.0" in capsys.readouterr().err
+    assert main(["serve", "--port", "0"]) == 2 and "--port" in capsys.readouterr().err
