@@ -79,7 +79,7 @@ def _default_out(template_id: str) -> Path:
     return out
 
 
-def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
+def _write_drafts(out: Path, drafts, fmt: str, report: dict, redline: bool = False) -> list[Path]:
     """Each draft and the report staged inside `out`, then committed as one set (hybrid.common.outdir.FileSet):
     a kill leaves the previous set or this one, never a mix. The caller holds the directory's lock."""
     names = [_draft_name(d.rank, len(drafts), fmt) for d in drafts]
@@ -89,7 +89,7 @@ def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
     with FileSet(out, owned=True) as fs:
         for d, name in zip(drafts, names):
             if fmt == "docx":
-                d.to_docx(fs.path(name))
+                d.to_docx(fs.path(name), redline=redline)
             else:
                 fs.path(name).write_text(d.markdown if fmt == "md" else d.text, encoding="utf-8")
         fs.path(REPORT).write_text(
@@ -123,6 +123,9 @@ def _cmd_draft(args) -> int:
             f"--commit chooses the diffusion filler's commits: it needs --filler diffusion, got --filler {args.filler} "
             f"with --commit {args.commit}."
         )
+    if args.redline and args.format != "docx":
+        raise OutputError(f"--redline writes each clause as tracked changes in Word: it needs --format docx, got "
+                          f"--format {args.format}.")
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
     params = sampling_params(sampling, DRAFT_SAMPLING)
     template = load_template(args.template)
@@ -275,7 +278,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params, libr
             for d in drafts
         ],
     }
-    paths = _write_drafts(out, drafts, args.format, report)
+    paths = _write_drafts(out, drafts, args.format, report, redline=args.redline)
     if args.json:
         rows = [
             {"rank": d.rank, "score": d.score, "scores": d.scores, "text": d.text, "path": str(p)}
@@ -408,7 +411,10 @@ def add_parsers(subparsers) -> None:
     d.add_argument("--headings", choices=("template", "planned"), default="template",
                    help="title and section headings from the template's defaults for the planned clauses (default), "
                         "or the planner's own words")
-    d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md)")
+    d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md; sources: "
+                   "footnotes in md, Word comments in docx)")
+    d.add_argument("--redline", action="store_true",
+                   help="with --format docx: each clause drafted from precedent as tracked changes against its source")
     d.add_argument(
         "--out", metavar="DIR", type=out_dir, default=None, help="output directory (default: drafts/<template>-<time>)"
     )

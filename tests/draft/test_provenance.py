@@ -64,3 +64,31 @@ def test_the_redline_docx_tracks_deletions_and_insertions(tmp_path):
     assert len(document.comments) == 1  # the sources stay a comment in the redline too
     plain = docx.Document(str(_draft().to_docx(tmp_path / "p.docx")))
     assert not list(plain.element.body.iterfind(".//w:ins", ns))  # the redline is optional
+
+
+def test_hybrid_draft_redline_needs_docx_and_writes_tracked_changes(tmp_path, capsys, tiny_model, tokenizer,
+                                                                     monkeypatch):
+    from hybrid.cli.main import main
+    from hybrid.draft.drafter import Drafter
+
+    out = tmp_path / "md"
+    assert main(["draft", "mutual-nda", "--example", "--redline", "--out", str(out)]) == 2
+    assert "--redline" in capsys.readouterr().err and not out.exists()
+    from hybrid.precedents.library import Library, Precedent
+    from hybrid.templates.template import load_template
+
+    t = load_template("mutual-nda")
+    lib = Library([Precedent(f"firm/a.txt#{i}", "firm/a.txt", "firm", "CC-BY-4.0", "MUTUAL NDA", c, c,
+                             "[PARTY_A] and [PARTY_B] keep this clause from [DATE] under the laws of [LAW] always.")
+                   for i, c in enumerate(t.clause_types, 1)], "fp")
+    monkeypatch.setattr(Drafter, "from_pretrained",
+                        classmethod(lambda cls, *a, **k: Drafter(tiny_model, tokenizer, library=lib)))
+    out = tmp_path / "docx"
+    assert main(["draft", "mutual-nda", "--example", "-n", "1", "--steps", "2", "--format", "docx", "--redline",
+                 "--out", str(out)]) == 0
+    document = docx.Document(str(out / "draft-1.docx"))
+    import json
+
+    cited = json.loads((out / "drafts.json").read_text())["drafts"][0]["precedents"]
+    assert "<w:ins " in document.element.xml and "<w:del " in document.element.xml
+    assert len(document.comments) == len(cited) and all("firm/a.txt, section" in c.text for c in document.comments)

@@ -97,7 +97,7 @@ def test_draft_compare_pick_and_download(page, server, tmp_path):
     assert len(comments) == n_sections and all("firm/nda-" in c for c in comments)
 
 
-def test_bad_input_shows_the_error_next_to_its_field(page, server):
+def test_bad_input_shows_the_error_next_to_its_field(page, server, tmp_path):
     _fill(page, {**NDA.example, "effective_date": "yesterday"})
     page.click("#draft")
     err = page.locator(".error[data-for='effective_date']")
@@ -108,6 +108,14 @@ def test_bad_input_shows_the_error_next_to_its_field(page, server):
     page.click("#draft")
     err.wait_for(state="visible")
     assert "missing required field 'effective_date'" in err.inner_text()
+    # a malformed template file: the loader's message next to the upload box, the form unchanged
+    bad = tmp_path / "mine.json"
+    bad.write_text('{"id": "mine", "fields": ')
+    page.set_input_files("#upload", str(bad))
+    up = page.locator(".error[data-for='upload']")
+    up.wait_for(state="visible")
+    assert "uploaded file 'mine.json': not valid JSON" in up.inner_text()
+    assert page.input_value("#template") == "mutual-nda"
     assert server[1].state.jobs.jobs == {}  # nothing was started
 
 
