@@ -13,7 +13,7 @@ from hybrid.cli.main import main
 from hybrid.draft.docx_export import xml_safe
 from hybrid.templates.template import load_template
 
-from _workbench import read_events
+from _workbench import client, drafter, make_app, read_events  # noqa: F401 (fixtures)
 
 NDA = load_template("mutual-nda")
 

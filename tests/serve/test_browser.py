@@ -18,6 +18,8 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed
 from hybrid.draft.docx_export import xml_safe  # noqa: E402
 from hybrid.templates.template import load_template  # noqa: E402
 
+from _workbench import drafter, make_app, server  # noqa: E402, F401 (fixtures)
+
 NDA = load_template("mutual-nda")
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "workbench.png"
 
