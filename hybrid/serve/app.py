@@ -68,6 +68,14 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
     async def _bad_request(request, e):
         return _error(e, 413 if str(e).startswith("request too large") else 400)
 
+    _page_routes(app, templates, libraries, max_n)
+    _draft_routes(app, jobs, templates, libraries, max_n)
+    return app
+
+
+def _page_routes(app, templates: Templates, libraries, max_n: int) -> None:
+    """The page, its static files and the templates' forms (listed, one by key, uploaded)."""
+
     @app.get("/")
     async def index():
         return Response(_static("index.html"), media_type=_STATIC["index.html"])
@@ -95,6 +103,23 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
         key, t = templates.upload(body.get("name"), body.get("text"))
         return {"key": key, **template_form(t)}
 
+
+async def _sse(job):
+    """A job's events as server-sent events, from the first, until its terminal one."""
+    sent = 0
+    while True:
+        while sent < len(job.events):
+            ev = job.events[sent]
+            sent += 1
+            yield f"event: {ev['kind']}\ndata: {json.dumps(ev, allow_nan=False, default=str)}\n\n"
+            if ev["kind"] in _TERMINAL:
+                return
+        await asyncio.sleep(0.05)
+
+
+def _draft_routes(app, jobs: Jobs, templates: Templates, libraries, max_n: int) -> None:
+    """Start a draft, follow its events, cancel it, download a draft assembled from its variants."""
+
     @app.post("/api/drafts")
     async def start(request: Request):
         checked = draft_request(await _json_body(request), templates, max_n)
@@ -116,20 +141,8 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
 
     @app.get("/api/drafts/{job_id}/events")
     async def events(job_id: str):
-        job = _job(job_id)
-
-        async def stream():
-            sent = 0
-            while True:
-                while sent < len(job.events):
-                    ev = job.events[sent]
-                    sent += 1
-                    yield f"event: {ev['kind']}\ndata: {json.dumps(ev, allow_nan=False, default=str)}\n\n"
-                    if ev["kind"] in _TERMINAL:
-                        return
-                await asyncio.sleep(0.05)
-
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+        return StreamingResponse(_sse(_job(job_id)), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
 
     @app.post("/api/drafts/{job_id}/cancel")
     def cancel(job_id: str):
@@ -149,5 +162,3 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
         name = f"{stem}{'-redline' if body.get('redline') else ''}.{fmt}"
         return Response(data, media_type=EXPORT_FORMATS[fmt],
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
-
-    return app
