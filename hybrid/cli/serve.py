@@ -13,6 +13,7 @@ from hybrid.common.options import add_threads, int_range
 __all__ = ["add_parsers", "is_loopback"]
 
 DEFAULT_HOST = "127.0.0.1"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")  # the Host headers a loopback-bound server answers
 
 
 def is_loopback(host: str) -> bool:
@@ -59,7 +60,9 @@ def _cmd_serve(args) -> int:
     drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None)
     defaults = {"steps": args.steps} if args.steps is not None else {}
     names = user_libraries()
-    app = create_app(_drafters(drafter), max_n=args.max_n, defaults=defaults, libraries=("shipped", *names))
+    hosts = LOOPBACK_NAMES if is_loopback(args.host) else None
+    app = create_app(_drafters(drafter), max_n=args.max_n, defaults=defaults, libraries=("shipped", *names),
+                     allowed_hosts=hosts)
     print(f"hybrid workbench: http://{args.host}:{args.port}/", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -41,6 +41,9 @@ def _error(e: HybridError, status: int = 400) -> JSONResponse:
 
 async def _json_body(request: Request):
     """The request's JSON, at most MAX_BODY bytes (a longer one is refused while it is read)."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        # a cross-site form can send text/plain without asking; application/json needs the browser's consent
+        raise RequestError("a request body must be JSON sent as Content-Type: application/json.")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise RequestError(f"request too large: at most {MAX_BODY} bytes, got {declared}.")
@@ -57,10 +60,16 @@ async def _json_body(request: Request):
 
 
 def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None = None,
-               libraries=("shipped",)) -> FastAPI:
+               libraries=("shipped",), allowed_hosts=None) -> FastAPI:
     """The app. drafter_for(library name or None) -> the Drafter that drafts from it; defaults: extra
-    Drafter.stream arguments of every draft (e.g. steps); libraries: the names the page offers."""
+    Drafter.stream arguments of every draft (e.g. steps); libraries: the names the page offers;
+    allowed_hosts: the Host headers answered (None: any; `hybrid serve` on a loopback address answers only
+    its own names, so a web page elsewhere cannot reach it by rebinding a domain to 127.0.0.1)."""
     app = FastAPI(title="hybrid drafting workbench", docs_url=None, redoc_url=None, openapi_url=None)
+    if allowed_hosts:
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     templates, jobs = Templates(), Jobs(drafter_for, defaults)
     app.state.jobs, app.state.templates = jobs, templates
 

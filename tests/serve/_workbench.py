@@ -61,10 +61,12 @@ def client(make_app):
 
 @pytest.fixture
 def server(make_app):
-    """A real uvicorn server on a free local port, in a thread: its base URL."""
+    """A real uvicorn server on a free local port, in a thread: (its base URL, the app)."""
     import uvicorn
 
-    app = make_app()
+    from hybrid.cli.serve import LOOPBACK_NAMES
+
+    app = make_app(allowed_hosts=LOOPBACK_NAMES)  # as `hybrid serve` on 127.0.0.1
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

@@ -250,9 +250,22 @@ def test_hybrid_serve_binds_loopback_and_warns_for_another_host(monkeypatch, cap
 
     runs = []
     monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: runs.append((app, host, port)))
+    monkeypatch.setattr("hybrid.precedents.user.user_libraries", lambda: [])
     monkeypatch.setattr(Drafter, "from_pretrained", classmethod(lambda cls, *a, **k: drafter))
     assert main(["serve", "--threads", "1"]) == 0
     assert runs[-1][1:] == ("127.0.0.1", 8000) and "warning" not in capsys.readouterr().err
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123", "--threads", "1"]) == 0
     assert runs[-1][1:] == ("0.0.0.0", 8123) and "warning: --host 0.0.0.0" in capsys.readouterr().err
     assert main(["serve", "--port", "0"]) == 2 and "--port" in capsys.readouterr().err
+
+
+def test_a_cross_site_request_cannot_start_a_draft(make_app):
+    from fastapi.testclient import TestClient
+
+    with TestClient(make_app()) as c:  # a form post from another site comes as text/plain
+        body = json.dumps({"template": "mutual-nda", "fields": GOOD})
+        r = c.post("/api/drafts", content=body, headers={"content-type": "text/plain"})
+        assert r.status_code == 400 and "application/json" in r.json()["error"] and c.app.state.jobs.jobs == {}
+    with TestClient(make_app(allowed_hosts=["127.0.0.1", "localhost"]), base_url="http://127.0.0.1:8000") as c:
+        assert c.get("/").status_code == 200
+        assert c.get("/", headers={"host": "evil.example:8000"}).status_code == 400  # a rebound domain
