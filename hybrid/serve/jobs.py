@@ -8,7 +8,6 @@ written to disk: a cancelled or failed draft leaves nothing behind.
 """
 
 import threading
-import time
 import uuid
 from collections import OrderedDict
 
@@ -32,13 +31,10 @@ class Job:
         self.drafts = None
         self.state = "running"  # running, done, cancelled, failed
         self._cancel = threading.Event()
-        self._changed = threading.Condition()
-        self.started = time.monotonic()
 
     def push(self, event: dict) -> None:
-        with self._changed:
-            self.events.append(event)
-            self._changed.notify_all()
+        """Append a page event (one list append: readers see whole events, in order)."""
+        self.events.append(event)
 
     def cancel(self) -> None:
         self._cancel.set()
