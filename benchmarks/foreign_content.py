@@ -56,7 +56,7 @@ def _md_bodies(text: str) -> list[str]:
     text = text.split("\n---\n")[0]
     out = []
     for part in re.split(r"^## \d+\. .*$", text, flags=re.M)[1:]:
-        lines = [ln for ln in part.strip().split("\n") if not ln.startswith("Drafted from precedent:")]
+        lines = [ln for ln in part.strip().split("\n") if not ln.startswith(("Drafted from precedent:", "[^s"))]
         out.append(re.sub(r"\\(.)", r"\1", "\n".join(lines).strip()))
     return out
 

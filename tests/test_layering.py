@@ -14,7 +14,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "hybrid"
 
 ORDER = ["common", "data", "tokenizer", "model", "fidelity", "templates", "plan", "precedents", "skeleton", "fill",
-         "rank", "train", "draft", "cli"]
+         "rank", "train", "draft", "serve", "cli"]
 """Bottom to top: the shared pieces, then the stages in pipeline order, then the entry points."""
 
 MAX_TOP_LEVEL_MODULES = 15

@@ -79,7 +79,7 @@ def _default_out(template_id: str) -> Path:
     return out
 
 
-def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
+def _write_drafts(out: Path, drafts, fmt: str, report: dict, redline: bool = False) -> list[Path]:
     """Each draft and the report staged inside `out`, then committed as one set (hybrid.common.outdir.FileSet):
     a kill leaves the previous set or this one, never a mix. The caller holds the directory's lock."""
     names = [_draft_name(d.rank, len(drafts), fmt) for d in drafts]
@@ -89,7 +89,7 @@ def _write_drafts(out: Path, drafts, fmt: str, report: dict) -> list[Path]:
     with FileSet(out, owned=True) as fs:
         for d, name in zip(drafts, names):
             if fmt == "docx":
-                d.to_docx(fs.path(name))
+                d.to_docx(fs.path(name), redline=redline)
             else:
                 fs.path(name).write_text(d.markdown if fmt == "md" else d.text, encoding="utf-8")
         fs.path(REPORT).write_text(
@@ -123,6 +123,9 @@ def _cmd_draft(args) -> int:
             f"--commit chooses the diffusion filler's commits: it needs --filler diffusion, got --filler {args.filler} "
             f"with --commit {args.commit}."
         )
+    if args.redline and args.format != "docx":
+        raise OutputError(f"--redline writes each clause as tracked changes in Word: it needs --format docx, got "
+                          f"--format {args.format}.")
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
     params = sampling_params(sampling, DRAFT_SAMPLING)
     template = load_template(args.template)
@@ -132,6 +135,11 @@ def _cmd_draft(args) -> int:
             f"or --example (required: {', '.join(template.required_fields)})."
         )
     fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
+    library = None
+    if args.library is not None:  # an unknown name fails here, before the model loads
+        from hybrid.precedents.user import drafting_library
+
+        library = drafting_library(args.library)
     out = Path(args.out) if args.out is not None else _default_out(template.id)
     names = draft_names(args.n, args.format)
     recovered = False
@@ -142,7 +150,7 @@ def _cmd_draft(args) -> int:
     with OutputLock(out):
         recovered = _recover(out) or recovered
         check_out_dir(out, args.force, names, recovered)  # again, now that no other run can write here
-        return _draft_into(out, args, template, fields, steps, guidance, params)
+        return _draft_into(out, args, template, fields, steps, guidance, params, library)
 
 
 def _recover(out: Path) -> bool:
@@ -169,6 +177,9 @@ class _Progress:
             self.plan_bar.close()
         print(f"outline: {len(ev.outline['sections'])} sections", file=sys.stderr)
 
+    def precedents(self, ev):
+        pass
+
     def fill_step(self, ev):
         if self.fill_bar is None:
             self.fill_bar = _bar(total=ev.steps, desc="fill", unit="step")
@@ -189,7 +200,7 @@ def _bar(**kw):
     return tqdm(file=sys.stderr, leave=False, **kw)
 
 
-def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> int:
+def _draft_into(out: Path, args, template, fields, steps, guidance, params, library=None) -> int:
     import torch
 
     from hybrid.common.precision import resolve_precision
@@ -206,6 +217,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
         headings=args.headings,
         filler=args.filler,
         fill_config=config,
+        library=library,
     )
     t_load = time.perf_counter() - t0
     print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
@@ -266,7 +278,7 @@ def _draft_into(out: Path, args, template, fields, steps, guidance, params) -> i
             for d in drafts
         ],
     }
-    paths = _write_drafts(out, drafts, args.format, report)
+    paths = _write_drafts(out, drafts, args.format, report, redline=args.redline)
     if args.json:
         rows = [
             {"rank": d.rank, "score": d.score, "scores": d.scores, "text": d.text, "path": str(p)}
@@ -388,6 +400,9 @@ def add_parsers(subparsers) -> None:
     from hybrid.cli.precedents import add_draft_arguments
 
     add_draft_arguments(d)
+    d.add_argument("--library", default=None, metavar="NAME",
+                   help="draft from your own precedents first (`hybrid library add DIR --name NAME`); clause types "
+                   "it lacks come from the shipped library")
     d.add_argument("--seed", type=SEED, default=0, help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
     d.add_argument("--temperature", type=float_range(0), default=None, help="0 = greedy (default: 0.8)")
     d.add_argument(
@@ -396,7 +411,10 @@ def add_parsers(subparsers) -> None:
     d.add_argument("--headings", choices=("template", "planned"), default="template",
                    help="title and section headings from the template's defaults for the planned clauses (default), "
                         "or the planner's own words")
-    d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md)")
+    d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md; sources: "
+                   "footnotes in md, Word comments in docx)")
+    d.add_argument("--redline", action="store_true",
+                   help="with --format docx: each clause drafted from precedent as tracked changes against its source")
     d.add_argument(
         "--out", metavar="DIR", type=out_dir, default=None, help="output directory (default: drafts/<template>-<time>)"
     )

@@ -152,9 +152,11 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     """The whole CLI. `argv` (the arguments about to be parsed) lets `eval run` and its harness be
     imported only when the command is `eval` (None: build everything)."""
     from hybrid.cli.draft import add_parsers as add_draft_parsers
+    from hybrid.cli.library import add_parsers as add_library_parsers
     from hybrid.cli.model import add_parsers as add_model_parsers
     from hybrid.cli.plan import add_parsers as add_plan_parsers
     from hybrid.cli.precedents import add_parsers as add_precedent_parsers
+    from hybrid.cli.serve import add_parsers as add_serve_parsers
 
     parser = _Parser(
         prog="hybrid",
@@ -168,6 +170,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     add_draft_parsers(sub)
     add_precedent_parsers(sub)
     add_model_parsers(sub)
+    add_serve_parsers(sub)
+    add_library_parsers(sub)
     return parser
 
 

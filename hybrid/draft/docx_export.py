@@ -3,7 +3,9 @@
 Owns: the document layout in Word: a Title paragraph, the preamble, one "Heading 1" paragraph per
 section numbered by Word's own list numbering (a decimal "1." list bound to the headings, so Word
 renumbers when a section is moved or deleted), the body as paragraphs (blank lines split them,
-single newlines become line breaks), the signature block, and the atomic write. Knows nothing
+single newlines become line breaks), the signature block, each section's sources as a Word comment on
+it, the optional redline (the body as tracked insertions and deletions against its source), and the
+atomic write. Knows nothing
 about models or ranking: it takes plain strings.
 """
 
@@ -17,7 +19,9 @@ from docx.oxml.ns import qn
 
 from hybrid.common.errors import ConfigError
 
-__all__ = ["build_document", "write_docx", "xml_safe"]
+__all__ = ["build_document", "write_docx", "xml_safe", "TRACK_AUTHOR"]
+
+TRACK_AUTHOR = "hybrid"  # the author of the sources' comments and of the redline's tracked changes
 
 # characters XML 1.0 cannot hold (a sampled draft may contain control bytes)
 _NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -79,8 +83,9 @@ def _number(paragraph, num_id: int) -> None:
     )
 
 
-def _paragraphs(doc, text: str) -> None:
-    """Blank lines separate paragraphs; a single newline inside one is a line break."""
+def _paragraphs(doc, text: str) -> list:
+    """Blank lines separate paragraphs; a single newline inside one is a line break. Returns the runs."""
+    runs = []
     for para in xml_safe(text).strip().split("\n\n"):
         lines = [line.strip() for line in para.strip("\n").split("\n")]
         if not any(lines):
@@ -88,13 +93,51 @@ def _paragraphs(doc, text: str) -> None:
         p = doc.add_paragraph()
         for i, line in enumerate(lines):
             run = p.add_run(line)
+            runs.append(run)
             if i < len(lines) - 1:
                 run.add_break()
+    return runs
+
+
+def _tracked(paragraph, op: str, text: str, change_id: int) -> None:
+    """A run of `text` in `paragraph`, inside a w:ins or w:del tracked change (op "insert" / "delete")."""
+    wrap = OxmlElement("w:ins" if op == "insert" else "w:del")
+    wrap.set(qn("w:id"), str(change_id))
+    wrap.set(qn("w:author"), TRACK_AUTHOR)
+    run = OxmlElement("w:r")
+    t = OxmlElement("w:t" if op == "insert" else "w:delText")
+    t.set(qn("xml:space"), "preserve")
+    t.text = text
+    run.append(t)
+    wrap.append(run)
+    paragraph._p.append(wrap)
+
+
+def _redline_paragraphs(doc, redline: list, first_id: int) -> tuple[list, int]:
+    """The body as tracked changes against its source: equal words plain, deletions and insertions as
+    w:del / w:ins (paragraphs split at blank lines of either side). Returns (plain runs, next change id)."""
+    runs, change_id, p = [], first_id, doc.add_paragraph()
+    for op, text in redline:
+        pieces = re.split(r"\n\s*\n", xml_safe(text))
+        for k, piece in enumerate(pieces):
+            if k:
+                p = doc.add_paragraph()
+            piece = piece.replace("\n", " ")
+            if not piece:
+                continue
+            if op == "equal":
+                runs.append(p.add_run(piece))
+            else:
+                _tracked(p, op, piece, change_id)
+                change_id += 1
+    return runs, change_id
 
 
 def build_document(title: str, preamble: str, sections: list[dict], tail: str = ""):
-    """A python-docx Document: sections are dicts with "heading", "body" and optionally "note" (set in
-    italics after the body); numbers come from Word."""
+    """A python-docx Document: sections are dicts with "heading", "body" and optionally "comment" (a Word
+    comment on the section's heading and body, e.g. its sources: hybrid.draft.result.source_note) and
+    "redline" ([(op, words)] of hybrid.draft.provenance.word_redline: the body written as tracked changes
+    against its source); numbers come from Word. The contract text itself carries no notes."""
     doc = Document()
     title = xml_safe(title)
     doc.core_properties.title = title
@@ -102,11 +145,17 @@ def build_document(title: str, preamble: str, sections: list[dict], tail: str = 
     doc.add_heading(title, level=0)
     _paragraphs(doc, preamble)
     num_id = _heading_numbering(doc)
+    change_id = 1
     for s in sections:
-        _number(doc.add_heading(xml_safe(s["heading"]).strip().rstrip(".:"), level=1), num_id)
-        _paragraphs(doc, s["body"])
-        if s.get("note"):  # e.g. the source note of a section drafted from precedent (hybrid.draft.result.source_note)
-            doc.add_paragraph().add_run(xml_safe(s["note"])).italic = True
+        heading = doc.add_heading(xml_safe(s["heading"]).strip().rstrip(".:"), level=1)
+        _number(heading, num_id)
+        if s.get("redline"):
+            runs, change_id = _redline_paragraphs(doc, s["redline"], change_id)
+        else:
+            runs = _paragraphs(doc, s["body"])
+        if s.get("comment"):
+            doc.add_comment([*heading.runs, *runs], text=xml_safe(s["comment"]), author=TRACK_AUTHOR,
+                            initials="hy")
     if tail.strip():
         _paragraphs(doc, tail)
     return doc

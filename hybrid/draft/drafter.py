@@ -37,6 +37,7 @@ from hybrid.common.options import (
 )
 from hybrid.common.sampling import SamplingParams
 from hybrid.data.clean import strip_numbering
+from hybrid.draft.provenance import attach_sources
 from hybrid.draft.result import Draft, DraftEvent, source_note
 from hybrid.fill.api import FillResult, check_fill_args
 from hybrid.rank.likelihood import trained_window
@@ -642,6 +643,7 @@ class Drafter:
                 if start is None:
                     guidance = guidance + precedent_guidance
                 timings["precedents"] = time.perf_counter() - ts
+                yield DraftEvent("precedents", time.perf_counter() - t0, sources=provenance)
             on_step = None
             if emit is not None:
 
@@ -666,4 +668,5 @@ class Drafter:
                 d.timings, d.settings, d.consistency = timings, settings, revisions[d.variant]
                 for sec, prov in zip(d.sections, provenance[d.variant] if provenance else []):
                     sec["precedents"] = prov
+            attach_sources(drafts, library, template, values)  # each cited section's source text (Draft.edits)
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)

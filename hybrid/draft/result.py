@@ -3,7 +3,8 @@ DraftEvent (a progress event of Drafter.stream()).
 
 Owns: the result types of the drafting API, their Markdown rendering (text escaped by
 hybrid.common.textsafe, so a field value or a sampled line cannot add markup) and the source note of a
-section drafted from precedent. Knows nothing about models or how a draft was made
+section drafted from precedent (a footnote or a comment, never in the contract text). Knows nothing
+about models or how a draft was made
 (hybrid.draft.drafter); hybrid.draft.docx_export writes the DOCX form.
 """
 
@@ -44,30 +45,60 @@ class Draft:
         return len(self.text.split())
 
     @property
+    def sources(self) -> list[dict]:
+        """Where each section came from, as data: [{"number", "heading", "citations": [{"id", "doc_id",
+        "heading", "source", "license"}]}] in document order ([] citations: drafted from scratch)."""
+        return [{"number": s["number"], "heading": s["heading"], "citations": list(s.get("precedents", []))}
+                for s in self.sections]
+
+    @property
+    def edits(self) -> list[dict]:
+        """What the engine changed in each section's source: [{"number", "heading", "source_text", "redline":
+        [(op, words)]}] (hybrid.draft.provenance.word_redline; op "equal", "delete" or "insert"); source_text
+        and redline are None for a section with no source text (drafted from scratch)."""
+        from hybrid.draft.provenance import word_redline
+
+        return [{"number": s["number"], "heading": s["heading"], "source_text": s.get("source_text"),
+                 "redline": word_redline(s["source_text"], s["body"]) if s.get("source_text") else None}
+                for s in self.sections]
+
+    @property
     def markdown(self) -> str:
-        parts = [f"# {escape_markdown(self.title)}", _md_lines(self.preamble)]
+        """The contract in Markdown; its text carries no provenance: each section drafted from precedent has
+        a footnote mark on its heading, and the footnotes at the end name the sources."""
+        parts, notes = [f"# {escape_markdown(self.title)}", _md_lines(self.preamble)], []
         for s in self.sections:
-            parts.append(f"## {s['number']}. {escape_markdown(s['heading'])}")
-            parts.append(_md_lines(s["body"]))
+            mark = ""
             if s.get("precedents"):
-                parts.append(_md_lines(source_note(s["precedents"])))
+                notes.append(f"[^s{s['number']}]: Source: {escape_markdown(source_note(s['precedents']))}")
+                mark = f"[^s{s['number']}]"
+            parts.append(f"## {s['number']}. {escape_markdown(s['heading'])}{mark}")
+            parts.append(_md_lines(s["body"]))
         if self.tail.strip():
             parts.append("---")
             parts.append(_md_lines(self.tail))
+        parts.extend(notes)
         return "\n\n".join(p for p in parts if p.strip()) + "\n"
 
-    def to_docx(self, path) -> Path:
-        """Write a Word document (title, numbered Heading 1 sections, paragraphs) atomically."""
+    def to_docx(self, path, *, redline: bool = False) -> Path:
+        """Write a Word document (title, numbered Heading 1 sections, paragraphs) atomically. Each section
+        drafted from precedent carries a Word comment naming its sources; redline=True writes each such body
+        as tracked changes against its source text (deletions and insertions)."""
         from hybrid.draft.docx_export import write_docx
 
-        sections = [{**s, "note": source_note(s["precedents"])} if s.get("precedents") else s for s in self.sections]
+        edits = self.edits if redline else [{"redline": None}] * len(self.sections)
+        sections = [
+            {**s, "comment": source_note(s["precedents"]) if s.get("precedents") else "", "redline": e["redline"]}
+            for s, e in zip(self.sections, edits)
+        ]
         return write_docx(path, self.title, self.preamble, sections, self.tail)
 
 
 def source_note(precedents: list[dict]) -> str:
-    """The short source note of a section drafted from precedent (Markdown and DOCX)."""
-    return "Drafted from precedent: " + "; ".join(
-        f"{p['heading']} ({p['doc_id']}; {p['source']}, {p['license'] or 'license unknown'})" for p in precedents) + "."
+    """The short source note of a section drafted from precedent (a Markdown footnote, a DOCX comment)."""
+    from hybrid.draft.provenance import citation_line
+
+    return "; ".join(citation_line(p) for p in precedents) + "."
 
 
 def _md_lines(text: str) -> str:
@@ -82,6 +113,7 @@ class DraftEvent:
     """A progress event of Drafter.stream().
 
     kind: "plan_token" (text: the token's text, forced: jump-forward supplied it), "plan" (outline),
+    "precedents" (drafting from precedent only; sources: each variant's citations per section),
     "fill_step" (step of steps, partial: each variant's document after that step, slots not yet
     committed shown as "_"; the AR fill reports one step per span), "rank" (drafts: the ranked
     result; always the last event).
@@ -96,3 +128,4 @@ class DraftEvent:
     steps: int = 0
     partial: list[str] | None = None
     drafts: list[Draft] | None = None
+    sources: list | None = None

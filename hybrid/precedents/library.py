@@ -314,17 +314,19 @@ def build_library(corpus=None, *, progress: bool = True) -> Library:
     return Library(out, corpus_fingerprint(root), str(root))
 
 
-def load_library(path=None, *, corpus=None, build: bool = True, progress: bool = True) -> Library:
+def load_library(path=None, *, corpus=None, build: bool = True, progress: bool = True,
+                 check_corpus: bool = True) -> Library:
     """The library at `path` (None = the default cache, built there on first use when `build`).
 
     PrecedentError: an explicit path that does not exist, a missing default cache with
-    build=False, an unreadable file, or a library built from another corpus version.
+    build=False, an unreadable file, or a library built from another corpus version (check_corpus False:
+    a library of the user's own contracts, hybrid.precedents.user, which no corpus made).
     """
     from hybrid.data.corpus import corpus_root
 
     explicit = path is not None
     path = Path(path) if explicit else default_library_path()
-    root = corpus_root(corpus)
+    root = corpus_root(corpus) if check_corpus else None
     if not path.is_file():
         if explicit or not build:
             raise PrecedentError(f"precedent library not found: {path}; build it with `hybrid precedents --build"
@@ -342,7 +344,7 @@ def load_library(path=None, *, corpus=None, build: bool = True, progress: bool =
     if fmt != FORMAT:
         raise PrecedentError(f"precedent library {path} has format {fmt}, this version reads {FORMAT}; rebuild it with "
                              "`hybrid precedents --build`.")
-    current = corpus_fingerprint(root)
+    current = corpus_fingerprint(root) if check_corpus else fingerprint
     if fingerprint != current:
         raise PrecedentError(
             f"precedent library {path} was built from another corpus version (fingerprint {fingerprint}, "

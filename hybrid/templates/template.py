@@ -67,6 +67,7 @@ __all__ = [
     "FRAME_CHARS_PER_TOKEN",
     "FRAME_MIN_FILL",
     "load_template",
+    "parse_template",
     "list_templates",
     "build_outline_schema",
     "substitute",
@@ -410,17 +411,25 @@ def load_template(id_or_path) -> Template:
         hint = f" Closest: {', '.join(close)}." if close else ""
         raise TemplateError(f"unknown template {shown(arg)}.{hint} Available: {', '.join(files)}.")
     try:
-        data = strict_json(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise TemplateError(f"cannot read template file {path}: {e}") from None
-    except JSONInputError as e:
-        raise TemplateError(f"{path}: not valid JSON ({e})") from None
-    if not isinstance(data, dict):
-        raise TemplateError(f"{path}: breaks the template meta-schema at /: a template must be a JSON object.")
-    template = _from_dict(data, str(path))
+    template = parse_template(text, str(path))
     if path.resolve().parent == TEMPLATES_DIR and template.id != path.stem:
         raise TemplateError(f"{path}: /id is {template.id!r} but a file in templates/ must be named <id>.json.")
     return template
+
+
+def parse_template(text: str, where: str) -> Template:
+    """A template from the JSON text of a template file (`where` names it in messages): parsed and checked
+    against the meta-schema like load_template's, never executed; nothing is read from or written to disk."""
+    try:
+        data = strict_json(text)
+    except JSONInputError as e:
+        raise TemplateError(f"{where}: not valid JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise TemplateError(f"{where}: breaks the template meta-schema at /: a template must be a JSON object.")
+    return _from_dict(data, where)
 
 
 def list_templates() -> list[Template]:

@@ -186,8 +186,9 @@ def test_from_pretrained_names_a_missing_checkpoint(tmp_path, monkeypatch):
 def test_markdown_has_numbered_section_headings(drafts):
     md = drafts[0].markdown
     assert md.startswith(f"# {OUTLINE['title']}\n\n")
-    for i, s in enumerate(OUTLINE["sections"], 1):
-        assert f"\n## {i}. {s['heading']}\n" in md
+    for i, (s, sec) in enumerate(zip(OUTLINE["sections"], drafts[0].sections), 1):
+        mark = f"[^s{i}]" if sec.get("precedents") else ""  # a section's sources: a footnote on its heading
+        assert f"\n## {i}. {s['heading']}{mark}\n" in md
 
 
 def test_docx_has_a_title_and_word_numbered_heading_paragraphs(drafts, tmp_path):

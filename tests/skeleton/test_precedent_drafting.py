@@ -85,13 +85,16 @@ def test_every_drafted_section_cites_its_precedents(drafter, tmp_path):
             s["precedents"] and {"doc_id", "heading", "source", "license"} <= set(s["precedents"][0])
             for s in d.sections
         )
-        assert d.markdown.count("Drafted from precedent") == len(d.sections)
+        # one footnote per section names its source; the contract text names none
+        assert d.markdown.count("]: Source: ") == len(d.sections) and "train/d" not in d.text
+        assert [s["citations"] for s in d.sources] == [s["precedents"] for s in d.sections]
         for f in FOREIGN:
             assert f not in d.text
     path = drafts[0].to_docx(tmp_path / "d.docx")
-    assert sum("Drafted from precedent" in p.text for p in docx.Document(str(path)).paragraphs) == len(
-        drafts[0].sections
-    )
+    document = docx.Document(str(path))
+    assert not any("train/d" in p.text for p in document.paragraphs)  # no provenance in the contract text
+    comments = [c.text for c in document.comments]  # one Word comment per section, naming its source file
+    assert len(comments) == len(drafts[0].sections) and all("train/d" in c and "CC-BY-4.0" in c for c in comments)
     assert all(
         "precedents" not in s
         for s in drafter.draft(T, T.example, n=1, steps=2, seed=1, outline=OUTLINE, precedents=0)[0].sections

@@ -1,0 +1,161 @@
+"""A firm's own precedents: its contracts (Markdown, text, DOCX) segmented into clauses beside the shipped library.
+
+Owns: reading one contract file (text must be UTF-8 with no NUL byte; a DOCX is read with python-docx, never
+executed), segmenting it with the corpus pipeline (hybrid.data.corpus.build_document: cleaning, sections,
+clause types), normalizing each clause's facts (hybrid.data.facts.normalize, as the shipped library does),
+the named user libraries on disk ($HYBRID_CACHE/precedents/user/<name>.json, written atomically by
+Library.save) and `preferring` (the library a draft with --library NAME draws from: the user's clauses for
+every clause type they cover, the shipped library's for the rest). A user clause cites the user's file
+(its path inside the folder added) and section number.
+"""
+
+import hashlib
+import re
+from pathlib import Path
+
+from hybrid.common.errors import HybridError
+from hybrid.precedents.library import MIN_WORDS, Library, Precedent, PrecedentError, _is_form, default_library_path
+
+__all__ = ["SUFFIXES", "add_folder", "read_contract", "user_library_path", "user_libraries", "load_user_library",
+           "preferring", "check_name", "drafting_library", "USER_LICENSE"]
+
+SUFFIXES = (".md", ".txt", ".docx")
+USER_LICENSE = "user's own"
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+MAX_FILE_BYTES = 20 << 20
+
+
+def check_name(name) -> str:
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise PrecedentError(
+            f"a library name is 1-40 lower-case letters, digits, '-' or '_' (starting with a letter or digit), "
+            f"got {name!r}."
+        )
+    return name
+
+
+def user_library_path(name: str) -> Path:
+    return default_library_path().parent / "user" / f"{check_name(name)}.json"
+
+
+def user_libraries() -> list[str]:
+    """The names of the user libraries added so far."""
+    folder = default_library_path().parent / "user"
+    return sorted(p.stem for p in folder.glob("*.json") if _NAME.match(p.stem)) if folder.is_dir() else []
+
+
+def load_user_library(name: str) -> Library:
+    """A user library by name; PrecedentError naming the ones there are when it is not."""
+    from hybrid.precedents.library import load_library
+
+    path = user_library_path(name)
+    if not path.is_file():
+        have = ", ".join(user_libraries()) or "none yet"
+        raise PrecedentError(f"unknown library {name!r} (added: {have}); add one with `hybrid library add DIR "
+                             f"--name {name}`.")
+    return load_library(path, corpus=None, build=False, check_corpus=False)
+
+
+def read_contract(path: Path) -> str:
+    """The text of one contract file; ValueError saying why it cannot be one (binary, empty, unreadable)."""
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ValueError(f"not a Markdown, text or DOCX file (suffix {path.suffix or 'none'!r})")
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ValueError(f"too large: {size} bytes, at most {MAX_FILE_BYTES}")
+        if suffix == ".docx":
+            import docx
+
+            try:
+                document = docx.Document(str(path))
+            except Exception as e:  # a zip that is not a Word document, or no zip at all
+                raise ValueError(f"not a readable DOCX file ({type(e).__name__})") from None
+            text = "\n\n".join(p.text for p in document.paragraphs)
+        else:
+            data = path.read_bytes()
+            if b"\x00" in data:
+                raise ValueError("binary, not text (it holds NUL bytes)")
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ValueError(f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise ValueError(f"unreadable ({e.strerror or e})") from None
+    if not text.strip():
+        raise ValueError("empty")
+    return text
+
+
+def _precedents(rel: str, text: str, name: str, doc_type: str) -> list[Precedent]:
+    from hybrid.data.corpus import build_document
+    from hybrid.data.facts import normalize
+
+    entry = {"path": rel if not rel.endswith(".docx") else rel[: -len(".docx")] + ".txt", "source": f"library:{name}",
+             "doc_type": doc_type, "split": "user", "group": name}
+    doc = build_document(entry, text)
+    out = []
+    for s in doc.sections:
+        if len(s.body.split()) < MIN_WORDS or _is_form(s.body):
+            continue
+        n = normalize(s.body, doc.fields, doc.preamble)
+        out.append(Precedent(f"{rel}#{s.number}", rel, f"library:{name}", USER_LICENSE, doc_type, s.clause_type,
+                             s.heading, n.text, n.facts))
+    return out
+
+
+def add_folder(folder, name: str, doc_type: str = "") -> tuple[Path, Library, list[dict], list[dict]]:
+    """Add every contract under `folder` to the user library `name` (created, or extended: a file added again
+    replaces its clauses). Returns (path, library, added [{"file", "clauses"}], skipped [{"file", "reason"}]);
+    nothing is written when no file gives a clause (PrecedentError)."""
+    check_name(name)
+    root = Path(folder)
+    if not root.is_dir():
+        raise PrecedentError(f"library add: {root} is not a directory.")
+    added, skipped, new = [], [], []
+    for path in sorted(p for p in root.rglob("*") if not p.is_dir() or p.is_symlink()):
+        rel = path.relative_to(root).as_posix()
+        try:
+            clauses = _precedents(rel, read_contract(path), name, doc_type)
+        except ValueError as e:
+            skipped.append({"file": rel, "reason": str(e)})
+            continue
+        if not clauses:
+            skipped.append({"file": rel, "reason": f"no clause of {MIN_WORDS} words or more was found"})
+            continue
+        added.append({"file": rel, "clauses": len(clauses)})
+        new.extend(clauses)
+    if not new:
+        raise PrecedentError(f"library add: no contract under {root} gave a clause; skipped: "
+                             + "; ".join(f"{s['file']} ({s['reason']})" for s in skipped[:10]))
+    path = user_library_path(name)
+    old = load_user_library(name).precedents if path.is_file() else []
+    files = {p.doc_id for p in new}
+    precedents = [p for p in old if p.doc_id not in files] + new
+    digest = hashlib.sha256("\n".join(f"{p.id}\t{p.body}" for p in precedents).encode()).hexdigest()[:16]
+    library = Library(precedents, f"user:{name}:{digest}", f"user:{name}")
+    library.save(path)
+    return path, library, added, skipped
+
+
+def preferring(user: Library, shipped: Library) -> Library:
+    """The library a draft with the user's library draws from: every user clause, and the shipped clauses of
+    the clause types the user has none of."""
+    covered = {p.clause_type for p in user.precedents}
+    precedents = user.precedents + [p for p in shipped.precedents if p.clause_type not in covered]
+    return Library(precedents, f"{shipped.fingerprint}+{user.fingerprint}", shipped.corpus)
+
+
+def drafting_library(name: str) -> Library:
+    """The library `--library NAME` drafts from: the user's clauses preferred over the shipped library's
+    (preferring), with the relevance scorer drafting uses; the user's alone when the shipped one cannot be
+    had (no corpus). PrecedentError for an unknown name."""
+    from hybrid.precedents.library import load_library
+
+    user = load_user_library(name)
+    try:
+        shipped = load_library()
+    except HybridError:  # no corpus to build it from (CorpusError), or a stale cache (PrecedentError)
+        return user.use_relevance()
+    return preferring(user, shipped).use_relevance()

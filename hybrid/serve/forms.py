@@ -1,0 +1,149 @@
+"""What the page asks for, checked the way the command line checks it: templates, their forms, a draft request.
+
+Owns: the page's view of a template (each field of its JSON Schema as a form field: name, type, required,
+description, the example as a placeholder), the templates the page may use (the shipped ones by id and
+uploaded files, parsed in memory and never executed or written), and the check of a draft request, whose
+messages are those `hybrid draft` prints (the same functions raise them) with the field they are about.
+A template is never looked up by a path from the page: no request reaches a file outside the server.
+"""
+
+import hashlib
+import re
+from collections import OrderedDict
+
+from hybrid.common.errors import FieldError, HybridError, TemplateError
+from hybrid.common.options import SEED, int_range
+from hybrid.common.textsafe import shown
+from hybrid.templates.template import TEMPLATES_DIR, Template, load_template, parse_template
+
+__all__ = ["RequestError", "Templates", "template_form", "draft_request", "MAX_UPLOADS", "error_field"]
+
+MAX_UPLOADS = 32  # uploaded templates kept in memory, oldest dropped first
+_FIELD = re.compile(r"\bfield '([^']+)'")
+_PATHLIKE = re.compile(r"[/\\]|\.json$|^\.|\x00")
+
+
+class RequestError(HybridError):
+    """A request the page made badly; `field` names the form field it is about (None: the whole form)."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+def error_field(e: HybridError, default: str | None = None) -> str | None:
+    """The form field an error is about: its own `field`, else the field its message names (FieldError)."""
+    if getattr(e, "field", None):
+        return e.field
+    m = _FIELD.search(str(e)) if isinstance(e, FieldError) else None
+    return m.group(1) if m else default
+
+
+def template_form(t: Template) -> dict:
+    """The page's form of a template: its fields in schema order, each with what the form shows."""
+    props, required = t.fields["properties"], set(t.required_fields)
+    fields = []
+    for name, spec in props.items():
+        fields.append({
+            "name": name,
+            "type": spec.get("type", "string"),
+            "required": name in required and "default" not in spec,
+            "description": spec.get("description", ""),
+            "example": t.example.get(name, spec.get("default", "")),
+            "enum": spec.get("enum"),
+            "multiline": bool(spec.get("multiline", False)),
+            "max_length": spec.get("maxLength"),
+        })
+    return {"id": t.id, "title": t.title, "description": t.description, "fields": fields}
+
+
+class Templates:
+    """The templates the page may draft from: shipped ids (templates/<id>.json) and uploaded texts, by key."""
+
+    def __init__(self):
+        self.uploads: OrderedDict[str, Template] = OrderedDict()
+        self._forms: dict[str, tuple[int, dict]] = {}  # id -> (file mtime_ns, form): parsed once per file version
+
+    def shipped(self) -> list[str]:
+        return sorted(p.stem for p in TEMPLATES_DIR.glob("*.json"))
+
+    def forms(self) -> list[dict]:
+        """The form of every shipped template; a file is parsed again only when it changed (the list must
+        answer quickly while a draft holds the CPU)."""
+        out = []
+        for tid in self.shipped():
+            mtime = (TEMPLATES_DIR / f"{tid}.json").stat().st_mtime_ns
+            cached = self._forms.get(tid)
+            if cached is None or cached[0] != mtime:
+                cached = self._forms[tid] = (mtime, template_form(self.get(tid)))
+            out.append(cached[1])
+        return out
+
+    def get(self, key) -> Template:
+        """The template of a key; an unknown one fails with `hybrid draft`'s message, a path is refused."""
+        if not isinstance(key, str) or not key:
+            raise RequestError(f"template must be a template id, got {shown(key)}.", "template")
+        if key in self.uploads:
+            return self.uploads[key]
+        if key not in self.shipped() and _PATHLIKE.search(key):
+            raise RequestError(
+                f"the page drafts from a template id or an uploaded file, never a path: got {shown(key)}.", "template"
+            )
+        try:
+            return load_template(key)  # an unknown id: the CLI's "unknown template ... Closest: ..." message
+        except TemplateError as e:
+            raise RequestError(str(e), "template") from None
+
+    def upload(self, name, text) -> tuple[str, Template]:
+        """(key, template) of an uploaded template file's text: parsed and checked, kept in memory only."""
+        if not isinstance(text, str) or not isinstance(name, str):
+            raise RequestError("an uploaded template needs a file name and its text.", "upload")
+        where = f"uploaded file {shown(name[:120])}"
+        try:
+            template = parse_template(text, where)
+        except TemplateError as e:
+            raise RequestError(str(e), "upload") from None
+        key = "upload-" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+        self.uploads[key] = template
+        self.uploads.move_to_end(key)
+        while len(self.uploads) > MAX_UPLOADS:
+            self.uploads.popitem(last=False)
+        return key, template
+
+
+def _number(body: dict, name: str, option: str, rng, default):
+    """A numeric option of the form, parsed as the CLI parses its option (`argument -n: must be ...`)."""
+    value = body.get(name, default)
+    if value is None or value == "":
+        return default
+    try:
+        return rng(str(value))
+    except Exception as e:  # argparse.ArgumentTypeError: the CLI's words
+        raise RequestError(f"argument {option}: {e}", name) from None
+
+
+def draft_request(body, templates: Templates, max_n: int) -> dict:
+    """{"template", "fields", "n", "seed", "steps", "library"} of a draft request, every value checked by the
+    functions `hybrid draft` uses (the same messages); RequestError names the form field."""
+    from hybrid.draft.drafter import check_draft_args
+
+    if not isinstance(body, dict):
+        raise RequestError("a draft request must be a JSON object.")
+    template = templates.get(body.get("template"))
+    raw = body.get("fields", {})
+    if not isinstance(raw, dict) or not all(isinstance(k, str) for k in raw):
+        raise RequestError("fields must be a JSON object of name -> value.", None)
+    given = {k: v for k, v in raw.items() if not (isinstance(v, str) and not v.strip())}  # an empty box: not given
+    n = _number(body, "n", "-n", int_range(1, max_n), 3)
+    seed = _number(body, "seed", "--seed", SEED, 0)
+    steps = _number(body, "steps", "--steps", int_range(1, 1 << 16), None)
+    try:
+        fields = template.validate_fields(template.coerce_field_strings(given))
+        if steps is not None:
+            check_draft_args(n, steps, 1.0, seed)
+    except HybridError as e:
+        raise RequestError(str(e), error_field(e)) from None
+    library = body.get("library") or None
+    if library is not None and not isinstance(library, str):
+        raise RequestError(f"library must be a library name, got {shown(library)}.", "library")
+    return {"template": template, "fields": fields, "n": n, "seed": seed, "steps": steps, "library": library}

@@ -1,0 +1,77 @@
+"""What the page shows of a draft and what it downloads: variants as JSON, a final draft assembled from picks.
+
+Owns: draft_view (one ranked variant: its score breakdown and, per section, the body, its sources and the
+redline against its source, from Draft.sources and Draft.edits), assemble (a Draft whose every section is
+taken from the variant the user picked for it) and export (that draft as DOCX or Markdown bytes, built in
+memory: the server writes no file).
+"""
+
+import math
+import os
+import tempfile
+from dataclasses import replace
+
+from hybrid.serve.forms import RequestError
+
+__all__ = ["draft_view", "assemble", "export", "EXPORT_FORMATS"]
+
+EXPORT_FORMATS = {"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                  "md": "text/markdown; charset=utf-8"}
+
+
+def draft_view(d) -> dict:
+    from hybrid.draft.provenance import citation_line
+
+    sections = []
+    for s, src, edit in zip(d.sections, d.sources, d.edits):
+        sections.append({
+            "number": s["number"],
+            "heading": s["heading"],
+            "body": s["body"],
+            "sources": [{**c, "line": citation_line(c)} for c in src["citations"]],
+            "redline": edit["redline"],
+        })
+    return {"rank": d.rank, "variant": d.variant, "score": _finite(d.score), "words": d.words,
+            "scores": {k: _finite(v) for k, v in d.scores.items()},
+            "title": d.title, "sections": sections}
+
+
+def _finite(v):
+    """A score for JSON: a non-finite number (JSON has none) becomes None."""
+    return None if isinstance(v, float) and not math.isfinite(v) else v
+
+
+def assemble(drafts, picks) -> "object":
+    """A Draft with section i taken from the draft of rank picks[i] (the variants share one outline); its
+    title, preamble and signature block are the best draft's. RequestError names a bad pick."""
+    if not drafts:
+        raise RequestError("this draft has no variants to pick from (it was cancelled or failed).", "picks")
+    base = drafts[0]
+    by_rank = {d.rank: d for d in drafts}
+    if not isinstance(picks, list) or len(picks) != len(base.sections):
+        raise RequestError(f"picks must list one variant rank per section ({len(base.sections)}), got {picks!r}.",
+                           "picks")
+    sections = []
+    for i, rank in enumerate(picks):
+        if isinstance(rank, bool) or rank not in by_rank:
+            raise RequestError(
+                f"picks[{i}] must be a variant rank in 1..{len(drafts)}, got {rank!r}.", "picks"
+            )
+        sections.append(dict(by_rank[rank].sections[i]))
+    text = "\n\n".join([base.title, base.preamble, *(f"{s['number']}. {s['heading']}\n{s['body']}" for s in sections),
+                        base.tail])
+    scores = {"picked_from": list(picks)}
+    return replace(base, sections=sections, text=text, rank=0, score=float("nan"), scores=scores, variant=-1)
+
+
+def export(draft, fmt: str, *, redline: bool = False) -> bytes:
+    """The draft's DOCX (sources as Word comments; redline: tracked changes against each source) or Markdown
+    (sources as footnotes) bytes. The DOCX is saved in a private temporary directory, read and removed."""
+    if fmt not in EXPORT_FORMATS:
+        raise RequestError(f"format must be one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}.", "format")
+    if fmt == "md":
+        return draft.markdown.encode("utf-8")
+    with tempfile.TemporaryDirectory(prefix="hybrid-serve-") as tmp:
+        path = draft.to_docx(os.path.join(tmp, "draft.docx"), redline=redline)
+        with open(path, "rb") as f:
+            return f.read()

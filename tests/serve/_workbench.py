@@ -1,0 +1,93 @@
+"""The workbench tests' fixtures and helpers: a tiny random Drafter over a small clause library, the app, a real
+local server, and the parser of server-sent events. Test modules import the fixtures by name (a conftest.py here
+would shadow tests/conftest.py for the modules that import from it)."""
+
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from hybrid.draft.drafter import Drafter  # noqa: E402
+from hybrid.precedents.library import Library, Precedent  # noqa: E402
+from hybrid.templates.template import load_template  # noqa: E402
+
+NDA = load_template("mutual-nda")
+LIB_FILE = "firm/nda-{i}.txt"
+
+
+WORDING = [
+    "[PARTY_A] and [PARTY_B] agree that the {c} terms of this Agreement apply from [DATE] for [DURATION], and the laws "
+    "of [LAW] govern them without regard to conflicts rules.",
+    "Each party shall observe the {c} obligations set out here from [DATE]; they continue for [DURATION] and are "
+    "construed under the laws of [LAW].",
+    "The {c} provisions bind [PARTY_A] and [PARTY_B] for [DURATION] after [DATE]; any dispute about them is decided "
+    "under the laws of [LAW].",
+]
+
+
+def small_library() -> Library:
+    """Three precedents per clause type of mutual-nda, each worded its own way, from three firm files."""
+    precedents = []
+    for i, c in enumerate(NDA.clause_types):
+        for j, wording in enumerate(WORDING):
+            doc = LIB_FILE.format(i=j)
+            precedents.append(Precedent(f"{doc}#{i + 1}", doc, "firm", "CC-BY-4.0", "MUTUAL NDA", c,
+                                        c.replace("_", " ").title(), wording.format(c=c.replace("_", " ")),
+                                        facts=["Zebulon Holdings"]))
+    return Library(precedents, "fp")
+
+
+@pytest.fixture(scope="session")
+def drafter(tiny_model, tokenizer):
+    return Drafter(tiny_model, tokenizer, library=small_library())
+
+
+@pytest.fixture
+def make_app(drafter):
+    from hybrid.serve.app import create_app
+
+    return lambda **kw: create_app(lambda library: drafter, defaults={"steps": 2}, **kw)
+
+
+@pytest.fixture
+def client(make_app):
+    from fastapi.testclient import TestClient
+
+    with TestClient(make_app()) as c:
+        yield c
+
+
+@pytest.fixture
+def server(make_app):
+    """A real uvicorn server on a free local port, in a thread: (its base URL, the app)."""
+    import uvicorn
+
+    from hybrid.cli.serve import LOOPBACK_NAMES
+
+    app = make_app(allowed_hosts=LOOPBACK_NAMES)  # as `hybrid serve` on 127.0.0.1
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}", app
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def read_events(lines) -> list[dict]:
+    """The server-sent events of a response's lines, as [{"event", ...data}]."""
+    import json
+
+    out, kind = [], None
+    for line in lines:
+        if line.startswith("event: "):
+            kind = line[len("event: "):]
+        elif line.startswith("data: "):
+            out.append({"event": kind, **json.loads(line[len("data: "):])})
+    return out

@@ -1,0 +1,148 @@
+"""The workbench page in headless Chromium (Debian's `chromium`, driven by Playwright): fill mutual-nda's form,
+draft 3 variants, watch the progress and the 3 columns, open a redline, pick sections from two variants, download
+the DOCX and read it back; bad input shows the error next to its field; the page and the template list answer in
+under 200 ms while a draft runs. Skipped when Chromium or Playwright is not installed (README: one command)."""
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import docx
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install -y chromium)")
+
+from hybrid.draft.docx_export import xml_safe  # noqa: E402
+from hybrid.templates.template import load_template  # noqa: E402
+
+from _workbench import drafter, make_app, server  # noqa: E402, F401 (fixtures)
+
+NDA = load_template("mutual-nda")
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "workbench.png"
+
+
+@pytest.fixture
+def page(server):
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        context = browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 900})
+        pg = context.new_page()
+        pg.goto(server[0] + "/")
+        pg.wait_for_selector("#fields input[name='party_a']")
+        yield pg
+        browser.close()
+
+
+def _fill(page, values: dict):
+    for name, value in values.items():
+        page.fill(f"#fields [name='{name}']", str(value))
+
+
+def _screenshot(page, tmp):
+    """The comparison view (its first sections, one redline open) as a PNG; with HYBRID_SCREENSHOT=1 it becomes
+    the README's docs/workbench.png (a palette of 48 colours when Pillow is there), else it stays in tmp."""
+    page.evaluate("document.querySelector('#compare').scrollIntoView()")
+    box = page.locator("#compare").bounding_box()  # in the viewport's coordinates, as clip takes them
+    page.screenshot(path=str(tmp), clip={"x": box["x"], "y": box["y"], "width": box["width"],
+                                        "height": min(box["height"], 620)})
+    assert tmp.stat().st_size > 1000
+    if os.environ.get("HYBRID_SCREENSHOT") != "1":
+        return
+    try:
+        from PIL import Image
+    except ImportError:
+        shutil.copyfile(tmp, SCREENSHOT)
+        return
+    Image.open(tmp).convert("RGB").quantize(colors=48).save(SCREENSHOT, optimize=True)
+
+
+def test_draft_compare_pick_and_download(page, server, tmp_path):
+    # the form: a required mark and the example as a placeholder
+    assert page.locator("label[for='field-party_a'] .required-mark").count() == 1
+    assert page.get_attribute("#field-party_a", "placeholder") == NDA.example["party_a"]
+    _fill(page, NDA.example)
+    page.fill("#n", "3")
+    page.click("#draft")
+    page.wait_for_selector("#stages li.stage-plan", timeout=60_000)
+    page.wait_for_selector("#stages li.stage-rank", timeout=60_000)
+    stages = page.locator("#stages li").all_inner_texts()
+    assert any(s.startswith("precedents:") for s in stages) and any(s.startswith("fill: step") for s in stages)
+    assert page.locator("#variants thead th.variant").count() == 3  # three columns
+    rows = page.locator("#variants tbody tr")
+    n_sections = rows.count()
+    assert n_sections >= 3
+    # a redline: hidden until asked for, then deletions and insertions against the source
+    first = rows.nth(0).locator("td.clause").nth(0)
+    assert first.locator(".redline").is_hidden()
+    first.locator("button.show-redline").click()
+    assert first.locator(".redline").is_visible() and first.locator(".redline del, .redline ins").count() > 0
+    assert "Source: " in first.locator(".source").inner_text()
+    # pick section i from variant 1 when i is even, from variant 2 when odd
+    picks = [1 if i % 2 == 0 else 2 for i in range(n_sections)]
+    for i, rank in enumerate(picks):
+        rows.nth(i).locator(f"input[type=radio][data-rank='{rank}']").check()
+    bodies = [rows.nth(i).locator(f"td.clause[data-rank='{r}'] .body").inner_text() for i, r in enumerate(picks)]
+    _screenshot(page, tmp_path / "compare.png")
+    page.select_option("#format", "docx")
+    with page.expect_download() as dl:
+        page.click("#download")
+    path = tmp_path / "picked.docx"
+    dl.value.save_as(path)
+    document = docx.Document(str(path))
+    text = "\n".join(p.text for p in document.paragraphs)
+    for body in bodies:
+        assert xml_safe(body.split("\n")[0].strip()) in text
+    comments = [c.text for c in document.comments]
+    assert len(comments) == n_sections and all("firm/nda-" in c for c in comments)
+
+
+def test_bad_input_shows_the_error_next_to_its_field(page, server, tmp_path):
+    _fill(page, {**NDA.example, "effective_date": "yesterday"})
+    page.click("#draft")
+    err = page.locator(".error[data-for='effective_date']")
+    err.wait_for(state="visible")
+    assert "field 'effective_date'" in err.inner_text() and "yesterday" in err.inner_text()
+    assert page.locator("#field-effective_date.invalid").count() == 1
+    page.fill("#field-effective_date", "")
+    page.click("#draft")
+    err.wait_for(state="visible")
+    assert "missing required field 'effective_date'" in err.inner_text()
+    # a malformed template file: the loader's message next to the upload box, the form unchanged
+    bad = tmp_path / "mine.json"
+    bad.write_text('{"id": "mine", "fields": ')
+    page.set_input_files("#upload", str(bad))
+    up = page.locator(".error[data-for='upload']")
+    up.wait_for(state="visible")
+    assert "uploaded file 'mine.json': not valid JSON" in up.inner_text()
+    assert page.input_value("#template") == "mutual-nda"
+    assert server[1].state.jobs.jobs == {}  # nothing was started
+
+
+def test_the_page_answers_fast_while_a_draft_runs(page, server):
+    import httpx
+
+    base, app = server
+    fields = {k: str(v) for k, v in NDA.example.items()}
+    times = []
+    with httpx.Client(base_url=base, timeout=30) as client:
+        for url in ("/", "/api/templates", "/static/app.js"):  # warm: the first list parses every template once
+            assert client.get(url).status_code == 200
+        r = client.post("/api/drafts", json={"template": "mutual-nda", "fields": fields, "n": 8, "steps": 64})
+        assert r.status_code == 202, r.text
+        job = r.json()["job"]
+        page.reload()  # the page itself, in the browser, while the draft runs
+        page.wait_for_selector("#fields input[name='party_a']", timeout=5_000)
+        while app.state.jobs.running() is not None and len(times) < 40:
+            for url in ("/", "/api/templates"):
+                t = time.perf_counter()
+                assert client.get(url).status_code == 200
+                times.append(time.perf_counter() - t)
+        still_running = app.state.jobs.running() is not None
+        client.post(f"/api/drafts/{job}/cancel")
+    assert still_running and len(times) == 40, "the draft ended before the page could be timed"
+    times.sort()
+    print(f"while drafting: median {times[len(times) // 2] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
+    assert times[-1] < 0.2, times
