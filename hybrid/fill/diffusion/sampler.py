@@ -39,8 +39,9 @@ One step:
    FACT_RECHECKS times); then the guard re-masks the repeated n-grams of a span whose distinct-n
    ratio collapses.
 
-Guidance convention (DESIGN.md): `uncond + w * (cond - uncond)`: w = 1 is no guidance (the extra
-rows are skipped), w > 1 pushes towards the heading, w = 0 is the unconditional model.
+Guidance convention (docs/ARCHITECTURE.md): `uncond + w * (cond - uncond)`: w = 1 is no guidance (the
+extra rows are skipped), w > 1 pushes towards the heading, w = 0 is the unconditional model. The same loop
+without any of the speed-ups, to read and to test against: hybrid.fill.diffusion.reference.
 
 Randomness: variant v draws from its own generator, seeded from (seed, v), in slot order, so
 variant v's text does not depend on how many variants are drafted with it.
