@@ -4,6 +4,7 @@ keys/values recomputed each step, no guards, fp32)."""
 
 import pytest
 import torch
+import torch.nn.functional as F
 from test_sampler import _small as small_skeleton  # a three-clause document, one page
 
 from hybrid.common.errors import SamplingError
@@ -40,6 +41,31 @@ def test_fast_sampler_writes_the_reference_tokens(lively_model, tokenizer, steps
     got = fill(lively_model, tokenizer, sk, n=2, steps=steps, guidance=w, seed=3, params=GREEDY,
                config=exact(schedule=schedule, block=block, threshold=threshold))
     assert [r.tokens for r in got] == [want, want]
+    assert want[1][2:2 + len(tokenizer.encode(" Acme"))] == tokenizer.encode(" Acme")
+
+
+class LeanTowards(torch.nn.Module):
+    """The backbone with `weight` x token's embedding added to every final hidden state, the same in
+    the reference's logits and the fast sampler's hidden states: a model that ends spans early."""
+
+    def __init__(self, model, token: int, weight: float):
+        super().__init__()
+        self.m, self.cfg, self.output_weight = model, model.cfg, model.output_weight
+        self.token, self.weight = token, weight
+
+    def forward(self, ids, mode="causal", cache=None, return_hidden=False, **kw):
+        h = self.m(ids, mode, cache=cache, return_hidden=True, **kw) + self.weight * self.m.embed.weight[self.token]
+        return h if return_hidden else F.linear(h, self.output_weight)
+
+
+@pytest.mark.parametrize("weight,lengths", [(1.5, [4, 7, 0]), (3.0, [0, 6, 0])])
+def test_eos_ends_spans_alike_and_never_before_a_lock(lively_model, tokenizer, weight, lengths):
+    """Some spans end early, some at once; the locked " Acme" at offset 2 of span 1 still stands."""
+    sk = small_skeleton(tokenizer).lock_text(tokenizer, 1, " Acme", offset=2)
+    model = LeanTowards(lively_model, tokenizer.eos_id, weight)
+    want = reference_fill(model, tokenizer, sk, 4)
+    got = fill(model, tokenizer, sk, n=1, steps=4, params=GREEDY, config=exact())[0].tokens
+    assert got == want and [len(b) for b in want] == lengths
     assert want[1][2:2 + len(tokenizer.encode(" Acme"))] == tokenizer.encode(" Acme")
 
 
