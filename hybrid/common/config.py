@@ -72,8 +72,8 @@ class TrainConfig:
     )
     precision: str = option(
         "auto",
-        "auto = bf16 autocast on CUDA, fp32 on CPU (hybrid.common.precision: one rule, no CPU flags); bf16 on an AMX "
-        "CPU is ~2x faster per step",
+        "auto = bf16 autocast on CUDA, fp32 on CPU (hybrid.common.precision: one rule, no CPU flags); bf16 is faster "
+        "on a CPU with bf16 matmul units (AMX), slower where it is emulated",
     )
     threads: int = option(
         DEFAULT_THREADS,

@@ -40,11 +40,9 @@ MAX_PRECEDENTS = 4
 DEFAULT_THREADS = 1
 """Torch CPU intra-op threads for every command; 0 keeps torch's default (all cores). One, because
 these small models decode a token (or one step of a few variants) at a time, so a second thread
-mostly waits for the first, and on a busy machine it spins. Measured with farm-bench on a 2-core
-machine, `hybrid draft mutual-nda --example -n 4 --seed 7` (same bytes at 1 and 2 threads): busy
-(load ~9): 41 s with one thread, 283 s with two, and 11 s against 84 s of CPU; nearly idle: 10.8 s
-against 8.5 s, so two threads save a fifth of the time only on an idle machine, for 27% more CPU.
-`hybrid plan mutual-nda --example`, idle: 3.6 s either way (start-up dominates)."""
+mostly waits for the first, and on a busy machine it spins: two threads save time only on an idle
+machine, for more CPU (same bytes at 1 and 2 threads; the farm-bench timings:
+benchmarks/results/figures-without-a-result-file.md)."""
 
 
 @dataclass(frozen=True)

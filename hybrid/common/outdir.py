@@ -1,8 +1,9 @@
 """Output directories that lose nothing: checked before the work, one writer at a time, file sets
 committed as a whole, interrupted commits completed.
 
-Owns: the writability check of an output location, the per-directory lock, and the staged,
-journaled commit of a set of files into a directory (drafts + drafts.json, a checkpoint, a report).
+Owns: the per-directory lock and the staged, journaled commit of a set of files into a directory
+(drafts + drafts.json, a checkpoint, a report); the writability check before them is
+hybrid.common.outcheck's (`check_writable`, importable from here).
 Knows nothing about drafts, checkpoints or models: callers name the files.
 
 How a set is committed (`FileSet`): files are written into `DIR/.stage-PID/` (inside the target,
@@ -37,6 +38,7 @@ import time
 from pathlib import Path
 
 from hybrid.common.errors import OutputError
+from hybrid.common.outcheck import check_writable, shown, unusable
 
 __all__ = [
     "check_writable",
@@ -56,7 +58,6 @@ LOCK_NAME = ".hybrid.lock"
 JOURNAL_NAME = ".commit.json"
 MANIFEST_NAME = ".hybrid-files.json"  # an owned set's files and their sha256, as committed
 STAGE_PREFIX = ".stage-"
-_SHOWN = 80  # characters of a path echoed in a message (as hybrid.common.textsafe.SHOWN_CHARS)
 
 
 def is_bookkeeping(name: str) -> bool:
@@ -66,102 +67,6 @@ def is_bookkeeping(name: str) -> bool:
         or name.startswith(STAGE_PREFIX)
         or name.startswith(f"{JOURNAL_NAME}.tmp-")
     )
-
-
-def _shown(path) -> str:
-    text = str(path)
-    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}... ({len(text)} characters)"
-
-
-def _probe(directory: Path) -> str | None:
-    """None when a file can be created in `directory`, else the reason (os.access is wrong for root and
-    for read-only mounts, so really try)."""
-    probe = directory / f".hybrid-probe-{os.getpid()}"
-    try:
-        fd = os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-    except OSError as e:
-        return e.strerror or str(e)
-    os.close(fd)
-    probe.unlink(missing_ok=True)
-    return None
-
-
-def _unusable(option: str, out, path, e: OSError) -> OutputError:
-    what = "" if Path(path) == Path(out) else f": {_shown(path)}"
-    hint = {errno.ELOOP: " (a symlink loop)", errno.ENAMETOOLONG: " (a path component over 255 bytes)"}.get(e.errno, "")
-    return OutputError(f"{option} {_shown(out)} cannot be used{what}: {e.strerror or e}{hint}; choose another path.")
-
-
-def _dangling(option: str, out, link: Path) -> OutputError:
-    try:
-        target = os.readlink(link)
-    except OSError:
-        target = "?"
-    what = "" if link == Path(out) else f": {_shown(link)}"
-    return OutputError(f"{option} {_shown(out)}{what} is a symlink to {_shown(target)}, which does not exist; "
-                       "remove the link or choose another path.")
-
-
-def check_writable(out, option: str = "--out") -> None:
-    """OutputError (naming `option`, the path and why) unless `out` is, or can be created as, a writable
-    directory. Creates nothing that stays. Symlinks that point nowhere or loop, names too long and
-    parents that are files are refused here, before any work."""
-    if isinstance(out, str) and not out.strip():
-        raise OutputError(f"{option} must name a directory, got {out!r}.")
-    out = Path(out)
-    try:
-        st = os.stat(out)
-    except (FileNotFoundError, NotADirectoryError):
-        st = None
-    except OSError as e:
-        raise _unusable(option, out, out, e) from None
-    if st is not None:
-        if not os.path.isdir(out):
-            raise OutputError(
-                f"{option} {_shown(out)} is an existing file; pass a directory (it is created when missing)."
-            )
-        why = _probe(out)
-        if why:
-            raise OutputError(f"{option} {_shown(out)} is not writable ({why}); choose a writable directory.")
-        return
-    if os.path.islink(out):
-        raise _dangling(option, out, out)
-    parent = out.parent
-    while True:
-        try:
-            os.stat(parent)
-            break
-        except (FileNotFoundError, NotADirectoryError):
-            if os.path.islink(parent):
-                raise _dangling(option, out, parent) from None
-            if parent == parent.parent:
-                break
-            parent = parent.parent
-        except OSError as e:
-            raise _unusable(option, out, parent, e) from None
-    if not parent.is_dir():
-        raise OutputError(f"{option} {_shown(out)}: {_shown(parent)} is a file, not a directory; choose another path.")
-    why = _probe(parent)
-    if why:
-        raise OutputError(
-            f"{option} {_shown(out)} cannot be created: {_shown(parent)} is not writable ({why}); "
-            "choose a writable directory."
-        )
-    name_max = _name_max(parent)
-    below = out.parts[len(parent.parts):] if out.parts[:len(parent.parts)] == parent.parts else out.parts
-    for part in below:
-        if len(os.fsencode(part)) > name_max:
-            raise OutputError(
-                f"{option} {_shown(out)} cannot be created: the name {_shown(part)} is {len(os.fsencode(part))} bytes, "
-                f"over the {name_max} a name may have here; choose a shorter one."
-            )
-
-
-def _name_max(directory: Path) -> int:
-    try:
-        return os.pathconf(directory, "PC_NAME_MAX")
-    except (OSError, ValueError):
-        return 255
 
 
 class OutputLock:
@@ -182,7 +87,7 @@ class OutputLock:
             return self._take()
         except OSError as e:  # a race with another process, a full disk: still one line, never a traceback
             self._cleanup()
-            raise _unusable(self.option, self.out, getattr(e, "filename", None) or self.out, e) from None
+            raise unusable(self.option, self.out, getattr(e, "filename", None) or self.out, e) from None
 
     def _take(self) -> "OutputLock":
         if not self.out.exists():
@@ -303,7 +208,7 @@ def recorded(out) -> dict[str, str]:
 
 def _not_ours(path: Path) -> OutputError:
     return OutputError(
-        f"{_shown(path)} is not a file hybrid wrote there, or it was changed since (its sha256 is not the one "
+        f"{shown(path)} is not a file hybrid wrote there, or it was changed since (its sha256 is not the one "
         f"recorded in {MANIFEST_NAME} when hybrid wrote it); it is left as it is: "
         "move it away or choose another directory."
     )

@@ -3,9 +3,9 @@
 Owns: the precision names, `resolve_precision` (what "auto" means) and `autocast` (the context
 the fillers and training run their forwards in). "auto" depends on the device type only, never
 on CPU flags, so the same seed gives the same drafts on any CPU: bf16 autocast on CUDA, fp32 on
-CPU. bf16 on a CPU is an explicit choice (`precision="bf16"`): ~1.3x faster fills on CPUs with
-bf16 matmul units (AMX / AVX512-BF16: mutual-nda, 4 sections, N=4, 10.4 s vs 13.3 s fp32 on this
-project's AMD EPYC), several times slower where bf16 is emulated (AVX2-only).
+CPU. bf16 on a CPU is an explicit choice (`precision="bf16"`): faster fills on CPUs with bf16
+matmul units (AMX / AVX512-BF16), several times slower where bf16 is emulated (AVX2-only); the
+timing: benchmarks/results/figures-without-a-result-file.md.
 """
 
 from contextlib import nullcontext

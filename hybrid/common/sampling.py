@@ -190,7 +190,8 @@ def sample(logits: torch.Tensor, generator: torch.Generator | None, temperature:
 
     temperature 0 is argmax (deterministic, ignores the generator); otherwise an exact draw from
     softmax(logits / temperature) by inverse CDF with one uniform per row from `generator` only,
-    so a seed fixes the result (5x faster than torch.multinomial at V = 8192 on CPU).
+    so a seed fixes the result (and faster than torch.multinomial on CPU:
+    benchmarks/results/figures-without-a-result-file.md).
     `uniforms` (B, 1) in [0, 1): the caller's own draws instead of the generator's (per-variant streams).
     A row whose logits are all -inf has no candidate: that is a caller bug (assert).
     """

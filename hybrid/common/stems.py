@@ -42,7 +42,7 @@ def spec_coverage(spec: str, text: str) -> float:
     """Share of the spec's content words that occur in the text, in [0, 1] (0 for a spec without any).
 
     Unweighted on purpose: weighting the words by their idf over the train split's clause bodies
-    was measured worse on the val split (heading MRR 0.671 vs 0.684 alone, 0.685 vs 0.698 combined)."""
+    was measured worse on the val split (benchmarks/results/figures-without-a-result-file.md)."""
     return coverage(content_stems(spec), text)
 
 

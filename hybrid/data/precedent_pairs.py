@@ -11,8 +11,9 @@ unconditional guidance rows already hide a span's own "heading" tokens from it. 
 tagged as part of its section's heading is therefore hidden exactly when the heading is, with
 no change to the backbone, the loss or the sampler.
 
-The mix (measured on the corpus: a test clause shares a median 6.7% of its word 4-grams with
-the best train clause of its type, so a cross-document precedent carries style, not text):
+The mix (measured on the corpus: a test clause shares only a small share of its word 4-grams
+with the best train clause of its type, so a cross-document precedent carries style, not text;
+the figure: benchmarks/results/figures-without-a-result-file.md):
 - own: the clause's own body, its facts normalized to markers and written back with the
   target's facts (as drafting writes the user's), then words dropped and neighbours swapped:
   copying pays, but only with repair (adapt-and-repair);

@@ -18,9 +18,8 @@ __all__ = ["FillResult", "StepEvent", "check_fill_args", "fill_processors", "FIL
 
 FILL_TOP_P_CANDIDATES = 64
 """Every filler draws top-p among this many best tokens (TopP(candidates=...)). Why: TopP sorts the
-whole vocabulary per row, ~1 ms per row of 8192 on these CPUs; masked slots far from committed
-text have flat distributions, so the full sort took about a quarter of a fill (profiled: 21.5 s
-of 84 s at K=64)."""
+whole vocabulary per row; masked slots far from committed text have flat distributions, so the
+full sort took about a quarter of a fill (the profile: benchmarks/results/figures-without-a-result-file.md)."""
 
 
 def check_fill_args(n, steps, guidance, seed) -> None:

@@ -104,20 +104,38 @@ def prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window
     return as_token_skeleton(tokenizer, skeleton), params, fill_processors(params), next(model.parameters()).device
 
 
+def _write_span(dec, sk, s, ids_all, ban, procs, gen, params, pad_id: int):
+    """Decode span `s` of every variant left to right after what `dec` has read: locked tokens fed as
+    they are, the rest drawn (specials `ban`ned, <eos> only after the last locked token); a variant
+    that wrote <eos> is padded. (out (n, s.length) token ids, decode steps run)."""
+    n, device, eos = dec.B, dec.device, sk.eos_id
+    locked = sk.locked[s.start : s.end].tolist()
+    lock_end = max((i + 1 for i in range(s.length - 1) if locked[i]), default=0)
+    out = torch.full((n, s.length), pad_id, dtype=torch.long, device=device)
+    done = torch.zeros(n, dtype=torch.bool, device=device)
+    steps = 0
+    for t in range(s.length):
+        if locked[t]:
+            x = torch.full((n,), ids_all[s.start + t], dtype=torch.long, device=device)
+        else:
+            logits = dec.last.masked_fill(ban, float("-inf"))
+            if t < lock_end:
+                logits[:, eos] = float("-inf")
+            x = sample(apply_processors(procs, out[:, :t], logits), gen, temperature=0.0 if params.greedy else 1.0)
+        x = torch.where(done, pad_id, x)
+        out[:, t] = x
+        dec.feed(x[:, None], ~done[:, None])
+        steps += 1
+        done = done | (x == eos)
+        if bool(done.all()):
+            break
+    return out, steps
+
+
 @torch.no_grad()
-def fill(
-    model,
-    tokenizer,
-    skeleton,
-    n: int = 8,
-    steps: int | None = None,
-    guidance: float = 1.0,
-    seed: int = 0,
-    params: SamplingParams | None = None,
-    on_step=None,
-    window: int = DEFAULT_WINDOW,
-    precision: str = "auto",
-) -> list[FillResult]:
+def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
+         params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW,
+         precision: str = "auto") -> list[FillResult]:
     """Write every span of `skeleton` left to right, n variants in one batch (same API as the diffusion fill).
 
     steps is accepted for signature parity and ignored (one decode step per token); guidance
@@ -144,27 +162,8 @@ def fill(
                 dec.feed(torch.tensor(ids_all[prev : s.start], device=device)[None].expand(n, -1))
             t1 = time.perf_counter()
             t_skel += t1 - t0
-            locked = sk.locked[s.start : s.end].tolist()
-            lock_end = max((i + 1 for i in range(s.length - 1) if locked[i]), default=0)
-            out = torch.full((n, s.length), tokenizer.pad_id, dtype=torch.long, device=device)
-            done = torch.zeros(n, dtype=torch.bool, device=device)
-            for t in range(s.length):
-                if locked[t]:
-                    x = torch.full((n,), ids_all[s.start + t], dtype=torch.long, device=device)
-                else:
-                    logits = dec.last.masked_fill(ban, float("-inf"))
-                    if t < lock_end:
-                        logits[:, eos] = float("-inf")
-                    x = sample(
-                        apply_processors(procs, out[:, :t], logits), gen, temperature=0.0 if params.greedy else 1.0
-                    )
-                x = torch.where(done, tokenizer.pad_id, x)
-                out[:, t] = x
-                dec.feed(x[:, None], ~done[:, None])
-                decode_steps += 1
-                done = done | (x == eos)
-                if bool(done.all()):
-                    break
+            out, written = _write_span(dec, sk, s, ids_all, ban, procs, gen, params, tokenizer.pad_id)
+            decode_steps += written
             for b, row in enumerate(out.tolist()):
                 bodies[b].append(row[: row.index(eos)])
             prev = s.end

@@ -176,6 +176,40 @@ def _targets(tokenizer, sk, n: int, start) -> tuple[list[list[int]], list[list[b
     return targets, word_start, holes
 
 
+def _hole_logits(last, writing, out, last_kept, word_start, ban, glue, procs, eos: int, pad: int):
+    """The logits of the rows `writing` at their next hole, from their last outputs `last`: specials
+    banned, <eos> not before a row's last kept token, no piece glued onto a kept word, then the shared
+    processors with each row's own text so far as context."""
+    device, V = last.device, last.shape[-1]
+    logits = last.masked_fill(ban, float("-inf"))
+    off = [len(out[b]) for b in writing]
+    no_eos = torch.tensor([o < last_kept[b] for o, b in zip(off, writing)], device=device)
+    logits[:, eos] = logits[:, eos].masked_fill(no_eos, float("-inf"))
+    glued = torch.tensor([word_start[b][o] for o, b in zip(off, writing)], device=device)
+    logits = logits.masked_fill(glued[:, None] & glue[None, :V], float("-inf"))
+    width = max(off)  # each row's own text so far, left-padded, as the processors' context
+    ctx = torch.tensor([[pad] * (width - len(out[b])) + out[b] for b in writing], dtype=torch.long).reshape(
+        len(writing), width
+    )
+    return apply_processors(procs, ctx.to(device), logits)
+
+
+def _revert_holes(tokenizer, out, holes, eos: int) -> int:
+    """Give a hole that wrote a word no contract uses its precedent's tokens back (in `out`); how many."""
+    from hybrid.fill.diffusion.start import writes_unknown_word
+
+    reverted = 0
+    for b, hs in enumerate(holes):
+        for offsets, original, words in hs:
+            if original is None or offsets[-1] >= len(out[b]):
+                continue
+            if writes_unknown_word(tokenizer, [out[b][t] for t in offsets], words, eos):
+                for t, o in zip(offsets, original):
+                    out[b][t] = o
+                reverted += 1
+    return reverted
+
+
 def _edit(
     model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, chunk=0
 ) -> list[FillResult]:
@@ -183,7 +217,6 @@ def _edit(
     one forward (at most `chunk` tokens, 0 = the whole run), then samples its next hole if it has
     reached it (rows advance through their own offsets)."""
     from hybrid.fill.diffusion.guards import glue_tokens
-    from hybrid.fill.diffusion.start import writes_unknown_word
 
     V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
     S = len(sk.spans)
@@ -232,17 +265,7 @@ def _edit(
             if not writing:
                 continue
             r = torch.tensor(writing, device=device)
-            logits = dec.last[r].masked_fill(ban, float("-inf"))
-            off = [len(out[b]) for b in writing]
-            no_eos = torch.tensor([o < last_kept[b] for o, b in zip(off, writing)], device=device)
-            logits[:, eos] = logits[:, eos].masked_fill(no_eos, float("-inf"))
-            glued = torch.tensor([word_start[b][o] for o, b in zip(off, writing)], device=device)
-            logits = logits.masked_fill(glued[:, None] & glue[None, :V], float("-inf"))
-            width = max(off)  # each row's own text so far, left-padded, as the processors' context
-            ctx = torch.tensor([[pad] * (width - len(out[b])) + out[b] for b in writing], dtype=torch.long).reshape(
-                len(writing), width
-            )
-            logits = apply_processors(procs, ctx.to(device), logits)
+            logits = _hole_logits(dec.last[r], writing, out, last_kept, word_start, ban, glue, procs, eos, pad)
             if params.greedy:
                 x = sample(logits, None, temperature=0.0)
             else:
@@ -254,15 +277,7 @@ def _edit(
                 else:
                     pending[b].append(t)
     t_end = time.perf_counter()
-    reverted = 0
-    for b, hs in enumerate(holes):  # a hole that writes a word no contract uses gets its precedent's tokens back
-        for offsets, original, words in hs:
-            if original is None or offsets[-1] >= len(out[b]):
-                continue
-            if writes_unknown_word(tokenizer, [out[b][t] for t in offsets], words, eos):
-                for t, o in zip(offsets, original):
-                    out[b][t] = o
-                reverted += 1
+    reverted = _revert_holes(tokenizer, out, holes, eos)
     results = []
     for v in range(n):
         toks = [r[: r.index(eos)] if eos in r else r for r in out[v * S : (v + 1) * S]]

@@ -15,8 +15,8 @@ serve hybrid.model.llama's architecture too.
 Choices: RMSNorm (one fewer reduction than LayerNorm, no mean centring needed in a pre-norm
 stack), rotary positions (relative, so a span scored in a window at document offset p sees the
 same geometry as in training; explicit `positions` let cached skeletons and spans interleave),
-SwiGLU MLP, no biases, tied input/output embeddings initialised N(0, 0.02) (N(0, 1) stalled at
-loss ~6.9 here, see DESIGN.md).
+SwiGLU MLP, no biases, tied input/output embeddings initialised N(0, 0.02) (N(0, 1) stalls
+training: benchmarks/results/figures-without-a-result-file.md).
 """
 
 import math
@@ -109,8 +109,8 @@ def attend(q, k, v, cos, sin, mask, cache, layer_idx: int, write_cache: bool, is
     (Backbone, hybrid.model.llama); each keeps its own projections.
 
     nkv < nh is grouped-query attention inside SDPA (kv head j serves query heads j*r .. j*r+r-1,
-    transformers' repeat_kv order): measured 2x faster per decode step than repeating k/v first,
-    identical outputs. The cache holds nkv heads, not nh.
+    transformers' repeat_kv order): faster per decode step than repeating k/v first
+    (benchmarks/results/figures-without-a-result-file.md), identical outputs. The cache holds nkv heads, not nh.
     """
     q, k = _apply_rope(q, cos, sin), _apply_rope(k, cos, sin)
     k, v = cached_kv(cache, k, v, layer_idx, write_cache)  # (B, nkv, Tk, hs)
@@ -126,7 +126,8 @@ class Attention(nn.Module):
         self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model, bias=False)
         self.proj = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
         # no dropout on attention probabilities: on CPU it forces SDPA's math path and a
-        # bernoulli over every (T x T) score matrix (measured: ~20% of a training step);
+        # bernoulli over every (T x T) score matrix (a large share of a training step:
+        # benchmarks/results/figures-without-a-result-file.md);
         # residual dropout (Block.drop) regularizes instead
 
     def forward(self, x, cos, sin, mask, cache, layer_idx, write_cache, is_causal):

@@ -60,7 +60,8 @@ class SlotKV:
         M = kk.shape[0]
         rows = torch.arange(M, device=k.device)[:, None].expand(M, self.slot_idx.shape[1])
         kt, vt = k.transpose(1, 2).to(kk.dtype), v.transpose(1, 2).to(vv.dtype)  # (B, Q, nh, hs)
-        # advanced-index assignment, not scatter_: bf16 scatter_ is ~40x slower on CPU (measured)
+        # advanced-index assignment, not scatter_: bf16 scatter_ is far slower on CPU
+        # (benchmarks/results/figures-without-a-result-file.md)
         if B > M:  # unconditional rows: their own store, with their fresh queries
             uk, uv = self.ukeys[layer_idx], self.uvalues[layer_idx]
             uk[rows, :, self.slot_idx[M:]] = kt[M:]

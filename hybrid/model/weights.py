@@ -3,7 +3,7 @@
 Owns: comparing the tensors a model built from config.json expects (names and shapes) with those
 in model.safetensors. transformers' from_pretrained would otherwise initialise missing tensors at
 random and drop unexpected ones with only a log warning: a valid but wrong config.json then loads
-a partly random model (`eval bpb` printed nan with exit 0). Reads the safetensors header only.
+a partly random model that runs without an error. Reads the safetensors header only.
 """
 
 from pathlib import Path

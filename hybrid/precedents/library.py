@@ -17,10 +17,11 @@ Retrieval: BM25 (rank_bm25's Okapi BM25) over heading + body words of the clause
 restricted to the requested doc type when it has at least k clauses of that type, else all doc
 types; with `use_relevance()` (what drafting does), BM25's best SHORTLIST are re-ordered by
 hybrid.precedents.relevance (BM25 + MiniLM, the scorer of `hybrid rank`), whose precedent embeddings persist
-in its cache. On 193 val clauses (benchmarks/precedent_retrieval.py) the top precedent then holds
-0.0834 of the real clause's word 4-grams against 0.0738 for BM25 alone (2-grams 0.1657 vs 0.1658). Variant 0 takes the
-top k; variant v > 0 draws k from the top 4k, weighted by score, with
-a generator seeded by (seed, variant, clause type): deterministic, and variants may differ.
+in its cache. How much of the real clause's word n-grams the top precedent then holds, against BM25
+alone, MiniLM alone and a random pick: benchmarks/results/precedent-retrieval-cpu.json
+(benchmarks/precedent_retrieval.py, val clauses). Variant 0 takes the top k; variant v > 0 draws k
+from the top 4k, weighted by score, with a generator seeded by (seed, variant, clause type):
+deterministic, and variants may differ.
 """
 
 import hashlib

@@ -21,25 +21,24 @@ score = sum over features f of weight_f * f. The weights are a pairwise logistic
 (scikit-learn, no intercept) on feature differences between a better and a worse candidate of
 the same query, fit on the `dev` part of evals.relevance_data (CUAD's lawyer labels, train/val
 documents only) by benchmarks/relevance.py --fit; that script prints the fit and the held-out
-figures (benchmarks/results/relevance-cpu.json). On dev (438 queries): NDCG@5 0.644 for
-2.95 * bm25 + 10.06 * dense, against 0.599 BM25 alone and 0.570 MiniLM alone; adding coverage
-was no better in 2-fold (by document) cross-validation (0.641 vs 0.643), nor were pool z-scores,
-log BM25, length or a pseudo-relevance-feedback query, so its weight is 0 (it stays in the
-breakdown). The PMI lowered NDCG@5 on dev short-lists (WEIGHTS_WITH_PMI), so it is off by default.
+figures (benchmarks/results/relevance-cpu.json: "heldout" against BM25, MiniLM and coverage
+alone). Adding coverage was no better in 2-fold (by document) cross-validation, nor were pool
+z-scores, log BM25, length or a pseudo-relevance-feedback query, so its weight is 0 (it stays in
+the breakdown; those dev-split figures: benchmarks/results/figures-without-a-result-file.md). The
+PMI lowered NDCG@5 on dev short-lists (WEIGHTS_WITH_PMI), so it is off by default.
 
 For precedent retrieval: `RelevanceScorer().score(query, [p.heading + " " + p.body for p in pool])`
 ranks a clause library's pool the same way (the embeddings of its bodies persist in the cache).
 
 Embedding cache: per text (sha1 of the text and the encoder's name), in memory and in one
 SQLite file, <repo>/.cache/relevance/embeddings.sqlite ($HYBRID_CACHE moves it, "off" keeps it
-in memory only). MiniLM encodes ~38 clauses per CPU second at one thread, so ranking 1,000 new
-candidates is bound by encoding them once (62.6 s wall on a loaded 2-core machine); with their
-embeddings cached, `hybrid rank` over 1,000 takes 4.6 CPU s in all (imports and checkpoint
-included; benchmarks/results/relevance-cpu.json). Measured and not taken: int8 dynamic
-quantization of MiniLM (72 clauses/CPU s, dev NDCG@5 0.636 vs 0.644), 128 word pieces instead of
-256 (41/s, 0.645), and embedding only BM25's best 100-300 of 1,000 candidates (no loss on 100
-CUAD queries with pools padded to 1,000, but it drops what only the encoder finds, which the
-lawyer-written queries of issue 17 depend on: there MiniLM beats BM25).
+in memory only). Ranking 1,000 new candidates is bound by encoding them once with MiniLM; with
+their embeddings cached `hybrid rank` is a few CPU seconds (both timings, imports and checkpoint
+included: benchmarks/results/relevance-cpu.json "speed"). Measured and not taken (the figures:
+benchmarks/results/figures-without-a-result-file.md): int8 dynamic quantization of MiniLM, 128
+word pieces instead of 256, and embedding only BM25's best 100-300 of 1,000 candidates (it drops
+what only the encoder finds, which the lawyer-written queries of issue 17 depend on: there MiniLM
+beats BM25).
 """
 
 import hashlib
@@ -271,5 +270,6 @@ class RelevanceScorer:
 
 DEFAULT_WEIGHTS = RelevanceWeights()
 WEIGHTS_WITH_PMI = RelevanceWeights(bm25=1.871, dense=7.176, coverage=0.0, pmi=0.56)
-"""The same regression with the PMI, on the short-lists of 40 dev queries (shipped checkpoint, "fill" PMI):
-NDCG@5 0.644 against 0.666 without it there (NDCG@10 0.701 vs 0.697), so DEFAULT_WEIGHTS leave the PMI off."""
+"""The same regression with the PMI, on the short-lists of 40 dev queries (shipped checkpoint, "fill" PMI): no
+better than without it there (benchmarks/results/relevance-cpu.json "sample": relevance_pmi against relevance), so
+DEFAULT_WEIGHTS leave the PMI off."""

@@ -24,9 +24,8 @@ Relevance to a spec: `score` is hybrid.precedents.relevance's scorer, which take
 (hybrid.common.stems) found in the text. A small model's PMI carries a weak topical signal (MRR above
 random, below BM25); whether a clause says what its heading names is mostly lexical, and the PMI
 then orders candidates the words cannot tell apart. benchmarks/rerank_mrr.py measures PMI alone,
-coverage alone, the combination and BM25 on the test split. The weight was chosen on the val
-split (16 documents, 196 clauses, 64 words, step-950 model): heading MRR 0.417 PMI alone, 0.684
-coverage alone, 0.673 / 0.690 / 0.698 / 0.697 combined at w = 0.5 / 1 / 2 / 4, BM25 0.687.
+coverage alone, the combination and BM25 on the test split (benchmarks/results/rerank-mrr-test-cpu.json).
+The weight was chosen on the val split (the sweep: benchmarks/results/figures-without-a-result-file.md).
 
 Total score of a draft (higher is better):
 

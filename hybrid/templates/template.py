@@ -1,10 +1,11 @@
 """Contract templates: load, validate user fields and outlines, render skeletons.
 
-Owns: the Template, Skeleton and Span types, finding and loading a template file, field
-validation (with messages naming the field), outline validation and the `{field}` placeholder
-substitution. The checks a template file must pass at load are hybrid.templates.rules; the outline
-schema's shape and its readers are hybrid.templates.outline_schema. Knows nothing about models, tokenizers
-or grammars (no model imports).
+Owns: the Template type, finding and loading a template file, field validation (with messages
+naming the field) and outline validation. What it renders (the Skeleton and Span types) and the
+`{field}` placeholder substitution are hybrid.templates.rendered's, importable from here. The
+checks a template file must pass at load are hybrid.templates.rules; the outline schema's shape and
+its readers are hybrid.templates.outline_schema. Knows nothing about models, tokenizers or grammars
+(no model imports).
 
 A template argument is an id from templates/ or a path to a template JSON file. Placeholders are
 `{name}` with a lower-case identifier naming a declared field; they are replaced by a regex from
@@ -34,7 +35,6 @@ from hybrid.common.errors import FieldError, TemplateError
 from hybrid.common.jsonl import JSONInputError, strict_json
 from hybrid.common.textsafe import check_field_value, check_kind, shown
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
-from hybrid.data.layout import with_bodies
 from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.templates.frames import compose_frames, unstated_terms
 from hybrid.templates.outline_schema import (
@@ -47,6 +47,7 @@ from hybrid.templates.outline_schema import (
     outline_structure,
     required_clauses,
 )
+from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import (
     FRAME_CHARS_PER_TOKEN,
     FRAME_MIN_FILL,
@@ -76,12 +77,6 @@ __all__ = [
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
 
-
-def substitute(text: str, values: dict) -> str:
-    """Replace each `{name}` by str(values[name]); a name not in values is a KeyError (caller bug)."""
-    return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text)
-
-
 def _fmt(v) -> str:
     """A value as JSON in a message, cut to a readable length (hybrid.common.textsafe.shown)."""
     try:
@@ -94,44 +89,6 @@ def _fmt(v) -> str:
 def _given(values: dict, name: str) -> bool:
     v = values.get(name)
     return v is not None and not (isinstance(v, str) and not v.strip())
-
-
-@dataclass
-class Span:
-    """One masked clause body of a skeleton: what the filler writes and what it must respect."""
-
-    section: int  # index into the outline's sections
-    clause: str  # clause type
-    heading: str
-    budget: int  # length budget in tokens
-    required_terms: list[str]  # strings the body should contain (placeholders substituted)
-    locked: list[str]  # strings that must appear verbatim where used (party names, defined terms)
-    frame: str = ""  # the clause's opening sentence with the deal's facts; pinned at the span's start
-    frame_fields: list[str] = field(default_factory=list)  # the fields the frame states
-
-
-@dataclass
-class Skeleton:
-    """Ordered segments in the canonical Document layout; every "body" segment is empty (a span)."""
-
-    template_id: str
-    outline: dict
-    fields: dict
-    segments: list[Segment]
-    spans: list[Span]  # spans[i] belongs to the i-th "body" segment
-    # everything the deal states (hybrid.fidelity.foreign_facts.allowed_text): what a draft may name
-    deal_text: str = ""
-
-    @property
-    def text(self) -> str:
-        return "".join(s.text for s in self.segments)
-
-    def body_segments(self) -> list[Segment]:
-        return [s for s in self.segments if s.kind == "body"]
-
-    def render(self, bodies: list[str]) -> str:
-        """The document text with bodies[i] as the i-th clause body (the canonical layout)."""
-        return "".join(with_bodies(self.segments, bodies))
 
 
 @dataclass

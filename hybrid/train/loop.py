@@ -1,8 +1,10 @@
 """Joint AR + masked-diffusion training of the shared backbone, on accelerate.
 
 Owns: the training loop (data order, losses, optimizer, LR schedule, validation, atomic
-resumable checkpoints, the training record). Knows nothing about templates, planning, sampling
-or drafting. `accelerate launch -m hybrid train ...` runs it data-parallel on several GPUs.
+resumable checkpoints); what a checkpoint keeps of the run and how a run resumes are
+hybrid.train.state's (the training record, the state file, the checks of --out). Knows nothing
+about templates, planning, sampling or drafting. `accelerate launch -m hybrid train ...` runs it
+data-parallel on several GPUs.
 
 Each step, every window gets two losses over one set of weights:
 - AR: next-token cross-entropy in `causal` mode (documents and planner pairs);
@@ -15,7 +17,6 @@ outputs shifted so that i-1 predicts i, optional LoRA, its own checkpoint layout
 
 import math
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,8 +26,8 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from hybrid.common.config import TrainConfig
-from hybrid.common.errors import CheckpointError, ConfigError
-from hybrid.common.outdir import OutputLock, check_writable, is_bookkeeping
+from hybrid.common.errors import ConfigError
+from hybrid.common.outdir import OutputLock, check_writable
 from hybrid.common.precision import resolve_precision
 from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, Rows, document_windows, plan_rows
 from hybrid.fill.diffusion.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
@@ -42,6 +43,7 @@ from hybrid.model.checkpoint import (  # noqa: F401  (re-exported)
     save_checkpoint,
 )
 from hybrid.tokenizer.bpe import HybridTokenizer
+from hybrid.train.state import check_train_out, restore, resume_state, train_state, training_record
 
 # checkpoint I/O re-exported from hybrid.model.checkpoint
 __all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "noise_generator", "ATTRIBUTION"]
@@ -99,15 +101,6 @@ def _lr_factor(step: int, cfg: TrainConfig) -> float:
         return (step + 1) / cfg.warmup_steps
     progress = min(1.0, (step - cfg.warmup_steps) / max(1, cfg.max_steps - cfg.warmup_steps))
     return cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress))
-
-
-def _git_commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=5
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
 
 
 def _build_data(cfg: TrainConfig, tok_dir: Path | None, log, tok=None):
@@ -172,24 +165,6 @@ def _validate(model, val: Rows, tok_ids, schedule, device, batch_size, shift: bo
     return {"val_ar": tot["ar"] / max(tot["ar_n"], 1), "val_diff": tot["diff"] / max(tot["diff_n"], 1)}
 
 
-def check_train_out(out: Path, resume: bool) -> None:
-    """CheckpointError/OutputError before any work when --out cannot hold this run's checkpoint: a file,
-    unwritable, a directory of other files (never overwritten), or a checkpoint without --resume."""
-    out = Path(out)
-    check_writable(out)
-    if resume:
-        if not (out / STATE_FILE).is_file():
-            raise CheckpointError(f"--resume: no training state in {out / STATE_FILE}; train without --resume first")
-        return
-    if (out / STATE_FILE).is_file() or (out / "model.safetensors").is_file():
-        raise CheckpointError(f"{out} already holds a checkpoint; pass --resume to continue it or choose another --out")
-    others = sorted(p.name for p in out.iterdir() if not is_bookkeeping(p.name)) if out.is_dir() else []
-    if others:
-        shown = ", ".join(others[:4]) + (", ..." if len(others) > 4 else "")
-        raise CheckpointError(f"--out {out} is a non-empty directory that holds no checkpoint ({shown}); "
-                              "choose a new or empty directory: training never writes over other files.")
-
-
 def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
     """Train (or resume) and return the training record. Checkpoints land in cfg.out, which this run
     holds locked (one trainer per directory; under DDP the main rank holds it)."""
@@ -209,49 +184,9 @@ def train(cfg: TrainConfig, resume: bool = False, log=None) -> dict:
         return _train(cfg, resume, log)
 
 
-def _train(cfg: TrainConfig, resume: bool, log) -> dict:
-    from accelerate import Accelerator
-
-    if cfg.threads:
-        torch.set_num_threads(cfg.threads)
-    # one rule, hybrid.common.precision
-    precision = resolve_precision(cfg.precision, "cuda" if torch.cuda.is_available() else "cpu")
-    acc = Accelerator(mixed_precision="bf16" if precision == "bf16" else "no")
-    out = Path(cfg.out)
-    state = None
-    if resume:
-        if not (out / STATE_FILE).is_file():
-            raise CheckpointError(f"--resume: no training state in {out / STATE_FILE}; train without --resume first")
-        record = read_record(out, need=("config",))
-        for name in TrainConfig.ARCH_FIELDS:
-            # a field newer than the checkpoint: its default
-            had = record["config"].get(name, TrainConfig.__dataclass_fields__[name].default)
-            if had != getattr(cfg, name):
-                raise CheckpointError(
-                    f"--resume: checkpoint {out} has {name}={had!r}, this run asks for {name}={getattr(cfg, name)!r}; "
-                    "use the same value or a new --out"
-                )
-        try:
-            state = torch.load(out / STATE_FILE, weights_only=False)
-            assert isinstance(state, dict) and {"model", "optimizer", "scheduler", "step"} <= set(state)
-        except Exception as e:  # torch.load raises many types for a truncated or foreign file
-            raise CheckpointError(
-                f"--resume: {out / STATE_FILE} is damaged or not a training state ({type(e).__name__}); "
-                "resume from an intact copy or train into a new --out"
-            ) from None
-    elif (out / STATE_FILE).is_file() or (out / "model.safetensors").is_file():
-        raise CheckpointError(f"{out} already holds a checkpoint; pass --resume to continue it or choose another --out")
-
-    torch.manual_seed(cfg.seed)
-    adapted = None
-    if cfg.init_from:
-        from hybrid.model.adapt import init_model
-
-        adapted = init_model(cfg, log)
-    tok, train_rows, val_rows, train_docs, bytes_per_token = _build_data(
-        cfg, out if resume else None, log, adapted and adapted.tok
-    )
-    tok_ids = {"mask": tok.mask_id}
+def _model_and_optimizer(cfg: TrainConfig, tok, adapted):
+    """(model, trainable parameters, AdamW, its LR schedule): a fresh Backbone sized by `cfg`, or the
+    adapted base of --init-from (with LoRA only the adapter trains); no weight decay on 1-d parameters."""
     if adapted is None:
         bc = BackboneConfig(
             vocab_size=tok.vocab_size,
@@ -272,26 +207,67 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
         betas=(0.9, 0.95),
     )
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: _lr_factor(s, cfg))
+    return model, trainable, opt, sched
+
+
+def _batch(train_rows: Rows, step: int, per_epoch: int, cfg: TrainConfig, acc, device) -> Rows:
+    """This process's rows of step `step`: epoch e's permutation seeded by (seed, e), cut per process."""
+    epoch, pos = divmod(step, per_epoch)
+    perm = torch.randperm(len(train_rows), generator=torch.Generator().manual_seed(cfg.seed * 1000 + epoch))
+    idx = perm[(pos * acc.num_processes + acc.process_index) * cfg.batch_size :][: cfg.batch_size]
+    rows = train_rows.select(idx)
+    return Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
+
+
+def _train_step(model, opt, sched, acc, rows: Rows, tok_ids, schedule, cfg: TrainConfig, step: int, device, shift):
+    """One optimizer step on `rows` (AR + diffusion_weight x MDLM, clipped); the two losses (tensors)."""
+    with acc.autocast():
+        gen = noise_generator(cfg.seed, acc.process_index, step, device)
+        ar, diff, n_ar, n_sp = joint_losses(
+            model, rows, tok_ids, schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0, shift
+        )
+        loss = ar + cfg.diffusion_weight * diff
+    opt.zero_grad(set_to_none=True)
+    acc.backward(loss)
+    acc.clip_grad_norm_(model.parameters(), cfg.grad_clip)
+    opt.step()
+    sched.step()
+    return ar, diff
+
+
+def _train(cfg: TrainConfig, resume: bool, log) -> dict:
+    from accelerate import Accelerator
+
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    # one rule, hybrid.common.precision
+    precision = resolve_precision(cfg.precision, "cuda" if torch.cuda.is_available() else "cpu")
+    acc = Accelerator(mixed_precision="bf16" if precision == "bf16" else "no")
+    out = Path(cfg.out)
+    state, record = resume_state(cfg, out, resume)
+
+    torch.manual_seed(cfg.seed)
+    adapted = None
+    if cfg.init_from:
+        from hybrid.model.adapt import init_model
+
+        adapted = init_model(cfg, log)
+    tok, train_rows, val_rows, train_docs, bytes_per_token = _build_data(
+        cfg, out if resume else None, log, adapted and adapted.tok
+    )
+    tok_ids = {"mask": tok.mask_id}
+    model, trainable, opt, sched = _model_and_optimizer(cfg, tok, adapted)
     step, tokens_seen, wall = 0, 0, 0.0
     curves = {"step": [], "train_ar": [], "train_diff": [], "val_step": [], "val_ar": [], "val_diff": [], "lr": []}
     if state is not None:
-        adapted.load_train_state(state["model"]) if adapted else model.load_state_dict(state["model"])
-        opt.load_state_dict(state["optimizer"])
-        sched.load_state_dict(state["scheduler"])
-        step, tokens_seen, wall, curves = state["step"], state["tokens_seen"], state["wall_seconds"], state["curves"]
-        torch.set_rng_state(state["rng"]["torch"])
-        if "cuda" in state["rng"] and torch.cuda.is_available():
-            torch.cuda.set_rng_state_all(state["rng"]["cuda"])
+        step, tokens_seen, wall, curves = restore(state, model, adapted, opt, sched)
     model, opt = acc.prepare(model, opt)
     device = acc.device
     schedule = get_schedule(cfg.schedule)
-    rank = acc.process_index
     raw = acc.unwrap_model(model)
     shift = fill_shift(raw)
-    log(
-        f"model {raw.num_params() / 1e6:.2f}M params, {len(train_rows)} train rows x {cfg.seq_len}, {len(val_rows)} "
-        f"val rows, device {device}"
-    )
+    log(f"model {raw.num_params() / 1e6:.2f}M params, {len(train_rows)} train rows x {cfg.seq_len}, "
+        f"{len(val_rows)} val rows, device {device}")
 
     per_epoch = len(train_rows) // (cfg.batch_size * acc.num_processes)
     if per_epoch < 1:
@@ -302,33 +278,13 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
     t0 = time.time()
     wall0 = wall
     record = record if resume else {}  # resumed at or past max_steps: the checkpoint's record is the result
-    bar = tqdm(
-        total=cfg.max_steps,
-        initial=step,
-        desc="train",
-        file=sys.stderr,
-        disable=not acc.is_main_process,
-        dynamic_ncols=True,
-    )
+    bar = tqdm(total=cfg.max_steps, initial=step, desc="train", file=sys.stderr, disable=not acc.is_main_process,
+               dynamic_ncols=True)
     model.train()
     stop_reason = "max_steps"
     while step < cfg.max_steps:
-        epoch, pos = divmod(step, per_epoch)
-        perm = torch.randperm(len(train_rows), generator=torch.Generator().manual_seed(cfg.seed * 1000 + epoch))
-        idx = perm[(pos * acc.num_processes + acc.process_index) * cfg.batch_size :][: cfg.batch_size]
-        rows = train_rows.select(idx)
-        rows = Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
-        with acc.autocast():
-            gen = noise_generator(cfg.seed, rank, step, device)
-            ar, diff, n_ar, n_sp = joint_losses(
-                model, rows, tok_ids, schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0, shift
-            )
-            loss = ar + cfg.diffusion_weight * diff
-        opt.zero_grad(set_to_none=True)
-        acc.backward(loss)
-        acc.clip_grad_norm_(model.parameters(), cfg.grad_clip)
-        opt.step()
-        sched.step()
+        rows = _batch(train_rows, step, per_epoch, cfg, acc, device)
+        ar, diff = _train_step(model, opt, sched, acc, rows, tok_ids, schedule, cfg, step, device, shift)
         step += 1
         ar, diff = float(ar.detach()), float(diff.detach())
         tokens_seen += int((rows.kind != KIND_PAD).sum()) * acc.num_processes
@@ -347,40 +303,10 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
             curves["val_ar"].append(round(v["val_ar"], 4))
             curves["val_diff"].append(round(v["val_diff"], 4))
             log(f"step {step}: val_ar {v['val_ar']:.4f} val_diff {v['val_diff']:.4f} ({elapsed / 60:.1f} min)")
-            record = {
-                "config": cfg.to_dict(),
-                "model_config": raw.cfg.to_dict(),
-                "params": raw.num_params(),
-                "trainable_params": sum(p.numel() for p in trainable),
-                "git_commit": _git_commit(),
-                "step": step,
-                "epochs": round(step / max(per_epoch, 1), 3),
-                "tokens_seen": tokens_seen,
-                "wall_seconds": round(elapsed, 3),
-                "tokens_per_second": round(tokens_seen / max(elapsed, 1e-9), 1),
-                "device": str(device) if device.type != "cuda" else torch.cuda.get_device_name(),
-                "processes": acc.num_processes,
-                "precision": precision,
-                "train_docs": len(train_docs),
-                "bytes_per_token": bytes_per_token,  # val split, measures the tokenizer
-                "curves": curves,
-                "command": "hybrid train " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "hybrid train",
-                **({"adapted_from": adapted.base} if adapted else {}),
-            }
+            record = training_record(cfg, raw, trainable, step, per_epoch, tokens_seen, elapsed, device, acc,
+                                     precision, train_docs, bytes_per_token, curves, adapted)
             if acc.is_main_process:
-                st = {
-                    "model": adapted.train_state() if adapted else raw.state_dict(),
-                    "optimizer": opt.state_dict(),
-                    "scheduler": sched.state_dict(),
-                    "step": step,
-                    "tokens_seen": tokens_seen,
-                    "wall_seconds": elapsed,
-                    "curves": curves,
-                    "rng": {
-                        "torch": torch.get_rng_state(),
-                        **({"cuda": torch.cuda.get_rng_state_all()} if torch.cuda.is_available() else {}),
-                    },
-                }
+                st = train_state(raw, adapted, opt, sched, step, tokens_seen, elapsed, curves)
                 (adapted.save if adapted else save_checkpoint)(out, raw, tok, record, st)
             if out_of_time:
                 stop_reason = f"max_minutes={cfg.max_minutes}"

@@ -18,11 +18,9 @@ __all__ = ["FillConfig", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "CPU_MAX_BATCH_TOK
 # K: the speed/quality knob. With this small model a span's later tokens are rarely confident
 # before its earlier ones are written, so quality holds only near one committed token per span per
 # step (plus the confident ones): K ~ the longest clause budget (256). The speed comes from every
-# span of every variant moving at once. Measured on mutual-nda, 10 sections, N=8, the step-950
-# model, 2 shared CPU cores, one run (the final model's figures: benchmarks/results/fill-cpu.json):
-#   AR fill 37.2 s, bpb 0.689 | K=256 block 1: 24.7 s, bpb 0.776 | K=256 block 2 thr 0.8: 24.6 s,
-#   bpb 0.767 (1.11x AR's bpb, 1.51x faster) | K=192 block 2 thr 0.8: 19.4 s, bpb 0.925 (1.34x) |
-#   K=64 block 3 thr 0.9: bpb 1.56 (2.3x).
+# span of every variant moving at once. The shipped model at these defaults against the AR
+# fillers: benchmarks/results/fill-cpu.json (benchmarks/fill.py); the earlier K / block / threshold
+# sweep that chose them: benchmarks/results/figures-without-a-result-file.md.
 DEFAULT_STEPS = 256
 # w (uncond + w (cond - uncond); 1 = off): guidance costs ~1.5x the time (a second row per query).
 # The earlier sweep that chose "off" ran with unconditional rows reading conditional keys/values
@@ -40,10 +38,10 @@ class FillConfig:
     schedule's quota of most confident active slots plus those over `threshold`; "runs": the first
     masked slot of every run of masked slots, all at once (made for edit starts, whose holes are
     short runs; schedule, threshold and block are then unused); "auto": "runs" when the fill edits a
-    start, else "confidence". Measured editing at t = 0.25, N=8 x 10 clauses x 3 contracts
-    (benchmarks/results/fill-edit-cpu.json): runs commits 8.4 tokens per clause per step, 2.21x the
-    batched AR fill with the same start, 1.46x confidence at K = 256 (one token per step) for +0.5%
-    whole-clause bpb and +0.4% judge bpb; confidence at K = 16 is as fast but costs the judge 6.6%."""
+    start, else "confidence". Why "runs" for edits: benchmarks/results/fill-edit-cpu.json (editing at
+    t = 0.25; its point "256" is runs, against confidence at K = 16, 64 and 256, each with its speed
+    and bpb against the batched AR fill given the same start; fill-edit-default-cpu.json re-measures
+    the default pair)."""
     run_chunk: int = 0
     """>= 0. commit="runs": a run of masked slots longer than this is written as pieces of this many
     slots, each from its own first slot, all at once (bounds the steps a long hole takes); 0 = whole runs."""
@@ -59,7 +57,8 @@ class FillConfig:
     """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are
     recomputed) each step; 0 = the whole span."""
     window: int = 384
-    """>= 64. Tokens of context per page (training used 512; 384 measured as good and ~15% faster)."""
+    """>= 64. Tokens of context per page (training used 512; 384 measured as good and faster: the run is in
+    benchmarks/results/figures-without-a-result-file.md)."""
     min_context: int = 64
     """>= 0. Skeleton tokens a page keeps around its spans at least."""
     guard_n: int = 3

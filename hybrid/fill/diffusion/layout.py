@@ -77,17 +77,7 @@ class PageLayout:
             col[sr] = torch.arange(len(sr))
             self.prev_skel[r, :k] = col[pr - 1]
         self.eos_ok = self.valid & (self.off >= lock_end[self.span.clamp_min(0)])
-        # the keys a slot row reads: its page's skeleton then its slots, packed (<= window), the
-        # last column a trash key that padded queries write into (never attended)
-        self.Tk = max(Ts, max(len(sr) + len(pr) for sr, pr in zip(skel_rows, slot_rows))) + 1
-        self.key_valid = torch.zeros(R, self.Tk, dtype=torch.bool)
-        self.key_head = torch.full((R, self.Tk), -1, dtype=torch.long)
-        self.key_of_slot = torch.full((R, L + 1), self.Tk - 1, dtype=torch.long)
-        for r, (sr, pr) in enumerate(zip(skel_rows, slot_rows)):
-            ts, k = len(sr), len(pr)
-            self.key_valid[r, : ts + k] = True
-            self.key_head[r, :ts] = heading[sr]
-            self.key_of_slot[r, :k] = ts + torch.arange(k)
+        self._keys(skel_rows, slot_rows, heading, Ts, L)
         self.pages = pages
         names = (
             "skel_ids",
@@ -106,6 +96,20 @@ class PageLayout:
         )
         for name in names + ("key_valid", "key_head", "key_of_slot"):
             setattr(self, name, getattr(self, name).to(device))
+
+    def _keys(self, skel_rows, slot_rows, heading, Ts: int, L: int):
+        """The keys a slot row reads: its page's skeleton then its slots, packed (<= window), the last
+        column a trash key that padded queries write into (never attended)."""
+        R = self.R
+        self.Tk = max(Ts, max(len(sr) + len(pr) for sr, pr in zip(skel_rows, slot_rows))) + 1
+        self.key_valid = torch.zeros(R, self.Tk, dtype=torch.bool)
+        self.key_head = torch.full((R, self.Tk), -1, dtype=torch.long)
+        self.key_of_slot = torch.full((R, L + 1), self.Tk - 1, dtype=torch.long)
+        for r, (sr, pr) in enumerate(zip(skel_rows, slot_rows)):
+            ts, k = len(sr), len(pr)
+            self.key_valid[r, : ts + k] = True
+            self.key_head[r, :ts] = heading[sr]
+            self.key_of_slot[r, :k] = ts + torch.arange(k)
 
     def rows(self, t: torch.Tensor) -> torch.Tensor:
         """Page rows (R, ...) -> page-major (R*n, ...) rows (row m = page m // n, variant m % n):

@@ -1,12 +1,13 @@
 """The masked-diffusion filler: every span of N variants written in parallel in K steps.
 
-Owns: the denoising loop (`fill`), the classifier-free guidance combination and the per-variant
-randomness; its options (`FillConfig`, DEFAULT_STEPS, DEFAULT_GUIDANCE) are
-hybrid.fill.diffusion.fill_config, importable from here. Calls the backbone; knows nothing about templates or
+Owns: the denoising loop (`fill`), which rows run guided, and the per-variant randomness; its
+options (`FillConfig`, DEFAULT_STEPS, DEFAULT_GUIDANCE) are hybrid.fill.diffusion.fill_config,
+importable from here. Calls the backbone; knows nothing about templates or
 tokenization beyond the TokenSkeleton it is given. Its parts live beside it:
 hybrid.fill.diffusion.layout (pages, rows, the skeleton forward), hybrid.model.slot_cache (the slot
 key/value store the loop reads and writes, beside the skeleton's KVCache), hybrid.fill.diffusion.commit
-(schedules and the confidence commit rule), hybrid.fill.diffusion.guards (n-gram blocker, repeats, the
+(schedules and the confidence commit rule), hybrid.fill.diffusion.draws (guided logits, confidences
+and draws of the active slots), hybrid.fill.diffusion.guards (n-gram blocker, repeats, the
 fact guard's second look) and hybrid.fill.diffusion.start (a partly noised start text pinned into the slots).
 
 Layout. A document is cut into pages (TokenSkeleton.pages: <= `window` tokens, positions rebased
@@ -39,8 +40,9 @@ One step:
    FACT_RECHECKS times); then the guard re-masks the repeated n-grams of a span whose distinct-n
    ratio collapses.
 
-Guidance convention (DESIGN.md): `uncond + w * (cond - uncond)`: w = 1 is no guidance (the extra
-rows are skipped), w > 1 pushes towards the heading, w = 0 is the unconditional model.
+Guidance convention (docs/ARCHITECTURE.md): `uncond + w * (cond - uncond)`: w = 1 is no guidance (the
+extra rows are skipped), w > 1 pushes towards the heading, w = 0 is the unconditional model. The same loop
+without any of the speed-ups, to read and to test against: hybrid.fill.diffusion.reference.
 
 Randomness: variant v draws from its own generator, seeded from (seed, v), in slot order, so
 variant v's text does not depend on how many variants are drafted with it.
@@ -49,15 +51,15 @@ variant v's text does not depend on how many variants are drafted with it.
 import time
 
 import torch
-import torch.nn.functional as F
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.precision import autocast
-from hybrid.common.sampling import SamplingParams, apply_processors, sample, variant_seed
+from hybrid.common.sampling import SamplingParams, variant_seed
 from hybrid.fill.api import FillResult, StepEvent, check_fill_args, check_start, fill_processors
 from hybrid.fill.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, get_commit_rule, resolve_commit
+from hybrid.fill.diffusion.draws import SlotDraws
 from hybrid.fill.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
-from hybrid.fill.diffusion.guards import fact_recheck, left_context, ngram_bans, repeated_ngrams
+from hybrid.fill.diffusion.guards import fact_recheck, repeated_ngrams
 from hybrid.fill.diffusion.layout import PageLayout, encode_skeleton, row_chunks
 from hybrid.fill.diffusion.objective import fill_shift
 from hybrid.fill.diffusion.start import apply_start, hole_recheck, revert_holes
@@ -70,19 +72,8 @@ __all__ = ["FillConfig", "fill", "DEFAULT_STEPS", "DEFAULT_GUIDANCE", "COMMIT_SC
 
 FACT_RECHECKS = 2  # times a slot may be re-masked by the fact guard's second look (then its token stays)
 
-def _guided_logits(weight, h_c, h_u, w: float, ban: torch.Tensor, eos_ok: torch.Tensor, eos_id: int) -> torch.Tensor:
-    """uncond + w (cond - uncond) over the vocabulary (h_u None: the conditional logits, w = 1), specials
-    (ids `ban`) banned, <eos> only where allowed."""
-    logits = F.linear(h_c, weight).float()
-    if h_u is not None:
-        uncond = F.linear(h_u, weight).float()
-        logits = uncond + w * (logits - uncond)
-    logits.index_fill_(1, ban, float("-inf"))
-    logits[:, eos_id] = logits[:, eos_id].masked_fill(~eos_ok, float("-inf"))
-    return logits
 
-
-class _Run:
+class _Run(SlotDraws):
     """The state of one fill call: slot tokens, which are masked, the slot key/value store.
 
     One method per part of a step, in step order: queries -> forward -> confidence -> select ->
@@ -238,63 +229,6 @@ class _Run:
         h_c = torch.where(from_slot, hid_c[r_p, pc], sk)
         return h_c, None if hid_u is None else torch.where(from_slot, hid_u[r_p, pc], sk)
 
-    def logits(self, h_c, h_u, eos_ok):
-        return _guided_logits(self.weight, h_c, h_u, self.w, self.ban, eos_ok, self.eos_id)
-
-    def confidence(self, h_c, h_u, eos_ok, rows, slots):
-        """(conf (P,), logits or None): the top probability of each active slot under the distribution it
-        would be drawn from (guided logits after the n-gram blocker and the shared processors:
-        temperature, top-k/p), and those logits when they fit in one chunk (the usual case: the draw
-        reuses them instead of computing them again)."""
-        P = h_c.shape[0]
-        conf = torch.empty(P, device=self.device)
-        kept = None
-        for a, lg in self.processed(h_c, h_u, eos_ok, rows, slots):
-            conf[a : a + lg.shape[0]] = (lg.amax(-1) - lg.logsumexp(-1)).exp()
-            kept = lg if P <= self.cfg.logits_chunk else None
-        return conf, kept
-
-    def processed(self, h_c, h_u, eos_ok, rows, slots):
-        """(offset, logits) chunks for the slots (rows[c], slots[c]): guided logits, n-gram blocker, shared
-        processors."""
-        countable = self.valid & ~self.masked & (self.tok != self.eos_id)
-        ngram, c = self.params.no_repeat_ngram, self.cfg.logits_chunk
-        for a in range(0, rows.shape[0], c):  # chunks: top-p sorts a (chunk, vocab) block
-            r, s = rows[a : a + c], slots[a : a + c]
-            lg = self.logits(h_c[a : a + c], None if h_u is None else h_u[a : a + c], eos_ok[a : a + c])
-            if ngram:  # before truncation, so top-p/top-k choose among allowed tokens (<eos> is never banned)
-                lg = lg.masked_fill(ngram_bans(self.tok, countable, self.span, r, s, ngram, self.V), float("-inf"))
-            if self.word_start is not None:  # a hole after a kept word: no piece glued onto that word
-                lg = lg.masked_fill(self.word_start[r, s][:, None] & self.glue[None, : lg.shape[1]], float("-inf"))
-            if self.params.fact_guard is not None:  # likewise; judged by the committed tokens to the slot's left
-                lg = lg.masked_fill(
-                    self.params.fact_guard.ban_mask(
-                        left_context(self.tok, countable, self.span, r, s, reach=self.params.fact_guard.reach)
-                    ),
-                    float("-inf"),
-                )
-            if self.procs:  # their context: the committed text of the slot's own span
-                ctx = torch.where(countable[r] & (self.span[r] == self.span[r, s][:, None]), self.tok[r], self.mask_id)
-                lg = apply_processors(self.procs, ctx, lg)
-            yield a, lg
-
-    def draw(self, h_c, h_u, eos_ok, rows, slots, logits=None) -> torch.Tensor:
-        """Tokens for the committed slots: n-gram blocker, shared processors, one draw each (`logits`:
-        those already computed for exactly these slots)."""
-        x = torch.empty_like(rows)
-        u = torch.empty(rows.shape[0], 1, device=self.device)  # one uniform per draw, from its variant's generator
-        var = self.variant[rows, 0]
-        for v in range(self.n):
-            sel = (var == v).nonzero(as_tuple=True)[0]
-            if len(sel):
-                u[sel] = torch.rand(len(sel), 1, generator=self.gens[v], device=self.device)
-        chunks = [(0, logits)] if logits is not None else self.processed(h_c, h_u, eos_ok, rows, slots)
-        for a, lg in chunks:
-            x[a : a + lg.shape[0]] = sample(
-                lg, None, temperature=0.0 if self.params.greedy else 1.0, uniforms=u[a : a + lg.shape[0]]
-            )
-        return x
-
     def end_spans(self):
         """Every slot after a span's first committed <eos> becomes <eos> (committed)."""
         is_eos = self.valid & ~self.masked & (self.tok == self.eos_id)
@@ -320,7 +254,10 @@ class _Run:
         re = torch.zeros_like(self.masked)
         for j in range(cfg.guard_n):  # every slot of a repeated occurrence
             re[:, j : j + hit.shape[1]] |= hit
-        re &= self.valid & ~self.locked
+        self.remask(re & self.valid & ~self.locked)
+
+    def remask(self, re: torch.Tensor):
+        """Turn the slots `re` back into <mask> (a guard's verdict), counted in `remasked`."""
         self.tok = torch.where(re, self.mask_id, self.tok)
         self.masked |= re
         self.remasked += int(re.sum())
@@ -362,18 +299,10 @@ class _Run:
             re = fact_recheck(self.params.fact_guard, self.tok, ok, self.span, ok & (before != self.tok)) & ~self.locked
             re &= self.fact_count < FACT_RECHECKS
             self.fact_count += re.long()
-            self.tok, self.masked, self.remasked = (
-                torch.where(re, self.mask_id, self.tok),
-                self.masked | re,
-                self.remasked + int(re.sum()),
-            )
+            self.remask(re)
         if self.holes and k < self.K - 1:  # a hole that wrote a word no contract uses is written again
             re = hole_recheck(self, self.valid & ~self.masked & (self.tok != before))
-            self.tok, self.masked, self.remasked = (
-                torch.where(re, self.mask_id, self.tok),
-                self.masked | re,
-                self.remasked + int(re.sum()),
-            )
+            self.remask(re)
         if self.cfg.guard_ratio > 0 and k < self.K - 1:
             self.guard()
         self.changed = self.tok != before

@@ -1,9 +1,7 @@
-"""hybrid.fill.diffusion.sampler: seeded, exact against a full-recompute reference, the skeleton run
-once per document, guidance rows only when w != 1 (uncond + w (cond - uncond)), locks and budgets respected, long
-documents
-filled in windows, and the n-gram blocker / repetition guard / threshold commits doing their job."""
-
-import math
+"""hybrid.fill.diffusion.sampler: seeded, the skeleton run once per document, guidance rows only when w != 1
+(uncond + w (cond - uncond)), locks and budgets respected, long documents filled in windows, and the n-gram
+blocker / repetition guard / threshold commits doing their job. Its agreement with the plain loop of
+hybrid.fill.diffusion.reference: test_reference.py."""
 
 import pytest
 import torch
@@ -12,8 +10,8 @@ from hybrid.common.errors import SamplingError
 from hybrid.common.sampling import SamplingParams
 from hybrid.data.document import Segment
 from hybrid.fill.diffusion.guards import ngram_bans
+from hybrid.fill.diffusion.reference import reference_fill
 from hybrid.fill.diffusion.sampler import FillConfig, fill
-from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
 from hybrid.model.slot_cache import SlotKV
 from hybrid.skeleton.tokenized import from_template, tokenize_segments
@@ -54,66 +52,6 @@ GREEDY = SamplingParams(temperature=0)
 EXACT = FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, precision="fp32", block=0, threshold=0.0)
 
 
-def _reference(model, tokenizer, sk, K, w, left_to_right=False):
-    """Greedy, linear schedule, no reuse: a full fill-mode forward over the whole document each step
-    (left_to_right: each span commits its leftmost masked slots instead of its most confident)."""
-    ids = sk.ids.clone()[None]
-    span = sk.span_mask[None]
-    masked = span & ~sk.locked[None]
-    banned = [i for i in tokenizer.special_ids if i != tokenizer.eos_id]
-    for k in range(K):
-        with torch.no_grad():
-            lc = model(ids, "fill", attn_mask=fill_mask(span, span))[0].float()
-            if w != 1:
-                lu = model(ids, "fill", attn_mask=fill_mask(span, span, sk.section[None], sk.heading_ids[None], span))[
-                    0
-                ].float()
-                lc = lu + w * (lc - lu)
-        lc[:, banned] = float("-inf")
-        conf, pred = lc.softmax(-1).amax(-1), lc.argmax(-1)
-        ratio = (1 - (k + 1) / K) / (1 - k / K)
-        for s in sk.spans:
-            p = torch.arange(s.start, s.end)[masked[0, s.start : s.end]]
-            if len(p) == 0:
-                continue
-            quota = len(p) if k == K - 1 else max(1, len(p) - math.floor(len(p) * ratio))
-            order = torch.arange(quota) if left_to_right else torch.argsort(-conf[p], stable=True)[:quota]
-            ids[0, p[order]] = pred[p[order]]
-            masked[0, p[order]] = False
-            row = ids[0, s.start : s.end].tolist()
-            first = next(i for i, t in enumerate(row) if t == tokenizer.eos_id and not masked[0, s.start + i])
-            ids[0, s.start + first : s.end] = tokenizer.eos_id
-            masked[0, s.start + first : s.end] = False
-    out = []
-    for s in sk.spans:
-        row = ids[0, s.start : s.end].tolist()
-        out.append(row[: row.index(tokenizer.eos_id)])
-    return out
-
-
-@pytest.mark.parametrize("w", [1.0, 2.5])  # (w = 0: the unconditional model's confidences tie, float noise decides)
-def test_exact_settings_match_a_full_recompute_reference(lively_model, tokenizer, w):
-    sk = _small(tokenizer)
-    got = fill(lively_model, tokenizer, sk, n=2, steps=4, guidance=w, params=GREEDY, config=EXACT)
-    want = _reference(lively_model, tokenizer, sk, 4, w)
-    assert got[0].tokens == want and got[1].tokens == want
-
-
-def test_block_of_one_commits_left_to_right(lively_model, tokenizer):
-    sk = _small(tokenizer)
-    K = max(s.length for s in sk.spans)  # one slot per span per step
-    got = fill(
-        lively_model,
-        tokenizer,
-        sk,
-        n=1,
-        steps=K,
-        params=GREEDY,
-        config=FillConfig(schedule="linear", refresh_every=1, guard_ratio=0.0, block=1, precision="fp32"),
-    )
-    assert got[0].tokens == _reference(lively_model, tokenizer, sk, K, 1.0, left_to_right=True)
-
-
 def test_guidance_one_runs_no_unconditional_rows_and_matches_the_unguided_path(tiny_model, tokenizer):
     sk = _small(tokenizer)
     off, on = Spy(tiny_model), Spy(tiny_model)
@@ -121,7 +59,7 @@ def test_guidance_one_runs_no_unconditional_rows_and_matches_the_unguided_path(t
     fill(on, tokenizer, sk, n=3, steps=3, guidance=2.0, seed=4, params=GREEDY, config=EXACT)
     assert [c["rows"] for c in off.calls[1:]] == [3] * 3
     assert [c["rows"] for c in on.calls[1:]] == [6] * 3
-    assert [r.tokens for r in a] == [_reference(tiny_model, tokenizer, sk, 3, 1.0)] * 3
+    assert [r.tokens for r in a] == [reference_fill(tiny_model, tokenizer, sk, 3)] * 3
 
 
 @pytest.mark.parametrize("n,steps,w", [(1, 1, 1.0), (3, 4, 2.5), (8, 2, 1.0), (2, 6, 0.0)])
