@@ -128,7 +128,8 @@ FACETS = {
          r"once (?:in any|per|each|every|a|during any) (?:calendar )?(?:year|twelve|12)|(?:not|no) more (?:often )?than"
          r" once"),
         ("notice", "on reasonable advance notice",
-         r"(?:reasonable|prior|advance) (?:prior |advance )?(?:written )?notice|days?'? (?:prior )?(?:written )?notice"),
+         r"(?:reasonable|prior|advance) (?:prior |advance )?(?:written )?notice"
+         r"|days?'? (?:prior )?(?:written )?notice"),
         ("cost_shift", "with the audited party paying if an underpayment over 5% is found",
          r"(?:\b5|five) ?(?:%|percent|per cent)|(?:bear|pay|reimburse)[^.]{0,60}(?:cost|expense)s? of (?:the|such|any)"
          r" (?:audit|inspection|examination)"),
