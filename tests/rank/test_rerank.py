@@ -421,3 +421,13 @@ def test_rank_puts_a_draft_with_swapped_sections_below_the_right_one(tiny_model,
         sk, [swapped, GOOD], SPEC
     )
     assert {x.scores["fit"] for x in off} == {1.0}  # weight 0: not computed
+
+
+def test_the_fit_check_scores_headings_with_the_category_weights_in_memory(tiny_model, tokenizer):
+    """A heading against the draft's bodies is a category query: one stage, no pieces to embed, no cache file."""
+    from hybrid.precedents.relevance import CUAD_CATEGORY_WEIGHTS
+
+    s = Reranker(tiny_model, tokenizer).fit_relevance
+    assert s.weights == CUAD_CATEGORY_WEIGHTS and s.embed.path is None
+    given = _fake_relevance()
+    assert Reranker(tiny_model, tokenizer, relevance=given).fit_relevance is given
