@@ -101,6 +101,7 @@ def main(argv=None):
     add_run_args(ap, threads=1)
     args = ap.parse_args(argv)
     set_threads(args.threads)
+    measured = machine()  # the commit drafted (recorded before drafting, not after scoring)
     env = {**os.environ, "OMP_NUM_THREADS": "1",
            "HYBRID_CORPUS": os.environ.get("HYBRID_CORPUS", str(REPO.parent / "shared" / "corpus"))}
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,7 +122,7 @@ def main(argv=None):
               "arms": {k: score(judge, v) for k, v in arms.items()}}
     c, b = result["arms"]["current"], result["arms"]["baseline"]
     result["judge_bpb_ratio_current_vs_baseline"] = round(c["judge_bpb"] / b["judge_bpb"], 4)
-    result["machine"] = machine()
+    result["machine"] = {**measured, "load_average_after": machine()["load_average"]}
     result["command"] = "python benchmarks/draft_judge.py " + " ".join(argv if argv is not None else sys.argv[1:])
     emit(result, args.out)
 
