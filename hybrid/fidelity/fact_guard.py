@@ -40,16 +40,8 @@ from functools import lru_cache
 import torch
 
 from hybrid.common.sampling import LogitsProcessor
-from hybrid.fidelity.foreign_facts import (
-    _EXHIBIT_RE,
-    _GENERIC,
-    _NUMBER_WORDS,
-    _UNITS,
-    _WORD_RE,
-    deal_days,
-    name_vocabulary,
-    source_words,
-)
+from hybrid.fidelity.fact_finders import _EXHIBIT_RE, deal_days
+from hybrid.fidelity.fact_vocab import _GENERIC, _NUMBER_WORDS, _UNITS, _WORD_RE, name_vocabulary, source_words
 
 __all__ = ["FactGuard", "REACH", "UNIT_REACH", "UNKNOWN", "OUTSIDE", "precedent_fact_ban_ids", "precedent_phrases"]
 

@@ -322,7 +322,7 @@ def test_the_drafter_never_writes_a_banned_place_token(tiny_model, tokenizer, mo
     sk = NDA.render_skeleton(outline, NDA.example)
     free = drafter._fill(sk, 2, 2, 1.0, 4, SamplingParams(temperature=1.0), None)
     common = sorted({t for f in free for ids in f.tokens for t in ids})[:40]  # tokens the tiny model does write
-    monkeypatch.setattr("hybrid.fidelity.foreign_facts.place_ban_ids", lambda tok, allowed: common)
+    monkeypatch.setattr("hybrid.fidelity.ban_ids.place_ban_ids", lambda tok, allowed: common)
     fills = drafter._fill(sk, 2, 2, 1.0, 4, SamplingParams(temperature=1.0), None)
     frame_ids = {t for s in sk.spans if s.frame for t in tokenizer.encode(s.frame)}
     written = {t for f in fills for ids in f.tokens for t in ids} - frame_ids  # frames are locked, not sampled
@@ -330,7 +330,7 @@ def test_the_drafter_never_writes_a_banned_place_token(tiny_model, tokenizer, mo
 
 
 def test_name_bans_cover_mid_sentence_terms_of_other_deals_only(monkeypatch):
-    import hybrid.fidelity.foreign_facts as ff
+    import hybrid.fidelity.ban_ids as ff
     from hybrid.tokenizer.bpe import HybridTokenizer
 
     bodies = ["the Licensor shall notify the Licensor and the Company. Each party agrees. Each day."] * 6

@@ -1,0 +1,154 @@
+"""Defined terms of a draft: `definition_entries` (the entries of a Definitions body), `inline_definitions`
+(the terms a text defines outside a list of entries) and `prune_definitions` (a Definitions body keeps
+only the entries the draft uses and does not define elsewhere; hybrid.draft.consistency runs it over the
+Definitions section against the rest of the draft).
+
+Pure string functions, no model; a body with nothing to drop comes back unchanged, byte for byte.
+"""
+
+import re
+
+from hybrid.precedents.definitions import entries, head_terms
+
+__all__ = ["definition_entries", "inline_definitions", "prune_definitions"]
+
+_PAREN_TERMS = re.compile(r"\(([^()\n]{0,160})\)")
+_PAREN_LEAD = re.compile(
+    r"^\s*(?:(?:the|a|an|each|collectively|together|individually|jointly|severally|hereinafter|herein|"
+    r"referred|to|as|called|and|such)\b,?\s*){0,5}$"
+)  # '(the "X")', '(each a "X")', '(collectively, the "X")'
+_QUOTED = re.compile(r"[\"“]([A-Z][^\"“”\n]{0,58})[\"”]")
+
+
+def definition_entries(body: str) -> list[tuple[str, str]]:
+    """[(term, entry text)] of a Definitions body of entries like '"Affiliate" means ...' or
+    '"Affiliate" of any Person means ...' (hybrid.definitions.entries: the lead-in is not an entry)."""
+    return entries(body)[1]
+
+
+def inline_definitions(text: str) -> set[str]:
+    """The terms text defines outside a list of entries: '"Confidential Information" means' anywhere,
+    and the quoted terms of a defining parenthetical ('(the "Effective Date")', '(each a "Party")',
+    '(collectively, the "Products")'). Case-sensitive, as written."""
+    terms = {t for _, _, t in head_terms(text)}
+    for m in _PAREN_TERMS.finditer(text):
+        inner = m.group(1)
+        first = _QUOTED.search(inner)
+        if first and _PAREN_LEAD.match(inner[: first.start()]):
+            terms |= set(_QUOTED.findall(inner))
+    return terms
+
+
+def _use_pattern(term: str) -> re.Pattern:
+    forms = [re.escape(term) + "(?:s|es)?"]
+    if term.endswith("y"):
+        forms.append(re.escape(term[:-1]) + "ies")  # "Party" -> "Parties"
+    return re.compile(rf"(?<![\w-])(?:{'|'.join(forms)})(?![\w-])")
+
+
+def _entry_spans(para: str, items: list[tuple[str, str]]) -> list[tuple[int, int, int]]:
+    """(start, end) per entry of one paragraph: where its quoted term opens and where its text, as
+    `entries` cleaned it (trailing list number and joining "; and" off), ends."""
+    spans, at = [], 0
+    for _, text in items:
+        s = para.find(text, at)
+        assert s >= 0, (text, para)
+        spans.append((s, s + len(text)))
+        at = s + len(text)
+    return spans
+
+
+def _drop_in_paragraph(para: str, spans: list[tuple[int, int]], drop: list[bool]) -> str:
+    """para without the dropped entries: a later entry goes from its predecessor's end to its own end
+    (its list marker and the joining "; and" with it), a first one from its start to the next's start."""
+    cut, n = [], len(spans)
+    for k in range(n):
+        if not drop[k]:
+            continue
+        if k == 0:
+            cut.append((spans[0][0], spans[1][0] if n > 1 else len(para)))
+        else:
+            end = spans[k][1]
+            if k == n - 1 and para[end - 1 : end] in (".", ";") and para[spans[k - 1][1] - 1] not in ".;:":
+                end -= 1  # the paragraph's closing stop now closes the entry before: "X; (b) Y." -> "X."
+            cut.append((spans[k - 1][1], end))
+    out, at = [], 0
+    for s, e in sorted(cut):
+        s = max(s, at)
+        out.append(para[at:s])
+        at = max(at, e)
+    out.append(para[at:])
+    return "".join(out).rstrip()
+
+
+def prune_definitions(body: str, other_text: str, keep=()) -> tuple[str, list[dict]]:
+    """(the Definitions body with only the entries a draft needs, the entries dropped in order, each
+    {"term", "reason"}).
+
+    An entry stays when its term is used in other_text (the rest of the draft: preamble, headings, the
+    other sections) or in another entry that stays, or when it is in `keep`: a use is the term as
+    written, a whole word, or its plural ("Affiliates", "Parties"); the entry's own text is no use of
+    it. An entry goes whatever its use ("defined elsewhere") when other_text defines its term
+    (`inline_definitions`: '"Confidential Information" means' in another section, the preamble's '(the
+    "Effective Date")'), and a second entry of the same term goes ("defined twice"). Paragraphs emptied
+    go with their blank line; nothing but the lead-in left: "" (it would announce nothing). Body without
+    entries, or with nothing to drop: returned unchanged. A paragraph that `definition_entries`
+    does not read as an entry is no entry: it stays, and it counts as no use."""
+    paras = body.split("\n")
+    found = [(i, entries(p)[1]) for i, p in enumerate(paras)]
+    items = [(i, k, term, text) for i, its in found for k, (term, text) in enumerate(its)]
+    if not items:
+        return body, []
+    elsewhere = inline_definitions(other_text)
+    reason, seen = {}, set()
+    for i, k, term, _ in items:
+        if term in elsewhere:
+            reason[(i, k)] = "defined elsewhere"
+        elif term in seen:
+            reason[(i, k)] = "defined twice"
+        seen.add(term)
+    live = [(i, k, term, text) for i, k, term, text in items if (i, k) not in reason]
+    kept = {(i, k) for i, k, term, _ in live if term in keep or _use_pattern(term).search(other_text)}
+    grew = True
+    while grew:  # an entry that a kept entry uses is kept
+        grew = False
+        for i, k, term, _text in live:
+            if (i, k) not in kept:
+                others = " ".join(t for ii, kk, _, t in live if (ii, kk) in kept and (ii, kk) != (i, k))
+                if _use_pattern(term).search(others):
+                    kept.add((i, k))
+                    grew = True
+    for i, k, _, _ in live:
+        if (i, k) not in kept:
+            reason[(i, k)] = "unused"
+    if not reason:
+        return body, []
+    dropped = [{"term": term, "reason": reason[(i, k)]} for i, k, term, _ in items if (i, k) in reason]
+    out = []
+    for i, its in found:
+        para = paras[i]
+        if its:
+            flags = [(i, k) in reason for k in range(len(its))]
+            if any(flags):
+                spans = _entry_spans(para, its)
+                lead = para[: spans[0][0]].strip()
+                para = "" if all(flags) and not lead else _drop_in_paragraph(para, spans, flags)
+                if not para.strip():
+                    out.append(None)  # emptied: goes, with one blank line beside it
+                    continue
+        out.append(para)
+    lines = []
+    for j, line in enumerate(out):
+        if line is None:
+            if lines and lines[-1] == "" and (j + 1 >= len(out) or out[j + 1] in ("", None)):
+                lines.pop()
+            continue
+        if line == "" and (not lines or lines[-1] == "") and j > 0 and out[j - 1] is None:
+            continue
+        lines.append(line)
+    while lines and lines[0] == "" and body[:1] != "\n":
+        lines.pop(0)
+    left = "\n".join(lines)
+    if len(reason) == len(items) and left.strip() == entries(body)[0].strip():
+        return "", dropped  # only the lead-in is left
+    return left, dropped

@@ -1,0 +1,31 @@
+"""Doubled words of a draft's section bodies: `doubled_words` finds an immediate repeat of a word ("with
+with"), `remove_doubled_words` deletes it (hybrid.draft.consistency runs it over every section).
+
+Pure string functions, no model; text without a repeat comes back unchanged, byte for byte.
+"""
+
+import re
+
+__all__ = ["doubled_words", "remove_doubled_words"]
+
+# a word of letters repeated right after itself, across spaces or one line break (not a blank line,
+# not punctuation); numbers and [MARKER] tokens are not words here
+_DOUBLED = re.compile(r"(?<![\w'’\[-])([A-Za-z]+)((?:(?:[ \t]+|[ \t]*\n[ \t]*)\1(?![\w\]-]))+)", re.IGNORECASE)
+
+
+def doubled_words(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, word) of every immediate repeat of a word (case-insensitive: "Service service"):
+    text[start:end] is the repeat with the space before it, so deleting it keeps the first
+    occurrence's casing; a triple repeat is one span. "that, that" (punctuation between) is no repeat."""
+    return [(m.start(2), m.end(2), m.group(1)) for m in _DOUBLED.finditer(text)]
+
+
+def remove_doubled_words(text: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """(text with every repeat of `doubled_words` deleted, the spans deleted, in offsets of the input)."""
+    found = doubled_words(text)
+    out, at = [], 0
+    for start, end, _ in found:
+        out.append(text[at:start])
+        at = end
+    out.append(text[at:])
+    return ("".join(out) if found else text), found

@@ -1,0 +1,254 @@
+"""Cross-references of a draft's section bodies: `find_references` (the references of a text to sections of
+the same document), `fix_references` (a precedent's "Section 8" meant its source contract's section 8:
+renumbered to the draft's section where the caller can resolve it, rewritten so the sentence still reads
+where it cannot) and `dangling_references` (the reading check: references that point nowhere).
+
+Pure string functions, no model: which draft section a source document's section became is a caller's
+`resolve` callable (the precedent library knows it; this module does not). Text that needs no change comes
+back unchanged, byte for byte. hybrid.draft.consistency runs `fix_references` over every section.
+"""
+
+import re
+from dataclasses import dataclass
+
+from hybrid.common.sentences import CLOSE as _CLOSE
+
+__all__ = ["Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
+
+_KW = r"(?i:sections?|articles?|paragraphs?|clauses?|subsections?)"
+_ARABIC = r"\d{1,3}(?:\.\d{1,3})*(?:\([A-Za-z0-9]{1,4}\))*(?![\w(]|\.\w)"
+_ROMAN = r"[IVXL]{1,6}(?![\w(]|\.\w)"  # "Article IV"
+_NUM = rf"(?:{_ARABIC}|{_ROMAN})"
+_TITLE = (
+    r"(?:[ \t]+\([A-Z][^()\n]{0,60}\))?"  # the source's heading after a number: "Section 10.4 (Surviving Provisions)"
+)
+_RANGE = r"\s*(?:-|–|—|(?i:through|thru)\s)\s*"
+_LIST = rf"\s*(?:,|;|,\s*(?i:and|or)|;\s*(?i:and|or)|\s(?i:and/or|and|or))\s+(?:{_KW}\s+)?"
+_GROUP = re.compile(rf"\b(?P<kw>{_KW})\s+(?P<items>{_NUM}{_TITLE}(?:(?:{_RANGE}|{_LIST}){_NUM}{_TITLE})*)")
+_SUFFIX = re.compile(r"\s+(?i:of\s+(?:this|the)\s+Agreement|hereof|herein|hereunder|hereto|above|below)\b")
+# another document's or a statute's section: "Section 22(c) of the Investment Company Act", "Section 3 of Exhibit A",
+# "12 U.S.C. Section 1467a" (the Agreement, capital or not, is this one)
+_EXTERNAL_AFTER = re.compile(r"\s+of\s+(?:the\s+)?(?!this\b|Agreement\b|agreement\b)(?:[A-Z]|ERISA)")
+_EXTERNAL_BEFORE = re.compile(r"(?:U\.S\.C\.|C\.F\.R\.|§)\s*$")
+_SELF_BEFORE = re.compile(r"\b(?i:this)\s+$")
+# a quantity the filler spelled as a reference: "Section 6 (six) months prior notice"
+_QUANTITY_AFTER = re.compile(r"(?:\s*\([a-z-]+\))?\s+(?i:business\s+days?|days?|weeks?|months?|years?)\b")
+# a source heading restated at a paragraph's start: "Section 1.1 Definitions. As used in ..."
+_LABEL = re.compile(
+    rf"^[ \t]*(?P<kw>(?i:section|article|clause))\s+(?P<num>{_NUM})\.?[ \t]+"
+    r"[A-Z][\w'’&/-]*(?:[,;]?[ \t]+(?:[A-Z][\w'’&/-]*|of|and|or|the|to|for|in|on|by|with|from)){0,7}\.(?=\s|$)[ \t]*",
+    re.MULTILINE,
+)
+_TOKEN = re.compile(rf"(?P<num>{_NUM})|(?P<range>{_RANGE})")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}
+MAX_RANGE = 60  # "Sections 4 through 20" asks resolve about each section it spans, up to this many
+
+
+def _top(number: str) -> str:
+    """The top-level number of a reference, in arabic digits: "8.2(a)" -> "8", "IV" -> "4"."""
+    head = re.match(r"\d+", number)
+    if head:
+        return str(int(head.group()))
+    total = 0
+    for a, b in zip(number, number[1:] + " "):
+        v = _ROMAN_VALUES[a]
+        total += -v if _ROMAN_VALUES.get(b, 0) > v else v
+    return str(total)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One cross-reference: text[start:end] is the reference itself ("Sections 4 and 5", heading
+    parentheticals included). `numbers` are its numbers as written, `tops` the top-level section numbers
+    it names (a range expanded: "4 through 6" -> 4, 5, 6). `role`: "reference" (to another section),
+    "self" ("this Section 8": the clause itself) or "label" (a source heading restated at a paragraph's
+    start, "Section 1.1 Definitions."; start..end is the whole label)."""
+
+    start: int
+    end: int
+    text: str
+    keyword: str
+    numbers: tuple
+    tops: tuple
+    role: str
+
+
+def _parse_items(items: str) -> tuple[tuple, tuple]:
+    numbers, tops, pending_range = [], [], False
+    for m in _TOKEN.finditer(items):
+        if m.group("range"):
+            pending_range = True
+            continue
+        num = m.group("num")
+        top = _top(num)
+        if pending_range and tops and int(top) > int(tops[-1]) and int(top) - int(tops[-1]) <= MAX_RANGE:
+            tops.extend(str(t) for t in range(int(tops[-1]) + 1, int(top) + 1))
+        elif top not in tops:
+            tops.append(top)
+        numbers.append(num)
+        pending_range = False
+    return tuple(numbers), tuple(tops)
+
+
+def find_references(text: str) -> list[Ref]:
+    """The cross-references of text to sections of the same document, in order: "Section 8",
+    "Section 8.2(a)", "Sections 4 through 20", "Sections 4 and 5", "Section 4.1 or 4.2", "Article IV",
+    "Paragraph 3", "clause 12.1", in any case. Not references to the draft, so left out: another
+    document's or a statute's sections ("Section 3 of Exhibit A", "Section 22(c) of the Investment
+    Company Act", "12 U.S.C. Section 1467a"), a quantity ("Section 6 (six) months") and a bare
+    "this Section"."""
+    labels = [
+        Ref(m.start(), m.end(), m.group(), m.group("kw"), (m.group("num"),), (_top(m.group("num")),), "label")
+        for m in _LABEL.finditer(text)
+    ]
+    out = list(labels)
+    for m in _GROUP.finditer(text):
+        if any(r.start <= m.start() < r.end for r in labels):
+            continue
+        if (
+            _EXTERNAL_AFTER.match(text, m.end())
+            or _EXTERNAL_BEFORE.search(text, 0, m.start())
+            or _QUANTITY_AFTER.match(text, m.end())
+        ):
+            continue
+        numbers, tops = _parse_items(m.group("items"))
+        role = "self" if _SELF_BEFORE.search(text[max(0, m.start() - 8) : m.start()]) else "reference"
+        out.append(Ref(m.start(), m.end(), m.group(), m.group("kw"), numbers, tops, role))
+    return sorted(out, key=lambda r: r.start)
+
+
+def _format_sections(numbers: list[int], upper: bool) -> str:
+    """ "Section 5", "Sections 3 and 5", "Sections 2, 4 through 6 and 9"."""
+    runs, nums = [], sorted(set(numbers))
+    for n in nums:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    parts = []
+    for a, b in runs:
+        parts += [f"{a} through {b}"] if b - a >= 2 else [str(x) for x in range(a, b + 1)]
+    kw = "Section" if len(nums) == 1 else "Sections"
+    kw = kw.upper() if upper else kw
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{kw} {listed}"
+
+
+_SENTENCE_START = re.compile(rf"(?:^|\n|[.!?:]{_CLOSE}*\s+)\s*(?:\(?[a-z0-9]{{1,4}}[.)]\s+)?$")
+# the reference sits in a sentence's subject: "The provisions of Sections 1 and 8, ...",
+# "The last sentence of Section 14 ..."
+_SUBJECT_BEFORE = re.compile(rf"(?:^|\n|[.!?:]{_CLOSE}*\s+)\s*The\s+(?:\w+\s+){{1,3}}of\s+$")
+_SUBJECT_AFTER = re.compile(r"\s+(?:shall|will|must|may|does|do|is|are|has|have|survives?)\b")
+_PAREN_BEFORE = re.compile(
+    r"[ \t]?\(\s*(?i:see(?:\s+also)?|as\s+(?:defined|described|set\s+forth|provided|specified|referred\s+to)(?:\s+in)?"
+    r"|defined\s+in|described\s+in|set\s+forth\s+in|pursuant\s+to|under|in|per)?\s*$"
+)
+_PAREN_AFTER = re.compile(r"\s*\)")
+_NOTWITHSTANDING_BEFORE = re.compile(r"\b(?i:(notwithstanding))\s+$")
+_THE_BEFORE = re.compile(r"\b(?i:the)\s+$")
+
+
+def _rewrite_unresolved(text: str, start: int, end: int) -> "tuple[int, int, str, str] | None":
+    """(start, end, replacement, rule) for a reference that names no section of the draft, so that the
+    sentence still reads; None where no rewrite keeps its meaning (the reference is, or sits in, a
+    sentence's subject: "Section 9(b) shall not apply", "Sections 4 through 20 shall survive", "The
+    provisions of Sections 1 and 8, and ..."), which is left for the caller.
+
+    The table, in order:
+      parenthetical   "(see Section 8)", "(as defined in Section 4.2(b))"   -> removed with its space
+      notwithstanding "notwithstanding Section 17,"        -> "notwithstanding any other provision of this Agreement,"
+      the             "described in the Section 6"          -> "described in this Agreement"
+      phrase          "as set forth in / as provided in / pursuant to / under / in accordance with /
+                       subject to / of ... Section 8 [hereof | of this Agreement | above]" -> "... this Agreement"
+    """
+    sfx = _SUFFIX.match(text, end)
+    end = sfx.end() if sfx else end
+    before = text[:start]
+    paren, close = _PAREN_BEFORE.search(before), _PAREN_AFTER.match(text, end)
+    if paren and close and "(" in paren.group():
+        return paren.start(), close.end(), "", "parenthetical"
+    if _SENTENCE_START.search(before) or _SUBJECT_BEFORE.search(before) or _SUBJECT_AFTER.match(text, end):
+        return None
+    nw = _NOTWITHSTANDING_BEFORE.search(before)
+    if nw:
+        return nw.start(), end, nw.group(1) + " any other provision of this Agreement", "notwithstanding"
+    the = _THE_BEFORE.search(before)
+    if the:
+        if _SENTENCE_START.search(before, 0, the.start()):
+            return None  # "The Section 6 obligations ..."
+        return the.start(), end, "this Agreement", "the"
+    return start, end, "this Agreement", "phrase"
+
+
+def fix_references(text: str, resolve, own: "str | None" = None) -> tuple[str, list[dict]]:
+    """(text with its cross-references made true of the draft, the changes in order).
+
+    `resolve(number) -> str | None` maps a top-level section number of the precedent's SOURCE document
+    ("8" of "Section 8.2(a)", "4" of "Article IV") to the draft's section number, None where the draft
+    has no such section. `own` is this section's number in the draft.
+    - resolved: renumbered to the draft's bare top-level sections ("Section 8.2(a)" -> "Section 5",
+      "Sections 4 through 20" -> the draft sections those resolve to); unresolved numbers of the same
+      reference are dropped; the source's heading parenthetical and "above"/"below" go with the number;
+    - none resolved: rewritten by the table of `_rewrite_unresolved`, or left (a sentence's subject);
+    - "this Section 8" (the clause itself) -> "this Section", kept where 8 is `own`;
+    - a source heading restated at a paragraph's start ("Section 1.1 Definitions. ") -> removed.
+    Each change: {"old", "new", "action": "renumbered" | "removed" | "left", "rule", "numbers"}; a
+    "left" one changes nothing. A reference already true of the draft is no change."""
+    changes, pieces, at = [], [], 0
+    for ref in find_references(text):
+        if ref.start < at:
+            continue  # inside a span an earlier rewrite consumed
+        numbers = list(ref.numbers)
+        if ref.role == "label":
+            span = (ref.start, ref.end, "", "label", "removed")
+        elif ref.role == "self":
+            if own is not None and ref.tops[:1] == (str(own),):
+                continue
+            kw = ref.keyword[:-1] if ref.keyword.lower().endswith("s") else ref.keyword
+            span = (ref.start, ref.end, kw, "self", "removed")
+        else:
+            mapped = [resolve(t) for t in ref.tops] if resolve else [None] * len(ref.tops)
+            drafted = [int(m) for m in mapped if m is not None]
+            if drafted:
+                end, sfx = ref.end, _SUFFIX.match(text, ref.end)
+                if sfx and sfx.group().strip().lower() in ("above", "below"):
+                    end = sfx.end()  # the draft's order is not the source's
+                new = _format_sections(drafted, ref.keyword.isupper())
+                if text[ref.start : end] == new:
+                    continue
+                span = (ref.start, end, new, "resolved", "renumbered")
+            else:
+                rewrite = _rewrite_unresolved(text, ref.start, ref.end)
+                if rewrite is None:
+                    changes.append(
+                        {"old": ref.text, "new": ref.text, "action": "left", "rule": "subject", "numbers": numbers}
+                    )
+                    continue
+                s, e, new, rule = rewrite
+                if s < at:
+                    continue
+                span = (s, e, new, rule, "removed")
+        s, e, new, rule, action = span
+        pieces += [text[at:s], new]
+        at = e
+        changes.append({"old": text[s:e], "new": new, "action": action, "rule": rule, "numbers": numbers})
+    if not any(c["action"] != "left" for c in changes):
+        return text, changes
+    pieces.append(text[at:])
+    return "".join(pieces), changes
+
+
+def dangling_references(sections_bodies: list[str], n_sections: int) -> list[dict]:
+    """The references of a final draft that point nowhere: {"section" (1-based), "text", "tops"} for each
+    reference naming a number outside 1..n_sections, and each "this Section N" or restated heading
+    label whose N is not the section's own number. A bare "this Section" is fine."""
+    out = []
+    for i, body in enumerate(sections_bodies, start=1):
+        for ref in find_references(body):
+            if ref.role == "reference":
+                bad = any(not 1 <= int(t) <= n_sections for t in ref.tops)
+            else:
+                bad = ref.tops[:1] != (str(i),)
+            if bad:
+                out.append({"section": i, "text": ref.text, "tops": list(ref.tops)})
+    return out
