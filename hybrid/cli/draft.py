@@ -1,8 +1,9 @@
 """`hybrid draft` and `hybrid rank`: thin command-line maps over hybrid.draft.drafter and hybrid.rank.rerank.
 
-Owns: these two subcommands' arguments, the output directory (one file per draft, rank in the
-name, plus drafts.json; written atomically) and their stdout/stderr. `add_parsers(subparsers)` is
-wired into hybrid/cli/main.py, which turns any HybridError into exit code 2 with a one-line message.
+Owns: these two subcommands' arguments, the checks of `hybrid draft`'s input and `hybrid rank` with its
+stdout. `add_parsers(subparsers)` is wired into hybrid/cli/main.py, which turns any HybridError into exit
+code 2 with a one-line message. The draft itself runs in hybrid.cli.draft_run; the output directory (one
+file per draft, rank in the name, plus drafts.json; written atomically) is hybrid.cli.draft_output's.
 
 Every input is checked before the model is loaded and before anything is written, so a bad
 argument exits 2 with nothing on disk.
@@ -11,92 +12,21 @@ argument exits 2 with nothing on disk.
 import argparse
 import json
 import sys
-import time
-import warnings
 from pathlib import Path
 
+from hybrid.cli.draft_output import (
+    FORMATS,
+    check_out_dir,
+    default_out,
+    draft_names,
+    previous_set,  # noqa: F401 (re-exported)
+)
 from hybrid.common.errors import FieldError, OutputError, SamplingError
 from hybrid.common.jsonl import json_lines
 from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, SEED, add_threads, float_range, int_range, out_dir
-from hybrid.common.outdir import (
-    FileSet,
-    OutputLock,
-    check_replaceable,
-    check_writable,
-    is_bookkeeping,
-    pending_commit,
-    recorded,
-    recover,
-)
+from hybrid.common.outdir import OutputLock, pending_commit, recover
 
 __all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
-
-FORMATS = ("md", "docx", "txt")
-REPORT = "drafts.json"
-
-
-def _draft_name(rank: int, n: int, fmt: str) -> str:
-    return f"draft-{rank:0{len(str(n))}d}.{fmt}"
-
-
-def draft_names(n: int, fmt: str) -> list[str]:
-    """The files a run of n drafts in `fmt` commits: one per draft, rank in the name, then drafts.json."""
-    return [_draft_name(rank, n, fmt) for rank in range(1, n + 1)] + [REPORT]
-
-
-def check_out_dir(out: Path, force: bool, names=(), recovered: bool = False) -> None:
-    """OutputError when --out is a file, not writable, or a non-empty directory without --force
-    (this module's own bookkeeping files do not count); with --force, when one of `names` (the files
-    this run will write) or a file of the previous set is not hybrid's own unchanged file
-    (hybrid.common.outdir.check_replaceable: sha256 recorded at commit time)."""
-    check_writable(out)
-    if not out.is_dir():
-        return
-    if not force:
-        if any(not is_bookkeeping(p.name) for p in out.iterdir()):
-            done = " (it holds the set an interrupted run left, completed now)" if recovered else ""
-            raise OutputError(
-                f"--out {out} is not empty{done}; pass --force to replace the drafts in it, "
-                "or choose another directory."
-            )
-        return
-    check_replaceable(out, names, previous_set(out))
-
-
-def previous_set(out: Path) -> list[str]:
-    """The files the last draft run committed into `out`, as hybrid recorded them with their sha256
-    (hybrid.common.outdir.recorded), which --force replaces; drafts.json's own "files" list is for readers
-    and never decides what is removed."""
-    return list(recorded(out))
-
-
-def _default_out(template_id: str) -> Path:
-    base = Path("drafts") / f"{template_id}-{time.strftime('%Y%m%d-%H%M%S')}"
-    out, i = base, 1
-    while out.exists():
-        i += 1
-        out = base.with_name(f"{base.name}-{i}")
-    return out
-
-
-def _write_drafts(out: Path, drafts, fmt: str, report: dict, redline: bool = False) -> list[Path]:
-    """Each draft and the report staged inside `out`, then committed as one set (hybrid.common.outdir.FileSet):
-    a kill leaves the previous set or this one, never a mix. The caller holds the directory's lock."""
-    names = [_draft_name(d.rank, len(drafts), fmt) for d in drafts]
-    for d, name in zip(report["drafts"], names):
-        d["path"] = str(out / name)
-    report["files"] = names + [REPORT]
-    with FileSet(out, owned=True) as fs:
-        for d, name in zip(drafts, names):
-            if fmt == "docx":
-                d.to_docx(fs.path(name), redline=redline)
-            else:
-                fs.path(name).write_text(d.markdown if fmt == "md" else d.text, encoding="utf-8")
-        fs.path(REPORT).write_text(
-            json.dumps(report, indent=1, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8"
-        )
-        fs.commit(remove=previous_set(out))
-    return [out / n for n in names]
 
 
 def _cmd_draft(args) -> int:
@@ -140,7 +70,7 @@ def _cmd_draft(args) -> int:
         from hybrid.precedents.user import drafting_library
 
         library = drafting_library(args.library)
-    out = Path(args.out) if args.out is not None else _default_out(template.id)
+    out = Path(args.out) if args.out is not None else default_out(template.id)
     names = draft_names(args.n, args.format)
     recovered = False
     if pending_commit(out):  # an interrupted commit is completed before anything looks at the directory
@@ -150,7 +80,9 @@ def _cmd_draft(args) -> int:
     with OutputLock(out):
         recovered = _recover(out) or recovered
         check_out_dir(out, args.force, names, recovered)  # again, now that no other run can write here
-        return _draft_into(out, args, template, fields, steps, guidance, params, library)
+        from hybrid.cli.draft_run import draft_into
+
+        return draft_into(out, args, template, fields, steps, guidance, params, library)
 
 
 def _recover(out: Path) -> bool:
@@ -158,147 +90,6 @@ def _recover(out: Path) -> bool:
         print(f"completed an interrupted write in {out}", file=sys.stderr)
         return True
     return False
-
-
-class _Progress:
-    """Progress bars on stderr from Drafter.stream()'s events: one method per DraftEvent.kind."""
-
-    def __init__(self):
-        self.plan_bar = self.fill_bar = self.outline = self.drafts = None
-
-    def plan_token(self, ev):
-        if self.plan_bar is None:
-            self.plan_bar = _bar(desc="plan", unit="tok")
-        self.plan_bar.update(1)
-
-    def plan(self, ev):
-        self.outline = ev.outline
-        if self.plan_bar is not None:
-            self.plan_bar.close()
-        print(f"outline: {len(ev.outline['sections'])} sections", file=sys.stderr)
-
-    def precedents(self, ev):
-        pass
-
-    def fill_step(self, ev):
-        if self.fill_bar is None:
-            self.fill_bar = _bar(total=ev.steps, desc="fill", unit="step")
-        self.fill_bar.update(1)
-
-    def rank(self, ev):
-        self.drafts = ev.drafts
-
-    def close(self):
-        for bar in (self.plan_bar, self.fill_bar):
-            if bar is not None:
-                bar.close()
-
-
-def _bar(**kw):
-    from tqdm import tqdm
-
-    return tqdm(file=sys.stderr, leave=False, **kw)
-
-
-def _draft_into(out: Path, args, template, fields, steps, guidance, params, library=None) -> int:
-    import torch
-
-    from hybrid.common.precision import resolve_precision
-    from hybrid.draft.drafter import Drafter
-    from hybrid.fidelity.foreign_facts import draft_foreign_facts
-    from hybrid.fill.diffusion.commit import resolve_commit
-    from hybrid.fill.diffusion.sampler import FillConfig
-
-    t0 = time.perf_counter()
-    config = FillConfig(commit=args.commit) if args.commit != "auto" else None
-    drafter = Drafter.from_pretrained(
-        args.checkpoint,
-        device="cpu" if args.cpu else None,
-        headings=args.headings,
-        filler=args.filler,
-        fill_config=config,
-        library=library,
-    )
-    t_load = time.perf_counter() - t0
-    print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
-    progress = _Progress()
-    try:
-        with warnings.catch_warnings():  # the fallback's warning is printed below, once, as a line of its own
-            warnings.filterwarnings("ignore", message="drafted from scratch: no clause library")
-            for ev in drafter.stream(template, fields, n=args.n, steps=steps, guidance=guidance, seed=args.seed,
-                                     temperature=params.temperature, top_p=params.top_p,
-                                     precedents=args.precedents, precedent_guidance=args.precedent_guidance,
-                                     precedent_start=args.precedent_start):
-                getattr(progress, ev.kind)(ev)
-    finally:
-        progress.close()
-    drafts, outline = progress.drafts, progress.outline
-    if drafts[0].settings.get("precedent_note"):
-        print(f"warning: {drafts[0].settings['precedent_note']}", file=sys.stderr)
-    timings = {"load": t_load, **drafts[0].timings}
-    settings = {
-        "n": args.n,
-        "steps": steps,
-        "guidance": guidance,
-        "temperature": params.temperature,
-        "top_p": params.top_p,
-        "format": args.format,
-        "filler": drafter.filler,
-        "headings": drafter.headings,
-        **drafts[0].settings,  # precedents, precedent_guidance, precedent_start as used, and precedent_note
-        "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
-        "commit": resolve_commit(args.commit, drafts[0].settings["precedent_start"] < 1)
-        if args.filler == "diffusion"
-        else None,
-        "threads": torch.get_num_threads(),
-    }
-    report = {
-        "template": template.id,
-        "template_path": template.path,
-        "fields": fields,
-        "outline": outline,
-        "seed": args.seed,
-        "settings": settings,
-        "model": drafter.model_info(),
-        "timings": {k: round(v, 4) for k, v in timings.items()},
-        "drafts": [
-            {
-                "rank": d.rank,
-                "score": d.score,
-                "scores": d.scores,
-                "variant": d.variant,
-                "words": d.words,
-                "path": None,
-                "precedents": [s.get("precedents", []) for s in d.sections],
-                "foreign_facts": draft_foreign_facts(
-                    template, d.fields, [s["body"] for s in d.sections], d.source_facts
-                ),
-                "consistency": d.consistency,
-            }
-            for d in drafts
-        ],
-    }
-    paths = _write_drafts(out, drafts, args.format, report, redline=args.redline)
-    if args.json:
-        rows = [
-            {"rank": d.rank, "score": d.score, "scores": d.scores, "text": d.text, "path": str(p)}
-            for d, p in zip(drafts, paths)
-        ]
-        print(
-            json.dumps(
-                {
-                    "drafts": rows,
-                    **{k: report[k] for k in ("template", "seed", "settings", "outline", "timings")},
-                    "out": str(out),
-                },
-                ensure_ascii=False,
-            )
-        )
-    else:
-        for d, p in zip(drafts, paths):
-            print(f"{d.rank:>3}  score {d.score:8.4f}  {d.words:>5} words  {p}")
-        print(f"report: {out / REPORT}", file=sys.stderr)
-    return 0
 
 
 def read_candidates(path) -> list[str]:
@@ -370,7 +161,14 @@ class _FillerDefaultsHelp(argparse.HelpFormatter):
         return f"{action.help} (default: {DEFAULT_STEPS if action.dest == 'steps' else DEFAULT_GUIDANCE:g})"
 
 
+
+
 def add_parsers(subparsers) -> None:
+    _add_draft_parser(subparsers)
+    _add_rank_parser(subparsers)
+
+
+def _add_draft_parser(subparsers) -> None:
     d = subparsers.add_parser(
         "draft",
         help="draft N ranked variants of a contract (plan -> diffusion fill -> rerank)",
@@ -408,6 +206,15 @@ def add_parsers(subparsers) -> None:
     d.add_argument(
         "--top-p", type=float_range(0, 1, lo_open=True), default=None, help="nucleus mass in (0, 1] (default: 0.95)"
     )
+    _add_output_arguments(d)
+    _add_model_arguments(d)
+    add_threads(d)
+    d.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    d.set_defaults(func=_cmd_draft)
+
+
+def _add_output_arguments(d) -> None:
+    """`hybrid draft`'s --headings, --format, --redline, --out and --force: what the drafts' files hold, and where."""
     d.add_argument("--headings", choices=("template", "planned"), default="template",
                    help="title and section headings from the template's defaults for the planned clauses (default), "
                         "or the planner's own words")
@@ -419,6 +226,10 @@ def add_parsers(subparsers) -> None:
         "--out", metavar="DIR", type=out_dir, default=None, help="output directory (default: drafts/<template>-<time>)"
     )
     d.add_argument("--force", action="store_true", help="write into a non-empty --out (replaces earlier draft files)")
+
+
+def _add_model_arguments(d) -> None:
+    """`hybrid draft`'s --checkpoint, --filler, --commit and --cpu: the model, the filler that drafts with it, where."""
     d.add_argument(
         "--checkpoint",
         "--model",
@@ -447,10 +258,9 @@ def add_parsers(subparsers) -> None:
         "diffusion only)",
     )
     d.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
-    add_threads(d)
-    d.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    d.set_defaults(func=_cmd_draft)
 
+
+def _add_rank_parser(subparsers) -> None:
     r = subparsers.add_parser(
         "rank", help="rank candidate clause texts by their relevance to a clause spec (Reranker.score)",
         description="Score each candidate's relevance to the spec (a clause heading or short description) with the "

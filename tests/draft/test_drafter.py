@@ -178,7 +178,7 @@ def test_ar_filler_drafts_and_streams_through_the_same_api(tiny_model, tokenizer
 def test_from_pretrained_names_a_missing_checkpoint(tmp_path, monkeypatch):
     with pytest.raises(CheckpointError, match=str(tmp_path / "nope")):
         Drafter.from_pretrained(tmp_path / "nope")
-    monkeypatch.setattr("hybrid.draft.drafter.SHIPPED_CHECKPOINT", tmp_path / "shipped")
+    monkeypatch.setattr("hybrid.draft.loading.SHIPPED_CHECKPOINT", tmp_path / "shipped")
     with pytest.raises(CheckpointError, match="shipped model is missing: .*shipped"):
         Drafter.from_pretrained()
 

@@ -1,0 +1,72 @@
+"""What a Drafter runs on: the checkpoint (load_model) and the filler (fill_function).
+
+Owns: loading a checkpoint directory, a Llama directory or a fetched base name onto a device (the shipped
+model when none is named), the fillers' names (FILLERS) and the factory that maps a name to its fill
+function, and the filler's default steps and guidance. Imports the model and filler modules only when
+called, so importing it costs nothing; hybrid.draft.drafter re-exports every public name.
+"""
+
+from pathlib import Path
+
+import torch
+
+from hybrid.common.config import SHIPPED_CHECKPOINT
+from hybrid.common.errors import CheckpointError, SamplingError
+
+__all__ = ["load_model", "fill_function", "FILLERS", "default_steps", "default_guidance"]
+
+FILLERS = ("diffusion", "ar", "ar-batched")
+
+
+def load_model(path=None, device=None):
+    """(backbone on `device`, tokenizer, training record, path) of a checkpoint dir; None = the shipped model.
+
+    device None = CUDA when available, else CPU. CheckpointError names a missing or broken path.
+    """
+    from hybrid.model.pretrained import BASES
+    from hybrid.model.resolve import resolve
+    from hybrid.model.shipped import locate
+
+    path = locate(path) if path is not None else None  # a bare NAME shipped in checkpoints/NAME
+    p = Path(path) if path is not None else SHIPPED_CHECKPOINT
+    if path is None and not (p / "model.safetensors").is_file():
+        raise CheckpointError(
+            f"the shipped model is missing: {p} (train it with `hybrid train`, or pass a checkpoint directory)."
+        )
+    if str(path) not in BASES and not p.is_dir():  # before loading, which imports transformers (seconds)
+        raise CheckpointError(f"checkpoint directory not found: {p}")
+    model, tok, record = resolve(path if str(path) in BASES else p)  # ours, a Llama directory or a fetched base name
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    return model.to(device), tok, record, p
+
+
+def default_steps() -> int:
+    from hybrid.fill.diffusion.sampler import DEFAULT_STEPS
+
+    return DEFAULT_STEPS
+
+
+def default_guidance() -> float:
+    from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE
+
+    return DEFAULT_GUIDANCE
+
+
+def fill_function(filler: str, fill_config=None):
+    """The fill function of a filler (FILLERS); all take the arguments of hybrid.fill.api's contract
+    (the EDIT_FILLERS also a precedent `start`)."""
+    if filler == "diffusion":
+        from functools import partial
+
+        from hybrid.fill.diffusion.sampler import fill
+
+        return partial(fill, config=fill_config)
+    if filler == "ar":
+        from hybrid.fill.ar import fill
+
+        return fill
+    if filler == "ar-batched":
+        from hybrid.fill.ar_batched import fill
+
+        return fill
+    raise SamplingError(f"filler must be one of {', '.join(FILLERS)}, got {filler!r}.")
