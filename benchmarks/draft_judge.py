@@ -51,13 +51,13 @@ def parse_markdown(md: str) -> tuple[str, list[tuple[str, str]]]:
     return _ESCAPE.sub(r"\1", head.replace("# ", "", 1)).strip(), out
 
 
-def draft_arm(tree: Path, templates, n: int, seed: int, work: Path, env: dict) -> dict:
+def draft_arm(tree: Path, templates, n: int, seed: int, work: Path, env: dict, model: str = "") -> dict:
     """{template: {"drafts": [(head, sections)], "seconds"}} drafted by `python -m hybrid draft` in `tree`."""
     out = {}
     for t in templates:
         dest = work / t
         cmd = [sys.executable, "-m", "hybrid", "draft", t, "--example", "-n", str(n), "--seed", str(seed),
-               "--threads", "1", "--out", str(dest)]
+               "--threads", "1", "--out", str(dest), *(["--model", model] if model else [])]
         t0 = time.perf_counter()
         subprocess.run(cmd, cwd=tree, env={**env, "PYTHONPATH": str(tree)}, check=True, capture_output=True)
         secs = time.perf_counter() - t0
@@ -95,7 +95,9 @@ def main(argv=None):
     ap.add_argument("--templates", nargs="+", default=["mutual-nda", "supply", "saas-agreement", "distributor"])
     ap.add_argument("--n", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--baseline-commit", default="bb4f34d")
+    ap.add_argument("--baseline-commit", default="bb4f34d", help="'same': this tree (compare --models instead)")
+    ap.add_argument("--current-model", default="", help="--model of the current arm (default: the shipped one)")
+    ap.add_argument("--baseline-model", default="", help="--model of the baseline arm (default: the shipped one)")
     ap.add_argument("--judge", default="gemma3-270m")
     ap.add_argument("--keep", default=None, help="keep both arms' drafts under this folder")
     add_run_args(ap, threads=1)
@@ -106,19 +108,22 @@ def main(argv=None):
            "HYBRID_CORPUS": os.environ.get("HYBRID_CORPUS", str(REPO.parent / "shared" / "corpus"))}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(args.keep) if args.keep else Path(tmp)
-        base = Path(tmp) / "baseline"
-        base.mkdir()
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", args.baseline_commit], check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        base, base_env = REPO, env
+        if args.baseline_commit != "same":
+            base, base_env = Path(tmp) / "baseline", {**env, "HYBRID_CACHE": str(Path(tmp) / "cache")}
+            base.mkdir()
+            archive = subprocess.run(["git", "-C", str(REPO), "archive", args.baseline_commit], check=True,
+                                     capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
         arms = {
-            "current": draft_arm(REPO, args.templates, args.n, args.seed, work / "current", env),
-            "baseline": draft_arm(base, args.templates, args.n, args.seed, work / "baseline",
-                                  {**env, "HYBRID_CACHE": str(Path(tmp) / "cache")}),
+            "current": draft_arm(REPO, args.templates, args.n, args.seed, work / "current", env, args.current_model),
+            "baseline": draft_arm(base, args.templates, args.n, args.seed, work / "baseline", base_env,
+                                  args.baseline_model),
         }
     judge = load_judge(args.judge)
     result = {"benchmark": "draft_judge", "judge": args.judge, "templates": args.templates, "n": args.n,
               "seed": args.seed, "baseline_commit": args.baseline_commit,
+              "current_model": args.current_model or "shipped", "baseline_model": args.baseline_model or "shipped",
               "arms": {k: score(judge, v) for k, v in arms.items()}}
     c, b = result["arms"]["current"], result["arms"]["baseline"]
     result["judge_bpb_ratio_current_vs_baseline"] = round(c["judge_bpb"] / b["judge_bpb"], 4)
