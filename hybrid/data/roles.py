@@ -89,5 +89,26 @@ def apply_roles(text: str, pairs) -> str:
     -> "Receiving Party's") or in capitals ("RECIPIENT" -> "RECEIVING PARTY"); lower case untouched."""
     if not pairs:
         return text
+    pairs = tuple(pairs) + _company(text, pairs)
     to = {w.upper(): d.upper() for w, d in pairs if w.upper() != w} | {w: d for w, d in pairs}  # "NDA" stays a word
     return _pattern(pairs).sub(lambda m: to[m.group(0)], text)
+
+
+def _company(text: str, pairs) -> tuple[tuple[str, str], ...]:
+    """(("Company", the deal's word), ) where a precedent's "Company" can only be one side: its counterpart
+    in the text is a role of the other side only ("Company" beside "Distributor" is the supplier, beside
+    "Consultant" the client); () where both or neither side is named, or the deal names no such sides."""
+    if not re.search(r"(?<![\w-])Company(?![\w-])", text):
+        return ()
+    targets = {family_of(w): d for w, d in pairs if family_of(w) in ("provider", "customer")}
+    if len(targets) < 2:
+        return ()
+    present = {
+        f
+        for f in ("provider", "customer")
+        if any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text) for w in (*FAMILIES[f], targets[f]))
+    }
+    if len(present) != 1:
+        return ()
+    other = "customer" if present == {"provider"} else "provider"
+    return (("Company", targets[other]),)

@@ -66,3 +66,14 @@ def test_a_precedent_whose_parties_stand_the_other_way_round_is_swapped():
     assert adapt(body, supply, n.sides) == "Buyer shall buy the Products from Supplier."
     assert adapt(body, supply, ("provider", "customer")) == "Supplier shall buy the Products from Buyer."
     assert adapt(body, supply, ()) == "Supplier shall buy the Products from Buyer."  # unknown: as it stands
+
+
+def test_company_takes_the_side_its_counterpart_leaves_open():
+    supply = deal_roles("Supplier", "Buyer", ["Agreement"])
+    assert apply_roles("Company shall sell to Distributor.", supply) == "Supplier shall sell to Buyer."
+    assert apply_roles("Company shall pay Consultant.", deal_roles("Consultant", "Client", [])) == (
+        "Client shall pay Consultant."
+    )
+    assert apply_roles("Company shall pay Vendor and Customer.", supply) == "Company shall pay Supplier and Buyer."
+    assert apply_roles("Company shall sell.", supply) == "Company shall sell."  # no counterpart: no side
+    assert apply_roles("Company and Recipient", deal_roles(None, None, ["Agreement"])) == "Company and Recipient"
