@@ -25,7 +25,7 @@ from hybrid.model.pretrained import BASES  # noqa: E402
 from hybrid.model.resolve import resolve  # noqa: E402
 from hybrid.rank.bpb import corpus_bpb  # noqa: E402
 
-from machine import machine  # noqa: E402
+from machine import add_run_args, emit, machine  # noqa: E402
 
 
 def main(argv=None):
@@ -33,8 +33,7 @@ def main(argv=None):
     ap.add_argument("--models", nargs="+", required=True, help="baseline first")
     ap.add_argument("--docs", type=int, default=8, help="the N shortest test documents with clause bodies")
     ap.add_argument("--draws", type=int, default=1, help="fill noise draws per document (the same for every model)")
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--out", default=None, help="also write the JSON to this file")
+    add_run_args(ap, threads=1)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     docs = sorted((d for d in load_documents(None, splits=("test",)) if d.sections), key=lambda d: len(d.text))
@@ -69,10 +68,7 @@ def main(argv=None):
         "models": rows,
         "command": "python benchmarks/writer_bpb.py " + " ".join(argv if argv is not None else sys.argv[1:]),
     }
-    line = json.dumps(result)
-    print(line)
-    if args.out:
-        Path(args.out).write_text(line + "\n")
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

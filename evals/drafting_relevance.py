@@ -43,13 +43,12 @@ and cached as JSON under <repo>/.cache/relevance/ ($HYBRID_CACHE moves it, "off"
 """
 
 import hashlib
-import json
 import os
 from collections import defaultdict
 from pathlib import Path
 
 from evals.drafting_facets import FACETS, HEADS, facets_of
-from evals.relevance_data import SKIPPED, load_labelled_clauses, parse_categories
+from evals.relevance_data import SKIPPED, cached, load_labelled_clauses, parse_categories
 from hybrid.data.corpus import corpus_root, load_manifest
 from hybrid.data.cuad import file_key
 
@@ -161,23 +160,6 @@ def build(root: str | os.PathLike | None = None) -> dict:
     return {"version": VERSION, "texts": texts, "labels": [sorted(s) for s in labels], "slices": slices}
 
 
-def _cache_path() -> Path | None:
-    base = os.environ.get("HYBRID_CACHE", "")
-    if base.lower() in ("0", "off", "none", "false"):
-        return None
-    root = Path(base) if base else Path(__file__).resolve().parents[1] / ".cache"
-    return root / "relevance" / f"drafting-relevance-v{VERSION}.json"
-
-
 def load(root: str | os.PathLike | None = None) -> dict:
     """build(), from the cache when it is there (written atomically on the first build)."""
-    path = _cache_path()
-    if path is not None and path.is_file():
-        return json.loads(path.read_text(encoding="utf-8"))
-    data = build(root)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp-{os.getpid()}")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        tmp.replace(path)
-    return data
+    return cached(f"drafting-relevance-v{VERSION}.json", build, root)

