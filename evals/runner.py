@@ -286,7 +286,8 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     if ck.resolve() == ref.resolve():
         raise ConfigError(f"--reference must be an independent model, got the drafting checkpoint itself ({ck}).")
     systems = [SYSTEMS[s] for s in cfg.systems]
-    judge_spec = choose_judge(cfg.judge, {s.name: s.model or cfg.checkpoint for s in systems if s.kind != "retrieval"})
+    drafting = {s.name: s.model or cfg.checkpoint for s in systems if s.kind not in ("retrieval", "pasting")}
+    judge_spec = choose_judge(cfg.judge, drafting)
     model, tok, ck_record = load_checkpoint(ck)
     try:
         ref_model, ref_tok, ref_record = load_checkpoint(ref)

@@ -52,7 +52,7 @@ STEP_SWEEP = (4, 8, 16, 32, 64)
 @dataclass(frozen=True)
 class System:
     name: str
-    kind: str  # "draft" | "diffusion" | "ar" | "planned" | "retrieval"
+    kind: str  # "draft" | "pasting" | "diffusion" | "ar" | "planned" | "retrieval"
     steps: int | None  # K denoising steps (diffusion, planned); None = the sampler's default
     guidance: float | None  # w; None = the sampler's default
     description: str
@@ -107,6 +107,15 @@ def _table() -> dict[str, System]:
             None,
             None,
             "no generation: the top precedent with the deal's facts substituted, cut to the real length",
+        ),
+        System(
+            "pasting",
+            "pasting",
+            None,
+            None,
+            "no generation: what `hybrid` drafts each section from, pasted: the default draft's own outline, and "
+            "per section its frame sentence and the precedent it starts from with the deal's facts substituted "
+            "(Draft.edits' source_text), cut to the draft's length; variant v pastes variant v's precedents",
         ),
         System(
             "smollm2-ar",
@@ -229,6 +238,26 @@ class Drafts:
     source_facts: list[str] = field(default_factory=list)
 
 
+def _pasted(template, fields, draft) -> list[str]:
+    """A draft's sections as pasting would give them: the frame sentence of each section's clause (the template's,
+    with the deal's facts) then the precedent it was drafted from with the deal's facts substituted, cut to the
+    draft body's word count; a section drafted from no precedent keeps the draft's body."""
+    from evals.metrics import first_words
+
+    spans = template.render_skeleton(draft.outline, fields).spans
+    frames = [getattr(sp, "frame", "") for sp in spans] if len(spans) == len(draft.sections) else []
+    out = []
+    for i, sec in enumerate(draft.sections):
+        source = sec.get("source_text")
+        if not source:
+            out.append(sec["body"])
+            continue
+        frame = frames[i] if frames else ""
+        text = f"{frame} {source}" if frame else source
+        out.append(first_words(text, len(sec["body"].split())))
+    return out
+
+
 def deal_text(doc) -> str:
     """What a held-out document's deal states for the fact guard: its skeleton text (title, preamble,
     headings, tail) and its CUAD fields, as hybrid.fidelity.foreign_facts.allowed_text is for a template draft."""
@@ -267,6 +296,7 @@ class Engine:
         self._planner = None
         self._library = None
         self._models: dict[str, tuple] = {}
+        self._last_draft = None  # (key, _default_drafts result) of the last document drafted
 
     def library(self):
         if self._library is None:
@@ -339,10 +369,10 @@ class Engine:
             model, tok = self.model_for(system)
             with self._autocast():
                 self._fill(system, tokenize_segments(tok, segs, [8]), 2, 0)
-        if any(s.kind in ("diffusion", "planned", "draft") for s in systems):
+        if any(s.kind in ("diffusion", "planned", "draft", "pasting") for s in systems):
             with self._autocast():
                 self._fill(SYSTEMS["hybrid-k4"], sk, 2, 0)
-        if any(s.precedents or s.kind in ("retrieval", "draft") for s in systems):
+        if any(s.precedents or s.kind in ("retrieval", "draft", "pasting") for s in systems):
             self.library()
 
     def planner(self):
@@ -361,15 +391,17 @@ class Engine:
                                     library=self.library())
         return self._drafter
 
-    def _draft(self, doc, n: int, seed: int) -> Drafts:
-        """`hybrid draft TEMPLATE --fields ... -n n --seed seed` on the document's deal: Drafter.draft with every
-        default, the variants in their batch order; scored on the draft's own skeleton (title, preamble,
-        headings, signature block)."""
-        from hybrid.data.document import Segment
-
+    def _default_drafts(self, doc, n: int, seed: int):
+        """(template, fields, variants in batch order, seconds) of `hybrid draft TEMPLATE --fields ... -n n --seed
+        seed` on the document's deal: Drafter.draft with every default; the last call is kept, so `hybrid` and
+        `pasting` of one document share it (a draft is deterministic per seed). A TemplateError or SamplingError
+        comes back as the reason string in place of the variants."""
+        key = (id(doc), getattr(doc, "doc_id", None), n, seed)
+        if self._last_draft is not None and self._last_draft[0] == key:
+            return self._last_draft[1]
         template = template_for(doc.doc_type)
         if template is None:
-            return self._skip(f"no template for doc type {doc.doc_type!r}")
+            return None, None, f"no template for doc type {doc.doc_type!r}", 0.0
         fields = planned_fields(template, doc.fields)
         self._sync()
         t0 = time.perf_counter()
@@ -377,9 +409,22 @@ class Engine:
             with self._autocast():
                 drafts = sorted(self.drafter().draft(template, fields, n=n, seed=seed), key=lambda d: d.variant)
         except (TemplateError, SamplingError) as e:
-            return self._skip(f"drafting failed: {e}", template=template.id)
+            drafts = f"drafting failed: {e}"
         self._sync()
-        seconds = time.perf_counter() - t0
+        out = (template, fields, drafts, time.perf_counter() - t0)
+        self._last_draft = (key, out)
+        return out
+
+    def _draft(self, doc, n: int, seed: int, paste: bool = False) -> Drafts:
+        """`hybrid draft`'s default on the document's deal (see _default_drafts); scored on the draft's own
+        skeleton (title, preamble, headings, signature block). paste=True: the `pasting` baseline, each section
+        its frame sentence and its source text (the adapted precedent the draft starts from) cut to the draft
+        body's word count; a section with no source keeps the draft's body."""
+        from hybrid.data.document import Segment
+
+        template, fields, drafts, seconds = self._default_drafts(doc, n, seed)
+        if isinstance(drafts, str):
+            return self._skip(drafts, **({"template": template.id} if template is not None else {}))
         first = drafts[0]
         segs = [Segment(f"{first.title}\n\n{first.preamble}\n\n", "text")]
         for i, sec in enumerate(first.sections):
@@ -387,16 +432,19 @@ class Engine:
             segs.append(Segment("\n\n", "text"))
         segs.append(Segment(first.tail, "text"))
         width = len(first.sections)
-        bodies = [([s["body"] for s in d.sections] + [""] * width)[:width] for d in drafts]
+        bodies = [
+            ((_pasted(template, fields, d) if paste else [s["body"] for s in d.sections]) + [""] * width)[:width]
+            for d in drafts
+        ]
         return Drafts(
             bodies=bodies,
             segments=segs,
             clauses=[s["clause"] for s in first.sections],
             terms=[str(fields[k]) for k in ("party_a", "party_b") if fields.get(k)],
-            seconds=seconds,
-            tokens=sum(len(self.tokenizer.encode(b)) for v in bodies for b in v),
+            seconds=0.0 if paste else seconds,
+            tokens=0 if paste else sum(len(self.tokenizer.encode(b)) for v in bodies for b in v),
             steps=0,
-            plan_seconds=float(first.timings.get("plan", 0.0)),
+            plan_seconds=0.0 if paste else float(first.timings.get("plan", 0.0)),
             required=list(template.required_clauses),
             outline=first.outline,
             template=template.id,
@@ -413,8 +461,8 @@ class Engine:
         plan_s, outline, tid, required, start, facts = 0.0, None, None, None, None, ()
         if system.kind == "retrieval":
             return self._retrieve(doc, n, seed)
-        if system.kind == "draft":
-            return self._draft(doc, n, seed)
+        if system.kind in ("draft", "pasting"):
+            return self._draft(doc, n, seed, paste=system.kind == "pasting")
         if system.kind == "planned":
             template = template_for(doc.doc_type)
             if template is None:

@@ -35,6 +35,8 @@ FAMILIES = {
         "Franchisor",
         "Host",
         "Rights Holder",
+        "Lessor",
+        "Landlord",
     ),
     "customer": (
         "Buyer",
@@ -46,6 +48,8 @@ FAMILIES = {
         "Reseller",
         "Franchisee",
         "Sponsor",
+        "Lessee",
+        "Tenant",
     ),
     "discloser": ("Disclosing Party", "Discloser"),
     "recipient": ("Receiving Party", "Recipient"),

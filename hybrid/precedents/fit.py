@@ -16,6 +16,8 @@ conventionally conspicuous; no exhibit- or cross-reference-laden text) and near 
 
 import random
 import re
+import weakref
+from collections import Counter
 from dataclasses import dataclass
 
 __all__ = [
@@ -27,6 +29,8 @@ __all__ = [
     "CONSPICUOUS",
     "GOOD_MARGIN",
     "HEADING_SLACK",
+    "topic_words",
+    "topic_counter",
 ]
 
 STANDARD_SOURCES = frozenset({"commonpaper", "bonterms"})  # standard agreements written to be reused
@@ -54,6 +58,8 @@ BOILERPLATE_CLAUSES = frozenset(
 RANKED = 16  # relevance ranks that earn a bonus (the retrieval shortlist of hybrid.skeleton.from_precedents)
 GOOD_MARGIN = 1.0  # precedents within this much of the best fit are good enough for a variant to adapt ...
 HEADING_SLACK = 0.25  # ... when their heading is about as close to the section's as the best one's
+TOPIC_SHARE = 0.003  # a word fewer than this share of the library's clauses write is another deal's topic ...
+TOPIC_CAP = 12.0  # ... and a precedent loses fit by its topic words per 100 words, up to this many
 WORDS_PER_TOKEN = 0.72  # contract English under the shipped BPE (about 4.4 bytes per token, 6 per word)
 
 _WORD = re.compile(r"[a-z]+")
@@ -79,6 +85,32 @@ def heading_words(heading: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(heading.lower()) if w not in _HEADING_STOP}
 
 
+_TOPICS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> topic_words
+
+
+def topic_words(library) -> frozenset[str]:
+    """The lower-case words fewer than TOPIC_SHARE of the library's clauses write ("celebrity", "groundwater",
+    "doughnuts", "annuity"): what shows a clause was written for another kind of deal. Cached per library."""
+    from hybrid.precedents.library import _MARKER_RE, letter_words
+
+    found = _TOPICS.get(library)
+    if found is None:
+        df = Counter()
+        for p in library.precedents:
+            df.update(set(letter_words(_MARKER_RE.sub(" ", p.body))))
+        limit = TOPIC_SHARE * len(library.precedents)
+        found = _TOPICS[library] = frozenset(w for w, c in df.items() if c < limit)
+    return found
+
+
+def topic_counter(library, deal_text: str):
+    """text -> how many of its words are another deal's topic (topic_words the deal's own text does not write)."""
+    from hybrid.precedents.library import letter_words
+
+    words = topic_words(library) - set(letter_words(deal_text))
+    return lambda text: sum(w in words for w in letter_words(text))
+
+
 @dataclass(frozen=True)
 class FitScore:
     """One precedent's fit for one section; `total` orders candidates (higher is better)."""
@@ -88,17 +120,21 @@ class FitScore:
     specific: float  # deal-specific content per 100 words: references, exhibits, redactions, the source's own facts
     length: float  # how far the body is from filling the budget, in [0, 1]
     total: float
+    topic: float = 0.0  # another deal's topic words per 100 words (topic_counter)
 
     def to_dict(self) -> dict:
-        return {k: round(getattr(self, k), 3) for k in ("heading", "quality", "specific", "length", "total")}
+        return {k: round(getattr(self, k), 3) for k in ("heading", "quality", "specific", "length", "topic", "total")}
 
 
-def fit(p, heading: str, clause: str, budget: int, doc_types=(), holes=None, rank: int | None = None) -> FitScore:
+def fit(
+    p, heading: str, clause: str, budget: int, doc_types=(), holes=None, rank: int | None = None, topic=None
+) -> FitScore:
     """How well precedent `p` (hybrid.precedents.library.Precedent) serves a section of type `clause` headed
     `heading` with a budget of `budget` tokens; doc_types: the template's document types (a clause from
     one of them fits better); holes(text) -> the number of holes an edit of text must open (the source's
     own facts: hybrid.precedents.start.fact_holes; None: count the source's replaced facts instead);
-    rank: its place in the relevance ranking of the section's query (None: not ranked)."""
+    rank: its place in the relevance ranking of the section's query (None: not ranked); topic(text) -> how many
+    of its words are another kind of deal's (topic_counter; None: not counted)."""
     mine, theirs = heading_words(heading), heading_words(p.heading)
     overlap = len(mine & theirs) / len(mine | theirs) if mine and theirs else 0.0
     room = budget * WORDS_PER_TOKEN
@@ -123,21 +159,32 @@ def fit(p, heading: str, clause: str, budget: int, doc_types=(), holes=None, ran
         100 * (len(_REFERENCE.findall(body)) + 2 * len(_REDACTION.findall(body)) + own) / max(len(body.split()), 1)
     )
     length = min(abs(words - room) / room, 1.0) if words > room else max(0.0, 1 - words / (0.4 * room))
-    total = 2.0 * overlap + quality - 0.25 * min(specific, 8.0) - 0.5 * length
-    return FitScore(overlap, quality, specific, length, total)
+    topical = 100 * topic(body) / max(len(body.split()), 1) if topic is not None else 0.0
+    total = 2.0 * overlap + quality - 0.25 * min(specific, 8.0) - 0.5 * length - 0.25 * min(topical, TOPIC_CAP)
+    return FitScore(overlap, quality, specific, length, total, topical)
 
 
 def choose(
-    candidates, heading: str, clause: str, budget: int, n: int, *, seed: int = 0, doc_types=(), holes=None, ranks=None
+    candidates,
+    heading: str,
+    clause: str,
+    budget: int,
+    n: int,
+    *,
+    seed: int = 0,
+    doc_types=(),
+    holes=None,
+    ranks=None,
+    topic=None,
 ) -> list:
     """The precedent each of n variants adapts (None where there is no candidate): variant 0 the best
     fit, the others the remaining good ones (within GOOD_MARGIN of the best, their heading about as close)
     in a seeded order, cycling when there are fewer good ones than variants, so variants differ by their
-    sources where they can. holes: as fit's; ranks: {precedent id: relevance rank}."""
+    sources where they can. holes, topic: as fit's; ranks: {precedent id: relevance rank}."""
     ranks = ranks or {}
     scored = sorted(
         (
-            (fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id)), i, p)
+            (fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id), topic), i, p)
             for i, p in enumerate(candidates)
             if p is not None
         ),

@@ -30,7 +30,7 @@ from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.data.roles import deal_roles, family_of
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
-from hybrid.precedents.fit import STANDARD_SOURCES, choose
+from hybrid.precedents.fit import STANDARD_SOURCES, choose, topic_counter
 from hybrid.precedents.start import fact_holes
 
 __all__ = [
@@ -142,6 +142,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     doc_types = [template.doc_type, *template.grounding.get("doc_types", [])]
     deal = deal_from_template(template, values)
     holes = lambda text: fact_holes(text, deal, skeleton.deal_text)  # noqa: E731
+    topic = topic_counter(library, skeleton.deal_text)
     chosen = []
     for s in skeleton.spans:
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
@@ -156,6 +157,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 doc_types=doc_types,
                 holes=holes,
                 ranks=ranks,
+                topic=topic,
             )
         )
         chosen[-1] = [c.precedent if c is not None else None for c in chosen[-1]]

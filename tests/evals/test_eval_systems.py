@@ -46,6 +46,7 @@ def test_every_system_of_the_issue_is_in_the_table():
         "hybrid-edit",
         "ar",
         "retrieval",
+        "pasting",
         "smollm2-ar",
         "hybrid-noguide",
         "hybrid-k4",
@@ -231,3 +232,30 @@ def test_hybrid_is_exactly_what_hybrid_draft_does_by_default(tiny_model, tokeniz
     assert settings["precedents"] == 1 and settings["precedent_start"] == 0.0  # edited from precedent
     assert [s.text for s in got.segments if s.kind == "body"] == [""] * len(direct[0].sections)
     assert any(s.kind == "heading" and direct[0].sections[0]["heading"] in s.text for s in got.segments)
+
+
+def test_pasting_is_the_default_drafts_own_sources_with_their_frames(tiny_model, tokenizer, banners):
+    from hybrid.draft.drafter import Drafter
+
+    engine = Engine(tiny_model, tokenizer)
+    pasted = engine.run(SYSTEMS["pasting"], banners, n=2, seed=3)
+    drafted = engine.run(SYSTEMS["hybrid"], banners, n=2, seed=3)
+    t = load_template("supply")
+    fields = planned_fields(t, banners.fields)
+    direct = sorted(
+        Drafter(tiny_model, tokenizer, library=engine.library()).draft(t, fields, n=2, seed=3), key=lambda d: d.variant
+    )
+    assert pasted.clauses == drafted.clauses and pasted.outline == drafted.outline  # the same sections
+    spans = t.render_skeleton(direct[0].outline, fields).spans
+    sourced = 0
+    for v, d in enumerate(direct):
+        for i, sec in enumerate(d.sections):
+            body = pasted.bodies[v][i]
+            if not sec.get("source_text"):
+                assert body == sec["body"]
+                continue
+            sourced += 1
+            assert len(body.split()) <= len(sec["body"].split())
+            start = f"{spans[i].frame} {sec['source_text']}" if spans[i].frame else sec["source_text"]
+            assert " ".join(start.split()).startswith(" ".join(body.split()))  # no word the engine wrote
+    assert sourced and pasted.bodies != drafted.bodies

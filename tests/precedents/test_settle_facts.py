@@ -1,0 +1,74 @@
+"""What an edit keeps of a precedent before any hole opens (hybrid.precedents.start.settle_facts): another
+deal's common-word terms in lower case, sentences holding another deal's facts taken out, within limits."""
+
+from hybrid.data.facts import DealFacts
+from hybrid.precedents.start import drop_fact_sentences, fact_holes, lower_common_names, settle_facts
+
+DEAL = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC", law="Delaware")
+ALLOWED = "Acme Robotics, Inc. and Borealis LLC, governed by the laws of Delaware. Supplier. Buyer. Products."
+WORDS = frozenset("the documentation facility addendum each supplier will comply with in using service".split())
+
+TEXT = (
+    "Supplier will supply the Products to Buyer. "
+    "Each Facility Addendum signed by Zanzibar Quux Holdings shall govern the Quux Plant. "
+    "Buyer shall pay every invoice within thirty days of receipt. "
+    "Each party shall perform its obligations in a workmanlike manner."
+)
+
+
+def test_a_sentence_with_another_deals_names_is_taken_out():
+    out = drop_fact_sentences(TEXT, DEAL, ALLOWED)
+    assert "Zanzibar" not in out and "Quux" not in out
+    assert out.startswith("Supplier will supply the Products to Buyer.")
+    assert out.endswith("Each party shall perform its obligations in a workmanlike manner.")
+    assert fact_holes(out, DEAL, ALLOWED) < fact_holes(TEXT, DEAL, ALLOWED)
+
+
+def test_at_least_half_the_words_stay():
+    text = "Zanzibar Quux Holdings shall deliver to Quux Plant. Supplier will supply the Products."
+    out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.9)
+    assert out == text  # taking the first sentence out would leave less than 90% of the words
+    assert "Zanzibar" not in drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.3)
+
+
+def test_the_last_sentence_is_never_taken_out():
+    text = "Zanzibar Quux Holdings shall deliver the goods."
+    assert drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.0) == text
+
+
+def test_paragraph_breaks_are_kept():
+    text = "Supplier will supply the Products.\n\nZanzibar Quux Holdings shall deliver.\n\nBuyer shall pay."
+    out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.3)
+    assert out == "Supplier will supply the Products.\n\nBuyer shall pay."
+
+
+def test_common_word_terms_are_written_in_lower_case():
+    text = "Supplier will comply with the Documentation in using each Facility Addendum."
+    out = lower_common_names(text, DEAL, ALLOWED, (), WORDS)
+    assert out == "Supplier will comply with the documentation in using each facility addendum."
+    assert lower_common_names(text, DEAL, ALLOWED, (), None) == text  # no vocabulary: nothing changes
+
+
+def test_names_quoted_terms_and_sentence_openers_keep_their_capitals():
+    words = WORDS | {"quux"}
+    text = 'Documentation will be kept. The ("Facility Addendum") binds Quux Zanzibar and (a) Documentation too.'
+    out = lower_common_names(text, DEAL, ALLOWED, (), words)
+    assert out.startswith("Documentation will")  # a sentence's first word
+    assert '("Facility Addendum")' in out  # a quoted term is being defined
+    assert "Zanzibar" in out  # not a word the library writes in lower case
+    assert "(a) Documentation" in out  # a list item's first word
+
+
+def test_settle_facts_lowers_first_so_fewer_sentences_go():
+    text = "Supplier will comply with the Documentation. Buyer shall pay every invoice. Supplier will ship goods."
+    out = settle_facts(text, DEAL, ALLOWED, (), WORDS)
+    assert out == text.replace("Documentation", "documentation")
+
+
+def test_the_deals_role_words_keep_their_capitals_the_rest_of_the_term_is_lowered():
+    words = WORDS | {"covered", "claims"}
+    text = "Supplier will defend Buyer against all Supplier Covered Claims made by a third party."
+    out = lower_common_names(text, DEAL, ALLOWED, (), words)
+    assert out == "Supplier will defend Buyer against all Supplier covered claims made by a third party."
+    other = "Supplier will defend Buyer against all Licensor Covered Claims made by a third party."
+    assert lower_common_names(other, DEAL, ALLOWED, (), words) == other  # another side's role: left to the edit
