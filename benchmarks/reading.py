@@ -5,7 +5,7 @@ Prints one JSON line. For every shipped template and the README's user template 
 in the same process with each arm:
 
 - `default`: `hybrid draft`'s default (edit only what the deal needs, another deal's common-word terms in
-  lower case and its fact-laden sentences taken out: hybrid.precedents.start.settle_facts);
+  lower case and its fact-laden sentences taken out: hybrid.precedents.settle.settle_facts);
 - `no-settle`: the same with settle_facts off (every foreign fact a hole the filler rewrites: the default
   before this change);
 - `noise-0.25`: the default when the issue was filed (precedent_start 0.25: a quarter of the words masked);
@@ -55,11 +55,11 @@ COUNTS = (
 
 def _settle(on: bool):
     """settle_facts on (the default) or off (the text as adapted), for the no-settle arm."""
-    import hybrid.precedents.start as start
+    import hybrid.precedents.settle as settle
 
     if not hasattr(_settle, "original"):
-        _settle.original = start.settle_facts
-    start.settle_facts = _settle.original if on else (lambda text, *a, **k: text)
+        _settle.original = settle.settle_facts
+    settle.settle_facts = _settle.original if on else (lambda text, *a, **k: text)
 
 
 def count(drafter, t, drafts, tot, examples):

@@ -30,6 +30,7 @@ __all__ = [
     "GOOD_MARGIN",
     "HEADING_SLACK",
     "topic_words",
+    "common_words",
     "topic_counter",
 ]
 
@@ -100,6 +101,30 @@ def topic_words(library) -> frozenset[str]:
             df.update(set(letter_words(_MARKER_RE.sub(" ", p.body))))
         limit = TOPIC_SHARE * len(library.precedents)
         found = _TOPICS[library] = frozenset(w for w, c in df.items() if c < limit)
+    return found
+
+
+_LOWER: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> common_words
+_CASED_WORD = re.compile(r"[A-Za-z]+")
+
+
+def common_words(library, min_count: int = 5, ratio: float = 0.25) -> frozenset[str]:
+    """The words the library's clauses write in lower case at least min_count times and at least `ratio` times
+    as often as with a capital ("documentation", "payment", "claims"; not "san", "francisco", "addendum"): the
+    words a term of another deal may be written in lower case with (hybrid.precedents.settle.lower_common_names).
+    Cached per library (for the default arguments)."""
+    found = _LOWER.get(library) if (min_count, ratio) == (5, 0.25) else None
+    if found is None:
+        low, cap = Counter(), Counter()
+        for p in library.precedents:
+            for w in _CASED_WORD.findall(_MARKER.sub(" ", p.body)):
+                if w.islower():
+                    low[w] += 1
+                elif w[1:].islower():
+                    cap[w.lower()] += 1
+        found = frozenset(w for w, c in low.items() if c >= min_count and c >= ratio * cap[w])
+        if (min_count, ratio) == (5, 0.25):
+            _LOWER[library] = found
     return found
 
 

@@ -22,9 +22,8 @@ import re
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import PRECEDENT_START
-from hybrid.common.sentences import RUN_IN_HEADING, cut_to_sentence, sentence_boundaries
+from hybrid.common.sentences import RUN_IN_HEADING, cut_to_sentence
 from hybrid.data.facts import DealFacts
-from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
 from hybrid.precedents.definitions import defined_heads
 from hybrid.precedents.library import letter_words
@@ -32,16 +31,12 @@ from hybrid.precedents.library import letter_words
 __all__ = [
     "SpanStart",
     "fact_holes",
-    "drop_fact_sentences",
-    "lower_common_names",
-    "settle_facts",
     "start_tokens",
     "precedent_starts",
     "starts_from_draws",
     "check_start_noise",
 ]
 
-KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words
 
 _REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
 _SENTENCE_END = re.compile(r"[.;:!?]+[\"')\]”’]*")  # a token that ends a sentence or a clause of one
@@ -81,95 +76,6 @@ def fact_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> int:
             runs += 1
         end = max(end, b)
     return runs
-
-
-def drop_fact_sentences(text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE) -> str:
-    """text without the sentences that hold a fact the deal does not state (the runs start_tokens would mask:
-    another deal's names, figures, redactions, acronyms), most holes per word first, as long as at least
-    `keep_share` of its words and one sentence remain; the holes left are rewritten by the filler. A sentence
-    taken out reads as a lawyer's deletion; a hole the small model rewrites reads as damage ("(each a. ...
-    Business).)." where the precedent said "Facility Addendum"). Paragraph breaks are kept."""
-    keep, drop = _fact_spans(text, deal, allowed, own_facts)
-    drop = [(a, b) for a, b in drop if not _overlaps(a, b, keep)]
-    if not drop:
-        return text
-    bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
-    sentences = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
-    total = len(text.split())
-    holes = {(a, b): sum(1 for x, y in drop if x < b and a < y) for a, b in sentences}
-    bad = sorted((s for s in sentences if holes[s]), key=lambda s: -holes[s] / max(len(text[s[0] : s[1]].split()), 1))
-    cut, left, n_left = set(), total, len(sentences)
-    for a, b in bad:
-        words = len(text[a:b].split())
-        if n_left <= 1 or left - words < keep_share * total:
-            continue
-        cut.add((a, b))
-        left, n_left = left - words, n_left - 1
-    if not cut:
-        return text
-    out = "".join(text[a:b] if (a, b) not in cut else _layout(text[a:b]) for a, b in sentences)
-    out = re.sub(r"[ \t]+\n", "\n", re.sub(r"\n{3,}", "\n\n", out))
-    return re.sub(r"[ \t]{2,}", " ", out).strip()
-
-
-_ROLE_WORDS = frozenset(
-    w.lower() for f, words in FAMILIES.items() if f != "agreement" for word in words for w in word.split()
-)
-_LIST_MARK = re.compile(r"(?:^|\s)\(?(?:[a-z]|[ivx]{1,4}|\d{1,3})[.)]$")
-
-
-def _opens_sentence(text: str, at: int) -> bool:
-    before = text[:at].rstrip()
-    return not before or before[-1] in '.!?:;"“(' or "\n" in text[len(before) : at] or bool(_LIST_MARK.search(before))
-
-
-def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None) -> str:
-    """text with another deal's capitalized terms made of common words written in lower case ("comply with the
-    Documentation" -> "comply with the documentation", "each Facility Addendum" -> "each facility addendum"): a
-    term the draft does not define reads as plain words, where masking it had the small model rewrite it
-    ("comply with the Documentation" -> "and its agents"). Only title-case runs whose every word is one the
-    library writes in lower case (`words`); not at a sentence's or list item's start, not a name of the source's
-    own parties (own_facts), not the deal's facts or the terms definitions define."""
-    if not words:
-        return text
-    keep, _ = _fact_spans(text, deal, allowed, own_facts)
-    own = {f.lower() for f in own_facts}
-    low = set(letter_words(allowed))
-    out, last = [], 0
-    for f in foreign_facts(text, allowed, party_names(), own_facts):
-        ws = f.text.split()
-        roles = [w.lower() in _ROLE_WORDS and w.lower() in low for w in ws]  # the deal's own role words stay
-        if (
-            f.kind != "name"
-            or f.start < last
-            or f.text.lower() in own
-            or all(roles)
-            or any(w.lower() in _ROLE_WORDS and not r for w, r in zip(ws, roles))  # another side's role: a hole
-            or not all(
-                r or (w.isalpha() and w[:1].isupper() and w[1:].islower() and w.lower() in words)
-                for w, r in zip(ws, roles)
-            )
-            or _overlaps(f.start, f.end, keep)
-            or _opens_sentence(text, f.start)
-            or text[f.end : f.end + 1] in "\"”’'"  # a quoted term is defined: its capitals stay
-        ):
-            continue
-        out += [text[last : f.start], " ".join(w if r else w.lower() for w, r in zip(ws, roles))]
-        last = f.end
-    return "".join(out) + text[last:] if out else text
-
-
-def _layout(sentence: str) -> str:
-    """What stays of a sentence taken out: the line breaks around it (a paragraph's end), else one space."""
-    breaks = sentence.count("\n")
-    return "\n" * min(breaks, 2) if breaks else " "
-
-
-def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None) -> str:
-    """What an edit keeps of an adapted precedent before any hole opens: another deal's common-word terms in
-    lower case (lower_common_names), then the sentences that still hold its facts taken out
-    (drop_fact_sentences)."""
-    return drop_fact_sentences(lower_common_names(text, deal, allowed, own_facts, words), deal, allowed, own_facts)
 
 
 def _overlaps(a: int, b: int, spans) -> bool:
@@ -332,21 +238,29 @@ def starts_from_draws(
     rooms=None,
     deals=None,
     facts_of=None,
+    lower=None,
+    frames=None,
 ) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
     hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
     sentence end within rooms[s] tokens (rooms None: whole), or None: fully masked), n = len(draws); deals[s]:
     the facts span s adapts to (None: `deal` everywhere). facts_of(p): a precedent's own facts (None: p.facts;
-    hybrid.skeleton.from_precedents.source_facts adds those of its whole source contract)."""
+    hybrid.skeleton.from_precedents.source_facts adds those of its whole source contract). lower: the words another
+    deal's terms may be written in lower case with (hybrid.precedents.fit.common_words; None: none are); frames[s]:
+    the frame sentence that opens span s (its restatements are taken out; None: no frames)."""
     rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
     facts_of = facts_of or (lambda p: p.facts)
     facts = [[facts_of(p) if p else () for p in d] for d in draws]
+    from hybrid.precedents.settle import settle_facts, trim_headings  # settle builds on this module's fact spans
+
+    frames = frames or [""] * len(budgets)
     texts = [
         [
-            fit_text(tokenizer, settle_facts(strip_inline_heading(p.adapted(f)), f, allowed, own, words), r)
+            trim_headings(fit_text(tokenizer, settle_facts(strip_inline_heading(p.adapted(f)), f, allowed, own, lower,
+                                                           fr), r))
             if p
             else None
-            for p, r, f, own in zip(d, rooms, deals, fs)
+            for p, r, f, own, fr in zip(d, rooms, deals, fs, frames)
         ]
         for d, fs in zip(draws, facts)
     ]

@@ -30,7 +30,7 @@ from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.data.roles import deal_roles, family_of
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
-from hybrid.precedents.fit import STANDARD_SOURCES, choose, topic_counter
+from hybrid.precedents.fit import STANDARD_SOURCES, choose, common_words, topic_counter
 from hybrid.precedents.start import fact_holes
 
 __all__ = [
@@ -269,6 +269,8 @@ def draft_from_precedents(
         rooms=rooms,
         deals=[clause_deal(deal, s.clause) for s in skeleton.spans],
         facts_of=lambda p: source_facts(library, p),
+        lower=common_words(library),
+        frames=[s.frame for s in skeleton.spans],
     )
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
 

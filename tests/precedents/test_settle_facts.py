@@ -2,7 +2,8 @@
 deal's common-word terms in lower case, sentences holding another deal's facts taken out, within limits."""
 
 from hybrid.data.facts import DealFacts
-from hybrid.precedents.start import drop_fact_sentences, fact_holes, lower_common_names, settle_facts
+from hybrid.precedents.settle import drop_fact_sentences, lower_common_names, settle_facts
+from hybrid.precedents.start import fact_holes
 
 DEAL = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC", law="Delaware")
 ALLOWED = "Acme Robotics, Inc. and Borealis LLC, governed by the laws of Delaware. Supplier. Buyer. Products."
@@ -72,3 +73,52 @@ def test_the_deals_role_words_keep_their_capitals_the_rest_of_the_term_is_lowere
     assert out == "Supplier will defend Buyer against all Supplier covered claims made by a third party."
     other = "Supplier will defend Buyer against all Licensor Covered Claims made by a third party."
     assert lower_common_names(other, DEAL, ALLOWED, (), words) == other  # another side's role: left to the edit
+
+
+def test_only_words_contracts_write_in_lower_case_may_lower_a_term():
+    from types import SimpleNamespace
+
+    from hybrid.precedents.fit import common_words
+
+    bodies = ["the documentation is provided"] * 6 + ["courts located in San Francisco"] * 9 + ["the Addendum"] * 30
+    bodies += ["an addendum"] * 5
+    class Lib:  # weakly referable, as a Library is
+        precedents = [SimpleNamespace(body=b) for b in bodies]
+
+    lib = Lib()
+    words = common_words(lib)
+    assert "documentation" in words and "located" in words
+    assert "san" not in words and "francisco" not in words  # only ever capitalized: a place's name
+    assert "addendum" not in words  # 5 in lower case against 30 with a capital
+    text = "Venue shall be in courts located in San Francisco under the Documentation."
+    assert lower_common_names(text, DEAL, ALLOWED, (), words) == text.replace("Documentation", "documentation")
+
+
+def test_a_run_in_heading_goes_with_the_sentence_it_heads():
+    text = ("Supplier will supply the Products to Buyer. Buyer shall pay every invoice on receipt. (c) Quality "
+            "Plans. Zanzibar Quux Holdings shall approve each plan.")
+    out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.3)
+    assert out == "Supplier will supply the Products to Buyer. Buyer shall pay every invoice on receipt."
+
+
+def test_a_cut_that_ends_on_a_heading_drops_it():
+    from hybrid.precedents.settle import trim_headings
+
+    assert trim_headings("Buyer shall pay every invoice. (c) Confidential Information.") == (
+        "Buyer shall pay every invoice.")
+    assert trim_headings("Buyer shall pay every invoice. Fixtures and tooling.") == "Buyer shall pay every invoice."
+    assert trim_headings("Buyer shall pay every invoice.") == "Buyer shall pay every invoice."
+    assert trim_headings("Buyer shall pay. Supplier will ship.") == "Buyer shall pay. Supplier will ship."
+
+
+def test_a_sentence_restating_the_frame_is_taken_out_and_glued_numbers_go():
+    from hybrid.precedents.settle import drop_restated
+
+    frame = "This Agreement is governed by and construed in accordance with the laws of the State of Ohio."
+    text = ("This Agreement shall be governed by and construed in accordance with the laws of the State of Ohio. "
+            "The Parties submit to the courts of that state.")
+    assert drop_restated(text, frame) == "The Parties submit to the courts of that state."
+    assert drop_restated("This Agreement shall be governed by the laws of Ohio.", frame) == (
+        "This Agreement shall be governed by the laws of Ohio.")  # one sentence always stays
+    out = settle_facts("4.1Buyer shall pay every invoice. Supplier will ship goods.", DEAL, ALLOWED, (), WORDS)
+    assert out == "Buyer shall pay every invoice. Supplier will ship goods."

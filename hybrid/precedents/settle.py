@@ -1,0 +1,170 @@
+"""What an edit keeps of a precedent before any hole opens: the precedent's own words, settled to the deal.
+
+Owns: `settle_facts` (one adapted precedent -> the text hybrid.precedents.start masks and the filler edits),
+built from `lower_common_names` (another deal's capitalized terms of common words in lower case),
+`drop_fact_sentences` (the sentences still holding another deal's facts taken out, within limits),
+`drop_restated` (sentences restating the clause's frame sentence out) and `trim_headings` (no run-in heading
+left dangling at a clause's end). Knows nothing about models or tokenizers.
+
+Every fact of another deal that stays in a precedent is a hole the 5M-parameter filler rewrites, and its
+rewrites read as damage ("including but not limited information"). A lawyer editing a precedent deletes
+the sentence about the other deal, or writes its defined term as plain words; this module does the same.
+"""
+
+import re
+
+from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
+from hybrid.data.facts import DealFacts
+from hybrid.data.roles import FAMILIES
+from hybrid.fidelity.foreign_facts import foreign_facts, party_names
+from hybrid.precedents.library import letter_words
+from hybrid.precedents.start import _fact_spans, _overlaps
+
+__all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "drop_restated", "trim_headings", "KEEP_SHARE"]
+
+KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words
+
+
+def drop_fact_sentences(text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE) -> str:
+    """text without the sentences that hold a fact the deal does not state (the runs start_tokens would mask:
+    another deal's names, figures, redactions, acronyms), most holes per word first, as long as at least
+    `keep_share` of its words and one sentence remain; the holes left are rewritten by the filler. A sentence
+    taken out reads as a lawyer's deletion; a hole the small model rewrites reads as damage ("(each a. ...
+    Business).)." where the precedent said "Facility Addendum"). Paragraph breaks are kept."""
+    keep, drop = _fact_spans(text, deal, allowed, own_facts)
+    drop = [(a, b) for a, b in drop if not _overlaps(a, b, keep)]
+    if not drop:
+        return text
+    bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
+    sentences = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+    total = len(text.split())
+    holes = {(a, b): sum(1 for x, y in drop if x < b and a < y) for a, b in sentences}
+    bad = sorted((s for s in sentences if holes[s]), key=lambda s: -holes[s] / max(len(text[s[0] : s[1]].split()), 1))
+    cut, left, n_left = set(), total, len(sentences)
+    for a, b in bad:
+        words = len(text[a:b].split())
+        if n_left <= 1 or left - words < keep_share * total:
+            continue
+        cut.add((a, b))
+        left, n_left = left - words, n_left - 1
+    for i, (a, b) in enumerate(sentences):  # a run-in heading goes with the sentence it heads
+        heads_a_cut = i + 1 == len(sentences) or sentences[i + 1] in cut
+        if (a, b) not in cut and heads_a_cut and _heading_like(text[a:b]):
+            cut.add((a, b))
+    if not cut:
+        return text
+    out = "".join(text[a:b] if (a, b) not in cut else _layout(text[a:b]) for a, b in sentences)
+    out = re.sub(r"[ \t]+\n", "\n", re.sub(r"\n{3,}", "\n\n", out))
+    return re.sub(r"[ \t]{2,}", " ", out).strip()
+
+
+_ROLE_WORDS = frozenset(
+    w.lower() for f, words in FAMILIES.items() if f != "agreement" for word in words for w in word.split()
+)
+_LIST_MARK = re.compile(r"(?:^|\s)\(?(?:[a-z]|[ivx]{1,4}|\d{1,3})[.)]$")
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    before = text[:at].rstrip()
+    return not before or before[-1] in '.!?:;"“(' or "\n" in text[len(before) : at] or bool(_LIST_MARK.search(before))
+
+
+def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None) -> str:
+    """text with another deal's capitalized terms made of common words written in lower case ("comply with the
+    Documentation" -> "comply with the documentation", "each Facility Addendum" -> "each facility addendum"): a
+    term the draft does not define reads as plain words, where masking it had the small model rewrite it
+    ("comply with the Documentation" -> "and its agents"). Only title-case runs whose every word is one the
+    library writes in lower case (`words`); not at a sentence's or list item's start, not a name of the source's
+    own parties (own_facts), not the deal's facts or the terms definitions define."""
+    if not words:
+        return text
+    keep, _ = _fact_spans(text, deal, allowed, own_facts)
+    own = {f.lower() for f in own_facts}
+    low = set(letter_words(allowed))
+    out, last = [], 0
+    for f in foreign_facts(text, allowed, party_names(), own_facts):
+        ws = f.text.split()
+        roles = [w.lower() in _ROLE_WORDS and w.lower() in low for w in ws]  # the deal's own role words stay
+        if (
+            f.kind != "name"
+            or f.start < last
+            or f.text.lower() in own
+            or all(roles)
+            or any(w.lower() in _ROLE_WORDS and not r for w, r in zip(ws, roles))  # another side's role: a hole
+            or not all(
+                r or (w.isalpha() and w[:1].isupper() and w[1:].islower() and w.lower() in words)
+                for w, r in zip(ws, roles)
+            )
+            or _overlaps(f.start, f.end, keep)
+            or _opens_sentence(text, f.start)
+            or text[f.end : f.end + 1] in "\"”’'"  # a quoted term is defined: its capitals stay
+        ):
+            continue
+        out += [text[last : f.start], " ".join(w if r else w.lower() for w, r in zip(ws, roles))]
+        last = f.end
+    return "".join(out) + text[last:] if out else text
+
+
+_HEADING_ONLY = re.compile(rf"^\s*(?:\(?(?:[a-z]|[ivx]{{1,4}}|\d{{1,3}}(?:\.\d{{1,3}})*)[.)]\s*)*{RUN_IN_HEADING}\s*$")
+_GLUED_NUMBER = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d{1,2})+(?=[A-Z][a-z])")  # "4.1Product Prices." (a lost space)
+_CONTENT = re.compile(r"[a-z]{3,}")
+
+
+_VERBS = frozenset("shall will may must is are be has have means includes agrees".split())
+
+
+def _heading_like(sentence: str) -> bool:
+    """A run-in heading standing as a sentence: title case ("(c) Quality Plans.") or a short phrase without a
+    verb ("Fixtures and tooling.")."""
+    words = sentence.split()
+    return bool(_HEADING_ONLY.match(sentence)) or (
+        0 < len(words) <= 4 and sentence.rstrip().endswith(".") and words[0][:1].isupper()
+        and not any(w.strip(".,;:").lower() in _VERBS for w in words)
+    )
+
+
+def trim_headings(text: str) -> str:
+    """text without the run-in headings it ends with ("... in writing. (c) Confidential Information."): a heading
+    whose clause the cut left out."""
+    while True:
+        ends = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text.rstrip())]]
+        last = text[ends[-1] :]
+        if len(ends) < 2 or not _heading_like(last):
+            return text
+        text = text[: ends[-1]].rstrip()
+
+
+def drop_restated(text: str, frame: str, overlap: float = 0.6) -> str:
+    """text without the sentences that restate `frame` (the template's sentence with the deal's facts, which
+    opens the clause): "This Agreement shall be governed by the laws of Ohio." after the frame "This Agreement is
+    governed by ... the laws of the State of Ohio." One sentence always stays."""
+    if not frame:
+        return text
+    mine = set(_CONTENT.findall(frame.lower()))
+    bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
+    sentences = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+    keep = []
+    for a, b in sentences:
+        theirs = set(_CONTENT.findall(text[a:b].lower()))
+        same = len(mine & theirs) / len(theirs) if theirs else 0.0
+        keep.append(same < overlap)
+    if all(keep) or not any(keep):
+        return text
+    out = "".join(text[a:b] if k else _layout(text[a:b]) for (a, b), k in zip(sentences, keep))
+    return re.sub(r"[ \t]{2,}", " ", re.sub(r"\n{3,}", "\n\n", out)).strip()
+
+
+def _layout(sentence: str) -> str:
+    """What stays of a sentence taken out: the line breaks around it (a paragraph's end), else one space."""
+    breaks = sentence.count("\n")
+    return "\n" * min(breaks, 2) if breaks else " "
+
+
+def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "") -> str:
+    """What an edit keeps of an adapted precedent before any hole opens: section numbers glued to words out
+    ("4.1Product" -> "Product"), another deal's common-word terms in lower case (lower_common_names), the
+    sentences that still hold its facts taken out (drop_fact_sentences), and those that restate the clause's
+    frame sentence (drop_restated)."""
+    text = _GLUED_NUMBER.sub("", text)
+    text = drop_fact_sentences(lower_common_names(text, deal, allowed, own_facts, words), deal, allowed, own_facts)
+    return drop_restated(text, frame)
