@@ -6,7 +6,8 @@ code 2 with a one-line message. The draft itself runs in hybrid.cli.draft_run; t
 file per draft, rank in the name, plus drafts.json; written atomically) is hybrid.cli.draft_output's.
 
 Every input is checked before the model is loaded and before anything is written, so a bad
-argument exits 2 with nothing on disk.
+argument exits 2 with nothing on disk: the drafting options once, by the DraftRequest they make
+(draft_request; argparse only parses their numbers), the output options here.
 """
 
 import argparse
@@ -23,55 +24,31 @@ from hybrid.cli.draft_output import (
 )
 from hybrid.common.errors import FieldError, OutputError, SamplingError
 from hybrid.common.jsonl import json_lines
-from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, SEED, add_threads, float_range, int_range, out_dir
+from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, add_threads, integer, number, out_dir
 from hybrid.common.outdir import OutputLock, pending_commit, recover
 
-__all__ = ["add_parsers", "read_candidates", "check_out_dir", "FORMATS"]
+__all__ = ["add_parsers", "draft_request", "read_candidates", "check_out_dir", "FORMATS", "CLI_NAMES"]
+
+
+CLI_NAMES = {"n": "-n", "steps": "--steps", "guidance": "--guidance", "seed": "--seed", "temperature": "--temperature",
+             "top_p": "--top-p", "precedents": "--precedents", "precedent_guidance": "--precedent-guidance",
+             "precedent_start": "--precedent-start", "filler": "--filler", "commit": "--commit", "threads": "--threads"}
+"""hybrid.draft.request.DraftRequest field -> the `hybrid draft` option that sets it (how its errors name it)."""
 
 
 def _cmd_draft(args) -> int:
-    from hybrid.cli.plan import collect_fields
-    from hybrid.draft.drafter import DRAFT_SAMPLING, check_draft_args, resolve_precedents, sampling_params
-    from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE, DEFAULT_STEPS
-    from hybrid.templates.template import load_template
-
     # every check before loading the model or writing anything
-    steps = DEFAULT_STEPS if args.steps is None else args.steps
-    guidance = DEFAULT_GUIDANCE if args.guidance is None else args.guidance
-    check_draft_args(args.n, steps, guidance, args.seed)
-    resolve_precedents(  # the draft resolves them again (unset ones may fall back to none: Drafter.draft)
-        args.precedents,
-        args.precedent_guidance,
-        args.precedent_start,
-        args.filler,
-        names={
-            k: "--" + k.replace("_", "-") for k in ("precedents", "precedent_guidance", "precedent_start", "filler")
-        },
-    )
-    if args.commit != "auto" and args.filler != "diffusion":
-        raise SamplingError(
-            f"--commit chooses the diffusion filler's commits: it needs --filler diffusion, got --filler {args.filler} "
-            f"with --commit {args.commit}."
-        )
     if args.redline and args.format != "docx":
         raise OutputError(f"--redline writes each clause as tracked changes in Word: it needs --format docx, got "
                           f"--format {args.format}.")
-    sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
-    params = sampling_params(sampling, DRAFT_SAMPLING)
-    template = load_template(args.template)
-    if not (args.field or args.fields_file or args.example):
-        raise FieldError(
-            f"no fields given for template {template.id!r}: pass --field NAME=VALUE (repeatable), --fields-file FILE "
-            f"or --example (required: {', '.join(template.required_fields)})."
-        )
-    fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
+    request = draft_request(args)
     library = None
     if args.library is not None:  # an unknown name fails here, before the model loads
         from hybrid.precedents.user import drafting_library
 
         library = drafting_library(args.library)
-    out = Path(args.out) if args.out is not None else default_out(template.id)
-    names = draft_names(args.n, args.format)
+    out = Path(args.out) if args.out is not None else default_out(request.template.id)
+    names = draft_names(request.n, args.format)
     recovered = False
     if pending_commit(out):  # an interrupted commit is completed before anything looks at the directory
         with OutputLock(out):
@@ -82,7 +59,42 @@ def _cmd_draft(args) -> int:
         check_out_dir(out, args.force, names, recovered)  # again, now that no other run can write here
         from hybrid.cli.draft_run import draft_into
 
-        return draft_into(out, args, template, fields, steps, guidance, params, library)
+        return draft_into(out, args, request, library)
+
+
+def draft_request(args):
+    """The DraftRequest of `hybrid draft`'s options (the one place they are checked); its errors name the
+    options (CLI_NAMES), a range as argparse says it (`argument -n: must be ...`)."""
+    from hybrid.cli.plan import collect_fields
+    from hybrid.draft.request import DraftRequest, RequestValueError
+    from hybrid.templates.template import load_template
+
+    template = load_template(args.template)
+    given = bool(args.field or args.fields_file or args.example)
+    fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
+    sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
+    try:
+        request = DraftRequest(
+            template, fields, n=args.n, seed=args.seed, steps=args.steps, guidance=args.guidance, sampling=sampling,
+            precedents=args.precedents, precedent_guidance=args.precedent_guidance,
+            precedent_start=args.precedent_start, filler=args.filler, commit=args.commit, threads=args.threads,
+        )
+    except RequestValueError as e:
+        message = e.spelled(CLI_NAMES)
+        option = CLI_NAMES.get(e.field, "")
+        if option and message.startswith(f"{option} must be "):
+            message = f"argument {option}: {message[len(option) + 1:]}"
+        raise SamplingError(message) from None
+    except FieldError:
+        if given:
+            raise
+        request = None
+    if not given:  # after the options' checks, as argparse checked them before
+        raise FieldError(
+            f"no fields given for template {template.id!r}: pass --field NAME=VALUE (repeatable), --fields-file FILE "
+            f"or --example (required: {', '.join(template.required_fields)})."
+        )
+    return request
 
 
 def _recover(out: Path) -> bool:
@@ -185,12 +197,12 @@ def _add_draft_parser(subparsers) -> None:
     d.add_argument("--fields-file", metavar="FILE", help="a JSON object of fields")
     d.add_argument("--example", action="store_true", help="start from the template's example fields")
     d.add_argument(
-        "-n", type=int_range(1, MAX_VARIANTS), default=4, help=f"number of drafts, 1-{MAX_VARIANTS} (default: 4)"
+        "-n", type=integer, default=4, help=f"number of drafts, 1-{MAX_VARIANTS} (default: 4)"
     )
-    d.add_argument("--steps", type=int_range(1, 1 << 16), default=None, help="denoising steps K, 1-65536")
+    d.add_argument("--steps", type=integer, default=None, help="denoising steps K, 1-65536")
     d.add_argument(
         "--guidance",
-        type=float_range(0),
+        type=number,
         default=None,
         help="classifier-free guidance on the heading, logits = uncond + w (cond - uncond), w >= 0: 1 = off, > 1 "
              "follows the heading more, 0 = unconditional",
@@ -201,11 +213,9 @@ def _add_draft_parser(subparsers) -> None:
     d.add_argument("--library", default=None, metavar="NAME",
                    help="draft from your own precedents first (`hybrid library add DIR --name NAME`); clause types "
                    "it lacks come from the shipped library")
-    d.add_argument("--seed", type=SEED, default=0, help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
-    d.add_argument("--temperature", type=float_range(0), default=None, help="0 = greedy (default: 0.8)")
-    d.add_argument(
-        "--top-p", type=float_range(0, 1, lo_open=True), default=None, help="nucleus mass in (0, 1] (default: 0.95)"
-    )
+    d.add_argument("--seed", type=integer, default=0, help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
+    d.add_argument("--temperature", type=number, default=None, help="0 = greedy (default: 0.8)")
+    d.add_argument("--top-p", type=number, default=None, help="nucleus mass in (0, 1] (default: 0.95)")
     _add_output_arguments(d)
     _add_model_arguments(d)
     add_threads(d)

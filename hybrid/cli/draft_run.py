@@ -8,7 +8,6 @@ the output directory's lock before calling draft_into.
 
 import sys
 import time
-import warnings
 from pathlib import Path
 
 from hybrid.cli.draft_output import draft_report, print_drafts, write_drafts
@@ -57,51 +56,46 @@ def _bar(**kw):
 
 
 
-def draft_into(out: Path, args, template, fields, steps, guidance, params, library=None) -> int:
-    """Draft with the options in `args` (checked) into `out` (checked and locked); the exit code."""
+def draft_into(out: Path, args, request, library=None) -> int:
+    """Draft `request` (a DraftRequest, checked) with the model options in `args` into `out` (checked and
+    locked); the exit code."""
     from hybrid.draft.drafter import Drafter
-    from hybrid.fill.diffusion.sampler import FillConfig
 
     t0 = time.perf_counter()
-    config = FillConfig(commit=args.commit) if args.commit != "auto" else None
     drafter = Drafter.from_pretrained(
         args.checkpoint,
         device="cpu" if args.cpu else None,
         headings=args.headings,
-        filler=args.filler,
-        fill_config=config,
+        filler=request.filler,
         library=library,
     )
     t_load = time.perf_counter() - t0
-    print(f"drafting {template.id}: n={args.n} seed={args.seed} ({drafter.device})", file=sys.stderr)
-    drafts, outline = _stream(drafter, args, template, fields, steps, guidance, params)
-    if drafts[0].settings.get("precedent_note"):
+    template = request.template
+    print(f"drafting {template.id}: n={request.n} seed={request.seed} ({drafter.device})", file=sys.stderr)
+    drafts, outline = _stream(drafter, request)
+    if drafts[0].settings.get("precedent_note"):  # the library fallback, said once
         print(f"warning: {drafts[0].settings['precedent_note']}", file=sys.stderr)
     timings = {"load": t_load, **drafts[0].timings}
-    settings = _settings(args, drafter, drafts[0].settings, steps, guidance, params)
-    report = draft_report(template, fields, outline, args.seed, settings, drafter.model_info(), timings, drafts)
+    settings = _settings(args, drafter, drafts[0].settings, request)
+    report = draft_report(template, request.fields, outline, request.seed, settings, drafter.model_info(), timings,
+                          drafts)
     paths = write_drafts(out, drafts, args.format, report, redline=args.redline)
     print_drafts(out, drafts, paths, report, args.json)
     return 0
 
 
-def _stream(drafter, args, template, fields, steps, guidance, params) -> tuple:
-    """(drafts, outline) of Drafter.stream(), its progress as bars on stderr."""
+def _stream(drafter, request) -> tuple:
+    """(drafts, outline) of Drafter.stream(request), its progress as bars on stderr."""
     progress = _Progress()
     try:
-        with warnings.catch_warnings():  # the fallback's warning is printed below, once, as a line of its own
-            warnings.filterwarnings("ignore", message="drafted from scratch: no clause library")
-            for ev in drafter.stream(template, fields, n=args.n, steps=steps, guidance=guidance, seed=args.seed,
-                                     temperature=params.temperature, top_p=params.top_p,
-                                     precedents=args.precedents, precedent_guidance=args.precedent_guidance,
-                                     precedent_start=args.precedent_start):
-                getattr(progress, ev.kind)(ev)
+        for ev in drafter.stream(request):
+            getattr(progress, ev.kind)(ev)
     finally:
         progress.close()
     return progress.drafts, progress.outline
 
 
-def _settings(args, drafter, used: dict, steps, guidance, params) -> dict:
+def _settings(args, drafter, used: dict, request) -> dict:
     """drafts.json's "settings": the options as used; `used`: a draft's settings (its precedent ones)."""
     import torch
 
@@ -110,16 +104,16 @@ def _settings(args, drafter, used: dict, steps, guidance, params) -> dict:
     from hybrid.fill.diffusion.sampler import FillConfig
 
     return {
-        "n": args.n,
-        "steps": steps,
-        "guidance": guidance,
-        "temperature": params.temperature,
-        "top_p": params.top_p,
+        "n": request.n,
+        "steps": request.steps,
+        "guidance": request.guidance,
+        "temperature": request.sampling.temperature,
+        "top_p": request.sampling.top_p,
         "format": args.format,
         "filler": drafter.filler,
         "headings": drafter.headings,
         **used,  # precedents, precedent_guidance, precedent_start as used, and precedent_note
         "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
-        "commit": resolve_commit(args.commit, used["precedent_start"] < 1) if args.filler == "diffusion" else None,
+        "commit": resolve_commit(request.commit, used["precedent_start"] < 1) if request.filler == "diffusion" else None,
         "threads": torch.get_num_threads(),
     }

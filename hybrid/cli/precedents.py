@@ -8,21 +8,21 @@ import json
 import sys
 from pathlib import Path
 
-from hybrid.common.options import PRECEDENT_GUIDANCE, PRECEDENT_START, PRECEDENTS, SEED, int_range
+from hybrid.common.options import SEED, int_range, integer, number
 
 __all__ = ["add_parsers", "add_draft_arguments"]
 
 
 def add_draft_arguments(parser) -> None:
     """`hybrid draft --precedents K --precedent-guidance W --precedent-start T` (unset: edit from 1 precedent at
-    T = 0; see hybrid.draft.drafter.resolve_precedents)."""
-    parser.add_argument("--precedents", type=PRECEDENTS, default=None, metavar="K",
+    T = 0; see hybrid.draft.request.DraftRequest, which checks them)."""
+    parser.add_argument("--precedents", type=integer, default=None, metavar="K",
                         help="k precedents of the train split per section; each section cites them. Default 1 "
                         "(edited, see --precedent-start) with --filler diffusion or ar-batched, 0 with --filler ar; "
                         "0 = draft from scratch")
     parser.add_argument(
         "--precedent-guidance",
-        type=PRECEDENT_GUIDANCE,
+        type=number,
         default=None,
         metavar="W",
         help="added to the guidance weight; the unconditional rows hide the heading and the precedents, "
@@ -31,7 +31,7 @@ def add_draft_arguments(parser) -> None:
     )
     parser.add_argument(
         "--precedent-start",
-        type=PRECEDENT_START,
+        type=number,
         default=None,
         metavar="T",
         help="edit from precedent: each variant's section starts as a precedent of its own (variant 1 "

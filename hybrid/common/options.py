@@ -16,6 +16,8 @@ from hybrid.common.errors import ConfigError
 __all__ = [
     "Range",
     "out_dir",
+    "integer",
+    "number",
     "int_range",
     "float_range",
     "SEED",
@@ -75,6 +77,10 @@ class Range:
             return False
         return not (self.hi is not None and (v >= self.hi if self.hi_open else v > self.hi))
 
+    def rule(self, off=None) -> str:
+        """What a value must be, as messages say it after "must be": "an integer in [1, 64]" and its off value."""
+        return f"{self.describe()}{self._off(off)}"
+
     def _off(self, off=None) -> str:
         off = self.off if off is None else off
         return "" if off is None else f" ({off} = off)"
@@ -102,6 +108,24 @@ def out_dir(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError(f"must name a directory, got {text!r}")
     return Path(text)
+
+
+def integer(text: str) -> int:
+    """argparse type= of a draft request's integer option: parsed only (hybrid.draft.request.DraftRequest checks
+    its range)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+
+
+def number(text: str) -> float:
+    """argparse type= of a draft request's number option: parsed only (hybrid.draft.request.DraftRequest checks
+    its range)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
 
 
 def int_range(lo: int | None = None, hi: int | None = None, *, off=None) -> Range:

@@ -3,8 +3,8 @@
 Owns: the public drafting API (Drafter), the order of its stages and their timings. It is the only
 module that imports every stage (planner, filler, reranker); it adds no modelling of its own. Its
 pieces live beside it and every public name is importable from here: the checkpoint and the filler
-factory (hybrid.draft.loading), the argument defaults and checks, once per call
-(hybrid.draft.arguments), the precedent start and the revise/rank stage (hybrid.draft.stages), the
+factory (hybrid.draft.loading), the request every draft runs (DraftRequest, built and checked once at
+the call: hybrid.draft.request), the precedent start and the revise/rank stage (hybrid.draft.stages), the
 streaming of progress events (hybrid.draft.streaming) and the result types Draft and DraftEvent
 (hybrid.draft.result).
 
@@ -25,20 +25,9 @@ import torch
 
 from hybrid.common.config import SHIPPED_CHECKPOINT
 from hybrid.common.errors import SamplingError
-from hybrid.common.options import SEED
-from hybrid.draft.arguments import (
-    DRAFT_SAMPLING,
-    HEADING_SOURCES,
-    HEADINGS,
-    check_draft_args,
-    check_precedent_args,
-    checked,
-    resolve_precedents,
-    sampling_params,
-)
-from hybrid.draft.loading import FILLERS, fill_function, load_model
-from hybrid.draft.loading import default_guidance as _default_guidance  # noqa: F401 (re-exported)
-from hybrid.draft.loading import default_steps as _default_steps  # noqa: F401 (re-exported)
+from hybrid.common.options import set_threads
+from hybrid.draft.loading import FILLERS, HEADING_SOURCES, HEADINGS, fill_function, load_model
+from hybrid.draft.request import DRAFT_SAMPLING, DraftRequest, PrecedentMode, RequestValueError
 from hybrid.draft.result import Draft, DraftEvent, source_note
 from hybrid.draft.stages import (  # MAX_START_TOKENS re-exported
     MAX_START_TOKENS,  # noqa: F401
@@ -63,9 +52,9 @@ __all__ = [
     "FILLERS",
     "HEADINGS",
     "DRAFT_SAMPLING",
-    "check_draft_args",
-    "check_precedent_args",
-    "resolve_precedents",
+    "DraftRequest",
+    "PrecedentMode",
+    "RequestValueError",
     "source_note",
 ]
 
@@ -141,12 +130,25 @@ class Drafter:
 
     # stages
 
+    def request(self, request, fields: dict | None = None, **kw) -> DraftRequest:
+        """The DraftRequest of a draft() or stream() call: `request` itself, or one built from the keyword form
+        (template, fields, n=..., seed=..., any DraftRequest field or sampling argument; filler: this Drafter's)."""
+        if isinstance(request, DraftRequest):
+            if fields is not None or kw:
+                raise RequestValueError(
+                    "request", f"a DraftRequest holds every argument of a draft; got it with more: "
+                    f"{sorted(kw) + (['fields'] if fields is not None else [])}."
+                )
+            return request
+        return DraftRequest.of(request, fields, **{"filler": self.filler, **kw})
+
+    # stages
+
     def plan(self, template, fields: dict, *, seed: int = 0, on_token=None, **sampling):
         """The outline for (template, fields): a hybrid.plan.planner.PlanResult (.outline, .text, .seconds)."""
-        SEED.check("seed", seed, error=SamplingError)  # the rule draft and fill hold it to (check_fill_args)
-        params = sampling_params(sampling, DRAFT_SAMPLING)
+        req = DraftRequest.of(template, fields, seed=seed, precedent_mode="off", **sampling)
         with self._lock:
-            return self.planner.plan(load_template(template), fields, seed=seed, params=params, on_token=on_token)
+            return self.planner.plan(req.template, fields, seed=req.seed, params=req.sampling, on_token=on_token)
 
     def fill(
         self,
@@ -162,14 +164,15 @@ class Drafter:
         **sampling,
     ) -> list[FillResult]:
         """n filled variants of the skeleton of `outline` (unranked, in batch order)."""
-        steps, guidance, params = checked(n, steps, guidance, seed, 0.0, sampling)
+        req = DraftRequest.of(template, fields, n=n, steps=steps, guidance=guidance, seed=seed, outline=outline,
+                              precedent_mode="off", filler=self.filler, **sampling)
         with self._lock:
-            skeleton = load_template(template).render_skeleton(outline, fields)
-            return self._fill(skeleton, n, steps, guidance, seed, params, on_step)
+            skeleton = req.template.render_skeleton(outline, fields)
+            return self._fill(req, skeleton, req.guidance, on_step)
 
-    def _fill(
-        self, skeleton, n, steps, guidance, seed, params, on_step, start=None, precedent_facts=()
-    ) -> list[FillResult]:
+    def _fill(self, request, skeleton, guidance, on_step, start=None, precedent_facts=()) -> list[FillResult]:
+        """The request's fill of `skeleton` at `guidance` (the request's, plus its precedent guidance beside)."""
+        params = request.sampling
         # places and terms the deal does not name cannot be written (hybrid.fidelity.foreign_facts)
         if getattr(skeleton, "deal_text", ""):
             from hybrid.fidelity.fact_guard import FactGuard
@@ -189,21 +192,18 @@ class Drafter:
             params = replace(
                 params, banned_tokens=tuple(sorted(set(params.banned_tokens) | set(bans))), fact_guard=guard
             )
-        fill = fill_function(self.filler, self.fill_config)
-        extra = {} if start is None else {"start": start}  # only EDIT_FILLERS edit a start (checked in _events)
-        return fill(
-            self.model,
-            self.tokenizer,
-            skeleton,
-            n=n,
-            steps=steps,
-            guidance=guidance,
-            seed=seed,
-            params=params,
-            on_step=on_step,
-            **extra,
-        )
+        fill = fill_function(request.filler, self._fill_config(request))
+        extra = {} if start is None else {"start": start}  # only EDIT_FILLERS edit a start (DraftRequest)
+        return fill(self.model, self.tokenizer, skeleton, n=request.n, steps=request.steps, guidance=guidance,
+                    seed=request.seed, params=params, on_step=on_step, **extra)
 
+    def _fill_config(self, request):
+        """This Drafter's FillConfig, with the request's commit rule when it names one (not "auto")."""
+        if request.commit == "auto":
+            return self.fill_config
+        from hybrid.fill.diffusion.fill_config import FillConfig
+
+        return replace(self.fill_config or FillConfig(), commit=request.commit)
 
     def rank(
         self, template, fields: dict, outline: dict, fills: list, *, mmr: float = 0.0, seed: int = 0, source_facts=()
@@ -221,168 +221,84 @@ class Drafter:
             ranked = self.reranker.rank(skeleton, variants, spec, mmr=mmr)
             return ranked_drafts(ranked, variants, skeleton, template, values, outline, seed, source_facts)
 
-    def draft(
-        self,
-        template,
-        fields: dict,
-        n: int = 4,
-        steps: int | None = None,
-        guidance: float | None = None,
-        seed: int = 0,
-        *,
-        outline: dict | None = None,
-        mmr: float = 0.0,
-        precedents: int | None = None,
-        precedent_guidance: float | None = None,
-        precedent_start: float | None = None,
-        **sampling,
-    ) -> list[Draft]:
-        """n drafts ranked best first. outline=None plans one; the n variants share it.
+    def draft(self, request, fields: dict | None = None, **kw) -> list[Draft]:
+        """The request's n drafts, ranked best first: `Drafter.draft(DraftRequest.of(template, fields, n=4,
+        seed=7))`, or the keyword form `Drafter.draft(template, fields, n=4, seed=7)` (self.request).
 
-        steps (K >= 1, default the filler's DEFAULT_STEPS), guidance (w >= 0), seed (int),
-        mmr in [0, 1) (0 = order by score), sampling: temperature, top_k, top_p, min_p,
-        repetition_penalty, no_repeat_ngram (SamplingParams over DRAFT_SAMPLING, used by both
-        the planner and the filler). Every Draft carries the call's stage timings (seconds).
-        Left unset (None), precedents, precedent_guidance and precedent_start take their defaults
-        (resolve_precedents): with the diffusion or ar-batched filler a draft edits from one precedent per
-        section at precedent_start 0 (only what the deal needs changed is rewritten); precedents=0 drafts
-        from scratch. When none of the three is set
-        and the default cannot be had (no corpus to build the clause library from), the draft is made
-        from scratch with a warning; a call that sets one of them raises instead. Every Draft's `settings` holds the
-        values used.
-        precedents: k precedents of the train split per section (0 = off); each section then lists
-        them under "precedents". With precedent_start 1 they sit before its span (hybrid.skeleton.from_precedents).
-        precedent_guidance (>= 0, 0 = off) is added to the guidance weight: the unconditional rows
-        hide the span's heading and its precedents, so it pushes the draft towards the precedent.
-        precedent_start in [0, 1] (1 = off; the diffusion or ar-batched filler; needs precedents >= 1, and
-        precedent_guidance 0): a draft edited from precedent. Each variant's span starts as a
-        precedent of its own (variant 0 the top one, the others their seeded draws:
-        hybrid.skeleton.from_precedents.variant_draws), adapted to the deal, each word masked with
-        probability precedent_start (the deal's facts kept, the precedent's foreign facts always
-        masked); the filler writes only the masked tokens, a hole that writes a word the library
-        never writes twice is written again and at last given back its precedent's word, and a
-        clause ends where its precedent ends (hybrid.precedents.start, hybrid.fill.diffusion.start).
-        Nothing sits beside the spans then; each section lists the precedent its variant edited.
+        The request's fields and their defaults: hybrid.draft.request.DraftRequest. outline=None plans one and
+        the n variants share it; the sampling is used by both the planner and the filler. precedent_mode
+        "edit" (the default with the diffusion or ar-batched filler): each variant's span starts as a precedent
+        of its own (variant 0 the top one, the others their seeded draws: hybrid.skeleton.from_precedents),
+        adapted to the deal, each word masked with probability precedent_start (the deal's facts kept, the
+        precedent's foreign facts always masked); the filler writes only the masked tokens and a clause ends
+        where its precedent ends (hybrid.precedents.start, hybrid.fill.diffusion.start). "beside": k precedents
+        sit before each span, precedent_guidance pushing the draft towards them. "off": from scratch. A request
+        that leaves the precedents unset and cannot have the clause library is drafted from scratch, with a note
+        in each Draft's settings["precedent_note"]. Every Draft carries the stage timings and the settings used.
         """
+        request = self.request(request, fields, **kw)
         drafts = None
-        steps, guidance, params, *prec = self._draft_args(
-            n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start
-        )
-        for ev in self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, None, *prec):
+        for ev in self._events(request, None):
             drafts = ev.drafts
         return drafts
 
-    def stream(
-        self,
-        template,
-        fields: dict,
-        n: int = 4,
-        steps: int | None = None,
-        guidance: float | None = None,
-        seed: int = 0,
-        *,
-        outline: dict | None = None,
-        mmr: float = 0.0,
-        precedents: int | None = None,
-        precedent_guidance: float | None = None,
-        precedent_start: float | None = None,
-        **sampling,
-    ):
+    def stream(self, request, fields: dict | None = None, **kw):
         """Like draft(), yielding DraftEvents as the work happens; the last event ("rank") holds the drafts.
 
         The work runs in a worker thread that holds this Drafter's lock; closing the generator
-        early stops it at its next token or step. Arguments are validated here, before any work.
+        early stops it at its next token or step. The request is built (and so checked) here, before any work.
         """
-        steps, guidance, params, *prec = self._draft_args(
-            n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start
-        )
-        return run_streamed(
-            lambda emit: self._events(template, fields, n, steps, guidance, seed, outline, mmr, params, emit, *prec)
-        )
+        request = self.request(request, fields, **kw)
+        return run_streamed(lambda emit: self._events(request, emit))
 
-    def _draft_args(
-        self, n, steps, guidance, seed, mmr, sampling, precedents, precedent_guidance, precedent_start
-    ) -> tuple:
-        """(steps, guidance, params, precedents, precedent_guidance, precedent_start, defaulted) of a draft()
-        or stream() call, every argument checked; defaulted: none of the three precedent arguments was set,
-        so a missing clause library means drafting from scratch with a warning (_events)."""
-        steps, guidance, params = checked(n, steps, guidance, seed, mmr, sampling)
-        defaulted = precedents is None and precedent_guidance is None and precedent_start is None
-        return (
-            steps,
-            guidance,
-            params,
-            *resolve_precedents(precedents, precedent_guidance, precedent_start, self.filler),
-            defaulted,
-        )
-
-
-    def _events(
-        self,
-        template,
-        fields,
-        n,
-        steps,
-        guidance,
-        seed,
-        outline,
-        mmr,
-        params,
-        emit,
-        precedents,
-        precedent_guidance,
-        precedent_start,
-        defaulted=False,
-    ):
-        """The pipeline as a generator of DraftEvents, arguments already checked (checked, resolve_precedents): plan
-        -> precedents -> fill -> revise -> rank. `emit` (stream only) receives the in-stage events. defaulted:
-        precedents was left unset, so a clause library that cannot be had means drafting from scratch (a
-        warning), not an error (hybrid.draft.stages.prepare_precedents)."""
+    def _events(self, request: DraftRequest, emit):
+        """The pipeline of a (checked) request as a generator of DraftEvents: plan -> precedents -> fill ->
+        revise -> rank. `emit` (stream only) receives the in-stage events."""
         with self._lock:
+            set_threads(request.threads)
             t0 = time.perf_counter()
-            template = load_template(template)
-            values = template.validate_fields(fields)
+            template, values = request.template, request.fields
             timings = {}
-            outline = self._plan_stage(template, values, outline, seed, params, emit, t0, timings)
+            outline = self._plan_stage(request, emit, t0, timings)
             yield DraftEvent("plan", time.perf_counter() - t0, outline=outline)
 
             skeleton = template.render_skeleton(outline, values)
             ts = time.perf_counter()
-            prep = prepare_precedents(
-                self, skeleton, template, values, n, seed, precedents, precedent_guidance, precedent_start, defaulted
-            )
+            prep = prepare_precedents(self, skeleton, request)
+            guidance = request.guidance
             if prep.used:
                 if prep.start is None:
-                    guidance = guidance + precedent_guidance
+                    guidance = guidance + request.precedent_guidance
                 timings["precedents"] = time.perf_counter() - ts
                 yield DraftEvent("precedents", time.perf_counter() - t0, sources=prep.provenance)
 
             ts = time.perf_counter()
             on_step = step_events(emit, t0)
-            fills = self._fill(
-                prep.skeleton, n, steps, guidance, seed, params, on_step, start=prep.start, precedent_facts=prep.facts
-            )
+            fills = self._fill(request, prep.skeleton, guidance, on_step, start=prep.start, precedent_facts=prep.facts)
             timings["fill"] = time.perf_counter() - ts
 
             ts = time.perf_counter()
             fills, revisions = revise_variants(template, prep.skeleton, fills, prep.provenance, prep.library)
             timings["revise"] = time.perf_counter() - ts
             ts = time.perf_counter()
-            drafts = self.rank(template, values, outline, fills, mmr=mmr, seed=seed, source_facts=prep.facts)
+            drafts = self.rank(template, values, outline, fills, mmr=request.mmr, seed=request.seed,
+                               source_facts=prep.facts)
             timings["rank"] = time.perf_counter() - ts
             timings["total"] = time.perf_counter() - t0
             finish_drafts(drafts, timings, prep, revisions, template, values)
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)
 
-    def _plan_stage(self, template, values, outline, seed, params, emit, t0, timings) -> dict:
-        """The draft's outline: `outline` as given, or planned (its headings as self.headings says) with
+    def _plan_stage(self, request, emit, t0, timings) -> dict:
+        """The draft's outline: the request's as given, or planned (its headings as self.headings says) with
         the planner's tokens emitted as "plan_token" events; its time into timings["plan"]."""
-        if outline is not None:
+        if request.outline is not None:
             timings["plan"] = 0.0
-            return outline
+            return request.outline
         on_token = token_events(emit, t0)
         ts = time.perf_counter()
-        outline = self.planner.plan(template, values, seed=seed, params=params, on_token=on_token).outline
+        template = request.template
+        plan = self.planner.plan(template, request.fields, seed=request.seed, params=request.sampling, on_token=on_token)
+        outline = plan.outline
         outline = HEADING_SOURCES[self.headings](template, outline)
         timings["plan"] = time.perf_counter() - ts
         return outline

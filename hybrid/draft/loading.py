@@ -2,7 +2,7 @@
 
 Owns: loading a checkpoint directory, a Llama directory or a fetched base name onto a device (the shipped
 model when none is named), the fillers' names (FILLERS) and the factory that maps a name to its fill
-function, and the filler's default steps and guidance. Imports the model and filler modules only when
+function, and where a planned draft's headings come from (HEADINGS). Imports the model and filler modules only when
 called, so importing it costs nothing; hybrid.draft.drafter re-exports every public name.
 """
 
@@ -13,9 +13,18 @@ import torch
 from hybrid.common.config import SHIPPED_CHECKPOINT
 from hybrid.common.errors import CheckpointError, SamplingError
 
-__all__ = ["load_model", "fill_function", "FILLERS", "default_steps", "default_guidance"]
+__all__ = ["load_model", "fill_function", "FILLERS", "HEADINGS", "HEADING_SOURCES"]
 
 FILLERS = ("diffusion", "ar", "ar-batched")
+HEADING_SOURCES = {
+    "template": lambda template, outline: template.with_template_headings(outline),
+    "planned": lambda template, outline: outline,
+}
+"""headings -> (template, planned outline) -> the outline the draft uses (HEADINGS)."""
+HEADINGS = tuple(HEADING_SOURCES)
+"""Where a planned draft's title and section headings come from: the template's defaults for the
+planned clause types ("template", the default: the small shipped model's free-text headings are
+often garbled) or the planner's own text ("planned")."""
 
 
 def load_model(path=None, device=None):
@@ -38,18 +47,6 @@ def load_model(path=None, device=None):
     model, tok, record = resolve(path if str(path) in BASES else p)  # ours, a Llama directory or a fetched base name
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     return model.to(device), tok, record, p
-
-
-def default_steps() -> int:
-    from hybrid.fill.diffusion.sampler import DEFAULT_STEPS
-
-    return DEFAULT_STEPS
-
-
-def default_guidance() -> float:
-    from hybrid.fill.diffusion.sampler import DEFAULT_GUIDANCE
-
-    return DEFAULT_GUIDANCE
 
 
 def fill_function(filler: str, fill_config=None):

@@ -1,14 +1,13 @@
 """The stages of a draft around its fill: the precedent start before it, the revise and the ranked Drafts after.
 
-Owns: the clause library a draft uses (a defaulted call without one falls back to drafting from
-scratch, with a warning; a call that asked for precedents raises), the precedent start of the
+Owns: the clause library a draft uses (a request that left its precedents unset falls back to drafting
+from scratch without one, a note in Draft.settings; a request that asked for precedents raises), the precedent start of the
 skeleton (hybrid.skeleton.from_precedents), the draft-level consistency pass over each filled
 variant (hybrid.draft.revise), the Drafts made from the reranker's order, and what every Draft
 carries from the run (stage timings, settings, consistency report, precedents, source texts).
 Holds no state: hybrid.draft.drafter.Drafter runs these in order under its lock.
 """
 
-import warnings
 from dataclasses import dataclass, field
 
 from hybrid.common.errors import HybridError
@@ -38,30 +37,28 @@ class PrecedentStart:
     facts: tuple = field(default=())  # the facts of the precedents' source contracts (from_precedents.source_facts)
 
 
-def prepare_precedents(
-    drafter, skeleton, template, values, n, seed, precedents, precedent_guidance, precedent_start, defaulted
-) -> PrecedentStart:
-    """The precedent stage of a draft, arguments already resolved (hybrid.draft.arguments.resolve_precedents):
-    the clause library (drafter.precedent_library()) and, with precedents >= 1, the skeleton drafted from it.
-    defaulted: precedents was left unset, so a library that cannot be had means drafting from scratch (a
-    warning, pointed at the caller of Drafter.draft), not an error."""
+def prepare_precedents(drafter, skeleton, request) -> PrecedentStart:
+    """The precedent stage of a (checked) DraftRequest: the clause library (drafter.precedent_library()) and,
+    with precedents >= 1, the skeleton drafted from it. A request that left its precedents unset
+    (request.precedent_fallback) and cannot have the library is drafted from scratch, the reason in
+    settings["precedent_note"]; one that asked for precedents fails."""
+    precedents, precedent_start = request.precedents, request.precedent_start
     note = library = None
     if precedents:
         try:
             library = drafter.precedent_library()
         # no corpus, or a library of another corpus: a default falls back, a request fails
         except HybridError as e:
-            if not defaulted:
+            if not request.precedent_fallback:
                 raise
             note = (
                 f"drafted from scratch: no clause library ({e}); pass precedents=0 (--precedents 0) "
-                "to draft from scratch without this warning"
+                "to draft from scratch without this note"
             )
-            warnings.warn(note, stacklevel=4)  # this, Drafter._events, Drafter.draft: its caller
             precedents, precedent_start = 0, 1.0
     settings = {
         "precedents": precedents,
-        "precedent_guidance": precedent_guidance,
+        "precedent_guidance": request.precedent_guidance,
         "precedent_start": precedent_start,
         "precedent_note": note,
     }
@@ -73,11 +70,11 @@ def prepare_precedents(
         drafter.tokenizer,
         skeleton,
         library,
-        template,
-        values,
-        n,
+        request.template,
+        request.fields,
+        request.n,
         k=precedents,
-        seed=seed,
+        seed=request.seed,
         start_noise=precedent_start,
         max_start_tokens=MAX_START_TOKENS,
     )

@@ -1,9 +1,9 @@
 """The contract both fillers (hybrid.fill.diffusion.sampler, hybrid.fill.ar, hybrid.fill.ar_batched)
 share with their callers.
 
-Owns: what a fill returns (FillResult), what its `on_step` callback receives (StepEvent), the
-argument checks of `fill(...)` (`check_fill_args`) and the processor list every filler applies
-(`fill_processors`). Knows nothing about models, skeleton layout (hybrid.skeleton.tokenized) or how a
+Owns: what a fill returns (FillResult), what its `on_step` callback receives (StepEvent), the shape
+check of an edit start (`check_start`) and the processor list every filler applies (`fill_processors`).
+A fill's n, steps, guidance and seed come checked from the draft's request (hybrid.draft.request). Knows nothing about models, skeleton layout (hybrid.skeleton.tokenized) or how a
 filler decodes.
 """
 
@@ -11,23 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hybrid.common.errors import SamplingError
-from hybrid.common.options import MAX_VARIANTS, SEED, float_range, int_range
+from hybrid.common.options import MAX_VARIANTS
 from hybrid.common.sampling import NoRepeatNGram, TopP
 
-__all__ = ["FillResult", "StepEvent", "check_fill_args", "fill_processors", "FILL_TOP_P_CANDIDATES", "MAX_VARIANTS"]
+__all__ = ["FillResult", "StepEvent", "check_start", "fill_processors", "FILL_TOP_P_CANDIDATES", "MAX_VARIANTS"]
 
 FILL_TOP_P_CANDIDATES = 64
 """Every filler draws top-p among this many best tokens (TopP(candidates=...)). Why: TopP sorts the
 whole vocabulary per row; masked slots far from committed text have flat distributions, so the
 full sort took about a quarter of a fill (the profile: benchmarks/results/figures-without-a-result-file.md)."""
-
-
-def check_fill_args(n, steps, guidance, seed) -> None:
-    """One rule, one raise: the message names the argument, the allowed range and the value."""
-    int_range(1, MAX_VARIANTS).check("n", n, error=SamplingError)
-    int_range(1).check("steps", steps, error=SamplingError)
-    float_range(0).check("guidance", guidance, off=1, error=SamplingError)
-    SEED.check("seed", seed, error=SamplingError)
 
 
 def check_start(start, n: int, spans: int) -> None:

@@ -23,11 +23,11 @@ from hybrid.common.errors import SamplingError
 from hybrid.common.options import int_range
 from hybrid.common.precision import autocast
 from hybrid.common.sampling import SamplingParams, apply_processors, sample
-from hybrid.fill.api import FillResult, StepEvent, check_fill_args, fill_processors
+from hybrid.fill.api import FillResult, StepEvent, fill_processors
 from hybrid.model.cache import KVCache
 from hybrid.skeleton.tokenized import DEFAULT_WINDOW, as_token_skeleton
 
-__all__ = ["fill", "check_ar_fill_args", "prepare"]
+__all__ = ["fill", "prepare"]
 
 
 class _Decoder:
@@ -86,20 +86,11 @@ class _Decoder:
             self._forward(part, pv)
 
 
-def check_ar_fill_args(n, steps, guidance, seed, window) -> None:
-    """The AR fillers' arguments (hybrid.fill.ar and hybrid.fill.ar_batched): the diffusion filler's
-    rules, guidance 1 only (no unconditional branch), window >= 16."""
-    check_fill_args(n, steps if steps is not None else 1, guidance, seed)
-    if guidance != 1:
-        raise SamplingError(
-            f"guidance must be 1 (off) for the AR fill baseline (it has no unconditional branch), got {guidance!r}."
-        )
-    int_range(16).check("window", window, error=SamplingError)
-
-
 def prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window):
-    """What both AR fillers start from, their arguments checked: (TokenSkeleton, params, processors, device)."""
-    check_ar_fill_args(n, steps, guidance, seed, window)
+    """What both AR fillers start from: (TokenSkeleton, params, processors, device). n, steps, guidance (1: the
+    AR fillers have no unconditional branch) and seed come checked from the draft's request
+    (hybrid.draft.request); the window is the filler's own, >= 16."""
+    int_range(16).check("window", window, error=SamplingError)
     params = params or SamplingParams()
     return as_token_skeleton(tokenizer, skeleton), params, fill_processors(params), next(model.parameters()).device
 

@@ -21,7 +21,6 @@ import random
 import re
 
 from hybrid.common.errors import SamplingError
-from hybrid.common.options import PRECEDENT_START
 from hybrid.common.sentences import RUN_IN_HEADING, cut_to_sentence
 from hybrid.data.facts import DealFacts
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
@@ -34,22 +33,11 @@ __all__ = [
     "start_tokens",
     "precedent_starts",
     "starts_from_draws",
-    "check_start_noise",
 ]
 
 
 _REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
 _SENTENCE_END = re.compile(r"[.;:!?]+[\"')\]”’]*")  # a token that ends a sentence or a clause of one
-
-
-def check_start_noise(t) -> float:
-    """The noise level t of a precedent start: a number in [0, 1] (0 = only what must change, 1 = off;
-    hybrid.common.options.PRECEDENT_START)."""
-    if not PRECEDENT_START.contains(t):
-        raise SamplingError(
-            f"precedent_start must be a number in [0, 1] (0 = only what must change, 1 = off), got {t!r}."
-        )
-    return float(t)
 
 
 class SpanStart(list):
@@ -189,7 +177,7 @@ def precedent_starts(
     texts[v][s] (each variant edits its own draw of precedents); own_facts[s] (or own_facts[v][s]):
     the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still
     stand; words: the lower-case words a hole may write (hybrid.precedents.library.Library.words; None = any)."""
-    t = check_start_noise(t)
+    t = float(t)  # in [0, 1]: checked where the request entered (hybrid.draft.request.DraftRequest)
     per_variant = bool(texts) and isinstance(texts[0], (list, tuple))
     if per_variant and len(texts) != n:
         raise SamplingError(f"per-variant start texts must hold n={n} lists, got {len(texts)}.")

@@ -55,7 +55,7 @@ import torch
 from hybrid.common.errors import SamplingError
 from hybrid.common.precision import autocast
 from hybrid.common.sampling import SamplingParams, variant_seed
-from hybrid.fill.api import FillResult, StepEvent, check_fill_args, check_start, fill_processors
+from hybrid.fill.api import FillResult, StepEvent, check_start, fill_processors
 from hybrid.fill.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, get_commit_rule, resolve_commit
 from hybrid.fill.diffusion.draws import SlotDraws
 from hybrid.fill.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
@@ -359,7 +359,6 @@ def fill(
     text to edit, e.g. an adapted precedent: hybrid.precedents.start); None = every span starts masked.
     """
     t_start = time.perf_counter()
-    check_fill_args(n, steps, guidance, seed)
     cfg = config or FillConfig()
     sk = as_token_skeleton(tokenizer, skeleton)
     with autocast(next(model.parameters()).device, cfg.precision):
