@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 from evals.metrics import duplicate_clause_types, fields_in_place, foreign_facts, junk_numbering_lines, terms_in_clauses  # noqa: E402
 from hybrid.common.errors import TemplateError  # noqa: E402
 from hybrid.common.machine import cpu_model  # noqa: E402
-from hybrid.draft.drafter import DRAFT_SAMPLING, Drafter, _default_guidance, _default_steps, sampling_params  # noqa: E402
+from hybrid.draft.drafter import Drafter, DraftRequest  # noqa: E402
 from hybrid.fidelity.foreign_facts import allowed_text, party_names  # noqa: E402
 from hybrid.rank.rerank import ContractSpec  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
@@ -54,8 +54,8 @@ def _one(drafter, t, values, seed, n, arm: str, precedent_start: float = 0.25) -
     """Plan, fill and rank one draft of n variants; the measures of every variant."""
     new = arm != "previous"
     drafter.fact_guard = arm in ("new", "edit")
-    params = sampling_params({}, DRAFT_SAMPLING)
-    steps, guidance = _default_steps(), _default_guidance()
+    request = DraftRequest.of(t, values, n=n, seed=seed, precedent_mode="off", filler=drafter.filler)  # the defaults
+    params = request.sampling
     t0 = time.perf_counter()
     plan = drafter.planner.plan(t, values, seed=seed, params=params, structured=new)
     outline = t.with_template_headings(plan.outline)
@@ -68,7 +68,7 @@ def _one(drafter, t, values, seed, n, arm: str, precedent_start: float = 0.25) -
         )
         fills = []
     else:
-        fills = drafter._fill(skeleton, n, steps, guidance, seed, params, None)
+        fills = drafter._fill(request, skeleton, request.guidance, None)
     if arm == "edit":
         variants = [[s["body"] for s in d.sections] for d in drafts]
     elif new:

@@ -404,10 +404,13 @@ class Engine:
             return None, None, f"no template for doc type {doc.doc_type!r}", 0.0
         fields = planned_fields(template, doc.fields)
         self._sync()
+        from hybrid.draft.request import DraftRequest
+
         t0 = time.perf_counter()
         try:
             with self._autocast():
-                drafts = sorted(self.drafter().draft(template, fields, n=n, seed=seed), key=lambda d: d.variant)
+                request = DraftRequest.of(template, fields, n=n, seed=seed)  # `hybrid draft`'s request, every default
+                drafts = sorted(self.drafter().draft(request), key=lambda d: d.variant)
         except (TemplateError, SamplingError) as e:
             drafts = f"drafting failed: {e}"
         self._sync()

@@ -27,13 +27,7 @@ from hybrid.common.jsonl import json_lines
 from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, add_threads, integer, number, out_dir
 from hybrid.common.outdir import OutputLock, pending_commit, recover
 
-__all__ = ["add_parsers", "draft_request", "read_candidates", "check_out_dir", "FORMATS", "CLI_NAMES"]
-
-
-CLI_NAMES = {"n": "-n", "steps": "--steps", "guidance": "--guidance", "seed": "--seed", "temperature": "--temperature",
-             "top_p": "--top-p", "precedents": "--precedents", "precedent_guidance": "--precedent-guidance",
-             "precedent_start": "--precedent-start", "filler": "--filler", "commit": "--commit", "threads": "--threads"}
-"""hybrid.draft.request.DraftRequest field -> the `hybrid draft` option that sets it (how its errors name it)."""
+__all__ = ["add_parsers", "draft_request", "read_candidates", "check_out_dir", "FORMATS"]
 
 
 def _cmd_draft(args) -> int:
@@ -64,14 +58,15 @@ def _cmd_draft(args) -> int:
 
 def draft_request(args):
     """The DraftRequest of `hybrid draft`'s options (the one place they are checked); its errors name the
-    options (CLI_NAMES), a range as argparse says it (`argument -n: must be ...`)."""
+    options (hybrid.draft.request.option_message: `argument -n: must be ...`)."""
     from hybrid.cli.plan import collect_fields
-    from hybrid.draft.request import DraftRequest, RequestValueError
+    from hybrid.draft.request import DraftRequest, RequestValueError, option_message
     from hybrid.templates.template import load_template
 
     template = load_template(args.template)
     given = bool(args.field or args.fields_file or args.example)
-    fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
+    fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example) if (
+        given) else {}
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
     try:
         request = DraftRequest(
@@ -80,11 +75,7 @@ def draft_request(args):
             precedent_start=args.precedent_start, filler=args.filler, commit=args.commit, threads=args.threads,
         )
     except RequestValueError as e:
-        message = e.spelled(CLI_NAMES)
-        option = CLI_NAMES.get(e.field, "")
-        if option and message.startswith(f"{option} must be "):
-            message = f"argument {option}: {message[len(option) + 1:]}"
-        raise SamplingError(message) from None
+        raise SamplingError(option_message(e)) from None
     except FieldError:
         if given:
             raise
@@ -213,7 +204,8 @@ def _add_draft_parser(subparsers) -> None:
     d.add_argument("--library", default=None, metavar="NAME",
                    help="draft from your own precedents first (`hybrid library add DIR --name NAME`); clause types "
                    "it lacks come from the shipped library")
-    d.add_argument("--seed", type=integer, default=0, help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
+    d.add_argument("--seed", type=integer, default=0,
+                   help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
     d.add_argument("--temperature", type=number, default=None, help="0 = greedy (default: 0.8)")
     d.add_argument("--top-p", type=number, default=None, help="nucleus mass in (0, 1] (default: 0.95)")
     _add_output_arguments(d)

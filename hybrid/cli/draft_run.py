@@ -114,6 +114,7 @@ def _settings(args, drafter, used: dict, request) -> dict:
         "headings": drafter.headings,
         **used,  # precedents, precedent_guidance, precedent_start as used, and precedent_note
         "precision": resolve_precision((drafter.fill_config or FillConfig()).precision, drafter.device),
-        "commit": resolve_commit(request.commit, used["precedent_start"] < 1) if request.filler == "diffusion" else None,
+        "commit": (resolve_commit(request.commit, used["precedent_start"] < 1) if request.filler == "diffusion"
+                   else None),
         "threads": torch.get_num_threads(),
     }

@@ -297,8 +297,9 @@ class Drafter:
         on_token = token_events(emit, t0)
         ts = time.perf_counter()
         template = request.template
-        plan = self.planner.plan(template, request.fields, seed=request.seed, params=request.sampling, on_token=on_token)
-        outline = plan.outline
+        outline = self.planner.plan(
+            template, request.fields, seed=request.seed, params=request.sampling, on_token=on_token
+        ).outline
         outline = HEADING_SOURCES[self.headings](template, outline)
         timings["plan"] = time.perf_counter() - ts
         return outline

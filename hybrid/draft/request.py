@@ -9,7 +9,8 @@ what it may be and what it got), and the stages below trust it.
 """
 
 import enum
-from dataclasses import dataclass, field, fields as dataclass_fields
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import (
@@ -30,7 +31,8 @@ from hybrid.common.sampling import SamplingParams
 from hybrid.draft.loading import FILLERS
 from hybrid.templates.template import Template, load_template
 
-__all__ = ["DraftRequest", "PrecedentMode", "RequestValueError", "DRAFT_SAMPLING", "SAMPLING_FIELDS"]
+__all__ = ["DraftRequest", "PrecedentMode", "RequestValueError", "DRAFT_SAMPLING", "SAMPLING_FIELDS", "OPTIONS",
+           "option_message"]
 
 DRAFT_SAMPLING = {"temperature": 0.8, "top_p": 0.95}  # the `hybrid plan` defaults; a request's sampling overrides them
 SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "min_p", "repetition_penalty", "no_repeat_ngram")
@@ -46,6 +48,10 @@ _RANGES = {
     "threads": int_range(0, 1024),
 }
 _AR_FILLERS = ("ar", "ar-batched")  # no unconditional branch: no guidance
+OPTIONS = {"n": "-n", "steps": "--steps", "guidance": "--guidance", "seed": "--seed", "temperature": "--temperature",
+           "top_p": "--top-p", "precedents": "--precedents", "precedent_guidance": "--precedent-guidance",
+           "precedent_start": "--precedent-start", "filler": "--filler", "commit": "--commit", "threads": "--threads"}
+"""field -> the `hybrid draft` option that sets it: how the command line and the web page name it (option_message)."""
 
 
 class RequestValueError(SamplingError, ValueError):
@@ -65,6 +71,16 @@ class RequestValueError(SamplingError, ValueError):
             return shown if not value else f"{shown} {value[0]!r}"
 
         return self._say(spell)
+
+
+def option_message(e: RequestValueError) -> str:
+    """The message of `e` as `hybrid draft` words it: each field called by its option (OPTIONS), a range as
+    argparse says it (`argument -n: must be an integer in [1, 64], got 0.`)."""
+    message = e.spelled(OPTIONS)
+    option = OPTIONS.get(e.field, "")
+    if option and message.startswith(f"{option} must be "):
+        return f"argument {option}: {message[len(option) + 1:]}"
+    return message
 
 
 def _python(name, *value) -> str:
@@ -161,8 +177,8 @@ class DraftRequest:
                                     f"{self.commit!r}.")
         if self.commit != "auto" and self.filler != "diffusion":
             raise RequestValueError(
-                "commit", lambda n: f"{n('commit')} chooses the diffusion filler's commits: it needs "
-                f"{n('filler', 'diffusion')}, got {n('filler', self.filler)} with {n('commit', self.commit)}."
+                "commit", lambda n: f"{n('commit')} chooses the diffusion filler's commits: it needs {n('filler')} "
+                f"diffusion, got {n('filler')} {self.filler} with {n('commit')} {self.commit}."
             )
 
     def _resolve_precedents(self) -> None:
@@ -244,7 +260,8 @@ def _sampling(sampling) -> SamplingParams:
     except (SamplingError, TypeError, ValueError) as e:  # SamplingParams's own rule; its message names the field
         message = str(e)
         name = next((k for k in sampling if message.startswith(k + " ")), "sampling")
-        raise RequestValueError(name, lambda n: n(name) + message[len(name):] if name != "sampling" else message) from None
+        say = (lambda n: message) if name == "sampling" else (lambda n: n(name) + message[len(name):])
+        raise RequestValueError(name, say) from None
 
 
 def _check_precedents(k, w, t, filler: str) -> None:

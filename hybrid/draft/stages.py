@@ -1,8 +1,8 @@
 """The stages of a draft around its fill: the precedent start before it, the revise and the ranked Drafts after.
 
 Owns: the clause library a draft uses (a request that left its precedents unset falls back to drafting
-from scratch without one, a note in Draft.settings; a request that asked for precedents raises), the precedent start of the
-skeleton (hybrid.skeleton.from_precedents), the draft-level consistency pass over each filled
+from scratch without one, a note in Draft.settings; a request that asked for precedents raises), the
+precedent start of the skeleton (hybrid.skeleton.from_precedents), the draft-level consistency pass over each filled
 variant (hybrid.draft.revise), the Drafts made from the reranker's order, and what every Draft
 carries from the run (stage timings, settings, consistency report, precedents, source texts).
 Holds no state: hybrid.draft.drafter.Drafter runs these in order under its lock.

@@ -3,8 +3,8 @@ share with their callers.
 
 Owns: what a fill returns (FillResult), what its `on_step` callback receives (StepEvent), the shape
 check of an edit start (`check_start`) and the processor list every filler applies (`fill_processors`).
-A fill's n, steps, guidance and seed come checked from the draft's request (hybrid.draft.request). Knows nothing about models, skeleton layout (hybrid.skeleton.tokenized) or how a
-filler decodes.
+A fill's n, steps, guidance and seed come checked from the draft's request (hybrid.draft.request).
+Knows nothing about models, skeleton layout (hybrid.skeleton.tokenized) or how a filler decodes.
 """
 
 from collections.abc import Callable

@@ -61,8 +61,8 @@ async def _json_body(request: Request):
 
 def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None = None,
                libraries=("shipped",), allowed_hosts=None) -> FastAPI:
-    """The app. drafter_for(library name or None) -> the Drafter that drafts from it; defaults: extra
-    Drafter.stream arguments of every draft (e.g. steps); libraries: the names the page offers;
+    """The app. drafter_for(library name or None) -> the Drafter that drafts from it; defaults: DraftRequest
+    fields of every draft (e.g. steps), the page's own over them; libraries: the names the page offers;
     allowed_hosts: the Host headers answered (None: any; `hybrid serve` on a loopback address answers only
     its own names, so a web page elsewhere cannot reach it by rebinding a domain to 127.0.0.1)."""
     app = FastAPI(title="hybrid drafting workbench", docs_url=None, redoc_url=None, openapi_url=None)
@@ -70,7 +70,7 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
         from starlette.middleware.trustedhost import TrustedHostMiddleware
 
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
-    templates, jobs = Templates(), Jobs(drafter_for, defaults)
+    templates, jobs = Templates(), Jobs(drafter_for)
     app.state.jobs, app.state.templates = jobs, templates
 
     @app.exception_handler(RequestError)
@@ -78,7 +78,7 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
         return _error(e, 413 if str(e).startswith("request too large") else 400)
 
     _page_routes(app, templates, libraries, max_n)
-    _draft_routes(app, jobs, templates, libraries, max_n)
+    _draft_routes(app, jobs, templates, libraries, max_n, defaults or {})
     return app
 
 
@@ -126,12 +126,12 @@ async def _sse(job):
         await asyncio.sleep(0.05)
 
 
-def _draft_routes(app, jobs: Jobs, templates: Templates, libraries, max_n: int) -> None:
+def _draft_routes(app, jobs: Jobs, templates: Templates, libraries, max_n: int, defaults: dict) -> None:
     """Start a draft, follow its events, cancel it, download a draft assembled from its variants."""
 
     @app.post("/api/drafts")
     async def start(request: Request):
-        checked = draft_request(await _json_body(request), templates, max_n)
+        checked = draft_request(await _json_body(request), templates, max_n, defaults)
         if checked["library"] not in (None, *libraries):
             raise RequestError(f"unknown library {checked['library'][:80]!r}; this server offers: "
                                f"{', '.join(libraries)} (add one with `hybrid library add DIR --name NAME`).",

@@ -2,8 +2,8 @@
 
 Owns: the page's view of a template (each field of its JSON Schema as a form field: name, type, required,
 description, the example as a placeholder), the templates the page may use (the shipped ones by id and
-uploaded files, parsed in memory and never executed or written), and the check of a draft request, whose
-messages are those `hybrid draft` prints (the same functions raise them) with the field they are about.
+uploaded files, parsed in memory and never executed or written), and the page's draft request: the
+DraftRequest `hybrid draft` builds, so its messages are those `hybrid draft` prints, with the field they are about.
 A template is never looked up by a path from the page: no request reaches a file outside the server.
 """
 
@@ -12,7 +12,7 @@ import re
 from collections import OrderedDict
 
 from hybrid.common.errors import FieldError, HybridError, TemplateError
-from hybrid.common.options import SEED, int_range
+from hybrid.common.options import int_range, integer
 from hybrid.common.textsafe import shown
 from hybrid.templates.template import TEMPLATES_DIR, Template, load_template, parse_template
 
@@ -111,21 +111,23 @@ class Templates:
         return key, template
 
 
-def _number(body: dict, name: str, option: str, rng, default):
-    """A numeric option of the form, parsed as the CLI parses its option (`argument -n: must be ...`)."""
+def _number(body: dict, name: str, option: str, default):
+    """An integer of the form, parsed as the CLI parses its option (`argument -n: must be an integer, ...`);
+    its range is the DraftRequest's to check."""
     value = body.get(name, default)
     if value is None or value == "":
         return default
     try:
-        return rng(str(value))
+        return integer(str(value))
     except Exception as e:  # argparse.ArgumentTypeError: the CLI's words
         raise RequestError(f"argument {option}: {e}", name) from None
 
 
-def draft_request(body, templates: Templates, max_n: int) -> dict:
-    """{"template", "fields", "n", "seed", "steps", "library"} of a draft request, every value checked by the
-    functions `hybrid draft` uses (the same messages); RequestError names the form field."""
-    from hybrid.draft.drafter import check_draft_args
+def draft_request(body, templates: Templates, max_n: int, defaults: dict | None = None) -> dict:
+    """{"request": the DraftRequest, "library": name or None} of a draft request from the page, built over
+    `defaults` (the server's DraftRequest fields, e.g. steps) and so checked as `hybrid draft` checks its
+    options (the same messages); RequestError names the form field. n is also held to the server's max_n."""
+    from hybrid.draft.request import DraftRequest, RequestValueError, option_message
 
     if not isinstance(body, dict):
         raise RequestError("a draft request must be a JSON object.")
@@ -134,16 +136,20 @@ def draft_request(body, templates: Templates, max_n: int) -> dict:
     if not isinstance(raw, dict) or not all(isinstance(k, str) for k in raw):
         raise RequestError("fields must be a JSON object of name -> value.", None)
     given = {k: v for k, v in raw.items() if not (isinstance(v, str) and not v.strip())}  # an empty box: not given
-    n = _number(body, "n", "-n", int_range(1, max_n), 3)
-    seed = _number(body, "seed", "--seed", SEED, 0)
-    steps = _number(body, "steps", "--steps", int_range(1, 1 << 16), None)
+    asked = {"n": _number(body, "n", "-n", 3), "seed": _number(body, "seed", "--seed", 0)}
+    steps = _number(body, "steps", "--steps", None)
+    if steps is not None:
+        asked["steps"] = steps
     try:
-        fields = template.validate_fields(template.coerce_field_strings(given))
-        if steps is not None:
-            check_draft_args(n, steps, 1.0, seed)
+        request = DraftRequest.of(template, template.coerce_field_strings(given), **{**(defaults or {}), **asked})
+    except RequestValueError as e:
+        raise RequestError(option_message(e), e.field) from None
     except HybridError as e:
         raise RequestError(str(e), error_field(e)) from None
+    bound = int_range(1, max_n)
+    if not bound.contains(request.n):  # the server's own bound, within the request's (`hybrid serve --max-n`)
+        raise RequestError(f"argument -n: must be {bound.rule()} on this server (--max-n), got {request.n!r}.", "n")
     library = body.get("library") or None
     if library is not None and not isinstance(library, str):
         raise RequestError(f"library must be a library name, got {shown(library)}.", "library")
-    return {"template": template, "fields": fields, "n": n, "seed": seed, "steps": steps, "library": library}
+    return {"request": request, "library": library}

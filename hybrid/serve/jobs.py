@@ -73,9 +73,8 @@ def _event(ev, job: Job, plan_tokens: list) -> dict | None:
 class Jobs:
     """At most one running draft; finished ones kept (MAX_KEPT) for the page's downloads."""
 
-    def __init__(self, drafter_for, defaults: dict | None = None):
+    def __init__(self, drafter_for):
         self.drafter_for = drafter_for  # library name or None -> the Drafter to use
-        self.defaults = defaults or {}
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -102,11 +101,8 @@ class Jobs:
     def _run(self, job: Job) -> None:
         r = job.request
         plan_tokens = [0]
-        args = {"n": r["n"], "seed": r["seed"], **self.defaults}
-        if r.get("steps") is not None:
-            args["steps"] = r["steps"]
         try:
-            stream = self.drafter_for(r.get("library")).stream(r["template"], r["fields"], **args)
+            stream = self.drafter_for(r.get("library")).stream(r["request"])
             try:
                 for ev in stream:
                     if job.cancelled:

@@ -53,10 +53,11 @@ def test_check_raises_a_config_error_naming_the_field(value):
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.0])
-def test_the_filler_refuses_a_seed_torch_cannot_take(seed):
-    from hybrid.common.errors import SamplingError
-    from hybrid.fill.api import check_fill_args
+def test_a_draft_request_refuses_a_seed_torch_cannot_take(seed):
+    from hybrid.draft.request import DraftRequest, RequestValueError
+    from hybrid.templates.template import load_template
 
-    check_fill_args(1, 1, 0.0, 2**64 - 1)
-    with pytest.raises(SamplingError, match=r"seed must be an integer in \[0, 18446744073709551615\], got "):
-        check_fill_args(1, 1, 0.0, seed)
+    t = load_template("mutual-nda")
+    assert DraftRequest.of(t, t.example, seed=2**64 - 1).seed == 2**64 - 1
+    with pytest.raises(RequestValueError, match=r"seed must be an integer in \[0, 18446744073709551615\], got "):
+        DraftRequest.of(t, t.example, seed=seed)

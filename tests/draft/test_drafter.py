@@ -73,7 +73,7 @@ BAD_ARGS = [
     ({"n": 0}, "n must be an integer in \\[1, 64\\], got 0"),
     ({"n": 65}, "n must be an integer in \\[1, 64\\], got 65"),
     ({"n": 2.0}, "n must be"),
-    ({"steps": 0}, "steps must be an integer >= 1, got 0"),
+    ({"steps": 0}, r"steps must be an integer in \[1, 65536\], got 0"),
     ({"guidance": -1}, "guidance must be a finite number >= 0 .*got -1"),
     ({"guidance": float("nan")}, "guidance"),
     ({"mmr": 1.0}, "mmr must be a finite number in \\[0, 1\\) \\(0 = off\\)"),

@@ -74,11 +74,6 @@ def test_locks_and_budgets_hold(tiny_model, tokenizer):
         assert all(len(t) <= s.length - 1 for t, s in zip(r.tokens, sk.spans))
 
 
-def test_guidance_other_than_off_is_refused(tiny_model, tokenizer):
-    with pytest.raises(SamplingError, match=r"guidance must be 1 \(off\)"):
-        fill(tiny_model, tokenizer, _small(tokenizer), n=1, guidance=2.0)
-
-
 def _holed(tokenizer, text, holes):
     """text's tokens with those at the offsets `holes` masked."""
     ids = tokenizer.encode(text)

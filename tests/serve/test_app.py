@@ -147,7 +147,8 @@ def test_unknown_template_and_bad_n_give_the_cli_message(client, make_app, capsy
     assert r.json()["error"] == _cli_error(capsys, tmp_path, "mutual-nda", "--example", "-n", "0").removesuffix(
         " (see `hybrid draft -h`)")
     r = _draft(client, n=9)  # the server's bound (max_n 8) in the CLI's words
-    assert r.json() == {"error": "argument -n: must be an integer in [1, 8], got '9'", "field": "n"}
+    assert r.json() == {"error": "argument -n: must be an integer in [1, 8] on this server (--max-n), got 9.",
+                        "field": "n"}
 
 
 def test_a_malformed_uploaded_template_is_refused_with_the_loaders_message(client, tmp_path, capsys):
