@@ -24,12 +24,6 @@ __all__ = [
     "MMR",
     "MAX_VARIANTS",
     "MAX_PRECEDENTS",
-    "PRECEDENTS",
-    "PRECEDENT_GUIDANCE",
-    "PRECEDENT_START",
-    "DEFAULT_PRECEDENTS",
-    "DEFAULT_PRECEDENT_START",
-    "EDIT_FILLERS",
     "COMMIT_RULES",
     "DEFAULT_THREADS",
     "add_threads",
@@ -110,22 +104,21 @@ def out_dir(text: str) -> Path:
     return Path(text)
 
 
-def integer(text: str) -> int:
-    """argparse type= of a draft request's integer option: parsed only (hybrid.draft.request.DraftRequest checks
-    its range)."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+def _parsed(kind, name: str):
+    """argparse type= of a draft request's option: `kind(text)` only (hybrid.draft.request.DraftRequest checks its
+    range), or ArgumentTypeError naming what it must be and `text`."""
+
+    def parse(text: str):
+        try:
+            return kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {name}, got {text!r}") from None
+
+    return parse
 
 
-def number(text: str) -> float:
-    """argparse type= of a draft request's number option: parsed only (hybrid.draft.request.DraftRequest checks
-    its range)."""
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+integer = _parsed(int, "an integer")
+number = _parsed(float, "a number")
 
 
 def int_range(lo: int | None = None, hi: int | None = None, *, off=None) -> Range:
@@ -140,19 +133,8 @@ def float_range(
 
 SEED = int_range(0, 2**64 - 1)  # torch.Generator.manual_seed takes at most 64 bits
 MMR = float_range(0, 1, hi_open=True, off=0)  # the reranker's diversity weight (hybrid.rank.mmr.mmr_order)
-PRECEDENTS = int_range(0, MAX_PRECEDENTS, off=0)  # precedents per section (Drafter.draft, `hybrid draft --precedents`)
-PRECEDENT_GUIDANCE = float_range(0, off=0)  # added to the guidance weight (Drafter.draft, `--precedent-guidance`)
-EDIT_FILLERS = ("diffusion", "ar-batched")  # the fillers that edit a precedent start (precedent_start < 1)
 # the diffusion filler's commit rules (hybrid.fill.diffusion.commit); auto: runs when editing
 COMMIT_RULES = ("auto", "confidence", "runs")
-PRECEDENT_START = float_range(
-    0, 1, off=1
-)  # precedent start noise (Drafter.draft, `--precedent-start`); 0 = only what must change
-# What a draft does when the caller leaves precedents / precedent_start unset (None): edit from one
-# precedent per section, masking only what the deal needs changed (t = 0: the precedent's own facts,
-# no random paraphrase noise; hybrid.draft.drafter.resolve_precedents; README "Drafting from precedent")
-DEFAULT_PRECEDENTS = 1
-DEFAULT_PRECEDENT_START = 0.0
 
 
 def add_threads(parser, default: int = DEFAULT_THREADS) -> None:

@@ -13,38 +13,31 @@ from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 
 from hybrid.common.errors import SamplingError
-from hybrid.common.options import (
-    COMMIT_RULES,
-    DEFAULT_PRECEDENT_START,
-    DEFAULT_PRECEDENTS,
-    EDIT_FILLERS,
-    MAX_VARIANTS,
-    MMR,
-    PRECEDENT_GUIDANCE,
-    PRECEDENT_START,
-    PRECEDENTS,
-    SEED,
-    float_range,
-    int_range,
-)
+from hybrid.common.options import COMMIT_RULES, MAX_PRECEDENTS, MAX_VARIANTS, MMR, SEED, float_range, int_range
 from hybrid.common.sampling import SamplingParams
 from hybrid.draft.loading import FILLERS
 from hybrid.templates.template import Template, load_template
 
 __all__ = ["DraftRequest", "PrecedentMode", "RequestValueError", "DRAFT_SAMPLING", "SAMPLING_FIELDS", "OPTIONS",
-           "option_message"]
+           "option_message", "EDIT_FILLERS", "DEFAULT_PRECEDENTS", "DEFAULT_PRECEDENT_START"]
 
 DRAFT_SAMPLING = {"temperature": 0.8, "top_p": 0.95}  # the `hybrid plan` defaults; a request's sampling overrides them
 SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "min_p", "repetition_penalty", "no_repeat_ngram")
+EDIT_FILLERS = ("diffusion", "ar-batched")  # the fillers that edit a precedent start (precedent_start < 1)
+# What a draft does when the caller leaves the precedents unset: edit from one precedent per section, masking
+# only what the deal needs changed (t = 0: the precedent's own facts, no random paraphrase noise; README
+# "Drafting from precedent")
+DEFAULT_PRECEDENTS = 1
+DEFAULT_PRECEDENT_START = 0.0
 _RANGES = {
     "n": int_range(1, MAX_VARIANTS),
     "steps": int_range(1, 1 << 16),
     "guidance": float_range(0, off=1),
     "seed": SEED,
     "mmr": MMR,
-    "precedents": PRECEDENTS,
-    "precedent_guidance": PRECEDENT_GUIDANCE,
-    "precedent_start": PRECEDENT_START,
+    "precedents": int_range(0, MAX_PRECEDENTS, off=0),
+    "precedent_guidance": float_range(0, off=0),  # added to the guidance weight
+    "precedent_start": float_range(0, 1, off=1),  # 0 = only what must change
     "threads": int_range(0, 1024),
 }
 _AR_FILLERS = ("ar", "ar-batched")  # no unconditional branch: no guidance
@@ -109,7 +102,7 @@ class DraftRequest:
     default is to edit from one precedent per section at precedent_start 0 with a filler that edits
     (EDIT_FILLERS), else none; a clause library that cannot be had then means drafting from scratch, with a
     note in Draft.settings["precedent_note"] (`precedent_fallback`). A request that sets one of them fails
-    instead.
+    instead; so does one made by dataclasses.replace of a checked request, whose precedent fields are all set.
     """
 
     template: Template | str  # a template id, a path to a template JSON file, or a Template; loaded here
