@@ -312,7 +312,7 @@ def test_place_bans_cover_single_token_places_the_deal_does_not_name(law, banned
 
 
 def test_the_drafter_never_writes_a_banned_place_token(tiny_model, tokenizer, monkeypatch):
-    from hybrid import Drafter
+    from hybrid import Drafter, DraftRequest
     from hybrid.common.sampling import BannedTokens, SamplingParams
 
     assert isinstance(SamplingParams(banned_tokens=[3]).processors()[0], BannedTokens)
@@ -320,10 +320,11 @@ def test_the_drafter_never_writes_a_banned_place_token(tiny_model, tokenizer, mo
                ("confidentiality", "termination", "notices", "governing_law", "general")]}  # fmt: skip
     drafter = Drafter(tiny_model, tokenizer)
     sk = NDA.render_skeleton(outline, NDA.example)
-    free = drafter._fill(sk, 2, 2, 1.0, 4, SamplingParams(temperature=1.0), None)
+    request = DraftRequest.of(NDA, NDA.example, n=2, steps=2, seed=4, temperature=1.0, precedent_mode="off")
+    free = drafter._fill(request, sk, 1.0, None)
     common = sorted({t for f in free for ids in f.tokens for t in ids})[:40]  # tokens the tiny model does write
     monkeypatch.setattr("hybrid.fidelity.ban_ids.place_ban_ids", lambda tok, allowed: common)
-    fills = drafter._fill(sk, 2, 2, 1.0, 4, SamplingParams(temperature=1.0), None)
+    fills = drafter._fill(request, sk, 1.0, None)
     frame_ids = {t for s in sk.spans if s.frame for t in tokenizer.encode(s.frame)}
     written = {t for f in fills for ids in f.tokens for t in ids} - frame_ids  # frames are locked, not sampled
     assert common and not (written & set(common))
