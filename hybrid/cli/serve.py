@@ -8,7 +8,7 @@ import ipaddress
 import sys
 from pathlib import Path
 
-from hybrid.common.options import add_threads, int_range
+from hybrid.common.options import add_threads, int_range, integer
 
 __all__ = ["add_parsers", "is_loopback"]
 
@@ -50,6 +50,7 @@ def _cmd_serve(args) -> int:
     from hybrid.draft.drafter import Drafter
     from hybrid.precedents.user import user_libraries
     from hybrid.serve.app import create_app
+    from hybrid.serve.forms import Templates, check_defaults
 
     if not is_loopback(args.host):
         print(
@@ -57,8 +58,9 @@ def _cmd_serve(args) -> int:
             "can reach the port can draft on it.",
             file=sys.stderr,
         )
-    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None)
     defaults = {"steps": args.steps} if args.steps is not None else {}
+    check_defaults(defaults, Templates())  # the DraftRequest's rules, before the model loads
+    drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None)
     names = user_libraries()
     hosts = LOOPBACK_NAMES if is_loopback(args.host) else None
     app = create_app(_drafters(drafter), max_n=args.max_n, defaults=defaults, libraries=("shipped", *names),
@@ -81,7 +83,7 @@ def add_parsers(subparsers) -> None:
     s.add_argument("--checkpoint", "--model", dest="checkpoint", type=Path, default=None,
                    help="checkpoint dir or fetched base name (default: the shipped model)")
     s.add_argument("--max-n", type=int_range(1, 64), default=8, help="most variants one draft may ask for (default: 8)")
-    s.add_argument("--steps", type=int_range(1, 1 << 16), default=None, help="denoising steps of every draft")
+    s.add_argument("--steps", type=integer, default=None, help="denoising steps of every draft, 1-65536")
     s.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     add_threads(s)
     s.set_defaults(func=_cmd_serve)

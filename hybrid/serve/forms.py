@@ -16,7 +16,8 @@ from hybrid.common.options import int_range, integer
 from hybrid.common.textsafe import shown
 from hybrid.templates.template import TEMPLATES_DIR, Template, load_template, parse_template
 
-__all__ = ["RequestError", "Templates", "template_form", "draft_request", "MAX_UPLOADS", "error_field"]
+__all__ = ["RequestError", "Templates", "template_form", "draft_request", "check_defaults", "MAX_UPLOADS",
+           "error_field"]
 
 MAX_UPLOADS = 32  # uploaded templates kept in memory, oldest dropped first
 _FIELD = re.compile(r"\bfield '([^']+)'")
@@ -121,6 +122,20 @@ def _number(body: dict, name: str, option: str, default):
         return integer(str(value))
     except Exception as e:  # argparse.ArgumentTypeError: the CLI's words
         raise RequestError(f"argument {option}: {e}", name) from None
+
+
+def check_defaults(defaults: dict, templates: Templates) -> None:
+    """The server's DraftRequest fields (`hybrid serve --steps`), checked as every request from the page will
+    check them (a DraftRequest of the first shipped template's example), before the model loads; a bad one is a
+    SamplingError in `hybrid draft`'s words."""
+    from hybrid.common.errors import SamplingError
+    from hybrid.draft.request import DraftRequest, RequestValueError, option_message
+
+    template = templates.get(templates.shipped()[0])
+    try:
+        DraftRequest.of(template, template.example, **defaults)
+    except RequestValueError as e:
+        raise SamplingError(option_message(e)) from None
 
 
 def draft_request(body, templates: Templates, max_n: int, defaults: dict | None = None) -> dict:

@@ -253,3 +253,16 @@ def test_the_cli_prints_the_library_fallback_note_once(small_cli, tmp_path, caps
     assert err.count("drafted from scratch: no clause library (no corpus here)") == 1
     note = json.loads((out / "drafts.json").read_text())["settings"]["precedent_note"]
     assert note.startswith("drafted from scratch: no clause library (no corpus here)")
+
+
+def test_the_servers_steps_are_checked_by_the_request_before_the_model_loads(capsys, monkeypatch):
+    from hybrid.cli.main import main
+
+    import uvicorn
+
+    loaded = []
+    monkeypatch.setattr(Drafter, "from_pretrained", classmethod(lambda cls, *a, **k: loaded.append(a)))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: loaded.append(app))
+    assert main(["serve", "--steps", "0"]) == 2 and loaded == []
+    line = "hybrid: error: argument --steps: must be an integer in [1, 65536], got 0."
+    assert capsys.readouterr().err.strip() == line
