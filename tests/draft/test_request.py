@@ -256,9 +256,9 @@ def test_the_cli_prints_the_library_fallback_note_once(small_cli, tmp_path, caps
 
 
 def test_the_servers_steps_are_checked_by_the_request_before_the_model_loads(capsys, monkeypatch):
-    from hybrid.cli.main import main
-
     import uvicorn
+
+    from hybrid.cli.main import main
 
     loaded = []
     monkeypatch.setattr(Drafter, "from_pretrained", classmethod(lambda cls, *a, **k: loaded.append(a)))
