@@ -107,7 +107,11 @@ def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), w
 
 _HEADING_ONLY = re.compile(rf"^\s*(?:\(?(?:[a-z]|[ivx]{{1,4}}|\d{{1,3}}(?:\.\d{{1,3}})*)[.)]\s*)*{RUN_IN_HEADING}\s*$")
 _GLUED_NUMBER = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d{1,2})+(?=[A-Z][a-z])")  # "4.1Product Prices." (a lost space)
+# a section number opening a sentence inside the clause ("... REPRESENTATION. 6.2 Warranty of Title.")
+_INNER_NUMBER = re.compile(r"(?:(?<=[.;:]\s)|(?<=[.;:]\n)|^)\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?=[A-Z(])", re.M)
+_GLUED_COMMA = re.compile(r"(?<=[A-Za-z]),(?=[A-Za-z])")  # "STATUTORY,INCLUDING": a lost space
 _CONTENT = re.compile(r"[a-z]{3,}")
+_ENUMERATOR = re.compile(r"^\s*(?:\d{1,3}(?:\.\d{1,3})+\s+|\(?(?:[a-z]|[ivx]{1,4}|\d{1,3}(?:\.\d{1,3})*)[.)]\s*)+")
 
 
 _VERBS = frozenset("shall will may must is are be has have means includes agrees".split())
@@ -116,7 +120,7 @@ _VERBS = frozenset("shall will may must is are be has have means includes agrees
 def _heading_like(sentence: str) -> bool:
     """A run-in heading standing as a sentence: title case ("(c) Quality Plans.") or a short phrase without a
     verb ("Fixtures and tooling.")."""
-    words = sentence.split()
+    words = _ENUMERATOR.sub("", sentence).split()  # "(c) Confidential information." is a heading too
     return bool(_HEADING_ONLY.match(sentence)) or (
         0 < len(words) <= 4 and sentence.rstrip().endswith(".") and words[0][:1].isupper()
         and not any(w.strip(".,;:").lower() in _VERBS for w in words)
@@ -137,21 +141,39 @@ def trim_headings(text: str) -> str:
 def drop_restated(text: str, frame: str, overlap: float = 0.6) -> str:
     """text without the sentences that restate `frame` (the template's sentence with the deal's facts, which
     opens the clause): "This Agreement shall be governed by the laws of Ohio." after the frame "This Agreement is
-    governed by ... the laws of the State of Ohio." One sentence always stays."""
+    governed by ... the laws of the State of Ohio." Where every sentence restates it, nothing stays ("": the
+    frame is the whole clause)."""
     if not frame:
         return text
     mine = set(_CONTENT.findall(frame.lower()))
     bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
     sentences = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
-    keep = []
-    for a, b in sentences:
-        theirs = set(_CONTENT.findall(text[a:b].lower()))
-        same = len(mine & theirs) / len(theirs) if theirs else 0.0
-        keep.append(same < overlap)
-    if all(keep) or not any(keep):
+
+    def same(x: str) -> float:  # the share of x's content words the frame writes
+        theirs = set(_CONTENT.findall(x.lower()))
+        return len(mine & theirs) / len(theirs) if theirs else 0.0
+
+    keep = [same(text[a:b]) < overlap for a, b in sentences]
+    if not any(keep):
+        return ""
+    out = "".join(_rest(text[a:b], same, overlap) if k else _layout(text[a:b]) for (a, b), k in zip(sentences, keep))
+    if out == text:
         return text
-    out = "".join(text[a:b] if k else _layout(text[a:b]) for (a, b), k in zip(sentences, keep))
     return re.sub(r"[ \t]{2,}", " ", re.sub(r"\n{3,}", "\n\n", out)).strip()
+
+
+_AND = re.compile(r"[,;]\s+and\s+")
+
+
+def _rest(sentence: str, same, overlap: float) -> str:
+    """sentence without a first part that restates the frame before ", and" ("This Agreement shall be governed
+    by the laws of Ohio, and the parties submit to ..." -> "The parties submit to ...")."""
+    m = _AND.search(sentence)
+    if not m or same(sentence[: m.start()]) < overlap or len(sentence[m.end() :].split()) < 4:
+        return sentence
+    lead = sentence[: len(sentence) - len(sentence.lstrip())]
+    rest = sentence[m.end() :]
+    return lead + rest[:1].upper() + rest[1:]
 
 
 def _layout(sentence: str) -> str:
@@ -162,9 +184,10 @@ def _layout(sentence: str) -> str:
 
 def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "") -> str:
     """What an edit keeps of an adapted precedent before any hole opens: section numbers glued to words out
-    ("4.1Product" -> "Product"), another deal's common-word terms in lower case (lower_common_names), the
-    sentences that still hold its facts taken out (drop_fact_sentences), and those that restate the clause's
-    frame sentence (drop_restated)."""
-    text = _GLUED_NUMBER.sub("", text)
+    ("4.1Product" -> "Product") or opening a sentence ("6.2 Warranty of Title." -> "Warranty of Title."), a
+    space after a comma glued to a word ("STATUTORY,INCLUDING"), another deal's common-word terms in lower case
+    (lower_common_names), the sentences that still hold its facts taken out (drop_fact_sentences), and those that
+    restate the clause's frame sentence (drop_restated)."""
+    text = _GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", _GLUED_NUMBER.sub("", text)))
     text = drop_fact_sentences(lower_common_names(text, deal, allowed, own_facts, words), deal, allowed, own_facts)
     return drop_restated(text, frame)

@@ -107,6 +107,9 @@ def test_a_cut_that_ends_on_a_heading_drops_it():
     assert trim_headings("Buyer shall pay every invoice. (c) Confidential Information.") == (
         "Buyer shall pay every invoice.")
     assert trim_headings("Buyer shall pay every invoice. Fixtures and tooling.") == "Buyer shall pay every invoice."
+    assert trim_headings("Buyer shall pay every invoice.\n\n(c) Confidential information.") == (
+        "Buyer shall pay every invoice.")
+    assert trim_headings("Buyer shall pay every invoice. 6.2 Warranty of Title.") == "Buyer shall pay every invoice."
     assert trim_headings("Buyer shall pay every invoice.") == "Buyer shall pay every invoice."
     assert trim_headings("Buyer shall pay. Supplier will ship.") == "Buyer shall pay. Supplier will ship."
 
@@ -118,7 +121,18 @@ def test_a_sentence_restating_the_frame_is_taken_out_and_glued_numbers_go():
     text = ("This Agreement shall be governed by and construed in accordance with the laws of the State of Ohio. "
             "The Parties submit to the courts of that state.")
     assert drop_restated(text, frame) == "The Parties submit to the courts of that state."
-    assert drop_restated("This Agreement shall be governed by the laws of Ohio.", frame) == (
-        "This Agreement shall be governed by the laws of Ohio.")  # one sentence always stays
+    # a precedent that says nothing but the frame leaves nothing: the frame is the whole clause
+    assert drop_restated("This Agreement shall be governed by the laws of Ohio.", frame) == ""
+    # a restating first part before ", and" goes, the rest stays
+    assert drop_restated("This Agreement shall be governed by and construed in accordance with the laws of the State "
+                         "of Ohio, and the parties submit to the courts of that state for every dispute.", frame) == (
+        "The parties submit to the courts of that state for every dispute.")
+    assert drop_restated("Each party waives a jury, and it shall pay all fees of counsel.", frame) == (
+        "Each party waives a jury, and it shall pay all fees of counsel.")
     out = settle_facts("4.1Buyer shall pay every invoice. Supplier will ship goods.", DEAL, ALLOWED, (), WORDS)
     assert out == "Buyer shall pay every invoice. Supplier will ship goods."
+    out = settle_facts("Buyer shall pay every invoice. 6.2 Supplier will ship goods,including spares.", DEAL, ALLOWED,
+                       (), WORDS)
+    assert out == "Buyer shall pay every invoice. Supplier will ship goods, including spares."
+    assert settle_facts("Buyer shall pay 1,000 units within 2.5 days.", DEAL, ALLOWED, (), WORDS) == (
+        "Buyer shall pay 1,000 units within 2.5 days.")
