@@ -344,12 +344,17 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
             return OTHER_DATE  # an expiry or a deadline of the source's deal is not the deal's effective date
         got = deal.value(marker)
         party = marker in _PARTY_SWAP  # a party's name or role; other facts stand as the deal writes them
-        return got.upper() if party and _in_capitals(m.string, m.start(), m.end()) else got
+        if party and _in_capitals(m.string, m.start(), m.end()):
+            return got.upper()
+        if got[:1].islower() and _SENTENCE_OPEN.search(m.string, 0, m.start()):  # "The agreed percentage ..."
+            return got[:1].upper() + got[1:]
+        return got
 
     return _MARKER_RE.sub(value, apply_roles(text, deal.roles))
 
 
 _CAPS_WORD = re.compile(r"[A-Za-z]{2,}")
+_SENTENCE_OPEN = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")  # where a marker opens a sentence
 
 
 def _in_capitals(text: str, start: int, end: int, k: int = 2) -> bool:

@@ -90,3 +90,10 @@ def test_a_fact_written_into_a_run_of_capitals_is_written_in_capitals():
         "Supplier shall deliver the goods to Buyer under the laws of Ohio.")
     assert adapt("the USD price [PARTY_B] pays", deal) == "the USD price Buyer pays"
     assert adapt("GOVERNED BY THE LAWS OF [LAW] ONLY", deal) == "GOVERNED BY THE LAWS OF Ohio ONLY"  # parties only
+
+
+def test_a_fallback_phrase_that_opens_a_sentence_is_capitalized():
+    deal = DealFacts(party_a="Supplier", party_b="Buyer")
+    assert adapt("Pay on time. [PERCENT] of the price is due.", deal).split(". ")[1][:1].isupper()
+    assert adapt("[PERCENT] of the price is due.", deal)[:1].isupper()
+    assert adapt("Buyer pays [PERCENT] of the price.", deal) == "Buyer pays the agreed percentage of the price."
