@@ -20,6 +20,8 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
+from hybrid.common.sentences import sentence_boundaries
+
 __all__ = [
     "FitScore",
     "fit",
@@ -219,6 +221,9 @@ def fit(
         quality -= 1.0
     if same_type:
         quality += 0.5
+    ends = sentence_boundaries(p.body)
+    if len(p.body[: ends[0] if ends else len(p.body)].split()) > room:
+        quality -= 2.0  # not even its first sentence fits the budget: the clause would stop mid-sentence
     if rank is not None:
         quality += 0.5 * max(0.0, 1 - rank / RANKED)
     raw = " ".join(getattr(p, "precedent", p).body.split()[: int(room) + 1])  # markers still in place

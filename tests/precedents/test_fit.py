@@ -124,3 +124,10 @@ def test_a_precedent_whose_parties_stand_the_wrong_way_round_is_flipped_or_loses
     flagged = _Adapted(p, deal)
     flagged.reversed = 1
     assert fit(flagged, "Payment", "payment", 64).total < fit(a, "Payment", "payment", 64).total
+
+
+def test_a_precedent_whose_first_sentence_overruns_the_budget_loses_fit():
+    long = "Supplier shall deliver " + "the goods and " * 60 + "the spares."
+    short = "Supplier shall deliver the goods. " * 4
+    assert fit(_p("a#1", "Delivery", long), "Delivery", "delivery", 64).quality < (
+        fit(_p("b#1", "Delivery", short), "Delivery", "delivery", 64).quality - 1.5)
