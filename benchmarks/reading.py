@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hybrid.common.options import set_threads  # noqa: E402
+from hybrid.common.sentences import ends_mid_sentence  # noqa: E402
 from hybrid.draft.consistency import reading_checks  # noqa: E402
 from hybrid.draft.provenance import word_redline  # noqa: E402
 from hybrid.fidelity.foreign_facts import draft_foreign_facts  # noqa: E402
@@ -88,6 +89,9 @@ def count(drafter, t, drafts, tot, examples):
                 tot["model_words"] += max(ins - frame, 0)
         for k in ("mid_sentence_endings", "dangling_references", "doubled_words", "words"):
             tot[k] += r[k]
+        for sec in d.sections:  # what a reader sees where a clause stops mid-sentence
+            if ends_mid_sentence(sec["body"]) and len(tot["mid_sentence_examples"]) < 20:
+                tot["mid_sentence_examples"].append(f"{t.id} {sec['heading']}: ...{sec['body'].rstrip()[-120:]}")
         tot["foreign_facts"] += len(ff)
         tot["sections"] += len(bodies)
         tot["drafts"] += 1
@@ -106,6 +110,7 @@ def summarize(tot: dict) -> dict:
         "seconds": round(tot["seconds"], 1),
         "seconds_per_draft_call": round(tot["seconds"] / max(tot["calls"], 1), 2),
         "examples": tot["examples"][:40],
+        "mid_sentence_examples": tot["mid_sentence_examples"],
     }
 
 
@@ -135,7 +140,10 @@ def main(argv=None):
         if args.templates
         else [*sorted(p.stem for p in TEMPLATES_DIR.glob("*.json")), str(USER_TEMPLATE)]
     )
-    totals = {a: {**dict.fromkeys(COUNTS, 0), "seconds": 0.0, "calls": 0, "examples": []} for a in arms}
+    totals = {
+        a: {**dict.fromkeys(COUNTS, 0), "seconds": 0.0, "calls": 0, "examples": [], "mid_sentence_examples": []}
+        for a in arms
+    }
     warm = load_template(ids[0])
     drafter.draft(warm, warm.example, n=1, seed=0)  # untimed: loading the library and the model is no arm's cost
     for tid in ids:

@@ -342,6 +342,27 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
         marker = _PARTY_SWAP.get(m.group(0), m.group(0)) if swap else m.group(0)
         if marker == "[DATE]" and not _START_DATE.search(m.string, 0, m.start()):
             return OTHER_DATE  # an expiry or a deadline of the source's deal is not the deal's effective date
-        return deal.value(marker)
+        got = deal.value(marker)
+        party = marker in _PARTY_SWAP  # a party's name or role; other facts stand as the deal writes them
+        if party and _in_capitals(m.string, m.start(), m.end()):
+            return got.upper()
+        if got[:1].islower() and _SENTENCE_OPEN.search(m.string, 0, m.start()):  # "The agreed percentage ..."
+            return got[:1].upper() + got[1:]
+        return got
 
     return _MARKER_RE.sub(value, apply_roles(text, deal.roles))
+
+
+_CAPS_WORD = re.compile(r"[A-Za-z]{2,}")
+_SENTENCE_OPEN = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")  # where a marker opens a sentence
+
+
+def _in_capitals(text: str, start: int, end: int, k: int = 2) -> bool:
+    """Whether text[start:end] stands in a run of capitals ("DISCLAIM ... [PARTY_A] AND ITS SUPPLIERS"): the k
+    words before and the k after it (markers aside) all in capitals, at least k of them. A fact written there in
+    capitals reads as the clause does ("SUPPLIER AND ALL SUPPLIER'S SUPPLIERS", not "Supplier AND ALL ..."); adapt
+    writes only the parties so (the deal's other facts are checked as the deal writes them)."""
+    before = _CAPS_WORD.findall(_MARKER_RE.sub(" ", text[max(0, start - 80) : start]))[-k:]
+    after = _CAPS_WORD.findall(_MARKER_RE.sub(" ", text[end : end + 80]))[:k]
+    near = before + after
+    return len(near) >= k and all(w.isupper() for w in near)

@@ -141,10 +141,16 @@ def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = (), extra_
             continue
         if f.kind == "number" and set(_number_values(f.text)) <= bare:
             continue
-        if f.kind == "name" and all(_base(w) in vocab for w in re.findall(_WORD_RE, f.text) if _is_name_word(w)):
+        words = [w for w in re.findall(_WORD_RE, f.text) if _is_name_word(w)] if f.kind == "name" else ()
+        if f.kind == "name" and all(_in_vocab(_base(w), vocab) for w in words):
             continue
         out.append(f)
     return out
+
+
+def _in_vocab(word: str, vocab) -> bool:
+    """word, or the singular it is the plural of ("franchisees" beside the deal's "Franchisee"), is in vocab."""
+    return word in vocab or (word.endswith("s") and (word[:-1] in vocab or word.endswith("es") and word[:-2] in vocab))
 
 
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,6}(?![\w-])")

@@ -20,6 +20,8 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
+from hybrid.common.sentences import sentence_boundaries
+
 __all__ = [
     "FitScore",
     "fit",
@@ -32,6 +34,8 @@ __all__ = [
     "topic_words",
     "common_words",
     "topic_counter",
+    "doc_type_vocabulary",
+    "reversed_roles",
 ]
 
 STANDARD_SOURCES = frozenset({"commonpaper", "bonterms"})  # standard agreements written to be reused
@@ -128,12 +132,54 @@ def common_words(library, min_count: int = 5, ratio: float = 0.25) -> frozenset[
     return found
 
 
-def topic_counter(library, deal_text: str):
-    """text -> how many of its words are another deal's topic (topic_words the deal's own text does not write)."""
+VOCABULARY_MIN = 100  # clauses the template's doc types need in the library for their vocabulary to judge by
+_VOCAB: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> {doc types: vocabulary}
+
+
+def doc_type_vocabulary(library, doc_types) -> frozenset[str] | None:
+    """The lower-case words the library's clauses of `doc_types` write (None when they hold fewer than
+    VOCABULARY_MIN clauses): a word outside it ("cooperator", "golfers" in a supply agreement's clause) shows a
+    clause written for another kind of deal, even where the word is common elsewhere ("channel", "estate")."""
+    from hybrid.precedents.library import _MARKER_RE, letter_words
+
+    key = frozenset(d.upper() for d in doc_types)
+    cache = _VOCAB.setdefault(library, {})
+    if key not in cache:
+        mine = [p for p in library.precedents if p.doc_type.upper() in key]
+        words = set()
+        for p in mine:
+            words.update(letter_words(_MARKER_RE.sub(" ", p.body)))
+        cache[key] = frozenset(words) if len(mine) >= VOCABULARY_MIN else None
+    return cache[key]
+
+
+def topic_counter(library, deal_text: str, doc_types=()):
+    """text -> how many of its words are another deal's topic: topic_words, or words the clauses of the
+    template's doc types never write (doc_type_vocabulary), that the deal's own text does not write."""
     from hybrid.precedents.library import letter_words
 
-    words = topic_words(library) - set(letter_words(deal_text))
-    return lambda text: sum(w in words for w in letter_words(text))
+    deal = set(letter_words(deal_text))
+    words = topic_words(library) - deal
+    vocab = doc_type_vocabulary(library, doc_types) if doc_types else None
+    if vocab is None:
+        return lambda text: sum(w in words for w in letter_words(text))
+    return lambda text: sum(w in words or (w not in vocab and w not in deal) for w in letter_words(text))
+
+
+_PAYS = r"(?:shall|will|must|agrees? to|is to)\s+(?:promptly\s+|also\s+)?(?:pay|remit)\b"
+_BILLS = r"(?:shall|will|may)\s+(?:promptly\s+)?invoice\b"
+
+
+def reversed_roles(text: str, provider: str, customer: str) -> int:
+    """How much more often `text` has the provider pay and the customer bill than the other way round (0 when not):
+    a precedent whose parties the adaptation set the wrong way ("Buyer shall invoice Supplier ... Supplier shall
+    pay each invoice"; "Lessor agrees to pay Lessee the rent"). provider, customer: the deal's role words."""
+    if not provider or not customer:
+        return 0
+    count = lambda who, what: len(re.findall(rf"\b(?:the\s+)?{re.escape(who)}\s+{what}", text))  # noqa: E731
+    wrong = count(provider, _PAYS) + count(customer, _BILLS)
+    right = count(customer, _PAYS) + count(provider, _BILLS)
+    return max(0, wrong - right)
 
 
 @dataclass(frozen=True)
@@ -175,6 +221,9 @@ def fit(
         quality -= 1.0
     if same_type:
         quality += 0.5
+    ends = sentence_boundaries(p.body)
+    if len(p.body[: ends[0] if ends else len(p.body)].split()) > room:
+        quality -= 2.0  # not even its first sentence fits the budget: the clause would stop mid-sentence
     if rank is not None:
         quality += 0.5 * max(0.0, 1 - rank / RANKED)
     raw = " ".join(getattr(p, "precedent", p).body.split()[: int(room) + 1])  # markers still in place
@@ -185,6 +234,7 @@ def fit(
     )
     length = min(abs(words - room) / room, 1.0) if words > room else max(0.0, 1 - words / (0.4 * room))
     topical = 100 * topic(body) / max(len(body.split()), 1) if topic is not None else 0.0
+    quality -= 2.0 * min(getattr(p, "reversed", 0), 2)  # its parties stand the wrong way round (reversed_roles)
     total = 2.0 * overlap + quality - 0.25 * min(specific, 8.0) - 0.5 * length - 0.25 * min(topical, TOPIC_CAP)
     return FitScore(overlap, quality, specific, length, total, topical)
 

@@ -22,15 +22,21 @@ from hybrid.precedents.start import _fact_spans, _overlaps
 
 __all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "drop_restated", "trim_headings", "KEEP_SHARE"]
 
-KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words
+KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words ...
+DENSE_HOLES, DENSE_WORDS = 3, 8  # ... except of sentences with this many holes, or one hole per this many words
 
 
-def drop_fact_sentences(text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE) -> str:
+def drop_fact_sentences(
+    text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE, may_empty: bool = False
+) -> str:
     """text without the sentences that hold a fact the deal does not state (the runs start_tokens would mask:
     another deal's names, figures, redactions, acronyms), most holes per word first, as long as at least
     `keep_share` of its words and one sentence remain; the holes left are rewritten by the filler. A sentence
     taken out reads as a lawyer's deletion; a hole the small model rewrites reads as damage ("(each a. ...
-    Business).)." where the precedent said "Facility Addendum"). Paragraph breaks are kept."""
+    Business).)." where the precedent said "Facility Addendum"). A sentence dense with holes (DENSE_HOLES of
+    them, or one per DENSE_WORDS words: a payment schedule of another deal's sums and dates) goes whatever share
+    is left, the last one too where may_empty (the clause's frame sentence stands before it); "" is then returned.
+    Paragraph breaks are kept."""
     keep, drop = _fact_spans(text, deal, allowed, own_facts)
     drop = [(a, b) for a, b in drop if not _overlaps(a, b, keep)]
     if not drop:
@@ -38,12 +44,19 @@ def drop_fact_sentences(text: str, deal: DealFacts, allowed: str, own_facts=(), 
     bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
     sentences = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
     total = len(text.split())
-    holes = {(a, b): sum(1 for x, y in drop if x < b and a < y) for a, b in sentences}
+    runs = []  # the holes: drop spans with only spaces between them are one ("Zanzibar Quux Holdings")
+    for x, y in sorted(drop):
+        if runs and not text[runs[-1][1] : x].strip():
+            runs[-1] = (runs[-1][0], max(runs[-1][1], y))
+        else:
+            runs.append((x, y))
+    holes = {(a, b): sum(1 for x, y in runs if x < b and a < y) for a, b in sentences}
     bad = sorted((s for s in sentences if holes[s]), key=lambda s: -holes[s] / max(len(text[s[0] : s[1]].split()), 1))
     cut, left, n_left = set(), total, len(sentences)
     for a, b in bad:
         words = len(text[a:b].split())
-        if n_left <= 1 or left - words < keep_share * total:
+        dense = holes[(a, b)] >= DENSE_HOLES or holes[(a, b)] * DENSE_WORDS >= words
+        if n_left <= 1 and not (dense and may_empty) or left - words < keep_share * total and not dense:
             continue
         cut.add((a, b))
         left, n_left = left - words, n_left - 1
@@ -107,7 +120,11 @@ def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), w
 
 _HEADING_ONLY = re.compile(rf"^\s*(?:\(?(?:[a-z]|[ivx]{{1,4}}|\d{{1,3}}(?:\.\d{{1,3}})*)[.)]\s*)*{RUN_IN_HEADING}\s*$")
 _GLUED_NUMBER = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d{1,2})+(?=[A-Z][a-z])")  # "4.1Product Prices." (a lost space)
+# a section number opening a sentence inside the clause ("... REPRESENTATION. 6.2 Warranty of Title.")
+_INNER_NUMBER = re.compile(r"(?:(?<=[.;:]\s)|(?<=[.;:]\n)|^)\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?=[A-Z(])", re.M)
+_GLUED_COMMA = re.compile(r"(?<=[A-Za-z]),(?=[A-Za-z])")  # "STATUTORY,INCLUDING": a lost space
 _CONTENT = re.compile(r"[a-z]{3,}")
+_ENUMERATOR = re.compile(r"^\s*(?:\d{1,3}(?:\.\d{1,3})+\s+|\(?(?:[a-z]|[ivx]{1,4}|\d{1,3}(?:\.\d{1,3})*)[.)]\s*)+")
 
 
 _VERBS = frozenset("shall will may must is are be has have means includes agrees".split())
@@ -116,7 +133,7 @@ _VERBS = frozenset("shall will may must is are be has have means includes agrees
 def _heading_like(sentence: str) -> bool:
     """A run-in heading standing as a sentence: title case ("(c) Quality Plans.") or a short phrase without a
     verb ("Fixtures and tooling.")."""
-    words = sentence.split()
+    words = _ENUMERATOR.sub("", sentence).split()  # "(c) Confidential information." is a heading too
     return bool(_HEADING_ONLY.match(sentence)) or (
         0 < len(words) <= 4 and sentence.rstrip().endswith(".") and words[0][:1].isupper()
         and not any(w.strip(".,;:").lower() in _VERBS for w in words)
@@ -137,21 +154,50 @@ def trim_headings(text: str) -> str:
 def drop_restated(text: str, frame: str, overlap: float = 0.6) -> str:
     """text without the sentences that restate `frame` (the template's sentence with the deal's facts, which
     opens the clause): "This Agreement shall be governed by the laws of Ohio." after the frame "This Agreement is
-    governed by ... the laws of the State of Ohio." One sentence always stays."""
+    governed by ... the laws of the State of Ohio." Where every sentence restates it, nothing stays ("": the
+    frame is the whole clause)."""
     if not frame:
         return text
     mine = set(_CONTENT.findall(frame.lower()))
     bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
     sentences = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
-    keep = []
-    for a, b in sentences:
-        theirs = set(_CONTENT.findall(text[a:b].lower()))
-        same = len(mine & theirs) / len(theirs) if theirs else 0.0
-        keep.append(same < overlap)
-    if all(keep) or not any(keep):
+
+    def same(x: str) -> float:  # the share of x's content words the frame writes
+        theirs = set(_CONTENT.findall(x.lower()))
+        return len(mine & theirs) / len(theirs) if theirs else 0.0
+
+    def covers(x: str) -> float:  # the share of the frame's content words x writes
+        return len(mine & set(_CONTENT.findall(x.lower()))) / len(mine) if mine else 0.0
+
+    keep = [same(text[a:b]) < overlap for a, b in sentences]
+    if not any(keep):
+        return ""
+    out = "".join(
+        _rest(text[a:b], same, covers, overlap) if k else _layout(text[a:b]) for (a, b), k in zip(sentences, keep)
+    )
+    if out == text:
         return text
-    out = "".join(text[a:b] if k else _layout(text[a:b]) for (a, b), k in zip(sentences, keep))
     return re.sub(r"[ \t]{2,}", " ", re.sub(r"\n{3,}", "\n\n", out)).strip()
+
+
+_AND = re.compile(r"[,;]\s+and\s+")
+
+
+COVER = 0.8  # a first part holding this share of the frame's content words restates it
+
+
+def _rest(sentence: str, same, covers, overlap: float) -> str:
+    """sentence without a first part that restates the frame before ", and" ("This Agreement shall be governed
+    by the laws of Ohio, and the parties submit to ..." -> "The parties submit to ...")."""
+    m = _AND.search(sentence)
+    if not m or len(sentence[m.end() :].split()) < 4:
+        return sentence
+    head = sentence[: m.start()]
+    if same(head) < overlap and covers(head) < COVER:
+        return sentence
+    lead = sentence[: len(sentence) - len(sentence.lstrip())]
+    rest = sentence[m.end() :]
+    return lead + rest[:1].upper() + rest[1:]
 
 
 def _layout(sentence: str) -> str:
@@ -162,9 +208,11 @@ def _layout(sentence: str) -> str:
 
 def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "") -> str:
     """What an edit keeps of an adapted precedent before any hole opens: section numbers glued to words out
-    ("4.1Product" -> "Product"), another deal's common-word terms in lower case (lower_common_names), the
-    sentences that still hold its facts taken out (drop_fact_sentences), and those that restate the clause's
-    frame sentence (drop_restated)."""
-    text = _GLUED_NUMBER.sub("", text)
-    text = drop_fact_sentences(lower_common_names(text, deal, allowed, own_facts, words), deal, allowed, own_facts)
-    return drop_restated(text, frame)
+    ("4.1Product" -> "Product") or opening a sentence ("6.2 Warranty of Title." -> "Warranty of Title."), a
+    space after a comma glued to a word ("STATUTORY,INCLUDING"), another deal's common-word terms in lower case
+    (lower_common_names), the sentences that still hold its facts taken out (drop_fact_sentences), and those that
+    restate the clause's frame sentence (drop_restated)."""
+    text = _GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", _GLUED_NUMBER.sub("", text)))
+    lowered = lower_common_names(text, deal, allowed, own_facts, words)
+    text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame))
+    return drop_restated(text, frame) if text else ""

@@ -235,7 +235,8 @@ def starts_from_draws(
     the facts span s adapts to (None: `deal` everywhere). facts_of(p): a precedent's own facts (None: p.facts;
     hybrid.skeleton.from_precedents.source_facts adds those of its whole source contract). lower: the words another
     deal's terms may be written in lower case with (hybrid.precedents.fit.common_words; None: none are); frames[s]:
-    the frame sentence that opens span s (its restatements are taken out; None: no frames)."""
+    the frame sentence that opens span s (its restatements are taken out, and where the precedent says nothing
+    else the span ends after the frame; None: no frames)."""
     rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
     facts_of = facts_of or (lambda p: p.facts)
     facts = [[facts_of(p) if p else () for p in d] for d in draws]
@@ -252,6 +253,7 @@ def starts_from_draws(
         ]
         for d, fs in zip(draws, facts)
     ]
+    frame_only = {(v, s) for v, row in enumerate(texts) for s, x in enumerate(row) if x == "" and frames[s]}
     start = precedent_starts(
         tokenizer,
         texts,
@@ -264,4 +266,6 @@ def starts_from_draws(
         facts,
         words=words,
     )
+    for v, s in frame_only:  # the precedent only restated the frame: the clause ends after it
+        start[v][s] = SpanStart([], ends=True)
     return start, list(dict.fromkeys(f for row in facts for fs in row for f in fs))

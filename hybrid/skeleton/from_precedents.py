@@ -23,14 +23,14 @@ precedent with it; the skeleton cache stays exact (skeleton tokens never see spa
 
 import re
 import weakref
-from dataclasses import replace
+from dataclasses import is_dataclass, replace
 
 from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.data.roles import deal_roles, family_of
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
-from hybrid.precedents.fit import STANDARD_SOURCES, choose, common_words, topic_counter
+from hybrid.precedents.fit import STANDARD_SOURCES, choose, common_words, reversed_roles, topic_counter
 from hybrid.precedents.start import fact_holes
 
 __all__ = [
@@ -142,7 +142,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     doc_types = [template.doc_type, *template.grounding.get("doc_types", [])]
     deal = deal_from_template(template, values)
     holes = lambda text: fact_holes(text, deal, skeleton.deal_text)  # noqa: E731
-    topic = topic_counter(library, skeleton.deal_text)
+    topic = topic_counter(library, skeleton.deal_text, doc_types)
     chosen = []
     for s in skeleton.spans:
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
@@ -201,11 +201,27 @@ def _candidates(library, clause: str, query: str, doc_types) -> tuple[list, dict
     return out, {p.id: r for r, p in enumerate(ranked)}
 
 
+_PARTY_MARKER = re.compile(r"\[PARTY_([AB])\]")
+
+
+def _flip_parties(body: str) -> str:
+    """A normalized body with its two parties' markers exchanged."""
+    return _PARTY_MARKER.sub(lambda m: "[PARTY_B]" if m.group(1) == "A" else "[PARTY_A]", body)
+
+
 class _Adapted:
     """A precedent as fit() reads it: its body with the deal's facts in place (what the edit starts from)."""
 
     def __init__(self, precedent, deal):
         self.precedent, self.body = precedent, precedent.adapted(deal)
+        sides = dict(zip(deal.sides, (deal.value("[PARTY_A]"), deal.value("[PARTY_B]")))) if deal.sides else {}
+        roles = sides.get("provider", ""), sides.get("customer", "")
+        self.reversed = reversed_roles(self.body, *roles)
+        if self.reversed and is_dataclass(precedent):  # its parties the other way round: the flipped one is edited
+            flipped = replace(precedent, body=_flip_parties(precedent.body))
+            body = flipped.adapted(deal)
+            if not reversed_roles(body, *roles):
+                self.precedent, self.body, self.reversed = flipped, body, 0
 
     def __getattr__(self, name):
         return getattr(self.precedent, name)

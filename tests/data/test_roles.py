@@ -77,3 +77,23 @@ def test_company_takes_the_side_its_counterpart_leaves_open():
     assert apply_roles("Company shall pay Vendor and Customer.", supply) == "Company shall pay Supplier and Buyer."
     assert apply_roles("Company shall sell.", supply) == "Company shall sell."  # no counterpart: no side
     assert apply_roles("Company and Recipient", deal_roles(None, None, ["Agreement"])) == "Company and Recipient"
+
+
+def test_a_fact_written_into_a_run_of_capitals_is_written_in_capitals():
+    deal = DealFacts(party_a="Supplier", party_b="Buyer", law="Ohio")
+    assert adapt("[PARTY_A] AND ALL [PARTY_A] SUPPLIERS DISCLAIM ALL WARRANTIES", deal) == (
+        "SUPPLIER AND ALL SUPPLIER SUPPLIERS DISCLAIM ALL WARRANTIES")
+    assert adapt("THE SERVICES WILL MEET [PARTY_B]'S OR END USER REQUIREMENTS", deal) == (
+        "THE SERVICES WILL MEET BUYER'S OR END USER REQUIREMENTS")
+    # in ordinary text, or beside a lone acronym, the fact stands as the deal writes it
+    assert adapt("[PARTY_A] shall deliver the goods to [PARTY_B] under the laws of [LAW].", deal) == (
+        "Supplier shall deliver the goods to Buyer under the laws of Ohio.")
+    assert adapt("the USD price [PARTY_B] pays", deal) == "the USD price Buyer pays"
+    assert adapt("GOVERNED BY THE LAWS OF [LAW] ONLY", deal) == "GOVERNED BY THE LAWS OF Ohio ONLY"  # parties only
+
+
+def test_a_fallback_phrase_that_opens_a_sentence_is_capitalized():
+    deal = DealFacts(party_a="Supplier", party_b="Buyer")
+    assert adapt("Pay on time. [PERCENT] of the price is due.", deal).split(". ")[1][:1].isupper()
+    assert adapt("[PERCENT] of the price is due.", deal)[:1].isupper()
+    assert adapt("Buyer pays [PERCENT] of the price.", deal) == "Buyer pays the agreed percentage of the price."

@@ -368,3 +368,14 @@ def test_boilerplate_defined_terms_are_generic_words_and_a_name_beside_them_is_n
     found = [f["text"] for f in foreign_facts(text, "Acme Robotics, Inc. and Borealis Analytics LLC")]
     assert found == ["Zebulon Authority"]
     assert "Governmental Authority" in BOILERPLATE_TERMS
+
+
+def test_the_plural_of_a_deal_word_is_not_foreign_but_another_name_still_is():
+    from hybrid.fidelity.foreign_facts import foreign_facts
+
+    t = load_template("franchise")
+    allowed = allowed_text(t, t.example)
+    text = "The Franchisor may grant rights to other Franchisees outside the Territory."
+    assert foreign_facts(text, allowed, party_names()) == []
+    found = foreign_facts("The Franchisor may sell to Zorblax Holdings in the Territory.", allowed, party_names())
+    assert [f.text for f in found if f.kind == "name"]

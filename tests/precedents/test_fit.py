@@ -68,3 +68,66 @@ def test_variants_differ_by_source_where_good_ones_exist():
 
 def test_heading_words_are_stemmed_content_words():
     assert heading_words("Term of the Agreements") == {"term", "agreement"}
+
+
+class _Library:  # what topic_counter reads of a library (weak-referenced for its caches)
+    def __init__(self, precedents):
+        self.precedents = precedents
+
+
+def test_a_clause_in_words_the_templates_doc_type_never_writes_loses_fit():
+    from hybrid.precedents import fit as fit_module
+    from hybrid.precedents.fit import topic_counter
+
+    supply = [_p(f"s{i}#1", "Supply", "Supplier shall deliver the goods to Buyer each month under the channel plan.")
+              for i in range(3)]
+    other = [_p(f"o{i}#1", "Exclusivity", "Buyer is the exclusive cooperator of the real estate channel.",
+                doc_type="COOPERATION AGREEMENT") for i in range(3)]
+    lib = _Library(supply + other)
+    text = "Buyer is the exclusive cooperator of the real estate channel."
+    old, fit_module.VOCABULARY_MIN = fit_module.VOCABULARY_MIN, 3
+    try:
+        by_type = topic_counter(lib, "Keystone supplies containers.", ["SUPPLY AGREEMENT"])
+        assert by_type(text) == 6  # is, exclusive, cooperator, of, real, estate: the supply clauses never write them
+        assert by_type("Supplier shall deliver the goods to Buyer.") == 0
+        deal = "is of real estate cooperator exclusive"  # words the deal writes count for nothing
+        assert topic_counter(lib, deal, ["SUPPLY AGREEMENT"])(text) == 0
+        # too few clauses of the doc type to judge by: only the library's rare words count
+        fit_module.VOCABULARY_MIN = 10
+        fit_module._VOCAB.clear()
+        assert topic_counter(lib, "", ["SUPPLY AGREEMENT"])(text) == topic_counter(lib, "")(text)
+    finally:
+        fit_module.VOCABULARY_MIN = old
+        fit_module._VOCAB.clear()
+    f = fit(other[0], "Exclusivity", "exclusivity", 64, topic=lambda t: 6)
+    g = fit(other[0], "Exclusivity", "exclusivity", 64, topic=lambda t: 0)
+    assert f.total < g.total and f.topic > 0
+
+
+def test_a_precedent_whose_parties_stand_the_wrong_way_round_is_flipped_or_loses_fit():
+    from hybrid.data.facts import DealFacts
+    from hybrid.precedents.fit import reversed_roles
+    from hybrid.skeleton.from_precedents import _Adapted
+
+    assert reversed_roles("Buyer shall invoice Supplier. Supplier shall pay each invoice.", "Supplier", "Buyer") == 2
+    assert reversed_roles("Supplier shall invoice Buyer. The Buyer shall pay each invoice.", "Supplier", "Buyer") == 0
+    assert reversed_roles("Lessor agrees to pay Lessee the rent.", "Lessor", "Lessee") == 1
+    assert reversed_roles("Buyer shall pay.", "", "Buyer") == 0
+    deal = DealFacts(party_a="Supplier", party_b="Buyer", sides=("provider", "customer"))
+    p = _p("x#1", "Payment", "[PARTY_B] shall invoice [PARTY_A] monthly and [PARTY_A] shall pay each invoice.")
+    a = _Adapted(p, deal)
+    assert a.body == "Supplier shall invoice Buyer monthly and Buyer shall pay each invoice." and a.reversed == 0
+    assert a.precedent.id == p.id and a.precedent.body.startswith("[PARTY_A] shall invoice")
+    right = _Adapted(_p("y#1", "Payment", "[PARTY_B] shall pay each invoice of [PARTY_A]."), deal)
+    assert right.precedent.body == "[PARTY_B] shall pay each invoice of [PARTY_A]."
+    # fit reads the flag: a precedent left reversed loses to the same text the right way round
+    flagged = _Adapted(p, deal)
+    flagged.reversed = 1
+    assert fit(flagged, "Payment", "payment", 64).total < fit(a, "Payment", "payment", 64).total
+
+
+def test_a_precedent_whose_first_sentence_overruns_the_budget_loses_fit():
+    long = "Supplier shall deliver " + "the goods and " * 60 + "the spares."
+    short = "Supplier shall deliver the goods. " * 4
+    assert fit(_p("a#1", "Delivery", long), "Delivery", "delivery", 64).quality < (
+        fit(_p("b#1", "Delivery", short), "Delivery", "delivery", 64).quality - 1.5)

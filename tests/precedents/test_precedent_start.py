@@ -214,6 +214,25 @@ def test_a_start_that_holds_its_whole_precedent_ends_the_span_where_it_ends(live
     cut = fill(wordy, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0),
                start=[[SpanStart(ids, ends=False), []]], config=cfg)
     assert cut[0].tokens[0][: len(ids)] == ids and len(cut[0].tokens[0]) > len(ids)
+    # an empty start that ends (the precedent only restated the frame): nothing at all is written
+    empty = fill(wordy, tokenizer, sk, n=1, steps=8, seed=1, params=SamplingParams(temperature=1.0),
+                 start=[[SpanStart([], ends=True), []]], config=cfg)
+    assert empty[0].tokens[0] == []
+
+
+def test_a_precedent_that_only_restates_the_frame_leaves_the_frame_alone(tokenizer):
+    from types import SimpleNamespace
+
+    from hybrid.precedents.start import SpanStart, starts_from_draws
+
+    frame = "This Agreement is governed by and construed in accordance with the laws of the State of Ohio."
+    p = SimpleNamespace(facts=(), adapted=lambda deal: "This Agreement shall be governed by the laws of Ohio.")
+    q = SimpleNamespace(facts=(), adapted=lambda deal: "Each party submits to the courts of Ohio for all disputes.")
+    start, _ = starts_from_draws(tokenizer, [[p], [q]], DEAL, ALLOWED, 0.0, 1, [40], frames=[frame])
+    assert isinstance(start[0][0], SpanStart) and list(start[0][0]) == [] and start[0][0].ends
+    assert len(start[1][0]) > 0  # a precedent that says more is edited as usual
+    start, _ = starts_from_draws(tokenizer, [[p]], DEAL, ALLOWED, 0.0, 1, [40])  # no frame: kept
+    assert len(start[0][0]) > 0
 
 
 def test_start_tokens_record_the_precedents_word_under_each_noised_hole_and_none_under_a_foreign_fact(tokenizer):

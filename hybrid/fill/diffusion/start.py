@@ -69,7 +69,7 @@ def apply_start(run, start) -> None:
         v, page = m % run.n, m // run.n
         for s in lay.pages[page].spans:
             ids = start[v][s]
-            if not ids:
+            if not ids and not getattr(ids, "ends", False):  # an empty start that ends: the span ends at once
                 continue
             mine = ((run.span[m] == s) & run.valid[m]).nonzero().flatten()
             if getattr(ids, "spaced", None) is not None and len(mine) and bool(run.locked[m, mine[0]]):
