@@ -60,6 +60,7 @@ class System:
     model: str | None = None  # the model it drafts with; None = --checkpoint (the drafting model)
     costly: bool = False  # runs on the first --max-docs documents only (slow on CPU)
     start: float = 1.0  # precedent start noise (hybrid.precedents.start; 1 = off: spans start masked)
+    filler: str | None = None  # "draft" systems: the request's --filler (None = the request's default)
 
 
 def _table() -> dict[str, System]:
@@ -124,6 +125,40 @@ def _table() -> dict[str, System]:
             0.0,
             "zero-shot autoregressive fill with pretrained SmolLM2-135M, no precedents",
             model="smollm2-135m",
+            costly=True,
+        ),
+        # issue 27's writers: `hybrid draft`'s default path (Drafter.draft) on another model, editing the same
+        # precedent starts; costly, so on --max-docs documents like smollm2-ar
+        System(
+            "smollm2-edit-ar",
+            "draft",
+            None,
+            None,
+            "`hybrid draft --model smollm2-135m --filler ar-batched`: the default path, the batched KV-cached AR "
+            "editor on pretrained SmolLM2-135M zero-shot",
+            model="smollm2-135m",
+            costly=True,
+            filler="ar-batched",
+        ),
+        System(
+            "lora-edit-ar",
+            "draft",
+            None,
+            None,
+            "`hybrid draft --model smollm2-135m-legal-lora --filler ar-batched`: the default path, the AR editor on "
+            "the shipped LoRA adaptation of SmolLM2-135M",
+            model="smollm2-135m-legal-lora",
+            costly=True,
+            filler="ar-batched",
+        ),
+        System(
+            "lora-edit",
+            "draft",
+            None,
+            None,
+            "`hybrid draft --model smollm2-135m-legal-lora`: the default path, the diffusion editor (the adapted "
+            "model's shift) on the shipped LoRA adaptation of SmolLM2-135M",
+            model="smollm2-135m-legal-lora",
             costly=True,
         ),
         System(
@@ -288,7 +323,7 @@ class Engine:
 
         self.model, self.tokenizer = model, tokenizer
         self.record = record or {}  # the drafting checkpoint's training record (the reranker's window)
-        self._drafter = None
+        self._drafters: dict = {}  # model spec (None: the drafting model) -> its Drafter
         self.device = torch.device(device)
         self.params = params or SamplingParams(**EVAL_SAMPLING)
         self.fill_config = fill_config
@@ -296,6 +331,7 @@ class Engine:
         self._planner = None
         self._library = None
         self._models: dict[str, tuple] = {}
+        self._records: dict[str, dict] = {}  # model spec -> its training record (the reranker's window)
         self._last_draft = None  # (key, _default_drafts result) of the last document drafted
 
     def library(self):
@@ -312,8 +348,9 @@ class Engine:
         if system.model not in self._models:
             from hybrid.model.resolve import resolve
 
-            m, tok, _ = resolve(system.model)
+            m, tok, record = resolve(system.model)
             self._models[system.model] = (m.to(self.device).eval(), tok)
+            self._records[system.model] = record or {}
         return self._models[system.model]
 
     def _autocast(self):
@@ -382,21 +419,26 @@ class Engine:
             self._planner = Planner(self.model, self.tokenizer)
         return self._planner
 
-    def drafter(self):
-        """The Drafter `hybrid draft` would build on the drafting model (its library this engine's)."""
-        if self._drafter is None:
+    def drafter(self, system: System | None = None):
+        """The Drafter `hybrid draft` would build on the system's model (None: the drafting model; its library
+        this engine's), built once per model."""
+        spec = system.model if system is not None else None
+        if spec not in self._drafters:
             from hybrid.draft.drafter import Drafter
 
-            self._drafter = Drafter(self.model, self.tokenizer, fill_config=self.fill_config, record=self.record,
-                                    library=self.library())
-        return self._drafter
+            model, tok = self.model_for(system) if system is not None else (self.model, self.tokenizer)
+            record = self.record if spec is None else self._records.get(spec, {})
+            self._drafters[spec] = Drafter(model, tok, fill_config=self.fill_config, record=record,
+                                           library=self.library())
+        return self._drafters[spec]
 
-    def _default_drafts(self, doc, n: int, seed: int):
+    def _default_drafts(self, doc, n: int, seed: int, system: System | None = None):
         """(template, fields, variants in batch order, seconds) of `hybrid draft TEMPLATE --fields ... -n n --seed
         seed` on the document's deal: Drafter.draft with every default; the last call is kept, so `hybrid` and
         `pasting` of one document share it (a draft is deterministic per seed). A TemplateError or SamplingError
         comes back as the reason string in place of the variants."""
-        key = (id(doc), getattr(doc, "doc_id", None), n, seed)
+        model, filler = (system.model, system.filler) if system is not None else (None, None)
+        key = (id(doc), getattr(doc, "doc_id", None), n, seed, model, filler)
         if self._last_draft is not None and self._last_draft[0] == key:
             return self._last_draft[1]
         template = template_for(doc.doc_type)
@@ -409,8 +451,9 @@ class Engine:
         t0 = time.perf_counter()
         try:
             with self._autocast():
-                request = DraftRequest.of(template, fields, n=n, seed=seed)  # `hybrid draft`'s request, every default
-                drafts = sorted(self.drafter().draft(request), key=lambda d: d.variant)
+                # `hybrid draft`'s request, every default (a writer system: its --filler)
+                request = DraftRequest.of(template, fields, n=n, seed=seed, **({"filler": filler} if filler else {}))
+                drafts = sorted(self.drafter(system).draft(request), key=lambda d: d.variant)
         except (TemplateError, SamplingError) as e:
             drafts = f"drafting failed: {e}"
         self._sync()
@@ -418,14 +461,15 @@ class Engine:
         self._last_draft = (key, out)
         return out
 
-    def _draft(self, doc, n: int, seed: int, paste: bool = False) -> Drafts:
+    def _draft(self, doc, n: int, seed: int, paste: bool = False, system: System | None = None) -> Drafts:
         """`hybrid draft`'s default on the document's deal (see _default_drafts); scored on the draft's own
         skeleton (title, preamble, headings, signature block). paste=True: the `pasting` baseline, each section
         its frame sentence and its source text (the adapted precedent the draft starts from) cut to the draft
         body's word count; a section with no source keeps the draft's body."""
         from hybrid.data.document import Segment
 
-        template, fields, drafts, seconds = self._default_drafts(doc, n, seed)
+        template, fields, drafts, seconds = self._default_drafts(doc, n, seed, None if paste else system)
+        tokenizer = self.model_for(system)[1] if system is not None and not paste else self.tokenizer
         if isinstance(drafts, str):
             return self._skip(drafts, **({"template": template.id} if template is not None else {}))
         first = drafts[0]
@@ -445,7 +489,7 @@ class Engine:
             clauses=[s["clause"] for s in first.sections],
             terms=[str(fields[k]) for k in ("party_a", "party_b") if fields.get(k)],
             seconds=0.0 if paste else seconds,
-            tokens=0 if paste else sum(len(self.tokenizer.encode(b)) for v in bodies for b in v),
+            tokens=0 if paste else sum(len(tokenizer.encode(b)) for v in bodies for b in v),
             steps=0,
             plan_seconds=0.0 if paste else float(first.timings.get("plan", 0.0)),
             required=list(template.required_clauses),
@@ -465,7 +509,7 @@ class Engine:
         if system.kind == "retrieval":
             return self._retrieve(doc, n, seed)
         if system.kind in ("draft", "pasting"):
-            return self._draft(doc, n, seed, paste=system.kind == "pasting")
+            return self._draft(doc, n, seed, paste=system.kind == "pasting", system=system)
         if system.kind == "planned":
             template = template_for(doc.doc_type)
             if template is None:

@@ -231,7 +231,7 @@ def test_the_harness_drafts_hybrid_with_the_default_request(tiny_model, tokenize
     from evals.systems import Engine
 
     engine, got = Engine(tiny_model, tokenizer), []
-    engine._drafter = SimpleNamespace(draft=lambda request: got.append(request) or [])
+    engine._drafters[None] = SimpleNamespace(draft=lambda request: got.append(request) or [])
     doc = SimpleNamespace(doc_type="MUTUAL NDA", fields={}, doc_id="d1")
     engine._default_drafts(doc, n=3, seed=9)
     assert len(got) == 1 and got[0] == DraftRequest.of(T, T.example, n=3, seed=9)
@@ -266,3 +266,23 @@ def test_the_servers_steps_are_checked_by_the_request_before_the_model_loads(cap
     assert main(["serve", "--steps", "0"]) == 2 and loaded == []
     line = "hybrid: error: argument --steps: must be an integer in [1, 65536], got 0."
     assert capsys.readouterr().err.strip() == line
+
+
+def test_a_writer_system_drafts_with_its_own_model_and_filler(tiny_model, tokenizer):
+    """issue 27: lora-edit-ar drafts through Drafter.draft on its own model with --filler ar-batched; pasting
+    still pastes what the drafting model's default draft starts from."""
+    from types import SimpleNamespace
+
+    from evals.systems import SYSTEMS, Engine
+
+    engine, got = Engine(tiny_model, tokenizer), []
+    other = SimpleNamespace(draft=lambda request: got.append(("other", request)) or [])
+    engine._drafters[None] = SimpleNamespace(draft=lambda request: got.append(("default", request)) or [])
+    engine._drafters["smollm2-135m-legal-lora"] = other
+    doc = SimpleNamespace(doc_type="MUTUAL NDA", fields={}, doc_id="d1")
+    engine._default_drafts(doc, n=2, seed=3, system=SYSTEMS["lora-edit-ar"])
+    engine._default_drafts(doc, n=2, seed=3)
+    assert [who for who, _ in got] == ["other", "default"]
+    assert got[0][1] == DraftRequest.of(T, T.example, n=2, seed=3, filler="ar-batched")
+    assert got[1][1] == DraftRequest.of(T, T.example, n=2, seed=3)
+    assert SYSTEMS["lora-edit"].filler is None and SYSTEMS["lora-edit"].model == "smollm2-135m-legal-lora"
