@@ -2,18 +2,22 @@
 
 Owns: `sentence_boundaries` (the ends of sentences, abbreviations, initials, numbers and list markers
 aside), `cut_to_sentence` (the longest prefix ending at a boundary that fits a caller's budget) and
-`ends_mid_sentence` (the reading check). Pure string functions: a budget is the caller's `fits`.
+`cut_to_clause` (where no sentence ends: the text before its last coordinated clause, closed with a full
+stop) and `ends_mid_sentence` (the reading check). Pure string functions: a budget is the caller's `fits`.
 """
 
 import re
 
-__all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "sentence_boundaries", "cut_to_sentence", "ends_mid_sentence"]
+__all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "sentence_boundaries", "cut_to_sentence", "cut_to_clause",
+           "ends_mid_sentence"]
 
 _CLOSERS = "\"'”’)]"
 _CLOSE = "[" + re.escape(_CLOSERS) + "]"  # one closing quote or bracket, for a pattern
 # a word before a full stop that does not end a sentence (case-sensitive: "no." ends one, "No. 5" does not)
 _ABBREVIATIONS = frozenset(
     "Inc Ltd Corp Co Bros Pty Mr Mrs Ms Dr Jr Sr St No Nos Sec Secs Art Arts Ex vs v cf approx Para para".split()
+    # and in a run of capitals: "ORION PAYMENTS, INC. AND SUCH OTHER PERSONS" goes on ("NO." may end one)
+    + "INC LTD CORP CO BROS PTY MR MRS MS DR JR SR ST SEC SECS ART ARTS".split()
 )
 _INITIALISM = re.compile(
     r"^(?:[A-Za-z]\.)+[A-Za-z]$"
@@ -73,6 +77,29 @@ def cut_to_sentence(text: str, fits) -> "str | None":
         else:
             hi = mid - 1
     return None if best is None else text[:best]
+
+
+# where a long sentence may be closed: before "; " or before ", and" (any case) that coordinates a further
+# clause; never before a comma that opens a carve-out ("..., except", "..., provided that") nor before ", or"
+# (a list of alternatives: "its officers, directors, or affiliates")
+_CLAUSE_BREAK = re.compile(r"(?:;|,(?=\s+(?:and|AND)\s))\s")
+
+
+def cut_to_clause(text: str, min_words: int = 12, fits=None) -> "str | None":
+    """text cut before its last clause break (`_CLAUSE_BREAK`) and closed with a full stop: for a body that
+    stops mid-sentence and holds no sentence end to cut at ("... LOSS OR DAMAGE, AND EVEN IF ANY OF THE" ->
+    "... LOSS OR DAMAGE."); with `fits`, the last break whose closed head fits. None where no break leaves at
+    least `min_words` words outside an open bracket or quote (and fits)."""
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    for at in reversed(breaks):
+        head = text[:at].rstrip(" ,;")
+        quoted = head.count('"') % 2 == 0 and head.count("“") <= head.count("”")
+        balanced = head.count("(") <= head.count(")") and quoted
+        if len(head.split()) < min_words:
+            return None
+        if balanced and (fits is None or fits(head + ".")):
+            return head + "."
+    return None
 
 
 _HEADING_WORD = re.compile(r"^(?:[A-Z0-9][\w'’&/-]*|of|and|or|the|to|for|in|on|by|with|from|a|an)[,;]?$")

@@ -67,11 +67,38 @@ def _units(text: str) -> list[_Unit]:
     return out
 
 
+# a line after a blank that goes on with the sentence before it (a page break in the source): not a list item,
+# a numbered line, a heading word, a recital or a bullet, unless it is "SECTION 8 OF ..." inside a sentence
+_NEW_PARAGRAPH = re.compile(
+    r"^(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]?\s|\(?[ivxlcIVXLC]{1,5}[.)]\s|\([a-zA-Z]{1,2}\)|[A-Za-z][.)]\s"
+    r"|(?:ARTICLE|SECTION|Section|Article|EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix"
+    r"|WHEREAS|NOW|IN WITNESS)\b|[*#•\-–—_=])"
+)
+_REFERENCE_GOES_ON = re.compile(r"^(?:SECTION|Section|ARTICLE|Article)\s+\d+(?:\.\d+)*\s+(?:of|OF)\b")
+
+
+def _capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 8 and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+
+
+def _goes_on(prev: str, line: str) -> bool:
+    """Whether `line`, after a blank line, continues `prev`'s sentence: prev is a paragraph (12 words or more)
+    that stops on a word or a comma (not "; and", a list's end), and line opens with a lower-case word, or
+    both are capitals ("... IN THIS AGREEMENT" + "FAIL OF THEIR ESSENTIAL PURPOSE."), and is no new item."""
+    words = prev.split()
+    if len(words) < 12 or not (prev[-1:].isalpha() or prev.endswith(",")) or re.search(r";\s+(?:and|or)$", prev):
+        return False
+    if _NEW_PARAGRAPH.match(line) and not _REFERENCE_GOES_ON.match(line):
+        return False
+    return line[:1].islower() or (_capitals(prev) and _capitals(line.split(".")[0]) and line[:1].isalpha())
+
+
 def _join(units: list[_Unit]) -> str:
     parts: list[str] = []
     for i, u in enumerate(units):
         if i:
-            parts.append("\n\n" if u.blank_before else "\n")
+            parts.append((" " if _goes_on(units[i - 1].text, u.text) else "\n\n") if u.blank_before else "\n")
         parts.append(u.text)
     return "".join(parts)
 

@@ -227,6 +227,8 @@ def fix_references(text: str, resolve, own: "str | None" = None) -> tuple[str, l
                 s, e, new, rule = rewrite
                 if s < at:
                     continue
+                if ref.keyword.isupper() and text[s:e].upper() == text[s:e]:
+                    new = new.upper()  # in a run of capitals: "AS DEFINED IN THIS AGREEMENT"
                 span = (s, e, new, rule, "removed")
         s, e, new, rule, action = span
         pieces += [text[at:s], new]

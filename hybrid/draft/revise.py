@@ -8,7 +8,7 @@ the clause library). Knows nothing of models; the Drafter calls it between the f
 
 import re
 
-from hybrid.common.sentences import RUN_IN_HEADING, cut_to_sentence, ends_mid_sentence
+from hybrid.common.sentences import RUN_IN_HEADING, cut_to_clause, cut_to_sentence, ends_mid_sentence
 from hybrid.draft.consistency import consistency_pass
 
 __all__ = ["revise", "source_sections", "EMPTY_DEFINITIONS"]
@@ -60,7 +60,8 @@ def revise(
     """(revised bodies per variant, a report per variant): cross-references renumbered to the draft's own
     sections or rewritten, doubled words removed, Definitions pruned to the terms the draft uses (an
     emptied one reads EMPTY_DEFINITIONS), each body cut after its last whole sentence (hybrid.common.sentences;
-    a body with no sentence end is kept as written). provenance[v][i]: the citations of variant v's section i."""
+    a body with no sentence end is closed before its last coordinated clause, or else kept as written).
+    provenance[v][i]: the citations of variant v's section i."""
     out, reports = [], []
     for v, bodies in enumerate(variants):
         sections = [{"heading": s.heading, "clause": s.clause, "body": b} for s, b in zip(spans, bodies)]
@@ -74,7 +75,8 @@ def revise(
             b = new[i] = _TRAILING_HEADING.sub("", b)  # the source's next run-in heading, with nothing after it
             if ends_mid_sentence(b):  # the fill ran to the budget: end at the last whole sentence
                 body = b.rstrip()
-                whole = cut_to_sentence(body, _shorter_than(len(body)))
+                # no sentence end: close it before its last coordinated clause ("..., AND EVEN IF ANY OF")
+                whole = cut_to_sentence(body, _shorter_than(len(body))) or cut_to_clause(body)
                 if whole:
                     new[i], cut = whole, cut + 1
         report["totals"]["sentences_cut"] = cut

@@ -20,7 +20,7 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
-from hybrid.common.sentences import sentence_boundaries
+from hybrid.common.sentences import cut_to_clause, sentence_boundaries
 
 __all__ = [
     "FitScore",
@@ -66,6 +66,7 @@ HEADING_SLACK = 0.25  # ... when their heading is about as close to the section'
 TOPIC_SHARE = 0.003  # a word fewer than this share of the library's clauses write is another deal's topic ...
 TOPIC_CAP = 12.0  # ... and a precedent loses fit by its topic words per 100 words, up to this many
 WORDS_PER_TOKEN = 0.72  # contract English under the shipped BPE (about 4.4 bytes per token, 6 per word)
+CAPS_TOKENS = 1.5  # text in capitals takes about this many times the tokens (2.1 per word against 1.4)
 
 _WORD = re.compile(r"[a-z]+")
 _HEADING_STOP = frozenset("the and of to or in a an for by on with this its".split())
@@ -222,8 +223,11 @@ def fit(
     if same_type:
         quality += 0.5
     ends = sentence_boundaries(p.body)
-    if len(p.body[: ends[0] if ends else len(p.body)].split()) > room:
-        quality -= 2.0  # not even its first sentence fits the budget: the clause would stop mid-sentence
+    first = p.body[: ends[0]] if ends else p.body
+    limit = room / CAPS_TOKENS if caps > 0.5 else room
+    if len(first.split()) > limit:  # not even its first sentence fits the budget: closed before a coordinated
+        # clause that fits (hybrid.common.sentences.cut_to_clause), or else the clause stops mid-sentence
+        quality -= 1.0 if cut_to_clause(first, fits=lambda x: len(x.split()) <= limit) else 4.0
     if rank is not None:
         quality += 0.5 * max(0.0, 1 - rank / RANKED)
     raw = " ".join(getattr(p, "precedent", p).body.split()[: int(room) + 1])  # markers still in place

@@ -21,7 +21,7 @@ import random
 import re
 
 from hybrid.common.errors import SamplingError
-from hybrid.common.sentences import RUN_IN_HEADING, cut_to_sentence
+from hybrid.common.sentences import RUN_IN_HEADING, cut_to_clause, cut_to_sentence, sentence_boundaries
 from hybrid.data.facts import DealFacts
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
 from hybrid.precedents.definitions import defined_heads
@@ -206,12 +206,17 @@ def strip_inline_heading(text: str) -> str:
 
 def fit_text(tokenizer, text: str, room: int | None) -> str:
     """text cut after its last whole sentence that fits `room` tokens (as it stands after a space: the
-    filler's "spaced" start); unchanged when it fits, when room is None, or when no sentence fits (the
-    filler's budget then cuts it)."""
+    filler's "spaced" start); where not even the first sentence fits, closed before its last coordinated
+    clause that does (cut_to_clause: "..., AND EVEN IF ..." -> "...."); unchanged when it fits, when room is
+    None, or when neither fits (the filler's budget then cuts it)."""
     if room is None:
         return text
     fits = lambda x: len(tokenizer.hf.encode(" " + x, add_special_tokens=False).ids) <= room  # noqa: E731
-    return cut_to_sentence(text, fits) or text
+    whole = cut_to_sentence(text, fits)
+    if whole is None:  # the first sentence alone overruns the room
+        ends = sentence_boundaries(text)
+        whole = cut_to_clause(text[: ends[0]] if ends else text, fits=fits)
+    return whole or text
 
 
 def starts_from_draws(

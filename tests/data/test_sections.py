@@ -172,3 +172,24 @@ STRIP = [
 @pytest.mark.parametrize("body, cleaned", STRIP)
 def test_strip_numbering_drops_line_leading_section_numbers_only(body, cleaned):
     assert strip_numbering(body) == cleaned
+
+
+def test_a_sentence_broken_by_a_page_break_is_one_paragraph_but_a_new_item_is_not():
+    text = (
+        "AGREEMENT\n\n1. Limitation of Liability\n\n"
+        "IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR ANY DAMAGES, EVEN IF ANY OF THE LIMITED REMEDIES IN THIS "
+        "AGREEMENT\n\n\n\nFAIL OF THEIR ESSENTIAL PURPOSE. NEITHER PARTY SHALL BE LIABLE FOR DELAY.\n\n"
+        "2. Payment\n\nThe Buyer shall pay each invoice of the Supplier within thirty days after its receipt by "
+        "the Buyer\n\n(a) by wire transfer.\n\n"
+        "EXCEPT FOR LIABILITY ARISING UNDER THIS AGREEMENT OR THE ORDERS, AND EXCEPT FOR LIABILITY UNDER\n\n"
+        "SECTION 8 OF THIS AGREEMENT, NO LIABILITY ARISES.\n\n"
+        "The Buyer shall pay the Supplier all fees due under the Orders\n\nThe Supplier shall invoice monthly.\n"
+    )
+    _, _, parts, _ = split_document(text, doc_type="TEST AGREEMENT", markdown=False)
+    bodies = dict(parts)
+    liability = next(b for h, b in bodies.items() if "Liability" in h)
+    assert "IN THIS AGREEMENT FAIL OF THEIR ESSENTIAL PURPOSE." in liability
+    payment = next(b for h, b in bodies.items() if "Payment" in h)
+    assert "by the Buyer\n\n(a) by wire transfer." in payment  # a list item stays its own paragraph
+    assert "LIABILITY UNDER SECTION 8 OF THIS AGREEMENT, NO" in payment  # a reference inside a sentence
+    assert "under the Orders\n\nThe Supplier" in payment  # a capital after a mixed-case line: a new paragraph

@@ -816,3 +816,11 @@ def test_the_module_imports_no_model_code():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_reference_rewritten_inside_capitals_stays_in_capitals():
+    text = "NEITHER PARTY IS LIABLE FOR DELAYS DUE TO FORCE MAJEURE, AS DEFINED IN SECTION 14."
+    new, changes = fix_references(text, lambda n: None)
+    assert new == "NEITHER PARTY IS LIABLE FOR DELAYS DUE TO FORCE MAJEURE, AS DEFINED IN THIS AGREEMENT."
+    lower, _ = fix_references("Delays due to force majeure, as defined in Section 14, excuse it.", lambda n: None)
+    assert lower == "Delays due to force majeure, as defined in this Agreement, excuse it."

@@ -61,3 +61,35 @@ def test_clean_text_comes_back_unchanged():
     body = "This Agreement is governed by the laws of the State of Delaware."
     out, reports = revise([[body]], _spans("governing_law"), "")
     assert out[0][0] == body and not any(reports[0]["totals"].values())
+
+
+def test_a_capitals_clause_with_no_sentence_end_closes_before_its_last_coordinated_clause():
+    cut = (
+        "IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR ANY INDIRECT OR CONSEQUENTIAL DAMAGES, WHETHER OR NOT SUCH "
+        "PARTY HAS BEEN WARNED OF THE POSSIBILITY OF ANY SUCH LOSS OR DAMAGE, AND EVEN IF ANY OF THE LIMITED "
+        "REMEDIES IN THIS AGREEMENT"
+    )
+    out, reports = revise([[cut]], _spans("limitation_of_liability"), "")
+    assert out[0][0].endswith("POSSIBILITY OF ANY SUCH LOSS OR DAMAGE.")
+    assert reports[0]["totals"]["sentences_cut"] == 1
+
+
+def test_a_clause_break_never_drops_into_a_carve_out_nor_leaves_a_stub():
+    from hybrid.common.sentences import cut_to_clause
+
+    # a comma before "except" is no break: cutting there would drop the exception
+    carve_out = "Neither party shall be liable for any indirect damages of any kind whatsoever, except for"
+    assert cut_to_clause(carve_out) is None
+    assert cut_to_clause("Licensee shall pay, and Licensor shall invoice the fees monthly in") is None  # < 12 words
+    assert cut_to_clause("(i) deliver the goods to the buyer at the agreed place and time; (ii) bear the costs of") == (
+        "(i) deliver the goods to the buyer at the agreed place and time."
+    )
+
+
+def test_inc_in_capitals_ends_no_sentence_and_no_break_falls_inside_brackets():
+    from hybrid.common.sentences import cut_to_clause, sentence_boundaries
+
+    caps = 'NEITHER ORION PAYMENTS, INC. NOR ITS AFFILIATES (ORION PAYMENTS, INC. AND SUCH OTHER PERSONS, THE "GROUP")'
+    assert sentence_boundaries(caps) == []
+    bracket = "the supplier, its officers, its directors, its employees and its agents (each a Person, and together the"
+    assert len(bracket.split(", and")[0].split()) >= 12 and cut_to_clause(bracket) is None

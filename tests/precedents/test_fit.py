@@ -131,3 +131,21 @@ def test_a_precedent_whose_first_sentence_overruns_the_budget_loses_fit():
     short = "Supplier shall deliver the goods. " * 4
     assert fit(_p("a#1", "Delivery", long), "Delivery", "delivery", 64).quality < (
         fit(_p("b#1", "Delivery", short), "Delivery", "delivery", 64).quality - 1.5)
+
+
+def test_an_overrunning_first_sentence_that_closes_before_a_coordinated_clause_loses_less():
+    opening = "Neither party shall be liable to the other for any indirect damages of any kind whatsoever"
+    closes = opening + ", and " + "even if advised of the possibility of such damages in any event " * 10 + "."
+    never = opening + " " + "even if advised of the possibility of such damages in any event " * 10 + "."
+    f_closes = fit(_p("a#1", "Liability", closes), "Liability", "limitation_of_liability", 32)
+    f_never = fit(_p("b#1", "Liability", never), "Liability", "limitation_of_liability", 32)
+    assert f_never.quality <= f_closes.quality - 2.5  # one is cut whole, the other would stop mid-sentence
+
+
+def test_a_first_sentence_in_capitals_counts_the_tokens_capitals_take():
+    words = "NEITHER PARTY SHALL BE LIABLE FOR ANY INDIRECT DAMAGES WHATSOEVER ARISING HEREUNDER IN ANY EVENT"
+    caps = " ".join([words] * 6) + "."  # 90 words: fits a 140-token room as lower case, not in capitals
+    lower = caps.lower().capitalize()
+    budget = 140
+    assert fit(_p("a#1", "Liability", caps), "Liability", "limitation_of_liability", budget).quality <= (
+        fit(_p("b#1", "Liability", lower), "Liability", "limitation_of_liability", budget).quality - 3.5)

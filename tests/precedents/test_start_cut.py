@@ -26,6 +26,20 @@ def test_a_precedent_longer_than_its_room_ends_at_a_whole_sentence():
     )
 
 
+def test_a_first_sentence_longer_than_its_room_closes_before_a_coordinated_clause_that_fits():
+    text = (
+        "IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR ANY INDIRECT DAMAGES, WHETHER OR NOT SUCH PARTY HAS BEEN "
+        "WARNED OF THE POSSIBILITY OF SUCH DAMAGE, AND EVEN IF ANY LIMITED REMEDY FAILS OF ITS ESSENTIAL PURPOSE. "
+        "The rest follows."
+    )
+    cut = fit_text(_Tok, text, 27)
+    assert cut == (
+        "IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR ANY INDIRECT DAMAGES, WHETHER OR NOT SUCH PARTY HAS BEEN "
+        "WARNED OF THE POSSIBILITY OF SUCH DAMAGE."
+    )
+    assert fit_text(_Tok, text, 8) == text  # no break leaves a head that fits: the filler's budget cuts it
+
+
 def test_a_run_in_heading_is_dropped_but_a_sentence_is_not():
     assert strip_inline_heading("Delivery; Shipment. (a) Each quantity shall ship.") == "(a) Each quantity shall ship."
     assert strip_inline_heading("Term. This Agreement starts today.") == "This Agreement starts today."
