@@ -22,6 +22,7 @@ from hybrid.cli.draft_output import (
     draft_names,
     previous_set,  # noqa: F401 (re-exported)
 )
+from hybrid.cli.plan import FIELDS_ORDER, add_template_arguments, args_fields
 from hybrid.common.errors import FieldError, OutputError, SamplingError
 from hybrid.common.jsonl import json_lines
 from hybrid.common.options import COMMIT_RULES, MAX_VARIANTS, add_threads, integer, number, out_dir
@@ -59,14 +60,12 @@ def _cmd_draft(args) -> int:
 def draft_request(args):
     """The DraftRequest of `hybrid draft`'s options (the one place they are checked); its errors name the
     options (hybrid.draft.request.option_message: `argument -n: must be ...`)."""
-    from hybrid.cli.plan import collect_fields
     from hybrid.draft.request import DraftRequest, RequestValueError, option_message
     from hybrid.templates.template import load_template
 
     template = load_template(args.template)
     given = bool(args.field or args.fields_file or args.example)
-    fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example) if (
-        given) else {}
+    fields = args_fields(template, args) if given else {}
     sampling = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p)) if v is not None}
     try:
         request = DraftRequest(
@@ -180,13 +179,9 @@ def _add_draft_parser(subparsers) -> None:
                     "them, "
         "and write one file per draft (rank in the name) plus drafts.json to --out. By default each variant's clause "
         "starts as a train-split precedent of its own, adapted to the deal, and the filler rewrites a quarter of its "
-        "words (--precedents 0: from scratch). "
-        "Fields: --example starts from the template's example, then --fields-file, then --field NAME=VALUE.",
+        "words (--precedents 0: from scratch). " + FIELDS_ORDER,
     )
-    d.add_argument("template", help="a template id (see `hybrid templates`) or a path to a template JSON file")
-    d.add_argument("--field", action="append", default=[], metavar="NAME=VALUE", help="one field value (repeatable)")
-    d.add_argument("--fields-file", metavar="FILE", help="a JSON object of fields")
-    d.add_argument("--example", action="store_true", help="start from the template's example fields")
+    add_template_arguments(d)
     d.add_argument(
         "-n", type=integer, default=4, help=f"number of drafts, 1-{MAX_VARIANTS} (default: 4)"
     )

@@ -12,7 +12,18 @@ from hybrid.common.errors import FieldError
 from hybrid.common.jsonl import JSONInputError, strict_json
 from hybrid.common.options import SEED, add_threads, float_range, int_range
 
-__all__ = ["add_parsers", "collect_fields", "parse_field_args", "read_fields_file"]
+__all__ = [
+    "add_parsers",
+    "add_template_arguments",
+    "args_fields",
+    "collect_fields",
+    "parse_field_args",
+    "read_fields_file",
+    "FIELDS_ORDER",
+]
+
+FIELDS_ORDER = "Fields: --example starts from the template's example, then --fields-file, then --field NAME=VALUE."
+"""collect_fields' merge order, as the --help of a command with add_template_arguments says it."""
 
 
 def parse_field_args(pairs: list[str]) -> dict[str, str]:
@@ -54,6 +65,19 @@ def collect_fields(template, *, field_args=None, fields_file=None, example=False
     return template.validate_fields(fields)
 
 
+def add_template_arguments(p) -> None:
+    """The template and its fields (`hybrid plan`, `hybrid draft`): read by args_fields."""
+    p.add_argument("template", help="a template id (see `hybrid templates`) or a path to a template JSON file")
+    p.add_argument("--field", action="append", default=[], metavar="NAME=VALUE", help="one field value (repeatable)")
+    p.add_argument("--fields-file", metavar="FILE", help="a JSON object of fields")
+    p.add_argument("--example", action="store_true", help="start from the template's example fields")
+
+
+def args_fields(template, args) -> dict:
+    """collect_fields of the arguments add_template_arguments added."""
+    return collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
+
+
 def _cmd_templates(args) -> int:
     from hybrid.templates.template import list_templates
 
@@ -79,7 +103,7 @@ def _cmd_plan(args) -> int:
     from hybrid.templates.template import load_template
 
     template = load_template(args.template)
-    fields = collect_fields(template, field_args=args.field, fields_file=args.fields_file, example=args.example)
+    fields = args_fields(template, args)
     params = SamplingParams(temperature=args.temperature, top_p=args.top_p, top_k=args.top_k)
     if args.checkpoint is None:
         from hybrid.common.config import SHIPPED_CHECKPOINT
@@ -113,13 +137,9 @@ def add_parsers(subparsers) -> None:
     p = subparsers.add_parser(
         "plan",
         help="write an outline for a template (constrained planner)",
-        description="Decode an outline with the planner under the template's outline JSON Schema. "
-        "Fields: --example starts from the template's example, then --fields-file, then --field NAME=VALUE.",
+        description="Decode an outline with the planner under the template's outline JSON Schema. " + FIELDS_ORDER,
     )
-    p.add_argument("template", help="a template id (see `hybrid templates`) or a path to a template JSON file")
-    p.add_argument("--field", action="append", default=[], metavar="NAME=VALUE", help="one field value (repeatable)")
-    p.add_argument("--fields-file", metavar="FILE", help="a JSON object of fields")
-    p.add_argument("--example", action="store_true", help="start from the template's example fields")
+    add_template_arguments(p)
     p.add_argument("--seed", type=SEED, default=0, help="random seed, 0 .. 2^64-1 (default: 0)")
     p.add_argument("--temperature", type=float_range(0), default=0.8, help="0 = greedy (default: 0.8)")
     p.add_argument(

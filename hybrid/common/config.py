@@ -5,11 +5,11 @@ hybrid.data.precedent_pairs). BackboneConfig lives with the backbone and
 SamplingParams with the processors; each validates itself at construction.
 """
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from hybrid.common.errors import ConfigError
-from hybrid.common.options import DEFAULT_THREADS, Range, float_range, int_range
+from hybrid.common.options import DEFAULT_THREADS, Range, bounded, check_fields, float_range, int_range
 
 SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "checkpoints" / "hybrid-small"
 """The default model: trained by `hybrid train` and committed with the package."""
@@ -25,7 +25,7 @@ LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", 
 def option(default, help: str, allowed: Range | None = None):
     """A config field with its default, its why-note (`hybrid train --help` shows it) and, for a
     number, its allowed values: checked at construction and by `hybrid train` at parse time."""
-    return field(default=default, metadata={"help": help, "range": allowed})
+    return bounded(default, allowed, help=help)
 
 @dataclass
 class TrainConfig:
@@ -107,8 +107,7 @@ class TrainConfig:
     )
 
     def __post_init__(self):
-        for name, rng in self.ranges().items():
-            rng.check(name, getattr(self, name))
+        check_fields(self)
         if not str(self.out).strip():  # Path("") would be the current directory
             raise ConfigError(f"out (--out) must name a directory, got {self.out!r}.")
         if self.stride > self.seq_len:

@@ -3,12 +3,13 @@
 Owns: `Range` (one rule per option: the message names the allowed range and the value received;
 argparse prefixes the option's name), the seed and variant bounds, and `--threads`. A Range is an
 argparse `type=` (checked at parse time, before anything is loaded) and `Range.check` validates
-the same rule inside a config. Imports nothing heavy, so `hybrid -h` stays fast.
+the same rule inside a config; `bounded` declares a dataclass field's Range beside its default and
+`check_fields` checks them all. Imports nothing heavy, so `hybrid -h` stays fast.
 """
 
 import argparse
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from hybrid.common.errors import ConfigError
@@ -20,8 +21,11 @@ __all__ = [
     "number",
     "int_range",
     "float_range",
+    "bounded",
+    "check_fields",
     "SEED",
     "MMR",
+    "WEIGHT",
     "MAX_VARIANTS",
     "MAX_PRECEDENTS",
     "COMMIT_RULES",
@@ -131,8 +135,24 @@ def float_range(
     return Range(lo, hi, integer=False, lo_open=lo_open, hi_open=hi_open, off=off)
 
 
+def bounded(default, allowed: Range | None, **metadata):
+    """A dataclass field with its default and its allowed values (its `range` metadata, checked by `check_fields`;
+    None = any)."""
+    return field(default=default, metadata={"range": allowed, **metadata})
+
+
+def check_fields(obj, *, label: str = "", error: type[Exception] = ConfigError) -> None:
+    """Range.check of every field of the dataclass `obj` that has a range, in field order; `label` opens
+    each name in the message ("rerank weight " names "rerank weight parties")."""
+    for f in fields(obj):
+        allowed = f.metadata.get("range")
+        if allowed is not None:
+            allowed.check(f"{label}{f.name}", getattr(obj, f.name), error=error)
+
+
 SEED = int_range(0, 2**64 - 1)  # torch.Generator.manual_seed takes at most 64 bits
 MMR = float_range(0, 1, hi_open=True, off=0)  # the reranker's diversity weight (hybrid.rank.mmr.mmr_order)
+WEIGHT = float_range(0)  # a score's weight (hybrid.rank.rerank, hybrid.precedents.relevance): a finite number >= 0
 # the diffusion filler's commit rules (hybrid.fill.diffusion.commit); auto: runs when editing
 COMMIT_RULES = ("auto", "confidence", "runs")
 

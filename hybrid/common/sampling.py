@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import torch
 
 from hybrid.common.errors import SamplingError
-from hybrid.common.options import float_range, int_range
+from hybrid.common.options import bounded, check_fields, float_range, int_range
 
 __all__ = [
     "LogitsProcessor",
@@ -222,17 +222,17 @@ def variant_seed(seed: int, variant: int) -> int:
 class SamplingParams:
     """How to turn logits into a token. Each field's "off" value disables it."""
 
-    temperature: float = 1.0
+    temperature: float = bounded(1.0, _NON_NEGATIVE)
     """>= 0. 0 = greedy (argmax, deterministic); 1 = the model's distribution."""
-    top_k: int = 0
+    top_k: int = bounded(0, int_range(0, off=0))
     """>= 0. Keep the k best tokens; 0 = off."""
     top_p: float = 1.0
     """(0, 1]. Nucleus mass to keep; 1 = off."""
     min_p: float = 0.0
     """[0, 1]. Drop tokens below min_p x the best token's probability; 0 = off."""
-    repetition_penalty: float = 1.0
+    repetition_penalty: float = bounded(1.0, _POSITIVE)
     """> 0. Penalize tokens already emitted (> 1 discourages repeats); 1 = off."""
-    no_repeat_ngram: int = 0
+    no_repeat_ngram: int = bounded(0, int_range(0, off=0))
     """>= 0. Ban tokens that would repeat an n-gram of this size; 0 = off."""
     banned_tokens: tuple[int, ...] = ()
     """Token ids never emitted (the drafter bans places a deal does not name:
@@ -247,14 +247,11 @@ class SamplingParams:
         self.top_p = float(self.top_p)
         self.min_p = float(self.min_p)
         self.repetition_penalty = float(self.repetition_penalty)
-        _NON_NEGATIVE.check("temperature", self.temperature, error=SamplingError)
-        int_range(0).check("top_k", self.top_k, off=0, error=SamplingError)
+        check_fields(self, error=SamplingError)
         if not 0 < self.top_p <= 1:
             raise SamplingError(f"top_p must be in (0, 1], got {self.top_p}.")
         if not 0 <= self.min_p <= 1:
             raise SamplingError(f"min_p must be in [0, 1], got {self.min_p}.")
-        _POSITIVE.check("repetition_penalty", self.repetition_penalty, error=SamplingError)
-        int_range(0).check("no_repeat_ngram", self.no_repeat_ngram, off=0, error=SamplingError)
         self.banned_tokens = tuple(self.banned_tokens)
         BannedTokens(self.banned_tokens)  # validates the ids
 

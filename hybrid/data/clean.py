@@ -35,9 +35,11 @@ __all__ = [
     "strip_numbering",
     "NUMBERED_LINE",
     "REDACTION",
+    "REDACTION_RE",
 ]
 
 REDACTION = "[***]"
+REDACTION_RE = re.compile(r"\[\s*\*+\s*\]|\*{3,}")  # a redaction mark in a clause body: REDACTION, or stars
 
 # ---------------------------------------------------------------------------------------------
 # 1. characters

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from hybrid.fidelity.foreign_facts import BOILERPLATE_TERMS
-from hybrid.precedents.library import Precedent
+from hybrid.precedents.library import MARKER_RE, Precedent
 
 __all__ = [
     "head_terms",
@@ -64,9 +64,6 @@ _CROSS_REFERENCE = re.compile(
 _LEAD = re.compile(
     r"\b(?:mean|defin|used in|purposes)", re.I
 )  # a lead-in says what follows ("... shall have the meanings ...")
-_MARKER = re.compile(
-    r"\[[A-Z_]+\]"
-)  # a normalized fact of the source deal (hybrid.data.facts): no generic definition holds one
 _PREAMBLE_TERM = re.compile(r"[\"“]([^\"“”]{1,60})[\"”]")
 
 
@@ -138,7 +135,7 @@ def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "Composed
     (not "has the meaning set forth in Section 4" of the source): each term once,
     from the best candidate that defines it, in alphabetical order;
     the lead-in of the first candidate that gives an entry, where it is short, says what follows and quotes
-    nothing; an entry holding a fact of the source deal (a marker: _MARKER) is left out; at most
+    nothing; an entry holding a fact of the source deal (a marker: MARKER_RE) is left out; at most
     max_words words (an entry that would pass it is left out). None: no candidate defines a kept term."""
     chosen, used, sources, lead, words = [], set(), [], "", 0
     for p in candidates:
@@ -150,7 +147,7 @@ def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "Composed
             key = term.lower()
             if key not in keep or key in used or _CROSS_REFERENCE.match(text):  # the source's own sections, not ours
                 continue
-            if _MARKER.search(
+            if MARKER_RE.search(
                 text
             ):  # "over [PERCENT] of the capital stock", "banks in [LAW]": the source deal's own facts
                 continue

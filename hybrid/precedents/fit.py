@@ -21,6 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from hybrid.common.sentences import cut_to_clause, sentence_boundaries
+from hybrid.data.clean import REDACTION_RE
+from hybrid.precedents.library import MARKER_RE, letter_words
 
 __all__ = [
     "FitScore",
@@ -75,8 +77,6 @@ _REFERENCE = re.compile(
     r"(?:[0-9]+|[A-Z]\b|[IVX]+\b)",
     re.I,
 )
-_REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
-_MARKER = re.compile(r"\[[A-Z_]+\]")
 _FIGURE = re.compile(
     r"\[(?:DATE|AMOUNT|PERCENT|DURATION)\]"
 )  # the source deal's own figures (the deal's, or a fallback phrase, stand in)
@@ -97,13 +97,11 @@ _TOPICS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library ->
 def topic_words(library) -> frozenset[str]:
     """The lower-case words fewer than TOPIC_SHARE of the library's clauses write ("celebrity", "groundwater",
     "doughnuts", "annuity"): what shows a clause was written for another kind of deal. Cached per library."""
-    from hybrid.precedents.library import _MARKER_RE, letter_words
-
     found = _TOPICS.get(library)
     if found is None:
         df = Counter()
         for p in library.precedents:
-            df.update(set(letter_words(_MARKER_RE.sub(" ", p.body))))
+            df.update(set(letter_words(MARKER_RE.sub(" ", p.body))))
         limit = TOPIC_SHARE * len(library.precedents)
         found = _TOPICS[library] = frozenset(w for w, c in df.items() if c < limit)
     return found
@@ -122,7 +120,7 @@ def common_words(library, min_count: int = 5, ratio: float = 0.25) -> frozenset[
     if found is None:
         low, cap = Counter(), Counter()
         for p in library.precedents:
-            for w in _CASED_WORD.findall(_MARKER.sub(" ", p.body)):
+            for w in _CASED_WORD.findall(MARKER_RE.sub(" ", p.body)):
                 if w.islower():
                     low[w] += 1
                 elif w[1:].islower():
@@ -141,15 +139,13 @@ def doc_type_vocabulary(library, doc_types) -> frozenset[str] | None:
     """The lower-case words the library's clauses of `doc_types` write (None when they hold fewer than
     VOCABULARY_MIN clauses): a word outside it ("cooperator", "golfers" in a supply agreement's clause) shows a
     clause written for another kind of deal, even where the word is common elsewhere ("channel", "estate")."""
-    from hybrid.precedents.library import _MARKER_RE, letter_words
-
     key = frozenset(d.upper() for d in doc_types)
     cache = _VOCAB.setdefault(library, {})
     if key not in cache:
         mine = [p for p in library.precedents if p.doc_type.upper() in key]
         words = set()
         for p in mine:
-            words.update(letter_words(_MARKER_RE.sub(" ", p.body)))
+            words.update(letter_words(MARKER_RE.sub(" ", p.body)))
         cache[key] = frozenset(words) if len(mine) >= VOCABULARY_MIN else None
     return cache[key]
 
@@ -157,8 +153,6 @@ def doc_type_vocabulary(library, doc_types) -> frozenset[str] | None:
 def topic_counter(library, deal_text: str, doc_types=()):
     """text -> how many of its words are another deal's topic: topic_words, or words the clauses of the
     template's doc types never write (doc_type_vocabulary), that the deal's own text does not write."""
-    from hybrid.precedents.library import letter_words
-
     deal = set(letter_words(deal_text))
     words = topic_words(library) - deal
     vocab = doc_type_vocabulary(library, doc_types) if doc_types else None
@@ -212,7 +206,7 @@ def fit(
     room = budget * WORDS_PER_TOKEN
     words = max(len(p.body.split()), 1)
     body = " ".join(p.body.split()[: int(room) + 1])  # what a draft keeps of it (the sentence cut drops the rest)
-    letters = [c for c in _MARKER.sub("", body) if c.isalpha()]
+    letters = [c for c in MARKER_RE.sub("", body) if c.isalpha()]
     caps = sum(c.isupper() for c in letters) / max(len(letters), 1)
     same_type = bool(doc_types) and p.doc_type.upper() in {d.upper() for d in doc_types}
     quality = -1.5 if p.source in POLICY_SOURCES else 0.0
@@ -234,7 +228,7 @@ def fit(
     figures = len(_FIGURE.findall(raw))  # the source deal's own dates, sums and periods: fallback phrases in a draft
     own = holes(body) + figures if holes is not None else sum(body.count(f) for f in p.facts if len(f) >= 3) + figures
     specific = (
-        100 * (len(_REFERENCE.findall(body)) + 2 * len(_REDACTION.findall(body)) + own) / max(len(body.split()), 1)
+        100 * (len(_REFERENCE.findall(body)) + 2 * len(REDACTION_RE.findall(body)) + own) / max(len(body.split()), 1)
     )
     length = min(abs(words - room) / room, 1.0) if words > room else max(0.0, 1 - words / (0.4 * room))
     topical = 100 * topic(body) / max(len(body.split()), 1) if topic is not None else 0.0

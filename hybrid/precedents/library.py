@@ -41,7 +41,7 @@ from hybrid.data import facts as facts_module
 from hybrid.data.facts import DealFacts, adapt, normalize
 
 __all__ = ["Precedent", "Library", "PrecedentError", "build_library", "load_library", "default_library_path",
-           "corpus_fingerprint", "embedding_text", "MIN_WORDS", "FORMAT", "SHORTLIST"]
+           "corpus_fingerprint", "embedding_text", "MIN_WORDS", "FORMAT", "SHORTLIST", "MARKER_RE"]
 
 FORMAT = 1
 MIN_WORDS = 12  # shorter bodies are list fragments or cross-references, not precedents
@@ -49,7 +49,7 @@ _POOL = 4  # variants v > 0 draw from the top _POOL * k
 SHORTLIST = 32  # BM25's best that a relevance scorer re-orders (each costs one embedding, cached per text)
 EMBED_WORDS = 64
 _WORD_RE = re.compile(r"[a-z][a-z0-9]+")
-_MARKER_RE = re.compile(r"\[[A-Z_]+\]")
+MARKER_RE = re.compile(r"\[[A-Z_]+\]")  # a normalized fact of the source deal (hybrid.data.facts.MARKERS)
 _LETTERS_RE = re.compile(r"[^\W\d_]+")  # a word of Library.words: a run of letters
 
 
@@ -104,12 +104,12 @@ class Precedent:
 
 def embedding_text(p: Precedent) -> str:
     """What the dense encoder sees of a precedent: its heading and first EMBED_WORDS words, markers out."""
-    return f"{p.heading}. " + " ".join(_MARKER_RE.sub(" ", p.body).split()[:EMBED_WORDS])
+    return f"{p.heading}. " + " ".join(MARKER_RE.sub(" ", p.body).split()[:EMBED_WORDS])
 
 
 def _words(text: str) -> list[str]:
     """BM25 terms: lower-cased words without stop words; markers are not words (every clause has them)."""
-    return [w for w in _WORD_RE.findall(_MARKER_RE.sub(" ", text).lower()) if w not in _STOP]
+    return [w for w in _WORD_RE.findall(MARKER_RE.sub(" ", text).lower()) if w not in _STOP]
 
 
 def corpus_fingerprint(root) -> str:
@@ -165,7 +165,7 @@ class Library:
         min_count times, markers aside: what a rewritten hole of an edited precedent may write
         (hybrid.precedents.start). Cached per min_count."""
         if min_count not in self._words:
-            counts = Counter(w for p in self.precedents for w in letter_words(_MARKER_RE.sub(" ", p.body)))
+            counts = Counter(w for p in self.precedents for w in letter_words(MARKER_RE.sub(" ", p.body)))
             self._words[min_count] = frozenset(w for w, c in counts.items() if c >= min_count)
         return self._words[min_count]
 

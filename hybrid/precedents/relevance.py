@@ -57,14 +57,14 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from hybrid.common.errors import ConfigError
-from hybrid.common.options import float_range
+from hybrid.common.options import WEIGHT, bounded, check_fields
 from hybrid.common.sentences import sentence_boundaries
 from hybrid.common.stems import stem
 
@@ -103,22 +103,21 @@ _FUNCTION_WORDS = frozenset(
 class RelevanceWeights:
     """Weights of the features (score = sum of weight * feature); fit on the dev part (see module doc)."""
 
-    bm25: float = 2.0
+    bm25: float = bounded(2.0, WEIGHT)
     """>= 0. BM25 divided by the list's best, in [0, 1] (first stage)."""
-    dense: float = 8.0
+    dense: float = bounded(8.0, WEIGHT)
     """>= 0. MiniLM cosine, in [-1, 1] (first stage)."""
-    coverage: float = 6.0
+    coverage: float = bounded(6.0, WEIGHT)
     """>= 0. Share of the spec's terms in the candidate (re-ranking stage)."""
-    pieces: float = 4.0
+    pieces: float = bounded(4.0, WEIGHT)
     """>= 0. Mean over the request's parts of their best MiniLM cosine with a piece of the candidate (re-ranking)."""
-    best_piece: float = 2.0
+    best_piece: float = bounded(2.0, WEIGHT)
     """>= 0. Best MiniLM cosine of the whole request with a piece of the candidate (re-ranking stage)."""
-    pmi: float = 0.0
+    pmi: float = bounded(0.0, WEIGHT)
     """>= 0; 0 = off (no backbone pass). Backbone PMI in nats/token on the short-list."""
 
     def __post_init__(self):
-        for name, v in asdict(self).items():
-            float_range(0).check(f"relevance weight {name}", v)
+        check_fields(self, label="relevance weight ")
 
     def formula(self, shortlist: int = SHORTLIST, top: int = RERANK_TOP) -> str:
         """The score as text, e.g. "2 * bm25 + 8 * dense + 6 * coverage (coverage on the best 50 by the rest)"

@@ -22,6 +22,7 @@ import re
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.sentences import RUN_IN_HEADING, cut_to_clause, cut_to_sentence, sentence_boundaries
+from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import DealFacts
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
 from hybrid.precedents.definitions import defined_heads
@@ -36,7 +37,6 @@ __all__ = [
 ]
 
 
-_REDACTION = re.compile(r"\[\s*\*+\s*\]|\*{3,}")
 _SENTENCE_END = re.compile(r"[.;:!?]+[\"')\]”’]*")  # a token that ends a sentence or a clause of one
 
 
@@ -124,7 +124,7 @@ def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[li
         # the check skips a capitalized word after a list marker ("(a) Discloser identifies"), which a
         # rewritten neighbour can turn into mid-sentence
         drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text)]
-    drop += [(m.start(), m.end()) for m in _REDACTION.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
+    drop += [(m.start(), m.end()) for m in REDACTION_RE.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
     drop += foreign_acronyms(text, allowed)  # another deal's short name ("LBIO"), which find_facts skips
     for f in own_facts:  # the precedent's own names that its normalization missed ("CERES" beside "[PARTY_A]"); a fact
         # in lower case of words only ("about", "the racing": its party matched in any case) is no name

@@ -43,11 +43,11 @@ up to its weight in nats/token. The defaults make any check failure outweigh typ
 gaps between fluent variants (tenths of a nat/token): contract defects rank below fluency.
 """
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from hybrid.common.config import TrainConfig
 from hybrid.common.errors import ConfigError, SamplingError
-from hybrid.common.options import float_range
+from hybrid.common.options import WEIGHT, bounded, check_fields
 from hybrid.common.stems import LEXICAL_WEIGHT, content_stems, coverage, spec_coverage
 from hybrid.data.layout import lay_out
 from hybrid.rank.contract_checks import TEXT_CHECKS, ContractSpec, contract_checks, section_fit, section_spec
@@ -74,39 +74,37 @@ __all__ = [
 ]
 
 CHECKS = TEXT_CHECKS + ("fit",)  # fit needs the relevance scorer: Reranker.rank adds it
-_WEIGHT = float_range(0)  # every weight: a finite number >= 0
 
 
 @dataclass
 class RerankWeights:
     """Weights of the total score; each check's weight is its cost in nats/token when it fails fully."""
 
-    likelihood: float = 1.0
+    likelihood: float = bounded(1.0, WEIGHT)
     """>= 0. Multiplies the mean log-probability per span token (nats)."""
-    parties: float = 2.0
+    parties: float = bounded(2.0, WEIGHT)
     """>= 0. Every party name present in the document, and its lead word never used without the full name in a body."""
-    terms: float = 1.0
+    terms: float = bounded(1.0, WEIGHT)
     """>= 0. Each clause's required terms (e.g. the governing law, the term lengths) appear in its body."""
-    consistency: float = 1.0
+    consistency: float = bounded(1.0, WEIGHT)
     """>= 0. Multi-word defined terms keep their defined capitalization in the bodies."""
-    clauses: float = 3.0
+    clauses: float = bounded(3.0, WEIGHT)
     """>= 0. Every required clause present with a non-empty body; no empty section."""
-    numbering: float = 2.0
+    numbering: float = bounded(2.0, WEIGHT)
     """>= 0. Top-level numbering reads 1..S in order (no stray numbered lines in bodies), cross-references exist."""
-    repetition: float = 2.0
+    repetition: float = bounded(2.0, WEIGHT)
     """>= 0. Share of word n-grams not repeated within a body or across bodies."""
-    foreign: float = 2.0
+    foreign: float = bounded(2.0, WEIGHT)
     """>= 0. No foreign facts (hybrid.fidelity.foreign_facts: corpus party names, statutes, places, the source
     contracts' names, amounts, durations, exhibits, years, numbers, proper nouns the deal does not state):
     1 / (1 + foreign facts per 100 body words). 0 = off."""
-    fit: float = 2.0
+    fit: float = bounded(2.0, WEIGHT)
     """>= 0. Each section holds its own clause: share of sections whose body is, of all the draft's
     bodies, the most relevant (hybrid.precedents.relevance) to the section's heading and clause type. 0 = off
     (no encoder is loaded)."""
 
     def __post_init__(self):
-        for name, v in asdict(self).items():
-            _WEIGHT.check(f"rerank weight {name}", v)
+        check_fields(self, label="rerank weight ")
 
     def total(self, scores: dict) -> float:
         return self.likelihood * scores["loglik"] + sum(getattr(self, c) * (scores[c] - 1.0) for c in CHECKS)
@@ -147,7 +145,7 @@ class Reranker:
             raise ConfigError(f"max_batch_tokens must be >= window ({window}), got {max_batch_tokens}.")
         if ngram < 2:
             raise ConfigError(f"ngram must be >= 2, got {ngram}.")
-        _WEIGHT.check("lexical_weight", lexical_weight)
+        WEIGHT.check("lexical_weight", lexical_weight)
         self._pmi = pmi_estimator(pmi_mode, window=window, stride=stride, max_batch_tokens=max_batch_tokens)
         self.model, self.tokenizer = model, tokenizer
         self.weights = weights or RerankWeights()

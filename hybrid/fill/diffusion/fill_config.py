@@ -9,7 +9,7 @@ DEFAULT_GUIDANCE. Knows nothing about models or the denoising loop.
 from dataclasses import dataclass
 
 from hybrid.common.errors import SamplingError
-from hybrid.common.options import int_range
+from hybrid.common.options import bounded, check_fields, int_range
 from hybrid.common.precision import PRECISIONS
 from hybrid.fill.diffusion.commit import COMMIT_RULES, COMMIT_SCHEDULES
 
@@ -42,7 +42,7 @@ class FillConfig:
     t = 0.25; its point "256" is runs, against confidence at K = 16, 64 and 256, each with its speed
     and bpb against the batched AR fill given the same start; fill-edit-default-cpu.json re-measures
     the default pair)."""
-    run_chunk: int = 0
+    run_chunk: int = bounded(0, int_range(0))
     """>= 0. commit="runs": a run of masked slots longer than this is written as pieces of this many
     slots, each from its own first slot, all at once (bounds the steps a long hole takes); 0 = whole runs."""
     schedule: str = "linear"
@@ -50,26 +50,26 @@ class FillConfig:
     threshold: float = 0.8
     """[0, 1). > 0: also commit every active slot whose confidence >= threshold (Fast-dLLM), so spans may finish before
     step K; 0 = the schedule alone."""
-    refresh_every: int = 0
+    refresh_every: int = bounded(0, int_range(0))
     """>= 0. Recompute every slot's keys/values every r steps; 1 = every step (exact, slowest); 0 = never after step 0
     (measured: no better with 8 or 16)."""
-    block: int = 2
+    block: int = bounded(2, int_range(0))
     """>= 0. Semi-autoregressive commits: only a span's first max(block, quota) masked slots may be committed (and are
     recomputed) each step; 0 = the whole span."""
-    window: int = 384
+    window: int = bounded(384, int_range(64))
     """>= 64. Tokens of context per page (training used 512; 384 measured as good and faster: the run is in
     benchmarks/results/figures-without-a-result-file.md)."""
-    min_context: int = 64
+    min_context: int = bounded(64, int_range(0))
     """>= 0. Skeleton tokens a page keeps around its spans at least."""
-    guard_n: int = 3
+    guard_n: int = bounded(3, int_range(2))
     """>= 2. n-gram size the repetition guard counts."""
     guard_ratio: float = 0.5
     """[0, 1). Re-mask a span whose distinct-n ratio falls below this; 0 = guard off."""
-    guard_min: int = 12
+    guard_min: int = bounded(12, int_range(1))
     """>= 1. Committed n-grams a span needs before the guard judges it."""
-    guard_max: int = 2
+    guard_max: int = bounded(2, int_range(0))
     """>= 0. Re-masks per span at most (so the loop always ends in K steps)."""
-    logits_chunk: int = 512
+    logits_chunk: int = bounded(512, int_range(1))
     """>= 1. Slots per output-projection chunk (bounds the (chunk, vocab) logits memory)."""
     precision: str = "auto"
     """"auto" | "fp32" | "bf16": autocast of the forwards ("auto" = bf16 on CUDA, fp32 on CPU:
@@ -85,18 +85,7 @@ class FillConfig:
             raise SamplingError(f"schedule must be one of {', '.join(COMMIT_SCHEDULES)}, got {self.schedule!r}.")
         if not 0 <= self.threshold < 1:
             raise SamplingError(f"threshold must be in [0, 1) (0 = schedule), got {self.threshold}.")
-        for name, lo in (
-            ("refresh_every", 0),
-            ("block", 0),
-            ("run_chunk", 0),
-            ("window", 64),
-            ("min_context", 0),
-            ("guard_n", 2),
-            ("guard_min", 1),
-            ("guard_max", 0),
-            ("logits_chunk", 1),
-        ):
-            int_range(lo).check(name, getattr(self, name), error=SamplingError)
+        check_fields(self, error=SamplingError)
         if self.max_batch_tokens is not None:
             int_range(0).check("max_batch_tokens", self.max_batch_tokens, off="None", error=SamplingError)
         if self.precision not in PRECISIONS:
