@@ -107,8 +107,9 @@ _HEADING_WORD = re.compile(r"^(?:[A-Z0-9][\w'’&/-]*|of|and|or|the|to|for|in|on
 
 def ends_mid_sentence(text: str) -> bool:
     """Whether a section body stops mid-sentence: its stripped text does not end with '.', '!', '?', ':'
-    or ';' (a closing quote or bracket may follow). An empty body and a heading-only one (a single
-    line of at most 8 title-case words, or a markdown heading) are not mid-sentence."""
+    or ';' (a closing quote or bracket may follow), or its last sentence leaves a bracket open. An empty
+    body and a heading-only one (a single line of at most 8 title-case words, or a markdown heading) are
+    not mid-sentence."""
     body = text.strip()
     if not body:
         return False
@@ -116,7 +117,11 @@ def ends_mid_sentence(text: str) -> bool:
         body.startswith("#") or (len(body.split()) <= 8 and all(_HEADING_WORD.match(w) for w in body.split()))
     ):
         return False
-    return body.rstrip(_CLOSERS + "*_")[-1:] not in ".!?:;"
+    if body.rstrip(_CLOSERS + "*_")[-1:] not in ".!?:;":
+        return True
+    ends = [e for e in sentence_boundaries(body) if e < len(body.rstrip(_CLOSERS + "*_")) - 1]
+    last = body[ends[-1] if ends else 0 :]
+    return last.count("(") > last.count(")")  # a stop inside an open bracket: '(ACME, INC. AND ITS OFFICERS, INC.'
 
 
 CLOSERS, CLOSE = _CLOSERS, _CLOSE

@@ -179,6 +179,8 @@ def test_cut_to_sentence_asks_fits_a_logarithmic_number_of_times(n_sentences):
         ),
         ('Confidential Information is provided without warranties, "AS IS" and with all faults.)', False),
         ("**Disclaimer. Confidential Information is provided without warranties.**", False),
+        ('NEITHER ACME, NOR ITS OFFICERS (ACME AND SUCH OTHER PERSONS, THE "ACME, INC.', True),  # open bracket
+        ("The fee (as set out in the order) is due. (b) Each party shall pay its own costs (taxes aside).", False),
         ("Notices:", False),
         ("(a) the Supplier shall deliver;", False),
         ("Is that clear?", False),
