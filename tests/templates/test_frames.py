@@ -64,3 +64,23 @@ def test_the_shipped_templates_need_no_composed_frame():
     for path in sorted((Path(__file__).resolve().parents[2] / "templates").glob("*.json")):
         data = json.loads(path.read_text())
         assert compose_frames(copy.deepcopy(data)) == data, path.name
+
+
+def test_no_shipped_outline_holds_two_term_sections():
+    """A template whose termination section states the term ("Term and Termination", its frame naming the
+    period) offers no separate Term section, and one that offers a Term section heads termination
+    "Termination": a supply draft had both, the second restating another deal's term."""
+    from hybrid.templates.outline_schema import clause_values
+    from hybrid.templates.template import TEMPLATES_DIR, load_template
+
+    both = 0
+    for path in sorted(TEMPLATES_DIR.glob("*.json")):
+        t = load_template(path)
+        termination = t.clauses.get("termination", {})
+        states_term = termination.get("heading", "").startswith("Term and") or "continues for" in termination.get(
+            "frame", ""
+        )
+        offered = set(clause_values(t.outline_schema))
+        assert not (states_term and "term" in offered), path.name
+        both += {"term", "termination"} <= offered
+    assert both >= 2  # consulting-services, sponsorship: Term and Termination, each its own
