@@ -13,7 +13,8 @@ judged by gemma3-270m (the harness picks it: no system shares its weights), and 
 system: MAUVE against the real passages, the judge's bits/byte and its ratio to the real clauses', foreign
 facts, distinct-2, doubled words per 1,000 words and the share of bodies ending mid-sentence among those the
 harness did not cut (hybrid.draft.consistency's reading checks, on the drafts' own section bodies), and the
-seconds per 4-variant draft call; with the ratio of each writer's figures to hybrid's.
+seconds per 4-variant draft call in the harness and of a warm 4-variant `hybrid draft mutual-nda --example` call
+(nda_seconds); with the ratio of each writer's figures to hybrid's.
 
     python benchmarks/writer.py [--limit 25] [--threads 1] [--run DIR] [--reuse] [--out FILE]
 
@@ -70,11 +71,37 @@ def reading(samples: Path) -> dict:
     }
 
 
+WRITERS = {"hybrid": (None, None), "smollm2-edit-ar": ("smollm2-135m", "ar-batched"),
+           "lora-edit-ar": ("smollm2-135m-legal-lora", "ar-batched"), "lora-edit": ("smollm2-135m-legal-lora", None)}
+
+
+def nda_seconds() -> dict:
+    """Seconds of a warm 4-variant `hybrid draft mutual-nda --example` call per writer (a 1-variant call first
+    loads and warms the model and the precedent library)."""
+    import time
+
+    from hybrid.draft.drafter import Drafter
+    from hybrid.draft.request import DraftRequest
+    from hybrid.templates.template import load_template
+
+    t = load_template("mutual-nda")
+    out = {}
+    for name, (model, filler) in WRITERS.items():
+        drafter = Drafter.from_pretrained(model)
+        kw = {"filler": filler} if filler else {}
+        drafter.draft(DraftRequest.of(t, t.example, n=1, seed=7, **kw))
+        start = time.perf_counter()
+        drafter.draft(DraftRequest.of(t, t.example, n=4, seed=7, **kw))
+        out[name] = round(time.perf_counter() - start, 2)
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--limit", type=int, default=25, help="test documents (all systems on the same ones)")
     ap.add_argument("--run", type=Path, default=Path("evals/runs/writer"), help="the harness's output folder")
     ap.add_argument("--reuse", action="store_true", help="read the run in --run instead of starting it")
+    ap.add_argument("--no-nda-timing", action="store_true", help="skip the warm 4-variant NDA call per writer")
     add_run_args(ap, threads=1)
     args = ap.parse_args(argv)
     import torch
@@ -87,10 +114,14 @@ def main(argv=None) -> int:
     systems = {s: {k: summary["systems"][s].get(k) for k in KEEP} for s in SYSTEMS if s in summary["systems"]}
     for s, extra in reading(args.run / "samples.jsonl").items():
         systems[s] |= extra
+    if not args.no_nda_timing:
+        for s, seconds in nda_seconds().items():
+            if s in systems:
+                systems[s]["nda_4_variant_seconds"] = seconds
     base = systems.get("hybrid", {})
+    ratios = ("mauve", "judge_bpb", "seconds_per_document", "nda_4_variant_seconds")
     for row in systems.values():
-        row["vs_hybrid"] = {k: round(row[k] / base[k], 3) for k in ("mauve", "judge_bpb", "seconds_per_document")
-                            if row.get(k) and base.get(k)}
+        row["vs_hybrid"] = {k: round(row[k] / base[k], 3) for k in ratios if row.get(k) and base.get(k)}
     result = {"benchmark": "writer", "split": "test", "judge": summary.get("judge", {}).get("spec"),
               "systems": systems, "command": " ".join(["python", "benchmarks/writer.py", *(argv or sys.argv[1:])]),
               "harness": " ".join(cmd[1:]), "machine": machine()}
