@@ -13,11 +13,17 @@ __all__ = ["doubled_words", "remove_doubled_words"]
 _DOUBLED = re.compile(r"(?<![\w'’\[-])([A-Za-z]+)((?:(?:[ \t]+|[ \t]*\n[ \t]*)\1(?![\w\]-]))+)", re.IGNORECASE)
 
 
+# a possessive written twice where a deal's name that ends in one met the precedent's ("Sponsor's's")
+_DOUBLED_POSSESSIVE = re.compile(r"(?<=\w)(['’][sS])((?:['’][sS])+)(?!\w)")
+
+
 def doubled_words(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, word) of every immediate repeat of a word (case-insensitive: "Service service"):
-    text[start:end] is the repeat with the space before it, so deleting it keeps the first
-    occurrence's casing; a triple repeat is one span. "that, that" (punctuation between) is no repeat."""
-    return [(m.start(2), m.end(2), m.group(1)) for m in _DOUBLED.finditer(text)]
+    """(start, end, word) of every immediate repeat of a word (case-insensitive: "Service service") or of a
+    possessive ("Sponsor's's"): text[start:end] is the repeat with the space before it, so deleting it keeps
+    the first occurrence's casing; a triple repeat is one span. "that, that" (punctuation between) is no repeat."""
+    found = [(m.start(2), m.end(2), m.group(1)) for m in _DOUBLED.finditer(text)]
+    found += [(m.start(2), m.end(2), m.group(1)) for m in _DOUBLED_POSSESSIVE.finditer(text)]
+    return sorted(found)
 
 
 def remove_doubled_words(text: str) -> tuple[str, list[tuple[int, int, str]]]:

@@ -826,3 +826,11 @@ def test_a_reference_rewritten_inside_capitals_stays_in_capitals():
     assert new == "NEITHER PARTY IS LIABLE FOR DELAYS DUE TO FORCE MAJEURE, AS DEFINED IN THIS AGREEMENT."
     lower, _ = fix_references("Delays due to force majeure, as defined in Section 14, excuse it.", lambda n: None)
     assert lower == "Delays due to force majeure, as defined in this Agreement, excuse it."
+
+
+def test_a_possessive_written_twice_is_a_doubled_word():
+    from hybrid.draft.doubled_words import remove_doubled_words
+
+    text, found = remove_doubled_words("the Sponsor's's logo and the Sponsor’s’s marks, not the Sponsor's own")
+    assert text == "the Sponsor's logo and the Sponsor’s marks, not the Sponsor's own" and len(found) == 2
+    assert remove_doubled_words("the Buyer's sales")[1] == []
