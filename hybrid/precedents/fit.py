@@ -77,6 +77,13 @@ _REFERENCE = re.compile(
     r"(?:[0-9]+|[A-Z]\b|[IVX]+\b)",
     re.I,
 )
+# a clause that opens by leaning on text before it ("In addition, Licensor may ..."): a fragment of its source's
+# clause, not a clause a section can start with
+_LEANING_OPENING = re.compile(
+    r"^\W*(?:In addition|Additionally|Further(?:more)?|Moreover|Also|However|Likewise|Similarly|Thereafter|Otherwise"
+    r"|Notwithstanding the foregoing|The foregoing|In such (?:case|event)|In that (?:case|event))\b",
+    re.I,
+)
 _FIGURE = re.compile(
     r"\[(?:DATE|AMOUNT|PERCENT|DURATION)\]"
 )  # the source deal's own figures (the deal's, or a fallback phrase, stand in)
@@ -222,6 +229,8 @@ def fit(
     if len(first.split()) > limit:  # not even its first sentence fits the budget: closed before a coordinated
         # clause that fits (hybrid.common.sentences.cut_to_clause), or else the clause stops mid-sentence
         quality -= 1.0 if cut_to_clause(first, fits=lambda x: len(x.split()) <= limit) else 4.0
+    if _LEANING_OPENING.match(p.body):
+        quality -= 2.0  # it continues a sentence the draft does not have
     if rank is not None:
         quality += 0.5 * max(0.0, 1 - rank / RANKED)
     raw = " ".join(getattr(p, "precedent", p).body.split()[: int(room) + 1])  # markers still in place

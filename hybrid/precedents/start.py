@@ -204,6 +204,18 @@ def strip_inline_heading(text: str) -> str:
     return text[m.end() :] if m else text
 
 
+_LEANING = re.compile(r"^(?:In addition|Additionally|Furthermore|Moreover|Further|Also),\s+(?=[A-Za-z])")
+
+
+def strip_leaning_opening(text: "str | None") -> "str | None":
+    """text without the connective it opens with where the sentences before it were taken out ("In addition,
+    Licensor may ..." -> "Licensor may ..."): a section's first sentence leans on nothing."""
+    if not text:
+        return text
+    m = _LEANING.match(text)
+    return text[m.end()].upper() + text[m.end() + 1 :] if m else text
+
+
 def fit_text(tokenizer, text: str, room: int | None) -> str:
     """text cut after its last whole sentence that fits `room` tokens (as it stands after a space: the
     filler's "spaced" start); where not even the first sentence fits, closed before its last coordinated
@@ -250,8 +262,9 @@ def starts_from_draws(
     frames = frames or [""] * len(budgets)
     texts = [
         [
-            trim_headings(fit_text(tokenizer, settle_facts(strip_inline_heading(p.adapted(f)), f, allowed, own, lower,
-                                                           fr), r))
+            strip_leaning_opening(trim_headings(fit_text(
+                tokenizer, settle_facts(strip_inline_heading(p.adapted(f)), f, allowed, own, lower, fr), r
+            )))
             if p
             else None
             for p, r, f, own, fr in zip(d, rooms, deals, fs, frames)

@@ -149,3 +149,11 @@ def test_a_first_sentence_in_capitals_counts_the_tokens_capitals_take():
     budget = 140
     assert fit(_p("a#1", "Liability", caps), "Liability", "limitation_of_liability", budget).quality <= (
         fit(_p("b#1", "Liability", lower), "Liability", "limitation_of_liability", budget).quality - 3.5)
+
+
+def test_a_precedent_that_opens_on_text_before_it_loses_fit():
+    leaning = "In addition, Licensor may use and disclose Licensee's information as necessary to provide the services."
+    whole = "Licensor may use and disclose Licensee's information only as necessary to provide the services."
+    f_leaning = fit(_p("a#1", "Confidentiality", leaning), "Confidentiality", "confidentiality", 64)
+    f_whole = fit(_p("b#1", "Confidentiality", whole), "Confidentiality", "confidentiality", 64)
+    assert f_leaning.quality <= f_whole.quality - 1.5

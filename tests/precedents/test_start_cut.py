@@ -65,3 +65,13 @@ def test_a_field_named_like_a_term_counts_only_when_its_value_reads_as_one():
         },
     )
     assert deal.duration == "5 years" and deal.amount == "$1,000"
+
+
+def test_a_start_left_opening_on_a_connective_loses_it():
+    from hybrid.precedents.start import strip_leaning_opening
+
+    assert strip_leaning_opening("In addition, Licensor may use it.") == "Licensor may use it."
+    assert strip_leaning_opening("Further, the party shall pay.") == "The party shall pay."
+    kept = "Further to Section 2, the party shall pay."
+    assert strip_leaning_opening(kept) == kept
+    assert strip_leaning_opening("") == "" and strip_leaning_opening(None) is None
