@@ -102,6 +102,7 @@ def main(argv=None) -> int:
     ap.add_argument("--run", type=Path, default=Path("evals/runs/writer"), help="the harness's output folder")
     ap.add_argument("--reuse", action="store_true", help="read the run in --run instead of starting it")
     ap.add_argument("--no-nda-timing", action="store_true", help="skip the warm 4-variant NDA call per writer")
+    ap.add_argument("--nda-threads", type=int, default=2, help="torch threads of the NDA calls (the bar: 2 cores)")
     add_run_args(ap, threads=1)
     args = ap.parse_args(argv)
     import torch
@@ -115,6 +116,7 @@ def main(argv=None) -> int:
     for s, extra in reading(args.run / "samples.jsonl").items():
         systems[s] |= extra
     if not args.no_nda_timing:
+        torch.set_num_threads(args.nda_threads)
         for s, seconds in nda_seconds().items():
             if s in systems:
                 systems[s]["nda_4_variant_seconds"] = seconds
@@ -124,7 +126,8 @@ def main(argv=None) -> int:
         row["vs_hybrid"] = {k: round(row[k] / base[k], 3) for k in ratios if row.get(k) and base.get(k)}
     result = {"benchmark": "writer", "split": "test", "judge": summary.get("judge", {}).get("spec"),
               "systems": systems, "command": " ".join(["python", "benchmarks/writer.py", *(argv or sys.argv[1:])]),
-              "harness": " ".join(cmd[1:]), "machine": machine()}
+              "harness": " ".join(cmd[1:]), "nda_threads": None if args.no_nda_timing else args.nda_threads,
+              "machine": machine()}
     emit(result, args.out)
     return 0
 
