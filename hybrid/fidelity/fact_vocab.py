@@ -93,6 +93,8 @@ _GENERIC = frozenset(w for t in BOILERPLATE_TERMS for w in t.lower().split() if 
     "subsection agreement agreements party parties effective date term days business day dollars state states united "
     "america court courts federal law laws government person persons notice notices recitals whereas witness whereof "
     "page signature name title by inc llc ltd corp l.l.c co l.p lp n.a s.a "
+    # the defined term every kind of agreement writes (a template-level term, so not in BOILERPLATE_TERMS)
+    "confidential information "
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday "
     # sentence openers a small model capitalizes after a stray number or mark ("Section.1 If ...")

@@ -379,3 +379,11 @@ def test_the_plural_of_a_deal_word_is_not_foreign_but_another_name_still_is():
     assert foreign_facts(text, allowed, party_names()) == []
     found = foreign_facts("The Franchisor may sell to Zorblax Holdings in the Territory.", allowed, party_names())
     assert [f.text for f in found if f.kind == "name"]
+
+
+def test_confidential_information_after_a_deal_role_is_no_foreign_name():
+    from hybrid.fidelity.foreign_facts import foreign_facts, party_names
+
+    text = "Licensor may disclose Licensee's Confidential Information to provide the Product and Services."
+    found = [f.text for f in foreign_facts(text, "Licensor Licensee Acme Robotics, Inc.", party_names(), ())]
+    assert found == ["Product and Services"]  # a cover-page term of the source stays foreign
