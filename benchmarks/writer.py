@@ -46,10 +46,10 @@ def harness(run: Path, limit: int, threads: int) -> list[str]:
 
 
 def reading(samples: Path) -> dict:
-    """Per system, over every variant's section bodies: doubled words per 1,000 words, and bodies ending
-    mid-sentence among those shorter than the harness's cut (a cut body ends where the cut fell)."""
-    from hybrid.common.sentences import ends_mid_sentence
-    from hybrid.draft.doubled_words import doubled_words
+    """Per system, over every variant's section bodies (hybrid.draft.consistency.reading_checks): doubled words
+    per 1,000 words, and bodies ending mid-sentence among those shorter than the harness's cut (a cut body ends
+    where the cut fell)."""
+    from hybrid.draft.consistency import reading_checks
 
     out: dict[str, dict] = {}
     for line in samples.read_text().splitlines():
@@ -57,13 +57,13 @@ def reading(samples: Path) -> dict:
         if row.get("system") not in SYSTEMS or row.get("skipped"):
             continue
         acc = out.setdefault(row["system"], {"words": 0, "doubled": 0, "uncut": 0, "mid": 0})
-        for body in (b for variant in row.get("bodies") or [] for b in variant):
-            n = len(body.split())
-            acc["words"] += n
-            acc["doubled"] += len(doubled_words(body))
-            if 0 < n < CUT_WORDS:
-                acc["uncut"] += 1
-                acc["mid"] += ends_mid_sentence(body)
+        for variant in row.get("bodies") or []:
+            whole = reading_checks(variant, len(variant))
+            uncut = [b for b in variant if 0 < len(b.split()) < CUT_WORDS]
+            acc["words"] += whole["words"]
+            acc["doubled"] += whole["doubled_words"]
+            acc["uncut"] += len(uncut)
+            acc["mid"] += reading_checks(uncut, len(uncut))["mid_sentence_endings"]
     return {
         s: {"doubled_per_1000_words": round(1000 * a["doubled"] / max(a["words"], 1), 3),
             "mid_sentence_share": round(a["mid"] / max(a["uncut"], 1), 4), "uncut_bodies": a["uncut"]}
