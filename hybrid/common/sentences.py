@@ -9,7 +9,7 @@ stop) and `ends_mid_sentence` (the reading check). Pure string functions: a budg
 import re
 
 __all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "sentence_boundaries", "cut_to_sentence", "cut_to_clause",
-           "ends_mid_sentence"]
+           "ends_mid_sentence", "CONNECTIVES"]
 
 _CLOSERS = "\"'”’)]"
 _CLOSE = "[" + re.escape(_CLOSERS) + "]"  # one closing quote or bracket, for a pattern
@@ -125,6 +125,9 @@ def ends_mid_sentence(text: str) -> bool:
 
 
 CLOSERS, CLOSE = _CLOSERS, _CLOSE
+
+CONNECTIVES = r"In addition|Additionally|Furthermore|Moreover|Further|Also"
+"""Words that open a sentence by leaning on the one before it ("In addition, Licensor may ..."), as a pattern."""
 
 _TITLE_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)"
 RUN_IN_HEADING = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}\."

@@ -20,7 +20,7 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
-from hybrid.common.sentences import cut_to_clause, sentence_boundaries
+from hybrid.common.sentences import CONNECTIVES, cut_to_clause, sentence_boundaries
 from hybrid.data.clean import REDACTION_RE
 from hybrid.precedents.library import MARKER_RE, letter_words
 
@@ -80,7 +80,7 @@ _REFERENCE = re.compile(
 # a clause that opens by leaning on text before it ("In addition, Licensor may ..."): a fragment of its source's
 # clause, not a clause a section can start with
 _LEANING_OPENING = re.compile(
-    r"^\W*(?:In addition|Additionally|Further(?:more)?|Moreover|Also|However|Likewise|Similarly|Thereafter|Otherwise"
+    rf"^\W*(?:{CONNECTIVES}|However|Likewise|Similarly|Thereafter|Otherwise"
     r"|Notwithstanding the foregoing|The foregoing|In such (?:case|event)|In that (?:case|event))\b",
     re.I,
 )

@@ -21,7 +21,7 @@ import random
 import re
 
 from hybrid.common.errors import SamplingError
-from hybrid.common.sentences import RUN_IN_HEADING, cut_to_clause, cut_to_sentence, sentence_boundaries
+from hybrid.common.sentences import CONNECTIVES, RUN_IN_HEADING, cut_to_clause, cut_to_sentence, sentence_boundaries
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import DealFacts
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
@@ -204,7 +204,7 @@ def strip_inline_heading(text: str) -> str:
     return text[m.end() :] if m else text
 
 
-_LEANING = re.compile(r"^(?:In addition|Additionally|Furthermore|Moreover|Further|Also),\s+(?=[A-Za-z])")
+_LEANING = re.compile(rf"^(?:{CONNECTIVES}),\s+(?=[A-Za-z])")
 
 
 def strip_leaning_opening(text: "str | None") -> "str | None":
