@@ -32,6 +32,7 @@ from hybrid.common.options import set_threads  # noqa: E402
 from hybrid.common.sentences import ends_mid_sentence  # noqa: E402
 from hybrid.draft.consistency import reading_checks  # noqa: E402
 from hybrid.draft.provenance import word_redline  # noqa: E402
+from hybrid.draft.references import dangling_references  # noqa: E402
 from hybrid.fidelity.foreign_facts import draft_foreign_facts  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 
@@ -89,6 +90,13 @@ def count(drafter, t, drafts, tot, examples):
                 tot["model_words"] += max(ins - frame, 0)
         for k in ("mid_sentence_endings", "dangling_references", "doubled_words", "words"):
             tot[k] += r[k]
+        for ref in dangling_references(bodies, len(bodies)):  # what a reader sees where a reference points nowhere
+            if len(tot["dangling_examples"]) < 20:
+                body = bodies[ref["section"] - 1]
+                at = body.find(ref["text"])
+                tot["dangling_examples"].append(
+                    f"{t.id} {d.sections[ref['section'] - 1]['heading']}: ...{body[max(at - 80, 0):at + 80]}..."
+                )
         for sec in d.sections:  # what a reader sees where a clause stops mid-sentence
             if ends_mid_sentence(sec["body"]) and len(tot["mid_sentence_examples"]) < 20:
                 tot["mid_sentence_examples"].append(f"{t.id} {sec['heading']}: ...{sec['body'].rstrip()[-120:]}")
@@ -111,6 +119,7 @@ def summarize(tot: dict) -> dict:
         "seconds_per_draft_call": round(tot["seconds"] / max(tot["calls"], 1), 2),
         "examples": tot["examples"][:40],
         "mid_sentence_examples": tot["mid_sentence_examples"],
+        "dangling_examples": tot["dangling_examples"],
     }
 
 
@@ -141,7 +150,8 @@ def main(argv=None):
         else [*sorted(p.stem for p in TEMPLATES_DIR.glob("*.json")), str(USER_TEMPLATE)]
     )
     totals = {
-        a: {**dict.fromkeys(COUNTS, 0), "seconds": 0.0, "calls": 0, "examples": [], "mid_sentence_examples": []}
+        a: {**dict.fromkeys(COUNTS, 0), "seconds": 0.0, "calls": 0, "examples": [], "mid_sentence_examples": [],
+            "dangling_examples": []}
         for a in arms
     }
     warm = load_template(ids[0])

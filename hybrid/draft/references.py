@@ -190,12 +190,17 @@ def fix_references(text: str, resolve, own: "str | None" = None) -> tuple[str, l
       "Sections 4 through 20" -> the draft sections those resolve to); unresolved numbers of the same
       reference are dropped; the source's heading parenthetical and "above"/"below" go with the number;
     - none resolved: rewritten by the table of `_rewrite_unresolved`, or left (a sentence's subject);
-    - "this Section 8" (the clause itself) -> "this Section", kept where 8 is `own`;
+    - "this Section 8" (the clause itself) -> "this Section", kept where 8 is `own`; another reference to 8 in
+      the same text ("Section 8.2 above", a part of the clause itself) -> "this Section";
     - a source heading restated at a paragraph's start ("Section 1.1 Definitions. ") -> removed.
     Each change: {"old", "new", "action": "renumbered" | "removed" | "left", "rule", "numbers"}; a
     "left" one changes nothing. A reference already true of the draft is no change."""
     changes, pieces, at = [], [], 0
-    for ref in find_references(text):
+    refs = find_references(text)
+    # the numbers the clause calls itself ("this Clause 10"): its "Clause 10.2 above" is a part of the same clause,
+    # whatever number the source's section got at ingestion (a source whose numbering skipped a heading)
+    itself = {r.tops[0] for r in refs if r.role == "self" and r.tops} - ({str(own)} if own is not None else set())
+    for ref in refs:
         if ref.start < at:
             continue  # inside a span an earlier rewrite consumed
         numbers = list(ref.numbers)
@@ -206,6 +211,13 @@ def fix_references(text: str, resolve, own: "str | None" = None) -> tuple[str, l
                 continue
             kw = ref.keyword[:-1] if ref.keyword.lower().endswith("s") else ref.keyword
             span = (ref.start, ref.end, kw, "self", "removed")
+        elif ref.tops and set(ref.tops) <= itself and not _THE_BEFORE.search(text, 0, ref.start):
+            end, sfx = ref.end, _SUFFIX.match(text, ref.end)
+            if sfx and sfx.group().strip().lower() in ("above", "below"):
+                end = sfx.end()  # "Clause 10.2 above" -> "this Clause": the draft does not number its paragraphs
+            kw = ref.keyword[:-1] if ref.keyword.lower().endswith("s") else ref.keyword
+            new = ("THIS " if ref.keyword.isupper() else "this ") + kw
+            span = (ref.start, end, new, "part of itself", "renumbered")
         else:
             mapped = [resolve(t) for t in ref.tops] if resolve else [None] * len(ref.tops)
             drafted = [int(m) for m in mapped if m is not None]

@@ -422,6 +422,19 @@ FIX = [
         None,
         "Sections 7 and 8 survive",
     ),
+    # a part of the clause itself, which names its own source number ("this Clause 10") that ingestion numbered 9
+    (
+        "The licence granted in Clause 10.2 above will expire. Any breach of this Clause 10 is material.",
+        {"9": "5"},
+        "5",
+        "The licence granted in this Clause will expire. Any breach of this Clause is material.",
+    ),
+    (
+        "THE CAP IN SECTION 8.1 APPLIES. THIS SECTION 8 SURVIVES.",
+        {"8": "2"},
+        "4",
+        "THE CAP IN THIS SECTION APPLIES. THIS SECTION SURVIVES.",
+    ),
     # nothing to change
     ("as provided in Section 5.", {"5": "5"}, None, "as provided in Section 5."),
     (
