@@ -21,17 +21,23 @@ from dataclasses import dataclass, field
 from hybrid.data.roles import apply_roles, family_of
 
 __all__ = [
-    "MARKERS", "FALLBACK", "DealFacts", "Normalized", "party_names", "defined_names", "normalize", "adapt", "swapped"
+    "MARKERS", "BLANK", "FALLBACK", "DealFacts", "Normalized", "party_names", "defined_names", "normalize", "adapt",
+    "swapped"
 ]
 
 MARKERS = ("[PARTY_A]", "[PARTY_B]", "[DATE]", "[AMOUNT]", "[PERCENT]", "[DURATION]", "[LAW]")
+BLANK = "[___]"
+"""A commercial term the deal does not state (a cure, notice or payment period, a price, a deadline) is left as a
+drafting blank for the user to complete, the convention of a first draft: a phrase such as "the agreed period"
+read as if an agreement elsewhere stated it ("remedied within the agreed period of receipt of such notice",
+"successive the agreed period periods"), and the precedent's own value is another deal's fact."""
 FALLBACK = {
     "[PARTY_A]": "the first Party",
     "[PARTY_B]": "the other Party",
     "[DATE]": "the Effective Date",
-    "[AMOUNT]": "the agreed amount",
-    "[PERCENT]": "the agreed percentage",
-    "[DURATION]": "the agreed period",
+    "[AMOUNT]": BLANK,
+    "[PERCENT]": BLANK,
+    "[DURATION]": BLANK,
     "[LAW]": "the agreed jurisdiction",
 }
 
@@ -328,7 +334,7 @@ _START_DATE = re.compile(
     r"(?:begin|start)\w* (?:on|as of)|Effective Date[^.]{0,20}?(?:is|of|means))\s*(?:the\s+)?)$",
     re.I,
 )
-OTHER_DATE = "the agreed date"
+OTHER_DATE = BLANK
 
 
 def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:

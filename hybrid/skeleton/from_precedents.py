@@ -91,8 +91,8 @@ def deal_from_template(template, values: dict) -> DealFacts:
 def clause_deal(deal: DealFacts, clause: str) -> DealFacts:
     """The facts a clause of type `clause` adapts to: the deal's, less its duration. A precedent's periods are
     cure, notice and payment periods as often as its term ("cure a breach within 2 years" when the term
-    was put there), so its [DURATION] markers read "the agreed period"; the template's frame states the
-    term where the template has one."""
+    was put there), so its [DURATION] markers read as a blank to complete (hybrid.data.facts.BLANK); the
+    template's frame states the term where the template has one."""
     return replace(deal, duration=None)
 
 

@@ -94,6 +94,13 @@ def test_a_fact_written_into_a_run_of_capitals_is_written_in_capitals():
 
 def test_a_fallback_phrase_that_opens_a_sentence_is_capitalized():
     deal = DealFacts(party_a="Supplier", party_b="Buyer")
-    assert adapt("Pay on time. [PERCENT] of the price is due.", deal).split(". ")[1][:1].isupper()
-    assert adapt("[PERCENT] of the price is due.", deal)[:1].isupper()
-    assert adapt("Buyer pays [PERCENT] of the price.", deal) == "Buyer pays the agreed percentage of the price."
+    assert adapt("Pay on time. [PARTY_A] pays.", DealFacts()).split(". ")[1] == "The first Party pays."
+    assert adapt("[PARTY_B] pays.", DealFacts()) == "The other Party pays."
+    assert adapt("Buyer pays [PERCENT] of the price.", deal) == "Buyer pays [___] of the price."
+
+
+def test_a_term_the_deal_does_not_state_is_a_blank_to_complete():
+    deal = DealFacts(party_a="Supplier", party_b="Buyer")
+    assert adapt("cured within [DURATION] of receipt of notice", deal) == "cured within [___] of receipt of notice"
+    assert adapt("renewed for successive [DURATION] periods", deal) == "renewed for successive [___] periods"
+    assert adapt("[AMOUNT] is due on [DATE].", deal) == "[___] is due on [___]."

@@ -11,6 +11,7 @@ import pytest
 from hybrid import Drafter
 from hybrid.cli.main import main
 from hybrid.common.errors import SamplingError
+from hybrid.data.facts import MARKERS
 from hybrid.data.windows import KIND_SPAN
 from hybrid.precedents.library import Library, Precedent
 from hybrid.skeleton.from_precedents import condition, deal_from_template
@@ -73,7 +74,7 @@ def test_precedents_carry_the_deals_facts_and_none_of_their_own():
     assert (
         values["party_a"] in text
         and values["governing_law"] in text
-        and "[" not in text.split("Precedent: ", 1)[1].split("\n")[0]
+        and not any(m in text.split("Precedent: ", 1)[1].split("\n")[0] for m in MARKERS)
     )
 
 
