@@ -22,6 +22,7 @@ library knows it; this module does not).
 """
 
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
+from hybrid.data.facts import BLANK
 from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
 from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
@@ -66,8 +67,9 @@ def consistency_pass(
     In this order: references fixed per section (`fix_references`), doubled words removed
     (`remove_doubled_words`), then the Definitions section (clause "definitions") pruned against the
     preamble, the headings and the other sections' new bodies (`prune_definitions`). The report:
-    {"sections": [{"index", "heading", "changes": [...], "emptied"}], "totals": {"references_renumbered",
-    "references_removed", "references_left", "doubled_words_removed", "definitions_dropped"}}; each
+    {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
+    "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
+    "blanks_to_complete"}}; each
     change carries its "kind" ("reference", "doubled_word", "definition"), "old", "new" and "action".
     "emptied" is true for a section whose body the pass left empty (a Definitions section none of whose
     entries the draft needs: the caller drops or refills it, and renumbers). A body that needs no
@@ -111,6 +113,8 @@ def consistency_pass(
             name = "doubled_words_removed" if c["kind"] == "doubled_word" else key[(c["kind"], c["action"])]
             totals[name] += 1
         r["emptied"] = bool(sections[r["index"]]["body"].strip()) and not bodies[r["index"]].strip()
+        r["blanks"] = bodies[r["index"]].count(BLANK)
+    totals["blanks_to_complete"] = sum(r["blanks"] for r in reports)  # terms the deal did not state
     return bodies, {"sections": reports, "totals": totals}
 
 

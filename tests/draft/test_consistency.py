@@ -752,6 +752,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "references_left": 1,
         "doubled_words_removed": 1,
         "definitions_dropped": 2,
+        "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]
     assert [(c["kind"], c["old"], c.get("reason")) for c in changes] == [
@@ -847,3 +848,13 @@ def test_a_possessive_written_twice_is_a_doubled_word():
     text, found = remove_doubled_words("the Sponsor's's logo and the Sponsor’s’s marks, not the Sponsor's own")
     assert text == "the Sponsor's logo and the Sponsor’s marks, not the Sponsor's own" and len(found) == 2
     assert remove_doubled_words("the Buyer's sales")[1] == []
+
+
+def test_the_report_counts_the_blanks_left_for_terms_the_deal_did_not_state():
+    sections = [
+        {"heading": "Payment", "clause": "payment", "body": "Buyer shall pay each invoice within [___] of receipt."},
+        {"heading": "Term", "clause": "term", "body": "It runs for [___] and renews for successive [___] periods."},
+    ]
+    _, report = consistency_pass(sections, preamble="")
+    assert [r["blanks"] for r in report["sections"]] == [1, 2]
+    assert report["totals"]["blanks_to_complete"] == 3
