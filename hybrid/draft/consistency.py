@@ -66,7 +66,7 @@ def consistency_pass(
 
     In this order: references fixed per section (`fix_references`), doubled words removed
     (`remove_doubled_words`), then the Definitions section (clause "definitions") pruned against the
-    preamble, the headings and the other sections' new bodies (`prune_definitions`). The report:
+    preamble and the other sections' new bodies (`prune_definitions`). The report:
     {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
     "blanks_to_complete"}}; each
@@ -89,7 +89,8 @@ def consistency_pass(
     for i, sec in enumerate(sections):
         if sec.get("clause") != "definitions":
             continue
-        rest = "\n\n".join([preamble] + [s["heading"] for s in sections] + [b for j, b in enumerate(bodies) if j != i])
+        # headings are no use of a term: "Governing Law" keeps no definition of "Law"
+        rest = "\n\n".join([preamble] + [b for j, b in enumerate(bodies) if j != i])
         bodies[i], dropped = prune_definitions(bodies[i], rest, keep=keep_definitions)
         reports[i]["changes"] += [
             {"kind": "definition", "old": d["term"], "new": None, "action": "dropped", "reason": d["reason"]}

@@ -858,3 +858,15 @@ def test_the_report_counts_the_blanks_left_for_terms_the_deal_did_not_state():
     _, report = consistency_pass(sections, preamble="")
     assert [r["blanks"] for r in report["sections"]] == [1, 2]
     assert report["totals"]["blanks_to_complete"] == 3
+
+
+def test_a_heading_is_no_use_of_a_defined_term():
+    sections = [
+        {"heading": "Definitions", "clause": "definitions",
+         "body": '"Law" means any statute or regulation.\n\n"Party" means a party to this Agreement.'},
+        {"heading": "Governing Law", "clause": "governing_law",
+         "body": "Each Party agrees that the laws of the State of Delaware govern this Agreement."},
+    ]
+    bodies, report = consistency_pass(sections, preamble="")
+    assert '"Party"' in bodies[0] and '"Law"' not in bodies[0]
+    assert [c["old"] for c in report["sections"][0]["changes"]] == ["Law"]
