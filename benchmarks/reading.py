@@ -90,7 +90,8 @@ def count(drafter, t, drafts, tot, examples):
                 tot["model_words"] += max(ins - frame, 0)
         for k in ("mid_sentence_endings", "dangling_references", "doubled_words", "words"):
             tot[k] += r[k]
-        for ref in dangling_references(bodies, len(bodies)):  # what a reader sees where a reference points nowhere
+        # what a reader sees where a reference points nowhere (listed only where reading_checks counted one)
+        for ref in dangling_references(bodies, len(bodies)) if r["dangling_references"] else ():
             if len(tot["dangling_examples"]) < 20:
                 body = bodies[ref["section"] - 1]
                 at = body.find(ref["text"])

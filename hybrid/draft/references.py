@@ -180,6 +180,17 @@ def _rewrite_unresolved(text: str, start: int, end: int) -> "tuple[int, int, str
     return start, end, "this Agreement", "phrase"
 
 
+def _singular(keyword: str) -> str:
+    """ "Sections" -> "Section"; a singular keyword as it is."""
+    return keyword[:-1] if keyword.lower().endswith("s") else keyword
+
+
+def _through_direction(text: str, end: int) -> int:
+    """Where a reference ending at `end` ends with its "above" or "below" (which the source's order meant)."""
+    sfx = _SUFFIX.match(text, end)
+    return sfx.end() if sfx and sfx.group().strip().lower() in ("above", "below") else end
+
+
 def fix_references(text: str, resolve, own: "str | None" = None) -> tuple[str, list[dict]]:
     """(text with its cross-references made true of the draft, the changes in order).
 
@@ -209,22 +220,16 @@ def fix_references(text: str, resolve, own: "str | None" = None) -> tuple[str, l
         elif ref.role == "self":
             if own is not None and ref.tops[:1] == (str(own),):
                 continue
-            kw = ref.keyword[:-1] if ref.keyword.lower().endswith("s") else ref.keyword
-            span = (ref.start, ref.end, kw, "self", "removed")
+            span = (ref.start, ref.end, _singular(ref.keyword), "self", "removed")
         elif ref.tops and set(ref.tops) <= itself and not _THE_BEFORE.search(text, 0, ref.start):
-            end, sfx = ref.end, _SUFFIX.match(text, ref.end)
-            if sfx and sfx.group().strip().lower() in ("above", "below"):
-                end = sfx.end()  # "Clause 10.2 above" -> "this Clause": the draft does not number its paragraphs
-            kw = ref.keyword[:-1] if ref.keyword.lower().endswith("s") else ref.keyword
-            new = ("THIS " if ref.keyword.isupper() else "this ") + kw
-            span = (ref.start, end, new, "part of itself", "renumbered")
+            # "Clause 10.2 above" -> "this Clause": the draft does not number its paragraphs
+            new = ("THIS " if ref.keyword.isupper() else "this ") + _singular(ref.keyword)
+            span = (ref.start, _through_direction(text, ref.end), new, "part of itself", "renumbered")
         else:
             mapped = [resolve(t) for t in ref.tops] if resolve else [None] * len(ref.tops)
             drafted = [int(m) for m in mapped if m is not None]
             if drafted:
-                end, sfx = ref.end, _SUFFIX.match(text, ref.end)
-                if sfx and sfx.group().strip().lower() in ("above", "below"):
-                    end = sfx.end()  # the draft's order is not the source's
+                end = _through_direction(text, ref.end)  # the draft's order is not the source's
                 new = _format_sections(drafted, ref.keyword.isupper())
                 if text[ref.start : end] == new:
                     continue
