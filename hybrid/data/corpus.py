@@ -24,7 +24,7 @@ from hybrid.data.clauses import classify_heading
 from hybrid.data.clean import clean_markdown, clean_text
 from hybrid.data.cuad import file_key, load_cuad_fields
 from hybrid.data.document import Document, Section
-from hybrid.data.sections import split_document
+from hybrid.data.sections import split_numbered
 
 __all__ = ["SPLITS", "corpus_root", "load_manifest", "load_documents", "build_document", "cache_dir"]
 
@@ -75,7 +75,7 @@ def build_document(entry: dict, raw: str, fields: dict | None = None) -> Documen
     """One manifest entry + its raw text -> Document (sections renumbered "1", "2", ...)."""
     markdown = entry["path"].endswith(".md")
     text = clean_markdown(raw) if markdown else clean_text(raw)
-    title, preamble, parts, tail = split_document(text, doc_type=entry["doc_type"], markdown=markdown)
+    title, preamble, parts, tail = split_numbered(text, doc_type=entry["doc_type"], markdown=markdown)
     return Document(
         path=entry["path"],
         source=entry["source"],
@@ -84,7 +84,10 @@ def build_document(entry: dict, raw: str, fields: dict | None = None) -> Documen
         group=entry["group"],
         title=title,
         preamble=preamble.strip(),
-        sections=[Section(str(i), h, classify_heading(h), body.strip()) for i, (h, body) in enumerate(parts, 1)],
+        sections=[
+            Section(str(i), h, classify_heading(h), body.strip(), list(written))
+            for i, (h, body, written) in enumerate(parts, 1)
+        ],
         tail=tail.strip(),
         fields=dict(fields or {}),
     )

@@ -33,6 +33,9 @@ class Section:
     heading: str  # cleaned heading text without number and trailing punctuation
     clause_type: str  # one of hybrid.data.clauses.CLAUSE_TYPES
     body: str  # cleaned clause body (may contain sub-clauses "(a) ..." and newlines)
+    # the source's own top-level numbers of this section's text ("12"; hybrid.data.sections.split_numbered):
+    # what the source's cross-references ("Section 12") name it by; empty where the source numbers none
+    numbers: list[str] = field(default_factory=list)
 
 
 @dataclass

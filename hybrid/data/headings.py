@@ -12,13 +12,15 @@ import re
 from hybrid.data.clean import strip_markdown_inline, to_ascii
 
 __all__ = ["MAX_HEADING_CHARS", "MAX_TITLE_CHARS", "tidy_heading", "is_heading_text", "split_heading", "tidy_title",
-           "find_title", "merge_empty", "Split", "PARTY_RE"]
+           "find_title", "merge_empty", "Split", "NumberedSplit", "PARTY_RE"]
 
 MAX_HEADING_CHARS = 80  # the planner's bounded heading strings (^[ -~]{1,80}$)
 MAX_TITLE_CHARS = 100
 
 # (title, preamble, [(heading, body), ...], tail): what a splitter returns
 Split = tuple[str, str, list[tuple[str, str]], str]
+# the same with each section's own numbers in its source: (title, preamble, [(heading, body, numbers), ...], tail)
+NumberedSplit = tuple[str, str, list[tuple[str, str, tuple[str, ...]]], str]
 
 
 _SMALL_WORDS = frozenset("a an and as at by for from in into nor of on or per the to upon under via vs with".split())
@@ -180,18 +182,22 @@ def find_title(units: list, doc_type: str) -> tuple[str, int, str]:
     return tidy_title(doc_type) or "AGREEMENT", -1, ""
 
 
-def merge_empty(sections: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    carry = ""
-    for heading, body in sections:
+def merge_empty(sections: list[tuple]) -> list[tuple]:
+    """A section whose body is empty joins the next one (the last one's heading ends the previous body).
+    Items are (heading, body) or (heading, body, numbers): a joined section's numbers (the source's own
+    section numbers it holds, hybrid.data.sections) go with its heading."""
+    out: list[tuple] = []
+    carry: tuple | None = None
+    for heading, body, *numbers in sections:
         if carry:
-            body = f"{carry}\n\n{body}".strip()
-            carry = ""
+            body = f"{carry[0]}\n\n{body}".strip()
+            numbers = [(*carry[1][0], *numbers[0])] if numbers else numbers
+            carry = None
         if not body.strip():
-            carry = heading
+            carry = (heading, numbers)
             continue
-        out.append((heading, body))
+        out.append((heading, body, *numbers))
     if carry and out:
-        h, b = out[-1]
-        out[-1] = (h, f"{b}\n\n{carry}")
+        h, b, *numbers = out[-1]
+        out[-1] = (h, f"{b}\n\n{carry[0]}", *([(*numbers[0], *carry[1][0])] if numbers else ()))
     return out

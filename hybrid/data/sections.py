@@ -35,6 +35,7 @@ from hybrid.data.headings import (
     MAX_HEADING_CHARS,
     MAX_TITLE_CHARS,
     PARTY_RE,
+    NumberedSplit,
     Split,
     find_title,
     is_heading_text,
@@ -45,7 +46,7 @@ from hybrid.data.headings import (
 )
 from hybrid.data.sections_markdown import looks_markdown, split_markdown
 
-__all__ = ["MAX_HEADING_CHARS", "MAX_TITLE_CHARS", "split_document", "tidy_heading", "looks_markdown"]
+__all__ = ["MAX_HEADING_CHARS", "MAX_TITLE_CHARS", "split_document", "split_numbered", "tidy_heading", "looks_markdown"]
 
 
 
@@ -131,6 +132,7 @@ _MARKER_RES = {
     "roman": re.compile(r"^(?P<num>[IVX]{1,6})(?:\.|\s+-)\s+(?P<rest>.*)$"),
     "letter": re.compile(r"^(?P<num>[A-Z])\.\s+(?P<rest>.*)$"),
 }
+_WRITTEN_KINDS = frozenset({"chapter", "article", "section", "num", "paren", "subnum", "roman"})  # their numbers
 # A marker with a heading outweighs several without: a chain of headed "1. Term." sections beats
 # a longer chain of numbered recitals or headless articles.
 HEADED_WEIGHT, HEADLESS_WEIGHT = 1.0, 0.15
@@ -298,7 +300,7 @@ def _choose_chain(cands: dict[str, list[_Cand]]) -> list[_Cand]:
 # plain text
 
 
-def _split_plain(text: str, doc_type: str) -> Split:
+def _split_plain(text: str, doc_type: str) -> NumberedSplit:
     units = _units(text)
     if not units:
         return tidy_title(doc_type) or "AGREEMENT", "", [], ""
@@ -341,8 +343,9 @@ def _split_plain(text: str, doc_type: str) -> Split:
                 hi = i
                 break
     preamble_units = lead + units[start:chain[0].unit]
-    sections: list[tuple[str, list[_Unit]]] = []
+    sections: list[tuple[str, list[_Unit], list[str]]] = []
     for k, c in enumerate(chain):
+        written = [str(c.value[0])] if c.kind in _WRITTEN_KINDS else []
         end = chain[k + 1].unit if k + 1 < len(chain) else hi
         body_start = c.unit + 1
         if c.kind in ("caps", "titleline"):
@@ -357,22 +360,38 @@ def _split_plain(text: str, doc_type: str) -> Split:
             # A numbered paragraph without a heading is not a clause the planner can name: keep its
             # text verbatim (number included) as a continuation of the previous section.
             (sections[-1][1] if sections else preamble_units).extend(units[c.unit:end])
+            if sections and written and written[0] not in sections[-1][2]:
+                sections[-1][2].extend(written)  # "Section 10" of the source is in this section's text
             continue
         body_units = ([_Unit(rest.strip(), False)] if rest.strip() else []) + units[body_start:end]
-        sections.append((heading, body_units))
-    merged = merge_empty([(h, _join(b)) for h, b in sections])
+        sections.append((heading, body_units, written))
+    merged = merge_empty([(h, _join(b), tuple(w)) for h, b, w in sections])
     return title, _join(preamble_units), merged, _join(units[hi:])
 
 
 # ---------------------------------------------------------------------------------------------
 # Markdown
 
-def split_document(text: str, *, doc_type: str = "", markdown: bool | None = None) -> Split:
-    """Cleaned text -> (title, preamble, [(heading, body), ...], tail); see the module docstring.
+def split_numbered(text: str, *, doc_type: str = "", markdown: bool | None = None) -> NumberedSplit:
+    """Cleaned text -> (title, preamble, [(heading, body, numbers), ...], tail); see the module docstring.
+    numbers: the top-level section numbers the source wrote for the section's text, in arabic digits ("12",
+    "ARTICLE IV" -> "4"): its own first, then those of headless numbered paragraphs kept in its body or of an
+    empty section merged into it; () where the source numbers none (capital or Markdown headings, A. items).
+    A source's "Section 12" is the section holding "12", whatever place the layout renumbers it to.
 
     doc_type is the fallback title; markdown=None detects Markdown from the text.
     """
     if markdown is None:
         markdown = looks_markdown(text)
-    title, preamble, parts, tail = split_markdown(text, doc_type) if markdown else _split_plain(text, doc_type)
-    return title, preamble, merge_empty([(h, strip_numbering(b).strip()) for h, b in parts]), tail
+    if markdown:
+        title, preamble, parts, tail = split_markdown(text, doc_type)
+        parts = [(h, b, ()) for h, b in parts]
+    else:
+        title, preamble, parts, tail = _split_plain(text, doc_type)
+    return title, preamble, merge_empty([(h, strip_numbering(b).strip(), w) for h, b, w in parts]), tail
+
+
+def split_document(text: str, *, doc_type: str = "", markdown: bool | None = None) -> Split:
+    """Cleaned text -> (title, preamble, [(heading, body), ...], tail): split_numbered without the numbers."""
+    title, preamble, parts, tail = split_numbered(text, doc_type=doc_type, markdown=markdown)
+    return title, preamble, [(h, b) for h, b, _ in parts], tail

@@ -55,13 +55,15 @@ def _words(text: str) -> int:
 
 
 def consistency_pass(
-    sections: list[dict], *, preamble: str, resolve_ref=None, keep_definitions=()
+    sections: list[dict], *, preamble: str, resolve_ref=None, keep_definitions=(), resolve_title=None
 ) -> tuple[list[str], dict]:
     """(the sections' new bodies, a JSON-able report) for one draft. `sections` are dicts with at least
     "heading", "clause" and "body", in the draft's order (section i+1 is sections[i]).
     `resolve_ref(section_index, number) -> str | None`: for sections[section_index], the draft section
     number of its precedent's source section `number` (None: not in the draft); resolve_ref=None
-    treats every reference as unresolved. `keep_definitions`: terms the Definitions keeps even unused
+    treats every reference as unresolved. `resolve_title(section_index, heading) -> str | None`: the same for the
+    source's heading written after a reference's number ("Section 10 (Confidentiality)"), asked first (None: by
+    number alone). `keep_definitions`: terms the Definitions keeps even unused
     (`prune_definitions`' keep).
 
     In this order: references fixed per section (`fix_references`), doubled words removed
@@ -77,7 +79,8 @@ def consistency_pass(
     bodies, reports = [], []
     for i, sec in enumerate(sections):
         resolve = (lambda n, i=i: resolve_ref(i, n)) if resolve_ref else None
-        fixed, ref_changes = fix_references(sec["body"], resolve, own=str(i + 1))
+        by_title = (lambda t, i=i: resolve_title(i, t)) if resolve_title else None
+        fixed, ref_changes = fix_references(sec["body"], resolve, own=str(i + 1), resolve_title=by_title)
         body, doubled = remove_doubled_words(fixed)
         changes = [{"kind": "reference", **c} for c in ref_changes]
         changes += [

@@ -71,6 +71,7 @@ class Ref:
     numbers: tuple
     tops: tuple
     role: str
+    titles: tuple = ()  # per top, the source's heading after its number ("Section 10 (Confidentiality)"), or ""
 
 
 def _parse_items(items: str) -> tuple[tuple, tuple]:
@@ -88,6 +89,15 @@ def _parse_items(items: str) -> tuple[tuple, tuple]:
         numbers.append(num)
         pending_range = False
     return tuple(numbers), tuple(tops)
+
+
+_TITLED = re.compile(rf"(?P<num>{_NUM})[ \t]+\((?P<title>[A-Z][^()\n]{{0,60}})\)")
+
+
+def _titles(items: str, tops: tuple) -> tuple:
+    """Per top-level number of a reference's items, the heading parenthetical written after it, or ""."""
+    found = {_top(m.group("num")): m.group("title") for m in _TITLED.finditer(items)}
+    return tuple(found.get(t, "") for t in tops)
 
 
 def find_references(text: str) -> list[Ref]:
@@ -113,7 +123,8 @@ def find_references(text: str) -> list[Ref]:
             continue
         numbers, tops = _parse_items(m.group("items"))
         role = "self" if _SELF_BEFORE.search(text[max(0, m.start() - 8) : m.start()]) else "reference"
-        out.append(Ref(m.start(), m.end(), m.group(), m.group("kw"), numbers, tops, role))
+        titles = _titles(m.group("items"), tops)
+        out.append(Ref(m.start(), m.end(), m.group(), m.group("kw"), numbers, tops, role, titles))
     return sorted(out, key=lambda r: r.start)
 
 
@@ -191,12 +202,14 @@ def _through_direction(text: str, end: int) -> int:
     return sfx.end() if sfx and sfx.group().strip().lower() in ("above", "below") else end
 
 
-def fix_references(text: str, resolve, own: "str | None" = None) -> tuple[str, list[dict]]:
+def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=None) -> tuple[str, list[dict]]:
     """(text with its cross-references made true of the draft, the changes in order).
 
     `resolve(number) -> str | None` maps a top-level section number of the precedent's SOURCE document
     ("8" of "Section 8.2(a)", "4" of "Article IV") to the draft's section number, None where the draft
-    has no such section. `own` is this section's number in the draft.
+    has no such section. `resolve_title(heading) -> str | None` does the same for the source's heading written
+    after a number ("Section 10 (Confidentiality)"), asked first: a heading names its section whatever the
+    number. `own` is this section's number in the draft.
     - resolved: renumbered to the draft's bare top-level sections ("Section 8.2(a)" -> "Section 5",
       "Sections 4 through 20" -> the draft sections those resolve to); unresolved numbers of the same
       reference are dropped; the source's heading parenthetical and "above"/"below" go with the number;
@@ -226,7 +239,11 @@ def fix_references(text: str, resolve, own: "str | None" = None) -> tuple[str, l
             new = ("THIS " if ref.keyword.isupper() else "this ") + _singular(ref.keyword)
             span = (ref.start, _through_direction(text, ref.end), new, "part of itself", "renumbered")
         else:
-            mapped = [resolve(t) for t in ref.tops] if resolve else [None] * len(ref.tops)
+            titles = ref.titles or ("",) * len(ref.tops)
+            mapped = [
+                (resolve_title(title) if resolve_title and title else None) or (resolve(t) if resolve else None)
+                for t, title in zip(ref.tops, titles)
+            ]
             drafted = [int(m) for m in mapped if m is not None]
             if drafted:
                 end = _through_direction(text, ref.end)  # the draft's order is not the source's

@@ -23,13 +23,21 @@ _TRAILING_HEADING = re.compile(rf"\n\s*{RUN_IN_HEADING}\s*$")
 
 
 def source_sections(library) -> dict[str, dict[str, str]]:
-    """{source doc id: {top-level section number: clause type}} over the library's precedents."""
+    """{source doc id: {top-level section number: clause type}} over the library's precedents: by the numbers the
+    source wrote (Precedent.numbers: its "Section 12" is the section that holds 12, where a heading it skipped or
+    a headless numbered paragraph puts it at another place in the layout), else, for a source that numbers no
+    section, by its place in the layout (the number in the precedent's id)."""
     out: dict[str, dict[str, str]] = {}
+    written = {p.doc_id for p in library.precedents if getattr(p, "numbers", None)}
     for p in library.precedents:
         doc, _, number = p.id.rpartition("#")
-        m = _TOP.match(number)
-        if m:
-            out.setdefault(doc, {}).setdefault(m.group(1), p.clause_type)
+        if doc in written:
+            numbers = list(getattr(p, "numbers", None) or ())
+        else:
+            m = _TOP.match(number)
+            numbers = [m.group(1)] if m else []
+        for n in numbers:
+            out.setdefault(doc, {}).setdefault(n, p.clause_type)
     return out
 
 
@@ -50,6 +58,22 @@ def _resolver(spans, provenance_v, sources):
     return resolve
 
 
+def _title_resolver(spans):
+    """resolve_title(section index, heading) for one draft: the draft's first section of the clause type the
+    source's heading names ("Section 10 (Confidentiality)" -> the draft's confidentiality section), else None."""
+    from hybrid.data.clauses import classify_heading
+
+    by_type = {}
+    for i, s in enumerate(spans):
+        by_type.setdefault(s.clause, str(i + 1))
+
+    def resolve(i: int, heading: str):
+        clause = classify_heading(heading)
+        return by_type.get(clause) if clause != "other" else None
+
+    return resolve
+
+
 def _shorter_than(n: int):
     return lambda x: len(x) < n
 
@@ -66,7 +90,10 @@ def revise(
     for v, bodies in enumerate(variants):
         sections = [{"heading": s.heading, "clause": s.clause, "body": b} for s, b in zip(spans, bodies)]
         resolve = _resolver(spans, provenance[v] if provenance else None, sources or {})
-        new, report = consistency_pass(sections, preamble=preamble, resolve_ref=resolve, keep_definitions=keep)
+        by_title = _title_resolver(spans)
+        new, report = consistency_pass(
+            sections, preamble=preamble, resolve_ref=resolve, keep_definitions=keep, resolve_title=by_title
+        )
         cut = 0
         for i, sec in enumerate(report["sections"]):
             if sec.get("emptied"):

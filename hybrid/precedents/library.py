@@ -78,6 +78,7 @@ class Precedent:
     body: str  # facts replaced by markers (hybrid.data.facts.MARKERS)
     facts: list[str] = field(default_factory=list)  # the source document's own facts that were replaced
     sides: list = field(default_factory=list)  # role families of its [PARTY_A] and [PARTY_B] (Normalized.sides)
+    numbers: list = field(default_factory=list)  # its source's own numbers for its text (Section.numbers): "12"
 
     def adapted(self, deal: DealFacts, max_words: int = 0) -> str:
         """The body with the deal's facts in the markers' place, cut to max_words words (0 = whole)."""
@@ -310,6 +311,7 @@ def build_library(corpus=None, *, progress: bool = True) -> Library:
                     n.text,
                     n.facts,
                     list(n.sides),
+                    list(s.numbers),
                 )
             )
     return Library(out, corpus_fingerprint(root), str(root))

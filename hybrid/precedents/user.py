@@ -101,7 +101,7 @@ def _precedents(rel: str, text: str, name: str, doc_type: str) -> list[Precedent
             continue
         n = normalize(s.body, doc.fields, doc.preamble)
         out.append(Precedent(f"{rel}#{s.number}", rel, f"library:{name}", USER_LICENSE, doc_type, s.clause_type,
-                             s.heading, n.text, n.facts))
+                             s.heading, n.text, n.facts, list(n.sides), list(s.numbers)))
     return out
 
 

@@ -193,3 +193,23 @@ def test_a_sentence_broken_by_a_page_break_is_one_paragraph_but_a_new_item_is_no
     assert "by the Buyer\n\n(a) by wire transfer." in payment  # a list item stays its own paragraph
     assert "LIABILITY UNDER SECTION 8 OF THIS AGREEMENT, NO" in payment  # a reference inside a sentence
     assert "under the Orders\n\nThe Supplier" in payment  # a capital after a mixed-case line: a new paragraph
+
+
+def test_split_numbered_keeps_the_numbers_the_source_wrote():
+    from hybrid.data.sections import split_numbered
+
+    text = (
+        "1. Definitions. \"Products\" means the goods listed in the order form signed by both parties.\n\n"
+        "2. Supply. The Supplier shall supply the Products to the Buyer on the terms of this Agreement.\n\n"
+        "3. The Buyer may order more Products at any time by written notice to the Supplier at its address.\n\n"
+        "5. Payment. The Buyer shall pay each invoice within thirty days after its receipt by the Buyer.\n\n"
+        "6. Notices. Notices under this Agreement are given in writing to the addresses set out above.\n"
+    )
+    _, _, parts, _ = split_numbered(text, doc_type="SUPPLY AGREEMENT", markdown=False)
+    assert [(h, w) for h, _, w in parts] == [
+        ("Definitions", ("1",)), ("Supply", ("2", "3")), ("Payment", ("5",)), ("Notices", ("6",))
+    ]
+    _, _, plain, _ = split_document(text, doc_type="SUPPLY AGREEMENT", markdown=False)
+    assert [(h, b) for h, b, _ in parts] == plain
+    _, _, md, _ = split_numbered("# Policy\n\n## Scope\n\nThis applies to all.\n\n## Use\n\nUse it well.\n")
+    assert [w for _, _, w in md] == [(), ()]

@@ -93,3 +93,38 @@ def test_inc_in_capitals_ends_no_sentence_and_no_break_falls_inside_brackets():
     assert sentence_boundaries(caps) == []
     bracket = "the supplier, its officers, its directors, its employees and its agents (each a Person, and together the"
     assert len(bracket.split(", and")[0].split()) >= 12 and cut_to_clause(bracket) is None
+
+
+def test_a_source_that_numbers_its_sections_is_resolved_by_the_numbers_it_wrote():
+    # the source skipped a heading: its section written "10" is the 9th in the layout, and "Section 9" of it
+    # (a headless numbered paragraph) sits in the text of its 8th
+    lib = SimpleNamespace(
+        precedents=[
+            SimpleNamespace(id="src.txt#8", doc_id="src.txt", clause_type="confidentiality", numbers=["8", "9"]),
+            SimpleNamespace(id="src.txt#9", doc_id="src.txt", clause_type="payment", numbers=["10"]),
+            SimpleNamespace(id="old.txt#4", doc_id="old.txt", clause_type="notices", numbers=[]),
+        ]
+    )
+    sources = source_sections(lib)
+    assert sources == {"src.txt": {"8": "confidentiality", "9": "confidentiality", "10": "payment"},
+                       "old.txt": {"4": "notices"}}  # a source without numbers: by its place in the layout
+    spans = _spans("payment", "confidentiality", "general")
+    prov = [[[{"doc_id": "src.txt"}], [{"doc_id": "x"}], [{"doc_id": "src.txt"}]]]
+    bodies = [["Fees are due.", "Keep it secret.", "Subject to Section 10 and Section 9.2, either party may assign."]]
+    out, _ = revise(bodies, spans, "Preamble.", prov, sources)
+    assert out[0][2] == "Subject to Sections 1 and 2, either party may assign."
+
+
+def test_a_reference_with_its_source_heading_goes_to_the_section_that_heading_names():
+    # a standard form's flattened headings carry no numbers; its "Section 10 (Confidentiality)" names the clause
+    cp = SimpleNamespace(id="cp.txt#10", doc_id="cp.txt", clause_type="payment", numbers=[])
+    lib = SimpleNamespace(precedents=[cp])
+    spans = _spans("payment", "confidentiality", "general")
+    prov = [[[{"doc_id": "cp.txt"}], [{"doc_id": "x"}], [{"doc_id": "cp.txt"}]]]
+    bodies = [["Fees are due.", "Keep it secret.", "A breach of Section 10 (Confidentiality) ends this Agreement."]]
+    out, _ = revise(bodies, spans, "Preamble.", prov, source_sections(lib))
+    assert out[0][2] == "A breach of Section 2 ends this Agreement."
+    # a heading no clause type matches falls back on the number
+    bodies = [["Fees are due.", "Keep it secret.", "A breach of Section 10 (Zebra Matters) ends this Agreement."]]
+    out, _ = revise(bodies, spans, "Preamble.", prov, source_sections(lib))
+    assert out[0][2] == "A breach of Section 1 ends this Agreement."
