@@ -1,6 +1,7 @@
-"""Which retriever finds the more useful precedent? BM25 vs hybrid.precedents.relevance (BM25's short-list
-re-ordered by the relevance scorer, shipped weights, and "relevance_cuad_weights" with the one-stage weights of
-before issue 30) vs MiniLM embeddings alone vs random, on val.
+"""Which retriever finds the more useful precedent? BM25 vs hybrid.precedents.relevance (BM25's short-list re-ordered
+by the relevance scorer with PRECEDENT_WEIGHTS, what drafting does; "relevance_request_weights" with DEFAULT_WEIGHTS,
+those of `hybrid rank` and Reranker.score; "relevance_cuad_weights" with the one-stage weights of before issue 30) vs
+MiniLM embeddings alone vs random, on val.
 
 Prints one JSON line. For every val-split clause (>= hybrid.precedents.library.MIN_WORDS words) the
 query is what drafting has: its heading plus the document's field values (never its body); a
@@ -61,11 +62,13 @@ def main() -> int:
     q_emb = embed(queries)
     q_emb /= np.linalg.norm(q_emb, axis=1, keepdims=True) + 1e-9
     rng = random.Random(0)
-    from hybrid.precedents.relevance import CUAD_CATEGORY_WEIGHTS, RelevanceScorer
+    from hybrid.precedents.relevance import CUAD_CATEGORY_WEIGHTS, DEFAULT_WEIGHTS, PRECEDENT_WEIGHTS, RelevanceScorer
 
-    relevance = RelevanceScorer()  # hybrid.precedents.relevance re-ordering BM25's short-list (shipped weights)
+    relevance = RelevanceScorer(PRECEDENT_WEIGHTS)  # what Library.use_relevance() re-orders BM25's short-list with
+    requests = RelevanceScorer(DEFAULT_WEIGHTS, embed=relevance.embed)  # the weights fit on the two validations
     before = RelevanceScorer(CUAD_CATEGORY_WEIGHTS, embed=relevance.embed)  # the one-stage weights of before
-    scores = {name: {2: [], 4: []} for name in ("bm25", "relevance", "relevance_cuad_weights", "minilm", "random")}
+    arms = ("bm25", "relevance", "relevance_request_weights", "relevance_cuad_weights", "minilm", "random")
+    scores = {name: {2: [], 4: []} for name in arms}
     for (d, s), q, qe in zip(clauses, queries, q_emb):
         real = normalize(s.body, d.fields, d.preamble).text
         pool = [p for p in pre if p.clause_type == s.clause_type]
@@ -77,6 +80,9 @@ def main() -> int:
             "bm25": lib.retrieve(s.clause_type, q, doc_type=d.doc_type, k=1, relevance=None)[0],
             "relevance": lib.retrieve(s.clause_type, q, doc_type=d.doc_type, k=1, relevance=relevance)[0],
             "relevance_cuad_weights": lib.retrieve(s.clause_type, q, doc_type=d.doc_type, k=1, relevance=before)[0],
+            "relevance_request_weights": lib.retrieve(
+                s.clause_type, q, doc_type=d.doc_type, k=1, relevance=requests
+            )[0],
             "minilm": max(pool, key=lambda p: float(pre_emb[idx[id(p)]] @ qe)),
             "random": rng.choice(pool),
         }

@@ -5,20 +5,23 @@ Prints one JSON line with NDCG@5, NDCG@10 and MRR, per system, on
   them, built from train documents only, graded 0-3 by how much of the request a clause meets);
 - "cuad": the `heldout` part of evals.relevance_data (CUAD category names, descriptions and short
   requests as queries, graded by CUAD's labels);
-for "relevance" (hybrid.precedents.relevance.RelevanceScorer with DEFAULT_WEIGHTS: BM25 + MiniLM, then the
-re-ranking stage over its best RERANK_TOP), "first_stage" (the same without the re-ranking stage),
+for "relevance" (hybrid.precedents.relevance.RelevanceScorer with DEFAULT_WEIGHTS: BM25 + MiniLM + clause type,
+then the re-ranking stage over its best RERANK_TOP), "first_stage" (the same without the re-ranking stage),
 "cuad_category_weights" (the weights before issue 30, fit on CUAD's categories alone), "bm25", "minilm"
-(bi-encoder cosine alone) and "coverage", all in the same run; the weights; and the seconds to score
-1,000 candidates (embeddings cached), the re-ranking stage over RERANK_TOP candidates with no cached
-embedding at one thread, and `hybrid rank` over 1,000, with CPU model, threads and load.
+(bi-encoder cosine alone), "type" (clause-type agreement alone) and "coverage", all in the same run; the
+weights; and the seconds to score 1,000 candidates (embeddings cached), the re-ranking stage over RERANK_TOP
+candidates with no cached embedding at one thread, and `hybrid rank` over 1,000, with CPU model, threads and load.
 
 --fit searches the weights on the fitting data only (evals.drafting_relevance `fit` + evals.relevance_data
 `dev`, see fit_weights) and prints the search to stderr; DEFAULT_WEIGHTS are what it picked.
+--centroids first rebuilds the "type" feature's clause-type centroids (hybrid/precedents/clause_type_centroids.npz,
+build_centroids: the train split's clause library without any document of a company either validation holds out).
 --pmi-queries N adds the backbone PMI systems on a hash-chosen sample of N CUAD held-out queries (slow).
 Queries are ranked with ties broken by a hash of (query, candidate): never by pool order, which
 lists the query document's own clauses first.
 
-    .venv/bin/python benchmarks/relevance.py [--fit] [--pmi-queries 0] > benchmarks/results/relevance-cpu.json
+    .venv/bin/python benchmarks/relevance.py [--centroids] [--fit] [--pmi-queries 0] \
+        > benchmarks/results/relevance-cpu.json
 """
 
 import argparse
@@ -39,10 +42,11 @@ import numpy as np  # noqa: E402
 from evals import drafting_relevance, relevance_data  # noqa: E402
 from hybrid.precedents import relevance as rel  # noqa: E402
 
-BASE = ("bm25", "dense", "coverage")
+BASE = ("bm25", "dense", "type", "coverage")
 FIT = ("bm25", "dense")
 # the search of --fit: first-stage weights, then the re-ranking stage's (coverage, pieces, best_piece)
-GRID_FIRST = [(b, d) for d in (8.0, 10.063) for b in (1.0, 2.0, 2.95)]
+GRID_FIRST = [(b, d, t) for d in (8.0, 10.063) for b in (1.0, 2.0, 2.95) for t in (0.0, 1.0, 2.0, 4.0)]
+CENTROID_WORDS = 128  # words of each library clause its centroid's embedding reads
 GRID_TOP = [(c, p, m) for c in (0, 1, 2, 3, 4, 6) for p in (0, 1, 2, 4) for m in (0, 1, 2)]
 
 
@@ -137,7 +141,7 @@ def pool_features(scorer, queries: list[dict], texts: list[str]) -> list[dict]:
 def staged(f: dict, w, top: int = rel.RERANK_TOP) -> np.ndarray:
     """RelevanceScorer.breakdown's total (without PMI) from precomputed features: the first stage, then the
     re-ranking stage's terms on its best `top`, the rest given the smallest of those terms."""
-    total = w.bm25 * f["bm25"] + w.dense * f["dense"]
+    total = w.bm25 * f["bm25"] + w.dense * f["dense"] + w.type * f["type"]
     if not any(getattr(w, k) for k in rel.TOP_FEATURES):
         return total
     best = sorted(range(len(total)), key=lambda i: (-total[i], i))[:top]
@@ -153,8 +157,8 @@ def fit_weights(drafting: tuple, cuad: tuple) -> tuple[rel.RelevanceWeights, lis
     drafting, cuad: (queries, pool_features). Returns (weights, [(drafting, cuad, weights)] of the search)."""
     floor = evaluate(cuad[0], [staged(f, rel.CUAD_CATEGORY_WEIGHTS) for f in cuad[1]])["ndcg@5"]
     tried = []
-    for (b, d), (c, p, m) in itertools.product(GRID_FIRST, GRID_TOP):
-        w = rel.RelevanceWeights(bm25=b, dense=d, coverage=c, pieces=p, best_piece=m)
+    for (b, d, t), (c, p, m) in itertools.product(GRID_FIRST, GRID_TOP):
+        w = rel.RelevanceWeights(bm25=b, dense=d, type=t, coverage=c, pieces=p, best_piece=m)
         got = tuple(evaluate(qs, [staged(f, w) for f in fs])["ndcg@5"] for qs, fs in (drafting, cuad))
         tried.append((*got, w))
     ok = [t for t in tried if t[1] >= floor] or tried
@@ -191,8 +195,42 @@ def speed(scorer, texts: list[str]) -> dict:
     return out | rank_cli_seconds(spec, thousand)
 
 
+def held_out_company(group: str) -> bool:
+    """Whether a company's documents are in the held-out part of either validation (never fit on)."""
+    return (relevance_data._h("part", group) % 1000 < relevance_data.HELDOUT_SHARE * 1000
+            or drafting_relevance._h("slice", group) % 1000 < drafting_relevance.HELDOUT_SHARE * 1000)
+
+
+def build_centroids(embed, path: Path = rel.CENTROIDS_FILE) -> dict:
+    """The "type" feature's clause-type centroids: per clause type of the clause library (train split; "other"
+    left out), the normalized mean MiniLM embedding of its clauses' first CENTROID_WORDS words, markers out,
+    over the documents of companies neither validation holds out. Written to `path` (npz: encoder, types,
+    centroids as float16); returns what it counted."""
+    from hybrid.data.corpus import corpus_root, load_manifest
+    from hybrid.precedents.library import MARKER_RE, load_library
+
+    groups = {e["path"]: e["group"] for e in load_manifest(corpus_root(None))}
+    lib = load_library()
+    keep = [p for p in lib.precedents if p.clause_type != "other" and not held_out_company(groups[p.doc_id])]
+    vecs = embed([" ".join(MARKER_RE.sub(" ", p.body).split()[:CENTROID_WORDS]) for p in keep])
+    vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+    types = sorted({p.clause_type for p in keep})
+    rows = np.zeros((len(types), vecs.shape[1]), dtype=np.float64)
+    for p, v in zip(keep, vecs):
+        rows[types.index(p.clause_type)] += v
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, encoder=np.array(rel.ENCODER), types=np.array(types), centroids=rows.astype(np.float16))
+    os.replace(tmp, path)
+    rel.shipped_centroids.cache_clear()
+    return {"clauses": len(keep), "library_clauses": len(lib), "types": len(types),
+            "documents": len({p.doc_id for p in keep})}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--centroids", action="store_true",
+                    help=f"first rebuild the clause-type centroids of the 'type' feature ({rel.CENTROIDS_FILE.name})")
     ap.add_argument("--fit", action="store_true", help="search the weights on the fitting data (stderr)")
     ap.add_argument("--pmi-queries", type=int, default=0, help="CUAD held-out queries for the PMI systems (0 = skip)")
     ap.add_argument("--checkpoint", type=Path, default=None, help="backbone for the PMI systems (default: shipped)")
@@ -202,7 +240,9 @@ def main(argv=None) -> int:
 
     torch.set_num_threads(1)
     drafting, cuad = drafting_relevance.load(), relevance_data.load()
-    scorer = rel.RelevanceScorer(embed=rel.EmbeddingCache(rel.minilm_encoder()))
+    cache = rel.EmbeddingCache(rel.minilm_encoder())
+    built = build_centroids(cache) if args.centroids else None
+    scorer = rel.RelevanceScorer(embed=cache)
     sets = {
         "drafting": (drafting, drafting["slices"]["heldout"]), "cuad": (cuad, cuad["parts"]["heldout"]),
         "drafting_fit": (drafting, drafting["slices"]["fit"]), "cuad_dev": (cuad, cuad["parts"]["dev"]),
@@ -221,6 +261,8 @@ def main(argv=None) -> int:
         "weights": dataclasses.asdict(rel.DEFAULT_WEIGHTS),
         "cuad_category_weights": dataclasses.asdict(rel.CUAD_CATEGORY_WEIGHTS),
         "formula": rel.DEFAULT_WEIGHTS.formula(),
+        "type_temperature": rel.TYPE_TEMPERATURE,
+        **({"centroids_built": built} if built else {}),
         "heldout": {k: systems(sets[k][1], feats[k]) for k in ("drafting", "cuad")},
         "fitting_data": {k: systems(sets[k][1], feats[k]) for k in ("drafting_fit", "cuad_dev")},
     }

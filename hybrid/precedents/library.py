@@ -171,13 +171,14 @@ class Library:
         return self._words[min_count]
 
     def use_relevance(self, scorer=None) -> "Library":
-        """Retrieve with hybrid.precedents.relevance from now on (scorer None: its default RelevanceScorer, the
-        one `hybrid rank` uses): BM25's best SHORTLIST re-ordered by BM25 + MiniLM. Drafting, `hybrid
-        precedents` and the evaluation's systems do this; training pairs keep BM25 alone. Returns self."""
+        """Retrieve with hybrid.precedents.relevance from now on (scorer None: a RelevanceScorer with its
+        PRECEDENT_WEIGHTS): BM25's best SHORTLIST re-ordered by BM25 + MiniLM, then its re-ranking stage.
+        Drafting, `hybrid precedents` and the evaluation's systems do this; training pairs keep BM25 alone.
+        Returns self."""
         if scorer is None:
-            from hybrid.precedents.relevance import RelevanceScorer
+            from hybrid.precedents.relevance import PRECEDENT_WEIGHTS, RelevanceScorer
 
-            scorer = RelevanceScorer()
+            scorer = RelevanceScorer(PRECEDENT_WEIGHTS)
         self.relevance = scorer
         return self
 

