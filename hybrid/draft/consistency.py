@@ -27,6 +27,7 @@ from hybrid.draft.defined_terms import definition_entries, inline_definitions, p
 from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
+from hybrid.draft.wording import capitalize_defined_party, defines_party, drop_restated
 
 __all__ = [
     "Ref",
@@ -67,16 +68,21 @@ def consistency_pass(
     (`prune_definitions`' keep).
 
     In this order: references fixed per section (`fix_references`), doubled words removed
-    (`remove_doubled_words`), then the Definitions section (clause "definitions") pruned against the
-    preamble and the other sections' new bodies (`prune_definitions`). The report:
+    (`remove_doubled_words`), a sentence that restates the section's frame removed (hybrid.draft.wording's
+    `drop_restated`; a section dict's optional "frame" and "locked": its span's), "party"/"parties" written
+    "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), then the Definitions
+    section (clause "definitions") pruned against the preamble and the other sections' new bodies
+    (`prune_definitions`). The report:
     {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
-    "blanks_to_complete"}}; each
-    change carries its "kind" ("reference", "doubled_word", "definition"), "old", "new" and "action".
+    "restated_sentences_removed", "defined_terms_capitalized", "blanks_to_complete"}}; each change carries its
+    "kind" ("reference", "doubled_word", "restated_sentence", "defined_term_case", "definition"), "old", "new" and
+    "action".
     "emptied" is true for a section whose body the pass left empty (a Definitions section none of whose
     entries the draft needs: the caller drops or refills it, and renumbers). A body that needs no
     change comes back byte-identical."""
     bodies, reports = [], []
+    party_defined = defines_party(preamble)
     for i, sec in enumerate(sections):
         resolve = (lambda n, i=i: resolve_ref(i, n)) if resolve_ref else None
         by_title = (lambda t, i=i: resolve_title(i, t)) if resolve_title else None
@@ -87,6 +93,14 @@ def consistency_pass(
             {"kind": "doubled_word", "old": fixed[s - len(w) : e], "new": fixed[s - len(w) : s], "action": "removed"}
             for s, e, w in doubled
         ]
+        body, restated = drop_restated(body, sec.get("frame", ""), sec.get("locked", ()))
+        changes += [{"kind": "restated_sentence", "old": r, "new": "", "action": "removed"} for r in restated]
+        if party_defined:
+            body, cased = capitalize_defined_party(body)
+            changes += [
+                {"kind": "defined_term_case", "old": w, "new": w[0].upper() + w[1:], "action": "capitalized"}
+                for w in cased
+            ]
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
     for i, sec in enumerate(sections):
@@ -105,12 +119,16 @@ def consistency_pass(
         "references_left": 0,
         "doubled_words_removed": 0,
         "definitions_dropped": 0,
+        "restated_sentences_removed": 0,
+        "defined_terms_capitalized": 0,
     }
     key = {
         ("reference", "renumbered"): "references_renumbered",
         ("reference", "removed"): "references_removed",
         ("reference", "left"): "references_left",
         ("definition", "dropped"): "definitions_dropped",
+        ("restated_sentence", "removed"): "restated_sentences_removed",
+        ("defined_term_case", "capitalized"): "defined_terms_capitalized",
     }
     for r in reports:
         for c in r["changes"]:

@@ -88,7 +88,11 @@ def revise(
     provenance[v][i]: the citations of variant v's section i."""
     out, reports = [], []
     for v, bodies in enumerate(variants):
-        sections = [{"heading": s.heading, "clause": s.clause, "body": b} for s, b in zip(spans, bodies)]
+        sections = [
+            {"heading": s.heading, "clause": s.clause, "body": b, "frame": getattr(s, "frame", ""),
+             "locked": getattr(s, "locked", ())}
+            for s, b in zip(spans, bodies)
+        ]
         resolve = _resolver(spans, provenance[v] if provenance else None, sources or {})
         by_title = _title_resolver(spans)
         new, report = consistency_pass(

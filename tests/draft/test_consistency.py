@@ -683,8 +683,8 @@ CLEAN = [
         "heading": "Governing Law and Courts",
         "clause": "governing_law",
         "body": "The Governing Law governs this Agreement and any action arising out of or relating to this Agreement, without "
-        "reference to conflict of law rules. The parties will adjudicate any such action in the Courts and each party "
-        "consents to the exclusive jurisdiction and venue of the Courts for these purposes. Nonetheless, either party "
+        "reference to conflict of law rules. The Parties will adjudicate any such action in the Courts and each Party "
+        "consents to the exclusive jurisdiction and venue of the Courts for these purposes. Nonetheless, either Party "
         "may seek equitable relief or enforcement of a judgment in any court of competent jurisdiction.",
     },
 ]
@@ -752,6 +752,8 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "references_left": 1,
         "doubled_words_removed": 1,
         "definitions_dropped": 2,
+        "restated_sentences_removed": 0,
+        "defined_terms_capitalized": 0,
         "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]
