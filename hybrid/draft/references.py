@@ -214,7 +214,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
       "Sections 4 through 20" -> the draft sections those resolve to); unresolved numbers of the same
       reference are dropped; the source's heading parenthetical and "above"/"below" go with the number;
     - none resolved: rewritten by the table of `_rewrite_unresolved`, or left (a sentence's subject);
-    - "this Section 8" (the clause itself) -> "this Section", kept where 8 is `own`; another reference to 8 in
+    - "this Section 8" (the clause itself) -> "this Section", kept where 8 is `own` ("this Section 8.1(d)" -> "this
+      Section" even there: the draft does not number its paragraphs); another reference to 8 in
       the same text ("Section 8.2 above", a part of the clause itself) -> "this Section";
     - a source heading restated at a paragraph's start ("Section 1.1 Definitions. ") -> removed.
     Each change: {"old", "new", "action": "renumbered" | "removed" | "left", "rule", "numbers"}; a
@@ -231,8 +232,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
         if ref.role == "label":
             span = (ref.start, ref.end, "", "label", "removed")
         elif ref.role == "self":
-            if own is not None and ref.tops[:1] == (str(own),):
-                continue
+            if own is not None and tuple(ref.numbers) == (str(own),):
+                continue  # "this Section 8" in the draft's section 8; "this Section 8.1(d)" names a part it lacks
             span = (ref.start, ref.end, _singular(ref.keyword), "self", "removed")
         elif ref.tops and set(ref.tops) <= itself and not _THE_BEFORE.search(text, 0, ref.start):
             # "Clause 10.2 above" -> "this Clause": the draft does not number its paragraphs

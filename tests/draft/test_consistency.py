@@ -366,6 +366,9 @@ FIX = [
         "Without limitation of those contained in this clause, any",
     ),
     ("This Section 8 applies.", {}, None, "This Section applies."),
+    # the draft's own number, with a part the draft does not number ("this Section 2.1(d)" in its section 2)
+    ("as permitted pursuant to this Section 2.1(d) must", {}, "2", "as permitted pursuant to this Section must"),
+    ("as permitted pursuant to this Section 2 must", {}, "2", "as permitted pursuant to this Section 2 must"),
     (
         "as determined in accordance with the terms of this Section 3.",
         {},
