@@ -6,8 +6,8 @@ linear combination that turns the features into one score (RelevanceWeights). Kn
 about the backbone: the PMI feature comes in as a callable (hybrid.rank.rerank passes its own PMI),
 and the dense encoder is any `embed(texts) -> (n, d)` callable (default: the bundled MiniLM).
 
-Two stages. The first ranks the whole list by the bi-encoder with a little BM25; the re-ranking stage
-(pointwise: each candidate scored on its own) adds its terms to the first stage's best RERANK_TOP only,
+Two stages. The first ranks the whole list by the bi-encoder with a little BM25 and the clause type; the
+re-ranking stage (pointwise: each candidate scored on its own) adds its terms to the first stage's best RERANK_TOP only,
 the rest getting the smallest of those terms, so it can re-order that top but never lift a candidate into it.
 Features, each computed against the whole candidate list of one spec:
 - "bm25" (first stage): Okapi BM25 (rank_bm25, k1 1.5, b 0.75) of the spec's terms over the candidates
