@@ -155,6 +155,8 @@ _PAREN_BEFORE = re.compile(
     r"|defined\s+in|described\s+in|set\s+forth\s+in|pursuant\s+to|under|in|per)?\s*$"
 )
 _PAREN_AFTER = re.compile(r"\s*\)")
+# a sentence's subject that goes on after the reference: "Paragraphs 1 and 13 and all accrued obligations ..."
+_AND_MORE_AFTER = re.compile(r"\s+and\s+(?=(?:all|any|each|the|such|those|every)\b)([a-z])")
 _NOTWITHSTANDING_BEFORE = re.compile(r"\b(?i:(notwithstanding))\s+$")
 _THE_BEFORE = re.compile(r"\b(?i:the)\s+$")
 
@@ -168,6 +170,8 @@ def _rewrite_unresolved(text: str, start: int, end: int) -> "tuple[int, int, str
     The table, in order:
       parenthetical   "(see Section 8)", "(as defined in Section 4.2(b))"   -> removed with its space
       notwithstanding "notwithstanding Section 17,"        -> "notwithstanding any other provision of this Agreement,"
+      coordinated subject "Paragraphs 1 and 13 and all accrued obligations ... survive" -> "All accrued obligations
+                       ... survive" (a subject that goes on after the reference keeps its other part)
       the             "described in the Section 6"          -> "described in this Agreement"
       phrase          "as set forth in / as provided in / pursuant to / under / in accordance with /
                        subject to / of ... Section 8 [hereof | of this Agreement | above]" -> "... this Agreement"
@@ -178,6 +182,9 @@ def _rewrite_unresolved(text: str, start: int, end: int) -> "tuple[int, int, str
     paren, close = _PAREN_BEFORE.search(before), _PAREN_AFTER.match(text, end)
     if paren and close and "(" in paren.group():
         return paren.start(), close.end(), "", "parenthetical"
+    joined = _AND_MORE_AFTER.match(text, end)
+    if joined and _SENTENCE_START.search(before):  # "Sections 1 and 13 and all accrued obligations ... survive"
+        return start, joined.end(), joined.group(1).upper(), "coordinated subject"
     if _SENTENCE_START.search(before) or _SUBJECT_BEFORE.search(before) or _SUBJECT_AFTER.match(text, end):
         return None
     nw = _NOTWITHSTANDING_BEFORE.search(before)

@@ -366,6 +366,13 @@ FIX = [
         "Without limitation of those contained in this clause, any",
     ),
     ("This Section 8 applies.", {}, None, "This Section applies."),
+    # a coordinated subject keeps its other part
+    (
+        "Paragraphs 1, 2, 3, 13 through 23 and all accrued obligations to pay will survive the Term.",
+        {},
+        None,
+        "All accrued obligations to pay will survive the Term.",
+    ),
     # the draft's own number, with a part the draft does not number ("this Section 2.1(d)" in its section 2)
     ("as permitted pursuant to this Section 2.1(d) must", {}, "2", "as permitted pursuant to this Section must"),
     ("as permitted pursuant to this Section 2 must", {}, "2", "as permitted pursuant to this Section 2 must"),
