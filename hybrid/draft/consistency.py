@@ -55,6 +55,18 @@ def _words(text: str) -> int:
 # The pass
 
 
+def _wording(body: str, sec: dict, party_defined: bool) -> tuple[str, list[dict]]:
+    """hybrid.draft.wording's two repairs of one section body, with their changes as the report lists them."""
+    body, restated = drop_restated(body, sec.get("frame", ""), sec.get("locked", ()))
+    changes = [{"kind": "restated_sentence", "old": r, "new": "", "action": "removed"} for r in restated]
+    if party_defined:
+        body, cased = capitalize_defined_party(body)
+        changes += [
+            {"kind": "defined_term_case", "old": w, "new": w[0].upper() + w[1:], "action": "capitalized"} for w in cased
+        ]
+    return body, changes
+
+
 def consistency_pass(
     sections: list[dict], *, preamble: str, resolve_ref=None, keep_definitions=(), resolve_title=None
 ) -> tuple[list[str], dict]:
@@ -93,14 +105,8 @@ def consistency_pass(
             {"kind": "doubled_word", "old": fixed[s - len(w) : e], "new": fixed[s - len(w) : s], "action": "removed"}
             for s, e, w in doubled
         ]
-        body, restated = drop_restated(body, sec.get("frame", ""), sec.get("locked", ()))
-        changes += [{"kind": "restated_sentence", "old": r, "new": "", "action": "removed"} for r in restated]
-        if party_defined:
-            body, cased = capitalize_defined_party(body)
-            changes += [
-                {"kind": "defined_term_case", "old": w, "new": w[0].upper() + w[1:], "action": "capitalized"}
-                for w in cased
-            ]
+        body, worded = _wording(body, sec, party_defined)
+        changes += worded
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
     for i, sec in enumerate(sections):

