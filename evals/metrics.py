@@ -158,10 +158,13 @@ def self_bleu(texts: Sequence[str], max_n: int = 4) -> float | None:
 
 
 def distinct_n(texts: Sequence[str], n: int) -> float | None:
-    """Unique word n-grams / word n-grams, pooled over texts (each text's n-grams stay inside it); None if none."""
+    """Unique word n-grams / word n-grams, pooled over texts (each text's n-grams stay inside it); None if none.
+    Words are case-folded: "each party" and "each Party" are one bigram, since a variant that differs from another
+    only in its capitals is no other draft (before 2026-12-03 they were two, which scored the inconsistent casing
+    of pasted precedents as variety)."""
     total, unique = 0, set()
     for t in texts:
-        grams = _ngrams(words(t), n)
+        grams = _ngrams(words(t.casefold()), n)
         total += len(grams)
         unique.update(grams)
     return len(unique) / total if total else None

@@ -20,6 +20,7 @@ from hybrid.data.document import Segment  # noqa: E402
         (["a b c d"], 1, 1.0),
         (["a a a a"], 1, 0.25),
         (["a b", "a b"], 2, 0.5),  # the same bigram in two variants counts once
+        (["each party", "each Party"], 2, 0.5),  # a variant that differs only in capitals is no variety
         (["a b c", "c d e"], 2, 1.0),
         ([""], 2, None),
         (["one"], 2, None),
