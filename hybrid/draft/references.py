@@ -209,6 +209,15 @@ def _through_direction(text: str, end: int) -> int:
     return sfx.end() if sfx and sfx.group().strip().lower() in ("above", "below") else end
 
 
+def _resolve_one(number: str, title: str, resolve, resolve_title) -> "str | None":
+    """The draft section of one source number: by its heading first (resolve_title: a section number, "" for a
+    heading that names a clause the draft lacks, None for one it cannot place), else by the number."""
+    by_title = resolve_title(title) if resolve_title and title else None
+    if by_title is not None:
+        return by_title or None
+    return resolve(number) if resolve else None
+
+
 def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=None) -> tuple[str, list[dict]]:
     """(text with its cross-references made true of the draft, the changes in order).
 
@@ -216,7 +225,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
     ("8" of "Section 8.2(a)", "4" of "Article IV") to the draft's section number, None where the draft
     has no such section. `resolve_title(heading) -> str | None` does the same for the source's heading written
     after a number ("Section 10 (Confidentiality)"), asked first: a heading names its section whatever the
-    number. `own` is this section's number in the draft.
+    number ("" where the heading names a clause the draft lacks: then the number is not asked; None where it
+    names none it knows). `own` is this section's number in the draft.
     - resolved: renumbered to the draft's bare top-level sections ("Section 8.2(a)" -> "Section 5",
       "Sections 4 through 20" -> the draft sections those resolve to); unresolved numbers of the same
       reference are dropped; the source's heading parenthetical and "above"/"below" go with the number;
@@ -248,10 +258,7 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
             span = (ref.start, _through_direction(text, ref.end), new, "part of itself", "renumbered")
         else:
             titles = ref.titles or ("",) * len(ref.tops)
-            mapped = [
-                (resolve_title(title) if resolve_title and title else None) or (resolve(t) if resolve else None)
-                for t, title in zip(ref.tops, titles)
-            ]
+            mapped = [_resolve_one(t, title, resolve, resolve_title) for t, title in zip(ref.tops, titles)]
             drafted = [int(m) for m in mapped if m is not None]
             if drafted:
                 end = _through_direction(text, ref.end)  # the draft's order is not the source's

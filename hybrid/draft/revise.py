@@ -60,7 +60,8 @@ def _resolver(spans, provenance_v, sources):
 
 def _title_resolver(spans):
     """resolve_title(section index, heading) for one draft: the draft's first section of the clause type the
-    source's heading names ("Section 10 (Confidentiality)" -> the draft's confidentiality section), else None."""
+    source's heading names ("Section 10 (Confidentiality)" -> the draft's confidentiality section), "" where the
+    draft has no section of that type, None where the heading names no clause type."""
     from hybrid.data.clauses import classify_heading
 
     by_type = {}
@@ -69,7 +70,7 @@ def _title_resolver(spans):
 
     def resolve(i: int, heading: str):
         clause = classify_heading(heading)
-        return by_type.get(clause) if clause != "other" else None
+        return by_type.get(clause, "") if clause != "other" else None
 
     return resolve
 

@@ -128,3 +128,7 @@ def test_a_reference_with_its_source_heading_goes_to_the_section_that_heading_na
     bodies = [["Fees are due.", "Keep it secret.", "A breach of Section 10 (Zebra Matters) ends this Agreement."]]
     out, _ = revise(bodies, spans, "Preamble.", prov, source_sections(lib))
     assert out[0][2] == "A breach of Section 1 ends this Agreement."
+    # a heading that names a clause the draft lacks is not sent by its number to another clause
+    bodies = [["Fees are due.", "Keep it secret.", "Except as provided in Section 10 (Indemnification), it ends."]]
+    out, _ = revise(bodies, spans, "Preamble.", prov, source_sections(lib))
+    assert out[0][2] == "Except as provided in this Agreement, it ends."
