@@ -8,10 +8,13 @@ in the same process with each arm:
   lower case and its fact-laden sentences taken out: hybrid.precedents.settle.settle_facts);
 - `no-settle`: the same with settle_facts off (every foreign fact a hole the filler rewrites: the default
   before this change);
+- `no-repair`: the default without the consistency pass's paragraph repair (hybrid.draft.paragraphs: the
+  default before it);
 - `noise-0.25`: the default when the issue was filed (precedent_start 0.25: a quarter of the words masked);
 
 and counts over the drafts' section bodies: sections whose source clause's type differs from the
-section's, clauses ending mid-sentence, cross-references to sections the draft lacks, doubled words,
+section's, clauses ending mid-sentence, paragraphs inside a clause that stop without a full stop and list
+markers out of sequence (broken_paragraphs), cross-references to sections the draft lacks, doubled words,
 required terms stated (each section's rendered required terms found in its body), foreign facts
 (hybrid.fidelity.foreign_facts.draft_foreign_facts) per 1,000 words, words the model wrote (inserted
 against the section's source text, case aside, frame sentences aside) per 1,000 words, and seconds per
@@ -30,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hybrid.common.options import set_threads  # noqa: E402
 from hybrid.common.sentences import ends_mid_sentence  # noqa: E402
-from hybrid.draft.consistency import reading_checks  # noqa: E402
+from hybrid.draft.consistency import paragraph_faults, reading_checks  # noqa: E402
 from hybrid.draft.provenance import word_redline  # noqa: E402
 from hybrid.draft.references import dangling_references  # noqa: E402
 from hybrid.fidelity.foreign_facts import draft_foreign_facts  # noqa: E402
@@ -38,11 +41,12 @@ from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 
 from machine import machine  # noqa: E402
 
-ARMS = {"default": {}, "no-settle": {}, "noise-0.25": {"precedent_start": 0.25}}
+ARMS = {"default": {}, "no-settle": {}, "no-repair": {}, "noise-0.25": {"precedent_start": 0.25}}
 USER_TEMPLATE = Path(__file__).resolve().parent / "templates" / "equipment-lease.json"
 COUNTS = (
     "type_mismatches",
     "mid_sentence_endings",
+    "broken_paragraphs",
     "dangling_references",
     "doubled_words",
     "foreign_facts",
@@ -62,6 +66,15 @@ def _settle(on: bool):
     if not hasattr(_settle, "original"):
         _settle.original = settle.settle_facts
     settle.settle_facts = _settle.original if on else (lambda text, *a, **k: text)
+
+
+def _repair(on: bool):
+    """The consistency pass's paragraph repair on (the default) or off (the no-repair arm)."""
+    import hybrid.draft.consistency as consistency
+
+    if not hasattr(_repair, "original"):
+        _repair.original = consistency.repair_paragraphs
+    consistency.repair_paragraphs = _repair.original if on else (lambda body: (body, []))
 
 
 def count(drafter, t, drafts, tot, examples):
@@ -88,7 +101,7 @@ def count(drafter, t, drafts, tot, examples):
                     if op == "insert"
                 )
                 tot["model_words"] += max(ins - frame, 0)
-        for k in ("mid_sentence_endings", "dangling_references", "doubled_words", "words"):
+        for k in ("mid_sentence_endings", "broken_paragraphs", "dangling_references", "doubled_words", "words"):
             tot[k] += r[k]
         # what a reader sees where a reference points nowhere (listed only where reading_checks counted one)
         for ref in dangling_references(bodies, len(bodies)) if r["dangling_references"] else ():
@@ -101,6 +114,9 @@ def count(drafter, t, drafts, tot, examples):
         for sec in d.sections:  # what a reader sees where a clause stops mid-sentence
             if ends_mid_sentence(sec["body"]) and len(tot["mid_sentence_examples"]) < 20:
                 tot["mid_sentence_examples"].append(f"{t.id} {sec['heading']}: ...{sec['body'].rstrip()[-120:]}")
+            for fault in paragraph_faults(sec["body"]) if r["broken_paragraphs"] else ():
+                if len(tot["paragraph_examples"]) < 20:
+                    tot["paragraph_examples"].append(f"{t.id} {sec['heading']}: {fault['kind']}: {fault['text']}")
         tot["foreign_facts"] += len(ff)
         tot["sections"] += len(bodies)
         tot["drafts"] += 1
@@ -121,6 +137,7 @@ def summarize(tot: dict) -> dict:
         "examples": tot["examples"][:40],
         "mid_sentence_examples": tot["mid_sentence_examples"],
         "dangling_examples": tot["dangling_examples"],
+        "paragraph_examples": tot["paragraph_examples"],
     }
 
 
@@ -152,7 +169,7 @@ def main(argv=None):
     )
     totals = {
         a: {**dict.fromkeys(COUNTS, 0), "seconds": 0.0, "calls": 0, "examples": [], "mid_sentence_examples": [],
-            "dangling_examples": []}
+            "paragraph_examples": [], "dangling_examples": []}
         for a in arms
     }
     warm = load_template(ids[0])
@@ -162,6 +179,7 @@ def main(argv=None):
         for seed in seeds:
             for arm in arms:
                 _settle(arm != "no-settle")
+                _repair(arm != "no-repair")
                 t0 = time.perf_counter()
                 drafts = drafter.draft(t, t.example, n=args.n, seed=seed, **ARMS[arm])
                 totals[arm]["seconds"] += time.perf_counter() - t0

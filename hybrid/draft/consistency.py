@@ -21,10 +21,13 @@ draft section a source document's section became is a caller's `resolve` callabl
 library knows it; this module does not).
 """
 
+import re
+
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
 from hybrid.data.facts import BLANK
 from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
 from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
+from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
 from hybrid.draft.wording import capitalize_defined_party, defines_party, drop_restated
@@ -42,6 +45,8 @@ __all__ = [
     "definition_entries",
     "inline_definitions",
     "prune_definitions",
+    "paragraph_faults",
+    "repair_paragraphs",
     "consistency_pass",
     "reading_checks",
 ]
@@ -53,6 +58,15 @@ def _words(text: str) -> int:
 
 # ---------------------------------------------------------------------------------------------
 # The pass
+
+
+def _doubled_change(text: str, start: int, end: int, word: str) -> dict:
+    """The report's change for one span of remove_doubled_words over text."""
+    if word[:1].isalpha() and text[start:end].startswith(word):  # a noun before its own plural: the singular went
+        plural = re.match(r"[A-Za-z]+", text[end:]).group(0)
+        return {"kind": "doubled_word", "old": text[start:end] + plural, "new": plural, "action": "removed"}
+    return {"kind": "doubled_word", "old": text[start - len(word) : end], "new": text[start - len(word) : start],
+            "action": "removed"}
 
 
 def _wording(body: str, sec: dict, party_defined: bool) -> tuple[str, list[dict]]:
@@ -80,16 +94,17 @@ def consistency_pass(
     (`prune_definitions`' keep).
 
     In this order: references fixed per section (`fix_references`), doubled words removed
-    (`remove_doubled_words`), a sentence that restates the section's frame removed (hybrid.draft.wording's
+    (`remove_doubled_words`), paragraphs that stop without a full stop and list markers out of sequence repaired
+    (`repair_paragraphs`), a sentence that restates the section's frame removed (hybrid.draft.wording's
     `drop_restated`; a section dict's optional "frame" and "locked": its span's), "party"/"parties" written
     "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), then the Definitions
     section (clause "definitions") pruned against the preamble and the other sections' new bodies
     (`prune_definitions`). The report:
     {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
-    "restated_sentences_removed", "defined_terms_capitalized", "blanks_to_complete"}}; each change carries its
-    "kind" ("reference", "doubled_word", "restated_sentence", "defined_term_case", "definition"), "old", "new" and
-    "action".
+    "restated_sentences_removed", "defined_terms_capitalized", "paragraphs_repaired", "blanks_to_complete"}}; each
+    change carries its "kind" ("reference", "doubled_word", "paragraph", "restated_sentence", "defined_term_case",
+    "definition"), "old", "new" and "action".
     "emptied" is true for a section whose body the pass left empty (a Definitions section none of whose
     entries the draft needs: the caller drops or refills it, and renumbers). A body that needs no
     change comes back byte-identical."""
@@ -101,10 +116,9 @@ def consistency_pass(
         fixed, ref_changes = fix_references(sec["body"], resolve, own=str(i + 1), resolve_title=by_title)
         body, doubled = remove_doubled_words(fixed)
         changes = [{"kind": "reference", **c} for c in ref_changes]
-        changes += [
-            {"kind": "doubled_word", "old": fixed[s - len(w) : e], "new": fixed[s - len(w) : s], "action": "removed"}
-            for s, e, w in doubled
-        ]
+        changes += [_doubled_change(fixed, s, e, w) for s, e, w in doubled]
+        body, repaired = repair_paragraphs(body)
+        changes += [{"kind": "paragraph", **c} for c in repaired]
         body, worded = _wording(body, sec, party_defined)
         changes += worded
         bodies.append(body)
@@ -127,6 +141,7 @@ def consistency_pass(
         "definitions_dropped": 0,
         "restated_sentences_removed": 0,
         "defined_terms_capitalized": 0,
+        "paragraphs_repaired": 0,
     }
     key = {
         ("reference", "renumbered"): "references_renumbered",
@@ -138,7 +153,8 @@ def consistency_pass(
     }
     for r in reports:
         for c in r["changes"]:
-            name = "doubled_words_removed" if c["kind"] == "doubled_word" else key[(c["kind"], c["action"])]
+            name = {"doubled_word": "doubled_words_removed", "paragraph": "paragraphs_repaired"}.get(c["kind"])
+            name = name or key[(c["kind"], c["action"])]
             totals[name] += 1
         r["emptied"] = bool(sections[r["index"]]["body"].strip()) and not bodies[r["index"]].strip()
         r["blanks"] = bodies[r["index"]].count(BLANK)
@@ -148,12 +164,14 @@ def consistency_pass(
 
 def reading_checks(sections_bodies: list[str], n_sections: int) -> dict:
     """The reading checks of a finished draft's section bodies: {"mid_sentence_endings" (bodies that
-    `ends_mid_sentence`), "dangling_references" (`dangling_references`), "doubled_words",
+    `ends_mid_sentence`), "broken_paragraphs" (`paragraph_faults`: a paragraph inside a body that stops without
+    a full stop, a list marker out of sequence), "dangling_references" (`dangling_references`), "doubled_words",
     "doubled_words_per_1000_words", "words"}."""
     words = sum(_words(b) for b in sections_bodies)
     doubled = sum(len(doubled_words(b)) for b in sections_bodies)
     return {
         "mid_sentence_endings": sum(ends_mid_sentence(b) for b in sections_bodies),
+        "broken_paragraphs": sum(len(paragraph_faults(b)) for b in sections_bodies),
         "dangling_references": len(dangling_references(sections_bodies, n_sections)),
         "doubled_words": doubled,
         "doubled_words_per_1000_words": round(1000 * doubled / words, 3) if words else 0.0,

@@ -764,6 +764,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "definitions_dropped": 2,
         "restated_sentences_removed": 0,
         "defined_terms_capitalized": 0,
+        "paragraphs_repaired": 0,
         "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]
@@ -818,11 +819,13 @@ def test_reading_checks_count_what_a_reader_trips_on():
         'Provided "AS IS" with with all faults, as set forth in Section 8.',
         "Survival",
         "Sections 1 and 2 survive.",
+        "Buyer shall order by written notice, unless Supplier otherwise indicates in writing\n\nB. Ship the units.",
     ]
-    checks = reading_checks(bodies, 4)
+    checks = reading_checks(bodies, 5)
     words = sum(len(b.split()) for b in bodies)
     assert checks == {
         "mid_sentence_endings": 1,
+        "broken_paragraphs": 2,
         "dangling_references": 1,
         "doubled_words": 1,
         "doubled_words_per_1000_words": round(1000 / words, 3),
@@ -830,6 +833,7 @@ def test_reading_checks_count_what_a_reader_trips_on():
     }
     assert reading_checks([], 0) == {
         "mid_sentence_endings": 0,
+        "broken_paragraphs": 0,
         "dangling_references": 0,
         "doubled_words": 0,
         "doubled_words_per_1000_words": 0.0,

@@ -1,0 +1,244 @@
+"""Paragraphs inside a section body that a reader sees as broken: `paragraph_faults` (the reading check) and
+`repair_paragraphs` (the repair hybrid.draft.consistency runs over every section).
+
+A precedent's clause is kept whole by default, but its source text (CUAD's filings) and the start's edits leave
+two faults between paragraphs that the end-of-body check (hybrid.common.sentences.ends_mid_sentence) does not see:
+- **unterminated**: a paragraph that is not the body's last stops without a full stop: a sentence the source
+  wrote without one ("... unless Supplier otherwise indicates in writing" + a new paragraph), a sentence cut
+  where a page broke ("... the Buyer shall pay the"), or a sub-heading left at the end of a sentence's
+  paragraph ("... under this Agreement. Manufacturing services"). A paragraph that is only a short heading
+  ("Shipment", "a) Materials") heads the next and is whole; so is a list item ending "; and".
+- **enumeration**: paragraph-opening list markers out of sequence, because the start dropped the items
+  before them ("Supplier shall:" followed by "B. Update ..." and "C. At Buyer's option ...", or a body
+  opening on "ii.").
+
+The repair: a trailing sub-heading goes to its own paragraph; a sentence without its stop gets one, unless it
+ends on a word that cannot end a sentence ("the", "of", "shall"), when it goes; markers are renumbered in
+sequence per style ("B.", "C." -> "A.", "B."; a roman list restarts under each letter). Pure string functions,
+no model; a body without a fault comes back unchanged, byte for byte.
+"""
+
+import re
+
+from hybrid.common.sentences import CLOSERS, RUN_IN_HEADING, sentence_boundaries
+
+__all__ = ["paragraph_faults", "repair_paragraphs"]
+
+_SPLIT = re.compile(r"(\n[ \t]*\n\s*)")  # a paragraph break, kept so that a repaired body keeps its spacing
+_TERMINAL = ".!?:;"
+# a list item that goes on in the next paragraph: "...; and" / "..., or"
+_LIST_CONTINUES = re.compile(r"[;,]\s+(?:and|or|and/or|AND|OR)$")
+# words a sentence does not end on: what is left where a sentence was cut ("... shall pay the")
+_NO_END = frozenset(
+    "the a an of to and or in for with by on at from that which any such its their his her shall will may must "
+    "is are be been under upon into as than nor if this these those each every all no not".split()
+)
+HEADING_WORDS = 8  # a paragraph (or a trailing fragment) of at most this many words and no stop reads as a heading
+_HEADING_START = re.compile(r"^(?:\(?[A-Za-z0-9]{1,4}[.)]\s+)?[A-Z]")
+
+# a paragraph-opening list marker: "(a) ", "a) ", "a. ", "(ii) ", "B. ", "3. " (not "1.1", not "No.")
+_MARKER = re.compile(r"^(?P<open>\(?)(?P<value>[a-z]|[A-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2})(?P<close>[.)])(?=\s+\S)")
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
+          "xi": 11, "xii": 12}
+_ROMAN_OF = {v: k for k, v in _ROMAN.items()}
+# how deep each kind of marker conventionally nests: "1." holds "(A)"/"A.", which holds "(a)", which holds "(i)"
+_LEVEL = {("digit",): 0, ("roman", False): 1, ("letter", False): 2, ("letter", True): 3, ("roman", True): 4}
+
+
+# a list that opens after a sentence inside a paragraph ("... under this Agreement. (a) Affiliates ..."): its first
+# item starts a paragraph of its own, where the items after it are
+_INLINE_LIST = re.compile(r"(?<=[.!?])[ \t]+(?=(?:\((?:a|A|i|1)\)|(?:a|A|1)[.)])[ \t]+[A-Z])")
+
+
+def _paragraphs(body: str) -> list[str]:
+    """body split into paragraphs and the breaks between them (odd indices): "".join(result) == body."""
+    return _SPLIT.split(body)
+
+
+def _split_inline_lists(parts: list[str]) -> list[str]:
+    """parts (as _paragraphs) with a list's first item that opens mid-paragraph moved to a paragraph of its own."""
+    out = []
+    for i, p in enumerate(parts):
+        pieces = _INLINE_LIST.split(p) if i % 2 == 0 else [p]
+        for j, piece in enumerate(pieces):
+            if j:
+                out.append("\n\n")
+            out.append(piece)
+    return out
+
+
+def _stripped_end(text: str) -> str:
+    return text.rstrip().rstrip(CLOSERS + "*_")
+
+
+_TITLE = re.compile(r"^(?:[A-Z0-9][\w'’&/-]*|of|and|or|the|to|for|in|on|by|with|from|a|an)[,;]?$")
+_VERB = re.compile(r"\b(?:shall|will|may|must|agrees?|is|are)\b", re.I)
+
+
+def _is_heading(text: str) -> bool:
+    """A short line with no sentence in it: "Shipment", "a) Materials", "Manufacturing services" (not "Buyer shall
+    pay the", not "Shipment. Buyer shall pay")."""
+    t = text.strip()
+    words = t.split()
+    if not 0 < len(words) <= HEADING_WORDS or "\n" in t or not _HEADING_START.match(t):
+        return False
+    inner = [e for e in sentence_boundaries(t) if e < len(_stripped_end(t))]
+    titled = len(words) <= 4 or all(_TITLE.match(w) for w in _MARKER.sub("", t).split())
+    return titled and not inner and not _VERB.search(t) and words[-1].lower() not in _NO_END
+
+
+def _trailing(text: str) -> tuple[int, str]:
+    """(offset, text) of what follows a paragraph's last sentence end ("" where it ends on one)."""
+    t = text.rstrip()
+    ends = [e for e in sentence_boundaries(t) if e < len(t)]
+    at = ends[-1] if ends else 0
+    return at, t[at:]
+
+
+def _unterminated(text: str) -> bool:
+    """Whether a paragraph that another follows stops without a full stop (see the module doc)."""
+    t = _stripped_end(text)
+    if not t or t[-1] in _TERMINAL or _LIST_CONTINUES.search(t):
+        return False
+    return not _is_heading(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# List markers
+
+
+def _style(m: re.Match, previous: dict) -> tuple[tuple, int]:
+    """(style key, value) of a marker match: the style is its brackets and its kind (lower or upper letters,
+    lower or upper roman, digits). "i", "v", "x" (and capitals) are roman unless they continue a letter list
+    ("h." then "i.")."""
+    v, form = m.group("value"), (m.group("open"), m.group("close"))
+    if v.isdigit():
+        return (form, "digit"), int(v)
+    lower = v.islower()
+    letter_key, roman_key = (form, "letter", lower), (form, "roman", lower)
+    roman = v.lower() in _ROMAN and all(c in "ivx" for c in v.lower())
+    letter = len(v) == 1
+    if roman and letter and previous.get(letter_key) == ord(v.lower()) - ord("a"):
+        roman = False  # "i." after "h.": the ninth letter
+    if roman:
+        return roman_key, _ROMAN[v.lower()]
+    if letter:
+        return letter_key, ord(v.lower()) - ord("a") + 1
+    return None, 0
+
+
+def _render(key: tuple, value: int, like: str) -> str:
+    kind = key[1]
+    if kind == "digit":
+        return str(value)
+    if kind == "roman":
+        text = _ROMAN_OF.get(value, like.lower())
+    else:
+        text = chr(ord("a") + value - 1) if value <= 26 else like.lower()
+    return text if like.islower() else text.upper()
+
+
+def _renumber(paragraphs: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Paragraph-opening markers renumbered in sequence per style: a marker continues the last one of its
+    style; a style nested below another (_LEVEL) restarts when the one above moves on, and every style restarts
+    after a paragraph that opens a list (ends with ':')."""
+    last: dict = {}  # style -> last value written
+    out, changes = list(paragraphs), []
+    for i in range(0, len(paragraphs), 2):
+        m = _MARKER.match(paragraphs[i].lstrip())
+        if not m:
+            if _stripped_end(paragraphs[i]).endswith(":"):
+                last.clear()  # "Supplier shall:" opens a list of its own
+            continue
+        key, value = _style(m, last)
+        if key is None:
+            continue
+        for inner in [k for k in last if _LEVEL[k[1:]] > _LEVEL[key[1:]]]:
+            del last[inner]  # "b)" after "a) ... i. ii.": the roman list under b) starts again
+        want = last[key] + 1 if key in last else 1  # a second "(a)" in one list is its "(b)"
+        last[key] = want
+        if want != value:
+            lead = paragraphs[i][: len(paragraphs[i]) - len(paragraphs[i].lstrip())]
+            old = m.group(0)
+            new = m.group("open") + _render(key, want, m.group("value")) + m.group("close")
+            out[i] = lead + new + paragraphs[i].lstrip()[len(old) :]
+            changes.append((old, new))
+    return out, changes
+
+
+def _enumeration_faults(paragraphs: list[str]) -> list[str]:
+    _, changes = _renumber(paragraphs)
+    return [old for old, _ in changes]
+
+
+# ---------------------------------------------------------------------------------------------
+# The check and the repair
+
+
+def paragraph_faults(body: str) -> list[dict]:
+    """[{"kind": "unterminated" | "enumeration", "text": ...}] for one section body: each paragraph that is not
+    the last and stops without a full stop (the text: its last 80 characters), and each list marker out of
+    sequence (the text: the marker)."""
+    parts = _paragraphs(body.strip())
+    texts = parts[0::2]
+    parts = _split_inline_lists(parts)
+    faults = [
+        {"kind": "unterminated", "text": t.rstrip()[-80:]}
+        for t in texts[:-1]
+        if t.strip() and _unterminated(t)
+    ]
+    faults += [{"kind": "enumeration", "text": m} for m in _enumeration_faults(parts)]
+    return faults
+
+
+_BLANK_LINE = re.compile(r"\n[^A-Za-z\n]*$")  # a last line with no letters: a form's row of blanks ("____ ____")
+
+
+def _repair_one(text: str) -> tuple[str, dict | None]:
+    """One unterminated paragraph repaired: (new text, its change)."""
+    if _BLANK_LINE.search(text.rstrip()) and text.strip():
+        kept = _BLANK_LINE.sub("", text.rstrip())
+        if not _unterminated(kept):
+            return kept, {"old": text.rstrip()[len(kept):].strip(), "new": "", "action": "removed"}
+        text = kept
+    at, tail = _trailing(text)
+    words = tail.split()
+    if at > 0 and _is_heading(tail):  # a sub-heading after the paragraph's last sentence: a paragraph of its own
+        head = text[:at].rstrip()
+        tail = tail.strip()
+        return f"{head}\n\n{tail[0].upper()}{tail[1:]}", {"old": tail, "new": tail, "action": "split"}
+    alpha = re.findall(r"[A-Za-z]+", tail)
+    ends_on_word = bool(re.search(r"[A-Za-z0-9]$", _stripped_end(text)))  # not on "-", "," or a "____" blank
+    if alpha and ends_on_word and alpha[-1].lower() not in _NO_END:
+        end = len(_stripped_end(text))
+        return text[:end] + "." + text[end:].rstrip(), {"old": " ".join(words[-4:]), "new": " ".join(words[-4:]) + ".",
+                                                         "action": "terminated"}
+    kept = text[:at].rstrip()  # a sentence cut mid-way: it goes, the sentences before it stay ...
+    if re.fullmatch(RUN_IN_HEADING, kept.strip()) or _is_heading(kept):
+        kept, tail = "", text  # ... unless they are only its run-in heading ("Shipment.")
+    return kept, {"old": tail.strip(), "new": "", "action": "removed"}
+
+
+def repair_paragraphs(body: str) -> tuple[str, list[dict]]:
+    """(body with its paragraph faults repaired, the changes: {"old", "new", "action"} with action "split",
+    "terminated", "removed" or "renumbered"). The last paragraph is left to the sentence cut (its end is the
+    body's end); a paragraph a repair empties goes with its break."""
+    parts = _paragraphs(body)
+    changes = []
+    content = [i for i in range(0, len(parts), 2) if parts[i].strip()]
+    for i in content[:-1]:
+        if _unterminated(parts[i]):
+            parts[i], change = _repair_one(parts[i])
+            changes.append(change)
+    if any(not parts[i].strip() for i in content):
+        kept = [parts[i] for i in range(0, len(parts), 2) if parts[i].strip()]
+        breaks = [parts[i] for i in range(1, len(parts), 2)] or ["\n\n"]
+        rebuilt = [kept[0]] if kept else [""]
+        for j, p in enumerate(kept[1:]):
+            rebuilt += [breaks[min(j, len(breaks) - 1)], p]
+        parts = rebuilt
+    renumbered_parts, renumbered = _renumber(_split_inline_lists(parts))
+    if renumbered:  # an inline list's first item gets its own paragraph only where its list needed renumbering
+        parts = renumbered_parts
+    changes += [{"old": o, "new": n, "action": "renumbered"} for o, n in renumbered]
+    return ("".join(parts) if changes else body), changes

@@ -1,0 +1,108 @@
+"""hybrid.draft.paragraphs: paragraphs inside a clause that stop without a full stop, list markers out of sequence."""
+
+import pytest
+
+from hybrid.draft.consistency import consistency_pass
+from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
+
+# (body, the faults' kinds, the repaired body) from drafts of the supply template (seed 7) before the repair
+CASES = [
+    (  # a sub-heading of the precedent left after the frame sentence
+        "The Supplier shall supply the Products to the Buyer under this Agreement. Manufacturing services\n\n"
+        "Supplier will make available its labor and facilities.",
+        ["unterminated"],
+        "The Supplier shall supply the Products to the Buyer under this Agreement.\n\nManufacturing services\n\n"
+        "Supplier will make available its labor and facilities.",
+    ),
+    (  # the source wrote the sentence without its stop
+        "Supplier agrees to ship units as close as possible to the schedule, unless Supplier otherwise indicates in"
+        " writing\n\nShipment. Shipping dates are approximate.",
+        ["unterminated"],
+        "Supplier agrees to ship units as close as possible to the schedule, unless Supplier otherwise indicates in"
+        " writing.\n\nShipment. Shipping dates are approximate.",
+    ),
+    (  # a sentence cut where a page broke: it goes, the sentence before it stays
+        "Buyer shall issue purchase orders. Buyer shall pay the\n\nPayment is due on receipt.",
+        ["unterminated"],
+        "Buyer shall issue purchase orders.\n\nPayment is due on receipt.",
+    ),
+    (  # ... and a run-in heading left alone goes with it
+        "Shipment. Buyer shall pay the\n\nPayment is due on receipt.",
+        ["unterminated"],
+        "Payment is due on receipt.",
+    ),
+    (  # a form's row of blanks under a list item: the row goes, the item stays
+        "Consultant shall assist with the business plan; and\n ____ ____\n\nConsultant shall report monthly.",
+        ["unterminated"],
+        "Consultant shall assist with the business plan; and\n\nConsultant shall report monthly.",
+    ),
+    (  # a sentence that stops on a dash is cut, not closed ("resell the -." is no sentence)
+        "Supplier grants only a license to resell the -\n\nPrices are set by Supplier.",
+        ["unterminated"],
+        "Prices are set by Supplier.",
+    ),
+    (  # the start dropped item A
+        "During the term, Supplier shall:\n\nB. Update the back-up files daily;\n\nC. Store the records safely.",
+        ["enumeration", "enumeration"],
+        "During the term, Supplier shall:\n\nA. Update the back-up files daily;\n\nB. Store the records safely.",
+    ),
+    (  # a roman list that opens on its second item, and a letter list on its second
+        "Supplier will make available its labor.\n\nii. Supplier shall test all materials.\n\nb) Buyer.\n\n"
+        "i. Buyer shall supply its materials.",
+        ["enumeration", "enumeration"],
+        "Supplier will make available its labor.\n\ni. Supplier shall test all materials.\n\na) Buyer.\n\n"
+        "i. Buyer shall supply its materials.",
+    ),
+    (  # a list opening after the frame sentence, its second item marked (a) again
+        "The Supplier shall supply the Products. (a) Facility addenda. Either party may enter into them.\n\n"
+        "(a) Clinical supply. Buyer may request supply.",
+        ["enumeration"],
+        "The Supplier shall supply the Products.\n\n(a) Facility addenda. Either party may enter into them.\n\n"
+        "(b) Clinical supply. Buyer may request supply.",
+    ),
+]
+
+WHOLE = [
+    "Shipment\n\nShipping dates are approximate.",  # a heading paragraph heads the next
+    "Supplier shall:\n\n(a) keep records; and\n\n(b) allow audits.",  # list items
+    "a) Materials\n\ni. Supplier buys.\n\nii. Supplier tests.\n\nb) Buyer Material\n\ni. Buyer supplies.",  # nested
+    "Supplier shall:\n\n(a) ship;\n\n(b) invoice.\n\nBuyer shall:\n\n(a) pay;\n\n(b) accept.",  # two lists
+    "(a) First item.\n\nA paragraph that continues item (a).\n\n(b) Second item.",
+    "Buyer shall pay within thirty days.",
+    "The fee is set out in Exhibit A. Payment is due on receipt.",
+]
+
+
+@pytest.mark.parametrize("body,kinds,repaired", CASES)
+def test_broken_paragraphs_are_found_and_repaired(body, kinds, repaired):
+    assert [f["kind"] for f in paragraph_faults(body)] == kinds
+    new, changes = repair_paragraphs(body)
+    assert new == repaired
+    assert changes and paragraph_faults(new) == []
+
+
+@pytest.mark.parametrize("body", WHOLE)
+def test_whole_paragraphs_are_no_fault_and_come_back_byte_identical(body):
+    assert paragraph_faults(body) == []
+    assert repair_paragraphs(body) == (body, [])
+
+
+def test_the_consistency_pass_repairs_paragraphs_and_reports_them():
+    sections = [{"heading": "Obligations", "clause": "obligations", "body": CASES[6][0]}]
+    bodies, report = consistency_pass(sections, preamble="")
+    assert bodies == [CASES[6][2]]
+    assert report["totals"]["paragraphs_repaired"] == 2
+    assert [(c["kind"], c["old"], c["new"]) for c in report["sections"][0]["changes"]] == [
+        ("paragraph", "B.", "A."),
+        ("paragraph", "C.", "B."),
+    ]
+
+
+def test_a_noun_before_its_own_plural_is_a_doubled_word_the_pass_removes():
+    body = "It meets the requirements of the Product Products."
+    sections = [{"heading": "Supply", "clause": "products", "body": body}]
+    bodies, report = consistency_pass(sections, preamble="")
+    assert bodies == ["It meets the requirements of the Products."]
+    assert [(c["kind"], c["old"], c["new"]) for c in report["sections"][0]["changes"]] == [
+        ("doubled_word", "Product Products", "Products")
+    ]
