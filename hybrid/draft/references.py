@@ -15,8 +15,9 @@ from hybrid.common.sentences import CLOSE as _CLOSE
 
 __all__ = ["Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
 
-_KW = r"(?i:sections?|articles?|paragraphs?|clauses?|subsections?)"
-_ARABIC = r"\d{1,3}(?:\.\d{1,3})*(?:\([A-Za-z0-9]{1,4}\))*(?![\w(]|\.\w)"
+_KW = r"(?i:sections?|articles?|paragraphs?|clauses?|subsections?|subparagraphs?)"
+# "2.1(a)", and "2.(a)(1)" as some filings write it
+_ARABIC = r"\d{1,3}(?:\.\d{1,3})*(?:\.(?=\())?(?:\([A-Za-z0-9]{1,4}\))*(?![\w(]|\.\w)"
 _ROMAN = r"[IVXL]{1,6}(?![\w(]|\.\w)"  # "Article IV"
 _NUM = rf"(?:{_ARABIC}|{_ROMAN})"
 _TITLE = (
@@ -24,7 +25,9 @@ _TITLE = (
 )
 _RANGE = r"\s*(?:-|–|—|(?i:through|thru)\s)\s*"
 _LIST = rf"\s*(?:,|;|,\s*(?i:and|or)|;\s*(?i:and|or)|\s(?i:and/or|and|or))\s+(?:{_KW}\s+)?"
-_GROUP = re.compile(rf"\b(?P<kw>{_KW})\s+(?P<items>{_NUM}{_TITLE}(?:(?:{_RANGE}|{_LIST}){_NUM}{_TITLE})*)")
+_GROUP = re.compile(
+    rf"\b(?P<kw>{_KW})\s+(?P<items>{_NUM}{_TITLE}(?:(?:{_RANGE}|{_LIST}){_NUM}{_TITLE}|\s(?i:and|or)\s+\([A-Za-z0-9]{{1,4}}\))*)"
+)  # a list goes on in the parts of the number before it: "subparagraphs 2.(a)(1) and (2)"
 _SUFFIX = re.compile(r"\s+(?i:of\s+(?:this|the)\s+Agreement|hereof|herein|hereunder|hereto|above|below)\b")
 # another document's or a statute's section: "Section 22(c) of the Investment Company Act", "Section 3 of Exhibit A",
 # "12 U.S.C. Section 1467a" (the Agreement, capital or not, is this one)

@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from hybrid.common.sentences import CONNECTIVES, cut_to_clause, sentence_boundaries
+from hybrid.common.stems import stem
 from hybrid.data.clean import REDACTION_RE
 from hybrid.precedents.library import MARKER_RE, letter_words
 
@@ -65,6 +66,7 @@ BOILERPLATE_CLAUSES = frozenset(
 RANKED = 16  # relevance ranks that earn a bonus (the retrieval shortlist of hybrid.skeleton.from_precedents)
 GOOD_MARGIN = 1.0  # precedents within this much of the best fit are good enough for a variant to adapt ...
 HEADING_SLACK = 0.25  # ... when their heading is about as close to the section's as the best one's
+OTHER_SUBJECT = 1.0  # fit lost by a precedent whose heading shares no word with the section's
 TOPIC_SHARE = 0.003  # a word fewer than this share of the library's clauses write is another deal's topic ...
 TOPIC_CAP = 12.0  # ... and a precedent loses fit by its topic words per 100 words, up to this many
 WORDS_PER_TOKEN = 0.72  # contract English under the shipped BPE (about 4.4 bytes per token, 6 per word)
@@ -89,13 +91,10 @@ _FIGURE = re.compile(
 )  # the source deal's own figures (the deal's, or a fallback phrase, stand in)
 
 
-def _stem(w: str) -> str:
-    return w[:-1] if len(w) > 4 and w.endswith("s") else w
-
-
 def heading_words(heading: str) -> set[str]:
-    """A heading's content words, stemmed: what two headings are compared by."""
-    return {_stem(w) for w in _WORD.findall(heading.lower()) if w not in _HEADING_STOP}
+    """A heading's content words, Porter-stemmed ("Fees and Royalties" and "Continuing Fee" share "fee"): what two
+    headings are compared by."""
+    return {stem(w) for w in _WORD.findall(heading.lower()) if w not in _HEADING_STOP}
 
 
 _TOPICS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> topic_words
@@ -223,6 +222,8 @@ def fit(
         quality -= 1.0
     if same_type:
         quality += 0.5
+    if mine and theirs and not mine & theirs:
+        quality -= OTHER_SUBJECT  # headed for another subject of the type ("Non-Solicitation" under "Exclusivity")
     ends = sentence_boundaries(p.body)
     first = p.body[: ends[0]] if ends else p.body
     limit = room / CAPS_TOKENS if caps > 0.5 else room

@@ -445,6 +445,12 @@ FIX = [
         "4",
         "THE CAP IN THIS SECTION APPLIES. THIS SECTION SURVIVES.",
     ),
+    (  # "subparagraphs", a number written "2.(a)(1)", and a list going on in its parts
+        "shall be exclusive as to the products described in subparagraphs 2.(a)(1) and (2) of this Agreement, but",
+        {},
+        None,
+        "shall be exclusive as to the products described in this Agreement, but",
+    ),
     # nothing to change
     ("as provided in Section 5.", {"5": "5"}, None, "as provided in Section 5."),
     (

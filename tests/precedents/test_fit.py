@@ -68,6 +68,17 @@ def test_variants_differ_by_source_where_good_ones_exist():
 
 def test_heading_words_are_stemmed_content_words():
     assert heading_words("Term of the Agreements") == {"term", "agreement"}
+    assert heading_words("Fees and Royalties") & heading_words("Continuing Fee") == {"fee"}
+
+
+def test_a_precedent_headed_for_another_subject_of_the_type_loses_fit():
+    # the clause classifier files non-solicitation under "exclusivity"; a lawyer does not
+    exclusive = _p("a#1", "Exclusive Rights", BODY)
+    other = _p("b#1", "Non-Solicitation of Employees", BODY)
+    unheaded = _p("c#1", "", BODY)
+    at = lambda p: fit(p, "Exclusivity", "exclusivity", 128)  # noqa: E731
+    assert at(other).total == at(unheaded).total - 1.0
+    assert at(other).quality == at(exclusive).quality - 1.0
 
 
 class _Library:  # what topic_counter reads of a library (weak-referenced for its caches)
