@@ -8,14 +8,15 @@ two faults between paragraphs that the end-of-body check (hybrid.common.sentence
   where a page broke ("... the Buyer shall pay the"), or a sub-heading left at the end of a sentence's
   paragraph ("... under this Agreement. Manufacturing services"). A paragraph that is only a short heading
   ("Shipment", "a) Materials") heads the next and is whole; so is a list item ending "; and".
+- **heading_alone**: a body whose last paragraph is only a heading ("Renewal."): the sentence cut took its text;
 - **enumeration**: paragraph-opening list markers out of sequence, because the start dropped the items
   before them ("Supplier shall:" followed by "B. Update ..." and "C. At Buyer's option ...", or a body
   opening on "ii.").
 
-The repair: a trailing sub-heading goes to its own paragraph; a sentence without its stop gets one, unless it
-ends on a word that cannot end a sentence ("the", "of", "shall"), when it goes; markers are renumbered in
-sequence per style ("B.", "C." -> "A.", "B."; a roman list restarts under each letter). Pure string functions,
-no model; a body without a fault comes back unchanged, byte for byte.
+The repair: a trailing sub-heading goes to its own paragraph, a heading alone at the body's end goes; a sentence
+without its stop gets one, unless it ends on a word that cannot end a sentence ("the", "of", "shall"), when it
+goes; markers are renumbered in sequence per style ("B.", "C." -> "A.", "B."; a roman list restarts under each
+letter). Pure string functions, no model; a body without a fault comes back unchanged, byte for byte.
 """
 
 import re
@@ -176,9 +177,9 @@ def _enumeration_faults(paragraphs: list[str]) -> list[str]:
 
 
 def paragraph_faults(body: str) -> list[dict]:
-    """[{"kind": "unterminated" | "enumeration", "text": ...}] for one section body: each paragraph that is not
-    the last and stops without a full stop (the text: its last 80 characters), and each list marker out of
-    sequence (the text: the marker)."""
+    """[{"kind": "unterminated" | "heading_alone" | "enumeration", "text": ...}] for one section body: each
+    paragraph that is not the last and stops without a full stop (the text: its last 80 characters), a last
+    paragraph that is only a heading, and each list marker out of sequence (the text: the marker)."""
     parts = _paragraphs(body.strip())
     texts = parts[0::2]
     parts = _split_inline_lists(parts)
@@ -187,11 +188,19 @@ def paragraph_faults(body: str) -> list[dict]:
         for t in texts[:-1]
         if t.strip() and _unterminated(t)
     ]
+    if len([t for t in texts if t.strip()]) > 1 and _heading_alone(texts[-1]):
+        faults.append({"kind": "heading_alone", "text": texts[-1].strip()})
     faults += [{"kind": "enumeration", "text": m} for m in _enumeration_faults(parts)]
     return faults
 
 
 _BLANK_LINE = re.compile(r"\n[^A-Za-z\n]*$")  # a last line with no letters: a form's row of blanks ("____ ____")
+
+
+def _heading_alone(text: str) -> bool:
+    """Whether a body's last paragraph is only a heading ("Renewal."): what it headed was cut."""
+    t = text.strip()
+    return bool(t) and (bool(re.fullmatch(RUN_IN_HEADING, t)) or (_is_heading(t) and t[-1] not in _TERMINAL))
 
 
 def _repair_one(text: str) -> tuple[str, dict | None]:
@@ -230,6 +239,9 @@ def repair_paragraphs(body: str) -> tuple[str, list[dict]]:
         if _unterminated(parts[i]):
             parts[i], change = _repair_one(parts[i])
             changes.append(change)
+    if len(content) > 1 and _heading_alone(parts[content[-1]]):  # a heading whose text the cut took
+        changes.append({"old": parts[content[-1]].strip(), "new": "", "action": "removed"})
+        parts[content[-1]] = ""
     if any(not parts[i].strip() for i in content):
         kept = [parts[i] for i in range(0, len(parts), 2) if parts[i].strip()]
         breaks = [parts[i] for i in range(1, len(parts), 2)] or ["\n\n"]

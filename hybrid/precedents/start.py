@@ -248,7 +248,8 @@ def starts_from_draws(
 ) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
     hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
-    sentence end within rooms[s] tokens (rooms None: whole), or None: fully masked), n = len(draws); deals[s]:
+    sentence end within rooms[s] tokens (rooms None: whole), None: fully masked, or "" in a framed span: the
+    frame alone), n = len(draws); deals[s]:
     the facts span s adapts to (None: `deal` everywhere). facts_of(p): a precedent's own facts (None: p.facts;
     hybrid.skeleton.from_precedents.source_facts adds those of its whole source contract). lower: the words another
     deal's terms may be written in lower case with (hybrid.precedents.fit.common_words; None: none are); frames[s]:
@@ -266,7 +267,7 @@ def starts_from_draws(
                 tokenizer, settle_facts(strip_inline_heading(p.adapted(f)), f, allowed, own, lower, fr), r
             )))
             if p
-            else None
+            else ("" if p == "" and fr else None)  # "": the frame alone (from_precedents.FRAME_ALONE)
             for p, r, f, own, fr in zip(d, rooms, deals, fs, frames)
         ]
         for d, fs in zip(draws, facts)

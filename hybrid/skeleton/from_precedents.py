@@ -30,7 +30,14 @@ from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.data.roles import deal_roles, family_of
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
-from hybrid.precedents.fit import STANDARD_SOURCES, choose, common_words, reversed_roles, topic_counter
+from hybrid.precedents.fit import (
+    STANDARD_SOURCES,
+    choose,
+    common_words,
+    heading_words,
+    reversed_roles,
+    topic_counter,
+)
 from hybrid.precedents.start import fact_holes
 
 __all__ = [
@@ -40,6 +47,8 @@ __all__ = [
     "variant_draws",
     "source_facts",
     "draft_from_precedents",
+    "frame_alone",
+    "FRAME_ALONE",
     "document_skeleton",
     "MAX_PRECEDENTS",
 ]
@@ -178,6 +187,19 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     return out
 
 
+def frame_alone(span, precedent):
+    """The precedent a framed span edits, or FRAME_ALONE where the best the library holds is headed for another
+    subject ("Sponsor Fees" for a lease's "Rent"): the frame sentence states the deal's terms, and another kind
+    of deal's clause after it would only bring that deal in (a kind of deal the corpus lacks)."""
+    if precedent is None or not span.frame or getattr(precedent, "clause_type", "") == "definitions":
+        return precedent
+    mine, theirs = heading_words(span.heading), heading_words(precedent.heading)
+    return FRAME_ALONE if mine and theirs and not mine & theirs else precedent
+
+
+FRAME_ALONE = ""
+"""A draw that keeps a span to its frame sentence (hybrid.precedents.start.starts_from_draws ends it there)."""
+
 ROOM_MARGIN = 3  # span slots a start leaves free: the filler keeps the last one masked, and <eos> ends the span
 FIT_CANDIDATES = (
     16  # retrieved candidates per section that hybrid.precedent_fit chooses from (as many again of any doc type)
@@ -271,6 +293,7 @@ def draft_from_precedents(
         facts = list(dict.fromkeys(f for h in hits for p in h for f in source_facts(library, p)))
         return skeleton, [beside] * n, None, facts
     draws = variant_draws(skeleton, library, template, values, n, seed=seed)
+    draws = [[frame_alone(s, p) for s, p in zip(skeleton.spans, d)] for d in draws]
     rooms = [s.budget - (len(tokenizer.encode(s.frame)) if s.frame else 0) - ROOM_MARGIN for s in skeleton.spans]
     deal = deal_from_template(template, values)
     start, facts = starts_from_draws(

@@ -106,3 +106,9 @@ def test_a_noun_before_its_own_plural_is_a_doubled_word_the_pass_removes():
     assert [(c["kind"], c["old"], c["new"]) for c in report["sections"][0]["changes"]] == [
         ("doubled_word", "Product Products", "Products")
     ]
+
+
+@pytest.mark.parametrize("body", ["The initial term starts today.\n\nRenewal.", "The term starts today.\n\nRenewal"])
+def test_a_heading_left_alone_at_the_end_of_a_body_goes(body):
+    assert [f["kind"] for f in paragraph_faults(body)] == ["heading_alone"]
+    assert repair_paragraphs(body)[0] == body.split("\n\n")[0]

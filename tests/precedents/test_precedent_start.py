@@ -414,3 +414,21 @@ def test_the_precedents_own_names_are_masked_in_any_case_and_its_lower_case_word
     assert "ebix" not in got  # the source contract's name, written in lower case in its own body
     assert "about" in got and "racing" in got  # words its normalization matched in any case are no names
     assert "ebix" in _kept(tokenizer, text)  # without the source's facts nothing tells it from a word
+
+
+def test_a_framed_span_whose_best_precedent_is_headed_for_another_subject_keeps_its_frame_alone(tokenizer):
+    from types import SimpleNamespace
+
+    from hybrid.precedents.start import SpanStart, starts_from_draws
+    from hybrid.skeleton.from_precedents import FRAME_ALONE, frame_alone
+
+    rent = SimpleNamespace(heading="Rent", frame="The Lessee shall pay the Lessor rent of USD 4,750 per month.")
+    fees = SimpleNamespace(heading="Sponsor Fees", clause_type="payment", facts=(),
+                           adapted=lambda deal: "Sponsor shall pay the fees for each event.")
+    paid = SimpleNamespace(heading="Rent and Deposit", clause_type="payment", facts=(),
+                           adapted=lambda deal: "Rent is payable monthly in advance.")
+    assert frame_alone(rent, fees) == FRAME_ALONE  # a sponsorship's fees are no lease's rent
+    assert frame_alone(rent, paid) is paid  # the heading shares "rent"
+    assert frame_alone(SimpleNamespace(heading="Rent", frame=""), fees) is fees  # no frame to stand alone
+    start, _ = starts_from_draws(tokenizer, [[FRAME_ALONE]], DEAL, ALLOWED, 0.0, 1, [40], frames=[rent.frame])
+    assert isinstance(start[0][0], SpanStart) and list(start[0][0]) == [] and start[0][0].ends
