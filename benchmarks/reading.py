@@ -20,7 +20,7 @@ required terms stated (each section's rendered required terms found in its body)
 against the section's source text, case aside, frame sentences aside) per 1,000 words, and seconds per
 draft call.
 
-    python benchmarks/reading.py [--seeds 7,8,9] [--n 4] [--threads 1] [--arms default,no-settle,noise-0.25]
+    python benchmarks/reading.py [--seeds 7,8,9] [--n 4] [--threads 1] [--arms default,no-settle,no-repair,noise-0.25]
         [--out FILE]
 """
 
