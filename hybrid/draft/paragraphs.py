@@ -157,6 +157,10 @@ def _renumber(paragraphs: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
         for inner in [k for k in last if _LEVEL[k[1:]] > _LEVEL[key[1:]]]:
             del last[inner]  # "b)" after "a) ... i. ii.": the roman list under b) starts again
         want = last[key] + 1 if key in last else 1  # a second "(a)" in one list is its "(b)"
+        if want != value and value > 1 and i >= 2:
+            before = m.group("open") + _render(key, value - 1, m.group("value")) + m.group("close")
+            if re.search(rf"(?<=\s){re.escape(before)}\s", paragraphs[i - 2].strip()):  # inline, not opening it
+                want = value  # its item before stands inside the paragraph above ("caused by: (a) ...; and")
         last[key] = want
         if want != value:
             lead = paragraphs[i][: len(paragraphs[i]) - len(paragraphs[i].lstrip())]

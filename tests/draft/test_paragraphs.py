@@ -68,6 +68,8 @@ WHOLE = [
     "a) Materials\n\ni. Supplier buys.\n\nii. Supplier tests.\n\nb) Buyer Material\n\ni. Buyer supplies.",  # nested
     "Supplier shall:\n\n(a) ship;\n\n(b) invoice.\n\nBuyer shall:\n\n(a) pay;\n\n(b) accept.",  # two lists
     "(a) First item.\n\nA paragraph that continues item (a).\n\n(b) Second item.",
+    # the list's first item stands inside the paragraph above
+    "Lessor shall indemnify Lessee for losses caused by: (a) any breach of this Agreement; and\n\n(b) any negligence.",
     "Buyer shall pay within thirty days.",
     "The fee is set out in Exhibit A. Payment is due on receipt.",
 ]
