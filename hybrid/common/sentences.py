@@ -9,7 +9,7 @@ stop) and `ends_mid_sentence` (the reading check). Pure string functions: a budg
 import re
 
 __all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "sentence_boundaries", "cut_to_sentence", "cut_to_clause",
-           "ends_mid_sentence", "CONNECTIVES"]
+           "ends_mid_sentence", "CONNECTIVES", "HEADING_WORD"]
 
 _CLOSERS = "\"'”’)]"
 _CLOSE = "[" + re.escape(_CLOSERS) + "]"  # one closing quote or bracket, for a pattern
@@ -124,7 +124,7 @@ def ends_mid_sentence(text: str) -> bool:
     return last.count("(") > last.count(")")  # a stop inside an open bracket: '(ACME, INC. AND ITS OFFICERS, INC.'
 
 
-CLOSERS, CLOSE = _CLOSERS, _CLOSE
+CLOSERS, CLOSE, HEADING_WORD = _CLOSERS, _CLOSE, _HEADING_WORD
 
 CONNECTIVES = r"In addition|Additionally|Furthermore|Moreover|Further|Also"
 """Words that open a sentence by leaning on the one before it ("In addition, Licensor may ..."), as a pattern."""

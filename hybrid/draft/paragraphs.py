@@ -21,7 +21,7 @@ letter). Pure string functions, no model; a body without a fault comes back unch
 
 import re
 
-from hybrid.common.sentences import CLOSERS, RUN_IN_HEADING, sentence_boundaries
+from hybrid.common.sentences import CLOSERS, HEADING_WORD, RUN_IN_HEADING, sentence_boundaries
 
 __all__ = ["paragraph_faults", "repair_paragraphs"]
 
@@ -72,7 +72,6 @@ def _stripped_end(text: str) -> str:
     return text.rstrip().rstrip(CLOSERS + "*_")
 
 
-_TITLE = re.compile(r"^(?:[A-Z0-9][\w'’&/-]*|of|and|or|the|to|for|in|on|by|with|from|a|an)[,;]?$")
 _VERB = re.compile(r"\b(?:shall|will|may|must|agrees?|is|are)\b", re.I)
 
 
@@ -84,7 +83,7 @@ def _is_heading(text: str) -> bool:
     if not 0 < len(words) <= HEADING_WORDS or "\n" in t or not _HEADING_START.match(t):
         return False
     inner = [e for e in sentence_boundaries(t) if e < len(_stripped_end(t))]
-    titled = len(words) <= 4 or all(_TITLE.match(w) for w in _MARKER.sub("", t).split())
+    titled = len(words) <= 4 or all(HEADING_WORD.match(w) for w in _MARKER.sub("", t).split())
     return titled and not inner and not _VERB.search(t) and words[-1].lower() not in _NO_END
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "fit",
     "choose",
     "heading_words",
+    "other_subject",
     "STANDARD_SOURCES",
     "CONSPICUOUS",
     "GOOD_MARGIN",
@@ -89,6 +90,13 @@ _LEANING_OPENING = re.compile(
 _FIGURE = re.compile(
     r"\[(?:DATE|AMOUNT|PERCENT|DURATION)\]"
 )  # the source deal's own figures (the deal's, or a fallback phrase, stand in)
+
+
+def other_subject(heading: str, precedent_heading: str) -> bool:
+    """Whether a precedent's heading names another subject than the section's: both have content words and
+    share none ("Non-Solicitation of Employees" under "Exclusivity")."""
+    mine, theirs = heading_words(heading), heading_words(precedent_heading)
+    return bool(mine and theirs and not mine & theirs)
 
 
 def heading_words(heading: str) -> set[str]:
@@ -222,7 +230,7 @@ def fit(
         quality -= 1.0
     if same_type:
         quality += 0.5
-    if mine and theirs and not mine & theirs:
+    if other_subject(heading, p.heading):
         quality -= OTHER_SUBJECT  # headed for another subject of the type ("Non-Solicitation" under "Exclusivity")
     ends = sentence_boundaries(p.body)
     first = p.body[: ends[0]] if ends else p.body

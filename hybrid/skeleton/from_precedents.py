@@ -34,7 +34,7 @@ from hybrid.precedents.fit import (
     STANDARD_SOURCES,
     choose,
     common_words,
-    heading_words,
+    other_subject,
     reversed_roles,
     topic_counter,
 )
@@ -193,8 +193,7 @@ def frame_alone(span, precedent):
     of deal's clause after it would only bring that deal in (a kind of deal the corpus lacks)."""
     if precedent is None or not span.frame or getattr(precedent, "clause_type", "") == "definitions":
         return precedent
-    mine, theirs = heading_words(span.heading), heading_words(precedent.heading)
-    return FRAME_ALONE if mine and theirs and not mine & theirs else precedent
+    return FRAME_ALONE if other_subject(span.heading, precedent.heading) else precedent
 
 
 FRAME_ALONE = ""
