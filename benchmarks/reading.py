@@ -10,17 +10,22 @@ in the same process with each arm:
   before this change);
 - `no-repair`: the default without the consistency pass's paragraph repair (hybrid.draft.paragraphs: the
   default before it);
+- `no-kind`: the default without the deal-kind fit (hybrid.precedents.library.Library.deal_kind off: a
+  section's source chosen without its likeness to the template's own kind of deal's clauses);
 - `noise-0.25`: the default when the issue was filed (precedent_start 0.25: a quarter of the words masked);
 
 and counts over the drafts' section bodies: sections whose source clause's type differs from the
-section's, clauses ending mid-sentence, paragraphs inside a clause that stop without a full stop and list
+section's, sections whose source is a clause of neither the template's doc types nor a standard form
+(other_kind_sources: not wrong in itself, a boilerplate clause serves any deal, but where a clause of another
+kind of deal comes in), clauses ending mid-sentence, paragraphs inside a clause that stop without a full stop and list
 markers out of sequence (broken_paragraphs), cross-references to sections the draft lacks, doubled words,
 required terms stated (each section's rendered required terms found in its body), foreign facts
 (hybrid.fidelity.foreign_facts.draft_foreign_facts) per 1,000 words, words the model wrote (inserted
 against the section's source text, case aside, frame sentences aside) per 1,000 words, and seconds per
 draft call.
 
-    python benchmarks/reading.py [--seeds 7,8,9] [--n 4] [--threads 1] [--arms default,no-settle,no-repair,noise-0.25]
+    python benchmarks/reading.py [--seeds 7,8,9] [--n 4] [--threads 1]
+        [--arms default,no-settle,no-repair,no-kind,noise-0.25]
         [--out FILE]
 """
 
@@ -37,14 +42,16 @@ from hybrid.draft.consistency import paragraph_faults, reading_checks  # noqa: E
 from hybrid.draft.provenance import word_redline  # noqa: E402
 from hybrid.draft.references import dangling_references  # noqa: E402
 from hybrid.fidelity.foreign_facts import draft_foreign_facts  # noqa: E402
+from hybrid.precedents.fit import STANDARD_SOURCES  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 
 from machine import machine  # noqa: E402
 
-ARMS = {"default": {}, "no-settle": {}, "no-repair": {}, "noise-0.25": {"precedent_start": 0.25}}
+ARMS = {"default": {}, "no-settle": {}, "no-repair": {}, "no-kind": {}, "noise-0.25": {"precedent_start": 0.25}}
 USER_TEMPLATE = Path(__file__).resolve().parent / "templates" / "equipment-lease.json"
 COUNTS = (
     "type_mismatches",
+    "other_kind_sources",
     "mid_sentence_endings",
     "broken_paragraphs",
     "dangling_references",
@@ -77,8 +84,18 @@ def _repair(on: bool):
     consistency.repair_paragraphs = _repair.original if on else (lambda body: (body, []))
 
 
+def _kind(on: bool):
+    """The deal-kind fit on (the default) or off (the no-kind arm)."""
+    from hybrid.precedents.library import Library
+
+    if not hasattr(_kind, "original"):
+        _kind.original = Library.deal_kind
+    Library.deal_kind = _kind.original if on else (lambda self, *a, **k: {})
+
+
 def count(drafter, t, drafts, tot, examples):
     index = {p.id: p for p in drafter.precedent_library().precedents}
+    own = {d.upper() for d in [t.doc_type, *t.grounding.get("doc_types", [])]}
     for d in drafts:
         bodies = [s["body"] for s in d.sections]
         spans = t.render_skeleton(d.outline, d.fields).spans
@@ -90,6 +107,9 @@ def count(drafter, t, drafts, tot, examples):
             if types - {sec["clause"]}:
                 tot["type_mismatches"] += 1
                 examples.append(f"{sec['heading']}: from {sorted(types)}")
+            cited = [index[c["id"]] for c in sec.get("precedents", []) if c.get("id") in index]
+            if any(p.doc_type.upper() not in own and p.source not in STANDARD_SOURCES for p in cited):
+                tot["other_kind_sources"] += 1
             terms = list(span.required_terms) if span else []
             tot["required_terms"] += len(terms)
             tot["required_terms_stated"] += sum(term in sec["body"] for term in terms)
@@ -180,6 +200,7 @@ def main(argv=None):
             for arm in arms:
                 _settle(arm != "no-settle")
                 _repair(arm != "no-repair")
+                _kind(arm != "no-kind")
                 t0 = time.perf_counter()
                 drafts = drafter.draft(t, t.example, n=args.n, seed=seed, **ARMS[arm])
                 totals[arm]["seconds"] += time.perf_counter() - t0
@@ -187,6 +208,7 @@ def main(argv=None):
                 count(drafter, t, drafts, totals[arm], totals[arm]["examples"])
         print(f"{t.id}: done", file=sys.stderr, flush=True)
     _settle(True)
+    _kind(True)
     out = {
         "benchmark": "reading",
         **machine(),

@@ -129,6 +129,6 @@ CLOSERS, CLOSE, HEADING_WORD = _CLOSERS, _CLOSE, _HEADING_WORD
 CONNECTIVES = r"In addition|Additionally|Furthermore|Moreover|Further|Also"
 """Words that open a sentence by leaning on the one before it ("In addition, Licensor may ..."), as a pattern."""
 
-_TITLE_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on)"
+_TITLE_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on|by|with|upon|from|under|at)"
 RUN_IN_HEADING = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}\."
 """A run-in heading: up to seven title-case words (connectors between) and a full stop ("Delivery; Shipment.")."""

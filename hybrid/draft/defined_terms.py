@@ -1,7 +1,9 @@
 """Defined terms of a draft: `definition_entries` (the entries of a Definitions body), `inline_definitions`
-(the terms a text defines outside a list of entries) and `prune_definitions` (a Definitions body keeps
+(the terms a text defines outside a list of entries), `prune_definitions` (a Definitions body keeps
 only the entries the draft uses and does not define elsewhere; hybrid.draft.consistency runs it over the
-Definitions section against the rest of the draft).
+Definitions section against the rest of the draft) and `definitions_index` (a Definitions section whose
+entries all went: where the draft defines each term it uses in more than one place, '"Initial Term" has the
+meaning given in Section 5.').
 
 Pure string functions, no model; a body with nothing to drop comes back unchanged, byte for byte.
 """
@@ -10,7 +12,7 @@ import re
 
 from hybrid.precedents.definitions import entries, head_terms
 
-__all__ = ["definition_entries", "inline_definitions", "prune_definitions"]
+__all__ = ["definition_entries", "inline_definitions", "prune_definitions", "definitions_index", "INDEX_LEAD"]
 
 _PAREN_TERMS = re.compile(r"\(([^()\n]{0,160})\)")
 _PAREN_LEAD = re.compile(
@@ -152,3 +154,36 @@ def prune_definitions(body: str, other_text: str, keep=()) -> tuple[str, list[di
     if len(reason) == len(items) and left.strip() == entries(body)[0].strip():
         return "", dropped  # only the lead-in is left
     return left, dropped
+
+
+INDEX_LEAD = "In this Agreement, the following terms have the meanings given to them where they are defined:"
+INDEX_MAX = 24  # entries an index lists at most (the terms used most often outside their defining place first)
+
+
+def definitions_index(preamble: str, bodies: list[str], own: int, numbers: list[str] | None = None) -> tuple[str, list]:
+    """(a Definitions body that indexes the draft's defined terms, the terms listed): for each term the preamble or
+    another section defines (`inline_definitions`) and the draft uses outside the place that defines it, one
+    paragraph '"Term" has the meaning given in Section N.' ('... in the preamble.'), after INDEX_LEAD, in
+    alphabetical order; a term defined in two places is indexed where it is first defined. bodies: the draft's
+    section bodies in order, `own` the Definitions section's index among them (not searched); numbers[i]: section
+    i's number as the draft writes it (default: i + 1). ("", []) when no term qualifies: the caller keeps its
+    stub."""
+    places = [("the preamble", preamble)] + [
+        (f"Section {numbers[i] if numbers else i + 1}", b) for i, b in enumerate(bodies) if i != own
+    ]
+    where: dict[str, int] = {}
+    for k, (_, text) in enumerate(places):
+        for term in sorted(inline_definitions(text)):
+            where.setdefault(term, k)
+    uses = {}
+    for term, k in where.items():
+        pattern = _use_pattern(term)
+        n = sum(len(pattern.findall(text)) for j, (_, text) in enumerate(places) if j != k)
+        if n:
+            uses[term] = n
+    chosen = sorted(uses, key=lambda t: (-uses[t], t))[:INDEX_MAX]
+    if not chosen:
+        return "", []
+    chosen.sort(key=lambda t: t.lower())
+    lines = [f'"{t}" has the meaning given in {places[where[t]][0]}.' for t in chosen]
+    return "\n\n".join([INDEX_LEAD, *lines]), chosen

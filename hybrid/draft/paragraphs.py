@@ -182,7 +182,8 @@ def _enumeration_faults(paragraphs: list[str]) -> list[str]:
 def paragraph_faults(body: str) -> list[dict]:
     """[{"kind": "unterminated" | "heading_alone" | "enumeration", "text": ...}] for one section body: each
     paragraph that is not the last and stops without a full stop (the text: its last 80 characters), a last
-    paragraph that is only a heading, and each list marker out of sequence (the text: the marker)."""
+    paragraph that is only a heading (the body's only one too), and each list marker out of sequence (the text:
+    the marker)."""
     parts = _paragraphs(body.strip())
     texts = parts[0::2]
     parts = _split_inline_lists(parts)
@@ -191,7 +192,7 @@ def paragraph_faults(body: str) -> list[dict]:
         for t in texts[:-1]
         if t.strip() and _unterminated(t)
     ]
-    if len([t for t in texts if t.strip()]) > 1 and _heading_alone(texts[-1]):
+    if _heading_alone(texts[-1]):  # a body that is nothing but a heading too (the repair keeps that one)
         faults.append({"kind": "heading_alone", "text": texts[-1].strip()})
     faults += [{"kind": "enumeration", "text": m} for m in _enumeration_faults(parts)]
     return faults

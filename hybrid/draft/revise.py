@@ -10,6 +10,7 @@ import re
 
 from hybrid.common.sentences import RUN_IN_HEADING, cut_to_clause, cut_to_sentence, ends_mid_sentence
 from hybrid.draft.consistency import consistency_pass
+from hybrid.draft.defined_terms import definitions_index
 
 __all__ = ["revise", "source_sections", "EMPTY_DEFINITIONS"]
 
@@ -17,7 +18,8 @@ EMPTY_DEFINITIONS = (
     "Capitalized terms used in this Agreement have the meanings given to them where they are first "
     "defined in this Agreement."
 )
-"""A Definitions section none of whose entries the draft uses keeps this sentence (the outline keeps the section)."""
+"""A Definitions section none of whose entries the draft uses, in a draft that defines no term it uses elsewhere
+(hybrid.draft.defined_terms.definitions_index), keeps this sentence (the outline keeps the section)."""
 _TOP = re.compile(r"^(\d+)")
 _TRAILING_HEADING = re.compile(rf"\n\s*{RUN_IN_HEADING}\s*$")
 
@@ -84,8 +86,10 @@ def revise(
 ) -> tuple[list, list]:
     """(revised bodies per variant, a report per variant): cross-references renumbered to the draft's own
     sections or rewritten, doubled words removed, Definitions pruned to the terms the draft uses (an
-    emptied one reads EMPTY_DEFINITIONS), each body cut after its last whole sentence (hybrid.common.sentences;
-    a body with no sentence end is closed before its last coordinated clause, or else kept as written).
+    emptied one indexes where the draft defines the terms it uses, '"Initial Term" has the meaning given in
+    Section 5.', or else reads EMPTY_DEFINITIONS; its report section lists the indexed terms), each body cut
+    after its last whole sentence (hybrid.common.sentences; a body with no sentence end is closed before its
+    last coordinated clause, or else kept as written).
     provenance[v][i]: the citations of variant v's section i."""
     out, reports = [], []
     for v, bodies in enumerate(variants):
@@ -99,10 +103,14 @@ def revise(
         new, report = consistency_pass(
             sections, preamble=preamble, resolve_ref=resolve, keep_definitions=keep, resolve_title=by_title
         )
-        cut = 0
+        cut, indexed = 0, 0
         for i, sec in enumerate(report["sections"]):
-            if sec.get("emptied"):
-                new[i] = EMPTY_DEFINITIONS
+            if sec.get("emptied"):  # every entry went: an index of where the draft defines its terms, else the stub
+                index, terms = definitions_index(preamble, new, i)
+                new[i] = index or EMPTY_DEFINITIONS
+                sec["indexed"] = terms
+                indexed += len(terms)
+        report["totals"]["definitions_indexed"] = indexed
         for i, b in enumerate(new):
             b = new[i] = _TRAILING_HEADING.sub("", b)  # the source's next run-in heading, with nothing after it
             if ends_mid_sentence(b):  # the fill ran to the budget: end at the last whole sentence

@@ -68,6 +68,7 @@ RANKED = 16  # relevance ranks that earn a bonus (the retrieval shortlist of hyb
 GOOD_MARGIN = 1.0  # precedents within this much of the best fit are good enough for a variant to adapt ...
 HEADING_SLACK = 0.25  # ... when their heading is about as close to the section's as the best one's
 OTHER_SUBJECT = 1.0  # fit lost by a precedent whose heading shares no word with the section's
+KIND_WEIGHT = 4.0  # fit per unit of cosine to the template's own kind of deal's clauses of the type (deal_kind)
 TOPIC_SHARE = 0.003  # a word fewer than this share of the library's clauses write is another deal's topic ...
 TOPIC_CAP = 12.0  # ... and a precedent loses fit by its topic words per 100 words, up to this many
 WORDS_PER_TOKEN = 0.72  # contract English under the shipped BPE (about 4.4 bytes per token, 6 per word)
@@ -177,17 +178,28 @@ def topic_counter(library, deal_text: str, doc_types=()):
 
 _PAYS = r"(?:shall|will|must|agrees? to|is to)\s+(?:promptly\s+|also\s+)?(?:pay|remit)\b"
 _BILLS = r"(?:shall|will|may)\s+(?:promptly\s+)?invoice\b"
+_DUTY = r"(?:shall|will|must|agrees? to)\s+(?:\([a-z0-9]{1,3}\)\s+)?(?:[a-z]+ly\s+)?"  # "shall (a) promptly"
+_GOODS = r"\s+(?:the\s+|all\s+|any\s+|each\s+|such\s+)?(?:Products?|goods|shipments?)\b"
+_SUPPLIES = _DUTY + r"(?:deliver|ship|manufacture|supply|package)" + _GOODS
+_RECEIVES = _DUTY + r"(?:examine|inspect)" + _GOODS
+# goods go to the customer: "shipped to Supplier's address", "title and risk of loss shall pass to Supplier"
+_SENT_TO = r"\b(?:shipped|delivered|pass(?:es)?|sent)\s+to\s+(?:the\s+)?"
 
 
 def reversed_roles(text: str, provider: str, customer: str) -> int:
-    """How much more often `text` has the provider pay and the customer bill than the other way round (0 when not):
-    a precedent whose parties the adaptation set the wrong way ("Buyer shall invoice Supplier ... Supplier shall
-    pay each invoice"; "Lessor agrees to pay Lessee the rent"). provider, customer: the deal's role words."""
+    """How much more often `text` has the provider pay, bill's receiver or goods' receiver and the customer bill or
+    ship than the other way round (0 when not): a precedent whose parties the adaptation set the wrong way
+    ("Buyer shall invoice Supplier ... Supplier shall pay each invoice"; "Lessor agrees to pay Lessee the rent";
+    "Buyer shall package the Product ... Supplier shall diligently examine all Product delivered"; "shipped to
+    Supplier's address ... title and risk of loss shall pass to Supplier").
+    provider, customer: the deal's role words."""
     if not provider or not customer:
         return 0
     count = lambda who, what: len(re.findall(rf"\b(?:the\s+)?{re.escape(who)}\s+{what}", text))  # noqa: E731
-    wrong = count(provider, _PAYS) + count(customer, _BILLS)
-    right = count(customer, _PAYS) + count(provider, _BILLS)
+    sent = lambda who: len(re.findall(rf"{_SENT_TO}{re.escape(who)}\b", text))  # noqa: E731
+    wrong = count(provider, _PAYS) + count(customer, _BILLS) + count(customer, _SUPPLIES) + count(provider, _RECEIVES)
+    right = count(customer, _PAYS) + count(provider, _BILLS) + count(provider, _SUPPLIES) + count(customer, _RECEIVES)
+    wrong, right = wrong + sent(provider), right + sent(customer)
     return max(0, wrong - right)
 
 
@@ -201,20 +213,27 @@ class FitScore:
     length: float  # how far the body is from filling the budget, in [0, 1]
     total: float
     topic: float = 0.0  # another deal's topic words per 100 words (topic_counter)
+    kind: float = 0.0  # MiniLM cosine to the template's doc types' clauses of the type (0: not known)
 
     def to_dict(self) -> dict:
-        return {k: round(getattr(self, k), 3) for k in ("heading", "quality", "specific", "length", "topic", "total")}
+        keys = ("heading", "quality", "specific", "length", "topic", "kind", "total")
+        return {k: round(getattr(self, k), 3) for k in keys}
 
 
 def fit(
-    p, heading: str, clause: str, budget: int, doc_types=(), holes=None, rank: int | None = None, topic=None
+    p, heading: str, clause: str, budget: int, doc_types=(), holes=None, rank: int | None = None, topic=None,
+    kind: float | None = None,
 ) -> FitScore:
     """How well precedent `p` (hybrid.precedents.library.Precedent) serves a section of type `clause` headed
     `heading` with a budget of `budget` tokens; doc_types: the template's document types (a clause from
     one of them fits better); holes(text) -> the number of holes an edit of text must open (the source's
     own facts: hybrid.precedents.start.fact_holes; None: count the source's replaced facts instead);
     rank: its place in the relevance ranking of the section's query (None: not ranked); topic(text) -> how many
-    of its words are another kind of deal's (topic_counter; None: not counted)."""
+    of its words are another kind of deal's (topic_counter; None: not counted); kind: its cosine to the clauses of
+    the section's type that the template's doc types write (deal_kind; None: not known), worth KIND_WEIGHT a unit:
+    a supply agreement's "Term and Termination" from an NDA ("Recipient's obligations relating to Confidential
+    Information will survive") or its "Obligations of the Parties" from an outsourcing agreement (back-up data
+    files) reads as another kind of deal though its heading fits."""
     mine, theirs = heading_words(heading), heading_words(p.heading)
     overlap = len(mine & theirs) / len(mine | theirs) if mine and theirs else 0.0
     room = budget * WORDS_PER_TOKEN
@@ -252,7 +271,8 @@ def fit(
     topical = 100 * topic(body) / max(len(body.split()), 1) if topic is not None else 0.0
     quality -= 2.0 * min(getattr(p, "reversed", 0), 2)  # its parties stand the wrong way round (reversed_roles)
     total = 2.0 * overlap + quality - 0.25 * min(specific, 8.0) - 0.5 * length - 0.25 * min(topical, TOPIC_CAP)
-    return FitScore(overlap, quality, specific, length, total, topical)
+    total += KIND_WEIGHT * (kind or 0.0)
+    return FitScore(overlap, quality, specific, length, total, topical, kind or 0.0)
 
 
 def choose(
@@ -267,15 +287,17 @@ def choose(
     holes=None,
     ranks=None,
     topic=None,
+    kinds=None,
 ) -> list:
     """The precedent each of n variants adapts (None where there is no candidate): variant 0 the best
     fit, the others the remaining good ones (within GOOD_MARGIN of the best, their heading about as close)
     in a seeded order, cycling when there are fewer good ones than variants, so variants differ by their
-    sources where they can. holes, topic: as fit's; ranks: {precedent id: relevance rank}."""
-    ranks = ranks or {}
+    sources where they can. holes, topic: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id:
+    fit's kind} (deal_kind)."""
+    ranks, kinds = ranks or {}, kinds or {}
     scored = sorted(
         (
-            (fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id), topic), i, p)
+            (fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id), topic, kinds.get(p.id)), i, p)
             for i, p in enumerate(candidates)
             if p is not None
         ),

@@ -103,6 +103,17 @@ class Precedent:
         return [self.provenance()]
 
 
+KIND_MIN = 3  # clauses of a type the template's doc types need for Library.deal_kind's centroid of that type ...
+KIND_SAMPLE = 64  # ... else it takes up to this many of their clauses of any type
+
+
+def _unit(v):
+    import numpy as np
+
+    v = np.asarray(v, dtype=np.float32)
+    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)
+
+
 def embedding_text(p: Precedent) -> str:
     """What the dense encoder sees of a precedent: its heading and first EMBED_WORDS words, markers out."""
     return f"{p.heading}. " + " ".join(MARKER_RE.sub(" ", p.body).split()[:EMBED_WORDS])
@@ -181,6 +192,33 @@ class Library:
             scorer = RelevanceScorer(PRECEDENT_WEIGHTS)
         self.relevance = scorer
         return self
+
+    def deal_kind(self, clause_type: str, doc_types, pool) -> dict[str, float]:
+        """{precedent id: MiniLM cosine of its embedding_text to the centroid of the clauses of clause_type that
+        `doc_types` write} over `pool` (hybrid.precedents.fit's kind: how much a clause reads as the template's
+        kind of deal). Fewer than KIND_MIN such clauses: the centroid of up to KIND_SAMPLE clauses of any type of
+        those doc types; none, or no relevance scorer set (use_relevance): {}. Centroids are cached."""
+        import numpy as np
+
+        if self.relevance is None or not pool:
+            return {}
+        wanted = frozenset(d.upper() for d in doc_types)
+        key = ("kind", clause_type, wanted)
+        if key not in self._index:
+            own = self.of_type(clause_type, lambda p: p.doc_type.upper() in wanted)
+            if len(own) < KIND_MIN:
+                every = [p for p in self.precedents if p.doc_type.upper() in wanted]
+                own = every[:: max(1, len(every) // KIND_SAMPLE)][:KIND_SAMPLE]
+            centroid = None
+            if own:
+                vecs = _unit(self.relevance.embed([embedding_text(p) for p in own]))
+                centroid = _unit(vecs.mean(0))
+            self._index[key] = centroid
+        centroid = self._index[key]
+        if centroid is None:
+            return {}
+        sims = _unit(self.relevance.embed([embedding_text(p) for p in pool])) @ centroid
+        return {p.id: float(v) for p, v in zip(pool, np.asarray(sims, dtype=np.float64))}
 
     def of_type(self, clause_type: str, keep=None) -> list[Precedent]:
         """Every precedent of clause_type (those `keep(p)` is true of, when given), in library order."""

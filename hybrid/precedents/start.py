@@ -194,11 +194,14 @@ def precedent_starts(
     ]
 
 
-_INLINE_HEADING = re.compile(rf"^\s*{RUN_IN_HEADING}\s+(?=\S)")
+_INLINE_HEADING = re.compile(
+    rf"^\s*(?:(?:Section|SECTION|Article|ARTICLE|Clause)\s+)?(?:\d+(?:\.\d+)*\.?\s+)?{RUN_IN_HEADING}\s+(?=\S)"
+)
 
 
 def strip_inline_heading(text: str) -> str:
-    """text without the run-in heading it opens with ("Delivery; Shipment. (a) Each ..." -> "(a) Each ..."):
+    """text without the run-in heading it opens with ("Delivery; Shipment. (a) Each ..." -> "(a) Each ...";
+    numbered too: "Section 1.1 Defined Terms. ..."):
     the draft's own heading stands above the clause, and a frame sentence may open it."""
     m = _INLINE_HEADING.match(text)
     return text[m.end() :] if m else text

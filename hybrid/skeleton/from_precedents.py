@@ -155,6 +155,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     chosen = []
     for s in skeleton.spans:
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
+        kinds = library.deal_kind(s.clause, doc_types, pool) if hasattr(library, "deal_kind") else {}
         chosen.append(
             choose(
                 [_Adapted(p, clause_deal(deal, s.clause)) for p in pool],
@@ -167,6 +168,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 holes=holes,
                 ranks=ranks,
                 topic=topic,
+                kinds=kinds,
             )
         )
         chosen[-1] = [c.precedent if c is not None else None for c in chosen[-1]]

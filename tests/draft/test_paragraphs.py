@@ -4,6 +4,7 @@ import pytest
 
 from hybrid.draft.consistency import consistency_pass
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
+from hybrid.precedents.start import strip_inline_heading
 
 # (body, the faults' kinds, the repaired body) from drafts of the supply template (seed 7) before the repair
 CASES = [
@@ -114,3 +115,14 @@ def test_a_noun_before_its_own_plural_is_a_doubled_word_the_pass_removes():
 def test_a_heading_left_alone_at_the_end_of_a_body_goes(body):
     assert [f["kind"] for f in paragraph_faults(body)] == ["heading_alone"]
     assert repair_paragraphs(body)[0] == body.split("\n\n")[0]
+
+
+def test_a_body_that_is_only_a_heading_is_a_fault_the_repair_cannot_empty():
+    # seen in the harness: an indemnification section reading "Indemnification by Adaptimmune LLC." and nothing
+    # else ("by" is a heading's word: the start now strips such a run-in heading before the sentence cut)
+    body = "Indemnification by Adaptimmune LLC."
+    assert [f["kind"] for f in paragraph_faults(body)] == ["heading_alone"]
+    assert repair_paragraphs(body)[0] == body
+    assert strip_inline_heading("Indemnification by Supplier. Supplier shall indemnify Buyer.") == (
+        "Supplier shall indemnify Buyer."
+    )

@@ -2,6 +2,7 @@
 
 from types import SimpleNamespace
 
+from hybrid.draft.defined_terms import INDEX_LEAD
 from hybrid.draft.revise import EMPTY_DEFINITIONS, revise, source_sections
 
 
@@ -48,6 +49,28 @@ def test_a_definitions_section_the_draft_does_not_use_reads_a_general_sentence()
         [['"Zebra Product" means a striped product.', "The parties agree."]], _spans("definitions", "general"), ""
     )
     assert out[0][0] == EMPTY_DEFINITIONS
+
+
+def test_an_emptied_definitions_section_indexes_where_the_draft_defines_the_terms_it_uses():
+    preamble = 'This Agreement (the "Agreement") is made by Acme Inc. ("Supplier") and Beta LLC ("Buyer").'
+    bodies = [
+        '"Zebra Product" means a striped product.',
+        'The initial term is three years (the "Initial Term"). Supplier may renew the Initial Term. '
+        'Each renewal (a "Renewal Term") is one year.',
+        "Buyer may terminate during the Initial Term on notice to Supplier.",
+    ]
+    out, reports = revise([bodies], _spans("definitions", "term", "termination"), preamble)
+    lines = out[0][0].split("\n\n")
+    # used outside their defining place: "Initial Term" (Section 2 defines it, 3 uses it), the parties' names;
+    # "Renewal Term" is used nowhere else and "Agreement" nowhere after the preamble (headings are not searched)
+    assert lines == [
+        INDEX_LEAD,
+        '"Buyer" has the meaning given in the preamble.',
+        '"Initial Term" has the meaning given in Section 2.',
+        '"Supplier" has the meaning given in the preamble.',
+    ]
+    assert reports[0]["sections"][0]["indexed"] == ["Buyer", "Initial Term", "Supplier"]
+    assert reports[0]["totals"]["definitions_indexed"] == 3
 
 
 def test_a_trailing_run_in_heading_is_dropped():

@@ -1,5 +1,7 @@
 """hybrid.precedents.fit: a section's source is the clause its heading asks for, standard forms first."""
 
+from types import SimpleNamespace
+
 import pytest
 
 from hybrid.precedents.fit import choose, fit, heading_words
@@ -124,6 +126,16 @@ def test_a_precedent_whose_parties_stand_the_wrong_way_round_is_flipped_or_loses
     assert reversed_roles("Supplier shall invoice Buyer. The Buyer shall pay each invoice.", "Supplier", "Buyer") == 0
     assert reversed_roles("Lessor agrees to pay Lessee the rent.", "Lessor", "Lessee") == 1
     assert reversed_roles("Buyer shall pay.", "", "Buyer") == 0
+    # who ships and who examines what was shipped (a collaboration agreement's "Delivery Terms" under a supply
+    # agreement's "Delivery and Acceptance"); a buyer delivering a forecast is no reversal
+    shipped = ("Buyer shall (a) deliver the Product to Supplier. Buyer shall package the Product for shipment. "
+               "Supplier shall diligently examine all Product delivered.")
+    assert reversed_roles(shipped, "Supplier", "Buyer") == 3
+    right = ("Supplier shall deliver the Products to Buyer. Buyer shall inspect each shipment. "
+             "Buyer shall send a forecast.")
+    assert reversed_roles(right, "Supplier", "Buyer") == 0
+    sent = "Products shall be shipped to Supplier's address. Title and risk of loss shall pass to Supplier."
+    assert reversed_roles(sent, "Supplier", "Buyer") == 2
     deal = DealFacts(party_a="Supplier", party_b="Buyer", sides=("provider", "customer"))
     p = _p("x#1", "Payment", "[PARTY_B] shall invoice [PARTY_A] monthly and [PARTY_A] shall pay each invoice.")
     a = _Adapted(p, deal)
@@ -168,3 +180,36 @@ def test_a_precedent_that_opens_on_text_before_it_loses_fit():
     f_leaning = fit(_p("a#1", "Confidentiality", leaning), "Confidentiality", "confidentiality", 64)
     f_whole = fit(_p("b#1", "Confidentiality", whole), "Confidentiality", "confidentiality", 64)
     assert f_leaning.quality <= f_whole.quality - 1.5
+
+
+def test_a_clause_that_reads_as_another_kind_of_deal_loses_to_one_of_the_templates_own_kind():
+    """Library.deal_kind: the cosine to the centroid of the template's doc types' clauses of the type; fit weighs
+    it by KIND_WEIGHT. Seen: a supply agreement's "Term and Termination" from a mutual NDA ("Recipient's obligations
+    relating to Confidential Information will survive")."""
+    import numpy as np
+
+    from hybrid.precedents.fit import KIND_WEIGHT
+    from hybrid.precedents.library import Library
+
+    def embed(texts):  # a toy encoder: supply words on one axis, confidentiality words on the other
+        return np.array([[t.count("Products") + 0.1, t.count("Confidential") + 0.1] for t in texts], dtype=np.float32)
+
+    own = [_p(f"s{i}.txt#8", "Term", "Supplier ships Products. Buyer pays for Products.") for i in range(3)]
+    nda = _p("nda.md#6", "Term and Termination", "Confidential Information stays Confidential. " * 20,
+             doc_type="MUTUAL NDA")
+    supply = _p("s9.txt#8", "Term and Termination", "Either party may end the supply of Products on notice.")
+    lib = Library([*own, nda, supply], "x")
+    assert lib.deal_kind("confidentiality", ["Supply Agreement"], [nda, supply]) == {}  # no relevance scorer: off
+    lib.relevance = SimpleNamespace(embed=embed)
+    kinds = lib.deal_kind("confidentiality", ["Supply Agreement"], [nda, supply])
+    assert kinds[supply.id] > 0.9 > 0.2 > kinds[nda.id]
+    plain = choose([nda, supply], "Term and Termination", "confidentiality", 256, 1)
+    weighed = choose([nda, supply], "Term and Termination", "confidentiality", 256, 1, kinds=kinds)
+    assert plain == [nda] and weighed == [supply]  # without kinds the NDA's longer body fits the budget better
+    f = fit(supply, "Term and Termination", "confidentiality", 256, kind=kinds[supply.id])
+    assert f.kind == kinds[supply.id] and f.total == fit(supply, "Term and Termination", "confidentiality", 256).total + (
+        KIND_WEIGHT * kinds[supply.id]
+    )
+    # a doc type with too few clauses of the type: its clauses of any type make the centroid; none at all: off
+    assert lib.deal_kind("confidentiality", ["Mutual NDA"], [nda, supply])[nda.id] > 0.9
+    assert lib.deal_kind("confidentiality", ["Equipment Lease"], [nda, supply]) == {}

@@ -43,6 +43,12 @@ def test_a_first_sentence_longer_than_its_room_closes_before_a_coordinated_claus
 def test_a_run_in_heading_is_dropped_but_a_sentence_is_not():
     assert strip_inline_heading("Delivery; Shipment. (a) Each quantity shall ship.") == "(a) Each quantity shall ship."
     assert strip_inline_heading("Term. This Agreement starts today.") == "This Agreement starts today."
+    # numbered: the source's own number goes with its heading (the lowercasing of foreign terms made this
+    # "Section 1.1 defined terms." in a draft)
+    assert strip_inline_heading('Section 1.1 Defined Terms. "Law" means any law.') == '"Law" means any law.'
+    assert strip_inline_heading("2.3 Payment Terms. Buyer shall pay.") == "Buyer shall pay."
+    kept = "Section 2 of the Supply Agreement applies."
+    assert strip_inline_heading(kept) == kept
     assert strip_inline_heading("Supplier shall deliver. Then more.") == "Supplier shall deliver. Then more."
 
 
