@@ -356,7 +356,8 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
             return got[:1].upper() + got[1:]
         return got
 
-    return _MARKER_RE.sub(value, apply_roles(text, deal.roles))
+    # a blank for a period leaves no plural ending of the word it replaced: "until [___](s)" -> "until [___]"
+    return _MARKER_RE.sub(value, apply_roles(text, deal.roles)).replace(f"{BLANK}(s)", BLANK)
 
 
 _CAPS_WORD = re.compile(r"[A-Za-z]{2,}")

@@ -117,8 +117,8 @@ def revise(
                 body = b.rstrip()
                 # no sentence end: close it before its last coordinated clause ("..., AND EVEN IF ANY OF")
                 whole = cut_to_sentence(body, _shorter_than(len(body))) or cut_to_clause(body)
-                if whole:
-                    new[i], cut = whole, cut + 1
+                if whole:  # the cut may leave a run-in heading last ("...\n\nRenewal."): it goes too
+                    new[i], cut = _TRAILING_HEADING.sub("", whole), cut + 1
         report["totals"]["sentences_cut"] = cut
         out.append(new)
         reports.append(report)

@@ -104,3 +104,9 @@ def test_a_term_the_deal_does_not_state_is_a_blank_to_complete():
     assert adapt("cured within [DURATION] of receipt of notice", deal) == "cured within [___] of receipt of notice"
     assert adapt("renewed for successive [DURATION] periods", deal) == "renewed for successive [___] periods"
     assert adapt("[AMOUNT] is due on [DATE].", deal) == "[___] is due on [___]."
+
+
+def test_a_blank_for_a_period_takes_no_plural_ending():
+    # seen in the equipment lease: "will continue in effect until [___](s) from such date"
+    deal = DealFacts(party_a="Acme", party_b="Beta")
+    assert adapt("until [DURATION](s) from such date", deal) == "until [___] from such date"

@@ -80,6 +80,14 @@ def test_a_trailing_run_in_heading_is_dropped():
     assert out[0][0] == "Either party may assign this Agreement."
 
 
+def test_a_run_in_heading_the_sentence_cut_leaves_last_goes_too():
+    # seen in the equipment lease: "... pursuant to this Agreement.\n\nRenewal." after the cut took the renewal text
+    out, _ = revise(
+        [["The lease term is 36 months.\n\nRenewal. The Lessee may renew the lease for one"]], _spans("term"), ""
+    )
+    assert out[0][0] == "The lease term is 36 months."
+
+
 def test_clean_text_comes_back_unchanged():
     body = "This Agreement is governed by the laws of the State of Delaware."
     out, reports = revise([[body]], _spans("governing_law"), "")

@@ -207,9 +207,8 @@ def test_a_clause_that_reads_as_another_kind_of_deal_loses_to_one_of_the_templat
     weighed = choose([nda, supply], "Term and Termination", "confidentiality", 256, 1, kinds=kinds)
     assert plain == [nda] and weighed == [supply]  # without kinds the NDA's longer body fits the budget better
     f = fit(supply, "Term and Termination", "confidentiality", 256, kind=kinds[supply.id])
-    assert f.kind == kinds[supply.id] and f.total == fit(supply, "Term and Termination", "confidentiality", 256).total + (
-        KIND_WEIGHT * kinds[supply.id]
-    )
+    plain_fit = fit(supply, "Term and Termination", "confidentiality", 256)
+    assert f.kind == kinds[supply.id] and f.total == plain_fit.total + KIND_WEIGHT * kinds[supply.id]
     # a doc type with too few clauses of the type: its clauses of any type make the centroid; none at all: off
     assert lib.deal_kind("confidentiality", ["Mutual NDA"], [nda, supply])[nda.id] > 0.9
     assert lib.deal_kind("confidentiality", ["Equipment Lease"], [nda, supply]) == {}
