@@ -160,16 +160,15 @@ INDEX_LEAD = "In this Agreement, the following terms have the meanings given to 
 INDEX_MAX = 24  # entries an index lists at most (the terms used most often outside their defining place first)
 
 
-def definitions_index(preamble: str, bodies: list[str], own: int, numbers: list[str] | None = None) -> tuple[str, list]:
+def definitions_index(preamble: str, bodies: list[str], own: int) -> tuple[str, list]:
     """(a Definitions body that indexes the draft's defined terms, the terms listed): for each term the preamble or
     another section defines (`inline_definitions`) and the draft uses outside the place that defines it, one
     paragraph '"Term" has the meaning given in Section N.' ('... in the preamble.'), after INDEX_LEAD, in
     alphabetical order; a term defined in two places is indexed where it is first defined. bodies: the draft's
-    section bodies in order, `own` the Definitions section's index among them (not searched); numbers[i]: section
-    i's number as the draft writes it (default: i + 1). ("", []) when no term qualifies: the caller keeps its
-    stub."""
+    section bodies in order (section i + 1 is bodies[i]), `own` the Definitions section's index among them (not
+    searched). ("", []) when no term qualifies: the caller keeps its stub."""
     places = [("the preamble", preamble)] + [
-        (f"Section {numbers[i] if numbers else i + 1}", b) for i, b in enumerate(bodies) if i != own
+        (f"Section {i + 1}", b) for i, b in enumerate(bodies) if i != own
     ]
     where: dict[str, int] = {}
     for k, (_, text) in enumerate(places):

@@ -107,13 +107,6 @@ KIND_MIN = 3  # clauses of a type the template's doc types need for Library.deal
 KIND_SAMPLE = 64  # ... else it takes up to this many of their clauses of any type
 
 
-def _unit(v):
-    import numpy as np
-
-    v = np.asarray(v, dtype=np.float32)
-    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)
-
-
 def embedding_text(p: Precedent) -> str:
     """What the dense encoder sees of a precedent: its heading and first EMBED_WORDS words, markers out."""
     return f"{p.heading}. " + " ".join(MARKER_RE.sub(" ", p.body).split()[:EMBED_WORDS])
@@ -168,6 +161,7 @@ class Library:
         self._index: dict[tuple, object] = {}
         self.relevance = None  # a hybrid.precedents.relevance.RelevanceScorer for retrieve(); None = BM25 alone
         self._words: dict[int, frozenset[str]] = {}
+        self._kinds: dict[tuple, object] = {}  # (clause type, doc types) -> deal_kind's centroid (None: none)
 
     def __len__(self) -> int:
         return len(self.precedents)
@@ -200,24 +194,23 @@ class Library:
         those doc types; none, or no relevance scorer set (use_relevance): {}. Centroids are cached."""
         import numpy as np
 
+        from hybrid.precedents.relevance import unit_rows
+
         if self.relevance is None or not pool:
             return {}
         wanted = frozenset(d.upper() for d in doc_types)
-        key = ("kind", clause_type, wanted)
-        if key not in self._index:
+        key = (clause_type, wanted)
+        if key not in self._kinds:
             own = self.of_type(clause_type, lambda p: p.doc_type.upper() in wanted)
             if len(own) < KIND_MIN:
                 every = [p for p in self.precedents if p.doc_type.upper() in wanted]
                 own = every[:: max(1, len(every) // KIND_SAMPLE)][:KIND_SAMPLE]
-            centroid = None
-            if own:
-                vecs = _unit(self.relevance.embed([embedding_text(p) for p in own]))
-                centroid = _unit(vecs.mean(0))
-            self._index[key] = centroid
-        centroid = self._index[key]
+            vecs = unit_rows(self.relevance.embed([embedding_text(p) for p in own])) if own else None
+            self._kinds[key] = unit_rows(vecs.mean(0)) if own else None
+        centroid = self._kinds[key]
         if centroid is None:
             return {}
-        sims = _unit(self.relevance.embed([embedding_text(p) for p in pool])) @ centroid
+        sims = unit_rows(self.relevance.embed([embedding_text(p) for p in pool])) @ centroid
         return {p.id: float(v) for p, v in zip(pool, np.asarray(sims, dtype=np.float64))}
 
     def of_type(self, clause_type: str, keep=None) -> list[Precedent]:

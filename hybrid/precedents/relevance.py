@@ -173,6 +173,12 @@ def request_parts(spec: str) -> list[str]:
     return [p.strip() for p in re.split(r"[,;]\s+", spec) if p.strip()] or [spec]
 
 
+def unit_rows(v) -> np.ndarray:
+    """v (float32) with each row (or the one vector) scaled to unit length; an all-zero row stays zero."""
+    v = np.asarray(v, dtype=np.float32)
+    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)
+
+
 @lru_cache(maxsize=2)
 def _minilm(device: str):
     """The bundled all-MiniLM-L6-v2, loaded once per process and device (every scorer shares it)."""
@@ -307,7 +313,7 @@ class RelevanceScorer:
         want = set(q)
         coverage = np.array([len(want & set(d)) / len(want) if want else 0.0 for d in docs])
         vecs = self.embed([spec, *candidates])
-        vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+        vecs = unit_rows(vecs)
         dense = (vecs[1:] @ vecs[0]).astype(np.float64)
         kind = np.zeros(n)
         if self.centroids is not None and self.centroids.shape[1] == vecs.shape[1]:
@@ -317,10 +323,9 @@ class RelevanceScorer:
     def top_features(self, spec: str, candidates: list[str]) -> dict[str, np.ndarray]:
         """{"pieces", "best_piece"}: (n,) arrays of the re-ranking stage's MiniLM matching of the request's parts
         and of the whole request against each candidate's pieces (every piece embedded once, cached)."""
-        norm = lambda v: v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)  # noqa: E731
         cut = [pieces(c) for c in candidates]
         asked = request_parts(spec)
-        vecs = norm(self.embed([spec, *asked, *(p for c in cut for p in c)]))
+        vecs = unit_rows(self.embed([spec, *asked, *(p for c in cut for p in c)]))
         whole, parts, rows = vecs[0], vecs[1 : 1 + len(asked)], vecs[1 + len(asked) :]
         out = {"pieces": np.zeros(len(candidates)), "best_piece": np.zeros(len(candidates))}
         at = 0
