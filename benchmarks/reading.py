@@ -66,31 +66,25 @@ COUNTS = (
 )
 
 
-def _settle(on: bool):
-    """settle_facts on (the default) or off (the text as adapted), for the no-settle arm."""
-    import hybrid.precedents.settle as settle
-
-    if not hasattr(_settle, "original"):
-        _settle.original = settle.settle_facts
-    settle.settle_facts = _settle.original if on else (lambda text, *a, **k: text)
+_ORIGINALS: dict = {}
 
 
-def _repair(on: bool):
-    """The consistency pass's paragraph repair on (the default) or off (the no-repair arm)."""
+def _switch(owner, name: str, on: bool, off) -> None:
+    """owner.name as shipped (on) or replaced by `off` (an arm that turns one step off)."""
+    original = _ORIGINALS.setdefault((id(owner), name), getattr(owner, name))
+    setattr(owner, name, original if on else off)
+
+
+def _arm_switches(arm: str) -> None:
+    """Each step an arm turns off: settle_facts (no-settle: the text as adapted), the consistency pass's
+    paragraph repair (no-repair) and the deal-kind fit (no-kind); every other arm has all three on."""
     import hybrid.draft.consistency as consistency
-
-    if not hasattr(_repair, "original"):
-        _repair.original = consistency.repair_paragraphs
-    consistency.repair_paragraphs = _repair.original if on else (lambda body: (body, []))
-
-
-def _kind(on: bool):
-    """The deal-kind fit on (the default) or off (the no-kind arm)."""
+    import hybrid.precedents.settle as settle
     from hybrid.precedents.library import Library
 
-    if not hasattr(_kind, "original"):
-        _kind.original = Library.deal_kind
-    Library.deal_kind = _kind.original if on else (lambda self, *a, **k: {})
+    _switch(settle, "settle_facts", arm != "no-settle", lambda text, *a, **k: text)
+    _switch(consistency, "repair_paragraphs", arm != "no-repair", lambda body: (body, []))
+    _switch(Library, "deal_kind", arm != "no-kind", lambda self, *a, **k: {})
 
 
 def count(drafter, t, drafts, tot, examples):
@@ -198,17 +192,14 @@ def main(argv=None):
         t = load_template(tid)
         for seed in seeds:
             for arm in arms:
-                _settle(arm != "no-settle")
-                _repair(arm != "no-repair")
-                _kind(arm != "no-kind")
+                _arm_switches(arm)
                 t0 = time.perf_counter()
                 drafts = drafter.draft(t, t.example, n=args.n, seed=seed, **ARMS[arm])
                 totals[arm]["seconds"] += time.perf_counter() - t0
                 totals[arm]["calls"] += 1
                 count(drafter, t, drafts, totals[arm], totals[arm]["examples"])
         print(f"{t.id}: done", file=sys.stderr, flush=True)
-    _settle(True)
-    _kind(True)
+    _arm_switches("default")
     out = {
         "benchmark": "reading",
         **machine(),
