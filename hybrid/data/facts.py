@@ -66,7 +66,11 @@ _PERCENT_RE = re.compile(
     rf"cent\b)"
 )
 _UNIT = r"(?:calendar\s+|business\s+|working\s+)?(?:days?|weeks?|months?|years?)"
-_DURATION_RE = re.compile(rf"\b(?:[A-Za-z]+(?:-[a-z]+)?\s*\(\s*\d+\s*\)|\d+)\s*{_UNIT}\b")
+# "thirty (30) days", "twenty-four (24) months", "twenty four (24) months" (the unit word's number spelled in two
+# words: the second one a units word, so "period of twenty (20)" never takes "of" in)
+_DURATION_RE = re.compile(
+    rf"\b(?:[A-Za-z]+(?:-[a-z]+|\s+(?:one|two|three|four|five|six|seven|eight|nine))?\s*\(\s*\d+\s*\)|\d+)\s*{_UNIT}\b"
+)
 _STATES = (
     "Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho Illinois "
     "Indiana "

@@ -2,8 +2,8 @@
 (the terms a text defines outside a list of entries), `prune_definitions` (a Definitions body keeps
 only the entries the draft uses and does not define elsewhere; hybrid.draft.consistency runs it over the
 Definitions section against the rest of the draft) and `definitions_index` (a Definitions section whose
-entries all went: where the draft defines each term it uses in more than one place, '"Initial Term" has the
-meaning given in Section 5.').
+entries all went: where the draft defines each term it uses in more than one place, '"Initial Term" and
+"Renewal Term" have the meanings given in Section 5.').
 
 Pure string functions, no model; a body with nothing to drop comes back unchanged, byte for byte.
 """
@@ -156,15 +156,17 @@ def prune_definitions(body: str, other_text: str, keep=()) -> tuple[str, list[di
     return left, dropped
 
 
-INDEX_LEAD = "In this Agreement, the following terms have the meanings given to them where they are defined:"
+INDEX_LEAD = "In this Agreement, capitalized terms are defined in the places shown below:"
 INDEX_MAX = 24  # entries an index lists at most (the terms used most often outside their defining place first)
 
 
 def definitions_index(preamble: str, bodies: list[str], own: int) -> tuple[str, list]:
-    """(a Definitions body that indexes the draft's defined terms, the terms listed): for each term the preamble or
-    another section defines (`inline_definitions`) and the draft uses outside the place that defines it, one
-    paragraph '"Term" has the meaning given in Section N.' ('... in the preamble.'), after INDEX_LEAD, in
-    alphabetical order; a term defined in two places is indexed where it is first defined. bodies: the draft's
+    """(a Definitions body that indexes the draft's defined terms, the terms listed): the terms the preamble or
+    another section defines (`inline_definitions`) and the draft uses outside the place that defines it, after
+    INDEX_LEAD one paragraph per defining place in the draft's order, its terms in alphabetical order:
+    '"Buyer" and "Supplier" have the meanings given in the preamble.', '"Initial Term" has the meaning given in
+    Section 2.' (one sentence per place, not per term: 24 terms read as a few lines, not 24 repeated sentences);
+    a term defined in two places is indexed where it is first defined. bodies: the draft's
     section bodies in order (section i + 1 is bodies[i]), `own` the Definitions section's index among them (not
     searched). ("", []) when no term qualifies: the caller keeps its stub."""
     places = [("the preamble", preamble)] + [
@@ -183,6 +185,11 @@ def definitions_index(preamble: str, bodies: list[str], own: int) -> tuple[str, 
     chosen = sorted(uses, key=lambda t: (-uses[t], t))[:INDEX_MAX]
     if not chosen:
         return "", []
-    chosen.sort(key=lambda t: t.lower())
-    lines = [f'"{t}" has the meaning given in {places[where[t]][0]}.' for t in chosen]
+    chosen.sort(key=lambda t: (where[t], t.lower()))
+    lines = []
+    for k in sorted({where[t] for t in chosen}):
+        terms = [f'"{t}"' for t in chosen if where[t] == k]
+        listed = terms[0] if len(terms) == 1 else f"{', '.join(terms[:-1])} and {terms[-1]}"
+        verb = "has the meaning" if len(terms) == 1 else "have the meanings"
+        lines.append(f"{listed} {verb} given in {places[k][0]}.")
     return "\n\n".join([INDEX_LEAD, *lines]), chosen

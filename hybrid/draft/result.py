@@ -13,7 +13,7 @@ from pathlib import Path
 
 from hybrid.common.textsafe import escape_markdown
 
-__all__ = ["Draft", "DraftEvent", "source_note"]
+__all__ = ["Draft", "DraftEvent", "source_note", "section_note"]
 
 
 @dataclass
@@ -70,7 +70,7 @@ class Draft:
         for s in self.sections:
             mark = ""
             if s.get("precedents"):
-                notes.append(f"[^s{s['number']}]: Source: {escape_markdown(source_note(s['precedents']))}")
+                notes.append(f"[^s{s['number']}]: {escape_markdown(section_note(s))}")
                 mark = f"[^s{s['number']}]"
             parts.append(f"## {s['number']}. {escape_markdown(s['heading'])}{mark}")
             parts.append(_md_lines(s["body"]))
@@ -88,7 +88,7 @@ class Draft:
 
         edits = self.edits if redline else [{"redline": None}] * len(self.sections)
         sections = [
-            {**s, "comment": source_note(s["precedents"]) if s.get("precedents") else "", "redline": e["redline"]}
+            {**s, "comment": section_note(s) if s.get("precedents") else "", "redline": e["redline"]}
             for s, e in zip(self.sections, edits)
         ]
         return write_docx(path, self.title, self.preamble, sections, self.tail)
@@ -99,6 +99,17 @@ def source_note(precedents: list[dict]) -> str:
     from hybrid.draft.provenance import citation_line
 
     return "; ".join(citation_line(p) for p in precedents) + "."
+
+
+def section_note(section: dict) -> str:
+    """The note on a section drafted from precedent: "Source: " and its sources; for a Definitions section the
+    consistency pass rewrote as an index of the draft's own defined terms ("indexed": hybrid.draft.revise), that
+    the index is the engine's and that its precedents' entries went unused, so no note credits a precedent with
+    words it did not give."""
+    if section.get("indexed"):
+        return ("Index of the terms this draft defines elsewhere, written by the engine; the unused entries of "
+                f"{source_note(section['precedents'])[:-1]} were removed.")
+    return f"Source: {source_note(section['precedents'])}"
 
 
 def _md_lines(text: str) -> str:

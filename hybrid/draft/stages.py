@@ -136,4 +136,7 @@ def finish_drafts(drafts, timings, prep: PrecedentStart, revisions, template, va
         d.timings, d.settings, d.consistency = timings, prep.settings, revisions[d.variant]
         for sec, prov in zip(d.sections, prep.provenance[d.variant] if prep.provenance else []):
             sec["precedents"] = prov
+        for sec, report in zip(d.sections, d.consistency["sections"] if d.consistency else []):
+            if report.get("indexed"):  # the body is the engine's index of the draft's terms (its note says so)
+                sec["indexed"] = report["indexed"]
     attach_sources(drafts, prep.library, template, values)

@@ -51,7 +51,8 @@ def test_sources_and_edits_are_data_and_out_of_the_contract_text(tmp_path):
     document = docx.Document(str(d.to_docx(tmp_path / "d.docx")))
     assert not any("firm/nda" in p.text for p in document.paragraphs)
     (comment,) = document.comments
-    assert comment.text == "Confidentiality (firm/nda.txt, section 4; firm, CC-BY-4.0)." and comment.author == "hybrid"
+    assert comment.author == "hybrid"
+    assert comment.text == "Source: Confidentiality (firm/nda.txt, section 4; firm, CC-BY-4.0)."
 
 
 def test_the_redline_docx_tracks_deletions_and_insertions(tmp_path):
@@ -92,3 +93,20 @@ def test_hybrid_draft_redline_needs_docx_and_writes_tracked_changes(tmp_path, ca
     cited = json.loads((out / "drafts.json").read_text())["drafts"][0]["precedents"]
     assert "<w:ins " in document.element.xml and "<w:del " in document.element.xml
     assert len(document.comments) == len(cited) and all("firm/a.txt, section" in c.text for c in document.comments)
+
+
+def test_an_indexed_definitions_section_credits_no_precedent_with_its_words(tmp_path):
+    # the consistency pass emptied the Definitions (no entry of its precedent was used) and wrote an index of the
+    # draft's own terms: its footnote and Word comment say so, they do not name the precedent as the source
+    from hybrid.draft.stages import PrecedentStart, finish_drafts
+
+    d = _draft()
+    d.sections[0]["precedents"] = None
+    prep = PrecedentStart(None, {}, True, None, [[[CITE], []]])
+    finish_drafts([d], {}, prep, [{"sections": [{"indexed": ["Buyer"]}, {}]}], None, {})
+    assert d.sections[0]["indexed"] == ["Buyer"] and "indexed" not in d.sections[1]
+    note = d.markdown.rstrip().splitlines()[-1]
+    assert note.startswith("[^s1]: Index of the terms this draft defines elsewhere, written by the engine")
+    assert "Source:" not in d.markdown and "Confidentiality (firm/nda.txt, section 4" in note
+    (comment,) = docx.Document(str(d.to_docx(tmp_path / "d.docx"))).comments
+    assert comment.text.startswith("Index of the terms")

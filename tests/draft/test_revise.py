@@ -65,11 +65,10 @@ def test_an_emptied_definitions_section_indexes_where_the_draft_defines_the_term
     # "Renewal Term" is used nowhere else and "Agreement" nowhere after the preamble (headings are not searched)
     assert lines == [
         INDEX_LEAD,
-        '"Buyer" has the meaning given in the preamble.',
+        '"Buyer" and "Supplier" have the meanings given in the preamble.',  # one sentence per place
         '"Initial Term" has the meaning given in Section 2.',
-        '"Supplier" has the meaning given in the preamble.',
     ]
-    assert reports[0]["sections"][0]["indexed"] == ["Buyer", "Initial Term", "Supplier"]
+    assert reports[0]["sections"][0]["indexed"] == ["Buyer", "Supplier", "Initial Term"]  # in the order listed
     assert reports[0]["totals"]["definitions_indexed"] == 3
 
 

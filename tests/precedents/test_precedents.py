@@ -322,3 +322,12 @@ def test_a_partys_alias_follows_any_mention_of_its_name():
     )
     a, b = party_names({"party_a": "Acme Widgets Corp", "party_b": "Beta LLC"}, preamble)
     assert "Widgets" in a and "Vendor" in b and "Widgets" not in b and "Goods" not in a + b
+
+
+def test_a_period_spelled_in_two_number_words_is_replaced_whole():
+    # seen in a harness draft: "shall extend for a period of twenty four (24) months" read "twenty [___]"
+    n = normalize("This Agreement shall extend for a period of twenty four (24) months or until terminated.", {}, "")
+    assert n.text == "This Agreement shall extend for a period of [DURATION] or until terminated."
+    assert n.facts == ["twenty four (24) months"]
+    # the second word must be a units word: "of" before "twenty (20) years" is no part of the period
+    assert normalize("for a period of twenty (20) years", {}, "").text == "for a period of [DURATION]"
