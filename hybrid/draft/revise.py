@@ -88,8 +88,8 @@ def revise(
     sections or rewritten, doubled words removed, Definitions pruned to the terms the draft uses (an
     emptied one indexes where the draft defines the terms it uses, '"Initial Term" and "Renewal Term" have the
     meanings given in Section 5.', or else reads EMPTY_DEFINITIONS; its report section lists the indexed terms),
-    each body cut after its last whole sentence (hybrid.common.sentences; a body with no sentence end is closed before its
-    last coordinated clause, or else kept as written).
+    each body cut after its last whole sentence (hybrid.common.sentences; a body with no sentence end is closed
+    before its last coordinated clause, or else kept as written).
     provenance[v][i]: the citations of variant v's section i."""
     out, reports = [], []
     for v, bodies in enumerate(variants):
