@@ -66,10 +66,15 @@ _PERCENT_RE = re.compile(
     rf"cent\b)"
 )
 _UNIT = r"(?:calendar\s+|business\s+|working\s+)?(?:days?|weeks?|months?|years?)"
-# "thirty (30) days", "twenty-four (24) months", "twenty four (24) months" (the unit word's number spelled in two
-# words: the second one a units word, so "period of twenty (20)" never takes "of" in)
+# "thirty (30) days", "twenty-four (24) months", "twenty four (24) months": a number spelled in two words separated by
+# a space is a tens word and a units word, so no word before the number ("successive one (1) year", "no later than
+# six (6) months") is taken in with it
+_TENS = (
+    r"(?:[Tt]wenty|[Tt]hirty|[Ff]orty|[Ff]ifty|[Ss]ixty|[Ss]eventy|[Ee]ighty|[Nn]inety"
+    r"|TWENTY|THIRTY|FORTY|FIFTY|SIXTY|SEVENTY|EIGHTY|NINETY)"
+)
 _DURATION_RE = re.compile(
-    rf"\b(?:[A-Za-z]+(?:-[a-z]+|\s+(?:one|two|three|four|five|six|seven|eight|nine))?\s*\(\s*\d+\s*\)|\d+)\s*{_UNIT}\b"
+    rf"\b(?:{_TENS}\s+[A-Za-z]+\s*\(\s*\d+\s*\)|[A-Za-z]+(?:-[a-z]+)?\s*\(\s*\d+\s*\)|\d+)\s*{_UNIT}\b"
 )
 _STATES = (
     "Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho Illinois "

@@ -329,5 +329,10 @@ def test_a_period_spelled_in_two_number_words_is_replaced_whole():
     n = normalize("This Agreement shall extend for a period of twenty four (24) months or until terminated.", {}, "")
     assert n.text == "This Agreement shall extend for a period of [DURATION] or until terminated."
     assert n.facts == ["twenty four (24) months"]
-    # the second word must be a units word: "of" before "twenty (20) years" is no part of the period
+    # a word before a one-word number is no part of the period (a draft read "renewed for additional [___] periods,
+    # unless ... received no later [___] prior" when it was)
     assert normalize("for a period of twenty (20) years", {}, "").text == "for a period of [DURATION]"
+    n = normalize("renewed for successive one (1) year periods, unless notice is received no later than six (6) months "
+                  "prior to expiry", {}, "")
+    assert n.text == ("renewed for successive [DURATION] periods, unless notice is received no later than "
+                      "[DURATION] prior to expiry")
