@@ -14,13 +14,18 @@ from hybrid.common.errors import OutputError
 
 __all__ = ["check_writable", "shown", "unusable"]
 
-_SHOWN = 80  # characters of a path echoed in a message (as hybrid.common.textsafe.SHOWN_CHARS)
+_SHOWN = 80  # characters of a path echoed in a message (as hybrid.common.textsafe.SHOWN_CHARS) ...
+_HEAD = 24  # ... of which its start; the rest are its end, where the file's own name is
 
 
 def shown(path) -> str:
-    """`path` as a message echoes it: cut after _SHOWN characters, saying how long it was."""
+    """`path` as a message echoes it: a longer one than _SHOWN characters keeps its start and its end (the name
+    of the file in question, "/tmp/pytest-of-root/pyt...ames_added0/o/drafts.json (91 characters)"), saying how
+    long it was."""
     text = str(path)
-    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}... ({len(text)} characters)"
+    if len(text) <= _SHOWN:
+        return text
+    return f"{text[:_HEAD]}...{text[len(text) - (_SHOWN - _HEAD):]} ({len(text)} characters)"
 
 
 def _probe(directory: Path) -> str | None:

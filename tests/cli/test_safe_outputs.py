@@ -12,6 +12,7 @@ import pytest
 
 from hybrid.cli.main import main
 from hybrid.common.config import TrainConfig
+from hybrid.common.outcheck import shown
 from hybrid.common.outdir import JOURNAL_NAME, FileSet, OutputLock, is_bookkeeping
 from hybrid.train.loop import STATE_FILE, load_checkpoint, save_checkpoint, train
 
@@ -265,7 +266,7 @@ def test_force_never_replaces_a_file_hybrid_did_not_write(capsys, tmp_path, smal
         checkpoint,
     )
     assert code == 2
-    _one_line_error(err, str(out / "draft-2.md"), "not a file hybrid wrote")
+    _one_line_error(err, shown(out / "draft-2.md"), "not a file hybrid wrote")
     assert "drafting" not in err and _snapshot(out) == before  # refused before the model loaded
 
 
@@ -307,7 +308,7 @@ def test_force_ignores_names_added_to_drafts_json_by_hand(capsys, tmp_path, smal
         checkpoint,
     )
     assert code == 2  # drafts.json is not the one hybrid wrote: it is neither trusted nor replaced
-    _one_line_error(err, str(out / "drafts.json"), "changed since")
+    _one_line_error(err, shown(out / "drafts.json"), "changed since")
     assert _snapshot(out) == before
     (out / "drafts.json").unlink()  # the user moves their edit away: --force replaces the set and keeps notes.txt
     code, _, err = _run(
@@ -395,7 +396,7 @@ def test_train_out_that_is_a_file_or_unwritable_exits_2(capsys, tmp_path):
     for out, words in ((f, ["is an existing file"]), ("/proc/hybrid-train", ["not writable"])):
         code, _, err = _run(capsys, "train", "--out", out, "--max-steps", "1", *TRAIN_ARGS)
         assert code == 2
-        _one_line_error(err, str(out), *words)
+        _one_line_error(err, shown(out), *words)
     assert f.read_text() == "keep"
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from hybrid.common import outdir
 from hybrid.common.errors import OutputError
+from hybrid.common.outcheck import shown
 from hybrid.common.outdir import JOURNAL_NAME, FileSet, OutputLock, check_writable, recover
 
 REPO = Path(__file__).resolve().parents[2]
@@ -50,7 +51,7 @@ def test_unwritable_locations_are_refused_before_any_work(tmp_path, where, why):
     ]
     with pytest.raises(OutputError, match=why) as e:
         check_writable(out, "--out")
-    assert str(out) in str(e.value) and "--out" in str(e.value)
+    assert shown(out) in str(e.value) and "--out" in str(e.value)  # shown: a long path keeps its start and end
     assert (tmp_path / "f").read_text() == "keep" and sorted(p.name for p in tmp_path.iterdir()) == ["f"]
 
 
@@ -306,7 +307,7 @@ def test_check_replaceable_names_the_first_file_in_the_way(tmp_path):
     _owned_commit(d, {"draft-1.md": b"ours"}, [])
     assert check_replaceable(d, ["draft-1.md", "drafts.json"]) == {"draft-1.md": outdir._sha256(d / "draft-1.md")}
     (d / "drafts.json").write_text("mine")
-    with pytest.raises(OutputError, match=re.escape(f"{d / 'drafts.json'} is not a file hybrid wrote there")):
+    with pytest.raises(OutputError, match=re.escape(f"{shown(d / 'drafts.json')} is not a file hybrid wrote there")):
         check_replaceable(d, ["draft-1.md", "drafts.json"])
 
 
