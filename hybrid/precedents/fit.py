@@ -29,6 +29,10 @@ __all__ = [
     "FitScore",
     "fit",
     "choose",
+    "ranked",
+    "pick",
+    "spare",
+    "FAIR_MARGIN",
     "heading_words",
     "other_subject",
     "STANDARD_SOURCES",
@@ -67,6 +71,7 @@ BOILERPLATE_CLAUSES = frozenset(
 RANKED = 16  # relevance ranks that earn a bonus (the retrieval shortlist of hybrid.skeleton.from_precedents)
 GOOD_MARGIN = 1.0  # precedents within this much of the best fit are good enough for a variant to adapt ...
 HEADING_SLACK = 0.25  # ... when their heading is about as close to the section's as the best one's
+FAIR_MARGIN = 2.0  # within this much (heading as close), fair enough for a variant that would repeat another whole
 OTHER_SUBJECT = 1.0  # fit lost by a precedent whose heading shares no word with the section's
 KIND_WEIGHT = 4.0  # fit per unit of cosine to the template's own kind of deal's clauses of the type (deal_kind)
 TOPIC_SHARE = 0.003  # a word fewer than this share of the library's clauses write is another deal's topic ...
@@ -275,25 +280,21 @@ def fit(
     return FitScore(overlap, quality, specific, length, total, topical, kind or 0.0)
 
 
-def choose(
+def ranked(
     candidates,
     heading: str,
     clause: str,
     budget: int,
-    n: int,
     *,
-    seed: int = 0,
     doc_types=(),
     holes=None,
     ranks=None,
     topic=None,
     kinds=None,
 ) -> list:
-    """The precedent each of n variants adapts (None where there is no candidate): variant 0 the best
-    fit, the others the remaining good ones (within GOOD_MARGIN of the best, their heading about as close)
-    in a seeded order, cycling when there are fewer good ones than variants, so variants differ by their
-    sources where they can. holes, topic: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id:
-    fit's kind} (deal_kind)."""
+    """[(FitScore, candidate)] of every candidate (None skipped), best fit first (ties: the given order).
+    holes, topic: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id: fit's kind}
+    (deal_kind)."""
     ranks, kinds = ranks or {}, kinds or {}
     scored = sorted(
         (
@@ -303,13 +304,41 @@ def choose(
         ),
         key=lambda x: (-x[0].total, x[1]),
     )
+    return [(f, p) for f, _, p in scored]
+
+
+def pick(scored, heading: str, clause: str, n: int, *, seed: int = 0) -> list:
+    """The candidate each of n variants adapts from `ranked`'s list (None where it is empty): variant 0 the best
+    fit, the others the remaining good ones (within GOOD_MARGIN of the best, their heading about as close) in a
+    seeded order, cycling when there are fewer good ones than variants, so variants differ by their sources where
+    they can."""
     if not scored:
         return [None] * n
     best = scored[0][0]
-    good = [
-        p for f, _, p in scored if f.total >= best.total - GOOD_MARGIN and f.heading >= best.heading - HEADING_SLACK
-    ]
+    good = [p for f, p in scored if f.total >= best.total - GOOD_MARGIN and f.heading >= best.heading - HEADING_SLACK]
     rest = good[1:]
     random.Random(f"{seed}:{clause}:{heading}").shuffle(rest)
     order = [good[0], *rest]
     return [order[v % len(order)] for v in range(n)]
+
+
+def spare(scored, taken) -> tuple[float, object] | None:
+    """(fit lost against the best, candidate) of the best candidate of `ranked`'s list not in `taken` (ids) that is
+    fair (within FAIR_MARGIN of the best fit, its heading about as close): what a variant that would otherwise
+    repeat an earlier variant whole adapts in one section instead (hybrid.skeleton.from_precedents.variant_draws);
+    None when there is none."""
+    if not scored:
+        return None
+    best = scored[0][0]
+    for f, p in scored:
+        if f.total < best.total - FAIR_MARGIN:
+            break
+        if p.id not in taken and f.heading >= best.heading - HEADING_SLACK:
+            return best.total - f.total, p
+    return None
+
+
+def choose(candidates, heading: str, clause: str, budget: int, n: int, *, seed: int = 0, **fit_args) -> list:
+    """The precedent each of n variants adapts (None where there is no candidate): `pick` over `ranked`.
+    fit_args: ranked's (doc_types, holes, ranks, topic, kinds)."""
+    return pick(ranked(candidates, heading, clause, budget, **fit_args), heading, clause, n, seed=seed)

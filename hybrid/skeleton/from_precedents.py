@@ -32,10 +32,12 @@ from hybrid.data.roles import deal_roles, family_of
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
 from hybrid.precedents.fit import (
     STANDARD_SOURCES,
-    choose,
     common_words,
     other_subject,
+    pick,
+    ranked,
     reversed_roles,
+    spare,
     topic_counter,
 )
 from hybrid.precedents.start import fact_holes
@@ -152,18 +154,16 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     deal = deal_from_template(template, values)
     holes = lambda text: fact_holes(text, deal, skeleton.deal_text)  # noqa: E731
     topic = topic_counter(library, skeleton.deal_text, doc_types)
-    chosen = []
+    chosen, scored = [], []
     for s in skeleton.spans:
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
         kinds = library.deal_kind(s.clause, doc_types, pool) if hasattr(library, "deal_kind") else {}
-        chosen.append(
-            choose(
+        scored.append(
+            ranked(
                 [_Adapted(p, clause_deal(deal, s.clause)) for p in pool],
                 s.heading,
                 s.clause,
                 s.budget,
-                n,
-                seed=seed,
                 doc_types=doc_types,
                 holes=holes,
                 ranks=ranks,
@@ -171,7 +171,9 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 kinds=kinds,
             )
         )
-        chosen[-1] = [c.precedent if c is not None else None for c in chosen[-1]]
+        chosen.append([c.precedent if c is not None else None for c in pick(scored[-1], s.heading, s.clause, n,
+                                                                             seed=seed)])
+    _vary_repeats(chosen, scored, skeleton.spans)
     for v in range(n):
         row = []
         for si, s in enumerate(skeleton.spans):
@@ -187,6 +189,29 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
             row.append(chosen[si][v])
         out.append(row)
     return out
+
+
+def _vary_repeats(chosen, scored, spans) -> None:
+    """In place: a variant whose precedents repeat an earlier variant's in every section (a clause type the library
+    holds few good clauses of: the mutual NDA's Bonterms sections) adapts, in the one section where that costs the
+    least fit, the best fair precedent no variant has adapted there yet (hybrid.precedents.fit.spare), so no two
+    drafts come out the same; it stays a repeat where no section has one. chosen[s][v]: variant v's precedent in
+    span s; scored[s]: span s's `ranked` list. Definitions sections are composed per variant and not varied here."""
+    n = len(chosen[0]) if chosen else 0
+    key = lambda v: tuple(getattr(c[v], "id", None) for c in chosen)  # noqa: E731
+    for v in range(1, n):
+        if key(v) not in {key(u) for u in range(v)}:
+            continue
+        options = []
+        for si, sp in enumerate(spans):
+            if sp.clause == "definitions":
+                continue
+            found = spare(scored[si], {getattr(c, "id", None) for c in chosen[si][:v]})
+            if found is not None:
+                options.append((found[0], si, found[1]))
+        if options:
+            _, si, alt = min(options, key=lambda o: (o[0], o[1]))
+            chosen[si][v] = alt.precedent
 
 
 def frame_alone(span, precedent):

@@ -212,3 +212,34 @@ def test_a_clause_that_reads_as_another_kind_of_deal_loses_to_one_of_the_templat
     # a doc type with too few clauses of the type: its clauses of any type make the centroid; none at all: off
     assert lib.deal_kind("confidentiality", ["Mutual NDA"], [nda, supply])[nda.id] > 0.9
     assert lib.deal_kind("confidentiality", ["Equipment Lease"], [nda, supply]) == {}
+
+
+def test_a_variant_that_would_repeat_another_whole_adapts_a_fair_precedent_in_one_section():
+    # the README's mutual NDA printed drafts 2 and 3 the same: every section had one or two good precedents, and
+    # variants cycled through them in step
+    from types import SimpleNamespace as NS
+
+    from hybrid.precedents.fit import FAIR_MARGIN, pick
+    from hybrid.skeleton.from_precedents import _vary_repeats
+
+    def cand(name):  # a fit candidate (hybrid.skeleton.from_precedents._Adapted) and its precedent
+        return NS(id=name, precedent=NS(id=name))
+
+    def rows(chosen):
+        return [tuple(p.id for p in row) for row in zip(*chosen)]
+
+    def fits(*pairs):
+        return [(NS(total=t, heading=1.0), cand(name)) for name, t in pairs]
+
+    spans = [NS(clause="confidentiality", heading="Confidentiality"), NS(clause="general", heading="General")]
+    scored = [fits(("A", 5.0), ("B", 4.8)), fits(("C", 5.0), ("D", 3.5), ("E", 5.0 - FAIR_MARGIN - 0.1))]
+    chosen = [[c.precedent for c in pick(sc, sp.heading, sp.clause, 3)] for sc, sp in zip(scored, spans)]
+    assert rows(chosen) == [("A", "C"), ("B", "C"), ("A", "C")]  # variant 3 repeats variant 1 whole
+    _vary_repeats(chosen, scored, spans)
+    # variant 3 takes D (fair: within FAIR_MARGIN); E is not fair, A and B are taken
+    assert rows(chosen) == [("A", "C"), ("B", "C"), ("A", "D")]
+    # where no section has a fair precedent left, the repeat stays (nothing worse is taken)
+    scored = [fits(("A", 5.0)), fits(("C", 5.0), ("E", 2.0))]
+    chosen = [[c.precedent for c in pick(sc, sp.heading, sp.clause, 2)] for sc, sp in zip(scored, spans)]
+    _vary_repeats(chosen, scored, spans)
+    assert rows(chosen) == [("A", "C"), ("A", "C")]
