@@ -20,6 +20,12 @@ _PAREN_LEAD = re.compile(
     r"referred|to|as|called|and|such)\b,?\s*){0,5}$"
 )  # '(the "X")', '(each a "X")', '(collectively, the "X")'
 _QUOTED = re.compile(r"[\"“]([A-Z][^\"“”\n]{0,58})[\"”]")
+# a term named by a verb, outside parentheses: 'a Party receiving it is the "Receiving Party"', '(hereinafter
+# referred to as "Licensor")'
+_NAMED = re.compile(
+    r"\b(?:is|are|hereinafter(?: referred to as| called)?|(?:shall be )?referred to as|called)\s+(?:the\s+|a\s+|an\s+)?"
+    r"[\"“]([A-Z][^\"“”\n]{0,58})[\"”]"
+)
 
 
 def definition_entries(body: str) -> list[tuple[str, str]]:
@@ -29,10 +35,11 @@ def definition_entries(body: str) -> list[tuple[str, str]]:
 
 
 def inline_definitions(text: str) -> set[str]:
-    """The terms text defines outside a list of entries: '"Confidential Information" means' anywhere,
-    and the quoted terms of a defining parenthetical ('(the "Effective Date")', '(each a "Party")',
+    """The terms text defines outside a list of entries: '"Confidential Information" means' anywhere, a term
+    a verb names ('... is the "Receiving Party"', 'hereinafter "Licensee"'), and the quoted terms of a defining
+    parenthetical ('(the "Effective Date")', '(each a "Party")',
     '(collectively, the "Products")'). Case-sensitive, as written."""
-    terms = {t for _, _, t in head_terms(text)}
+    terms = {t for _, _, t in head_terms(text)} | set(_NAMED.findall(text))
     for m in _PAREN_TERMS.finditer(text):
         inner = m.group(1)
         first = _QUOTED.search(inner)

@@ -531,6 +531,12 @@ PREAMBLE = (
         ('that the Discloser identifies as "confidential" or "proprietary"', set()),
         ('(including "AS IS" disclaimers)', set()),
         ('"Affiliate" has the meaning set forth in Section 7.', set()),
+        # the mutual NDA's preamble: a draft's Definitions defined both again ("defined twice" for a reader)
+        ('A Party disclosing it is the "Disclosing Party" and a Party receiving it is the "Receiving Party".',
+         {"Disclosing Party", "Receiving Party"}),
+        ('the company (hereinafter "Licensee") and the other (hereinafter referred to as "Licensor")',
+         {"Licensee", "Licensor"}),
+        ('information marked as "Confidential" is', set()),  # a marking, no term: marked is no defining verb
     ],
 )
 def test_inline_definitions_are_the_terms_a_text_defines(text, expected):
