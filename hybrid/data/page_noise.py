@@ -87,6 +87,13 @@ _LOWER_START = re.compile(r"^[a-z]")
 _LIST_START = re.compile(r"^(?:[a-z]{1,4}[.)]\s|and$|or$)")
 
 
+def _last_word(text: str) -> str:
+    """text's last word, in lower case when it is a word of capitals ("FOR" -> "for"; "For" stays, and so does a
+    letter: "Exhibit A" ends on a name, not on the article "a")."""
+    word = text.rsplit(" ", 1)[-1]
+    return word.lower() if word.isupper() and len(word) > 1 else word
+
+
 def rewrap(lines: list[str]) -> list[str]:
     """Join a paragraph with the next one when a page break cut it mid-sentence."""
     out: list[str] = []
@@ -99,7 +106,9 @@ def rewrap(lines: list[str]) -> list[str]:
             prev = out[-1]
             if (
                 (_LOWER_START.match(ln) and not _LIST_START.match(ln) and re.search(r"[a-z,]$", prev))
-                or (len(prev) > 60 and prev.rsplit(" ", 1)[-1] in _CONT_WORDS and not STARTS_PARA_RE.match(ln))
+                # a conspicuous clause cut the same way: "... IN NO EVENT WILL EITHER PARTY BE LIABLE FOR" | page
+                # break | "CONSEQUENTIAL, INCIDENTAL ..." (its last word in capitals)
+                or (len(prev) > 60 and _last_word(prev) in _CONT_WORDS and not STARTS_PARA_RE.match(ln))
             ):
                 out[-1] = f"{prev} {ln}"
                 pending_blank = False

@@ -83,6 +83,23 @@ def test_a_sentence_cut_by_a_page_break_is_joined_again():
     assert "\nconsent of the parties" not in out
 
 
+def test_a_conspicuous_sentence_cut_by_a_page_break_is_joined_again():
+    # the Stamps.com co-branding agreement's limitation of liability: a draft's clause opened on the fragment
+    # "CONSEQUENTIAL, INCIDENTAL, ..." after the sentence before it had been cut
+    raw = (
+        "14. Limitation of Liability. The parties agree that NEITHER PARTY WILL BE LIABLE FOR ANY LOST PROFITS. "
+        "IN NO EVENT WILL EITHER PARTY BE LIABLE FOR\n\nSource: STAMPS.COM INC, 10-Q, 11/14/2000\n\n\n\n"
+        "CONSEQUENTIAL, INCIDENTAL, SPECIAL, INDIRECT, OR EXEMPLARY DAMAGES ARISING OUT OF THIS AGREEMENT.\n\n"
+        "15. Term and Termination.\n"
+    )
+    out = clean_text(raw)
+    assert "BE LIABLE FOR CONSEQUENTIAL, INCIDENTAL, SPECIAL" in out
+    assert "AGREEMENT.\n\n15. Term and Termination." in out  # a numbered section still starts its own paragraph
+    # a capital letter is a name, not the article: "Exhibit A" | "Exhibit B Product Prices" stay apart
+    listing = "The schedules and exhibits attached to this Agreement are listed below: Exhibit A\n\nExhibit B Prices\n"
+    assert clean_text(listing).count("\n\n") == 1
+
+
 def test_one_line_document_is_split_into_sections_and_items():
     raw = excerpt("cuad_flattened_kubient.txt")
     assert raw.count("\n") == 1 and len(raw) > 4000
