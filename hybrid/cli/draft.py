@@ -176,10 +176,11 @@ def _add_draft_parser(subparsers) -> None:
         help="draft N ranked variants of a contract (plan -> diffusion fill -> rerank)",
         formatter_class=_FillerDefaultsHelp,
         description="Plan an outline, fill every clause of N variants in parallel with the diffusion filler, rank "
-                    "them, "
-        "and write one file per draft (rank in the name) plus drafts.json to --out. By default each variant's clause "
-        "starts as a train-split precedent of its own, adapted to the deal, and the filler rewrites a quarter of its "
-        "words (--precedents 0: from scratch). " + FIELDS_ORDER,
+        "them, and write one file per draft (rank in the name) plus drafts.json to --out. By default each variant's "
+        "clause starts as a train-split precedent of its own, adapted to the deal: only what the deal needs changes "
+        "(its facts in, the precedent's own facts and references out) and the filler writes those holes "
+        "(--precedent-start T also rewrites a share T of the other words; --precedents 0: from scratch). "
+        + FIELDS_ORDER,
     )
     add_template_arguments(d)
     d.add_argument(

@@ -69,10 +69,7 @@ _UNIT = r"(?:calendar\s+|business\s+|working\s+)?(?:days?|weeks?|months?|years?)
 # "thirty (30) days", "twenty-four (24) months", "twenty four (24) months": a number spelled in two words separated by
 # a space is a tens word and a units word, so no word before the number ("successive one (1) year", "no later than
 # six (6) months") is taken in with it
-_TENS = (
-    r"(?:[Tt]wenty|[Tt]hirty|[Ff]orty|[Ff]ifty|[Ss]ixty|[Ss]eventy|[Ee]ighty|[Nn]inety"
-    r"|TWENTY|THIRTY|FORTY|FIFTY|SIXTY|SEVENTY|EIGHTY|NINETY)"
-)
+_TENS = r"(?i:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
 _DURATION_RE = re.compile(
     rf"\b(?:{_TENS}\s+[A-Za-z]+\s*\(\s*\d+\s*\)|[A-Za-z]+(?:-[a-z]+)?\s*\(\s*\d+\s*\)|\d+)\s*{_UNIT}\b"
 )

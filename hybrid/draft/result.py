@@ -96,9 +96,13 @@ class Draft:
 
 def source_note(precedents: list[dict]) -> str:
     """The short source note of a section drafted from precedent (a Markdown footnote, a DOCX comment)."""
+    return _citations(precedents) + "."
+
+
+def _citations(precedents: list[dict]) -> str:
     from hybrid.draft.provenance import citation_line
 
-    return "; ".join(citation_line(p) for p in precedents) + "."
+    return "; ".join(citation_line(p) for p in precedents)
 
 
 def section_note(section: dict) -> str:
@@ -108,7 +112,7 @@ def section_note(section: dict) -> str:
     words it did not give."""
     if section.get("indexed"):
         return ("Index of the terms this draft defines elsewhere, written by the engine; the unused entries of "
-                f"{source_note(section['precedents'])[:-1]} were removed.")
+                f"{_citations(section['precedents'])} were removed.")
     return f"Source: {source_note(section['precedents'])}"
 
 

@@ -1,8 +1,8 @@
 """Which precedent a drafted section adapts: fit to the heading, little deal-specific content, quality.
 
-Owns: `fit` (one precedent's FitScore for one planned section) and `choose` (the precedent each
-variant of a section edits, from a retrieved shortlist). Knows nothing of models or tokenizers:
-lengths are in words, estimated against the section's token budget.
+Owns: `fit` (one precedent's FitScore for one planned section), `ranked` (a retrieved shortlist by fit),
+`pick` (the precedent each variant of a section edits) and `spare` (a fair one no earlier variant used).
+Knows nothing of models or tokenizers: lengths are in words, estimated against the section's token budget.
 
 Retrieval (hybrid.precedents.library.Library.retrieve) ranks by relevance to the section's query; a lawyer
 picks a precedent by more than that. A section's source must be a clause of the section's kind
@@ -28,7 +28,6 @@ from hybrid.precedents.library import MARKER_RE, letter_words
 __all__ = [
     "FitScore",
     "fit",
-    "choose",
     "ranked",
     "pick",
     "spare",
@@ -337,8 +336,3 @@ def spare(scored, taken) -> tuple[float, object] | None:
             return best.total - f.total, p
     return None
 
-
-def choose(candidates, heading: str, clause: str, budget: int, n: int, *, seed: int = 0, **fit_args) -> list:
-    """The precedent each of n variants adapts (None where there is no candidate): `pick` over `ranked`.
-    fit_args: ranked's (doc_types, holes, ranks, topic, kinds)."""
-    return pick(ranked(candidates, heading, clause, budget, **fit_args), heading, clause, n, seed=seed)

@@ -4,8 +4,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from hybrid.precedents.fit import choose, fit, heading_words
+from hybrid.precedents.fit import fit, heading_words, pick, ranked
 from hybrid.precedents.library import Precedent
+
+
+def choose(candidates, heading, clause, budget, n, *, seed=0, **fit_args):
+    """The precedent each of n variants adapts, as hybrid.skeleton.from_precedents.variant_draws picks it."""
+    return pick(ranked(candidates, heading, clause, budget, **fit_args), heading, clause, n, seed=seed)
 
 
 def _p(id, heading, body, source="cuad", doc_type="SUPPLY AGREEMENT", facts=()):
@@ -219,7 +224,7 @@ def test_a_variant_that_would_repeat_another_whole_adapts_a_fair_precedent_in_on
     # variants cycled through them in step
     from types import SimpleNamespace as NS
 
-    from hybrid.precedents.fit import FAIR_MARGIN, pick
+    from hybrid.precedents.fit import FAIR_MARGIN
     from hybrid.skeleton.from_precedents import _vary_repeats
 
     def cand(name):  # a fit candidate (hybrid.skeleton.from_precedents._Adapted) and its precedent
