@@ -21,6 +21,19 @@ _FRONT_MATTER_RE = re.compile(r"^---\n(.*?)\n---\n", re.S)
 _NUMBER_PREFIX_RE = re.compile(r"^(?:[A-Z]|\d{1,2}[A-Z]?|[IVX]{1,5})(?:\.\d{1,2})*[.)]\s+")
 
 
+_RUN_IN_RE = re.compile(r"^([A-Z][^.]{0,58}[A-Za-z)])\.\s+(\S.*)$")
+
+
+def _bold_heading(bold: str, rest: str) -> tuple[str, str]:
+    """(heading, text on the same line) of a bold-numbered section whose bold also holds its first sentence:
+    "9. **Disclaimer. Confidential Information is provided ... faults.**" is the section "Disclaimer", not a
+    heading too long to be one (which joined the section before it)."""
+    m = _RUN_IN_RE.match(bold.strip())
+    if not m or len(m.group(1).split()) > 8:
+        return bold, rest
+    return m.group(1), f"{m.group(2)} {rest}".strip()
+
+
 def looks_markdown(text: str) -> bool:
     """Front matter, or at least two Markdown headings / bold-numbered sections."""
     return text.startswith("---\n") or len(re.findall(r"^(?:#{1,6} [A-Za-z]|\*\*\d{1,2}\.)", text, re.M)) >= 2
@@ -47,7 +60,7 @@ def split_markdown(text: str, doc_type: str) -> Split:
             continue
         b = _MD_BOLD_SECTION_RE.match(ln)
         if b:
-            marks.append((i, 7, b.group(1) or b.group(2), b.group(3)))
+            marks.append((i, 7, *_bold_heading(b.group(1) or b.group(2), b.group(3))))
     title = ""
     first_content = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
     if marks and marks[0][1] == 1 and marks[0][0] <= first_content + 2:

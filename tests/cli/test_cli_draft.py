@@ -136,7 +136,7 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
         and report["seed"] == 7
         and report["fields"]["party_a"] == "Acme Robotics, Inc."
     )
-    assert report["outline"] == result["outline"] and len(report["outline"]["sections"]) == 5
+    assert report["outline"] == result["outline"] and len(report["outline"]["sections"]) == 6
     assert report["settings"] == {
         "n": 3,
         "steps": 2,
@@ -230,7 +230,7 @@ def test_force_replaces_the_earlier_set_as_a_whole_and_keeps_other_files(capsys,
     assert _listing(out) == ["draft-1.docx", "draft-2.docx", "draft-9.md", "drafts.json", "notes.txt"]
     assert (out / "notes.txt").read_text() == "mine" and (out / "draft-9.md").read_text() == "not written by hybrid"
     heads = [p for p in docx.Document(str(out / "draft-1.docx")).paragraphs if p.style.name == "Heading 1"]
-    assert len(heads) == 5
+    assert len(heads) == 6
 
 
 def _candidates(tmp_path, lines):

@@ -88,6 +88,18 @@ def test_bonterms_bold_numbered_paragraphs_are_sections():
     assert data.startswith("Use of Customer Data.") and "**" not in data
 
 
+def test_a_bold_section_whose_bold_holds_its_first_sentence_is_its_own_section():
+    # Bonterms Mutual NDA's "9. **Disclaimer. Confidential Information is provided ... faults.**" had joined section 8
+    text = (
+        "# Mutual NDA\n\n1. **Proprietary Rights**. Discloser retains all of its rights.\n\n"
+        "2. **Disclaimer. Confidential Information is provided without warranties, \"AS IS\" and with all faults.**\n\n"
+        "3. **General**. Waivers must be in writing.\n"
+    )
+    _, _, sections, _ = split_document(clean_markdown(text), doc_type="MUTUAL NDA", markdown=True)
+    assert [h for h, _ in sections] == ["Proprietary Rights", "Disclaimer", "General"]
+    assert sections[1][1] == 'Confidential Information is provided without warranties, "AS IS" and with all faults.'
+
+
 def test_common_paper_title_case_heading_lines_are_sections():
     title, preamble, parts, tail = split("commonpaper_software_license.txt", doc_type="SOFTWARE LICENSE AGREEMENT")
     assert title == "SOFTWARE LICENSE AGREEMENT"

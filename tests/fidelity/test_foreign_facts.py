@@ -317,7 +317,7 @@ def test_the_drafter_never_writes_a_banned_place_token(tiny_model, tokenizer, mo
 
     assert isinstance(SamplingParams(banned_tokens=[3]).processors()[0], BannedTokens)
     outline = {"title": NDA.title, "sections": [{"heading": NDA.clauses[c]["heading"], "clause": c} for c in
-               ("confidentiality", "termination", "notices", "governing_law", "general")]}  # fmt: skip
+               ("confidentiality", "termination", "notices", "remedies", "governing_law", "general")]}  # fmt: skip
     drafter = Drafter(tiny_model, tokenizer)
     sk = NDA.render_skeleton(outline, NDA.example)
     request = DraftRequest.of(NDA, NDA.example, n=2, steps=2, seed=4, temperature=1.0, precedent_mode="off")
