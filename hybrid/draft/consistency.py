@@ -71,7 +71,7 @@ def _doubled_change(text: str, start: int, end: int, word: str) -> dict:
 
 def _wording(body: str, sec: dict, party_defined: bool) -> tuple[str, list[dict]]:
     """hybrid.draft.wording's two repairs of one section body, with their changes as the report lists them."""
-    body, restated = drop_restated(body, sec.get("frame", ""), sec.get("locked", ()))
+    body, restated = drop_restated(body, sec.get("frame", ""), sec.get("locked", ()), sec.get("terms", ()))
     changes = [{"kind": "restated_sentence", "old": r, "new": "", "action": "removed"} for r in restated]
     if party_defined:
         body, cased = capitalize_defined_party(body)
@@ -96,7 +96,8 @@ def consistency_pass(
     In this order: references fixed per section (`fix_references`), doubled words removed
     (`remove_doubled_words`), paragraphs that stop without a full stop and list markers out of sequence repaired
     (`repair_paragraphs`), a sentence that restates the section's frame removed (hybrid.draft.wording's
-    `drop_restated`; a section dict's optional "frame" and "locked": its span's), "party"/"parties" written
+    `drop_restated`; a section dict's optional "frame", "locked" and "terms": its span's frame, locked strings and
+    required terms), "party"/"parties" written
     "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), then the Definitions
     section (clause "definitions") pruned against the preamble and the other sections' new bodies
     (`prune_definitions`). The report:

@@ -95,7 +95,7 @@ def revise(
     for v, bodies in enumerate(variants):
         sections = [
             {"heading": s.heading, "clause": s.clause, "body": b, "frame": getattr(s, "frame", ""),
-             "locked": getattr(s, "locked", ())}
+             "locked": getattr(s, "locked", ()), "terms": getattr(s, "required_terms", ())}
             for s, b in zip(spans, bodies)
         ]
         resolve = _resolver(spans, provenance[v] if provenance else None, sources or {})

@@ -1,8 +1,10 @@
 """Two wording repairs of a finished section body, where an edited precedent and the template meet:
 `drop_restated` (a precedent's sentence that states again what the section's frame already states: "This
 Agreement is governed by the laws of the State of Delaware. ... All matters relating to this Agreement shall be
-governed by the laws of the State of Delaware, without regard to ...") and `capitalize_defined_party` (the
-preamble defines "Party", a precedent writes "each party": "each Party").
+governed by the laws of the State of Delaware, without regard to ..."; where that sentence follows the frame at
+once and says more, the frame goes instead: "The law of the State of Delaware governs this Agreement and any
+action arising out of it, without reference to conflict of law rules." keeps its reach) and
+`capitalize_defined_party` (the preamble defines "Party", a precedent writes "each party": "each Party").
 
 Pure string functions, no model; text that needs no change comes back unchanged, byte for byte.
 hybrid.draft.consistency runs both over every section.
@@ -11,16 +13,20 @@ hybrid.draft.consistency runs both over every section.
 import re
 
 from hybrid.common.sentences import sentence_boundaries
+from hybrid.common.stems import content_stems
+from hybrid.data.facts import BLANK
 
 __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "defines_party", "capitalize_defined_party"]
 
-RESTATED_SHARE = 0.6  # a later sentence holding this share of the frame's content words and every value restates it
+RESTATED_SHARE = 0.6  # a later sentence holding this share of the frame's content stems and every value restates it
+BLANK_SHARE = 0.3  # ... or this share, where it leaves blank the number the frame states ("a period of [___] months")
+FULLER = 5  # a restatement right after the frame with this many content stems the frame lacks replaces the frame
 _WORD = re.compile(r"[A-Za-z]+|\d+")
 _STOP = frozenset(
     "a an and any as at be by for from in into is it its of on or shall such that the their this to under upon "
     "with will all each other hereby hereof hereunder".split()
 )
-_GENERAL = frozenset("agreement this the".split())  # capitalized in any frame, no fact of the deal
+_GENERAL = frozenset("agreement this the section".split())  # capitalized in any frame, no fact of the deal
 
 
 def _content(text: str) -> set[str]:
@@ -37,36 +43,53 @@ def _values(frame: str, locked) -> set[str]:
 
 def restated_sentences(text: str, frame: str, locked=()) -> list[tuple[int, int]]:
     """(start, end) of every sentence of text after its opening frame that restates the frame: it holds every value
-    the frame states (_values: "Delaware", "5") and at least RESTATED_SHARE of the frame's content words. A frame
-    that states no value ("The Supplier shall supply the Products") has no restatement. text[start:end] is the
-    sentence with the space before it."""
+    the frame states (_values: "Delaware", "5") and at least RESTATED_SHARE of the frame's content stems ("governs"
+    restates "governed", "law" "laws"), or, where it leaves blank ("[___]") what the frame states in numbers,
+    BLANK_SHARE of them ("The Term shall be for a period of [___] years" after "The lease term is 36 months": the
+    precedent's own term left blank). A frame that states no value ("The Supplier shall supply the Products") has
+    no restatement. text[start:end] is the sentence with the space before it."""
     frame = frame.strip()
     if not frame or not text.lstrip().startswith(frame):
         return []
-    values, want = _values(frame, locked), _content(frame)
+    values, want = _values(frame, locked), content_stems(frame)
     if not values or len(want) < 4:
         return []
     out, start = [], text.index(frame) + len(frame)
     for end in [b for b in sentence_boundaries(text) if b > start] + [len(text)]:
         piece = text[start:end]
+        share = len(want & content_stems(piece)) / len(want)
         words = _content(piece)
-        if piece.strip() and values <= words and len(want & words) >= RESTATED_SHARE * len(want):
+        blank = BLANK in piece and any(v.isdigit() for v in values) and {v for v in values if not v.isdigit()} <= words
+        if piece.strip() and (values <= words and share >= RESTATED_SHARE or blank and share >= BLANK_SHARE):
             out.append((start, end))
         start = end
     return out
 
 
-def drop_restated(text: str, frame: str, locked=()) -> tuple[str, list[str]]:
-    """(text without the sentences restated_sentences finds, those sentences stripped)."""
+def drop_restated(text: str, frame: str, locked=(), terms=()) -> tuple[str, list[str]]:
+    """(text without the sentences restated_sentences finds, those sentences stripped). Where the first of them
+    follows the frame at once, holds FULLER content stems the frame lacks (it says what the frame says and more)
+    and writes each of the required `terms` the frame writes ("the State of Delaware", word for word), that
+    sentence stays and the frame is what goes (the frame among the removed)."""
     found = restated_sentences(text, frame, locked)
     if not found:
         return text, []
+    frame = frame.strip()
+    begin = text.index(frame)
+    s, e = found[0]
+    fuller = len(content_stems(text[s:e]) - content_stems(frame)) >= FULLER and _values(frame, locked) <= _content(
+        text[s:e]
+    )  # a sentence that leaves the frame's number blank never stands in for it
+    if s == begin + len(frame) and fuller and all(t in text[s:e] for t in terms if t and t in frame):
+        cuts = [(begin, s + len(text[s:e]) - len(text[s:e].lstrip())), *found[1:]]
+    else:
+        cuts = found
     out, at = [], 0
-    for s, e in found:
-        out.append(text[at:s])
-        at = e
+    for a, b in cuts:
+        out.append(text[at:a])
+        at = b
     out.append(text[at:])
-    return "".join(out), [text[s:e].strip() for s, e in found]
+    return "".join(out), [text[a:b].strip() for a, b in cuts]
 
 
 _DEFINES_PARTY = re.compile(r"[\"“](?:Party|Parties)[\"”]")

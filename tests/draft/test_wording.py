@@ -53,3 +53,45 @@ def test_the_pass_reports_both_and_the_drafting_path_uses_the_spans_frame():
     span = SimpleNamespace(clause="governing_law", heading="Governing Law", budget=128, frame=FRAME, locked=[])
     out, _ = revise([[LAW]], [span], "")
     assert out[0][0].endswith("for such purposes.")
+
+
+def test_a_fuller_restatement_right_after_the_frame_replaces_the_frame():
+    # "governs" restates "governed" and "law" "laws" (stems); the sentence says more than the frame, so it stays
+    fuller = (
+        "The law of the State of Delaware governs this Agreement and any action arising out of or relating to this "
+        "Agreement, without reference to conflict of law rules."
+    )
+    courts = "The Parties will adjudicate any such action in the courts of the State of Delaware."
+    body = f"{FRAME} {fuller} {courts}"
+    out, removed = drop_restated(body, FRAME, ["Party", "Parties"], ["the State of Delaware"])
+    assert out == f"{fuller} {courts}" and removed == [FRAME]
+    # ... but not where it would lose a required term as the frame writes it
+    out, removed = drop_restated(body.replace("the law of the State of", "the law of"), FRAME, ["Party"], ["Delaware"])
+    assert removed == [FRAME]
+    lost = body.replace("The law of the State of Delaware", "The law of the state of Delaware")
+    out, removed = drop_restated(lost, FRAME, ["Party"], ["the State of Delaware"])
+    assert out == f"{FRAME} {courts}" and removed == [fuller.replace("State", "state")]
+
+
+def test_the_precedents_own_term_left_blank_after_the_frame_is_a_restatement():
+    frame = (
+        "This Agreement begins on the Effective Date and continues for 5 years unless terminated earlier under this "
+        "Section."
+    )
+    blank = (
+        "This Agreement will commence on the Effective Date and continue for an initial term of [___], unless "
+        "terminated as permitted under this Agreement."
+    )
+    cause = "Either Party may terminate this Agreement for cause on written notice."
+    out, removed = drop_restated(f"{frame} {blank}\n\n{cause}", frame, ["Party", "Effective Date"], ["5 years"])
+    assert out == f"{frame}\n\n{cause}" and removed == [blank]
+    # without the blank it states another number: not the frame's term again, a term of its own
+    other = blank.replace("[___]", "3 years")
+    assert drop_restated(f"{frame} {other}", frame, ["Party", "Effective Date"]) == (f"{frame} {other}", [])
+    # a form's own term, all blanks, after a frame composed for a user's template: fewer shared words suffice
+    lease = "The lease term is 36 months, starting on the Effective Date."
+    form = "The Term of this Agreement shall be for a period of [___] years and [___] months commencing the [___]."
+    assert drop_restated(f"{lease} {form}", lease, ["Lessee", "Effective Date"]) == (lease, [form])
+    rent = "The Lessee shall pay the Lessor rent of USD 4,750 per month, in advance."
+    late = "Late payments bear interest at [___] per month."
+    assert drop_restated(f"{rent} {late}", rent, ["Lessee", "Lessor"]) == (f"{rent} {late}", [])
