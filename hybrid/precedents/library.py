@@ -38,7 +38,8 @@ from pathlib import Path
 from hybrid.common.errors import HybridError
 from hybrid.common.options import int_range
 from hybrid.data import facts as facts_module
-from hybrid.data.facts import DealFacts, adapt, normalize
+from hybrid.data.clean import REDACTION_RE
+from hybrid.data.facts import BLANK, DealFacts, adapt, normalize
 
 __all__ = ["Precedent", "Library", "PrecedentError", "build_library", "load_library", "default_library_path",
            "corpus_fingerprint", "embedding_text", "MIN_WORDS", "FORMAT", "SHORTLIST", "MARKER_RE"]
@@ -62,6 +63,10 @@ _STOP = frozenset(
 )
 
 
+# a line that is only a redaction, perhaps behind a list marker: "(a) [***]." (the consistency pass renumbers the rest)
+_REDACTED_LINE = re.compile(r"(?m)^[ \t]*(?:\(?[a-zA-Z0-9]{1,4}[.)][ \t]*)?(?:\[\*\*\*\][ \t]*)+[.;]?[ \t]*(?:\n|$)")
+
+
 class PrecedentError(HybridError):
     """The precedent library is missing, stale (built from another corpus version) or asked for badly."""
 
@@ -81,8 +86,11 @@ class Precedent:
     numbers: list = field(default_factory=list)  # its source's own numbers for its text (Section.numbers): "12"
 
     def adapted(self, deal: DealFacts, max_words: int = 0) -> str:
-        """The body with the deal's facts in the markers' place, cut to max_words words (0 = whole)."""
-        text = adapt(self.body, deal, tuple(self.sides))
+        """The body with the deal's facts in the markers' place and CUAD's redaction marks as blanks to complete
+        ("within [***] after receiving written notice" -> "within [___] after ...": the filler had written a
+        number of its own there, "within thirty after"); a line that held only a redaction ("(a) [***].") goes.
+        Cut to max_words words (0 = whole)."""
+        text = REDACTION_RE.sub(BLANK, _REDACTED_LINE.sub("", adapt(self.body, deal, tuple(self.sides))))
         if max_words:
             words = text.split()
             if len(words) > max_words:

@@ -103,6 +103,16 @@ def test_a_marker_the_deal_does_not_give_becomes_a_neutral_phrase_never_the_prec
     assert adapt("It expires on [DATE].", DealFacts(date="2025-07-01")) == f"It expires on {OTHER_DATE}."
 
 
+def test_a_redaction_in_a_precedent_is_a_blank_to_complete_not_a_hole_for_the_filler():
+    body = "A breach not corrected within [***] after written notice, or [***] units a year, ends it."
+    p = Precedent("d#1", "d", "cuad", "CC-BY-4.0", "SUPPLY AGREEMENT", "termination", "Term", body)
+    out = p.adapted(DealFacts())
+    assert out == "A breach not corrected within [___] after written notice, or [___] units a year, ends it."
+    # a list item that was nothing but a redaction goes whole
+    p.body = "Supplier shall:\n(a) [***].\n(b) ship the Product.\n[***]\n(c) keep records."
+    assert p.adapted(DealFacts()) == "Supplier shall:\n(b) ship the Product.\n(c) keep records."
+
+
 def _lib(*specs) -> Library:
     return Library(
         [Precedent(f"d{i}#1", f"d{i}", "src", "CC0", dt, ct, h, b) for i, (dt, ct, h, b) in enumerate(specs)], "fp"
