@@ -1,7 +1,8 @@
 """The normalized clause-type vocabulary and the heading -> clause type rule table.
 
-Owns: CLAUSE_TYPES (the closed set every outline, template and planner uses) and
-classify_heading(). Knows nothing about files, tokenizers or models.
+Owns: CLAUSE_TYPES (the closed set every outline, template and planner uses),
+classify_heading() and own_clause() (a body cut where a line of capitals heads another clause type, which the
+precedent library applies). Knows nothing about files, tokenizers or models.
 
 Rules are ordered: the first pattern that matches the lower-cased heading wins, so specific
 phrases ("limitation of liability") come before the generic words they contain ("liability").
@@ -9,7 +10,7 @@ phrases ("limitation of liability") come before the generic words they contain (
 
 import re
 
-__all__ = ["CLAUSE_TYPES", "classify_heading"]
+__all__ = ["CLAUSE_TYPES", "classify_heading", "own_clause"]
 
 # (clause type, regex over the lower-cased heading). Order matters: first match wins.
 _RULES: list[tuple[str, str]] = [
@@ -179,3 +180,29 @@ def classify_heading(heading: str) -> str:
         if pattern.search(h):
             return name
     return "other"
+
+
+# a line of capitals that heads a new block inside a body: after a sentence's end, before a line in lower case
+# (or, numbered, anywhere a line ends with it: "(b) [***] 19. ATTORNEY FEES\n")
+_INNER_HEADING = re.compile(
+    r"(?:(?<=[.:;)\]])[ \t]*\n\s*|\s\d{1,2}\.[ \t]+)([A-Z][A-Z&',/ -]{3,40}[A-Z])\s*\.?[ \t]*\n"
+    r"(?=\s*\S[^\n]{0,40}[a-z])"
+)
+_NO_CLAUSE = re.compile(r"^(?:ARTICLE\b|INTENTIONALLY LEFT BLANK$)")
+_SUB_TOPICS = frozenset({"general", "definitions", "other"})  # bodies whose capital lines are their own parts
+
+
+def own_clause(body: str, clause_type: str) -> str:
+    """body up to a line of capitals inside it that heads another clause type ("... all such quantities.\n\nATTORNEY
+    FEES\n\nShould either party be required ..." in an exclusivity section: the source's segmentation missed that
+    heading) or no clause ("ARTICLE XI", "INTENTIONALLY LEFT BLANK"); a General or Definitions section keeps its
+    parts ("NOTICES", "AGENT")."""
+    if clause_type in _SUB_TOPICS:
+        return body
+    for m in _INNER_HEADING.finditer(body):
+        heading = " ".join(m.group(1).split())
+        if len(heading.split()) <= 6 and (
+            _NO_CLAUSE.match(heading) or classify_heading(heading) not in (clause_type, "other")
+        ):
+            return body[: m.start()].rstrip()
+    return body

@@ -1,7 +1,8 @@
 """The clause library (train split only) and retrieval of precedents from it.
 
 Owns: Precedent (one clause body of a train document, its facts normalized to typed markers by
-hybrid.data.facts, with document id, source, license, doc type, clause type and heading),
+hybrid.data.facts, with document id, source, license, doc type, clause type and heading; cut at a line of
+capitals inside it that heads another clause: hybrid.data.clauses.own_clause),
 Library (build from the corpus, save/load with a corpus fingerprint, BM25 retrieval per clause
 type), the default cache location and PrecedentError. Knows nothing of models or tokenizers.
 
@@ -38,6 +39,7 @@ from pathlib import Path
 from hybrid.common.errors import HybridError
 from hybrid.common.options import int_range
 from hybrid.data import facts as facts_module
+from hybrid.data.clauses import own_clause
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts, adapt, normalize
 
@@ -336,9 +338,10 @@ def build_library(corpus=None, *, progress: bool = True) -> Library:
     for doc in tqdm(docs, desc="precedents", file=sys.stderr, disable=not progress, unit="doc"):
         assert doc.split == "train", f"held-out document {doc.path} reached the library"
         for s in doc.sections:
-            if len(s.body.split()) < MIN_WORDS or _is_form(s.body):
+            body = own_clause(s.body, s.clause_type)
+            if len(body.split()) < MIN_WORDS or _is_form(body):
                 continue
-            n = normalize(s.body, doc.fields, doc.preamble)
+            n = normalize(body, doc.fields, doc.preamble)
             out.append(
                 Precedent(
                     f"{doc.path}#{s.number}",

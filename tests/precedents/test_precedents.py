@@ -7,6 +7,7 @@ import pytest
 
 from hybrid.cli.main import main
 from hybrid.common.errors import ConfigError
+from hybrid.data.clauses import own_clause
 from hybrid.data.document import Document, Section
 from hybrid.data.facts import FALLBACK, MARKERS, OTHER_DATE, DealFacts, adapt, normalize
 from hybrid.data.precedent_pairs import PairMix, corrupt, with_precedents
@@ -111,6 +112,26 @@ def test_a_redaction_in_a_precedent_is_a_blank_to_complete_not_a_hole_for_the_fi
     # a list item that was nothing but a redaction goes whole
     p.body = "Supplier shall:\n(a) [***].\n(b) ship the Product.\n[***]\n(c) keep records."
     assert p.adapted(DealFacts()) == "Supplier shall:\n(b) ship the Product.\n(c) keep records."
+
+
+def test_a_line_of_capitals_that_heads_another_clause_ends_the_precedent():
+    body = (
+        "Buyer may buy similar products from others.\n\nATTORNEY FEES\n\nShould either party sue, the prevailing "
+        "party recovers its fees."
+    )
+    assert own_clause(body, "exclusivity") == "Buyer may buy similar products from others."
+    assert own_clause(body.replace("ATTORNEY FEES", "ARTICLE XI"), "exclusivity").endswith("from others.")
+    numbered = "Buyer may buy from others:\n(b) [***] 19. ATTORNEY FEES\n\nShould either party sue, it recovers fees."
+    assert own_clause(numbered, "exclusivity") == "Buyer may buy from others:\n(b) [***]"
+    # its own type's heading, a heading no rule knows, and any part of a General section stay
+    assert own_clause(body.replace("ATTORNEY FEES", "EXCLUSIVE RIGHTS"), "exclusivity") == body.replace(
+        "ATTORNEY FEES", "EXCLUSIVE RIGHTS"
+    )
+    assert own_clause(body.replace("ATTORNEY FEES", "INSTALLATION"), "exclusivity").endswith("its fees.")
+    assert own_clause(body, "general") == body
+    # a line of capitals inside a paragraph in capitals is no heading
+    caps = "THE WARRANTIES ABOVE ARE EXCLUSIVE.\nLIMITATION OF LIABILITY\nAND ALL OTHER WARRANTIES ARE DISCLAIMED."
+    assert own_clause(caps, "warranties") == caps
 
 
 def _lib(*specs) -> Library:
