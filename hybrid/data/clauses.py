@@ -29,7 +29,8 @@ _RULES: list[tuple[str, str]] = [
     (
         "confidentiality",
         r"confidential|non-?disclosure|\bproprietary information|\bnon disclosure|\bsecrecy|"
-        r"\bmaterial non-public|\brequired disclosures?|\bcompelled disclosure",
+        r"\bmaterial non-public|\brequired disclosures?|\bcompelled disclosure|\bpermitted disclosures?|"
+        r"^exceptions?$",  # a section headed only "Exceptions" excepts information from confidentiality (NDAs)
     ),
     (
         "governing_law",

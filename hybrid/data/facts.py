@@ -255,6 +255,8 @@ _COVER_LAW = re.compile(r"\b([Tt])he Governing Law\b(?!\s+(?:and|section|clause|
 _COVER_COURTS = re.compile(r"\b([Tt])he (?:Chosen )?Courts\b(?!\s+of\b)")
 _PARTY_LETTER = re.compile(r"\b(?:Party|PARTY) ([AB])\b")  # a contract that names its parties "Party A" and "Party B"
 _COVER_TERMS = (  # the rest of a standard form's cover page, in words the deal's own agreement uses
+    (re.compile(r"\s*\((?:which )?includ(?:es|ing) the Cover Page\)"), ""),  # "This NDA (which includes the Cover
+    # Page) is the parties' entire agreement": not "This Agreement (which includes this Agreement)"
     (re.compile(r"\b(?:on|in) the Cover Page\b"), "in this Agreement"),
     (re.compile(r"\bthe Cover Page\b"), "this Agreement"),
     (re.compile(r"\bthe (?:Term of NDA|MNDA Term|NDA Term)\b"), "the term of this Agreement"),

@@ -39,8 +39,12 @@ def looks_markdown(text: str) -> bool:
     return text.startswith("---\n") or len(re.findall(r"^(?:#{1,6} [A-Za-z]|\*\*\d{1,2}\.)", text, re.M)) >= 2
 
 
+_FORM_FOOTER = re.compile(r"^\s*[A-Z][^“”\"\n]{0,80}\(Version \d[\d.]*\)\.?\s*(?:<br\s*/?>)?\s*$|^\s*©|^\s*Learn more:")
+_BULLETED_ITEM = re.compile(r"(?m)^[ \t]*[-*+][ \t]+(?=\(?[a-z0-9]{1,3}[.)][ \t])")  # "- (a) Representatives."
+
+
 def _md_clean(text: str) -> str:
-    text = strip_markdown_inline(text)
+    text = _BULLETED_ITEM.sub("", strip_markdown_inline(text))  # a bullet before a list marker: the marker is enough
     return re.sub(r"\n{3,}", "\n\n", "\n".join(ln.rstrip() for ln in text.split("\n"))).strip()
 
 
@@ -87,5 +91,9 @@ def split_markdown(text: str, doc_type: str) -> Split:
             )
             continue
         sections.append((heading, ([same_line] if same_line else []) + lines[i + 1:end]))
+    if sections:  # the form's footer (its name and version, copyright, "Learn more: ...") is no text of its last clause
+        heading, body = sections[-1]
+        cut = next((k for k, ln in enumerate(body) if _FORM_FOOTER.search(ln)), len(body))
+        sections[-1] = (heading, body[:cut])
     merged = merge_empty([(h, _md_clean("\n".join(b))) for h, b in sections])
     return title, _md_clean("\n".join(preamble_lines)), merged, ""

@@ -29,6 +29,7 @@ from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an
 from hybrid.data.facts import DealFacts
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.data.roles import deal_roles, family_of
+from hybrid.precedents.continued import continued, room_words
 from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
 from hybrid.precedents.fit import (
     STANDARD_SOURCES,
@@ -148,7 +149,8 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     """draws[v][s]: the precedent variant v edits in span s (hybrid.precedents.start), or None where the
     library has none of its clause type: v = 0 the top one (condition's first), v > 0 its own seeded
     draw among the best (hybrid.precedents.library.Library.retrieve(variant=v)), so that variants differ by
-    their precedents as well as by their rewritten words."""
+    their precedents as well as by their rewritten words; each continued by the sections after it in its source
+    that hold its clause type and fit the span (hybrid.precedents.continued)."""
     out, keep = [], keep_terms(template.defined_terms, template.preamble)
     doc_types = [template.doc_type, *template.grounding.get("doc_types", [])]
     deal = deal_from_template(template, values)
@@ -186,7 +188,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 if composed is not None:
                     row.append(composed)
                     continue
-            row.append(chosen[si][v])
+            row.append(continued(library, chosen[si][v], s.clause, room_words(s.budget, s.frame)))
         out.append(row)
     return out
 

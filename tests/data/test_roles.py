@@ -52,6 +52,9 @@ def test_a_standard_forms_cover_page_terms_become_the_deals_words():
 
     n = normalize("The Governing Law governs; either party may sue in the Courts, per the Cover Page.", {}, "")
     assert n.text == "The law of [LAW] governs; either party may sue in the courts of [LAW], per this Agreement."
+    # "This NDA (which includes the Cover Page)": the parenthesis goes, not "(which includes this Agreement)"
+    n = normalize("This NDA (which includes the Cover Page) is the parties' entire agreement.", {}, "")
+    assert n.text == "This NDA is the parties' entire agreement."
 
 
 def test_a_precedent_whose_parties_stand_the_other_way_round_is_swapped():

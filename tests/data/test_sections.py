@@ -100,6 +100,29 @@ def test_a_bold_section_whose_bold_holds_its_first_sentence_is_its_own_section()
     assert sections[1][1] == 'Confidential Information is provided without warranties, "AS IS" and with all faults.'
 
 
+def test_a_standard_forms_footer_is_no_text_of_its_last_section():
+    text = (
+        "# Mutual NDA (Version 1.0)\n\n1. **Disclaimer**. As is.\n\n2. **General**. Waivers must be in writing.\n"
+        "\u201cNDA\u201d means this Mutual NDA (Version 1.0).\n\nMutual NDA (Version 1.0). <br />\n"
+        "\u00a9 2021. Free to use under CC BY 4.0.<br />\nLearn more: Bonterms.<br />\n"
+        "The publisher of this form does not provide legal advice.\n"
+    )
+    _, _, sections, _ = split_document(clean_markdown(text), doc_type="MUTUAL NDA", markdown=True)
+    assert sections[-1][1].endswith("this Mutual NDA (Version 1.0).")  # a definition naming the form stays
+
+
+def test_a_bullet_before_a_list_marker_goes_and_the_marker_stays():
+    text = (
+        "# Mutual NDA\n\n1. **Permitted Disclosures**.\n\n- (a) Representatives. Recipient may disclose.\n"
+        "- (b) Required by Law. Recipient may disclose.\n\n2. **General**. Waivers must be in writing.\n\n"
+        "- a bullet without a marker stays\n"
+    )
+    _, _, sections, _ = split_document(clean_markdown(text), doc_type="MUTUAL NDA", markdown=True)
+    items = "(a) Representatives. Recipient may disclose.\n(b) Required by Law. Recipient may disclose."
+    assert sections[0][1] == items
+    assert sections[1][1].endswith("- a bullet without a marker stays")
+
+
 def test_common_paper_title_case_heading_lines_are_sections():
     title, preamble, parts, tail = split("commonpaper_software_license.txt", doc_type="SOFTWARE LICENSE AGREEMENT")
     assert title == "SOFTWARE LICENSE AGREEMENT"
