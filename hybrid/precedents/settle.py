@@ -2,7 +2,8 @@
 
 Owns: `settle_facts` (one adapted precedent -> the text hybrid.precedents.start masks and the filler edits),
 built from `lower_common_names` (another deal's capitalized terms of common words in lower case),
-`drop_fact_sentences` (the sentences still holding another deal's facts taken out, within limits),
+`drop_fact_sentences` (the sentences still holding another deal's facts taken out, within limits), `blank_values`
+(another deal's figures left standing written as blanks to complete),
 `drop_restated` (sentences restating the clause's frame sentence out) and `trim_headings` (no run-in heading
 left dangling at a clause's end). Knows nothing about models or tokenizers.
 
@@ -14,13 +15,14 @@ the sentence about the other deal, or writes its defined term as plain words; th
 import re
 
 from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
-from hybrid.data.facts import DealFacts
+from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import foreign_facts, party_names
 from hybrid.precedents.library import letter_words
 from hybrid.precedents.start import _fact_spans, _overlaps
 
-__all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "drop_restated", "trim_headings", "KEEP_SHARE"]
+__all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "blank_values", "drop_restated",
+           "trim_headings", "KEEP_SHARE", "VALUE_KINDS"]
 
 KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words ...
 DENSE_HOLES, DENSE_WORDS = 3, 8  # ... except of sentences with this many holes, or one hole per this many words
@@ -206,13 +208,33 @@ def _layout(sentence: str) -> str:
     return "\n" * min(breaks, 2) if breaks else " "
 
 
+VALUE_KINDS = frozenset({"amount", "duration", "year", "number"})  # facts a blank stands for (hybrid.fidelity KINDS)
+
+
+def blank_values(text: str, allowed: str, own_facts=()) -> str:
+    """text with each figure of another deal that stays in it (an amount, a period, a year, a number: VALUE_KINDS)
+    written as a blank to complete ("within [___] after written notice" for "within sixty days after ..."): a hole
+    there is a number the filler makes up ("for a period of its thirty after written notice")."""
+    found = [f for f in foreign_facts(text, allowed, party_names(), own_facts) if f.kind in VALUE_KINDS]
+    for f in sorted(found, key=lambda f: -f.start):
+        whole = _WHOLE_PART.search(text[: f.start]) if text[f.start : f.start + 1].isdigit() else None
+        start = whole.start() if whole else f.start  # "2.5 days" whole, not "2.[___]"
+        text = text[:start] + BLANK + text[f.end :]
+    return text
+
+
+_WHOLE_PART = re.compile(r"(?<![\w.,])\d+[.,]$")  # the digits and point before a fact that is a number's decimals
+
+
 def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "") -> str:
     """What an edit keeps of an adapted precedent before any hole opens: section numbers glued to words out
     ("4.1Product" -> "Product") or opening a sentence ("6.2 Warranty of Title." -> "Warranty of Title."), a
     space after a comma glued to a word ("STATUTORY,INCLUDING"), another deal's common-word terms in lower case
-    (lower_common_names), the sentences that still hold its facts taken out (drop_fact_sentences), and those that
-    restate the clause's frame sentence (drop_restated)."""
+    (lower_common_names), the sentences that still hold its facts taken out (drop_fact_sentences), the figures that
+    stay written as blanks (blank_values), and the sentences that restate the clause's frame sentence
+    (drop_restated)."""
     text = _GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", _GLUED_NUMBER.sub("", text)))
     lowered = lower_common_names(text, deal, allowed, own_facts, words)
     text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame))
+    text = blank_values(text, allowed, own_facts)
     return drop_restated(text, frame) if text else ""

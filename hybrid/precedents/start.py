@@ -22,6 +22,7 @@ import re
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.sentences import CONNECTIVES, RUN_IN_HEADING, cut_to_clause, cut_to_sentence, sentence_boundaries
+from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import DealFacts
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
@@ -199,11 +200,15 @@ _INLINE_HEADING = re.compile(
 )
 
 
-def strip_inline_heading(text: str) -> str:
+def strip_inline_heading(text: str, heading: str | None = None) -> str:
     """text without the run-in heading it opens with ("Delivery; Shipment. (a) Each ..." -> "(a) Each ...";
-    numbered too: "Section 1.1 Defined Terms. ..."):
-    the draft's own heading stands above the clause, and a frame sentence may open it."""
+    numbered too: "Section 1.1 Defined Terms. ..."): the draft's own heading stands above the clause, and a frame
+    sentence may open it. Given the section's `heading`, an unnumbered run-in heading on another subject stays: it
+    heads a part of the clause ("Entire Agreement. This Agreement ..." under "General"), as contracts write it."""
     m = _INLINE_HEADING.match(text)
+    if m and heading is not None and not re.match(r"\s*(?:Section|SECTION|Article|ARTICLE|Clause|\d)", text):
+        if not content_stems(m.group(0)) & content_stems(heading):
+            return text
     return text[m.end() :] if m else text
 
 
@@ -248,6 +253,7 @@ def starts_from_draws(
     facts_of=None,
     lower=None,
     frames=None,
+    headings=None,
 ) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
     hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
@@ -257,21 +263,25 @@ def starts_from_draws(
     hybrid.skeleton.from_precedents.source_facts adds those of its whole source contract). lower: the words another
     deal's terms may be written in lower case with (hybrid.precedents.fit.common_words; None: none are); frames[s]:
     the frame sentence that opens span s (its restatements are taken out, and where the precedent says nothing
-    else the span ends after the frame; None: no frames)."""
+    else the span ends after the frame; None: no frames); headings[s]: span s's section heading (an unframed
+    span keeps a run-in heading of its precedent on another subject: strip_inline_heading; None: every run-in
+    heading goes)."""
     rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
     facts_of = facts_of or (lambda p: p.facts)
     facts = [[facts_of(p) if p else () for p in d] for d in draws]
     from hybrid.precedents.settle import settle_facts, trim_headings  # settle builds on this module's fact spans
 
     frames = frames or [""] * len(budgets)
+    headings = headings or [None] * len(budgets)
     texts = [
         [
             strip_leaning_opening(trim_headings(fit_text(
-                tokenizer, settle_facts(strip_inline_heading(p.adapted(f)), f, allowed, own, lower, fr), r
+                tokenizer, settle_facts(strip_inline_heading(p.adapted(f), None if fr else h), f, allowed, own,
+                                        lower, fr), r
             )))
             if p
             else ("" if p == "" and fr else None)  # "": the frame alone (from_precedents.FRAME_ALONE)
-            for p, r, f, own, fr in zip(d, rooms, deals, fs, frames)
+            for p, r, f, own, fr, h in zip(d, rooms, deals, fs, frames, headings)
         ]
         for d, fs in zip(draws, facts)
     ]

@@ -338,6 +338,7 @@ def draft_from_precedents(
         facts_of=lambda p: source_facts(library, p),
         lower=common_words(library),
         frames=[s.frame for s in skeleton.spans],
+        headings=[s.heading for s in skeleton.spans],
     )
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
 

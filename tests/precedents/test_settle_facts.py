@@ -145,5 +145,21 @@ def test_a_sentence_restating_the_frame_is_taken_out_and_glued_numbers_go():
     out = settle_facts("Buyer shall pay every invoice. 6.2 Supplier will ship goods,including spares.", DEAL, ALLOWED,
                        (), WORDS)
     assert out == "Buyer shall pay every invoice. Supplier will ship goods, including spares."
-    assert settle_facts("Buyer shall pay 1,000 units within 2.5 days.", DEAL, ALLOWED, (), WORDS) == (
+    stated = ALLOWED + " It orders 1,000 units within 2.5 days."  # figures the deal states stay as written
+    assert settle_facts("Buyer shall pay 1,000 units within 2.5 days.", DEAL, stated, (), WORDS) == (
         "Buyer shall pay 1,000 units within 2.5 days.")
+    assert settle_facts("Buyer shall pay 1,000 units within 2.5 days.", DEAL, ALLOWED, (), WORDS) == (
+        "Buyer shall pay [___] units within [___].")  # another deal's: blanks, "2.5" whole
+
+
+def test_another_deals_figures_left_standing_are_blanks_to_complete_not_holes():
+    from hybrid.data.facts import BLANK, DealFacts
+    from hybrid.precedents.settle import blank_values, settle_facts
+
+    allowed = "This Agreement lasts 5 years; fees of USD 4,750."
+    text = "A breach unremedied for sixty days ends it. Fees are $99,000 for 3000 pagers. It lasts 5 years."
+    out = blank_values(text, allowed)
+    assert out == f"A breach unremedied for {BLANK} ends it. Fees are {BLANK} for {BLANK} pagers. It lasts 5 years."
+    # settle_facts writes them so before any hole opens (a sentence of other figures may go whole instead)
+    settled = settle_facts("Notice must come sixty days before renewal.", DealFacts(), allowed)
+    assert settled == f"Notice must come {BLANK} before renewal."

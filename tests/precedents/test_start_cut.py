@@ -52,6 +52,15 @@ def test_a_run_in_heading_is_dropped_but_a_sentence_is_not():
     assert strip_inline_heading("Supplier shall deliver. Then more.") == "Supplier shall deliver. Then more."
 
 
+
+def test_a_run_in_heading_on_another_subject_than_the_sections_stays_as_the_head_of_its_part():
+    whole = "Entire Agreement. This Agreement is the whole agreement."
+    assert strip_inline_heading(whole, "General") == whole  # a part of General, headed as contracts head it
+    assert strip_inline_heading(whole, "Entire Agreement") == "This Agreement is the whole agreement."
+    assert strip_inline_heading("Term. It lasts a year.", "Term and Termination") == "It lasts a year."
+    assert strip_inline_heading("2.3 Payment Terms. Buyer shall pay.", "General") == "Buyer shall pay."  # numbered
+
+
 def test_periods_of_a_precedent_do_not_become_the_deals_term():
     deal = DealFacts(party_a="Supplier", duration="5 years")
     assert clause_deal(deal, "payment").duration is None and clause_deal(deal, "term").party_a == "Supplier"
