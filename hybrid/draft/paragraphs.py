@@ -180,8 +180,9 @@ def _enumeration_faults(paragraphs: list[str]) -> list[str]:
 
 
 def paragraph_faults(body: str) -> list[dict]:
-    """[{"kind": "unterminated" | "heading_alone" | "enumeration", "text": ...}] for one section body: each
-    paragraph that is not the last and stops without a full stop (the text: its last 80 characters), a last
+    """[{"kind": "unterminated" | "stray_opening" | "heading_alone" | "enumeration", "text": ...}] for one section
+    body: each paragraph that is not the last and stops without a full stop (the text: its last 80 characters), each
+    that opens with stray punctuation (". For avoidance ..."), a last
     paragraph that is only a heading (the body's only one too), and each list marker out of sequence (the text:
     the marker)."""
     parts = _paragraphs(body.strip())
@@ -192,6 +193,7 @@ def paragraph_faults(body: str) -> list[dict]:
         for t in texts[:-1]
         if t.strip() and _unterminated(t)
     ]
+    faults += [{"kind": "stray_opening", "text": t.strip()[:40]} for t in texts if _STRAY_OPENING.match(t)]
     if _heading_alone(texts[-1]):  # a body that is nothing but a heading too (the repair keeps that one)
         faults.append({"kind": "heading_alone", "text": texts[-1].strip()})
     faults += [{"kind": "enumeration", "text": m} for m in _enumeration_faults(parts)]
@@ -232,6 +234,9 @@ def _repair_one(text: str) -> tuple[str, dict | None]:
     return kept, {"old": tail.strip(), "new": "", "action": "removed"}
 
 
+_STRAY_OPENING = re.compile(r"\s*([.,;:]+\s+)(?=[A-Za-z(\"])")
+
+
 def repair_paragraphs(body: str) -> tuple[str, list[dict]]:
     """(body with its paragraph faults repaired, the changes: {"old", "new", "action"} with action "split",
     "terminated", "removed" or "renumbered"). The last paragraph is left to the sentence cut (its end is the
@@ -239,6 +244,12 @@ def repair_paragraphs(body: str) -> tuple[str, list[dict]]:
     parts = _paragraphs(body)
     changes = []
     content = [i for i in range(0, len(parts), 2) if parts[i].strip()]
+    for i in content:  # stray punctuation opening a paragraph (". For avoidance of doubt, ..." after a hole's end)
+        m = _STRAY_OPENING.match(parts[i])
+        if m:
+            changes.append({"old": parts[i][: m.end() + 12].strip(), "new": parts[i][m.end() : m.end() + 12].strip(),
+                            "action": "removed"})
+            parts[i] = parts[i][: m.start(1)] + parts[i][m.end() :]
     for i in content[:-1]:
         if _unterminated(parts[i]):
             parts[i], change = _repair_one(parts[i])

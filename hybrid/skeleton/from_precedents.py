@@ -159,7 +159,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     chosen, scored = [], []
     for s in skeleton.spans:
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
-        kinds = library.deal_kind(s.clause, doc_types, pool) if hasattr(library, "deal_kind") else {}
+        kinds = library.deal_kind(s.clause, doc_types, pool)
         scored.append(
             ranked(
                 [_Adapted(p, clause_deal(deal, s.clause)) for p in pool],

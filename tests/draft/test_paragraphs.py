@@ -54,6 +54,11 @@ CASES = [
         "Supplier will make available its labor.\n\ni. Supplier shall test all materials.\n\na) Buyer.\n\n"
         "i. Buyer shall supply its materials.",
     ),
+    (  # a hole's end left a stop opening the next paragraph (supply, seed 7: "Taxes." then ". For avoidance ...")
+        "Taxes.\n\n. For avoidance of doubt, no increase is paid.\n\nBuyer pays the rest.",
+        ["stray_opening"],
+        "Taxes.\n\nFor avoidance of doubt, no increase is paid.\n\nBuyer pays the rest.",
+    ),
     (  # a list opening after the frame sentence, its second item marked (a) again
         "The Supplier shall supply the Products. (a) Facility addenda. Either party may enter into them.\n\n"
         "(a) Clinical supply. Buyer may request supply.",
