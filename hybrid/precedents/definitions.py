@@ -130,13 +130,20 @@ def keep_terms(defined_terms, preamble: str) -> set[str]:
     return own | {t.lower() for t in GENERIC_TERMS}
 
 
+def _good_lead(intro: str) -> bool:
+    """Whether a definitions body's lead-in can open ours: short, saying what follows, quoting no term."""
+    short = bool(intro) and len(intro.split()) <= 30
+    return short and bool(_LEAD.search(intro)) and not any(q in intro for q in _QUOTES)
+
+
 def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "ComposedPrecedent | None":
     """One body from the ranked candidates' entries whose term is in `keep` (lower-cased) and that define it
     (not "has the meaning set forth in Section 4" of the source): each term once,
     from the best candidate that defines it, in alphabetical order;
     the lead-in of the first candidate that gives an entry, where it is short, says what follows and quotes
-    nothing; an entry holding a fact of the source deal (a marker: MARKER_RE) is left out; at most
-    max_words words (an entry that would pass it is left out). None: no candidate defines a kept term."""
+    nothing (else of the first candidate that has such a lead-in, which is then cited too); an entry holding a
+    fact of the source deal (a marker: MARKER_RE) is left out; at most max_words words (an entry that would pass
+    it is left out). None: no candidate defines a kept term."""
     chosen, used, sources, lead, words = [], set(), [], "", 0
     for p in candidates:
         if p is None:
@@ -161,16 +168,15 @@ def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "Composed
             gave = True
         if gave:
             sources.append(p)
-            if (
-                not lead
-                and intro
-                and len(intro.split()) <= 30
-                and _LEAD.search(intro)
-                and not any(q in intro for q in _QUOTES)
-            ):
+            if not lead and _good_lead(intro):
                 lead = intro
     if not chosen:
         return None
+    if not lead:  # a lead-in from another candidate, as contracts open their definitions ("As used in ...:")
+        p = next((p for p in candidates if p is not None and _good_lead(entries(p.body)[0])), None)
+        if p is not None:
+            lead = entries(p.body)[0]
+            sources.append(p)
     first = sources[0]
     # alphabetical, as contracts list them
     body = "\n\n".join(([lead] if lead else []) + [text for _, text in sorted(chosen)])

@@ -70,6 +70,19 @@ def test_compose_takes_each_kept_term_once_from_the_best_precedent_that_defines_
     assert compose([_p(2, '"kWh" means energy.')], keep_terms(T.defined_terms, T.preamble)) is None
 
 
+
+def test_composed_definitions_without_a_lead_in_take_one_from_another_candidate_and_cite_it():
+    bare = _p(3, '"Person" means any individual or entity.')
+    lead_only = _p(4, "As used in this Agreement, the following terms have these meanings:\n\"Territory\" means Ohio.")
+    c = compose([bare, lead_only], keep_terms(T.defined_terms, T.preamble))
+    assert c.body.split("\n\n") == [
+        "As used in this Agreement, the following terms have these meanings:",
+        '"Person" means any individual or entity.',
+    ]
+    assert [p.id for p in c.sources] == ["d3#1", "d4#1"]
+    assert compose([bare], keep_terms(T.defined_terms, T.preamble)).body == '"Person" means any individual or entity.'
+
+
 def test_a_long_entry_is_cut_after_a_full_clause():
     long = '"Person" means ' + "; ".join(f"an entity of kind {i}" for i in range(60)) + "."
     c = compose([_p(0, long)], {"person"})
