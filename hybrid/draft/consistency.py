@@ -122,6 +122,9 @@ def consistency_pass(
         changes += [{"kind": "paragraph", **c} for c in repaired]
         body, worded = _wording(body, sec, party_defined)
         changes += worded
+        if any(c["kind"] == "restated_sentence" for c in worded):  # a list may now open on its second item
+            body, renumbered = repair_paragraphs(body)
+            changes += [{"kind": "paragraph", **c} for c in renumbered]
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
     for i, sec in enumerate(sections):

@@ -12,7 +12,7 @@ hybrid.draft.consistency runs both over every section.
 
 import re
 
-from hybrid.common.sentences import sentence_boundaries
+from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
 from hybrid.common.stems import content_stems
 from hybrid.data.facts import BLANK
 
@@ -84,12 +84,23 @@ def drop_restated(text: str, frame: str, locked=(), terms=()) -> tuple[str, list
         cuts = [(begin, s + len(text[s:e]) - len(text[s:e].lstrip())), *found[1:]]
     else:
         cuts = found
+    after_frame = begin + len(frame)  # "A. Term." whose sentence goes goes with it (never a word of the frame)
+    cuts = [(max(a - len(_headed(text[:a])), after_frame) if a >= after_frame else a, b) for a, b in cuts]
     out, at = [], 0
     for a, b in cuts:
         out.append(text[at:a])
         at = b
     out.append(text[at:])
     return "".join(out), [text[a:b].strip() for a, b in cuts]
+
+
+_HEADING_BEFORE = re.compile(rf"(?<=[.;:])\s+(?:\(?[A-Za-z0-9]{{1,3}}[.)]\s+)?{RUN_IN_HEADING}\s*$")
+
+
+def _headed(before: str) -> str:
+    """The run-in heading (with its list marker) that `before` ends with, its space before it; "" where none."""
+    m = _HEADING_BEFORE.search(before)
+    return m.group(0) if m else ""
 
 
 _DEFINES_PARTY = re.compile(r"[\"“](?:Party|Parties)[\"”]")

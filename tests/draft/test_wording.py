@@ -95,3 +95,18 @@ def test_the_precedents_own_term_left_blank_after_the_frame_is_a_restatement():
     rent = "The Lessee shall pay the Lessor rent of USD 4,750 per month, in advance."
     late = "Late payments bear interest at [___] per month."
     assert drop_restated(f"{rent} {late}", rent, ["Lessee", "Lessor"]) == (f"{rent} {late}", [])
+
+
+def test_a_restatements_run_in_heading_goes_with_it_and_the_list_is_renumbered():
+    # franchise "Term and Renewal" at 3d6ffb1: "A. Term." stayed alone and the list opened on "B."
+    frame = "The term of this Agreement is 10 years from the Effective Date."
+    again = "The term of this Agreement starts on the Effective Date and ends 10 years from the Effective Date."
+    body = f"{frame} A. Term. {again}\n\nB. Renewal. You may renew twice.\n\nC. Notice. You must give notice."
+    sec = {"heading": "Term and Renewal", "clause": "term", "body": body, "frame": frame,
+           "locked": ["Effective Date"], "terms": ["10 years"]}
+    bodies, report = consistency_pass([sec], preamble="")
+    assert bodies[0] == f"{frame}\n\nA. Renewal. You may renew twice.\n\nB. Notice. You must give notice."
+    assert report["sections"][0]["changes"][0]["old"] == f"A. Term. {again}"
+    # never a word of the frame: "Effective Date." ends the frame, not a heading of the restatement
+    out, _ = drop_restated(f"{frame} {again}", frame, ["Effective Date"], ["10 years"])
+    assert out == frame
