@@ -73,6 +73,9 @@ def _wording(body: str, sec: dict, party_defined: bool) -> tuple[str, list[dict]
     """hybrid.draft.wording's two repairs of one section body, with their changes as the report lists them."""
     body, restated = drop_restated(body, sec.get("frame", ""), sec.get("locked", ()), sec.get("terms", ()))
     changes = [{"kind": "restated_sentence", "old": r, "new": "", "action": "removed"} for r in restated]
+    if restated:  # a list may now open on its second item ("A. Term." went with its sentence)
+        body, renumbered = repair_paragraphs(body)
+        changes += [{"kind": "paragraph", **c} for c in renumbered]
     if party_defined:
         body, cased = capitalize_defined_party(body)
         changes += [
@@ -122,9 +125,6 @@ def consistency_pass(
         changes += [{"kind": "paragraph", **c} for c in repaired]
         body, worded = _wording(body, sec, party_defined)
         changes += worded
-        if any(c["kind"] == "restated_sentence" for c in worded):  # a list may now open on its second item
-            body, renumbered = repair_paragraphs(body)
-            changes += [{"kind": "paragraph", **c} for c in renumbered]
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
     for i, sec in enumerate(sections):
