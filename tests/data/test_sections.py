@@ -88,6 +88,10 @@ def test_bonterms_bold_numbered_paragraphs_are_sections():
     assert data.startswith("Use of Customer Data.") and "**" not in data
 
 
+def _nda_sections(markdown: str) -> list[tuple[str, str]]:
+    return split_document(clean_markdown(markdown), doc_type="MUTUAL NDA", markdown=True)[2]
+
+
 def test_a_bold_section_whose_bold_holds_its_first_sentence_is_its_own_section():
     # Bonterms Mutual NDA's "9. **Disclaimer. Confidential Information is provided ... faults.**" had joined section 8
     text = (
@@ -95,7 +99,7 @@ def test_a_bold_section_whose_bold_holds_its_first_sentence_is_its_own_section()
         "2. **Disclaimer. Confidential Information is provided without warranties, \"AS IS\" and with all faults.**\n\n"
         "3. **General**. Waivers must be in writing.\n"
     )
-    _, _, sections, _ = split_document(clean_markdown(text), doc_type="MUTUAL NDA", markdown=True)
+    sections = _nda_sections(text)
     assert [h for h, _ in sections] == ["Proprietary Rights", "Disclaimer", "General"]
     assert sections[1][1] == 'Confidential Information is provided without warranties, "AS IS" and with all faults.'
 
@@ -107,7 +111,7 @@ def test_a_standard_forms_footer_is_no_text_of_its_last_section():
         "\u00a9 2021. Free to use under CC BY 4.0.<br />\nLearn more: Bonterms.<br />\n"
         "The publisher of this form does not provide legal advice.\n"
     )
-    _, _, sections, _ = split_document(clean_markdown(text), doc_type="MUTUAL NDA", markdown=True)
+    sections = _nda_sections(text)
     assert sections[-1][1].endswith("this Mutual NDA (Version 1.0).")  # a definition naming the form stays
 
 
@@ -117,7 +121,7 @@ def test_a_bullet_before_a_list_marker_goes_and_the_marker_stays():
         "- (b) Required by Law. Recipient may disclose.\n\n2. **General**. Waivers must be in writing.\n\n"
         "- a bullet without a marker stays\n"
     )
-    _, _, sections, _ = split_document(clean_markdown(text), doc_type="MUTUAL NDA", markdown=True)
+    sections = _nda_sections(text)
     items = "(a) Representatives. Recipient may disclose.\n(b) Required by Law. Recipient may disclose."
     assert sections[0][1] == items
     assert sections[1][1].endswith("- a bullet without a marker stays")
