@@ -22,7 +22,7 @@ from hybrid.data.roles import apply_roles, family_of
 
 __all__ = [
     "MARKERS", "BLANK", "FALLBACK", "DealFacts", "Normalized", "party_names", "defined_names", "normalize", "adapt",
-    "swapped"
+    "swapped", "flip_parties"
 ]
 
 MARKERS = ("[PARTY_A]", "[PARTY_B]", "[DATE]", "[AMOUNT]", "[PERCENT]", "[DURATION]", "[LAW]")
@@ -336,6 +336,12 @@ def swapped(sides: tuple, deal: DealFacts) -> bool:
 
 
 _PARTY_SWAP = {"[PARTY_A]": "[PARTY_B]", "[PARTY_B]": "[PARTY_A]"}
+_PARTY_MARKER = re.compile(r"\[PARTY_[AB]\]")
+
+
+def flip_parties(body: str) -> str:
+    """A normalized body with its two parties' markers exchanged."""
+    return _PARTY_MARKER.sub(lambda m: _PARTY_SWAP[m.group(0)], body)
 # a [DATE] the deal's effective date stands in for: the date an agreement is made, dated or starts on
 _START_DATE = re.compile(
     r"(?:\b(?:as of|dated|effective(?: as of| on)?|made(?: on)?|entered into(?: on)?|commenc\w* (?:on|as of)|"

@@ -9,6 +9,7 @@ plain-text segmentation is hybrid.data.sections, which calls this for Markdown.
 
 import re
 
+from hybrid.common.sentences import RUN_IN_HEADING
 from hybrid.data.clean import strip_markdown_inline
 from hybrid.data.headings import Split, merge_empty, tidy_heading, tidy_title
 
@@ -21,7 +22,7 @@ _FRONT_MATTER_RE = re.compile(r"^---\n(.*?)\n---\n", re.S)
 _NUMBER_PREFIX_RE = re.compile(r"^(?:[A-Z]|\d{1,2}[A-Z]?|[IVX]{1,5})(?:\.\d{1,2})*[.)]\s+")
 
 
-_RUN_IN_RE = re.compile(r"^([A-Z][^.]{0,58}[A-Za-z)])\.\s+(\S.*)$")
+_RUN_IN_RE = re.compile(rf"^({RUN_IN_HEADING})\s+(\S.*)$")  # hybrid.common.sentences' run-in heading
 
 
 def _bold_heading(bold: str, rest: str) -> tuple[str, str]:
@@ -29,9 +30,9 @@ def _bold_heading(bold: str, rest: str) -> tuple[str, str]:
     "9. **Disclaimer. Confidential Information is provided ... faults.**" is the section "Disclaimer", not a
     heading too long to be one (which joined the section before it)."""
     m = _RUN_IN_RE.match(bold.strip())
-    if not m or len(m.group(1).split()) > 8:
+    if not m:
         return bold, rest
-    return m.group(1), f"{m.group(2)} {rest}".strip()
+    return m.group(1)[:-1], f"{m.group(2)} {rest}".strip()
 
 
 def looks_markdown(text: str) -> bool:

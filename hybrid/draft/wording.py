@@ -76,15 +76,17 @@ def drop_restated(text: str, frame: str, locked=(), terms=()) -> tuple[str, list
         return text, []
     frame = frame.strip()
     begin = text.index(frame)
+    after_frame = begin + len(frame)
     s, e = found[0]
-    fuller = len(content_stems(text[s:e]) - content_stems(frame)) >= FULLER and _values(frame, locked) <= _content(
-        text[s:e]
-    )  # a sentence that leaves the frame's number blank never stands in for it
-    if s == begin + len(frame) and fuller and all(t in text[s:e] for t in terms if t and t in frame):
-        cuts = [(begin, s + len(text[s:e]) - len(text[s:e].lstrip())), *found[1:]]
+    first = text[s:e]
+    fuller = (  # a sentence that leaves the frame's number blank never stands in for it
+        len(content_stems(first) - content_stems(frame)) >= FULLER and _values(frame, locked) <= _content(first)
+    )
+    if s == after_frame and fuller and all(t in first for t in terms if t and t in frame):
+        cuts = [(begin, s + len(first) - len(first.lstrip())), *found[1:]]
     else:
         cuts = found
-    after_frame = begin + len(frame)  # "A. Term." whose sentence goes goes with it (never a word of the frame)
+    # "A. Term." whose sentence goes goes with it (never a word of the frame)
     cuts = [(max(a - len(_headed(text[:a])), after_frame) if a >= after_frame else a, b) for a, b in cuts]
     out, at = [], 0
     for a, b in cuts:

@@ -8,16 +8,15 @@ hybrid.precedents.definitions.ComposedPrecedent that cites each section it took.
 models or tokenizers.
 """
 
-import re
 import weakref
 from dataclasses import fields
 
+from hybrid.data.facts import flip_parties
 from hybrid.precedents.definitions import ComposedPrecedent
 
 __all__ = ["continued", "room_words", "WORDS_PER_TOKEN"]
 
 WORDS_PER_TOKEN = 0.7  # words a span's token budget holds, a little under what contract text averages
-_PARTY_MARKER = re.compile(r"\[PARTY_([AB])\]")
 _INDEX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> {doc id: {number: precedent}}
 
 
@@ -43,10 +42,6 @@ def _sections(library) -> dict:
     return index
 
 
-def _flip(body: str) -> str:
-    return _PARTY_MARKER.sub(lambda m: "[PARTY_B]" if m.group(1) == "A" else "[PARTY_A]", body)
-
-
 def continued(library, precedent, clause: str, room: int):
     """`precedent` joined by the sections right after it in its source (its section number + 1, + 2, ...) while
     each is of `clause` (the span's clause type, which the precedent's must be too) and the bodies together stay
@@ -62,7 +57,7 @@ def continued(library, precedent, clause: str, room: int):
     parts, bodies = [precedent], [precedent.body]
     words = len(precedent.body.split())
     while (nxt := own.get(n + len(parts))) is not None and nxt.clause_type == clause:
-        body = _flip(nxt.body) if flipped else nxt.body
+        body = flip_parties(nxt.body) if flipped else nxt.body
         if words + len(body.split()) > room:
             break
         parts.append(nxt)

@@ -173,9 +173,9 @@ def compose(candidates, keep: set[str], max_words: int = MAX_WORDS) -> "Composed
     if not chosen:
         return None
     if not lead:  # a lead-in from another candidate, as contracts open their definitions ("As used in ...:")
-        p = next((p for p in candidates if p is not None and _good_lead(entries(p.body)[0])), None)
+        leads = ((p, entries(p.body)[0]) for p in candidates if p is not None)
+        p, lead = next(((p, intro) for p, intro in leads if _good_lead(intro)), (None, ""))
         if p is not None:
-            lead = entries(p.body)[0]
             sources.append(p)
     first = sources[0]
     # alphabetical, as contracts list them

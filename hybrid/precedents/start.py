@@ -196,7 +196,8 @@ def precedent_starts(
 
 
 _INLINE_HEADING = re.compile(
-    rf"^\s*(?:(?:Section|SECTION|Article|ARTICLE|Clause)\s+)?(?:\d+(?:\.\d+)*\.?\s+)?{RUN_IN_HEADING}\s+(?=\S)"
+    rf"^\s*(?P<number>(?:(?:Section|SECTION|Article|ARTICLE|Clause)\s+)?(?:\d+(?:\.\d+)*\.?\s+)?)"
+    rf"{RUN_IN_HEADING}\s+(?=\S)"
 )
 
 
@@ -206,7 +207,7 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
     sentence may open it. Given the section's `heading`, an unnumbered run-in heading on another subject stays: it
     heads a part of the clause ("Entire Agreement. This Agreement ..." under "General"), as contracts write it."""
     m = _INLINE_HEADING.match(text)
-    if m and heading is not None and not re.match(r"\s*(?:Section|SECTION|Article|ARTICLE|Clause|\d)", text):
+    if m and heading is not None and not m.group("number"):  # an unnumbered one on another subject stays
         if not content_stems(m.group(0)) & content_stems(heading):
             return text
     return text[m.end() :] if m else text

@@ -26,7 +26,7 @@ import weakref
 from dataclasses import is_dataclass, replace
 
 from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
-from hybrid.data.facts import DealFacts
+from hybrid.data.facts import DealFacts, flip_parties
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.data.roles import deal_roles, family_of
 from hybrid.precedents.continued import continued, room_words
@@ -251,14 +251,6 @@ def _candidates(library, clause: str, query: str, doc_types) -> tuple[list, dict
     return out, {p.id: r for r, p in enumerate(ranked)}
 
 
-_PARTY_MARKER = re.compile(r"\[PARTY_([AB])\]")
-
-
-def _flip_parties(body: str) -> str:
-    """A normalized body with its two parties' markers exchanged."""
-    return _PARTY_MARKER.sub(lambda m: "[PARTY_B]" if m.group(1) == "A" else "[PARTY_A]", body)
-
-
 class _Adapted:
     """A precedent as fit() reads it: its body with the deal's facts in place (what the edit starts from)."""
 
@@ -268,7 +260,7 @@ class _Adapted:
         roles = sides.get("provider", ""), sides.get("customer", "")
         self.reversed = reversed_roles(self.body, *roles)
         if self.reversed and is_dataclass(precedent):  # its parties the other way round: the flipped one is edited
-            flipped = replace(precedent, body=_flip_parties(precedent.body))
+            flipped = replace(precedent, body=flip_parties(precedent.body))
             body = flipped.adapted(deal)
             if not reversed_roles(body, *roles):
                 self.precedent, self.body, self.reversed = flipped, body, 0
