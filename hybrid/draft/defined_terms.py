@@ -10,42 +10,15 @@ Pure string functions, no model; a body with nothing to drop comes back unchange
 
 import re
 
-from hybrid.precedents.definitions import entries, head_terms
+from hybrid.precedents.definitions import entries, inline_definitions
 
 __all__ = ["definition_entries", "inline_definitions", "prune_definitions", "definitions_index", "INDEX_LEAD"]
-
-_PAREN_TERMS = re.compile(r"\(([^()\n]{0,160})\)")
-_PAREN_LEAD = re.compile(
-    r"^\s*(?:(?:the|a|an|each|collectively|together|individually|jointly|severally|hereinafter|herein|"
-    r"referred|to|as|called|and|such)\b,?\s*){0,5}$"
-)  # '(the "X")', '(each a "X")', '(collectively, the "X")'
-_QUOTED = re.compile(r"[\"“]([A-Z][^\"“”\n]{0,58})[\"”]")
-# a term named by a verb, outside parentheses: 'a Party receiving it is the "Receiving Party"', '(hereinafter
-# referred to as "Licensor")'
-_NAMED = re.compile(
-    r"\b(?:is|are|hereinafter(?: referred to as| called)?|(?:shall be )?referred to as|called)\s+(?:the\s+|a\s+|an\s+)?"
-    r"[\"“]([A-Z][^\"“”\n]{0,58})[\"”]"
-)
 
 
 def definition_entries(body: str) -> list[tuple[str, str]]:
     """[(term, entry text)] of a Definitions body of entries like '"Affiliate" means ...' or
     '"Affiliate" of any Person means ...' (hybrid.definitions.entries: the lead-in is not an entry)."""
     return entries(body)[1]
-
-
-def inline_definitions(text: str) -> set[str]:
-    """The terms text defines outside a list of entries: '"Confidential Information" means' anywhere, a term
-    a verb names ('... is the "Receiving Party"', 'hereinafter "Licensee"'), and the quoted terms of a defining
-    parenthetical ('(the "Effective Date")', '(each a "Party")',
-    '(collectively, the "Products")'). Case-sensitive, as written."""
-    terms = {t for _, _, t in head_terms(text)} | set(_NAMED.findall(text))
-    for m in _PAREN_TERMS.finditer(text):
-        inner = m.group(1)
-        first = _QUOTED.search(inner)
-        if first and _PAREN_LEAD.match(inner[: first.start()]):
-            terms |= set(_QUOTED.findall(inner))
-    return terms
 
 
 def _use_pattern(term: str) -> re.Pattern:
@@ -176,9 +149,7 @@ def definitions_index(preamble: str, bodies: list[str], own: int) -> tuple[str, 
     a term defined in two places is indexed where it is first defined. bodies: the draft's
     section bodies in order (section i + 1 is bodies[i]), `own` the Definitions section's index among them (not
     searched). ("", []) when no term qualifies: the caller keeps its stub."""
-    places = [("the preamble", preamble)] + [
-        (f"Section {i + 1}", b) for i, b in enumerate(bodies) if i != own
-    ]
+    places = [("the preamble", preamble)] + [(f"Section {i + 1}", b) for i, b in enumerate(bodies) if i != own]
     where: dict[str, int] = {}
     for k, (_, text) in enumerate(places):
         for term in sorted(inline_definitions(text)):

@@ -30,7 +30,15 @@ from hybrid.data.facts import DealFacts, flip_parties
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.data.roles import deal_roles, family_of
 from hybrid.precedents.continued import continued, room_words
-from hybrid.precedents.definitions import DEFINITION_CANDIDATES, compose, keep_terms
+from hybrid.precedents.definitions import (
+    DEFINITION_CANDIDATES,
+    compose,
+    inline_definitions,
+    keep_terms,
+    pick_entries,
+    term_entries,
+    used_terms,
+)
 from hybrid.precedents.fit import (
     STANDARD_SOURCES,
     common_words,
@@ -173,24 +181,47 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 kinds=kinds,
             )
         )
-        chosen.append([c.precedent if c is not None else None for c in pick(scored[-1], s.heading, s.clause, n,
-                                                                             seed=seed)])
+        chosen.append(
+            [c.precedent if c is not None else None for c in pick(scored[-1], s.heading, s.clause, n, seed=seed)]
+        )
     _vary_repeats(chosen, scored, skeleton.spans)
+    index = term_entries(library)
     for v in range(n):
-        row = []
+        row = [
+            continued(library, chosen[si][v], s.clause, room_words(s.budget, s.frame))
+            for si, s in enumerate(skeleton.spans)
+        ]
         for si, s in enumerate(skeleton.spans):
-            q = section_query(s, values)
             if s.clause == "definitions":  # only the definitions this draft can use (hybrid.precedents.definitions)
                 pool = library.retrieve(
-                    s.clause, q, doc_type=template.doc_type, k=DEFINITION_CANDIDATES, seed=seed, variant=v
+                    s.clause,
+                    section_query(s, values),
+                    doc_type=template.doc_type,
+                    k=DEFINITION_CANDIDATES,
+                    seed=seed,
+                    variant=v,
                 )
-                composed = compose(pool, keep)
+                foreign = lambda text: topic(text) or holes(text)  # noqa: E731
+                terms, extra = _undefined_entries(row, si, skeleton, index, keep, foreign, doc_types)
+                composed = compose(pool, keep, extra=extra, wanted=terms)
                 if composed is not None:
-                    row.append(composed)
-                    continue
-            row.append(continued(library, chosen[si][v], s.clause, room_words(s.budget, s.frame)))
+                    row[si] = composed
         out.append(row)
     return out
+
+
+def _undefined_entries(row, si, skeleton, index, keep, foreign, doc_types) -> tuple[set, dict]:
+    """(the terms variant `row`'s other sections use and neither they nor the deal define, lower-cased; the
+    library's entries for them: hybrid.precedents.definitions.used_terms, pick_entries)."""
+    bodies = [  # what the start keeps of each: about its span's room (hybrid.precedents.continued.room_words)
+        " ".join(p.body.split(" ")[: room_words(s.budget, s.frame)])
+        for i, (p, s) in enumerate(zip(row, skeleton.spans))
+        if p is not None and i != si
+    ]
+    defined = inline_definitions(skeleton.deal_text + "\n" + "\n".join(bodies))
+    terms = used_terms(bodies + [skeleton.deal_text], index, defined)
+    known = {t.lower() for t in terms} | {t.lower() for t in defined} | keep
+    return {t.lower() for t in terms}, pick_entries(terms, index, foreign, known, {d.upper() for d in doc_types})
 
 
 def _vary_repeats(chosen, scored, spans) -> None:

@@ -1,0 +1,85 @@
+"""Definitions for the terms a draft uses undefined (hybrid.precedents.definitions.used_terms, pick_entries and
+compose's `extra`/`wanted`): "any Third Party" in a kept clause gets the library's usual, deal-free entry for
+"Third Party", before boilerplate terms the draft never uses."""
+
+from hybrid.precedents.definitions import GENERIC_TERMS, compose, pick_entries, used_terms
+from hybrid.precedents.library import Library, Precedent
+from hybrid.skeleton.from_precedents import variant_draws
+from hybrid.templates.template import load_template
+
+VOCAB = {"Third Party", "Term", "Affiliate", "Order", "Product", "Person"}
+
+
+def _p(i, body="", doc_type="SUPPLY AGREEMENT", source="cuad", clause="definitions"):
+    return Precedent(f"d{i}#1", f"train/d{i}.txt", source, "CC-BY-4.0", doc_type, clause, clause.title(), body)
+
+
+def test_used_terms_counts_mid_sentence_uses_not_headings_or_sentence_openings():
+    text = (
+        "Term. The Term is five years. Neither party may assign to any Third Parties, and each Order shall name "
+        "the Product. Supplier may use its Affiliates."
+    )
+    got = used_terms([text], VOCAB, defined={"Products"})
+    # "Term." (a run-in heading) and "The Term" open sentences; "Third Parties" and "Affiliates" count as their
+    # singular; "Product" is the singular of the deal's "Products"
+    assert got == {"Third Party": 1, "Order": 1, "Affiliate": 1}
+
+
+def test_used_terms_takes_the_longest_term_a_phrase_opens_with():
+    assert used_terms(["under each Third Party Order"], VOCAB | {"Third Party Order"}) == {"Third Party Order": 1}
+
+
+def test_pick_entries_leaves_out_another_deals_entries_and_takes_the_usual_sense():
+    index = {
+        "Order": [
+            (_p(1), '"Order" means a court decree'),
+            (_p(2), '"Order" means a written purchase order for goods issued by a buyer'),
+            (_p(3), '"Order" means a purchase order for goods issued by the buyer in writing'),
+            (_p(4), '"Order" means a purchase order issued by the buyer for goods'),
+        ],
+        "Third Party": [
+            (_p(5), '"Third Party" means any person other than [PARTY_A]'),  # the source deal's fact
+            (_p(6), '"Third Party" means a person listed in Schedule 2'),  # points into its own contract
+            (_p(7), '"Third Party" means any Licensee Entity other than a Party'),  # an undefined capitalized phrase
+            (_p(8), '"Third Party" means any reactor operator other than a Party'),  # another deal's topic
+            (_p(9), '"Third Party" means any person other than a Party or an Affiliate of a Party'),
+        ],
+        "Term": [(_p(10), '"Term" has the meaning set forth in the preamble')],
+    }
+    foreign = lambda text: "reactor" in text  # noqa: E731
+    got = pick_entries({"Order": 1, "Third Party": 3, "Term": 2}, index, foreign, {"party", "affiliate"})
+    assert list(got) == ["third party", "order"]  # most used first; "Term" has only a cross-reference
+    assert got["third party"][1] == '"Third Party" means any person other than a Party or an Affiliate of a Party.'
+    assert "purchase order" in got["order"][1]  # the sense three entries share, not the shortest, a court's
+
+
+def test_compose_takes_the_terms_the_draft_uses_before_unused_boilerplate():
+    generic = _p(1, 'As used herein:\n"Person" means any individual, corporation, partnership, trust or other entity.')
+    extra = {"third party": (_p(2), '"Third Party" means any person other than a Party.')}
+    # room for one entry only: the used term wins over the kept but unused "Person"
+    composed = compose([generic], {"person"}, max_words=12, extra=extra, wanted={"third party"})
+    assert composed is not None and "Third Party" in composed.body and "Person" not in composed.body
+    assert [p.id for p in composed.sources][0] == "d2#1"  # the extra entry's precedent is cited
+    composed = compose([generic], {"person"}, max_words=40, extra=extra, wanted={"third party"})
+    assert composed.body.index('"Person"') < composed.body.index('"Third Party"')  # alphabetical
+
+
+def test_a_draft_whose_clause_uses_a_term_undefined_gets_its_definition():
+    assert "subcontractor" not in {t.lower() for t in GENERIC_TERMS}
+    t = load_template("supply")
+    outline = t.example_outline()
+    clauses = [s["clause"] for s in outline["sections"]]
+    assert "definitions" in clauses  # the test can fail
+    others = [
+        _p(100 + i, "Supplier shall not let any Subcontractor perform its duties without consent.", clause=c)
+        for i, c in enumerate(dict.fromkeys(clauses))
+        if c != "definitions"
+    ]
+    definitions = _p(1, 'For purposes hereof:\n"Person" means any individual or entity.')
+    # not a boilerplate term (GENERIC_TERMS): only its use in a clause brings it in
+    third = _p(2, 'Scope:\n"Subcontractor" means any person to whom Supplier subcontracts any of its duties.')
+    values = t.validate_fields(t.example)
+    skeleton = t.render_skeleton(outline, values)
+    draws = variant_draws(skeleton, Library(others + [definitions, third], "fp"), t, values, 1, seed=0)
+    body = draws[0][clauses.index("definitions")].body
+    assert '"Subcontractor" means any person to whom Supplier subcontracts any of its duties.' in body
