@@ -28,6 +28,9 @@ KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent
 DENSE_HOLES, DENSE_WORDS = 3, 8  # ... except of sentences with this many holes, or one hole per this many words
 
 
+_OTHER_DOCUMENT = re.compile(r"\b(?:Agreements?|Addend(?:um|a)|Amendments?|Plan|Policy|Protocol)\s*$")
+
+
 def drop_fact_sentences(
     text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE, may_empty: bool = False
 ) -> str:
@@ -36,7 +39,8 @@ def drop_fact_sentences(
     `keep_share` of its words and one sentence remain; the holes left are rewritten by the filler. A sentence
     taken out reads as a lawyer's deletion; a hole the small model rewrites reads as damage ("(each a. ...
     Business).)." where the precedent said "Facility Addendum"). A sentence dense with holes (DENSE_HOLES of
-    them, or one per DENSE_WORDS words: a payment schedule of another deal's sums and dates) goes whatever share
+    them, or one per DENSE_WORDS words: a payment schedule of another deal's sums and dates), or one naming a document
+    the deal does not have ("the License Agreement", "the Facility Addendum"), goes whatever share
     is left, the last one too where may_empty (the clause's frame sentence stands before it); "" is then returned.
     Paragraph breaks are kept."""
     keep, drop = _fact_spans(text, deal, allowed, own_facts)
@@ -53,11 +57,13 @@ def drop_fact_sentences(
         else:
             runs.append((x, y))
     holes = {(a, b): sum(1 for x, y in runs if x < b and a < y) for a, b in sentences}
+    # "in case the License Agreement is terminated": a document the deal does not have, which no rewrite mends
+    other = {s for s in sentences if any(x < s[1] and s[0] < y and _OTHER_DOCUMENT.search(text[x:y]) for x, y in runs)}
     bad = sorted((s for s in sentences if holes[s]), key=lambda s: -holes[s] / max(len(text[s[0] : s[1]].split()), 1))
     cut, left, n_left = set(), total, len(sentences)
     for a, b in bad:
         words = len(text[a:b].split())
-        dense = holes[(a, b)] >= DENSE_HOLES or holes[(a, b)] * DENSE_WORDS >= words
+        dense = holes[(a, b)] >= DENSE_HOLES or holes[(a, b)] * DENSE_WORDS >= words or (a, b) in other
         if n_left <= 1 and not (dense and may_empty) or left - words < keep_share * total and not dense:
             continue
         cut.add((a, b))

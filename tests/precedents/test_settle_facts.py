@@ -163,3 +163,16 @@ def test_another_deals_figures_left_standing_are_blanks_to_complete_not_holes():
     # settle_facts writes them so before any hole opens (a sentence of other figures may go whole instead)
     settled = settle_facts("Notice must come sixty days before renewal.", DealFacts(), allowed)
     assert settled == f"Notice must come {BLANK} before renewal."
+
+
+def test_a_sentence_naming_a_document_the_deal_lacks_goes_whatever_share_is_left():
+    text = (
+        "This Agreement begins on the Effective Date and continues until terminated. "
+        "This Agreement shall automatically terminate in case the License Agreement is terminated for any reason. "
+        "Either party may terminate this Agreement for material breach on notice."
+    )
+    out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.9)
+    assert "License Agreement" not in out and out.startswith("This Agreement begins") and out.endswith("on notice.")
+    # one hole, and taking it out leaves under 90% of the words: another deal's name alone would stay
+    named = text.replace("the License Agreement", "Zanzibar Quux")
+    assert drop_fact_sentences(named, DEAL, ALLOWED, keep_share=0.9) == named
