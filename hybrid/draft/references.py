@@ -231,7 +231,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
     number ("" where the heading names a clause the draft lacks: then the number is not asked; None where it
     names none it knows). `own` is this section's number in the draft.
     - resolved: renumbered to the draft's bare top-level sections ("Section 8.2(a)" -> "Section 5",
-      "Sections 4 through 20" -> the draft sections those resolve to); unresolved numbers of the same
+      "Sections 4 through 20" -> the draft sections those resolve to; one that resolves to `own` alone -> "this
+      Section": a precedent joined from its source's next sections); unresolved numbers of the same
       reference are dropped; the source's heading parenthetical and "above"/"below" go with the number;
     - none resolved: rewritten by the table of `_rewrite_unresolved`, or left (a sentence's subject);
     - "this Section 8" (the clause itself) -> "this Section", kept where 8 is `own` ("this Section 8.1(d)" -> "this
@@ -266,6 +267,10 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
             if drafted:
                 end = _through_direction(text, ref.end)  # the draft's order is not the source's
                 new = _format_sections(drafted, ref.keyword.isupper())
+                alone = own is not None and [str(d) for d in drafted] == [str(own)]
+                if alone and not _THE_BEFORE.search(text, 0, ref.start):
+                    # "except pursuant to Section 5" resolved into the section it stands in: "this Section"
+                    new = ("THIS " if ref.keyword.isupper() else "this ") + _singular(ref.keyword)
                 if text[ref.start : end] == new:
                     continue
                 span = (ref.start, end, new, "resolved", "renumbered")

@@ -3,7 +3,10 @@
 Agreement is governed by the laws of the State of Delaware. ... All matters relating to this Agreement shall be
 governed by the laws of the State of Delaware, without regard to ..."; where that sentence follows the frame at
 once and says more, the frame goes instead: "The law of the State of Delaware governs this Agreement and any
-action arising out of it, without reference to conflict of law rules." keeps its reach) and
+action arising out of it, without reference to conflict of law rules." keeps its reach; a frame stating no value of
+the deal goes where a later sentence says all it says and more: Bonterms' "Receiving Party will: (a) use Confidential
+Information only for the Purpose, ... (c) protect ..." after "Each Party shall use ... only for the Purpose and shall
+protect it with at least reasonable care") and
 `capitalize_defined_party` (the preamble defines "Party", a precedent writes "each party": "each Party").
 
 Pure string functions, no model; text that needs no change comes back unchanged, byte for byte.
@@ -73,7 +76,13 @@ def drop_restated(text: str, frame: str, locked=(), terms=()) -> tuple[str, list
     sentence stays and the frame is what goes (the frame among the removed)."""
     found = restated_sentences(text, frame, locked)
     if not found:
-        return text, []
+        cover = _covering(text, frame, locked, terms)
+        if cover is None:
+            return text, []
+        begin = text.index(frame.strip())
+        end = begin + len(frame.strip())
+        end += len(text[end:]) - len(text[end:].lstrip(" "))
+        return text[:begin] + text[end:], [frame.strip()]
     frame = frame.strip()
     begin = text.index(frame)
     after_frame = begin + len(frame)
@@ -94,6 +103,29 @@ def drop_restated(text: str, frame: str, locked=(), terms=()) -> tuple[str, list
         at = b
     out.append(text[at:])
     return "".join(out), [text[a:b].strip() for a, b in cuts]
+
+
+def _covering(text: str, frame: str, locked=(), terms=()) -> "tuple[int, int] | None":
+    """(start, end) of the first sentence after the opening frame that says everything a frame stating no value of
+    the deal says, and FULLER stems more, writing each required term the frame writes: Bonterms' "Receiving Party
+    will: (a) use Confidential Information only for the Purpose, ... (c) protect Confidential Information using at
+    least the same precautions ..." after the frame "Each Party shall use the Confidential Information of the other
+    Party only for the Purpose and shall protect it with at least reasonable care". None where there is none, or
+    the frame states a value (restated_sentences keeps the frame's values then)."""
+    frame = frame.strip()
+    if not frame or not text.lstrip().startswith(frame) or _values(frame, locked):
+        return None
+    want = content_stems(frame)
+    if len(want) < 4:
+        return None
+    start = text.index(frame) + len(frame)
+    for end in [b for b in sentence_boundaries(text) if b > start] + [len(text)]:
+        piece = text[start:end]
+        stems = content_stems(piece)
+        if want <= stems and len(stems - want) >= FULLER and all(t in piece for t in terms if t and t in frame):
+            return start, end
+        start = end
+    return None
 
 
 _HEADING_BEFORE = re.compile(rf"(?<=[.;:])\s+(?:\(?[A-Za-z0-9]{{1,3}}[.)]\s+)?{RUN_IN_HEADING}\s*$")

@@ -451,6 +451,15 @@ FIX = [
         None,
         "shall be exclusive as to the products described in this Agreement, but",
     ),
+    # a reference into the section it stands in (a precedent joined from its source's next sections)
+    (
+        "except pursuant to Section 5 (Permitted Disclosures), (c)",
+        {"5": "1"},
+        "1",
+        "except pursuant to this Section, (c)",
+    ),
+    ("UNDER SECTION 8 OR", {"8": "5"}, "5", "UNDER THIS SECTION OR"),
+    ("under Sections 4 and 5", {"4": "1", "5": "6"}, "1", "under Sections 1 and 6"),  # not the section alone
     # nothing to change
     ("as provided in Section 5.", {"5": "5"}, None, "as provided in Section 5."),
     (

@@ -110,3 +110,29 @@ def test_a_restatements_run_in_heading_goes_with_it_and_the_list_is_renumbered()
     # never a word of the frame: "Effective Date." ends the frame, not a heading of the restatement
     out, _ = drop_restated(f"{frame} {again}", frame, ["Effective Date"], ["10 years"])
     assert out == frame
+
+
+NDA_FRAME = (
+    "Each Party shall use the Confidential Information of the other Party only for the Purpose and shall protect it "
+    "with at least reasonable care."
+)
+NDA_LOCKED = ["Party", "Confidential Information", "Purpose", "Disclosing Party", "Receiving Party"]
+BONTERMS = (
+    '"Confidential Information" means information disclosed by Disclosing Party to Receiving Party.\n\n'
+    "Receiving Party will: (a) use Confidential Information only for the Purpose, (b) not disclose Confidential "
+    "Information to third parties, (c) protect Confidential Information using at least the same precautions "
+    "Receiving Party uses for its own similar information and no less than a reasonable standard of care."
+)
+
+
+def test_a_frame_stating_no_value_goes_where_a_later_sentence_says_all_it_says_and_more():
+    text = f"{NDA_FRAME} {BONTERMS}"
+    out, removed = drop_restated(text, NDA_FRAME, NDA_LOCKED, terms=["Confidential Information", "Purpose"])
+    assert out == BONTERMS and removed == [NDA_FRAME]
+    # the later sentence does not say "only": it restates less than the frame, so both stay
+    short = text.replace("only for the Purpose", "for the Purpose")
+    assert drop_restated(short, NDA_FRAME, NDA_LOCKED, terms=["Purpose"]) == (short, [])
+    # a required term the frame writes and the later sentence does not: the frame stays
+    assert drop_restated(text, NDA_FRAME, NDA_LOCKED, terms=["Purpose", "Confidential Information of the other"])[
+        1
+    ] == []
