@@ -29,6 +29,7 @@ import re
 import weakref
 from dataclasses import dataclass, field
 
+from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import BOILERPLATE_TERMS
 from hybrid.precedents.fit import STANDARD_SOURCES
 from hybrid.precedents.library import MARKER_RE, Precedent, letter_words
@@ -83,6 +84,18 @@ _MID_USE = re.compile(r"\b[a-z][a-z']*[ ,(]+((?:[A-Z][A-Za-z'-]*)(?: (?:of |and 
 _POINTS = re.compile(
     r"\b(?:Sections?|Articles?|Exhibits?|Schedules?|Appendix|Appendices|Annex(?:es)?|Attachments?)\b"
     r"|\b(?:clause|section|paragraph|article)s? \(?\d|\[(?:___|\*\*\*)\]"
+)
+# terms that name a deal's own subject, scope, period, document or party: another deal's entry would make the deal's
+# terms up ('"Territory" shall mean the world', '"Initial Term" shall mean the period set forth on the first page')
+_DEAL_OWN = frozenset(
+    "territory product products service services software marks documentation specifications content site term "
+    "initial term renewal term contract year order purchase order".split(" ")
+) | frozenset(w.lower() for words in FAMILIES.values() for w in words)
+# an entry that leaves its meaning to its own contract's layout or to later drafting, or stops on a dangling word
+_UNFINISHED = re.compile(
+    r"\[|\b(?:first|cover|signature) page\b|\bidentified as\b"
+    r"|\b(?:to|which|of|the|a|an|and|or|with|for|by|that|in|as applicable)\W*$",
+    re.I,
 )
 _WEEKDAYS = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
 _INDEX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -303,21 +316,28 @@ def _typical(texts: list[str]) -> list[float]:
 def pick_entries(terms, index, foreign, known, doc_types=()) -> dict[str, tuple[Precedent, str]]:
     """{term lower-cased: (precedent, entry text)}: for each term (most used first), the library entry that
     defines it fully and generally: no fact of its source deal (a marker), no pointer into its own contract
-    (a section, clause, exhibit or schedule), no blank, no cross-reference, no capitalized phrase but its own
+    (a section, clause, exhibit, schedule or page), no blank or bracket, no cross-reference, no dangling end
+    ("a Third Party to which, as applicable"), no party "identified as" itself, no capitalized phrase but its own
     term (or its plural), the `known` ones (lower-cased: kept, used or the deal's) and the days of the week, and
     nothing of another deal (`foreign(text)` 0: its topic's words, places, names). Of those: standard forms first,
     then the entry closest to what the library's other entries of the term say (a term's usual sense, not one
     deal's: "Order" as a purchase order, not a court's), then the template's doc types, then the shortest.
-    A term no entry defines so, or whose singular or plural was picked, is left out."""
+    A term no entry defines so, whose singular or plural was picked, or that names what only the deal can say
+    (_DEAL_OWN: its territory, products, services, term, orders, a party's role) is left out."""
     out = {}
     for term in sorted(terms, key=lambda t: (-terms[t], t)):
-        if {term.lower(), term.lower() + "s", term.lower().rstrip("s")} & set(out):
+        if {term.lower(), term.lower() + "s", term.lower().rstrip("s")} & (set(out) | _DEAL_OWN):
             continue
         given = index.get(term, [])
         typical = _typical([text for _, text in given])
         best = None
         for (p, text), usual in zip(given, typical):
-            if MARKER_RE.search(text) or _POINTS.search(text) or _CROSS_REFERENCE.match(text):
+            if (
+                MARKER_RE.search(text)
+                or _POINTS.search(text)
+                or _CROSS_REFERENCE.match(text)
+                or _UNFINISHED.search(text)
+            ):
                 continue
             text = _cut(text)
             if len(text.split()) > MAX_ENTRY_WORDS or foreign(text):

@@ -31,26 +31,34 @@ def test_used_terms_takes_the_longest_term_a_phrase_opens_with():
 
 def test_pick_entries_leaves_out_another_deals_entries_and_takes_the_usual_sense():
     index = {
-        "Order": [
-            (_p(1), '"Order" means a court decree'),
-            (_p(2), '"Order" means a written purchase order for goods issued by a buyer'),
-            (_p(3), '"Order" means a purchase order for goods issued by the buyer in writing'),
-            (_p(4), '"Order" means a purchase order issued by the buyer for goods'),
+        "Loss": [
+            (_p(1), '"Loss" means a fall in revenue'),
+            (_p(2), '"Loss" means all losses, damages, liabilities, costs and expenses, including legal fees'),
+            (_p(3), '"Loss" means any loss, damage, liability, cost or expense, including reasonable legal fees'),
+            (_p(4), '"Loss" means all damages, losses, liabilities and expenses'),
         ],
+        # what only the deal can say: another deal's entry would make the deal's territory up
+        "Territory": [(_p(11), '"Territory" shall mean the world')],
         "Third Party": [
             (_p(5), '"Third Party" means any person other than [PARTY_A]'),  # the source deal's fact
             (_p(6), '"Third Party" means a person listed in Schedule 2'),  # points into its own contract
             (_p(7), '"Third Party" means any Licensee Entity other than a Party'),  # an undefined capitalized phrase
             (_p(8), '"Third Party" means any reactor operator other than a Party'),  # another deal's topic
+            (_p(12), '"Third Party" means a person to which, as applicable'),  # a dangling end
+            (_p(13), '"Third Party" means [definition to be added]'),  # a bracket left to complete
             (_p(9), '"Third Party" means any person other than a Party or an Affiliate of a Party'),
         ],
         "Term": [(_p(10), '"Term" has the meaning set forth in the preamble')],
+        "Subcontractor": [(_p(14), '"Subcontractor" means a person to which, as applicable')],  # dangling
+        "Notice": [(_p(15), '"Notice" means [definition to be added]')],  # a bracket left to complete
     }
     foreign = lambda text: "reactor" in text  # noqa: E731
-    got = pick_entries({"Order": 1, "Third Party": 3, "Term": 2}, index, foreign, {"party", "affiliate"})
-    assert list(got) == ["third party", "order"]  # most used first; "Term" has only a cross-reference
+    used = {"Loss": 1, "Third Party": 3, "Term": 2, "Territory": 5, "Subcontractor": 1, "Notice": 1}
+    got = pick_entries(used, index, foreign, {"party", "affiliate"})
+    # most used first; "Term" has only a cross-reference, "Subcontractor" and "Notice" only unfinished entries
+    assert list(got) == ["third party", "loss"]
     assert got["third party"][1] == '"Third Party" means any person other than a Party or an Affiliate of a Party.'
-    assert "purchase order" in got["order"][1]  # the sense three entries share, not the shortest, a court's
+    assert "fall in revenue" not in got["loss"][1]  # the sense three entries share, not the shortest
 
 
 def test_compose_takes_the_terms_the_draft_uses_before_unused_boilerplate():
