@@ -72,6 +72,7 @@ GOOD_MARGIN = 1.0  # precedents within this much of the best fit are good enough
 HEADING_SLACK = 0.25  # ... when their heading is about as close to the section's as the best one's
 FAIR_MARGIN = 2.0  # within this much (heading as close), fair enough for a variant that would repeat another whole
 OTHER_SUBJECT = 1.0  # fit lost by a precedent whose heading shares no word with the section's
+KIND_GAP = 0.15  # ranked leaves out a clause whose kind is this far below the best a heading-matching one has
 KIND_WEIGHT = 4.0  # fit per unit of cosine to the template's own kind of deal's clauses of the type (deal_kind)
 TOPIC_SHARE = 0.003  # a word fewer than this share of the library's clauses write is another deal's topic ...
 TOPIC_CAP = 12.0  # ... and a precedent loses fit by its topic words per 100 words, up to this many
@@ -291,7 +292,9 @@ def ranked(
     topic=None,
     kinds=None,
 ) -> list:
-    """[(FitScore, candidate)] of every candidate (None skipped), best fit first (ties: the given order).
+    """[(FitScore, candidate)] of every candidate (None skipped), best fit first (ties: the given order), less
+    those whose kind is KIND_GAP below the best kind of a candidate whose heading shares a word with the section's
+    (a standard form of the template's own doc types stays).
     holes, topic: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id: fit's kind}
     (deal_kind)."""
     ranks, kinds = ranks or {}, kinds or {}
@@ -303,6 +306,15 @@ def ranked(
         ),
         key=lambda x: (-x[0].total, x[1]),
     )
+    near = [f.kind for f, _, p in scored if f.heading > 0 and p.id in kinds]
+    if near and KIND_GAP is not None:  # another kind of deal's clause, where one reading as the template's kind fits
+        floor = max(near) - KIND_GAP  # the heading as well; a standard form of the template's own kind stays
+        own = {d.upper() for d in doc_types}
+        scored = [
+            (f, i, p)
+            for f, i, p in scored
+            if p.id not in kinds or f.kind >= floor or (p.source in STANDARD_SOURCES and p.doc_type.upper() in own)
+        ]
     return [(f, p) for f, _, p in scored]
 
 

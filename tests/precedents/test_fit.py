@@ -248,3 +248,27 @@ def test_a_variant_that_would_repeat_another_whole_adapts_a_fair_precedent_in_on
     chosen = [[c.precedent for c in pick(sc, sp.heading, sp.clause, 2)] for sc, sp in zip(scored, spans)]
     _vary_repeats(chosen, scored, spans)
     assert rows(chosen) == [("A", "C"), ("A", "C")]
+
+
+def test_a_clause_far_below_the_best_kind_is_left_out_however_well_its_heading_fits():
+    """ranked leaves out a candidate whose deal kind is KIND_GAP below the best kind among heading-matching ones
+    (seen: a supply agreement's "Obligations of the Parties" from a strategic alliance's covenants on "the purchase
+    and sale of the shares"), but keeps a standard form of the template's own kind, and anything where kinds are
+    not known."""
+    from hybrid.precedents.fit import KIND_GAP
+
+    alliance = _p("a#1", "Obligations of the Parties", BODY, doc_type="STRATEGIC ALLIANCE AGREEMENT")
+    maker = _p("m#1", "Contractor's Obligations", BODY * 2, doc_type="MANUFACTURING AGREEMENT")
+    form = _p("f#1", "Obligations", BODY, source="commonpaper", doc_type="SUPPLY AGREEMENT")
+    kinds = {alliance.id: 0.6, maker.id: 0.6 + KIND_GAP + 0.05, form.id: 0.2}
+    args = dict(doc_types=["SUPPLY AGREEMENT"])
+    assert [p.id for _, p in ranked([alliance, maker], "Obligations of the Parties", "obligations", 256, **args)][
+        0
+    ] == "a#1"  # the heading alone would choose the alliance's
+    got = [p.id for _, p in ranked([alliance, maker, form], "Obligations of the Parties", "obligations", 256,
+                                   kinds=kinds, **args)]
+    assert "a#1" not in got and set(got) == {"m#1", "f#1"}
+    # within the gap it stays, and fit's KIND_WEIGHT orders them
+    near = dict(kinds, **{alliance.id: 0.6 + 0.1})
+    assert "a#1" in [p.id for _, p in ranked([alliance, maker], "Obligations of the Parties", "obligations", 256,
+                                             kinds=near, **args)]
