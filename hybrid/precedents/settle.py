@@ -22,12 +22,16 @@ from hybrid.precedents.library import letter_words
 from hybrid.precedents.start import _fact_spans, _overlaps
 
 __all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "blank_values", "drop_restated",
-           "trim_headings", "KEEP_SHARE", "VALUE_KINDS"]
+           "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]
 
 KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words ...
 DENSE_HOLES, DENSE_WORDS = 3, 8  # ... except of sentences with this many holes, or one hole per this many words
 
 
+_NAMED_DOCUMENT = re.compile(
+    r"\b(?:the|such|any|each|that)\s+((?:[A-Z][\w-]*\s+(?:and\s+|of\s+)?){1,5}"
+    r"(?:Agreements?|Addend(?:um|a)|Amendments?|Plan|Policy|Protocol))\b"
+)
 _OTHER_DOCUMENT = re.compile(r"\b(?:Agreements?|Addend(?:um|a)|Amendments?|Plan|Policy|Protocol)\s*$")
 
 
@@ -45,6 +49,8 @@ def drop_fact_sentences(
     Paragraph breaks are kept."""
     keep, drop = _fact_spans(text, deal, allowed, own_facts)
     drop = [(a, b) for a, b in drop if not _overlaps(a, b, keep)]
+    # "the License Agreement" where every word of it is the deal's: still a document the deal does not have
+    drop += [m.span(1) for m in _NAMED_DOCUMENT.finditer(text) if m.group(1) not in allowed]
     if not drop:
         return text
     bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
@@ -131,6 +137,24 @@ _GLUED_NUMBER = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d{1,2})+(?=[A-Z][a-z])")  # 
 # a section number opening a sentence inside the clause ("... REPRESENTATION. 6.2 Warranty of Title.")
 _INNER_NUMBER = re.compile(r"(?:(?<=[.;:]\s)|(?<=[.;:]\n)|^)\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?=[A-Z(])", re.M)
 _GLUED_COMMA = re.compile(r"(?<=[A-Za-z]),(?=[A-Za-z])")  # "STATUTORY,INCLUDING": a lost space
+# a bulleted list its source flattened into one line: "the following: - Technical specifications - Drawings - ..."
+_DASH_LIST = re.compile(r":[ \t]+-[ \t]+([^\n]*?)(?=\.\s|\.$|\n|$)")
+_DASH = re.compile(r"[ \t]+-[ \t]+")
+
+
+def dash_lists(text: str) -> str:
+    """text with each list its source flattened into a line after a colon (three items or more, none over 15 words)
+    written as contracts write a run-in list: "the following: (a) Technical specifications; (b) Drawings; and (c)
+    Any additional information ..."."""
+
+    def listed(m: re.Match) -> str:
+        items = [i.strip(" ;,") for i in _DASH.split(m.group(1))]
+        if len(items) < 3 or any(not i or len(i.split()) > 15 for i in items):
+            return m.group(0)
+        marks = [f"({chr(ord('a') + k)}) {item}" for k, item in enumerate(items)]
+        return ": " + "; ".join(marks[:-1]) + "; and " + marks[-1]
+
+    return _DASH_LIST.sub(listed, text)
 _CONTENT = re.compile(r"[a-z]{3,}")
 _ENUMERATOR = re.compile(r"^\s*(?:\d{1,3}(?:\.\d{1,3})+\s+|\(?(?:[a-z]|[ivx]{1,4}|\d{1,3}(?:\.\d{1,3})*)[.)]\s*)+")
 
@@ -233,13 +257,14 @@ _WHOLE_PART = re.compile(r"(?<![\w.,])\d+[.,]$")  # the digits and point before 
 
 
 def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "") -> str:
-    """What an edit keeps of an adapted precedent before any hole opens: section numbers glued to words out
+    """What an edit keeps of an adapted precedent before any hole opens: a flattened dash list written as a run-in
+    list (dash_lists), section numbers glued to words out
     ("4.1Product" -> "Product") or opening a sentence ("6.2 Warranty of Title." -> "Warranty of Title."), a
     space after a comma glued to a word ("STATUTORY,INCLUDING"), another deal's common-word terms in lower case
     (lower_common_names), the sentences that still hold its facts taken out (drop_fact_sentences), the figures that
     stay written as blanks (blank_values), and the sentences that restate the clause's frame sentence
     (drop_restated)."""
-    text = _GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", _GLUED_NUMBER.sub("", text)))
+    text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", _GLUED_NUMBER.sub("", text))))
     lowered = lower_common_names(text, deal, allowed, own_facts, words)
     text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame))
     text = blank_values(text, allowed, own_facts)

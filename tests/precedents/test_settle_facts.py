@@ -176,3 +176,31 @@ def test_a_sentence_naming_a_document_the_deal_lacks_goes_whatever_share_is_left
     # one hole, and taking it out leaves under 90% of the words: another deal's name alone would stay
     named = text.replace("the License Agreement", "Zanzibar Quux")
     assert drop_fact_sentences(named, DEAL, ALLOWED, keep_share=0.9) == named
+
+
+def test_a_named_document_goes_even_where_each_of_its_words_is_the_deals():
+    text = (
+        "This Agreement begins on the Effective Date and continues until terminated. "
+        "This Agreement shall automatically terminate in case the License Agreement is terminated for any reason. "
+        "Either party may terminate this Agreement for material breach on notice."
+    )
+    allowed = ALLOWED + " The Supplier holds every license the Products need under this Supply Agreement."
+    out = drop_fact_sentences(text, DEAL, allowed, keep_share=0.9)
+    assert "License Agreement" not in out and out.endswith("on notice.")
+    # the deal's own agreement, named as the deal names it, stays
+    own = text.replace("the License Agreement", "the Supply Agreement")
+    assert drop_fact_sentences(own, DEAL, allowed, keep_share=0.9) == own
+
+
+def test_a_list_its_source_flattened_into_one_line_reads_as_a_run_in_list():
+    from hybrid.precedents.settle import dash_lists
+
+    text = "Buyer will provide the following: - Technical specifications - Drawings - Quality requirements. Then more."
+    assert dash_lists(text) == (
+        "Buyer will provide the following: (a) Technical specifications; (b) Drawings; and (c) Quality requirements."
+        " Then more."
+    )
+    # two items, or a dash inside a sentence, are no list
+    assert dash_lists("Note: - one - two") == "Note: - one - two"
+    assert dash_lists("The fee is USD 5 - 10 per unit.") == "The fee is USD 5 - 10 per unit."
+    assert "(a)" in settle_facts(text, DEAL, ALLOWED)
