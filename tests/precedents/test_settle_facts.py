@@ -207,7 +207,7 @@ def test_a_list_its_source_flattened_into_one_line_reads_as_a_run_in_list():
 
 
 def test_a_line_holding_only_the_sources_article_number_goes():
-    text = "The Parties form the venture.\n\nArticle 27\n\nThe purpose of the venture is to make widgets under Article 3."
+    text = "The Parties form the venture.\n\nArticle 27\n\nThe venture is to make widgets under Article 3."
     out = settle_facts(text, DEAL, ALLOWED)
     assert "Article 27" not in out and out.endswith("under Article 3.") and out.startswith("The Parties form")
     assert settle_facts("The venture ends.\n\nSECTION IV", DEAL, ALLOWED).strip() == "The venture ends."
