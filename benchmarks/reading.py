@@ -17,8 +17,9 @@ in the same process with each arm:
 and counts over the drafts' section bodies: sections whose source clause's type differs from the
 section's, sections whose source is a clause of neither the template's doc types nor a standard form
 (other_kind_sources: not wrong in itself, a boilerplate clause serves any deal, but where a clause of another
-kind of deal comes in), clauses ending mid-sentence, paragraphs inside a clause that stop without a full stop and list
-markers out of sequence (broken_paragraphs), cross-references to sections the draft lacks, doubled words,
+kind of deal comes in), clauses ending mid-sentence, paragraphs inside a clause that stop without a full stop, list
+markers out of sequence, and markers or headings that number or head nothing ("A..", "Invoices and Payment." above
+"Taxes.") (broken_paragraphs), cross-references to sections the draft lacks, doubled words,
 required terms stated (each section's rendered required terms found in its body), foreign facts
 (hybrid.fidelity.foreign_facts.draft_foreign_facts) per 1,000 words, words the model wrote (inserted
 against the section's source text, case aside, frame sentences aside) per 1,000 words, and seconds per

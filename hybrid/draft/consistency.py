@@ -169,7 +169,8 @@ def consistency_pass(
 def reading_checks(sections_bodies: list[str], n_sections: int) -> dict:
     """The reading checks of a finished draft's section bodies: {"mid_sentence_endings" (bodies that
     `ends_mid_sentence`), "broken_paragraphs" (`paragraph_faults`: a paragraph inside a body that stops without
-    a full stop, a list marker out of sequence), "dangling_references" (`dangling_references`), "doubled_words",
+    a full stop, a list marker out of sequence, a marker or heading that numbers or heads nothing),
+    "dangling_references" (`dangling_references`), "doubled_words",
     "doubled_words_per_1000_words", "words"}."""
     words = sum(_words(b) for b in sections_bodies)
     doubled = sum(len(doubled_words(b)) for b in sections_bodies)

@@ -9,6 +9,9 @@ two faults between paragraphs that the end-of-body check (hybrid.common.sentence
   paragraph ("... under this Agreement. Manufacturing services"). A paragraph that is only a short heading
   ("Shipment", "a) Materials") heads the next and is whole; so is a list item ending "; and".
 - **heading_alone**: a body whose last paragraph is only a heading ("Renewal."): the sentence cut took its text;
+- **heads_nothing**: a paragraph that is only a list marker ("A.."), or a heading (alone, or closing a paragraph
+  after its sentences) right above another heading ("Invoices and Payment." above "Taxes."): what it numbered or
+  headed went with the start's edits;
 - **enumeration**: paragraph-opening list markers out of sequence, because the start dropped the items
   before them ("Supplier shall:" followed by "B. Update ..." and "C. At Buyer's option ...", or a body
   opening on "ii.").
@@ -180,7 +183,8 @@ def _enumeration_faults(paragraphs: list[str]) -> list[str]:
 
 
 def paragraph_faults(body: str) -> list[dict]:
-    """[{"kind": "unterminated" | "stray_opening" | "heading_alone" | "enumeration", "text": ...}] for one section
+    """[{"kind": "unterminated" | "stray_opening" | "heads_nothing" | "heading_alone" | "enumeration", "text": ...}]
+    for one section
     body: each paragraph that is not the last and stops without a full stop (the text: its last 80 characters), each
     that opens with stray punctuation (". For avoidance ..."), a last
     paragraph that is only a heading (the body's only one too), and each list marker out of sequence (the text:
@@ -194,6 +198,8 @@ def paragraph_faults(body: str) -> list[dict]:
         if t.strip() and _unterminated(t)
     ]
     faults += [{"kind": "stray_opening", "text": t.strip()[:40]} for t in texts if _STRAY_OPENING.match(t)]
+    shown = [t for t in texts if t.strip()]
+    faults += [{"kind": "heads_nothing", "text": shown[k].strip()[-60:]} for k in _heads_nothing(shown)]
     if _heading_alone(texts[-1]):  # a body that is nothing but a heading too (the repair keeps that one)
         faults.append({"kind": "heading_alone", "text": texts[-1].strip()})
     faults += [{"kind": "enumeration", "text": m} for m in _enumeration_faults(parts)]
@@ -234,6 +240,25 @@ def _repair_one(text: str) -> tuple[str, dict | None]:
     return kept, {"old": tail.strip(), "new": "", "action": "removed"}
 
 
+# a paragraph that is only a list marker ("A..", "(b).", "2."): the item it numbered went
+_MARKER_ALONE = re.compile(r"\s*\(?(?:[A-Za-z]|[ivxIVX]{1,4}|\d{1,2})[.)][.;,\s]*")
+# a run-in heading closing a paragraph after a sentence ("... fixed for 12 months. Invoices and Payment.")
+_TRAILING_HEADING = re.compile(rf"(?<=[.!?])[ \t]+{RUN_IN_HEADING}[ \t]*$")
+
+
+def _heads_nothing(texts: list[str]) -> list[int]:
+    """Indices of the paragraphs (content only, in order) that are only a list marker, or a heading whose next
+    paragraph is a heading too ("Invoices and Payment." above "Taxes."), or that end in a run-in heading with a
+    heading after them: what they numbered or headed went."""
+    out = []
+    for k, t in enumerate(texts):
+        nxt = texts[k + 1] if k + 1 < len(texts) else ""
+        heading_next = bool(nxt) and (_heading_alone(nxt) or bool(_MARKER_ALONE.fullmatch(nxt)))
+        if _MARKER_ALONE.fullmatch(t) or heading_next and (_heading_alone(t) or _TRAILING_HEADING.search(t)):
+            out.append(k)
+    return out
+
+
 _STRAY_OPENING = re.compile(r"\s*([.,;:]+\s+)(?=[A-Za-z(\"])")
 
 
@@ -250,6 +275,13 @@ def repair_paragraphs(body: str) -> tuple[str, list[dict]]:
             changes.append({"old": parts[i][: m.end() + 12].strip(), "new": parts[i][m.end() : m.end() + 12].strip(),
                             "action": "removed"})
             parts[i] = parts[i][: m.start(1)] + parts[i][m.end() :]
+    for k in _heads_nothing([parts[i] for i in content]):  # a marker or a heading whose item or text went
+        i = content[k]
+        trailing = None if _MARKER_ALONE.fullmatch(parts[i]) else _TRAILING_HEADING.search(parts[i])
+        new = parts[i][: trailing.start()] if trailing and not _heading_alone(parts[i]) else ""
+        changes.append({"old": parts[i].strip()[-60:], "new": new.strip()[-60:], "action": "removed"})
+        parts[i] = new
+    every, content = content, [i for i in content if parts[i].strip()]
     for i in content[:-1]:
         if _unterminated(parts[i]):
             parts[i], change = _repair_one(parts[i])
@@ -257,7 +289,7 @@ def repair_paragraphs(body: str) -> tuple[str, list[dict]]:
     if len(content) > 1 and _heading_alone(parts[content[-1]]):  # a heading whose text the cut took
         changes.append({"old": parts[content[-1]].strip(), "new": "", "action": "removed"})
         parts[content[-1]] = ""
-    if any(not parts[i].strip() for i in content):
+    if any(not parts[i].strip() for i in every):
         kept = [parts[i] for i in range(0, len(parts), 2) if parts[i].strip()]
         breaks = [parts[i] for i in range(1, len(parts), 2)] or ["\n\n"]
         rebuilt = [kept[0]] if kept else [""]

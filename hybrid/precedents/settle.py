@@ -141,6 +141,10 @@ _GLUED_COMMA = re.compile(r"(?<=[A-Za-z]),(?=[A-Za-z])")  # "STATUTORY,INCLUDING
 _NUMBER_LINE = re.compile(
     r"^[ \t]*(?:Article|ARTICLE|Section|SECTION|Clause|CLAUSE)[ \t]+(?:\d+(?:\.\d+)*|[IVXLC]+)\.?[ \t]*(?:\n+|\Z)", re.M
 )
+# a sub-clause number where its source lost the stop before it: "ready for delivery 12.2 Buyer will notify ..."
+_LOST_STOP_NUMBER = re.compile(
+    r"(?<![Ss]ection)(?<![Aa]rticle)(?<![Cc]lause)(?<![Pp]aragraph)(?<=[a-z])[ \t]+\d{1,2}\.\d{1,2}[ \t]+(?=[A-Z][a-z])"
+)
 # a bulleted list its source flattened into one line: "the following: - Technical specifications - Drawings - ..."
 _DASH_LIST = re.compile(r":[ \t]+-[ \t]+([^\n]*?)(?=\.\s|\.$|\n|$)")
 _DASH = re.compile(r"[ \t]+-[ \t]+")
@@ -262,14 +266,14 @@ _WHOLE_PART = re.compile(r"(?<![\w.,])\d+[.,]$")  # the digits and point before 
 
 def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "") -> str:
     """What an edit keeps of an adapted precedent before any hole opens: a flattened dash list written as a run-in
-    list (dash_lists), a line holding only the source's article number ("Article 27") out, section numbers glued to
-    words out
+    list (dash_lists), a line holding only the source's article number ("Article 27") out, a sub-clause number
+    where the source lost its stop ("ready for delivery 12.2 Buyer will") a stop, section numbers glued to words out
     ("4.1Product" -> "Product") or opening a sentence ("6.2 Warranty of Title." -> "Warranty of Title."), a
     space after a comma glued to a word ("STATUTORY,INCLUDING"), another deal's common-word terms in lower case
     (lower_common_names), the sentences that still hold its facts taken out (drop_fact_sentences), the figures that
     stay written as blanks (blank_values), and the sentences that restate the clause's frame sentence
     (drop_restated)."""
-    text = _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", text))
+    text = _LOST_STOP_NUMBER.sub(". ", _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", text)))
     text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", text)))
     lowered = lower_common_names(text, deal, allowed, own_facts, words)
     text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame))

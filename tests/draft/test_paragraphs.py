@@ -131,3 +131,20 @@ def test_a_body_that_is_only_a_heading_is_a_fault_the_repair_cannot_empty():
     assert strip_inline_heading("Indemnification by Supplier. Supplier shall indemnify Buyer.") == (
         "Supplier shall indemnify Buyer."
     )
+
+
+def test_a_marker_or_heading_that_numbers_or_heads_nothing_is_a_fault_and_goes():
+    body = (
+        "The Buyer shall pay the prices. Invoices and Payment.\n\nTaxes.\n\n(a) The price includes all taxes.\n\n"
+        "All risk shall be borne by the Buyer.\n\nA..\n\nUpon delivery, Buyer will sign the bill of lading."
+    )
+    kinds = [f["kind"] for f in paragraph_faults(body)]
+    assert kinds == ["heads_nothing", "heads_nothing"]
+    out, changes = repair_paragraphs(body)
+    assert out == (
+        "The Buyer shall pay the prices.\n\nTaxes.\n\n(a) The price includes all taxes.\n\n"
+        "All risk shall be borne by the Buyer.\n\nUpon delivery, Buyer will sign the bill of lading."
+    )
+    assert [c["action"] for c in changes] == ["removed", "removed"] and paragraph_faults(out) == []
+    # a heading above its own text is whole
+    assert paragraph_faults("Shipment\n\nSupplier ships.\n\nTaxes.\n\n(a) Buyer pays taxes.") == []

@@ -211,3 +211,12 @@ def test_a_line_holding_only_the_sources_article_number_goes():
     out = settle_facts(text, DEAL, ALLOWED)
     assert "Article 27" not in out and out.endswith("under Article 3.") and out.startswith("The Parties form")
     assert settle_facts("The venture ends.\n\nSECTION IV", DEAL, ALLOWED).strip() == "The venture ends."
+
+
+def test_a_sub_clause_number_where_the_source_lost_its_stop_becomes_one():
+    text = "Supplier reports the Products ready for delivery 12.2 Buyer will notify Supplier of destinations."
+    assert settle_facts(text, DEAL, ALLOWED) == (
+        "Supplier reports the Products ready for delivery. Buyer will notify Supplier of destinations."
+    )
+    kept = "Buyer may terminate under Section 12.2 Buyer shall pay the fees."
+    assert settle_facts(kept, DEAL, ALLOWED) == kept
