@@ -57,16 +57,22 @@ def restated_sentences(text: str, frame: str, locked=()) -> list[tuple[int, int]
     values, want = _values(frame, locked), content_stems(frame)
     if not values or len(want) < 4:
         return []
-    out, start = [], text.index(frame) + len(frame)
-    for end in [b for b in sentence_boundaries(text) if b > start] + [len(text)]:
+    out = []
+    for start, end in _after_frame(text, frame):
         piece = text[start:end]
         share = len(want & content_stems(piece)) / len(want)
         words = _content(piece)
         blank = BLANK in piece and any(v.isdigit() for v in values) and {v for v in values if not v.isdigit()} <= words
         if piece.strip() and (values <= words and share >= RESTATED_SHARE or blank and share >= BLANK_SHARE):
             out.append((start, end))
-        start = end
     return out
+
+
+def _after_frame(text: str, frame: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of text after its opening frame, the space before it included."""
+    start = text.index(frame) + len(frame)
+    ends = [b for b in sentence_boundaries(text) if b > start] + [len(text)]
+    return list(zip([start, *ends[:-1]], ends))
 
 
 def drop_restated(text: str, frame: str, locked=(), terms=()) -> tuple[str, list[str]]:
@@ -118,13 +124,11 @@ def _covering(text: str, frame: str, locked=(), terms=()) -> "tuple[int, int] | 
     want = content_stems(frame)
     if len(want) < 4:
         return None
-    start = text.index(frame) + len(frame)
-    for end in [b for b in sentence_boundaries(text) if b > start] + [len(text)]:
+    for start, end in _after_frame(text, frame):
         piece = text[start:end]
         stems = content_stems(piece)
         if want <= stems and len(stems - want) >= FULLER and all(t in piece for t in terms if t and t in frame):
             return start, end
-        start = end
     return None
 
 

@@ -28,6 +28,7 @@ Knows nothing of models or tokenizers; hybrid.skeleton.from_precedents calls com
 import re
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import BOILERPLATE_TERMS
@@ -214,8 +215,9 @@ def compose(
         words += n
         if p not in sources:
             sources.append(p)
-    gave = [p for p in candidates if p is not None and p in sources]
-    lead = next((intro for intro in (entries(p.body)[0] for p in gave[:1]) if _good_lead(intro)), "")
+    giver = next((p for p in candidates if p is not None and p in sources), None)  # the best candidate that gave
+    lead = entries(giver.body)[0] if giver is not None else ""
+    lead = lead if _good_lead(lead) else ""
     if not chosen:
         return None
     if not lead:  # a lead-in from another candidate, as contracts open their definitions ("As used in ...:")
@@ -303,7 +305,8 @@ def _named(text: str) -> set[str]:
     return {m.group(1) for m in _MID_USE.finditer(text)} | set(_HEAD.findall(text))
 
 
-def _typical(texts: list[str]) -> list[float]:
+@lru_cache(maxsize=4096)
+def _typical(texts: tuple[str, ...]) -> list[float]:
     """Per text, its mean word-set overlap (Jaccard) with the others: how close it is to what the others say."""
     sets = [set(letter_words(t.lower())) for t in texts]
     out = []
@@ -329,7 +332,7 @@ def pick_entries(terms, index, foreign, known, doc_types=()) -> dict[str, tuple[
         if {term.lower(), term.lower() + "s", term.lower().rstrip("s")} & (set(out) | _DEAL_OWN):
             continue
         given = index.get(term, [])
-        typical = _typical([text for _, text in given])
+        typical = _typical(tuple(text for _, text in given))  # the same for every draft: cached
         best = None
         for (p, text), usual in zip(given, typical):
             if (

@@ -28,11 +28,11 @@ KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent
 DENSE_HOLES, DENSE_WORDS = 3, 8  # ... except of sentences with this many holes, or one hole per this many words
 
 
+_DOCUMENT = r"(?:Agreements?|Addend(?:um|a)|Amendments?|Plan|Policy|Protocol)"  # what names a document
 _NAMED_DOCUMENT = re.compile(
-    r"\b(?:the|such|any|each|that)\s+((?:[A-Z][\w-]*\s+(?:and\s+|of\s+)?){1,5}"
-    r"(?:Agreements?|Addend(?:um|a)|Amendments?|Plan|Policy|Protocol))\b"
+    rf"\b(?:the|such|any|each|that)\s+((?:[A-Z][\w-]*\s+(?:and\s+|of\s+)?){{1,5}}{_DOCUMENT})\b"
 )
-_OTHER_DOCUMENT = re.compile(r"\b(?:Agreements?|Addend(?:um|a)|Amendments?|Plan|Policy|Protocol)\s*$")
+_OTHER_DOCUMENT = re.compile(rf"\b{_DOCUMENT}\s*$")
 
 
 def drop_fact_sentences(

@@ -186,6 +186,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
         )
     _vary_repeats(chosen, scored, skeleton.spans)
     index = term_entries(library)
+    foreign = lambda text: topic(text) or holes(text)  # noqa: E731  another deal's words, in a Definitions entry
     for v in range(n):
         row = [
             continued(library, chosen[si][v], s.clause, room_words(s.budget, s.frame))
@@ -201,7 +202,6 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                     seed=seed,
                     variant=v,
                 )
-                foreign = lambda text: topic(text) or holes(text)  # noqa: E731
                 terms, extra = _undefined_entries(row, si, skeleton, index, keep, foreign, doc_types)
                 composed = compose(pool, keep, extra=extra, wanted=terms)
                 if composed is not None:
