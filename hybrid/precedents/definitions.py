@@ -89,8 +89,8 @@ _POINTS = re.compile(
 # terms that name a deal's own subject, scope, period, document or party: another deal's entry would make the deal's
 # terms up ('"Territory" shall mean the world', '"Initial Term" shall mean the period set forth on the first page')
 _DEAL_OWN = frozenset(
-    "territory product products service services software marks documentation specifications content site term "
-    "initial term renewal term contract year order purchase order".split(" ")
+    "territory, product, products, service, services, software, marks, documentation, specifications, content, site, "
+    "term, initial term, renewal term, contract year, order, purchase order".split(", ")
 ) | frozenset(w.lower() for words in FAMILIES.values() for w in words)
 # an entry that leaves its meaning to its own contract's layout or to later drafting, or stops on a dangling word
 _UNFINISHED = re.compile(

@@ -39,6 +39,7 @@ def test_pick_entries_leaves_out_another_deals_entries_and_takes_the_usual_sense
         ],
         # what only the deal can say: another deal's entry would make the deal's territory up
         "Territory": [(_p(11), '"Territory" shall mean the world')],
+        "Initial Term": [(_p(16), '"Initial Term" means a period of years')],  # a phrase of the deal's own too
         "Third Party": [
             (_p(5), '"Third Party" means any person other than [PARTY_A]'),  # the source deal's fact
             (_p(6), '"Third Party" means a person listed in Schedule 2'),  # points into its own contract
@@ -53,7 +54,7 @@ def test_pick_entries_leaves_out_another_deals_entries_and_takes_the_usual_sense
         "Notice": [(_p(15), '"Notice" means [definition to be added]')],  # a bracket left to complete
     }
     foreign = lambda text: "reactor" in text  # noqa: E731
-    used = {"Loss": 1, "Third Party": 3, "Term": 2, "Territory": 5, "Subcontractor": 1, "Notice": 1}
+    used = {"Loss": 1, "Third Party": 3, "Term": 2, "Territory": 5, "Subcontractor": 1, "Notice": 1, "Initial Term": 4}
     got = pick_entries(used, index, foreign, {"party", "affiliate"})
     # most used first; "Term" has only a cross-reference, "Subcontractor" and "Notice" only unfinished entries
     assert list(got) == ["third party", "loss"]
