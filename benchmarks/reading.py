@@ -12,6 +12,9 @@ in the same process with each arm:
   default before it);
 - `no-kind`: the default without the deal-kind fit (hybrid.precedents.library.Library.deal_kind off: a
   section's source chosen without its likeness to the template's own kind of deal's clauses);
+- `no-absent`: the default without the fit's cost of a clause leaning on a clause the draft lacks and without the
+  consistency pass's removal of such sentences (hybrid.common.topics: "obligations respecting confidentiality and
+  indemnification" in an NDA without an indemnity);
 - `noise-0.25`: the default when the issue was filed (precedent_start 0.25: a quarter of the words masked);
 
 and counts over the drafts' section bodies: sections whose source clause's type differs from the
@@ -19,14 +22,15 @@ section's, sections whose source is a clause of neither the template's doc types
 (other_kind_sources: not wrong in itself, a boilerplate clause serves any deal, but where a clause of another
 kind of deal comes in), clauses ending mid-sentence, paragraphs inside a clause that stop without a full stop, list
 markers out of sequence, and markers or headings that number or head nothing ("A..", "Invoices and Payment." above
-"Taxes.") (broken_paragraphs), cross-references to sections the draft lacks, doubled words,
+"Taxes.") (broken_paragraphs), cross-references to sections the draft lacks, sentences leaning on a clause the
+draft lacks (absent_clause_sentences, and those the consistency pass removed), doubled words,
 required terms stated (each section's rendered required terms found in its body), foreign facts
 (hybrid.fidelity.foreign_facts.draft_foreign_facts) per 1,000 words, words the model wrote (inserted
 against the section's source text, case aside, frame sentences aside) per 1,000 words, and seconds per
 draft call.
 
     python benchmarks/reading.py [--seeds 7,8,9] [--n 4] [--threads 1]
-        [--arms default,no-settle,no-repair,no-kind,noise-0.25]
+        [--arms default,no-settle,no-repair,no-kind,no-absent,noise-0.25]
         [--out FILE]
 """
 
@@ -38,7 +42,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hybrid.common.options import set_threads  # noqa: E402
-from hybrid.common.sentences import ends_mid_sentence  # noqa: E402
+from hybrid.common.sentences import ends_mid_sentence, sentence_boundaries  # noqa: E402
+from hybrid.common.topics import TERM_CLAUSES, absent_mentions, absent_types, convenience_termination  # noqa: E402
 from hybrid.draft.consistency import paragraph_faults, reading_checks  # noqa: E402
 from hybrid.draft.provenance import word_redline  # noqa: E402
 from hybrid.draft.references import dangling_references  # noqa: E402
@@ -48,7 +53,8 @@ from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 
 from machine import machine  # noqa: E402
 
-ARMS = {"default": {}, "no-settle": {}, "no-repair": {}, "no-kind": {}, "noise-0.25": {"precedent_start": 0.25}}
+ARMS = {"default": {}, "no-settle": {}, "no-repair": {}, "no-kind": {}, "no-absent": {},
+        "noise-0.25": {"precedent_start": 0.25}}
 USER_TEMPLATE = Path(__file__).resolve().parent / "templates" / "equipment-lease.json"
 COUNTS = (
     "type_mismatches",
@@ -56,6 +62,8 @@ COUNTS = (
     "mid_sentence_endings",
     "broken_paragraphs",
     "dangling_references",
+    "absent_clause_sentences",
+    "absent_clause_sentences_removed",
     "doubled_words",
     "foreign_facts",
     "model_words",
@@ -78,14 +86,36 @@ def _switch(owner, name: str, on: bool, off) -> None:
 
 def _arm_switches(arm: str) -> None:
     """Each step an arm turns off: settle_facts (no-settle: the text as adapted), the consistency pass's
-    paragraph repair (no-repair) and the deal-kind fit (no-kind); every other arm has all three on."""
+    paragraph repair (no-repair), the deal-kind fit (no-kind), and both the fit's cost of leaning on a clause the
+    draft lacks and the pass's removal of such sentences (no-absent); every other arm has them all on."""
     import hybrid.draft.consistency as consistency
+    import hybrid.precedents.fit as fit
     import hybrid.precedents.settle as settle
     from hybrid.precedents.library import Library
 
     _switch(settle, "settle_facts", arm != "no-settle", lambda text, *a, **k: text)
     _switch(consistency, "repair_paragraphs", arm != "no-repair", lambda body: (body, []))
     _switch(Library, "deal_kind", arm != "no-kind", lambda self, *a, **k: {})
+    _switch(fit, "ABSENT_COST", arm != "no-absent", 0.0)
+    _switch(consistency, "drop_presupposing", arm != "no-absent", lambda text, *a, **k: (text, []))
+
+
+def leaning_sentences(sections, deal_text: str) -> list[str]:
+    """The sentences of a finished draft that lean on a clause it does not have (hybrid.common.topics: a phrase
+    of an absent clause type, or a right to end the agreement at will outside its term section)."""
+    clauses = [s["clause"] for s in sections]
+    lacks = absent_types(clauses, deal_text)
+    has_term = bool(TERM_CLAUSES & set(clauses))
+    out = []
+    for sec in sections:
+        body = sec["body"]
+        bounds = [0, *[b for b in sentence_boundaries(body) if 0 < b < len(body)], len(body)]
+        for a, b in zip(bounds, bounds[1:]):
+            x = body[a:b].strip()
+            at_will = has_term and sec["clause"] not in TERM_CLAUSES and convenience_termination(x)
+            if x and (absent_mentions(x, lacks) or at_will):
+                out.append(f"{sec['heading']}: {x[:160]}")
+    return out
 
 
 def count(drafter, t, drafts, tot, examples):
@@ -96,6 +126,11 @@ def count(drafter, t, drafts, tot, examples):
         spans = t.render_skeleton(d.outline, d.fields).spans
         spans = spans if len(spans) == len(d.sections) else [None] * len(d.sections)
         r = reading_checks(bodies, len(bodies))
+        leaning = leaning_sentences(d.sections, t.render_skeleton(d.outline, d.fields).deal_text)
+        tot["absent_clause_sentences"] += len(leaning)
+        tot["absent_examples"] += leaning[: max(0, 20 - len(tot["absent_examples"]))]
+        removed = (d.consistency.get("totals") or {}).get("absent_clause_sentences_removed", 0)
+        tot["absent_clause_sentences_removed"] += removed
         ff = draft_foreign_facts(t, d.fields, bodies, d.source_facts)
         for sec, span in zip(d.sections, spans):
             types = {index[c["id"]].clause_type for c in sec.get("precedents", []) if c.get("id") in index}
@@ -153,6 +188,7 @@ def summarize(tot: dict) -> dict:
         "mid_sentence_examples": tot["mid_sentence_examples"],
         "dangling_examples": tot["dangling_examples"],
         "paragraph_examples": tot["paragraph_examples"],
+        "absent_examples": tot["absent_examples"],
     }
 
 
@@ -184,7 +220,7 @@ def main(argv=None):
     )
     totals = {
         a: {**dict.fromkeys(COUNTS, 0), "seconds": 0.0, "calls": 0, "examples": [], "mid_sentence_examples": [],
-            "paragraph_examples": [], "dangling_examples": []}
+            "paragraph_examples": [], "dangling_examples": [], "absent_examples": []}
         for a in arms
     }
     warm = load_template(ids[0])

@@ -9,7 +9,7 @@ stop) and `ends_mid_sentence` (the reading check). Pure string functions: a budg
 import re
 
 __all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "sentence_boundaries", "cut_to_sentence", "cut_to_clause",
-           "ends_mid_sentence", "CONNECTIVES", "HEADING_WORD"]
+           "ends_mid_sentence", "CONNECTIVES", "HEADING_WORD", "without_run_in_headings"]
 
 _CLOSERS = "\"'”’)]"
 _CLOSE = "[" + re.escape(_CLOSERS) + "]"  # one closing quote or bracket, for a pattern
@@ -132,3 +132,11 @@ CONNECTIVES = r"In addition|Additionally|Furthermore|Moreover|Further|Also"
 _TITLE_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on|by|with|upon|from|under|at)"
 RUN_IN_HEADING = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}\."
 """A run-in heading: up to seven title-case words (connectors between) and a full stop ("Delivery; Shipment.")."""
+
+_RUN_IN_AT_START = re.compile(rf"(?m)^([ \t]*(?:\(?[A-Za-z0-9]{{1,3}}[.)][ \t]+)?){RUN_IN_HEADING}(?=\s|$)")
+
+
+def without_run_in_headings(text: str) -> str:
+    """text without the run-in headings that open its paragraphs, list markers kept ("(b) Required by Law. Receiving
+    Party may ..." -> "(b)  Receiving Party may ..."): a heading names a subject, it does not use a defined term."""
+    return _RUN_IN_AT_START.sub(lambda m: m.group(1), text)

@@ -24,13 +24,14 @@ library knows it; this module does not).
 import re
 
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
+from hybrid.common.topics import TERM_CLAUSES, absent_types
 from hybrid.data.facts import BLANK
 from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
 from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
-from hybrid.draft.wording import capitalize_defined_party, defines_party, drop_restated
+from hybrid.draft.wording import capitalize_defined_party, defines_party, drop_presupposing, drop_restated
 
 __all__ = [
     "Ref",
@@ -69,11 +70,13 @@ def _doubled_change(text: str, start: int, end: int, word: str) -> dict:
             "action": "removed"}
 
 
-def _wording(body: str, sec: dict, party_defined: bool) -> tuple[str, list[dict]]:
-    """hybrid.draft.wording's two repairs of one section body, with their changes as the report lists them."""
+def _wording(body: str, sec: dict, party_defined: bool, lacks=(), convenience: bool = False) -> tuple[str, list[dict]]:
+    """hybrid.draft.wording's three repairs of one section body, with their changes as the report lists them."""
     body, restated = drop_restated(body, sec.get("frame", ""), sec.get("locked", ()), sec.get("terms", ()))
     changes = [{"kind": "restated_sentence", "old": r, "new": "", "action": "removed"} for r in restated]
-    if restated:  # a list may now open on its second item ("A. Term." went with its sentence)
+    body, leaning = drop_presupposing(body, lacks, convenience, sec.get("frame", ""))
+    changes += [{"kind": "absent_clause", "old": r, "new": "", "action": "removed"} for r in leaning]
+    if restated or leaning:  # a list may now open on its second item ("A. Term." went with its sentence)
         body, renumbered = repair_paragraphs(body)
         changes += [{"kind": "paragraph", **c} for c in renumbered]
     if party_defined:
@@ -100,20 +103,25 @@ def consistency_pass(
     (`remove_doubled_words`), paragraphs that stop without a full stop and list markers out of sequence repaired
     (`repair_paragraphs`), a sentence that restates the section's frame removed (hybrid.draft.wording's
     `drop_restated`; a section dict's optional "frame", "locked" and "terms": its span's frame, locked strings and
-    required terms), "party"/"parties" written
+    required terms), a sentence leaning on a clause the draft lacks removed (hybrid.draft.wording's
+    `drop_presupposing`: a phrase of hybrid.common.topics.absent_types of the sections' clauses, or a right to end
+    the agreement at will outside the term section where the draft has one), "party"/"parties" written
     "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), then the Definitions
     section (clause "definitions") pruned against the preamble and the other sections' new bodies
     (`prune_definitions`). The report:
     {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
-    "restated_sentences_removed", "defined_terms_capitalized", "paragraphs_repaired", "blanks_to_complete"}}; each
-    change carries its "kind" ("reference", "doubled_word", "paragraph", "restated_sentence", "defined_term_case",
-    "definition"), "old", "new" and "action".
+    "restated_sentences_removed", "absent_clause_sentences_removed", "defined_terms_capitalized", "paragraphs_repaired",
+    "blanks_to_complete"}}; each change carries its "kind" ("reference", "doubled_word", "paragraph",
+    "restated_sentence", "absent_clause", "defined_term_case", "definition"), "old", "new" and "action".
     "emptied" is true for a section whose body the pass left empty (a Definitions section none of whose
     entries the draft needs: the caller drops or refills it, and renumbers). A body that needs no
     change comes back byte-identical."""
     bodies, reports = [], []
     party_defined = defines_party(preamble)
+    clauses = [sec.get("clause", "") for sec in sections]
+    lacks = absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)]))
+    has_term = bool(TERM_CLAUSES & set(clauses))
     for i, sec in enumerate(sections):
         resolve = (lambda n, i=i: resolve_ref(i, n)) if resolve_ref else None
         by_title = (lambda t, i=i: resolve_title(i, t)) if resolve_title else None
@@ -123,7 +131,8 @@ def consistency_pass(
         changes += [_doubled_change(fixed, s, e, w) for s, e, w in doubled]
         body, repaired = repair_paragraphs(body)
         changes += [{"kind": "paragraph", **c} for c in repaired]
-        body, worded = _wording(body, sec, party_defined)
+        convenience = has_term and sec.get("clause") not in TERM_CLAUSES
+        body, worded = _wording(body, sec, party_defined, lacks, convenience)
         changes += worded
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
@@ -144,6 +153,7 @@ def consistency_pass(
         "doubled_words_removed": 0,
         "definitions_dropped": 0,
         "restated_sentences_removed": 0,
+        "absent_clause_sentences_removed": 0,
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
     }
@@ -153,6 +163,7 @@ def consistency_pass(
         ("reference", "left"): "references_left",
         ("definition", "dropped"): "definitions_dropped",
         ("restated_sentence", "removed"): "restated_sentences_removed",
+        ("absent_clause", "removed"): "absent_clause_sentences_removed",
         ("defined_term_case", "capitalized"): "defined_terms_capitalized",
     }
     for r in reports:

@@ -10,6 +10,7 @@ Pure string functions, no model; a body with nothing to drop comes back unchange
 
 import re
 
+from hybrid.common.sentences import without_run_in_headings
 from hybrid.precedents.definitions import entries, inline_definitions
 
 __all__ = ["definition_entries", "inline_definitions", "prune_definitions", "definitions_index", "INDEX_LEAD"]
@@ -82,6 +83,7 @@ def prune_definitions(body: str, other_text: str, keep=()) -> tuple[str, list[di
     if not items:
         return body, []
     elsewhere = inline_definitions(other_text)
+    other_text = without_run_in_headings(other_text)  # "(b) Required by Law." is no use of "Law"
     reason, seen = {}, set()
     for i, k, term, _ in items:
         if term in elsewhere:

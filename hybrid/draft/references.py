@@ -17,7 +17,7 @@ __all__ = ["Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_re
 
 _KW = r"(?i:sections?|articles?|paragraphs?|clauses?|subsections?|subparagraphs?)"
 # "2.1(a)", and "2.(a)(1)" as some filings write it
-_ARABIC = r"\d{1,3}(?:\.\d{1,3})*(?:\.(?=\())?(?:\([A-Za-z0-9]{1,4}\))*(?![\w(]|\.\w)"
+_ARABIC = r"\d{1,3}[A-Z]?(?:\.\d{1,3})*(?:\.(?=\())?(?:\([A-Za-z0-9]{1,4}\))*(?![\w(]|\.\w)"
 _ROMAN = r"[IVXL]{1,6}(?![\w(]|\.\w)"  # "Article IV"
 _NUM = rf"(?:{_ARABIC}|{_ROMAN})"
 _TITLE = (

@@ -17,9 +17,11 @@ import re
 
 from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
 from hybrid.common.stems import content_stems
+from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
 
-__all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "defines_party", "capitalize_defined_party"]
+__all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "defines_party",
+           "capitalize_defined_party"]
 
 RESTATED_SHARE = 0.6  # a later sentence holding this share of the frame's content stems and every value restates it
 BLANK_SHARE = 0.3  # ... or this share, where it leaves blank the number the frame states ("a period of [___] months")
@@ -130,6 +132,39 @@ def _covering(text: str, frame: str, locked=(), terms=()) -> "tuple[int, int] | 
         if want <= stems and len(stems - want) >= FULLER and all(t in piece for t in terms if t and t in frame):
             return start, end
     return None
+
+
+def drop_presupposing(text: str, lacks=(), convenience: bool = False, frame: str = "") -> tuple[str, list[str]]:
+    """(text without the sentences that lean on a clause the draft does not have, those sentences stripped): a
+    phrase of a type in `lacks` (hybrid.common.topics.absent_mentions: "obligations respecting confidentiality and
+    indemnification" in an NDA without an indemnity, "does not require either party to disclose or to receive
+    Information" in an equipment lease) or, where `convenience`, a right to end the agreement on notice alone
+    (the draft's term section sets the term: hybrid.common.topics.convenience_termination). A run-in heading of a
+    sentence that goes goes with it; the frame sentence and the body's last sentence always stay (the fit has
+    already preferred precedents without such phrases, hybrid.precedents.fit)."""
+    if not lacks and not convenience:
+        return text, []
+    bounds = [0, *[b for b in sentence_boundaries(text) if 0 < b < len(text)], len(text)]
+    spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+    frame = frame.strip()
+    cuts = [
+        (a, b)
+        for a, b in spans
+        if not (frame and frame in text[a:b])
+        and (absent_mentions(text[a:b], lacks) or convenience and convenience_termination(text[a:b]))
+    ]
+    if len(cuts) == len(spans):  # never the whole body: its last sentence stays
+        cuts = cuts[:-1]
+    if not cuts:
+        return text, []
+    cuts = [(a - len(_headed(text[:a])), b) for a, b in cuts]
+    out, at = [], 0
+    for a, b in cuts:
+        out.append(text[at:a])
+        at = max(at, b)
+    out.append(text[at:])
+    body = re.sub(r"\n{3,}", "\n\n", "".join(out)).strip()
+    return body, [text[a:b].strip() for a, b in cuts]
 
 
 _HEADING_BEFORE = re.compile(rf"(?<=[.;:])\s+(?:\(?[A-Za-z0-9]{{1,3}}[.)]\s+)?{RUN_IN_HEADING}\s*$")

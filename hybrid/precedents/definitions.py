@@ -30,6 +30,7 @@ import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from hybrid.common.sentences import without_run_in_headings
 from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import BOILERPLATE_TERMS
 from hybrid.precedents.fit import STANDARD_SOURCES
@@ -287,7 +288,7 @@ def used_terms(texts, vocab, defined=()) -> dict[str, int]:
     gone |= {t[:-1] for t in gone if t.endswith("s")} | {t + "s" for t in gone} | {t[:-1] + "ies" for t in gone}
     out: dict[str, int] = {}
     for text in texts:
-        for m in _MID_USE.finditer(text):
+        for m in _MID_USE.finditer(without_run_in_headings(text)):  # a run-in heading ("Required by Law.") uses none
             words = m.group(1).split(" ")
             for k in range(len(words), 0, -1):
                 phrase = " ".join(words[:k])

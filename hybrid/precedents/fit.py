@@ -73,9 +73,12 @@ HEADING_SLACK = 0.25  # ... when their heading is about as close to the section'
 FAIR_MARGIN = 2.0  # within this much (heading as close), fair enough for a variant that would repeat another whole
 OTHER_SUBJECT = 1.0  # fit lost by a precedent whose heading shares no word with the section's
 KIND_GAP = 0.15  # ranked leaves out a clause whose kind is this far below the best a heading-matching one has
+ABSENT_COST = 1.5  # fit lost per phrase presupposing a clause the draft lacks (hybrid.common.topics), up to two
+FIRST_PERSON_COST = 1.5  # fit lost by a clause written in the first or second person ("signed by both of us")
 KIND_WEIGHT = 4.0  # fit per unit of cosine to the template's own kind of deal's clauses of the type (deal_kind)
 TOPIC_SHARE = 0.003  # a word fewer than this share of the library's clauses write is another deal's topic ...
 TOPIC_CAP = 12.0  # ... and a precedent loses fit by its topic words per 100 words, up to this many
+TOPIC_LIMIT = 10.0  # ranked leaves out a clause with this many topic words per 100 words where another fits below it
 WORDS_PER_TOKEN = 0.72  # contract English under the shipped BPE (about 4.4 bytes per token, 6 per word)
 CAPS_TOKENS = 1.5  # text in capitals takes about this many times the tokens (2.1 per word against 1.4)
 
@@ -93,6 +96,7 @@ _LEANING_OPENING = re.compile(
     r"|Notwithstanding the foregoing|The foregoing|In such (?:case|event)|In that (?:case|event))\b",
     re.I,
 )
+_FIRST_PERSON = re.compile(r"\b(?:we|us|our|ours|you|your|yours)\b|(?:^|(?<=[.;:]\s))(?:We|Our|You|Your)\b")
 _FIGURE = re.compile(
     r"\[(?:DATE|AMOUNT|PERCENT|DURATION)\]"
 )  # the source deal's own figures (the deal's, or a fallback phrase, stand in)
@@ -227,7 +231,7 @@ class FitScore:
 
 def fit(
     p, heading: str, clause: str, budget: int, doc_types=(), holes=None, rank: int | None = None, topic=None,
-    kind: float | None = None,
+    kind: float | None = None, absent=None,
 ) -> FitScore:
     """How well precedent `p` (hybrid.precedents.library.Precedent) serves a section of type `clause` headed
     `heading` with a budget of `budget` tokens; doc_types: the template's document types (a clause from
@@ -238,7 +242,10 @@ def fit(
     the section's type that the template's doc types write (deal_kind; None: not known), worth KIND_WEIGHT a unit:
     a supply agreement's "Term and Termination" from an NDA ("Recipient's obligations relating to Confidential
     Information will survive") or its "Obligations of the Parties" from an outsourcing agreement (back-up data
-    files) reads as another kind of deal though its heading fits."""
+    files) reads as another kind of deal though its heading fits; absent(text) -> how many of its phrases
+    presuppose a clause the draft does not have (hybrid.common.topics.absent_mentions; None: not counted), each
+    worth ABSENT_COST up to two ("the license hereby granted" in a supply agreement without a licence). A clause
+    written in the first or second person ("signed by both of us") loses FIRST_PERSON_COST."""
     mine, theirs = heading_words(heading), heading_words(p.heading)
     overlap = len(mine & theirs) / len(mine | theirs) if mine and theirs else 0.0
     room = budget * WORDS_PER_TOKEN
@@ -275,6 +282,10 @@ def fit(
     length = min(abs(words - room) / room, 1.0) if words > room else max(0.0, 1 - words / (0.4 * room))
     topical = 100 * topic(body) / max(len(body.split()), 1) if topic is not None else 0.0
     quality -= 2.0 * min(getattr(p, "reversed", 0), 2)  # its parties stand the wrong way round (reversed_roles)
+    if absent is not None:
+        quality -= ABSENT_COST * min(absent(body), 2)
+    if _FIRST_PERSON.search(body):
+        quality -= FIRST_PERSON_COST
     total = 2.0 * overlap + quality - 0.25 * min(specific, 8.0) - 0.5 * length - 0.25 * min(topical, TOPIC_CAP)
     total += KIND_WEIGHT * (kind or 0.0)
     return FitScore(overlap, quality, specific, length, total, topical, kind or 0.0)
@@ -291,16 +302,19 @@ def ranked(
     ranks=None,
     topic=None,
     kinds=None,
+    absent=None,
 ) -> list:
     """[(FitScore, candidate)] of every candidate (None skipped), best fit first (ties: the given order), less
     those whose kind is KIND_GAP below the best kind of a candidate whose heading shares a word with the section's
-    (a standard form of the template's own doc types stays).
-    holes, topic: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id: fit's kind}
+    (a standard form of the template's own doc types stays), and those with TOPIC_LIMIT topic words per 100 words
+    where a candidate whose heading shares a word has fewer (a supply agreement's "Exclusivity" that is all about
+    "the exclusive cooperator of Supplier's real estate and home furnishing cooperation channel").
+    holes, topic, absent: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id: fit's kind}
     (deal_kind)."""
     ranks, kinds = ranks or {}, kinds or {}
     scored = sorted(
         (
-            (fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id), topic, kinds.get(p.id)), i, p)
+            (fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id), topic, kinds.get(p.id), absent), i, p)
             for i, p in enumerate(candidates)
             if p is not None
         ),
@@ -315,6 +329,8 @@ def ranked(
             for f, i, p in scored
             if p.id not in kinds or f.kind >= floor or (p.source in STANDARD_SOURCES and p.doc_type.upper() in own)
         ]
+    if any(f.heading > 0 and f.topic < TOPIC_LIMIT for f, _, _ in scored):
+        scored = [(f, i, p) for f, i, p in scored if f.topic < TOPIC_LIMIT]
     return [(f, p) for f, _, p in scored]
 
 

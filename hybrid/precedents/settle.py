@@ -15,6 +15,7 @@ the sentence about the other deal, or writes its defined term as plain words; th
 import re
 
 from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
+from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import foreign_facts, party_names
@@ -33,6 +34,7 @@ _NAMED_DOCUMENT = re.compile(
     rf"\b(?:the|such|any|each|that)\s+((?:[A-Z][\w-]*\s+(?:and\s+|of\s+)?){{1,5}}{_DOCUMENT})\b"
 )
 _OTHER_DOCUMENT = re.compile(rf"\b{_DOCUMENT}\s*$")
+_REDACTED_CLAUSE = re.compile(rf"[,;:]\s*(?:{REDACTION_RE.pattern})\s*[.;)]*\s*$")  # a redaction that ends the sentence
 
 
 def drop_fact_sentences(
@@ -43,8 +45,10 @@ def drop_fact_sentences(
     `keep_share` of its words and one sentence remain; the holes left are rewritten by the filler. A sentence
     taken out reads as a lawyer's deletion; a hole the small model rewrites reads as damage ("(each a. ...
     Business).)." where the precedent said "Facility Addendum"). A sentence dense with holes (DENSE_HOLES of
-    them, or one per DENSE_WORDS words: a payment schedule of another deal's sums and dates), or one naming a document
-    the deal does not have ("the License Agreement", "the Facility Addendum"), goes whatever share
+    them, or one per DENSE_WORDS words: a payment schedule of another deal's sums and dates), one naming a document
+    the deal does not have ("the License Agreement", "the Facility Addendum"), or one ending in a redaction after a
+    comma, semicolon or colon (the source redacted what it says: "if Buyer otherwise reasonably requests, [***]."),
+    goes whatever share
     is left, the last one too where may_empty (the clause's frame sentence stands before it); "" is then returned.
     Paragraph breaks are kept."""
     keep, drop = _fact_spans(text, deal, allowed, own_facts)
@@ -65,6 +69,8 @@ def drop_fact_sentences(
     holes = {(a, b): sum(1 for x, y in runs if x < b and a < y) for a, b in sentences}
     # "in case the License Agreement is terminated": a document the deal does not have, which no rewrite mends
     other = {s for s in sentences if any(x < s[1] and s[0] < y and _OTHER_DOCUMENT.search(text[x:y]) for x, y in runs)}
+    # "if Buyer otherwise reasonably requests, [***].": the source redacted what the sentence says, not a figure
+    other |= {s for s in sentences if _REDACTED_CLAUSE.search(text[s[0] : s[1]])}
     bad = sorted((s for s in sentences if holes[s]), key=lambda s: -holes[s] / max(len(text[s[0] : s[1]].split()), 1))
     cut, left, n_left = set(), total, len(sentences)
     for a, b in bad:

@@ -26,6 +26,7 @@ import weakref
 from dataclasses import is_dataclass, replace
 
 from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
+from hybrid.common.topics import absent_mentions, absent_types
 from hybrid.data.facts import DealFacts, flip_parties
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
 from hybrid.data.roles import deal_roles, family_of
@@ -164,6 +165,8 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     deal = deal_from_template(template, values)
     holes = lambda text: fact_holes(text, deal, skeleton.deal_text)  # noqa: E731
     topic = topic_counter(library, skeleton.deal_text, doc_types)
+    lacks = absent_types([s.clause for s in skeleton.spans], skeleton.deal_text)
+    absent = lambda text: len(absent_mentions(text, lacks))  # noqa: E731  leaning on a clause the draft lacks
     chosen, scored = [], []
     for s in skeleton.spans:
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
@@ -179,6 +182,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 ranks=ranks,
                 topic=topic,
                 kinds=kinds,
+                absent=absent,
             )
         )
         chosen.append(

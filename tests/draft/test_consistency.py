@@ -459,6 +459,8 @@ FIX = [
         "except pursuant to this Section, (c)",
     ),
     ("UNDER SECTION 8 OR", {"8": "5"}, "5", "UNDER THIS SECTION OR"),
+    # a number with a letter (the sponsorship draft at fcdc3f3: "In addition to paragraph 17A above, ...")
+    ("B. In addition to paragraph 17A above, Sponsor shall", {}, None, "B. In addition to this Agreement, Sponsor shall"),
     ("under Sections 4 and 5", {"4": "1", "5": "6"}, "1", "under Sections 1 and 6"),  # not the section alone
     # nothing to change
     ("as provided in Section 5.", {"5": "5"}, None, "as provided in Section 5."),
@@ -784,6 +786,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "doubled_words_removed": 1,
         "definitions_dropped": 2,
         "restated_sentences_removed": 0,
+        "absent_clause_sentences_removed": 0,
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
         "blanks_to_complete": 0,
@@ -907,3 +910,45 @@ def test_a_heading_is_no_use_of_a_defined_term():
     bodies, report = consistency_pass(sections, preamble="")
     assert '"Party"' in bodies[0] and '"Law"' not in bodies[0]
     assert [c["old"] for c in report["sections"][0]["changes"]] == ["Law"]
+
+
+def test_a_run_in_heading_inside_a_section_is_no_use_of_a_defined_term_either():
+    # the seed-7 mutual NDA at fcdc3f3 kept '"Law" means ...' for "(b) Required by Law." alone
+    sections = [
+        {"heading": "Definitions", "clause": "definitions",
+         "body": '"Law" means any statute or regulation.\n\n"Party" means a party to this Agreement.'},
+        {"heading": "Confidential Information", "clause": "confidentiality",
+         "body": "(b) Required by Law. Each Party may disclose it to the extent required by law."},
+    ]
+    bodies, _ = consistency_pass(sections, preamble="")
+    assert '"Party"' in bodies[0] and '"Law"' not in bodies[0]
+    sections[1]["body"] += " Each Party shall comply with any Law in force."
+    assert '"Law"' in consistency_pass(sections, preamble="")[0][0]
+
+
+def test_a_sentence_leaning_on_a_clause_the_draft_lacks_goes():
+    survival = (
+        "Obligations respecting confidentiality and indemnification survive the termination of this Agreement. "
+        "Those provisions which by their nature extend beyond termination survive it."
+    )
+    general = (
+        "This Agreement does not require either party to disclose or to receive Information.\n\n"
+        "Either party may terminate this Agreement by providing [___] month's written notice to the other.\n\n"
+        "Neither party may assign this Agreement without consent."
+    )
+    sections = [
+        {"heading": "Lease Term", "clause": "term", "body": "The lease term is 36 months."},
+        {"heading": "Survival", "clause": "survival", "body": survival},
+        {"heading": "General", "clause": "general", "body": general},
+    ]
+    bodies, report = consistency_pass(sections, preamble="")
+    assert bodies[1] == "Those provisions which by their nature extend beyond termination survive it."
+    assert bodies[2] == "Neither party may assign this Agreement without consent."
+    assert report["totals"]["absent_clause_sentences_removed"] == 3
+    # where the draft holds the clause, or has no term section, the sentences stay; a body's last sentence too
+    sections[0]["clause"] = "indemnification"
+    sections.append({"heading": "Confidentiality", "clause": "confidentiality", "body": "Each party keeps it secret."})
+    bodies, _ = consistency_pass(sections, preamble="")
+    assert bodies[1] == survival and bodies[2] == general
+    only = [{"heading": "Exclusivity", "clause": "exclusivity", "body": "The license hereby granted is exclusive."}]
+    assert consistency_pass(only, preamble="")[0] == ["The license hereby granted is exclusive."]

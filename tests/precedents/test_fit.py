@@ -272,3 +272,31 @@ def test_a_clause_far_below_the_best_kind_is_left_out_however_well_its_heading_f
     near = dict(kinds, **{alliance.id: 0.6 + 0.1})
     assert "a#1" in [p.id for _, p in ranked([alliance, maker], "Obligations of the Parties", "obligations", 256,
                                              kinds=near, **args)]
+
+
+def test_a_clause_leaning_on_a_clause_the_draft_lacks_or_written_to_you_loses_fit():
+    """absent (hybrid.common.topics): the supply draft at fcdc3f3 took an endorsement agreement's "The license
+    hereby granted shall be exclusive" for its Exclusivity; the lease's General said "signed by both of us"."""
+    from hybrid.common.topics import absent_mentions, absent_types
+
+    lacks = absent_types(["exclusivity", "products", "payment"])
+    absent = lambda text: len(absent_mentions(text, lacks))  # noqa: E731
+    plain = _p("a#1", "Exclusivity", "Buyer shall buy the Products only from Supplier during the Term. " * 3)
+    licence = _p("b#1", "Exclusivity", "The license hereby granted shall be exclusive as to the Products. " * 3)
+    ours = _p("c#1", "Exclusivity", "Buyer shall buy the Products only from us during the Term. " * 3)
+    got = {p.id: fit(p, "Exclusivity", "exclusivity", 128, absent=absent).total for p in (plain, licence, ours)}
+    assert got["a#1"] > got["b#1"] and got["a#1"] > got["c#1"]
+    assert fit(licence, "Exclusivity", "exclusivity", 128).total == fit(plain, "Exclusivity", "exclusivity", 128).total
+    assert choose([licence, plain], "Exclusivity", "exclusivity", 128, 1, absent=absent) == [plain]
+
+
+def test_a_clause_about_another_deals_topic_is_left_out_where_another_fits():
+    """TOPIC_LIMIT: "the exclusive cooperator of Supplier's real estate and home furnishing cooperation channel"."""
+    topic_words = {"cooperator", "furnishing", "estate", "channel", "cooperation"}
+    topic = lambda text: sum(w.strip(".,'s") in topic_words for w in text.lower().split())  # noqa: E731
+    channel = _p("a#1", "Exclusivity", "Buyer is the exclusive cooperator of the real estate and home furnishing "
+                 "cooperation channel. " * 3)
+    plain = _p("b#1", "Non-Exclusivity", "Nothing herein requires Buyer to purchase any quantity of Products. " * 3)
+    got = [p.id for _, p in ranked([channel, plain], "Exclusivity", "exclusivity", 128, topic=topic)]
+    assert got == ["b#1"]
+    assert [p.id for _, p in ranked([channel], "Exclusivity", "exclusivity", 128, topic=topic)] == ["a#1"]

@@ -220,3 +220,16 @@ def test_a_sub_clause_number_where_the_source_lost_its_stop_becomes_one():
     )
     kept = "Buyer may terminate under Section 12.2 Buyer shall pay the fees."
     assert settle_facts(kept, DEAL, ALLOWED) == kept
+
+
+def test_a_sentence_ending_in_what_its_source_redacted_goes():
+    text = (
+        "Supplier will supply the Products to Buyer. "
+        "If the Products delivered are short of an order, or if Buyer otherwise reasonably requests, [***]. "
+        "Each party shall perform its obligations in a workmanlike manner."
+    )
+    out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.9)
+    assert "[***]" not in out and out.startswith("Supplier will") and out.endswith("workmanlike manner.")
+    # a redacted figure is a blank to complete: its sentence stays where too little would be left
+    figure = text.replace("reasonably requests, [***].", "requests, Supplier credits [***] percent of the price.")
+    assert drop_fact_sentences(figure, DEAL, ALLOWED, keep_share=0.9) == figure

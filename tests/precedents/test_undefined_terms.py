@@ -92,3 +92,9 @@ def test_a_draft_whose_clause_uses_a_term_undefined_gets_its_definition():
     draws = variant_draws(skeleton, Library(others + [definitions, third], "fp"), t, values, 1, seed=0)
     body = draws[0][clauses.index("definitions")].body
     assert '"Subcontractor" means any person to whom Supplier subcontracts any of its duties.' in body
+
+
+def test_a_run_in_heading_uses_no_term():
+    text = "(b) Required by Law. Receiving Party may disclose it to any Third Party as required by law."
+    assert used_terms([text], VOCAB | {"Law"}) == {"Third Party": 1}
+    assert used_terms(["Each party shall comply with any Law in force."], VOCAB | {"Law"}) == {"Law": 1}
