@@ -14,7 +14,7 @@ the sentence about the other deal, or writes its defined term as plain words; th
 
 import re
 
-from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
+from hybrid.common.sentences import CONNECTIVES, RUN_IN_HEADING, sentence_boundaries
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import FAMILIES
@@ -34,7 +34,14 @@ _NAMED_DOCUMENT = re.compile(
     rf"\b(?:the|such|any|each|that)\s+((?:[A-Z][\w-]*\s+(?:and\s+|of\s+)?){{1,5}}{_DOCUMENT})\b"
 )
 _OTHER_DOCUMENT = re.compile(rf"\b{_DOCUMENT}\s*$")
-_REDACTED_CLAUSE = re.compile(rf"[,;:]\s*(?:{REDACTION_RE.pattern})\s*[.;)]*\s*$")  # a redaction that ends the sentence
+# a redaction (adapted: a blank) that ends the sentence after a stop of its clause, or stands alone under a marker
+_REDACTED_CLAUSE = re.compile(
+    rf"(?:[,;:]|^\s*(?:\(?[a-z0-9]{{1,3}}[.)])?)\s*(?:{REDACTION_RE.pattern}|{re.escape(BLANK)})\s*[.;)]*\s*$"
+)
+# a page's confidentiality legend the source's text kept: "CONFIDENTIAL Page 12 of", "CONFIDENTIAL 13.2 Supplier's"
+_PAGE_LEGEND = re.compile(
+    r"(^|[ \t]+)CONFIDENTIAL(?:\s+Page\s+\d+(?:\s+of(?:\s+\d+)?)?|(?=\s+\d{1,2}\.\d))[ \t]*", re.M
+)
 
 
 def drop_fact_sentences(
@@ -55,7 +62,7 @@ def drop_fact_sentences(
     drop = [(a, b) for a, b in drop if not _overlaps(a, b, keep)]
     # "the License Agreement" where every word of it is the deal's: still a document the deal does not have
     drop += [m.span(1) for m in _NAMED_DOCUMENT.finditer(text) if m.group(1) not in allowed]
-    if not drop:
+    if not drop and BLANK not in text and not REDACTION_RE.search(text):
         return text
     bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
     sentences = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
@@ -71,7 +78,10 @@ def drop_fact_sentences(
     other = {s for s in sentences if any(x < s[1] and s[0] < y and _OTHER_DOCUMENT.search(text[x:y]) for x, y in runs)}
     # "if Buyer otherwise reasonably requests, [***].": the source redacted what the sentence says, not a figure
     other |= {s for s in sentences if _REDACTED_CLAUSE.search(text[s[0] : s[1]])}
-    bad = sorted((s for s in sentences if holes[s]), key=lambda s: -holes[s] / max(len(text[s[0] : s[1]].split()), 1))
+    bad = sorted(
+        (s for s in sentences if holes[s] or s in other),
+        key=lambda s: (s not in other, -holes[s] / max(len(text[s[0] : s[1]].split()), 1)),
+    )
     cut, left, n_left = set(), total, len(sentences)
     for a, b in bad:
         words = len(text[a:b].split())
@@ -80,6 +90,7 @@ def drop_fact_sentences(
             continue
         cut.add((a, b))
         left, n_left = left - words, n_left - 1
+    _orphans(text, sentences, cut)
     for i, (a, b) in enumerate(sentences):  # a run-in heading goes with the sentence it heads
         heads_a_cut = i + 1 == len(sentences) or sentences[i + 1] in cut
         if (a, b) not in cut and heads_a_cut and _heading_like(text[a:b]):
@@ -89,6 +100,35 @@ def drop_fact_sentences(
     out = "".join(text[a:b] if (a, b) not in cut else _layout(text[a:b]) for a, b in sentences)
     out = re.sub(r"[ \t]+\n", "\n", re.sub(r"\n{3,}", "\n\n", out))
     return re.sub(r"[ \t]{2,}", " ", out).strip()
+
+
+def _orphans(text: str, sentences, cut: set) -> None:
+    """In place: add to `cut` what a cut leaves without its sense, as long as one sentence stays: a lead-in whose
+    list went ("Supplier represents and warrants to Buyer that:" before its dropped items) and, after a cut sentence,
+    a fragment that opens in lower case (" as set forth under Section 2.1 and 2.1." after "(b) That it will
+    purchase the API ... agreement.") or a sentence that leans on the one cut ("For avoidance of doubt, ...")."""
+    grew = True
+    while grew:
+        grew = False
+        for i, (a, b) in enumerate(sentences):
+            if (a, b) in cut or len(cut) + 1 >= len(sentences):
+                continue
+            piece = text[a:b].strip()
+            after_cut = i + 1 == len(sentences) or sentences[i + 1] in cut
+            lead_in = piece.endswith(":") and after_cut
+            opens_on_cut = i > 0 and sentences[i - 1] in cut
+            fragment = opens_on_cut and (piece[:1].islower() and not _LIST_OPENING.match(piece) or _LEANS.match(piece))
+            if lead_in or fragment:
+                cut.add((a, b))
+                grew = True
+
+
+# a sentence that reads only after the one before it ("For avoidance of doubt, any increase ...", "Such signature ...")
+_LEANS = re.compile(
+    rf"^\W*(?:{CONNECTIVES}|For (?:the )?avoidance of doubt|Notwithstanding the foregoing|The foregoing|Such"
+    r"|In such (?:case|event)|In that (?:case|event)|Thereafter|Otherwise)\b"
+)
+_LIST_OPENING = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[.)]\s")  # "(a) ", "b) ", "iv. "
 
 
 _ROLE_WORDS = frozenset(
@@ -279,7 +319,7 @@ def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=N
     (lower_common_names), the sentences that still hold its facts taken out (drop_fact_sentences), the figures that
     stay written as blanks (blank_values), and the sentences that restate the clause's frame sentence
     (drop_restated)."""
-    text = _LOST_STOP_NUMBER.sub(". ", _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", text)))
+    text = _LOST_STOP_NUMBER.sub(". ", _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", _PAGE_LEGEND.sub(r"\1", text))))
     text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", text)))
     lowered = lower_common_names(text, deal, allowed, own_facts, words)
     text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame))

@@ -233,3 +233,39 @@ def test_a_sentence_ending_in_what_its_source_redacted_goes():
     # a redacted figure is a blank to complete: its sentence stays where too little would be left
     figure = text.replace("reasonably requests, [***].", "requests, Supplier credits [***] percent of the price.")
     assert drop_fact_sentences(figure, DEAL, ALLOWED, keep_share=0.9) == figure
+
+
+def test_a_redaction_already_a_blank_goes_too_and_a_marker_holding_only_a_blank():
+    # the supply draft at fcdc3f3: "(a) ... or if Buyer otherwise reasonably requests, [___]." and "c) [___]"
+    text = (
+        "Supplier will supply the Products to Buyer.\n\nc) [___]\n\n"
+        "d) If the Products delivered are short of an order, or if Buyer otherwise reasonably requests, [___].\n\n"
+        "Each party shall perform its obligations in a workmanlike manner."
+    )
+    out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.9)
+    assert out == "Supplier will supply the Products to Buyer.\n\nEach party shall perform its obligations in a " \
+        "workmanlike manner."
+
+
+def test_a_lead_in_whose_list_went_and_a_fragment_after_a_cut_go_with_it():
+    # the supply warranties at bc929b4: "Supplier represents and warrants to Buyer that:" with every item cut, then
+    # " as set forth under Section 2.1 and 2.1." (the source's own broken sentence) after a cut one
+    text = (
+        "Supplier represents and warrants to Buyer that:\n\n"
+        "(a) the Zanzibar Quux plant of Zanzibar Quux Holdings complies with Zanzibar Quux rules;\n\n"
+        "Buyer represents and warrants to Supplier that it will purchase from Zanzibar Quux Holdings. "
+        "as set forth under Section 2.1.\n\n"
+        "Zanzibar Quux Holdings pays the Quux taxes. For avoidance of doubt, no increase is paid by Buyer.\n\n"
+        "Each party represents and warrants that it has full power to enter into this Agreement."
+    )
+    out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.1)
+    assert out == "Each party represents and warrants that it has full power to enter into this Agreement."
+
+
+def test_a_pages_confidentiality_legend_goes():
+    text = "Buyer shall indemnify Supplier.\n\nCONFIDENTIAL Page 12 of Supplier shall indemnify Buyer."
+    assert settle_facts(text, DEAL, ALLOWED) == "Buyer shall indemnify Supplier.\n\nSupplier shall indemnify Buyer."
+    assert "CONFIDENTIAL" not in settle_facts("Buyer shall pay. CONFIDENTIAL 13.2 Taxes. Buyer pays taxes.", DEAL,
+                                              ALLOWED)
+    marked = 'Information marked "CONFIDENTIAL" is Confidential Information.'
+    assert settle_facts(marked, DEAL, ALLOWED) == marked
