@@ -146,6 +146,13 @@ def consistency_pass(
             {"kind": "definition", "old": d["term"], "new": None, "action": "dropped", "reason": d["reason"]}
             for d in dropped
         ]
+    totals = _totals(reports, sections, bodies)
+    return bodies, {"sections": reports, "totals": totals}
+
+
+def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dict:
+    """consistency_pass's report totals, counted from its sections' changes; sets each report's "emptied" and
+    "blanks"."""
     totals = {
         "references_renumbered": 0,
         "references_removed": 0,
@@ -174,7 +181,7 @@ def consistency_pass(
         r["emptied"] = bool(sections[r["index"]]["body"].strip()) and not bodies[r["index"]].strip()
         r["blanks"] = bodies[r["index"]].count(BLANK)
     totals["blanks_to_complete"] = sum(r["blanks"] for r in reports)  # terms the deal did not state
-    return bodies, {"sections": reports, "totals": totals}
+    return totals
 
 
 def reading_checks(sections_bodies: list[str], n_sections: int) -> dict:
