@@ -86,17 +86,17 @@ def _switch(owner, name: str, on: bool, off) -> None:
 
 def _arm_switches(arm: str) -> None:
     """Each step an arm turns off: settle_facts (no-settle: the text as adapted), the consistency pass's
-    paragraph repair (no-repair), the deal-kind fit (no-kind), and both the fit's cost of leaning on a clause the
-    draft lacks and the pass's removal of such sentences (no-absent); every other arm has them all on."""
+    paragraph repair (no-repair), the deal-kind fit (no-kind), and both the fit's rule against clauses leaning on a
+    clause the draft lacks and the pass's removal of such sentences (no-absent); every other arm has them all on."""
     import hybrid.draft.consistency as consistency
-    import hybrid.precedents.fit as fit
     import hybrid.precedents.settle as settle
+    import hybrid.skeleton.from_precedents as from_precedents
     from hybrid.precedents.library import Library
 
     _switch(settle, "settle_facts", arm != "no-settle", lambda text, *a, **k: text)
     _switch(consistency, "repair_paragraphs", arm != "no-repair", lambda body: (body, []))
     _switch(Library, "deal_kind", arm != "no-kind", lambda self, *a, **k: {})
-    _switch(fit, "ABSENT_COST", arm != "no-absent", 0.0)
+    _switch(from_precedents, "absent_types", arm != "no-absent", lambda *a, **k: frozenset())
     _switch(consistency, "drop_presupposing", arm != "no-absent", lambda text, *a, **k: (text, []))
 
 

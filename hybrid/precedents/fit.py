@@ -223,6 +223,7 @@ class FitScore:
     total: float
     topic: float = 0.0  # another deal's topic words per 100 words (topic_counter)
     kind: float = 0.0  # MiniLM cosine to the template's doc types' clauses of the type (0: not known)
+    absent: int = 0  # phrases presupposing a clause the draft lacks (fit's absent)
 
     def to_dict(self) -> dict:
         keys = ("heading", "quality", "specific", "length", "topic", "kind", "total")
@@ -282,13 +283,13 @@ def fit(
     length = min(abs(words - room) / room, 1.0) if words > room else max(0.0, 1 - words / (0.4 * room))
     topical = 100 * topic(body) / max(len(body.split()), 1) if topic is not None else 0.0
     quality -= 2.0 * min(getattr(p, "reversed", 0), 2)  # its parties stand the wrong way round (reversed_roles)
-    if absent is not None:
-        quality -= ABSENT_COST * min(absent(body), 2)
+    leaning = absent(body) if absent is not None else 0
+    quality -= ABSENT_COST * min(leaning, 2)
     if _FIRST_PERSON.search(body):
         quality -= FIRST_PERSON_COST
     total = 2.0 * overlap + quality - 0.25 * min(specific, 8.0) - 0.5 * length - 0.25 * min(topical, TOPIC_CAP)
     total += KIND_WEIGHT * (kind or 0.0)
-    return FitScore(overlap, quality, specific, length, total, topical, kind or 0.0)
+    return FitScore(overlap, quality, specific, length, total, topical, kind or 0.0, leaning)
 
 
 def ranked(
@@ -308,7 +309,8 @@ def ranked(
     those whose kind is KIND_GAP below the best kind of a candidate whose heading shares a word with the section's
     (a standard form of the template's own doc types stays), and those with TOPIC_LIMIT topic words per 100 words
     where a candidate whose heading shares a word has fewer (a supply agreement's "Exclusivity" that is all about
-    "the exclusive cooperator of Supplier's real estate and home furnishing cooperation channel").
+    "the exclusive cooperator of Supplier's real estate and home furnishing cooperation channel"), and those
+    leaning on a clause the draft lacks (fit's absent) where a candidate whose heading shares a word does not.
     holes, topic, absent: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id: fit's kind}
     (deal_kind)."""
     ranks, kinds = ranks or {}, kinds or {}
@@ -331,6 +333,8 @@ def ranked(
         ]
     if any(f.heading > 0 and f.topic < TOPIC_LIMIT for f, _, _ in scored):
         scored = [(f, i, p) for f, i, p in scored if f.topic < TOPIC_LIMIT]
+    if any(f.heading > 0 and not f.absent for f, _, _ in scored):  # nothing leaning on a clause the draft lacks
+        scored = [(f, i, p) for f, i, p in scored if not f.absent]
     return [(f, p) for f, _, p in scored]
 
 
@@ -349,18 +353,19 @@ def pick(scored, heading: str, clause: str, n: int, *, seed: int = 0) -> list:
     return [order[v % len(order)] for v in range(n)]
 
 
-def spare(scored, taken) -> tuple[float, object] | None:
+def spare(scored, taken, key=None) -> tuple[float, object] | None:
     """(fit lost against the best, candidate) of the best candidate of `ranked`'s list not in `taken` (ids) that is
     fair (within FAIR_MARGIN of the best fit, its heading about as close): what a variant that would otherwise
     repeat an earlier variant whole adapts in one section instead (hybrid.skeleton.from_precedents.variant_draws);
-    None when there is none."""
+    None when there is none. key(candidate): what `taken` holds of a candidate (None: its id)."""
     if not scored:
         return None
+    key = key or (lambda c: c.id)
     best = scored[0][0]
     for f, p in scored:
         if f.total < best.total - FAIR_MARGIN:
             break
-        if p.id not in taken and f.heading >= best.heading - HEADING_SLACK:
+        if key(p) not in taken and f.heading >= best.heading - HEADING_SLACK:
             return best.total - f.total, p
     return None
 

@@ -233,9 +233,14 @@ def _vary_repeats(chosen, scored, spans) -> None:
     holds few good clauses of: the mutual NDA's Bonterms sections) adapts, in the one section where that costs the
     least fit, the best fair precedent no variant has adapted there yet (hybrid.precedents.fit.spare), so no two
     drafts come out the same; it stays a repeat where no section has one. chosen[s][v]: variant v's precedent in
-    span s; scored[s]: span s's `ranked` list. Definitions sections are composed per variant and not varied here."""
+    span s; scored[s]: span s's `ranked` list. Definitions sections are composed per variant and not varied here,
+    nor counted as a difference."""
     n = len(chosen[0]) if chosen else 0
-    key = lambda v: tuple(getattr(c[v], "id", None) for c in chosen)  # noqa: E731
+    # a Definitions span is composed per variant, and its entries may all go (an index of the draft's own terms
+    # stands instead): two variants that differ there alone come out the same
+    kept = [si for si, sp in enumerate(spans) if sp.clause != "definitions"]
+    # by text: the corpus holds some contracts twice under two names ("CONSULTING AGREEMENT(1).txt")
+    key = lambda v: tuple(_text(chosen[si][v]) for si in kept)  # noqa: E731
     for v in range(1, n):
         if key(v) not in {key(u) for u in range(v)}:
             continue
@@ -243,12 +248,17 @@ def _vary_repeats(chosen, scored, spans) -> None:
         for si, sp in enumerate(spans):
             if sp.clause == "definitions":
                 continue
-            found = spare(scored[si], {getattr(c, "id", None) for c in chosen[si][:v]})
+            found = spare(scored[si], {_text(c) for c in chosen[si][:v]}, key=lambda c: _text(c.precedent))
             if found is not None:
                 options.append((found[0], si, found[1]))
         if options:
             _, si, alt = min(options, key=lambda o: (o[0], o[1]))
             chosen[si][v] = alt.precedent
+
+
+def _text(p):
+    """What makes two chosen precedents the same draft text: the body (the id where there is none)."""
+    return getattr(p, "body", None) or getattr(p, "id", None)
 
 
 def frame_alone(span, precedent):

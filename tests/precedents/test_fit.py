@@ -288,6 +288,9 @@ def test_a_clause_leaning_on_a_clause_the_draft_lacks_or_written_to_you_loses_fi
     assert got["a#1"] > got["b#1"] and got["a#1"] > got["c#1"]
     assert fit(licence, "Exclusivity", "exclusivity", 128).total == fit(plain, "Exclusivity", "exclusivity", 128).total
     assert choose([licence, plain], "Exclusivity", "exclusivity", 128, 1, absent=absent) == [plain]
+    # left out where a clause without such a phrase fits the heading; kept where none does
+    assert [p.id for _, p in ranked([licence, plain], "Exclusivity", "exclusivity", 128, absent=absent)] == ["a#1"]
+    assert [p.id for _, p in ranked([licence], "Exclusivity", "exclusivity", 128, absent=absent)] == ["b#1"]
 
 
 def test_a_clause_about_another_deals_topic_is_left_out_where_another_fits():
@@ -300,3 +303,40 @@ def test_a_clause_about_another_deals_topic_is_left_out_where_another_fits():
     got = [p.id for _, p in ranked([channel, plain], "Exclusivity", "exclusivity", 128, topic=topic)]
     assert got == ["b#1"]
     assert [p.id for _, p in ranked([channel], "Exclusivity", "exclusivity", 128, topic=topic)] == ["a#1"]
+
+
+def test_variants_that_differ_only_in_their_definitions_sources_count_as_repeats():
+    # the README's mutual NDA at 585a6d9 printed drafts 1 and 2 the same but for a footnote: their Definitions
+    # sources differed, and every entry went (the index of the draft's own terms stood in both)
+    from types import SimpleNamespace as NS
+
+    from hybrid.skeleton.from_precedents import _vary_repeats
+
+    def cand(name):
+        return NS(id=name, precedent=NS(id=name))
+
+    spans = [NS(clause="definitions", heading="Definitions"), NS(clause="general", heading="General")]
+    scored = [[(NS(total=5.0, heading=1.0), cand(x)) for x in "XY"],
+              [(NS(total=5.0, heading=1.0), cand("C")), (NS(total=4.5, heading=1.0), cand("D"))]]
+    chosen = [[NS(id="X"), NS(id="Y")], [NS(id="C"), NS(id="C")]]
+    _vary_repeats(chosen, scored, spans)
+    assert [p.id for p in chosen[1]] == ["C", "D"] and [p.id for p in chosen[0]] == ["X", "Y"]
+
+
+def test_a_repeat_is_told_by_text_not_by_id():
+    # the corpus holds "CONSULTING AGREEMENT.txt" and "CONSULTING AGREEMENT(1).txt": the README's NDA at 585a6d9
+    # printed drafts 3 and 4 the same text from the two files
+    from types import SimpleNamespace as NS
+
+    from hybrid.skeleton.from_precedents import _vary_repeats
+
+    def prec(id, body):
+        return NS(id=id, body=body)
+
+    twin_a, twin_b = prec("a.txt#4", "Same words."), prec("a(1).txt#4", "Same words.")
+    other = prec("b.txt#4", "Other words.")
+    spans = [NS(clause="confidentiality", heading="Confidential Information")]
+    scored = [[(NS(total=5.0, heading=1.0), NS(id=p.id, precedent=p)) for p in (twin_a, twin_b, other)]]
+    chosen = [[twin_a, twin_b]]
+    _vary_repeats(chosen, scored, spans)
+    assert [p.id for p in chosen[0]] == ["a.txt#4", "b.txt#4"]
