@@ -196,6 +196,24 @@ _DASH_LIST = re.compile(r":[ \t]+-[ \t]+([^\n]*?)(?=\.\s|\.$|\n|$)")
 _DASH = re.compile(r"[ \t]+-[ \t]+")
 
 
+_SUB_NUMBER = re.compile(
+    r"(^|[:;]\s+|[;,]\s+(?:and|or),?\s+)(\d{1,2}\.\d{1,2})\.(\d{1,2})[ \t]+(?=[a-z])", re.M
+)
+
+
+def sub_numbers_as_markers(text: str) -> str:
+    """text with a list its source numbered by its own sub-clauses written with letters ("can show: 5.3.1 that such
+    information ...; 5.3.2 it is rightfully known ..." -> "can show: (a) that such information ...; (b) it is
+    ..."): two or more items of one parent, numbered 1, 2, ... in order; otherwise unchanged."""
+    found = list(_SUB_NUMBER.finditer(text))
+    parents = {m.group(2) for m in found}
+    if len(found) < 2 or len(parents) != 1 or [int(m.group(3)) for m in found] != list(range(1, len(found) + 1)):
+        return text
+    for k, m in reversed(list(enumerate(found))):
+        text = text[: m.start()] + m.group(1) + f"({chr(ord('a') + k)}) " + text[m.end() :]
+    return text
+
+
 def dash_lists(text: str) -> str:
     """text with each list its source flattened into a line after a colon (three items or more, none over 15 words)
     written as contracts write a run-in list: "the following: (a) Technical specifications; (b) Drawings; and (c)
@@ -320,7 +338,7 @@ def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=N
     stay written as blanks (blank_values), and the sentences that restate the clause's frame sentence
     (drop_restated)."""
     text = _LOST_STOP_NUMBER.sub(". ", _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", _PAGE_LEGEND.sub(r"\1", text))))
-    text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", text)))
+    text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", sub_numbers_as_markers(text))))
     lowered = lower_common_names(text, deal, allowed, own_facts, words)
     text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame))
     text = blank_values(text, allowed, own_facts)

@@ -269,3 +269,20 @@ def test_a_pages_confidentiality_legend_goes():
                                               ALLOWED)
     marked = 'Information marked "CONFIDENTIAL" is Confidential Information.'
     assert settle_facts(marked, DEAL, ALLOWED) == marked
+
+
+def test_a_list_numbered_by_the_sources_sub_clauses_is_lettered():
+    from hybrid.precedents.settle import sub_numbers_as_markers
+
+    # the mutual NDA's draft 3 at 9c19f3d kept "can show:\n\n5.3.1 that such information ...; 5.3.2 it is ..."
+    text = ("Information is not Confidential Information if the Receiving Party can show:\n\n5.3.1 that it entered "
+            "the public domain; 5.3.2 it is rightfully known to the receiving Party; and, 5.3.3 it is independently "
+            "developed.")
+    assert sub_numbers_as_markers(text) == (
+        "Information is not Confidential Information if the Receiving Party can show:\n\n(a) that it entered the "
+        "public domain; (b) it is rightfully known to the receiving Party; and, (c) it is independently developed."
+    )
+    assert "(a)" in settle_facts(text, DEAL, ALLOWED)
+    # one item, items of two parents, or numbers out of order: left as written
+    for odd in ("show: 5.3.1 that it is public.", "show: 5.3.1 that it is; 6.1.2 it is.", "show: 5.3.2 a; 5.3.1 b."):
+        assert sub_numbers_as_markers(odd) == odd
