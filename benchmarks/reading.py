@@ -123,10 +123,11 @@ def count(drafter, t, drafts, tot, examples):
     own = {d.upper() for d in [t.doc_type, *t.grounding.get("doc_types", [])]}
     for d in drafts:
         bodies = [s["body"] for s in d.sections]
-        spans = t.render_skeleton(d.outline, d.fields).spans
+        skeleton = t.render_skeleton(d.outline, d.fields)  # rendered once: its spans and its deal text
+        spans = skeleton.spans
         spans = spans if len(spans) == len(d.sections) else [None] * len(d.sections)
         r = reading_checks(bodies, len(bodies))
-        leaning = leaning_sentences(d.sections, t.render_skeleton(d.outline, d.fields).deal_text)
+        leaning = leaning_sentences(d.sections, skeleton.deal_text)
         tot["absent_clause_sentences"] += len(leaning)
         tot["absent_examples"] += leaning[: max(0, 20 - len(tot["absent_examples"]))]
         removed = (d.consistency.get("totals") or {}).get("absent_clause_sentences_removed", 0)
