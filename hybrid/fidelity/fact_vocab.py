@@ -95,6 +95,8 @@ _GENERIC = frozenset(w for t in BOILERPLATE_TERMS for w in t.lower().split() if 
     "page signature name title by inc llc ltd corp l.l.c co l.p lp n.a s.a "
     # the defined term every kind of agreement writes (a template-level term, so not in BOILERPLATE_TERMS)
     "confidential information "
+    # trade abbreviations every kind of deal writes: taxes, file formats, trade terms, currencies
+    "vat gst hst cad oem odm iso sku edi erp pdf fob cif exw fca ddp dap cpt cip incoterms usd eur gbp "
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday "
     # sentence openers a small model capitalizes after a stray number or mark ("Section.1 If ...")

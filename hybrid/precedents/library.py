@@ -66,6 +66,8 @@ _STOP = frozenset(
 
 
 # a line that is only a redaction, perhaps behind a list marker: "(a) [***]." (the consistency pass renumbers the rest)
+# a small word its source glued to the capitalized word after it ("suppliers ofCustomer Materials"): a lost space
+_GLUED_WORD = re.compile(r"(?<![A-Za-z])(of|to|the|and|or|by|for|in|with|from|any|all|such|each)(?=[A-Z][a-z])")
 _REDACTED_LINE = re.compile(r"(?m)^[ \t]*(?:\(?[a-zA-Z0-9]{1,4}[.)][ \t]*)?(?:\[\*\*\*\][ \t]*)+[.;]?[ \t]*(?:\n|$)")
 
 
@@ -89,10 +91,12 @@ class Precedent:
 
     def adapted(self, deal: DealFacts, max_words: int = 0) -> str:
         """The body with the deal's facts in the markers' place and CUAD's redaction marks as blanks to complete
-        ("within [***] after receiving written notice" -> "within [___] after ...": the filler had written a
+        (a small word glued to the next one spaced: "ofCustomer" -> "of Customer";
+        "within [***] after receiving written notice" -> "within [___] after ...": the filler had written a
         number of its own there, "within thirty after"); a line that held only a redaction ("(a) [***].") goes.
         Cut to max_words words (0 = whole)."""
-        text = REDACTION_RE.sub(BLANK, _REDACTED_LINE.sub("", adapt(self.body, deal, tuple(self.sides))))
+        body = _GLUED_WORD.sub(r"\1 ", self.body)  # before the roles: "of Customer" is a role word, "ofCustomer" none
+        text = REDACTION_RE.sub(BLANK, _REDACTED_LINE.sub("", adapt(body, deal, tuple(self.sides))))
         if max_words:
             words = text.split()
             if len(words) > max_words:

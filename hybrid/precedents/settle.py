@@ -134,7 +134,15 @@ _LIST_OPENING = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[.)]\s")  # "(a) ", "b) ", 
 _ROLE_WORDS = frozenset(
     w.lower() for f, words in FAMILIES.items() if f != "agreement" for word in words for w in word.split()
 )
+_TERM_JOINS = frozenset(("of", "and", "for"))  # small words inside a term: "Statement of Work", "Terms and Conditions"
 _LIST_MARK = re.compile(r"(?:^|\s)\(?(?:[a-z]|[ivx]{1,4}|\d{1,3})[.)]$")
+
+
+def _quoted(text: str, end: int, last: str) -> bool:
+    """A quote closes right after the term ending at `end`: it is being defined ('("Facility Addendum")'), unless
+    the quote is a plural's apostrophe ("for its Users' actions")."""
+    after = text[end : end + 1]
+    return bool(after) and (after in "\"”" or after in "'’" and not last.endswith("s"))
 
 
 def _opens_sentence(text: str, at: int) -> bool:
@@ -152,6 +160,9 @@ def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), w
     if not words:
         return text
     keep, _ = _fact_spans(text, deal, allowed, own_facts)
+    # a deal whose parties are their roles keeps "Buyer" as a fact: inside "Buyer Materials" the role word's own rule
+    # below applies (it stays; the rest of the term is lowered), where the fact's span had kept the term whole
+    keep = [(a, b) for a, b in keep if text[a:b].lower() not in _ROLE_WORDS]
     own = {f.lower() for f in own_facts}
     low = set(letter_words(allowed))
     out, last = [], 0
@@ -165,12 +176,12 @@ def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), w
             or all(roles)
             or any(w.lower() in _ROLE_WORDS and not r for w, r in zip(ws, roles))  # another side's role: a hole
             or not all(
-                r or (w.isalpha() and w[:1].isupper() and w[1:].islower() and w.lower() in words)
+                r or w in _TERM_JOINS or (w.isalpha() and w[:1].isupper() and w[1:].islower() and w.lower() in words)
                 for w, r in zip(ws, roles)
             )
             or _overlaps(f.start, f.end, keep)
             or _opens_sentence(text, f.start)
-            or text[f.end : f.end + 1] in "\"”’'"  # a quoted term is defined: its capitals stay
+            or _quoted(text, f.end, ws[-1])  # a quoted term is defined: its capitals stay
         ):
             continue
         out += [text[last : f.start], " ".join(w if r else w.lower() for w, r in zip(ws, roles))]

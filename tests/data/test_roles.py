@@ -82,6 +82,23 @@ def test_company_takes_the_side_its_counterpart_leaves_open():
     assert apply_roles("Company and Recipient", deal_roles(None, None, ["Agreement"])) == "Company and Recipient"
 
 
+def test_company_beside_one_party_marker_is_the_other_party():
+    """The source's normalization replaced its defined party by its marker; "the Company" it left is the other."""
+    lease = DealFacts(party_a="Lessor", party_b="Lessee", roles=deal_roles("Lessor", "Lessee", ["Agreement"]))
+    body = "[PARTY_B] shall indemnify and save harmless the Company for losses incurred by the Company."
+    out = adapt(body, lease)
+    assert out == "Lessee shall indemnify and save harmless the Lessor for losses incurred by the Lessor."
+    named = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC")
+    assert adapt("The Company shall pay [PARTY_B].", named) == "Acme Robotics, Inc. shall pay Borealis LLC."
+    # both markers, or a role word beside it: which side the Company is stays open here
+    assert adapt("[PARTY_A] and [PARTY_B] shall tell the Company.", named) == (
+        "Acme Robotics, Inc. and Borealis LLC shall tell the Company."
+    )
+    assert adapt("[PARTY_B] shall pay the Company and the Vendor.", named) == (
+        "Borealis LLC shall pay the Company and the Vendor."
+    )
+
+
 def test_a_fact_written_into_a_run_of_capitals_is_written_in_capitals():
     deal = DealFacts(party_a="Supplier", party_b="Buyer", law="Ohio")
     assert adapt("[PARTY_A] AND ALL [PARTY_A] SUPPLIERS DISCLAIM ALL WARRANTIES", deal) == (

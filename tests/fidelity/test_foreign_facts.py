@@ -356,6 +356,9 @@ def test_foreign_acronyms_are_isolated_caps_words_the_deal_never_writes():
     text = "receipt of LBIO of all payments; THE SOFTWARE IS PROVIDED AS IS; Acme LLC under Section IV and the NDA"
     assert [text[a:b] for a, b in foreign_acronyms(text, "Acme LLC NDA")] == ["LBIO"]
     assert foreign_acronyms(text, "Acme LLC NDA LBIO") == []
+    # a trade abbreviation any deal writes is no other deal's name: a tax, a file format, a trade term
+    trade = "the price includes VAT; Buyer sends the CAD files; delivery FOB the plant of LBIO"
+    assert [trade[a:b] for a, b in foreign_acronyms(trade, "Acme LLC")] == ["LBIO"]
 
 
 def test_boilerplate_defined_terms_are_generic_words_and_a_name_beside_them_is_not():

@@ -114,6 +114,15 @@ def test_a_redaction_in_a_precedent_is_a_blank_to_complete_not_a_hole_for_the_fi
     assert p.adapted(DealFacts()) == "Supplier shall:\n(b) ship the Product.\n(c) keep records."
 
 
+def test_a_small_word_glued_to_a_role_is_spaced_so_the_role_is_the_deals():
+    from hybrid.data.roles import deal_roles
+
+    body = "Customer shall qualify the suppliers ofCustomer materials, and theProducts stay iPhone-free."
+    p = Precedent("d#1", "d", "cuad", "CC-BY-4.0", "SUPPLY AGREEMENT", "products", "Supply", body)
+    out = p.adapted(DealFacts(roles=deal_roles("Supplier", "Buyer")))
+    assert out == "Buyer shall qualify the suppliers of Buyer materials, and the Products stay iPhone-free."
+
+
 def test_a_line_of_capitals_that_heads_another_clause_ends_the_precedent():
     body = (
         "Buyer may buy similar products from others.\n\nATTORNEY FEES\n\nShould either party sue, the prevailing "

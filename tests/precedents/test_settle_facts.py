@@ -49,6 +49,10 @@ def test_common_word_terms_are_written_in_lower_case():
     out = lower_common_names(text, DEAL, ALLOWED, (), WORDS)
     assert out == "Supplier will comply with the documentation in using each facility addendum."
     assert lower_common_names(text, DEAL, ALLOWED, (), None) == text  # no vocabulary: nothing changes
+    # a term with a small word inside ("of") reads as plain words too; the filler had written "hereto as well" there
+    sow = "Supplier will perform the services in the attached Statement of Work in a timely manner."
+    words = WORDS | {"statement", "work"}
+    assert lower_common_names(sow, DEAL, ALLOWED, (), words) == sow.replace("Statement of Work", "statement of work")
 
 
 def test_names_quoted_terms_and_sentence_openers_keep_their_capitals():
@@ -59,6 +63,10 @@ def test_names_quoted_terms_and_sentence_openers_keep_their_capitals():
     assert '("Facility Addendum")' in out  # a quoted term is being defined
     assert "Zanzibar" in out  # not a word the library writes in lower case
     assert "(a) Documentation" in out  # a list item's first word
+    plural = "Buyer answers for its Documentation Users' acts and the ('Facility Addendum')."
+    assert lower_common_names(plural, DEAL, ALLOWED, (), words | {"users"}) == (
+        "Buyer answers for its documentation users' acts and the ('Facility Addendum')."
+    )  # a plural's apostrophe closes no quote
 
 
 def test_settle_facts_lowers_first_so_fewer_sentences_go():
@@ -74,6 +82,11 @@ def test_the_deals_role_words_keep_their_capitals_the_rest_of_the_term_is_lowere
     assert out == "Supplier will defend Buyer against all Supplier covered claims made by a third party."
     other = "Supplier will defend Buyer against all Licensor Covered Claims made by a third party."
     assert lower_common_names(other, DEAL, ALLOWED, (), words) == other  # another side's role: left to the edit
+
+    # where the deal's parties are their roles (each clause's deal: "Supplier", "Buyer"), the role is a kept fact too
+    roles = DealFacts(party_a="Supplier", party_b="Buyer", law="Delaware")
+    text = "Buyer shall test all Buyer Materials supplied to Supplier."
+    assert lower_common_names(text, roles, ALLOWED, (), words | {"materials"}) == text.replace("Materials", "materials")
 
 
 def test_only_words_contracts_write_in_lower_case_may_lower_a_term():
