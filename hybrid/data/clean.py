@@ -29,6 +29,7 @@ from hybrid.data.page_noise import LEADING_NOISE_RE, drop_noise_lines, rewrap
 
 __all__ = [
     "clean_text",
+    "space_glued_words",
     "clean_markdown",
     "strip_markdown_inline",
     "to_ascii",
@@ -273,3 +274,12 @@ def strip_numbering(body: str) -> str:
                 continue
         out.append(line)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out))  # a dropped line between paragraphs
+
+
+# a small word its source glued to the capitalized word after it ("suppliers ofCustomer Materials"): a lost space
+_GLUED_WORD = re.compile(r"(?<![A-Za-z])(of|to|the|and|or|by|for|in|with|from|any|all|such|each)(?=[A-Z][a-z])")
+
+
+def space_glued_words(text: str) -> str:
+    """text with a small word its source glued to the next capitalized word spaced: "ofCustomer" -> "of Customer"."""
+    return _GLUED_WORD.sub(r"\1 ", text)

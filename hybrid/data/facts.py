@@ -18,7 +18,7 @@ precedent's own value: a precedent's names, dates, amounts and laws cannot reach
 import re
 from dataclasses import dataclass, field
 
-from hybrid.data.roles import FAMILIES, apply_roles, family_of
+from hybrid.data.roles import apply_roles, company_as_marker, family_of
 
 __all__ = [
     "MARKERS", "BLANK", "FALLBACK", "DealFacts", "Normalized", "party_names", "defined_names", "normalize", "adapt",
@@ -371,34 +371,10 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
         return got
 
     # a blank for a period leaves no plural ending of the word it replaced: "until [___](s)" -> "until [___]"
-    text = apply_roles(_other_company(text, deal, swap), deal.roles)
+    shown = lambda m: _PARTY_SWAP[m] if swap else m  # noqa: E731  the deal's party a marker is written as
+    named = lambda m: family_of(deal.party_a if shown(m) == "[PARTY_A]" else deal.party_b) is None  # noqa: E731
+    text = apply_roles(company_as_marker(text, named), deal.roles)
     return _MARKER_RE.sub(value, text).replace(f"{BLANK}(s)", BLANK)
-
-
-_COMPANY = re.compile(r"(?<![\w-])(?:(?P<the>[Tt]he|THE)\s+)?(?:Company|COMPANY)(?![\w-])")
-_SIDE_WORDS = re.compile(
-    r"(?<![\w-])(?:" + "|".join(re.escape(w) for f in ("provider", "customer") for w in FAMILIES[f]) + r")(?![\w-])"
-)
-
-
-def _other_company(text: str, deal: DealFacts, swap: bool = False) -> str:
-    """text with its "Company" written as the party marker it must be, where the clause names one party by its
-    marker and calls the other "the Company" with no role word of either side beside them ("[PARTY_B] shall
-    indemnify and save harmless the Company"): the source's normalization replaced its defined party, so the
-    Company is the other one. Left as it was, the filler rewrote it ("save harmless the claims"). "the Company"
-    loses its article where the deal calls that party by its name, not a role."""
-    markers = set(_PARTY_MARKER.findall(text))
-    if len(markers) != 1 or _SIDE_WORDS.search(text) or not _COMPANY.search(text):
-        return text
-    other = _PARTY_SWAP[markers.pop()]
-    shown = _PARTY_SWAP[other] if swap else other  # the deal's party the marker is written as
-    named = family_of(deal.party_a if shown == "[PARTY_A]" else deal.party_b) is None  # a name takes no article
-
-    def sub(m: re.Match) -> str:
-        the = m.group("the")
-        return (f"{the} " if the and not named else "") + other
-
-    return _COMPANY.sub(sub, text)
 
 
 _CAPS_WORD = re.compile(r"[A-Za-z]{2,}")

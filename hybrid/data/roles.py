@@ -19,7 +19,7 @@ noun ("a supplier of components") is no party.
 
 import re
 
-__all__ = ["FAMILIES", "family_of", "deal_roles", "apply_roles"]
+__all__ = ["FAMILIES", "family_of", "deal_roles", "apply_roles", "company_as_marker"]
 
 FAMILIES = {
     "provider": (
@@ -116,3 +116,24 @@ def _company(text: str, pairs) -> tuple[tuple[str, str], ...]:
         return ()
     other = "customer" if present == {"provider"} else "provider"
     return (("Company", targets[other]),)
+
+
+_COMPANY = re.compile(r"(?<![\w-])(?:(?P<the>[Tt]he|THE)\s+)?(?:Company|COMPANY)(?![\w-])")
+_SIDE_WORDS = re.compile(
+    r"(?<![\w-])(?:" + "|".join(re.escape(w) for f in ("provider", "customer") for w in FAMILIES[f]) + r")(?![\w-])"
+)
+_PARTY_MARKER = re.compile(r"\[PARTY_[AB]\]")
+
+
+def company_as_marker(text: str, named=lambda marker: False) -> str:
+    """A normalized text with its "Company" written as the party marker it must be, where the clause names one party
+    by its marker and calls the other "the Company" with no role word of either side beside them ("[PARTY_B] shall
+    indemnify and save harmless the Company"): the source's normalization replaced its defined party, so the
+    Company is the other one. Left as it was, the filler rewrote it ("save harmless the claims"). named(marker):
+    the deal calls that party by its name, not a role, so "the Company" loses its article."""
+    markers = set(_PARTY_MARKER.findall(text))
+    if len(markers) != 1 or _SIDE_WORDS.search(text) or not _COMPANY.search(text):
+        return text
+    other = "[PARTY_A]" if markers.pop() == "[PARTY_B]" else "[PARTY_B]"
+    article = not named(other)
+    return _COMPANY.sub(lambda m: (f"{m.group('the')} " if m.group("the") and article else "") + other, text)

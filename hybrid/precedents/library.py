@@ -40,7 +40,7 @@ from hybrid.common.errors import HybridError
 from hybrid.common.options import int_range
 from hybrid.data import facts as facts_module
 from hybrid.data.clauses import own_clause
-from hybrid.data.clean import REDACTION_RE
+from hybrid.data.clean import REDACTION_RE, space_glued_words
 from hybrid.data.facts import BLANK, DealFacts, adapt, normalize
 
 __all__ = ["Precedent", "Library", "PrecedentError", "build_library", "load_library", "default_library_path",
@@ -66,8 +66,6 @@ _STOP = frozenset(
 
 
 # a line that is only a redaction, perhaps behind a list marker: "(a) [***]." (the consistency pass renumbers the rest)
-# a small word its source glued to the capitalized word after it ("suppliers ofCustomer Materials"): a lost space
-_GLUED_WORD = re.compile(r"(?<![A-Za-z])(of|to|the|and|or|by|for|in|with|from|any|all|such|each)(?=[A-Z][a-z])")
 _REDACTED_LINE = re.compile(r"(?m)^[ \t]*(?:\(?[a-zA-Z0-9]{1,4}[.)][ \t]*)?(?:\[\*\*\*\][ \t]*)+[.;]?[ \t]*(?:\n|$)")
 
 
@@ -90,13 +88,12 @@ class Precedent:
     numbers: list = field(default_factory=list)  # its source's own numbers for its text (Section.numbers): "12"
 
     def adapted(self, deal: DealFacts, max_words: int = 0) -> str:
-        """The body with the deal's facts in the markers' place and CUAD's redaction marks as blanks to complete
-        (a small word glued to the next one spaced: "ofCustomer" -> "of Customer";
-        "within [***] after receiving written notice" -> "within [___] after ...": the filler had written a
-        number of its own there, "within thirty after"); a line that held only a redaction ("(a) [***].") goes.
-        Cut to max_words words (0 = whole)."""
-        body = _GLUED_WORD.sub(r"\1 ", self.body)  # before the roles: "of Customer" is a role word, "ofCustomer" none
-        text = REDACTION_RE.sub(BLANK, _REDACTED_LINE.sub("", adapt(body, deal, tuple(self.sides))))
+        """The body with the deal's facts in the markers' place (a small word glued to a role spaced first:
+        "ofCustomer" -> "of Buyer") and CUAD's redaction marks as blanks to complete ("within [***] after receiving
+        written notice" -> "within [___] after ...": the filler had written a number of its own there, "within
+        thirty after"); a line that held only a redaction ("(a) [***].") goes. Cut to max_words words (0 = whole)."""
+        body = adapt(space_glued_words(self.body), deal, tuple(self.sides))
+        text = REDACTION_RE.sub(BLANK, _REDACTED_LINE.sub("", body))
         if max_words:
             words = text.split()
             if len(words) > max_words:
