@@ -15,6 +15,9 @@ in the same process with each arm:
 - `no-absent`: the default without the fit's cost of a clause leaning on a clause the draft lacks and without the
   consistency pass's removal of such sentences (hybrid.common.topics: "obligations respecting confidentiality and
   indemnification" in an NDA without an indemnity);
+- `keep-names`: the default where a sentence holding another deal's name or term stays when taking it out would
+  leave less than half the precedent's words (hybrid.precedents.settle.NAME_HOLES_GO off: the filler rewrites the
+  name's hole, the default before this change);
 - `noise-0.25`: the default when the issue was filed (precedent_start 0.25: a quarter of the words masked);
 
 and counts over the drafts' section bodies: sections whose source clause's type differs from the
@@ -30,7 +33,7 @@ against the section's source text, case aside, frame sentences aside) per 1,000 
 draft call.
 
     python benchmarks/reading.py [--seeds 7,8,9] [--n 4] [--threads 1]
-        [--arms default,no-settle,no-repair,no-kind,no-absent,noise-0.25]
+        [--arms default,no-settle,no-repair,no-kind,no-absent,keep-names,noise-0.25]
         [--out FILE]
 """
 
@@ -53,7 +56,7 @@ from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 
 from machine import machine  # noqa: E402
 
-ARMS = {"default": {}, "no-settle": {}, "no-repair": {}, "no-kind": {}, "no-absent": {},
+ARMS = {"default": {}, "no-settle": {}, "no-repair": {}, "no-kind": {}, "no-absent": {}, "keep-names": {},
         "noise-0.25": {"precedent_start": 0.25}}
 USER_TEMPLATE = Path(__file__).resolve().parent / "templates" / "equipment-lease.json"
 COUNTS = (
@@ -98,6 +101,7 @@ def _arm_switches(arm: str) -> None:
     _switch(Library, "deal_kind", arm != "no-kind", lambda self, *a, **k: {})
     _switch(from_precedents, "absent_types", arm != "no-absent", lambda *a, **k: frozenset())
     _switch(consistency, "drop_presupposing", arm != "no-absent", lambda text, *a, **k: (text, []))
+    _switch(settle, "NAME_HOLES_GO", arm != "keep-names", False)
 
 
 def leaning_sentences(sections, deal_text: str) -> list[str]:
@@ -118,9 +122,24 @@ def leaning_sentences(sections, deal_text: str) -> list[str]:
     return out
 
 
+def _written(redline, template_id: str, frame_words: int) -> list[str]:
+    """What a reader sees where the model wrote words of its own: "template: ...words before [written] after..."
+    for each insert of a section's redline against its source (the frame sentence's words aside: it opens the
+    section)."""
+    out = []
+    for i, (op, words) in enumerate(redline):
+        if op != "insert" or not words.split() or (i == 0 and frame_words):
+            continue
+        before = " ".join(redline[i - 1][1].split()[-6:]) if i and redline[i - 1][0] == "equal" else ""
+        after = next((" ".join(w.split()[:4]) for o, w in redline[i + 1 :] if o == "equal"), "")
+        out.append(f"{template_id}: ...{before} [{' '.join(words.split())}] {after}...")
+    return out
+
+
 def count(drafter, t, drafts, tot, examples):
     index = {p.id: p for p in drafter.precedent_library().precedents}
     own = {d.upper() for d in [t.doc_type, *t.grounding.get("doc_types", [])]}
+    written = []  # what the model wrote in these drafts: two of each template and seed are listed
     for d in drafts:
         bodies = [s["body"] for s in d.sections]
         skeleton = t.render_skeleton(d.outline, d.fields)  # rendered once: its spans and its deal text
@@ -146,12 +165,10 @@ def count(drafter, t, drafts, tot, examples):
             tot["required_terms_stated"] += sum(term in sec["body"] for term in terms)
             if sec.get("source_text"):
                 frame = len(span.frame.split()) if span and span.frame else 0
-                ins = sum(
-                    len(w.split())
-                    for op, w in word_redline(sec["source_text"].lower(), sec["body"].lower())
-                    if op == "insert"
-                )
+                redline = word_redline(sec["source_text"].lower(), sec["body"].lower())
+                ins = sum(len(w.split()) for op, w in redline if op == "insert")
                 tot["model_words"] += max(ins - frame, 0)
+                written += _written(redline, t.id, frame)
         for k in ("mid_sentence_endings", "broken_paragraphs", "dangling_references", "doubled_words", "words"):
             tot[k] += r[k]
         # what a reader sees where a reference points nowhere (listed only where reading_checks counted one)
@@ -173,6 +190,7 @@ def count(drafter, t, drafts, tot, examples):
         tot["drafts"] += 1
         if len(examples) < 40:
             examples += [f"foreign: {f['text']}" for f in ff][:2]
+    tot["model_examples"] += written[:: max(1, len(written) // 2)][:2]
 
 
 def summarize(tot: dict) -> dict:
@@ -190,6 +208,7 @@ def summarize(tot: dict) -> dict:
         "dangling_examples": tot["dangling_examples"],
         "paragraph_examples": tot["paragraph_examples"],
         "absent_examples": tot["absent_examples"],
+        "model_examples": tot["model_examples"],
     }
 
 
@@ -221,7 +240,7 @@ def main(argv=None):
     )
     totals = {
         a: {**dict.fromkeys(COUNTS, 0), "seconds": 0.0, "calls": 0, "examples": [], "mid_sentence_examples": [],
-            "paragraph_examples": [], "dangling_examples": [], "absent_examples": []}
+            "paragraph_examples": [], "dangling_examples": [], "absent_examples": [], "model_examples": []}
         for a in arms
     }
     warm = load_template(ids[0])
