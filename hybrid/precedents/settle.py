@@ -49,7 +49,8 @@ _PAGE_LEGEND = re.compile(
 
 
 def drop_fact_sentences(
-    text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE, may_empty: bool = False
+    text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE, may_empty: bool = False,
+    names: bool | None = None,
 ) -> str:
     """text without the sentences that hold a fact the deal does not state (the runs start_tokens would mask:
     another deal's names, figures, redactions, acronyms), most holes per word first, as long as at least
@@ -63,7 +64,7 @@ def drop_fact_sentences(
     is left, the last one too where may_empty (the clause's frame sentence stands before it); "" is then returned.
     Paragraph breaks are kept."""
     keep, drop = _fact_spans(text, deal, allowed, own_facts)
-    drop = [(a, b) for a, b in drop if not _overlaps(a, b, keep)]
+    drop = _outside(drop, keep, text)
     # "the License Agreement" where every word of it is the deal's: still a document the deal does not have
     drop += [m.span(1) for m in _NAMED_DOCUMENT.finditer(text) if m.group(1) not in allowed]
     if not drop and BLANK not in text and not REDACTION_RE.search(text):
@@ -83,7 +84,8 @@ def drop_fact_sentences(
     figures = [(f.start, f.end) for f in found if f.kind in VALUE_KINDS]
     figures += [m.span() for m in REDACTION_RE.finditer(text)]
     worded = [(x, y) for x, y in runs if not any(a <= x and y <= b for a, b in figures)]
-    named = {s for s in sentences if NAME_HOLES_GO and any(x < s[1] and s[0] < y for x, y in worded)}
+    names = NAME_HOLES_GO if names is None else names
+    named = {s for s in sentences if names and any(x < s[1] and s[0] < y for x, y in worded)}
     # "in case the License Agreement is terminated": a document the deal does not have, which no rewrite mends
     other = {s for s in sentences if any(x < s[1] and s[0] < y and _OTHER_DOCUMENT.search(text[x:y]) for x, y in runs)}
     # "if Buyer otherwise reasonably requests, [***].": the source redacted what the sentence says, not a figure
@@ -110,7 +112,23 @@ def drop_fact_sentences(
         return text
     out = "".join(text[a:b] if (a, b) not in cut else _layout(text[a:b]) for a, b in sentences)
     out = re.sub(r"[ \t]+\n", "\n", re.sub(r"\n{3,}", "\n\n", out))
-    return re.sub(r"[ \t]{2,}", " ", out).strip()
+    out = re.sub(r"[ \t]{2,}", " ", out).strip()
+    if names and not may_empty and (not out or out.endswith(":")):  # nothing left but a lead-in: the clause stays
+        return drop_fact_sentences(text, deal, allowed, own_facts, keep_share, may_empty, names=False)  # with holes
+    return out
+
+
+def _outside(drop, keep, text: str) -> list:
+    """The parts of the `drop` spans outside every `keep` span that hold a letter or digit: what start_tokens masks
+    ("Buyer Ex-Factory" with the deal's "Buyer" kept: the hole " Ex-Factory", which the filler had written as ". This
+    Agreement")."""
+    out = []
+    for a, b in drop:
+        parts = [(a, b)]
+        for x, y in keep:  # each part less the kept span: what lies before it and what after
+            parts = [q for s, e in parts for q in ((s, min(e, x)), (max(s, y), e)) if q[0] < q[1]]
+        out += [(s, e) for s, e in parts if any(c.isalnum() for c in text[s:e])]
+    return out
 
 
 def _orphans(text: str, sentences, cut: set) -> None:

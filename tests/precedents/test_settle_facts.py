@@ -313,3 +313,24 @@ def test_a_list_numbered_by_the_sources_sub_clauses_is_lettered():
     # one item, items of two parents, or numbers out of order: left as written
     for odd in ("show: 5.3.1 that it is public.", "show: 5.3.1 that it is; 6.1.2 it is.", "show: 5.3.2 a; 5.3.1 b."):
         assert sub_numbers_as_markers(odd) == odd
+
+
+def test_a_term_around_the_deals_own_fact_is_still_a_hole_and_its_sentence_goes():
+    """start_tokens masks what a foreign term holds beside the deal's kept fact ("Buyer Ex-Factory": " Ex-Factory");
+    the filler had written it as ". This Agreement"."""
+    roles = DealFacts(party_a="Supplier", party_b="Buyer", law="Delaware")
+    text = ("Supplier will deliver the Products to the carrier. All risk of loss is borne by the Buyer Ex-Factory. "
+            "Buyer will sign the bill of lading on delivery.")
+    out = drop_fact_sentences(text, roles, ALLOWED)
+    assert out == "Supplier will deliver the Products to the carrier. Buyer will sign the bill of lading on delivery."
+
+
+def test_a_clause_whose_every_sentence_names_another_deal_is_not_emptied():
+    """An unframed clause the rule would empty (a run-in heading, a lead-in, list items naming another deal's terms)
+    keeps its sentences, holes and all: an empty start had the filler write the whole clause from scratch."""
+    text = ("Protection by Supplier. Supplier will indemnify Buyer against any claim that is based on:\n"
+            "a claim that any Zanzibar Service infringes a third party's rights;\n"
+            "a breach by Supplier of the Quux Covenants.")
+    out = drop_fact_sentences(text, DEAL, ALLOWED)
+    assert "Supplier will indemnify Buyer against any claim that is based on:" in out and "infringes" in out
+    assert drop_fact_sentences(text, DEAL, ALLOWED, may_empty=True) == ""  # a frame sentence stands before it
