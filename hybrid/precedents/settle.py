@@ -19,6 +19,7 @@ from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import foreign_facts, party_names
+from hybrid.precedents.holes import on_subject, outside, worded_holes
 from hybrid.precedents.library import letter_words
 from hybrid.precedents.start import _fact_spans, _overlaps
 
@@ -50,7 +51,7 @@ _PAGE_LEGEND = re.compile(
 
 def drop_fact_sentences(
     text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE, may_empty: bool = False,
-    names: bool | None = None,
+    names: bool | None = None, heading: str | None = None,
 ) -> str:
     """text without the sentences that hold a fact the deal does not state (the runs start_tokens would mask:
     another deal's names, figures, redactions, acronyms), most holes per word first, as long as at least
@@ -64,7 +65,7 @@ def drop_fact_sentences(
     is left, the last one too where may_empty (the clause's frame sentence stands before it); "" is then returned.
     Paragraph breaks are kept."""
     keep, drop = _fact_spans(text, deal, allowed, own_facts)
-    drop = _outside(drop, keep, text)
+    drop = outside(drop, keep, text)
     # "the License Agreement" where every word of it is the deal's: still a document the deal does not have
     drop += [m.span(1) for m in _NAMED_DOCUMENT.finditer(text) if m.group(1) not in allowed]
     if not drop and BLANK not in text and not REDACTION_RE.search(text):
@@ -79,13 +80,10 @@ def drop_fact_sentences(
         else:
             runs.append((x, y))
     holes = {(a, b): sum(1 for x, y in runs if x < b and a < y) for a, b in sentences}
-    # a hole of words (a name, a term, an acronym of another deal), not a figure, which blank_values writes as a blank
-    found = foreign_facts(text, allowed, party_names(), own_facts)
-    figures = [(f.start, f.end) for f in found if f.kind in VALUE_KINDS]
-    figures += [m.span() for m in REDACTION_RE.finditer(text)]
-    worded = [(x, y) for x, y in runs if not any(a <= x and y <= b for a, b in figures)]
     names = NAME_HOLES_GO if names is None else names
-    named = {s for s in sentences if names and any(x < s[1] and s[0] < y for x, y in worded)}
+    worded = worded_holes(text, runs, allowed, own_facts, VALUE_KINDS) if names else []
+    named = {s for s in sentences if any(x < s[1] and s[0] < y for x, y in worded)}
+    named -= {s for s in named if heading and on_subject(text[s[0] : s[1]], heading)}  # the clause's own sentence
     # "in case the License Agreement is terminated": a document the deal does not have, which no rewrite mends
     other = {s for s in sentences if any(x < s[1] and s[0] < y and _OTHER_DOCUMENT.search(text[x:y]) for x, y in runs)}
     # "if Buyer otherwise reasonably requests, [***].": the source redacted what the sentence says, not a figure
@@ -113,21 +111,9 @@ def drop_fact_sentences(
     out = "".join(text[a:b] if (a, b) not in cut else _layout(text[a:b]) for a, b in sentences)
     out = re.sub(r"[ \t]+\n", "\n", re.sub(r"\n{3,}", "\n\n", out))
     out = re.sub(r"[ \t]{2,}", " ", out).strip()
-    if names and not may_empty and (not out or out.endswith(":")):  # nothing left but a lead-in: the clause stays
-        return drop_fact_sentences(text, deal, allowed, own_facts, keep_share, may_empty, names=False)  # with holes
-    return out
-
-
-def _outside(drop, keep, text: str) -> list:
-    """The parts of the `drop` spans outside every `keep` span that hold a letter or digit: what start_tokens masks
-    ("Buyer Ex-Factory" with the deal's "Buyer" kept: the hole " Ex-Factory", which the filler had written as ". This
-    Agreement")."""
-    out = []
-    for a, b in drop:
-        parts = [(a, b)]
-        for x, y in keep:  # each part less the kept span: what lies before it and what after
-            parts = [q for s, e in parts for q in ((s, min(e, x)), (max(s, y), e)) if q[0] < q[1]]
-        out += [(s, e) for s, e in parts if any(c.isalnum() for c in text[s:e])]
+    if not may_empty and (not out or out.endswith(":")):  # nothing left but a lead-in: the clause stays, with holes
+        # (an empty start had the filler write the whole clause from scratch)
+        return drop_fact_sentences(text, deal, allowed, own_facts, keep_share, names=False) if names else text
     return out
 
 
@@ -368,7 +354,9 @@ def blank_values(text: str, allowed: str, own_facts=()) -> str:
 _WHOLE_PART = re.compile(r"(?<![\w.,])\d+[.,]$")  # the digits and point before a fact that is a number's decimals
 
 
-def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "") -> str:
+def settle_facts(
+    text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "", heading: str | None = None
+) -> str:
     """What an edit keeps of an adapted precedent before any hole opens: a flattened dash list written as a run-in
     list (dash_lists), a line holding only the source's article number ("Article 27") out, a sub-clause number
     where the source lost its stop ("ready for delivery 12.2 Buyer will") a stop, section numbers glued to words out
@@ -380,6 +368,6 @@ def settle_facts(text: str, deal: DealFacts, allowed: str, own_facts=(), words=N
     text = _LOST_STOP_NUMBER.sub(". ", _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", _PAGE_LEGEND.sub(r"\1", text))))
     text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", sub_numbers_as_markers(text))))
     lowered = lower_common_names(text, deal, allowed, own_facts, words)
-    text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame))
+    text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame), heading=heading)
     text = blank_values(text, allowed, own_facts)
     return drop_restated(text, frame) if text else ""

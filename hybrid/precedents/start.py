@@ -278,7 +278,7 @@ def starts_from_draws(
         [
             strip_leaning_opening(trim_headings(fit_text(
                 tokenizer, settle_facts(strip_inline_heading(p.adapted(f), None if fr else h), f, allowed, own,
-                                        lower, fr), r
+                                        lower, fr, h), r
             )))
             if p
             else ("" if p == "" and fr else None)  # "": the frame alone (from_precedents.FRAME_ALONE)

@@ -334,3 +334,12 @@ def test_a_clause_whose_every_sentence_names_another_deal_is_not_emptied():
     out = drop_fact_sentences(text, DEAL, ALLOWED)
     assert "Supplier will indemnify Buyer against any claim that is based on:" in out and "infringes" in out
     assert drop_fact_sentences(text, DEAL, ALLOWED, may_empty=True) == ""  # a frame sentence stands before it
+
+
+def test_the_sentence_on_the_sections_subject_is_left_to_the_share_rule():
+    """Under "Indemnification" the indemnity itself stays, its hole and all, where the name rule took it out and
+    left the definitions and procedures around it."""
+    text = ("Supplier will defend Buyer against any Zanzibar Covered Claims and will indemnify Buyer for them. "
+            "Notice of each claim is due promptly. The indemnifying party controls the defense.")
+    assert drop_fact_sentences(text, DEAL, ALLOWED, heading="Indemnification") == text
+    assert "Zanzibar" not in drop_fact_sentences(text, DEAL, ALLOWED, heading="Payment")

@@ -1,0 +1,48 @@
+"""Which runs of an adapted precedent are holes the filler would write, and which sentence is the clause's own.
+
+Owns: `outside` (a run of another deal's text less the deal's own facts inside it: what start_tokens masks),
+`worded_holes` (the holes that are words, a name, a term, an acronym, not a figure: a figure becomes a blank
+to complete, a word the 5M-parameter filler rewrites) and `on_subject` (a sentence that writes a word of its
+section's heading). hybrid.precedents.settle decides with them which sentences go. Knows nothing about models.
+"""
+
+from hybrid.common.stems import content_stems
+from hybrid.data.clean import REDACTION_RE
+from hybrid.fidelity.foreign_facts import foreign_facts, party_names
+
+__all__ = ["outside", "worded_holes", "on_subject"]
+
+
+def worded_holes(text: str, runs, allowed: str, own_facts, figure_kinds) -> list:
+    """The runs (start, end) of `runs` that are not a figure of another deal (a fact of `figure_kinds`) or a
+    redaction: another deal's name, term or acronym, which the filler would rewrite."""
+    found = foreign_facts(text, allowed, party_names(), own_facts)
+    figures = [(f.start, f.end) for f in found if f.kind in figure_kinds]
+    figures += [m.span() for m in REDACTION_RE.finditer(text)]
+    return [(x, y) for x, y in runs if not any(a <= x and y <= b for a, b in figures)]
+
+
+_GENERIC_STEMS = frozenset(("parti", "agreement", "gener", "provis"))
+
+
+def on_subject(sentence: str, heading: str) -> bool:
+    """sentence writes a word of the section's heading ("will indemnify" under "Indemnification"; stems that
+    share their first four letters or more, one the other's start): the clause's operative sentence, which the
+    name rule leaves to the share rule. Without it "Indemnification" kept Bonterms' definitions and procedures and
+    lost the indemnity itself."""
+    mine = content_stems(heading) - _GENERIC_STEMS
+    theirs = content_stems(sentence)
+    return any(len(min(a, b, key=len)) >= 4 and (a.startswith(b) or b.startswith(a)) for a in mine for b in theirs)
+
+
+def outside(drop, keep, text: str) -> list:
+    """The parts of the `drop` spans outside every `keep` span that hold a letter or digit: what start_tokens masks
+    ("Buyer Ex-Factory" with the deal's "Buyer" kept: the hole " Ex-Factory", which the filler had written as ". This
+    Agreement")."""
+    out = []
+    for a, b in drop:
+        parts = [(a, b)]
+        for x, y in keep:  # each part less the kept span: what lies before it and what after
+            parts = [q for s, e in parts for q in ((s, min(e, x)), (max(s, y), e)) if q[0] < q[1]]
+        out += [(s, e) for s, e in parts if any(c.isalnum() for c in text[s:e])]
+    return out
