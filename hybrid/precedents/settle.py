@@ -43,6 +43,8 @@ _OTHER_DOCUMENT = re.compile(rf"\b{_DOCUMENT}\s*$")
 _REDACTED_CLAUSE = re.compile(
     rf"(?:[,;:]|^\s*(?:\(?[a-z0-9]{{1,3}}[.)])?)\s*(?:{REDACTION_RE.pattern}|{re.escape(BLANK)})\s*[.;)]*\s*$"
 )
+# a sentence whose source lost what it ends on, unmarked: "receive the ISO13488 standard by no later than ."
+_LOST_END = re.compile(r"\b(?:than|by|at|before|until|the|our)[ \t]*\.(?=[\"')\]]*(?:\s|$))")
 # a page's confidentiality legend the source's text kept: "CONFIDENTIAL Page 12 of", "CONFIDENTIAL 13.2 Supplier's"
 _PAGE_LEGEND = re.compile(
     r"(^|[ \t]+)CONFIDENTIAL(?:\s+Page\s+\d+(?:\s+of(?:\s+\d+)?)?|(?=\s+\d{1,2}\.\d))[ \t]*", re.M
@@ -68,7 +70,7 @@ def drop_fact_sentences(
     drop = outside(drop, keep, text)
     # "the License Agreement" where every word of it is the deal's: still a document the deal does not have
     drop += [m.span(1) for m in _NAMED_DOCUMENT.finditer(text) if m.group(1) not in allowed]
-    if not drop and BLANK not in text and not REDACTION_RE.search(text):
+    if not drop and BLANK not in text and not REDACTION_RE.search(text) and not _LOST_END.search(text):
         return text
     bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
     sentences = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
@@ -87,7 +89,7 @@ def drop_fact_sentences(
     # "in case the License Agreement is terminated": a document the deal does not have, which no rewrite mends
     other = {s for s in sentences if any(x < s[1] and s[0] < y and _OTHER_DOCUMENT.search(text[x:y]) for x, y in runs)}
     # "if Buyer otherwise reasonably requests, [***].": the source redacted what the sentence says, not a figure
-    other |= {s for s in sentences if _REDACTED_CLAUSE.search(text[s[0] : s[1]])}
+    other |= {s for s in sentences if _REDACTED_CLAUSE.search(text[s[0] : s[1]]) or _LOST_END.search(text[s[0] : s[1]])}
     bad = sorted(
         (s for s in sentences if holes[s] or s in other),
         key=lambda s: (s not in other, -holes[s] / max(len(text[s[0] : s[1]].split()), 1)),

@@ -343,3 +343,12 @@ def test_the_sentence_on_the_sections_subject_is_left_to_the_share_rule():
             "Notice of each claim is due promptly. The indemnifying party controls the defense.")
     assert drop_fact_sentences(text, DEAL, ALLOWED, heading="Indemnification") == text
     assert "Zanzibar" not in drop_fact_sentences(text, DEAL, ALLOWED, heading="Payment")
+
+
+def test_a_sentence_whose_source_lost_its_end_goes():
+    text = ("Supplier will supply the Products to Buyer. Supplier shall receive the ISO13488 standard for the "
+            "facility by no later than . Buyer shall pay every invoice on receipt.")
+    out = drop_fact_sentences(text, DEAL, ALLOWED)
+    assert out == "Supplier will supply the Products to Buyer. Buyer shall pay every invoice on receipt."
+    whole = "Supplier will supply the Products to Buyer. Buyer shall pay more than the list price."
+    assert drop_fact_sentences(whole, DEAL, ALLOWED) == whole
