@@ -21,7 +21,7 @@ from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import foreign_facts, party_names
 from hybrid.precedents.holes import on_subject, outside, worded_holes
 from hybrid.precedents.library import letter_words
-from hybrid.precedents.start import _fact_spans, _overlaps
+from hybrid.precedents.start import _fact_spans, _overlaps, strip_inline_heading
 
 __all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "blank_values", "drop_restated",
            "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]
@@ -369,6 +369,8 @@ def settle_facts(
     (drop_restated)."""
     text = _LOST_STOP_NUMBER.sub(". ", _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", _PAGE_LEGEND.sub(r"\1", text))))
     text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", sub_numbers_as_markers(text))))
+    if frame:  # a run-in heading the number cleanup bared ("4.1Product Prices. ..."): the frame sentence opens it
+        text = strip_inline_heading(text.lstrip())
     lowered = lower_common_names(text, deal, allowed, own_facts, words)
     text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame), heading=heading)
     text = blank_values(text, allowed, own_facts)

@@ -352,3 +352,9 @@ def test_a_sentence_whose_source_lost_its_end_goes():
     assert out == "Supplier will supply the Products to Buyer. Buyer shall pay every invoice on receipt."
     whole = "Supplier will supply the Products to Buyer. Buyer shall pay more than the list price."
     assert drop_fact_sentences(whole, DEAL, ALLOWED) == whole
+
+
+def test_a_run_in_heading_bared_by_the_number_cleanup_goes_after_a_frame():
+    text = "4.1Product Prices. Prices change only by a written amendment. Supplier will ship goods weekly."
+    out = settle_facts(text, DEAL, ALLOWED, (), WORDS, frame="The Buyer shall pay USD 5 for each container.")
+    assert out.startswith("Prices change only")
