@@ -31,6 +31,7 @@ from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
+from hybrid.draft.undefined_terms import deal_capitals, lower_undefined, term_forms
 from hybrid.draft.wording import capitalize_defined_party, defines_party, drop_presupposing, drop_restated
 
 __all__ = [
@@ -146,8 +147,29 @@ def consistency_pass(
             {"kind": "definition", "old": d["term"], "new": None, "action": "dropped", "reason": d["reason"]}
             for d in dropped
         ]
+    _lower_undefined(sections, bodies, reports, preamble, keep_definitions)
     totals = _totals(reports, sections, bodies)
     return bodies, {"sections": reports, "totals": totals}
+
+
+def _lower_undefined(sections, bodies, reports, preamble: str, keep=()) -> None:
+    """In place: every section body's capitalized terms the draft does not define written in lower case
+    (hybrid.draft.undefined_terms), each reported as an "undefined_term" change."""
+    defined = set(inline_definitions("\n\n".join([preamble, *bodies]))) | set(keep)
+    for i, sec in enumerate(sections):
+        if sec.get("clause") == "definitions":
+            defined |= {t for t, _ in definition_entries(bodies[i])}
+        defined |= set(sec.get("terms", ()))
+    deal = [preamble, *(sec.get("frame", "") for sec in sections)]
+    deal += [x for sec in sections for x in (*sec.get("locked", ()), *sec.get("terms", ()))]
+    forms, capitals = term_forms(defined), deal_capitals(deal)
+    for i, sec in enumerate(sections):
+        if sec.get("clause") == "definitions":
+            continue
+        bodies[i], lowered = lower_undefined(bodies[i], forms, capitals)
+        reports[i]["changes"] += [
+            {"kind": "undefined_term", "old": w, "new": w.lower(), "action": "lowered"} for w in lowered
+        ]
 
 
 def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dict:
@@ -163,6 +185,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         "absent_clause_sentences_removed": 0,
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
+        "undefined_terms_lowered": 0,
     }
     key = {
         ("reference", "renumbered"): "references_renumbered",
@@ -172,6 +195,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         ("restated_sentence", "removed"): "restated_sentences_removed",
         ("absent_clause", "removed"): "absent_clause_sentences_removed",
         ("defined_term_case", "capitalized"): "defined_terms_capitalized",
+        ("undefined_term", "lowered"): "undefined_terms_lowered",
     }
     for r in reports:
         for c in r["changes"]:

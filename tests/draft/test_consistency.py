@@ -716,8 +716,8 @@ CLEAN = [
         "heading": "Governing Law and Courts",
         "clause": "governing_law",
         "body": "The Governing Law governs this Agreement and any action arising out of or relating to this Agreement, without "
-        "reference to conflict of law rules. The Parties will adjudicate any such action in the Courts and each Party "
-        "consents to the exclusive jurisdiction and venue of the Courts for these purposes. Nonetheless, either Party "
+        "reference to conflict of law rules. The Parties will adjudicate any such action in the courts and each Party "
+        "consents to the exclusive jurisdiction and venue of the courts for these purposes. Nonetheless, either Party "
         "may seek equitable relief or enforcement of a judgment in any court of competent jurisdiction.",
     },
 ]
@@ -789,6 +789,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "absent_clause_sentences_removed": 0,
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
+        "undefined_terms_lowered": 0,
         "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]
@@ -949,6 +950,25 @@ def test_a_sentence_leaning_on_a_clause_the_draft_lacks_goes():
     sections[0]["clause"] = "indemnification"
     sections.append({"heading": "Confidentiality", "clause": "confidentiality", "body": "Each party keeps it secret."})
     bodies, _ = consistency_pass(sections, preamble="")
-    assert bodies[1] == survival and bodies[2] == general
+    assert bodies[1] == survival and bodies[2] == general.replace("Information", "information")  # not defined here
     only = [{"heading": "Exclusivity", "clause": "exclusivity", "body": "The license hereby granted is exclusive."}]
     assert consistency_pass(only, preamble="")[0] == ["The license hereby granted is exclusive."]
+
+
+def test_a_capitalized_term_the_draft_never_defines_is_written_in_lower_case():
+    preamble = 'Keystone Corp. (the "Supplier") supplies Aurora Inc. (the "Buyer") with containers (the "Products").'
+    sections = [
+        {"heading": "Supply", "clause": "products", "frame": "The laws of the State of Ohio govern.",
+         "body": "Buyer shall qualify the suppliers used for the Manufacture of the Product under accepted Purchase "
+                 "Orders during the Term, as Section 6 and Exhibit A set out, in "
+                 "the United States. The Term Sheet binds no one. Notices go to the Buyer's Account Manager."},
+        {"heading": "Definitions", "clause": "definitions", "body": '"Account Manager" means a named employee.'},
+    ]
+    bodies, report = consistency_pass(sections, preamble=preamble, resolve_ref=lambda i, n: n)
+    assert bodies[0] == (
+        "Buyer shall qualify the suppliers used for the manufacture of the Product under accepted purchase "
+        "orders during the term, as Section 6 and Exhibit A set out, in "
+        "the United States. The Term Sheet binds no one. Notices go to the Buyer's Account Manager."
+    )  # defined ("Products", "Account Manager"), references, places and a sentence's opening keep their capitals
+    assert report["totals"]["undefined_terms_lowered"] == 3
+    assert [c["old"] for c in report["sections"][0]["changes"]] == ["Manufacture", "Purchase Orders", "Term"]

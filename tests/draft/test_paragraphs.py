@@ -109,7 +109,7 @@ def test_the_consistency_pass_repairs_paragraphs_and_reports_them():
 def test_a_noun_before_its_own_plural_is_a_doubled_word_the_pass_removes():
     body = "It meets the requirements of the Product Products."
     sections = [{"heading": "Supply", "clause": "products", "body": body}]
-    bodies, report = consistency_pass(sections, preamble="")
+    bodies, report = consistency_pass(sections, preamble='Acme supplies containers (the "Products").')
     assert bodies == ["It meets the requirements of the Products."]
     assert [(c["kind"], c["old"], c["new"]) for c in report["sections"][0]["changes"]] == [
         ("doubled_word", "Product Products", "Products")

@@ -1,0 +1,76 @@
+"""Capitalized terms a draft never defines, written in lower case.
+
+Owns: `lower_undefined` (one section body: each mid-sentence run of capitalized common words that the draft does not
+define and the deal does not write, in lower case: "under accepted Purchase Orders" -> "under accepted purchase
+orders", "during the Term" -> "during the term", "the Manufacture and characterization of the Product" -> "the
+manufacture and characterization of the Product" where the deal defines "Products"). A precedent's own defined term
+reads, in a draft that does not define it, as a term a lawyer has to chase; as plain words it says what it says.
+
+Left as written: a term the draft defines (its Definitions entries, a defining parenthetical or '"X" means' anywhere,
+the preamble's terms; a singular or plural of one counts), a word the deal's own text writes with a capital (its
+preamble, frames and required terms: "State of Ohio"), a party's role word, a place ("United States"), a reference
+("Section 6", "Exhibit A"), a run-in heading or a sentence's first word, and a word that is not a common lower-case
+word of contracts (a name). Pure string functions; a body that needs no change comes back unchanged, byte for byte.
+"""
+
+import re
+
+from hybrid.data.roles import FAMILIES
+from hybrid.fidelity.fact_vocab import PLACES, common_words
+
+__all__ = ["lower_undefined", "term_forms", "deal_capitals"]
+
+# a capitalized run after a lower-case word (so no sentence's first word and no run-in heading), with "of"/"and"
+_MID = re.compile(
+    r"(?<=[a-z,;] )((?:[A-Z][a-z]+)(?: (?:of |and |for )?[A-Z][a-z]+){0,3})(?![\w'’-])(?! ?\(?\d)"
+    r"(?! (?:of |and |for )?[A-Z])"  # the whole run or nothing: no "purchase Order's"
+)
+_REFERENCE = frozenset(
+    "section sections article articles exhibit exhibits schedule schedules annex appendix attachment clause "
+    "paragraph part".split()
+)
+_ROLES = frozenset(w.lower() for words in FAMILIES.values() for r in words for w in r.split())
+_PLACE_WORDS = frozenset(w.lower() for p in PLACES for w in p.split())
+_CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
+_AFTER_CAPITAL = re.compile(r"[A-Z][\w'’-]* (?:of|and|for) $")
+_AFTER_LOWER = re.compile(r"(?:^|[\s(\"“])[a-z][a-z'’-]*[,;]? $")
+
+
+def term_forms(terms) -> set[str]:
+    """The lower-cased terms with their singular and plural forms ("Products" -> products, product)."""
+    out = {t.lower() for t in terms}
+    return out | {t[:-1] for t in out if t.endswith("s")} | {t + "s" for t in out} | {t[:-1] + "ies" for t in out}
+
+
+def deal_capitals(texts) -> set[str]:
+    """The capitalized words the deal's own texts write (lower-cased): none of them is lowered."""
+    return {w.lower() for t in texts for w in _CAPITAL.findall(t)}
+
+
+def lower_undefined(body: str, defined: set[str], capitals: set[str]) -> tuple[str, list[str]]:
+    """(body with each undefined capitalized run of common words in lower case, the runs lowered as written).
+    `defined`: term_forms of the terms the draft defines; `capitals`: deal_capitals of the deal's texts."""
+    common = common_words()
+    if not common:
+        return body, []
+    lowered: list[str] = []
+
+    def kept(w: str) -> bool:  # a word that keeps its capital wherever it stands
+        w = w.lower()
+        return w in defined or w in capitals or w in _ROLES or w in _REFERENCE or w in _PLACE_WORDS or w not in common
+
+    def lower(m: re.Match) -> str:
+        phrase = m.group(1)
+        before = m.string[max(0, m.start() - 60) : m.start()]
+        if (
+            _AFTER_CAPITAL.search(before)  # the tail of a longer run: "(Representations and Warranties)"
+            or not _AFTER_LOWER.search(before)  # a sentence's first word before it: "The Confidential Information"
+            or phrase.lower() in defined
+            or any(kept(w) for w in phrase.split() if w not in ("of", "and", "for"))
+        ):
+            return phrase
+        lowered.append(phrase)
+        return phrase.lower()
+
+    out = _MID.sub(lower, body)
+    return (out, lowered) if lowered else (body, [])
