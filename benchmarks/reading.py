@@ -130,8 +130,8 @@ def _written(redline, template_id: str, frame_words: int) -> list[str]:
     for i, (op, words) in enumerate(redline):
         if op != "insert" or not words.split() or (i == 0 and frame_words):
             continue
-        before = " ".join(redline[i - 1][1].split()[-6:]) if i and redline[i - 1][0] == "equal" else ""
-        after = next((" ".join(w.split()[:4]) for o, w in redline[i + 1 :] if o == "equal"), "")
+        before = next((" ".join(w.split()[-6:]) for o, w in reversed(redline[:i]) if o == "equal" and w.split()), "")
+        after = next((" ".join(w.split()[:4]) for o, w in redline[i + 1 :] if o == "equal" and w.split()), "")
         out.append(f"{template_id}: ...{before} [{' '.join(words.split())}] {after}...")
     return out
 
