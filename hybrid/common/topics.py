@@ -23,7 +23,7 @@ PRESUPPOSES = {
         re.I,
     ),
     "license": re.compile(
-        r"\blicen[cs]es? (?:hereby |herein |hereunder )?granted(?: (?:hereunder|herein|hereby))?\b"
+        r"(?i:\blicen[cs]es? (?:hereby |herein |hereunder )?granted(?: (?:hereunder|herein|hereby))?\b)"  # any case
         r"|\bLicen[cs]ee\b|\bLicen[cs]or\b|\broyalt(?:y|ies)\b",
     ),
     "confidentiality": re.compile(

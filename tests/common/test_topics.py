@@ -45,3 +45,12 @@ def test_mentions_name_the_type_they_presuppose():
 )
 def test_a_right_to_end_the_agreement_at_will_is_told_from_one_for_cause(sentence, at_will):
     assert convenience_termination(sentence) is at_will
+
+
+def test_a_licence_granted_is_found_in_any_case():
+    """"the License granted under this Agreement" in a hosting clause: the undefined-term pass writes it "license",
+    so the rule has to see it as the source writes it, where the fit and the pass look."""
+    from hybrid.common.topics import absent_mentions
+
+    text = "Customer may use the platform in accordance with the License granted under this Agreement."
+    assert [t for _, _, t in absent_mentions(text, {"license"})] == ["license"]
