@@ -18,6 +18,7 @@ precedent's own value: a precedent's names, dates, amounts and laws cannot reach
 import re
 from dataclasses import dataclass, field
 
+from hybrid.data.roles import PARTY_MARKER as _PARTY_MARKER
 from hybrid.data.roles import apply_roles, company_as_marker, family_of
 
 __all__ = [
@@ -336,7 +337,6 @@ def swapped(sides: tuple, deal: DealFacts) -> bool:
 
 
 _PARTY_SWAP = {"[PARTY_A]": "[PARTY_B]", "[PARTY_B]": "[PARTY_A]"}
-_PARTY_MARKER = re.compile(r"\[PARTY_[AB]\]")
 
 
 def flip_parties(body: str) -> str:

@@ -19,7 +19,7 @@ noun ("a supplier of components") is no party.
 
 import re
 
-__all__ = ["FAMILIES", "family_of", "deal_roles", "apply_roles", "company_as_marker"]
+__all__ = ["FAMILIES", "family_of", "deal_roles", "apply_roles", "company_as_marker", "PARTY_MARKER"]
 
 FAMILIES = {
     "provider": (
@@ -122,7 +122,7 @@ _COMPANY = re.compile(r"(?<![\w-])(?:(?P<the>[Tt]he|THE)\s+)?(?:Company|COMPANY)
 _SIDE_WORDS = re.compile(
     r"(?<![\w-])(?:" + "|".join(re.escape(w) for f in ("provider", "customer") for w in FAMILIES[f]) + r")(?![\w-])"
 )
-_PARTY_MARKER = re.compile(r"\[PARTY_[AB]\]")
+PARTY_MARKER = re.compile(r"\[PARTY_[AB]\]")  # a normalized text's party marker (hybrid.data.facts)
 
 
 def company_as_marker(text: str, named=lambda marker: False) -> str:
@@ -131,7 +131,7 @@ def company_as_marker(text: str, named=lambda marker: False) -> str:
     indemnify and save harmless the Company"): the source's normalization replaced its defined party, so the
     Company is the other one. Left as it was, the filler rewrote it ("save harmless the claims"). named(marker):
     the deal calls that party by its name, not a role, so "the Company" loses its article."""
-    markers = set(_PARTY_MARKER.findall(text))
+    markers = set(PARTY_MARKER.findall(text))
     if len(markers) != 1 or _SIDE_WORDS.search(text) or not _COMPANY.search(text):
         return text
     other = "[PARTY_A]" if markers.pop() == "[PARTY_B]" else "[PARTY_B]"
