@@ -33,6 +33,7 @@ from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it wa
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
 from hybrid.draft.undefined_terms import deal_capitals, lower_undefined, term_forms
 from hybrid.draft.wording import capitalize_defined_party, defines_party, drop_presupposing, drop_restated
+from hybrid.precedents.generic_uses import capitalize_uses
 
 __all__ = [
     "Ref",
@@ -140,6 +141,7 @@ def consistency_pass(
     for i, sec in enumerate(sections):
         if sec.get("clause") != "definitions":
             continue
+        _capitalize_generic(i, bodies, reports)
         # headings are no use of a term: "Governing Law" keeps no definition of "Law"
         rest = "\n\n".join([preamble] + [b for j, b in enumerate(bodies) if j != i])
         bodies[i], dropped = prune_definitions(bodies[i], rest, keep=keep_definitions)
@@ -152,6 +154,18 @@ def consistency_pass(
     return bodies, {"sections": reports, "totals": totals}
 
 
+def _capitalize_generic(own: int, bodies, reports) -> None:
+    """In place: where the Definitions body bodies[own] defines a boilerplate term that other sections write in lower
+    case ("any third party"), those uses written as the term ("any Third Party"; hybrid.precedents.generic_uses),
+    each reported as a "defined_term_case" change; the entry is then used and stays."""
+    terms = {t for t, _ in definition_entries(bodies[own])}
+    for j, body in enumerate(bodies):  # its own entries too: '"Third Party" means ... other than its affiliates'
+        bodies[j], changed = capitalize_uses(body, terms)
+        reports[j]["changes"] += [
+            {"kind": "defined_term_case", "old": w, "new": w.title(), "action": "capitalized"} for w in changed
+        ]
+
+
 def _lower_undefined(sections, bodies, reports, preamble: str, keep=()) -> None:
     """In place: every section body's capitalized terms the draft does not define written in lower case
     (hybrid.draft.undefined_terms), each reported as an "undefined_term" change."""
@@ -159,7 +173,7 @@ def _lower_undefined(sections, bodies, reports, preamble: str, keep=()) -> None:
     for i, sec in enumerate(sections):
         if sec.get("clause") == "definitions":
             defined |= {t for t, _ in definition_entries(bodies[i])}
-        defined |= set(sec.get("terms", ()))
+        defined |= {t for t in sec.get("terms", ()) if t[:1].isupper()}  # "purchase order" defines nothing
     deal = [preamble, *(sec.get("frame", "") for sec in sections)]
     deal += [x for sec in sections for x in (*sec.get("locked", ()), *sec.get("terms", ()))]
     forms, capitals = term_forms(defined), deal_capitals(deal)

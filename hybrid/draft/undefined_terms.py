@@ -55,9 +55,10 @@ def lower_undefined(body: str, defined: set[str], capitals: set[str]) -> tuple[s
         return body, []
     lowered: list[str] = []
 
-    def kept(w: str) -> bool:  # a word that keeps its capital wherever it stands
+    def kept(w: str, first: bool) -> bool:  # a word that keeps its capital (a reference word only as the run's head)
         w = w.lower()
-        return w in defined or w in capitals or w in _ROLES or w in _REFERENCE or w in _PLACE_WORDS or w not in common
+        reference = first and w in _REFERENCE  # "the Schedule", not "a Purchase Schedule"
+        return w in defined or w in capitals or w in _ROLES or reference or w in _PLACE_WORDS or w not in common
 
     def lower(m: re.Match) -> str:
         phrase = m.group(1)
@@ -66,7 +67,7 @@ def lower_undefined(body: str, defined: set[str], capitals: set[str]) -> tuple[s
             _AFTER_CAPITAL.search(before)  # the tail of a longer run: "(Representations and Warranties)"
             or not _AFTER_LOWER.search(before)  # a sentence's first word before it: "The Confidential Information"
             or phrase.lower() in defined
-            or any(kept(w) for w in phrase.split() if w not in ("of", "and", "for"))
+            or any(kept(w, k == 0) for k, w in enumerate(phrase.split()) if w not in ("of", "and", "for"))
         ):
             return phrase
         lowered.append(phrase)

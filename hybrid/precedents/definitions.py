@@ -34,6 +34,7 @@ from hybrid.common.sentences import without_run_in_headings
 from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import BOILERPLATE_TERMS
 from hybrid.precedents.fit import STANDARD_SOURCES
+from hybrid.precedents.generic_uses import lower_uses
 from hybrid.precedents.library import MARKER_RE, Precedent, letter_words
 
 __all__ = [
@@ -283,7 +284,9 @@ def used_terms(texts, vocab, defined=()) -> dict[str, int]:
     """{term: uses} of the terms in `vocab` that `texts` use mid-sentence (after a lower-case word: "any Third
     Party", "the Term"; not a heading or a sentence's first word), the longest such prefix of each capitalized
     phrase, a plural counted as its singular where that is in vocab ("the Affiliates", "Third Parties"); less the
-    terms in `defined` (lower-cased) and their singular or plural ("Product" where the deal defines "Products")."""
+    terms in `defined` (lower-cased) and their singular or plural ("Product" where the deal defines "Products").
+    A boilerplate term written in lower case ("any third party": hybrid.precedents.generic_uses) counts as a use:
+    the consistency pass writes it with capitals where the Definitions keep it."""
     gone = {t.lower() for t in defined}
     gone |= {t[:-1] for t in gone if t.endswith("s")} | {t + "s" for t in gone} | {t[:-1] + "ies" for t in gone}
     out: dict[str, int] = {}
@@ -297,6 +300,9 @@ def used_terms(texts, vocab, defined=()) -> dict[str, int]:
                     if term.lower() not in gone:
                         out[term] = out.get(term, 0) + 1
                     break
+    for term, n in lower_uses(texts).items():
+        if term in vocab and term.lower() not in gone:
+            out[term] = out.get(term, 0) + n
     return out
 
 

@@ -972,3 +972,37 @@ def test_a_capitalized_term_the_draft_never_defines_is_written_in_lower_case():
     )  # defined ("Products", "Account Manager"), references, places and a sentence's opening keep their capitals
     assert report["totals"]["undefined_terms_lowered"] == 3
     assert [c["old"] for c in report["sections"][0]["changes"]] == ["Manufacture", "Purchase Orders", "Term"]
+
+
+def test_a_lower_case_required_term_defines_nothing_and_a_reference_word_inside_a_name_is_lowered():
+    # the supply template requires "purchase order" in lower case: that is no definition of "Purchase Order"
+    sections = [
+        {"heading": "Supply", "clause": "products", "terms": ["purchase order"],
+         "body": "Buyer shall send each purchase order. Invoices go to the address in the applicable Purchase Order, "
+                 "except as the Parties provide in a Purchase Schedule or in the Schedule."},
+    ]
+    bodies, report = consistency_pass(sections, preamble=PREAMBLE)
+    assert bodies[0] == (
+        "Buyer shall send each purchase order. Invoices go to the address in the applicable purchase order, "
+        "except as the Parties provide in a purchase schedule or in the Schedule."
+    )
+    assert [c["old"] for c in report["sections"][0]["changes"]] == ["Purchase Order", "Purchase Schedule"]
+
+
+def test_a_boilerplate_term_the_definitions_keep_is_capitalized_where_the_draft_writes_it_in_lower_case():
+    sections = [
+        {"heading": "Definitions", "clause": "definitions",
+         "body": '"Third Party" means any entity other than a Party or its affiliates.\n\n'
+                 '"Affiliate" means a controlled entity.\n\n"Business Day" means a weekday.'},
+        {"heading": "Indemnity", "clause": "indemnification",
+         "body": "Supplier shall defend third party claims against Buyer and its affiliates, and against "
+                 "third-party claims, within ten business days."},
+    ]
+    bodies, report = consistency_pass(sections, preamble=PREAMBLE)
+    assert bodies[1] == (
+        "Supplier shall defend Third Party claims against Buyer and its Affiliates, and against "
+        "third-party claims, within ten Business Days."
+    )  # a hyphenated adjective stays as written
+    assert bodies[0] == sections[0]["body"].replace("its affiliates", "its Affiliates")  # every entry is used now
+    assert report["totals"]["defined_terms_capitalized"] == 4
+    assert report["totals"]["definitions_dropped"] == 0

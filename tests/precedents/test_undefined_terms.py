@@ -25,6 +25,14 @@ def test_used_terms_counts_mid_sentence_uses_not_headings_or_sentence_openings()
     assert got == {"Third Party": 1, "Order": 1, "Affiliate": 1}
 
 
+def test_used_terms_counts_a_boilerplate_term_written_in_lower_case():
+    # the consistency pass capitalizes "third parties" where the Definitions keep "Third Party"; not a hyphenated
+    # adjective, nor a word the deal defines, nor a term outside CAPITALIZABLE ("any person")
+    text = "Neither party may assign to third parties or third-party agents, nor to any person or its affiliates."
+    assert used_terms([text], VOCAB) == {"Third Party": 1, "Affiliate": 1}
+    assert used_terms([text], VOCAB, defined={"Affiliates"}) == {"Third Party": 1}
+
+
 def test_used_terms_takes_the_longest_term_a_phrase_opens_with():
     assert used_terms(["under each Third Party Order"], VOCAB | {"Third Party Order"}) == {"Third Party Order": 1}
 
