@@ -1,8 +1,9 @@
 """The normalized clause-type vocabulary and the heading -> clause type rule table.
 
 Owns: CLAUSE_TYPES (the closed set every outline, template and planner uses),
-classify_heading() and own_clause() (a body cut where a line of capitals heads another clause type, which the
-precedent library applies). Knows nothing about files, tokenizers or models.
+classify_heading(), own_clause() (a body cut where a line of capitals heads another clause type, which the
+precedent library applies) and stop_run_in_headings() (a paragraph's run-in heading that lost its full stop gets it
+back, on normalized text). Knows nothing about files, tokenizers or models.
 
 Rules are ordered: the first pattern that matches the lower-cased heading wins, so specific
 phrases ("limitation of liability") come before the generic words they contain ("liability").
@@ -10,7 +11,7 @@ phrases ("limitation of liability") come before the generic words they contain (
 
 import re
 
-__all__ = ["CLAUSE_TYPES", "classify_heading", "own_clause"]
+__all__ = ["CLAUSE_TYPES", "classify_heading", "own_clause", "stop_run_in_headings"]
 
 # (clause type, regex over the lower-cased heading). Order matters: first match wins.
 _RULES: list[tuple[str, str]] = [
@@ -207,3 +208,31 @@ def own_clause(body: str, clause_type: str) -> str:
         ):
             return body[: m.start()].rstrip()
     return body
+
+
+_TITLE = r"(?:[A-Z][a-z]+|[A-Z]{2,})"
+# words that open a sentence, not a heading ("Upon Customer's request", "By [PARTY_A].", "To [PARTY_A]'s knowledge")
+_NOT_HEADING = (
+    r"(?:This|The|Each|Either|Neither|In|If|Any|All|Such|No|Upon|By|Should|Both|At|To|Once|Where|When|For|From|With|"
+    r"As|After|Before|Unless|Until|Whether|Except|Subject|Notwithstanding|During|Within|On|Under|Following|Prior|"
+    r"Facsimile|Telephone|Attention|Attn|Email|Contract|[IVX]+)\b"
+)
+# what opens the sentence after a heading: a party marker and its verb, or a sentence's usual first word
+_SENTENCE = (
+    r"(?:\[PARTY_[AB]\](?:'s)? (?:shall|will|may|must|agrees|hereby|acknowledges|represents|warrants)\b"
+    r"|(?:This|The|Each|Either|Neither|In|If|Any|All|Such|No|Subject|Notwithstanding|Except|Unless)\s(?![A-Z][a-z]+\.))"
+)
+_STOPLESS_HEADING = re.compile(
+    rf"(?:^|(?<=\n\n))((?!{_NOT_HEADING}){_TITLE}(?:(?:[ ,;]+|[ ](?:of|and|for|to|the|or)[ ]){_TITLE}){{0,5}})"
+    rf"[ ](?={_SENTENCE})"
+)
+
+
+def stop_run_in_headings(text: str) -> str:
+    """text (normalized: parties as [PARTY_A]/[PARTY_B]) with a full stop after each paragraph's run-in heading that
+    lost it when the source's numbering and line breaks went ("4.1 Delivery Terms   BII shall (a) deliver" ->
+    "Delivery Terms. [PARTY_B] shall (a) deliver", "Assignment Neither party may" -> "Assignment. Neither party
+    may"): a paragraph opening with up to six title-case words, then a sentence's opening (a party marker and its
+    verb, or "This", "The", "Each", "Neither", ...). A phrase that opens a sentence itself ("Upon Customer's request",
+    "By [PARTY_A].") is left as written."""
+    return _STOPLESS_HEADING.sub(lambda m: m.group(1) + ". ", text)

@@ -39,7 +39,7 @@ from pathlib import Path
 from hybrid.common.errors import HybridError
 from hybrid.common.options import int_range
 from hybrid.data import facts as facts_module
-from hybrid.data.clauses import own_clause
+from hybrid.data.clauses import own_clause, stop_run_in_headings
 from hybrid.data.clean import REDACTION_RE, space_glued_words
 from hybrid.data.facts import BLANK, DealFacts, adapt, normalize
 
@@ -147,7 +147,7 @@ def _code_version() -> str:
     from hybrid.data import corpus
 
     h = hashlib.sha1(corpus._CODE_VERSION.encode())
-    for f in (Path(facts_module.__file__), Path(__file__)):
+    for f in (Path(facts_module.__file__), Path(__file__), Path(own_clause.__code__.co_filename)):
         h.update(f.read_bytes())
     return h.hexdigest()[:12]
 
@@ -352,7 +352,7 @@ def build_library(corpus=None, *, progress: bool = True) -> Library:
                     doc.doc_type,
                     s.clause_type,
                     s.heading,
-                    n.text,
+                    stop_run_in_headings(n.text),
                     n.facts,
                     list(n.sides),
                     list(s.numbers),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from hybrid.data.clauses import CLAUSE_TYPES, classify_heading
+from hybrid.data.clauses import CLAUSE_TYPES, classify_heading, stop_run_in_headings
 
 CASES = [
     ("Definitions", "definitions"),
@@ -84,3 +84,24 @@ def test_every_rule_type_is_in_the_closed_vocabulary_and_other_is_last():
 
 def test_classification_ignores_case_and_spacing():
     assert classify_heading("  GOVERNING   LAW ") == classify_heading("governing law") == "governing_law"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # the source's "4.1 Delivery Terms   BII shall": the numbering went, and the heading's stop was never there
+        ("Delivery Terms [PARTY_B] shall (a) deliver", "Delivery Terms. [PARTY_B] shall (a) deliver"),
+        ("It ends.\n\nAssignment Neither party may assign", "It ends.\n\nAssignment. Neither party may assign"),
+        ("Term This Agreement shall begin", "Term. This Agreement shall begin"),
+        ("Invoices; Payments The Suppliers shall invoice", "Invoices; Payments. The Suppliers shall invoice"),
+        # sentences, not headings: left as written
+        ("Upon Customer's request for services", "Upon Customer's request for services"),
+        ("By [PARTY_A]. [PARTY_A] agrees", "By [PARTY_A]. [PARTY_A] agrees"),
+        ("Software License [PARTY_A] and Maintenance", "Software License [PARTY_A] and Maintenance"),
+        ("Payment Terms. Unless otherwise agreed", "Payment Terms. Unless otherwise agreed"),
+        ("Survival of Rights Upon Termination. Sections 1", "Survival of Rights Upon Termination. Sections 1"),
+        ("A party. Assignment Neither party may", "A party. Assignment Neither party may"),  # mid-paragraph: unsure
+    ],
+)
+def test_a_run_in_heading_that_lost_its_stop_gets_it_back(text, expected):
+    assert stop_run_in_headings(text) == expected
