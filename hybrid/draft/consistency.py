@@ -32,7 +32,14 @@ from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
 from hybrid.draft.undefined_terms import deal_capitals, lower_undefined, term_forms
-from hybrid.draft.wording import capitalize_defined_party, defines_party, drop_presupposing, drop_restated
+from hybrid.draft.wording import (
+    capitalize_defined_party,
+    defines_party,
+    drop_conflicting,
+    drop_presupposing,
+    drop_restated,
+    trade_terms,
+)
 from hybrid.precedents.generic_uses import capitalize_uses
 
 __all__ = [
@@ -72,12 +79,17 @@ def _doubled_change(text: str, start: int, end: int, word: str) -> dict:
             "action": "removed"}
 
 
-def _wording(body: str, sec: dict, party_defined: bool, lacks=(), convenience: bool = False) -> tuple[str, list[dict]]:
-    """hybrid.draft.wording's three repairs of one section body, with their changes as the report lists them."""
+def _wording(
+    body: str, sec: dict, party_defined: bool, lacks=(), convenience: bool = False, trade=frozenset()
+) -> tuple[str, list[dict]]:
+    """hybrid.draft.wording's four repairs of one section body, with their changes as the report lists them."""
     body, restated = drop_restated(body, sec.get("frame", ""), sec.get("locked", ()), sec.get("terms", ()))
     changes = [{"kind": "restated_sentence", "old": r, "new": "", "action": "removed"} for r in restated]
     body, leaning = drop_presupposing(body, lacks, convenience, sec.get("frame", ""))
     changes += [{"kind": "absent_clause", "old": r, "new": "", "action": "removed"} for r in leaning]
+    body, conflicting = drop_conflicting(body, trade, sec.get("frame", ""))
+    changes += [{"kind": "conflicting_term", "old": r, "new": "", "action": "removed"} for r in conflicting]
+    leaning += conflicting
     if restated or leaning:  # a list may now open on its second item ("A. Term." went with its sentence)
         body, renumbered = repair_paragraphs(body)
         changes += [{"kind": "paragraph", **c} for c in renumbered]
@@ -107,15 +119,19 @@ def consistency_pass(
     `drop_restated`; a section dict's optional "frame", "locked" and "terms": its span's frame, locked strings and
     required terms), a sentence leaning on a clause the draft lacks removed (hybrid.draft.wording's
     `drop_presupposing`: a phrase of hybrid.common.topics.absent_types of the sections' clauses, or a right to end
-    the agreement at will outside the term section where the draft has one), "party"/"parties" written
+    the agreement at will outside the term section where the draft has one), a sentence naming an Incoterm other than
+    the one the deal states removed (`drop_conflicting`: "FOB Supplier's office" where the frame says "FCA"),
+    "party"/"parties" written
     "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), then the Definitions
     section (clause "definitions") pruned against the preamble and the other sections' new bodies
     (`prune_definitions`). The report:
     {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
-    "restated_sentences_removed", "absent_clause_sentences_removed", "defined_terms_capitalized", "paragraphs_repaired",
+    "restated_sentences_removed", "absent_clause_sentences_removed", "conflicting_sentences_removed",
+    "defined_terms_capitalized", "paragraphs_repaired",
     "blanks_to_complete"}}; each change carries its "kind" ("reference", "doubled_word", "paragraph",
-    "restated_sentence", "absent_clause", "defined_term_case", "definition"), "old", "new" and "action".
+    "restated_sentence", "absent_clause", "conflicting_term", "defined_term_case", "definition"), "old", "new" and
+    "action".
     "emptied" is true for a section whose body the pass left empty (a Definitions section none of whose
     entries the draft needs: the caller drops or refills it, and renumbers). A body that needs no
     change comes back byte-identical."""
@@ -124,6 +140,9 @@ def consistency_pass(
     clauses = [sec.get("clause", "") for sec in sections]
     lacks = absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)]))
     has_term = bool(TERM_CLAUSES & set(clauses))
+    deal = [preamble, *(sec.get("frame", "") for sec in sections)]
+    deal += [t for sec in sections for t in (*sec.get("locked", ()), *sec.get("terms", ()))]
+    trade = trade_terms("\n".join(deal))  # the Incoterm the deal states, if any
     for i, sec in enumerate(sections):
         resolve = (lambda n, i=i: resolve_ref(i, n)) if resolve_ref else None
         by_title = (lambda t, i=i: resolve_title(i, t)) if resolve_title else None
@@ -134,7 +153,7 @@ def consistency_pass(
         body, repaired = repair_paragraphs(body)
         changes += [{"kind": "paragraph", **c} for c in repaired]
         convenience = has_term and sec.get("clause") not in TERM_CLAUSES
-        body, worded = _wording(body, sec, party_defined, lacks, convenience)
+        body, worded = _wording(body, sec, party_defined, lacks, convenience, trade)
         changes += worded
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
@@ -197,6 +216,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         "definitions_dropped": 0,
         "restated_sentences_removed": 0,
         "absent_clause_sentences_removed": 0,
+        "conflicting_sentences_removed": 0,
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
         "undefined_terms_lowered": 0,
@@ -208,6 +228,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         ("definition", "dropped"): "definitions_dropped",
         ("restated_sentence", "removed"): "restated_sentences_removed",
         ("absent_clause", "removed"): "absent_clause_sentences_removed",
+        ("conflicting_term", "removed"): "conflicting_sentences_removed",
         ("defined_term_case", "capitalized"): "defined_terms_capitalized",
         ("undefined_term", "lowered"): "undefined_terms_lowered",
     }

@@ -20,8 +20,8 @@ from hybrid.common.stems import content_stems
 from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
 
-__all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "defines_party",
-           "capitalize_defined_party"]
+__all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "drop_conflicting",
+           "trade_terms", "defines_party", "capitalize_defined_party"]
 
 RESTATED_SHARE = 0.6  # a later sentence holding this share of the frame's content stems and every value restates it
 BLANK_SHARE = 0.3  # ... or this share, where it leaves blank the number the frame states ("a period of [___] months")
@@ -144,15 +144,39 @@ def drop_presupposing(text: str, lacks=(), convenience: bool = False, frame: str
     already preferred precedents without such phrases, hybrid.precedents.fit)."""
     if not lacks and not convenience:
         return text, []
+    return _drop_sentences(
+        text,
+        lambda piece: bool(absent_mentions(piece, lacks) or convenience and convenience_termination(piece)),
+        frame,
+    )
+
+
+# Incoterms (2020, 2010 and older): the delivery term a supply deal states once
+_TRADE_TERM = re.compile(r"\b(?:EXW|FCA|CPT|CIP|DAP|DPU|DDP|FAS|FOB|CFR|CIF|DAT|DDU|DAF|DES|DEQ)\b|\bF\.O\.B\.")
+
+
+def trade_terms(text: str) -> set[str]:
+    """The Incoterms text names ("FCA", "FOB"; "F.O.B." as "FOB")."""
+    return {m.group(0).replace(".", "") for m in _TRADE_TERM.finditer(text)}
+
+
+def drop_conflicting(text: str, deal_terms: set[str], frame: str = "") -> tuple[str, list[str]]:
+    """(text without the sentences that name an Incoterm other than the deal's, those sentences stripped): where the
+    deal states "FCA Supplier's facility", a kept "All shipments of Products shall be made FOB Supplier's office"
+    contradicts it. Nothing goes where the deal names none (`deal_terms` empty). The frame sentence and the body's
+    last sentence always stay, as in drop_presupposing."""
+    if not deal_terms:
+        return text, []
+    return _drop_sentences(text, lambda piece: bool(trade_terms(piece) - deal_terms), frame)
+
+
+def _drop_sentences(text: str, goes, frame: str = "") -> tuple[str, list[str]]:
+    """(text without the sentences for which goes(sentence) is true, those sentences stripped), a run-in heading of
+    a sentence that goes with it; never the frame sentence nor the body's last sentence."""
     bounds = [0, *[b for b in sentence_boundaries(text) if 0 < b < len(text)], len(text)]
     spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
     frame = frame.strip()
-    cuts = [
-        (a, b)
-        for a, b in spans
-        if not (frame and frame in text[a:b])
-        and (absent_mentions(text[a:b], lacks) or convenience and convenience_termination(text[a:b]))
-    ]
+    cuts = [(a, b) for a, b in spans if not (frame and frame in text[a:b]) and goes(text[a:b])]
     if len(cuts) == len(spans):  # never the whole body: its last sentence stays
         cuts = cuts[:-1]
     if not cuts:

@@ -143,7 +143,8 @@ def _orphans(text: str, sentences, cut: set) -> None:
 # a sentence that reads only after the one before it ("For avoidance of doubt, any increase ...", "Such signature ...")
 _LEANS = re.compile(
     rf"^\W*(?:{CONNECTIVES}|For (?:the )?avoidance of doubt|Notwithstanding the foregoing|The foregoing|Such"
-    r"|In such (?:case|event)|In that (?:case|event)|Thereafter|Otherwise)\b"
+    r"|In such (?:case|event)|In that (?:case|event)|Thereafter|Otherwise|Nor|However|Likewise|Similarly|Accordingly"
+    r"|Therefore)\b"
 )
 _LIST_OPENING = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[.)]\s")  # "(a) ", "b) ", "iv. "
 

@@ -787,6 +787,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "definitions_dropped": 2,
         "restated_sentences_removed": 0,
         "absent_clause_sentences_removed": 0,
+        "conflicting_sentences_removed": 0,
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
         "undefined_terms_lowered": 0,
@@ -1006,3 +1007,19 @@ def test_a_boilerplate_term_the_definitions_keep_is_capitalized_where_the_draft_
     assert bodies[0] == sections[0]["body"].replace("its affiliates", "its Affiliates")  # every entry is used now
     assert report["totals"]["defined_terms_capitalized"] == 4
     assert report["totals"]["definitions_dropped"] == 0
+
+
+def test_a_sentence_naming_another_incoterm_than_the_deals_goes():
+    frame = "The Supplier shall deliver the Products on the following terms: FCA Supplier's facility (Incoterms 2020)."
+    body = (
+        f"{frame} Shipment. All shipments of goods shall be made F.O.B. Supplier's office. Buyer bears the costs "
+        "of transport under FCA. Risk passes on delivery."
+    )
+    sections = [{"heading": "Delivery", "clause": "delivery", "frame": frame, "body": body}]
+    bodies, report = consistency_pass(sections, preamble=PREAMBLE)
+    # the run-in heading goes with its sentence; a sentence naming the deal's own term stays
+    assert bodies[0] == f"{frame} Buyer bears the costs of transport under FCA. Risk passes on delivery."
+    assert report["totals"]["conflicting_sentences_removed"] == 1
+    # a deal naming no Incoterm keeps every sentence
+    plain = [{**sections[0], "frame": "", "body": body.replace(frame, "Supplier delivers.")}]
+    assert consistency_pass(plain, preamble=PREAMBLE)[0] == [plain[0]["body"]]

@@ -283,6 +283,7 @@ def test_a_lead_in_whose_list_went_and_a_fragment_after_a_cut_go_with_it():
         "Buyer represents and warrants to Supplier that it will purchase from Zanzibar Quux Holdings. "
         "as set forth under Section 2.1.\n\n"
         "Zanzibar Quux Holdings pays the Quux taxes. For avoidance of doubt, no increase is paid by Buyer.\n\n"
+        "Zanzibar Quux Holdings is not in default for a Quux strike. Nor shall Supplier be liable for damages.\n\n"
         "Each party represents and warrants that it has full power to enter into this Agreement."
     )
     out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.1)
