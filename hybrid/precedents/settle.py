@@ -111,7 +111,7 @@ def drop_fact_sentences(
     if not cut:
         return text
     out = "".join(text[a:b] if (a, b) not in cut else _layout(text[a:b]) for a, b in sentences)
-    out = re.sub(r"[ \t]+\n", "\n", re.sub(r"\n{3,}", "\n\n", out))
+    out = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", out))  # spaces off first: "\n\n \n\n" is one break
     out = re.sub(r"[ \t]{2,}", " ", out).strip()
     if not may_empty and (not out or out.endswith(":")):  # nothing left but a lead-in: the clause stays, with holes
         # (an empty start had the filler write the whole clause from scratch)
@@ -121,7 +121,8 @@ def drop_fact_sentences(
 
 def _orphans(text: str, sentences, cut: set) -> None:
     """In place: add to `cut` what a cut leaves without its sense, as long as one sentence stays: a lead-in whose
-    list went ("Supplier represents and warrants to Buyer that:" before its dropped items) and, after a cut sentence,
+    list went ("Supplier represents and warrants to Buyer that:" before its dropped items; "The following definitions
+    apply." before its dropped definitions) and, after a cut sentence,
     a fragment that opens in lower case (" as set forth under Section 2.1 and 2.1." after "(b) That it will
     purchase the API ... agreement.") or a sentence that leans on the one cut ("For avoidance of doubt, ...")."""
     grew = True
@@ -132,7 +133,7 @@ def _orphans(text: str, sentences, cut: set) -> None:
                 continue
             piece = text[a:b].strip()
             after_cut = i + 1 == len(sentences) or sentences[i + 1] in cut
-            lead_in = piece.endswith(":") and after_cut
+            lead_in = (piece.endswith(":") or _ANNOUNCES.search(piece)) and after_cut
             opens_on_cut = i > 0 and sentences[i - 1] in cut
             fragment = opens_on_cut and (piece[:1].islower() and not _LIST_OPENING.match(piece) or _LEANS.match(piece))
             if lead_in or fragment:
@@ -147,6 +148,7 @@ _LEANS = re.compile(
     r"|Therefore)\b"
 )
 _LIST_OPENING = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[.)]\s")  # "(a) ", "b) ", "iv. "
+_ANNOUNCES = re.compile(r"\bthe following\b[^.:;]*\.$", re.I)  # "The following definitions apply ... Agreement."
 
 
 _ROLE_WORDS = frozenset(

@@ -278,6 +278,8 @@ def test_a_lead_in_whose_list_went_and_a_fragment_after_a_cut_go_with_it():
     # the supply warranties at bc929b4: "Supplier represents and warrants to Buyer that:" with every item cut, then
     # " as set forth under Section 2.1 and 2.1." (the source's own broken sentence) after a cut one
     text = (
+        "The following definitions apply unless modified in this Agreement.\n\n"
+        '(a) "Quux Claim" means a claim by Zanzibar Quux Holdings.\n\n'
         "Supplier represents and warrants to Buyer that:\n\n"
         "(a) the Zanzibar Quux plant of Zanzibar Quux Holdings complies with Zanzibar Quux rules;\n\n"
         "Buyer represents and warrants to Supplier that it will purchase from Zanzibar Quux Holdings. "
@@ -359,3 +361,14 @@ def test_a_run_in_heading_bared_by_the_number_cleanup_goes_after_a_frame():
     text = "4.1Product Prices. Prices change only by a written amendment. Supplier will ship goods weekly."
     out = settle_facts(text, DEAL, ALLOWED, (), WORDS, frame="The Buyer shall pay USD 5 for each container.")
     assert out.startswith("Prices change only")
+
+
+def test_paragraphs_cut_between_kept_ones_leave_one_paragraph_break():
+    # the lease's Bonterms indemnity at 6ac599c: its cut definitions left "\n\n\n\n", where the fill wrote a lone "."
+    text = (
+        "Buyer shall pay the price.\n\nIndemnification Definitions. The following definitions apply.\n\n"
+        '"Quux Claim" means a claim by Zanzibar Quux Holdings. \n\n"Zanzibar Claim" means a Zanzibar Quux Holdings '
+        "claim.\n\nSupplier shall deliver the Products."
+    )
+    out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.1)
+    assert out == "Buyer shall pay the price.\n\nSupplier shall deliver the Products."
