@@ -2,15 +2,18 @@
 
 Owns: `outside` (a run of another deal's text less the deal's own facts inside it: what start_tokens masks),
 `worded_holes` (the holes that are words, a name, a term, an acronym, not a figure: a figure becomes a blank
-to complete, a word the 5M-parameter filler rewrites) and `on_subject` (a sentence that writes a word of its
-section's heading). hybrid.precedents.settle decides with them which sentences go. Knows nothing about models.
+to complete, a word the 5M-parameter filler rewrites), `on_subject` (a sentence that writes a word of its
+section's heading) and `unpointed` (pointers into another contract's exhibits taken out, the sentence kept).
+hybrid.precedents.settle decides with them which sentences go. Knows nothing about models.
 """
+
+import re
 
 from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
 from hybrid.fidelity.foreign_facts import foreign_facts, party_names
 
-__all__ = ["outside", "worded_holes", "on_subject"]
+__all__ = ["outside", "worded_holes", "on_subject", "unpointed"]
 
 
 def worded_holes(text: str, runs, allowed: str, own_facts, figure_kinds) -> list:
@@ -46,3 +49,19 @@ def outside(drop, keep, text: str) -> list:
             parts = [q for s, e in parts for q in ((s, min(e, x)), (max(s, y), e)) if q[0] < q[1]]
         out += [(s, e) for s, e in parts if any(c.isalnum() for c in text[s:e])]
     return out
+
+
+# "identified in Exhibit A", ", as set forth in Schedule 2 attached hereto": a participle pointing into an attachment
+_POINTER = re.compile(
+    r",?\s+(?:as\s+)?(?:identified|specified|set forth|set out|described|listed|referred to|contained|included)"
+    r"\s+(?:in|on|under)\s+(?:the\s+)?(?:attached\s+)?((?:Exhibit|Schedule|Annex|Appendix|Attachment)\s+[A-Z0-9](?:[.-]?\d+)?)"
+    r"\b(?:\s+(?:attached\s+)?(?:hereto|to this Agreement))?(?=[\s,;.)])"
+)
+
+
+def unpointed(text: str, allowed: str) -> str:
+    """text without the phrases that point into an attachment the deal's text (`allowed`) does not name: "sell the
+    Products identified in Exhibit A only within the Territory specified in Exhibit B" -> "sell the Products only
+    within the Territory". A license grant's three pointers had made its one operative sentence dense with holes, and
+    the clause went without its grant; as plain words the sentence says what the deal's own terms define."""
+    return _POINTER.sub(lambda m: m.group(0) if m.group(1) in allowed else "", text)

@@ -19,7 +19,7 @@ from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import FAMILIES
 from hybrid.fidelity.foreign_facts import foreign_facts, party_names
-from hybrid.precedents.holes import on_subject, outside, worded_holes
+from hybrid.precedents.holes import on_subject, outside, unpointed, worded_holes
 from hybrid.precedents.library import letter_words
 from hybrid.precedents.start import _fact_spans, _overlaps, strip_inline_heading
 
@@ -367,14 +367,15 @@ def settle_facts(
     where the source lost its stop ("ready for delivery 12.2 Buyer will") a stop, section numbers glued to words out
     ("4.1Product" -> "Product") or opening a sentence ("6.2 Warranty of Title." -> "Warranty of Title."), a
     space after a comma glued to a word ("STATUTORY,INCLUDING"), another deal's common-word terms in lower case
-    (lower_common_names), the sentences that still hold its facts taken out (drop_fact_sentences), the figures that
+    (lower_common_names), pointers into another contract's exhibits ("identified in Exhibit A": holes.unpointed) out,
+    the sentences that still hold its facts taken out (drop_fact_sentences), the figures that
     stay written as blanks (blank_values), and the sentences that restate the clause's frame sentence
     (drop_restated)."""
     text = _LOST_STOP_NUMBER.sub(". ", _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", _PAGE_LEGEND.sub(r"\1", text))))
     text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", sub_numbers_as_markers(text))))
     if frame:  # a run-in heading the number cleanup bared ("4.1Product Prices. ..."): the frame sentence opens it
         text = strip_inline_heading(text.lstrip())
-    lowered = lower_common_names(text, deal, allowed, own_facts, words)
+    lowered = lower_common_names(unpointed(text, allowed), deal, allowed, own_facts, words)
     text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame), heading=heading)
     text = blank_values(text, allowed, own_facts)
     return drop_restated(text, frame) if text else ""

@@ -372,3 +372,21 @@ def test_paragraphs_cut_between_kept_ones_leave_one_paragraph_break():
     )
     out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.1)
     assert out == "Buyer shall pay the price.\n\nSupplier shall deliver the Products."
+
+
+def test_pointers_into_another_contracts_exhibits_go_and_the_grant_stays():
+    # the distributor's License Grant at 89893b5 lost its grant: three pointers made the one operative sentence
+    # dense with holes, and the clause kept only "a. Supplier retains the right ... to modify the Products"
+    text = (
+        "Supplier grants Buyer the exclusive right to sell the Products identified in Exhibit A to the customers "
+        "specified in Exhibit B attached hereto and only within the Territory, as set forth in Schedule 2.\n\n"
+        "Supplier retains the right to modify the Products from time to time."
+    )
+    out = settle_facts(text, DEAL, ALLOWED, heading="License Grant")
+    assert out == (
+        "Supplier grants Buyer the exclusive right to sell the Products to the customers and only within the "
+        "Territory.\n\nSupplier retains the right to modify the Products from time to time."
+    )
+    # an attachment the deal itself names stays pointed to
+    kept = "Buyer pays the prices set forth in Exhibit A."
+    assert settle_facts(kept, DEAL, ALLOWED + " Prices: see Exhibit A.") == kept
