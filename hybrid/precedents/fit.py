@@ -43,6 +43,7 @@ __all__ = [
     "topic_counter",
     "doc_type_vocabulary",
     "reversed_roles",
+    "without_hollow",
 ]
 
 STANDARD_SOURCES = frozenset({"commonpaper", "bonterms"})  # standard agreements written to be reused
@@ -80,6 +81,8 @@ TOPIC_SHARE = 0.003  # a word fewer than this share of the library's clauses wri
 TOPIC_CAP = 12.0  # ... and a precedent loses fit by its topic words per 100 words, up to this many
 TOPIC_LIMIT = 10.0  # ranked leaves out a clause with this many topic words per 100 words where another fits below it
 WORDS_PER_TOKEN = 0.72  # contract English under the shipped BPE (about 4.4 bytes per token, 6 per word)
+HOLLOW_SHARE = 0.35  # an edit keeping less than this share of the words a section holds of a precedent is hollow
+HOLLOW_CHECK = 6  # ... asked of this many of the best fair candidates at most (each is settled once: 60 ms)
 CAPS_TOKENS = 1.5  # text in capitals takes about this many times the tokens (2.1 per word against 1.4)
 
 _WORD = re.compile(r"[a-z]+")
@@ -304,6 +307,7 @@ def ranked(
     topic=None,
     kinds=None,
     absent=None,
+    kept=None,
 ) -> list:
     """[(FitScore, candidate)] of every candidate (None skipped), best fit first (ties: the given order), less
     those whose kind is KIND_GAP below the best kind of a candidate whose heading shares a word with the section's
@@ -312,7 +316,7 @@ def ranked(
     "the exclusive cooperator of Supplier's real estate and home furnishing cooperation channel"), and those
     leaning on a clause the draft lacks (fit's absent) where a candidate whose heading shares a word does not.
     holes, topic, absent: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id: fit's kind}
-    (deal_kind)."""
+    (deal_kind). kept(candidate) -> the words an edit of it keeps (None: not asked): `without_hollow`."""
     ranks, kinds = ranks or {}, kinds or {}
     scored = sorted(
         (
@@ -335,7 +339,26 @@ def ranked(
         scored = [(f, i, p) for f, i, p in scored if f.topic < TOPIC_LIMIT]
     if any(f.heading > 0 and not f.absent for f, _, _ in scored):  # nothing leaning on a clause the draft lacks
         scored = [(f, i, p) for f, i, p in scored if not f.absent]
-    return [(f, p) for f, _, p in scored]
+    out = [(f, p) for f, _, p in scored]
+    return without_hollow(out, kept, budget * WORDS_PER_TOKEN) if kept is not None else out
+
+
+def without_hollow(scored, kept, room: float) -> list:
+    """`ranked`'s list less its fair candidates (within FAIR_MARGIN of the best, HOLLOW_CHECK at most) whose edit
+    keeps under HOLLOW_SHARE of the words of theirs a section of `room` words holds (kept(candidate) -> the words
+    it keeps): a clause whose sentences lean on another deal's committee or documents loses them all to the
+    settling, and what stays says nothing ("The parties recognize that disputes ... may arise from time to time
+    during the term." as a whole Dispute Resolution section). Unchanged where each one checked is hollow."""
+    if not scored:
+        return scored
+    best, hollow, checked = scored[0][0].total, set(), 0
+    for f, p in scored[:HOLLOW_CHECK]:
+        if f.total < best - FAIR_MARGIN:
+            break
+        checked += 1
+        if kept(p) < HOLLOW_SHARE * min(len(p.body.split()), room):
+            hollow.add(id(p))
+    return scored if len(hollow) == checked else [(f, p) for f, p in scored if id(p) not in hollow]
 
 
 def pick(scored, heading: str, clause: str, n: int, *, seed: int = 0) -> list:

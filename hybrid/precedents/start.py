@@ -35,6 +35,7 @@ __all__ = [
     "start_tokens",
     "precedent_starts",
     "starts_from_draws",
+    "settled_start",
 ]
 
 
@@ -213,6 +214,25 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
     return text[m.end() :] if m else text
 
 
+_SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading) -> settle_facts' text, within one process
+
+
+def settled_start(p, deal: DealFacts, allowed: str, own=(), lower=None, frame: str = "", heading=None) -> str:
+    """What an edit of precedent p keeps before any hole opens: its adapted text, its run-in heading dropped
+    (strip_inline_heading; a framed span drops any), settled (hybrid.precedents.settle.settle_facts). Memoized:
+    hybrid.skeleton.from_precedents asks it of the precedents it may choose, and starts_from_draws of those chosen."""
+    from hybrid.precedents.settle import settle_facts  # settle builds on this module's fact spans
+
+    frame = frame or ""
+    text = strip_inline_heading(p.adapted(deal), None if frame else heading)
+    key = (text, repr(deal), allowed, tuple(own), id(lower), frame, heading)
+    if key not in _SETTLED:
+        if len(_SETTLED) > 4096:
+            _SETTLED.clear()
+        _SETTLED[key] = settle_facts(text, deal, allowed, own, lower, frame, heading)
+    return _SETTLED[key]
+
+
 _LEANING = re.compile(rf"^(?:{CONNECTIVES}),\s+(?=[A-Za-z])")
 
 
@@ -270,16 +290,15 @@ def starts_from_draws(
     rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
     facts_of = facts_of or (lambda p: p.facts)
     facts = [[facts_of(p) if p else () for p in d] for d in draws]
-    from hybrid.precedents.settle import settle_facts, trim_headings  # settle builds on this module's fact spans
+    from hybrid.precedents.settle import trim_headings  # settle builds on this module's fact spans
 
     frames = frames or [""] * len(budgets)
     headings = headings or [None] * len(budgets)
     texts = [
         [
-            strip_leaning_opening(trim_headings(fit_text(
-                tokenizer, settle_facts(strip_inline_heading(p.adapted(f), None if fr else h), f, allowed, own,
-                                        lower, fr, h), r
-            )))
+            strip_leaning_opening(
+                trim_headings(fit_text(tokenizer, settled_start(p, f, allowed, own, lower, fr, h), r))
+            )
             if p
             else ("" if p == "" and fr else None)  # "": the frame alone (from_precedents.FRAME_ALONE)
             for p, r, f, own, fr, h in zip(d, rooms, deals, fs, frames, headings)

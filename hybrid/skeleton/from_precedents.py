@@ -2,11 +2,9 @@
 
 Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
 planned section (section_query), each variant's precedents to edit (variant_draws), the facts of a
-precedent's source contract (source_facts), what a draft
-from precedents fills (draft_from_precedents: beside, or edited per variant), document_skeleton (a held-out document's
-own skeleton with a
-precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each span's
-top-k precedents
+precedent's source contract (source_facts), what a draft from precedents fills (draft_from_precedents: beside, or
+edited per variant), document_skeleton (a held-out document's own skeleton with a precedent before each body, for the
+precedent benchmark and the evaluation), and condition(), which inserts each span's top-k precedents
 (markers replaced by the deal's facts, hybrid.data.facts.adapt) into a hybrid.templates.template.Skeleton
 in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and returns their
 provenance per section. Knows nothing of models; retrieval is hybrid.precedents.library.
@@ -50,7 +48,7 @@ from hybrid.precedents.fit import (
     spare,
     topic_counter,
 )
-from hybrid.precedents.start import fact_holes
+from hybrid.precedents.start import fact_holes, settled_start
 
 __all__ = [
     "deal_from_template",
@@ -167,6 +165,8 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     topic = topic_counter(library, skeleton.deal_text, doc_types)
     lacks = absent_types([s.clause for s in skeleton.spans], skeleton.deal_text)
     absent = lambda text: len(absent_mentions(text, lacks))  # noqa: E731  leaning on a clause the draft lacks
+    kept = lambda p, s: len(settled_start(p, clause_deal(deal, s.clause), skeleton.deal_text, source_facts(  # noqa
+        library, p), common_words(library), "", s.heading).split())  # an unframed span's edit: what it keeps
     chosen, scored = [], []
     for s in skeleton.spans:
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
@@ -183,6 +183,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 topic=topic,
                 kinds=kinds,
                 absent=absent,
+                kept=None if s.frame else (lambda p, s=s: kept(p, s)),
             )
         )
         chosen.append(

@@ -340,3 +340,26 @@ def test_a_repeat_is_told_by_text_not_by_id():
     chosen = [[twin_a, twin_b]]
     _vary_repeats(chosen, scored, spans)
     assert [p.id for p in chosen[0]] == ["a.txt#4", "b.txt#4"]
+
+
+def test_a_fair_candidate_whose_edit_keeps_little_of_it_is_left_out():
+    from hybrid.precedents.fit import FitScore, without_hollow
+
+    body = " ".join(["word"] * 100)
+    committee = _p("c#1", "Dispute Resolution", body)  # its sentences all lean on another deal's committee
+    amicable = _p("a#1", "Dispute Resolution", body)
+    far = _p("f#1", "Dispute Resolution", body)  # fits far worse: never asked
+    scored = [(FitScore(1, 0, 0, 0, 5.0), committee), (FitScore(1, 0, 0, 0, 4.5), amicable),
+              (FitScore(1, 0, 0, 0, 1.0), far)]
+    asked = []
+
+    def kept(p):
+        asked.append(p.id)
+        return 20 if p in (committee, far) else 90
+
+    assert [p.id for _, p in without_hollow(scored, kept, room=180)] == ["a#1", "f#1"]
+    assert asked == ["c#1", "a#1"]
+    # the share is of what the section holds: 20 of a room of 50 words is not hollow
+    assert [p.id for _, p in without_hollow(scored, kept, room=50)] == ["c#1", "a#1", "f#1"]
+    # where every candidate asked is hollow, the list stays as it was
+    assert without_hollow(scored, lambda p: 0, room=180) == scored
