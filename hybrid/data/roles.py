@@ -19,7 +19,8 @@ noun ("a supplier of components") is no party.
 
 import re
 
-__all__ = ["FAMILIES", "family_of", "deal_roles", "apply_roles", "company_as_marker", "PARTY_MARKER"]
+__all__ = ["FAMILIES", "ROLE_WORDS", "PARTY_ROLE_WORDS", "family_of", "deal_roles", "apply_roles", "company_as_marker",
+           "PARTY_MARKER"]
 
 FAMILIES = {
     "provider": (
@@ -55,6 +56,12 @@ FAMILIES = {
     "recipient": ("Receiving Party", "Recipient"),
     "agreement": ("Agreement", "MNDA", "NDA"),  # what a standard form calls itself ("this NDA")
 }
+# the single words of the role names, lower-cased ("service", "provider", "rights", "holder", ...): with what a
+# contract calls itself (ROLE_WORDS) and without it (PARTY_ROLE_WORDS: the parties' roles only)
+PARTY_ROLE_WORDS = frozenset(
+    w.lower() for f, words in FAMILIES.items() if f != "agreement" for r in words for w in r.split()
+)
+ROLE_WORDS = PARTY_ROLE_WORDS | frozenset(w.lower() for r in FAMILIES["agreement"] for w in r.split())
 
 
 def family_of(role: str | None) -> str | None:

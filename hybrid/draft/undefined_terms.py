@@ -15,7 +15,7 @@ word of contracts (a name). Pure string functions; a body that needs no change c
 
 import re
 
-from hybrid.data.roles import FAMILIES
+from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.fact_vocab import PLACES, common_words
 
 __all__ = ["lower_undefined", "term_forms", "deal_capitals"]
@@ -29,7 +29,7 @@ _REFERENCE = frozenset(
     "section sections article articles exhibit exhibits schedule schedules annex appendix attachment clause "
     "paragraph part".split()
 )
-_ROLES = frozenset(w.lower() for words in FAMILIES.values() for r in words for w in r.split())
+_ROLES = ROLE_WORDS
 _PLACE_WORDS = frozenset(w.lower() for p in PLACES for w in p.split())
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
 _AFTER_CAPITAL = re.compile(r"[A-Z][\w'’-]* (?:of|and|for) $")

@@ -11,7 +11,7 @@ import re
 
 from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
-from hybrid.fidelity.foreign_facts import foreign_facts, party_names
+from hybrid.precedents.start import found_facts
 
 __all__ = ["outside", "worded_holes", "on_subject", "unpointed"]
 
@@ -19,7 +19,7 @@ __all__ = ["outside", "worded_holes", "on_subject", "unpointed"]
 def worded_holes(text: str, runs, allowed: str, own_facts, figure_kinds) -> list:
     """The runs (start, end) of `runs` that are not a figure of another deal (a fact of `figure_kinds`) or a
     redaction: another deal's name, term or acronym, which the filler would rewrite."""
-    found = foreign_facts(text, allowed, party_names(), own_facts)
+    found = found_facts(text, allowed, own_facts)  # what the fact spans found in the same text
     figures = [(f.start, f.end) for f in found if f.kind in figure_kinds]
     figures += [m.span() for m in REDACTION_RE.finditer(text)]
     return [(x, y) for x, y in runs if not any(a <= x and y <= b for a, b in figures)]

@@ -17,11 +17,10 @@ import re
 from hybrid.common.sentences import CONNECTIVES, RUN_IN_HEADING, sentence_boundaries
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
-from hybrid.data.roles import FAMILIES
-from hybrid.fidelity.foreign_facts import foreign_facts, party_names
+from hybrid.data.roles import PARTY_ROLE_WORDS
 from hybrid.precedents.holes import on_subject, outside, unpointed, worded_holes
 from hybrid.precedents.library import letter_words
-from hybrid.precedents.start import _fact_spans, _overlaps, strip_inline_heading
+from hybrid.precedents.start import _fact_spans, _overlaps, found_facts, strip_inline_heading
 
 __all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "blank_values", "drop_restated",
            "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]
@@ -151,9 +150,7 @@ _LIST_OPENING = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[.)]\s")  # "(a) ", "b) ", 
 _ANNOUNCES = re.compile(r"\bthe following\b[^.:;]*\.$", re.I)  # "The following definitions apply ... Agreement."
 
 
-_ROLE_WORDS = frozenset(
-    w.lower() for f, words in FAMILIES.items() if f != "agreement" for word in words for w in word.split()
-)
+_ROLE_WORDS = PARTY_ROLE_WORDS
 _TERM_JOINS = frozenset(("of", "and", "for"))  # small words inside a term: "Statement of Work", "Terms and Conditions"
 _LIST_MARK = re.compile(r"(?:^|\s)\(?(?:[a-z]|[ivx]{1,4}|\d{1,3})[.)]$")
 
@@ -186,7 +183,7 @@ def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), w
     own = {f.lower() for f in own_facts}
     low = set(letter_words(allowed))
     out, last = [], 0
-    for f in foreign_facts(text, allowed, party_names(), own_facts):
+    for f in found_facts(text, allowed, own_facts):
         ws = f.text.split()
         roles = [w.lower() in _ROLE_WORDS and w.lower() in low for w in ws]  # the deal's own role words stay
         if (
@@ -348,7 +345,7 @@ def blank_values(text: str, allowed: str, own_facts=()) -> str:
     """text with each figure of another deal that stays in it (an amount, a period, a year, a number: VALUE_KINDS)
     written as a blank to complete ("within [___] after written notice" for "within sixty days after ..."): a hole
     there is a number the filler makes up ("for a period of its thirty after written notice")."""
-    found = [f for f in foreign_facts(text, allowed, party_names(), own_facts) if f.kind in VALUE_KINDS]
+    found = [f for f in found_facts(text, allowed, own_facts) if f.kind in VALUE_KINDS]
     for f in sorted(found, key=lambda f: -f.start):
         whole = _WHOLE_PART.search(text[: f.start]) if text[f.start : f.start + 1].isdigit() else None
         start = whole.start() if whole else f.start  # "2.5 days" whole, not "2.[___]"

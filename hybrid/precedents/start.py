@@ -36,6 +36,7 @@ __all__ = [
     "precedent_starts",
     "starts_from_draws",
     "settled_start",
+    "found_facts",
 ]
 
 
@@ -112,6 +113,20 @@ def start_tokens(
     return out
 
 
+_FOUND: dict = {}  # (text, allowed, own facts) -> its foreign facts, within one process
+
+
+def found_facts(text: str, allowed: str, own_facts=()) -> list:
+    """hybrid.fidelity.foreign_facts.foreign_facts of text, party_names() as the names, memoized: the fact spans,
+    the worded holes, the lowered names and the figure blanks of one settling each ask it of the same text."""
+    key = (text, allowed, tuple(own_facts))
+    if key not in _FOUND:
+        if len(_FOUND) > 4096:
+            _FOUND.clear()
+        _FOUND[key] = foreign_facts(text, allowed, party_names(), own_facts)
+    return _FOUND[key]
+
+
 def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[list, list]:
     """(keep, drop): character spans of text that stay as written (the deal's facts, the terms definitions
     define: hybrid.precedents.definitions.defined_heads) and that are
@@ -120,7 +135,7 @@ def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[li
     reference ("Section 8.2") is no foreign fact: the consistency pass renumbers it."""
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
     keep += defined_heads(text, allowed)  # '"Affiliate" means': the term a definition defines stays as written
-    found = foreign_facts(text, allowed, party_names(), own_facts)
+    found = found_facts(text, allowed, own_facts)
     drop = [(f.start, f.end) for f in found]
     for name in {f.text for f in found if f.kind == "name" and len(f.text) >= 3}:  # every other place it stands too:
         # the check skips a capitalized word after a list marker ("(a) Discloser identifies"), which a
