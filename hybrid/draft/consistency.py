@@ -31,6 +31,7 @@ from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
+from hybrid.draft.repeated_clauses import drop_repeated_parts
 from hybrid.draft.undefined_terms import deal_capitals, lower_undefined, term_forms
 from hybrid.draft.wording import (
     capitalize_defined_party,
@@ -120,7 +121,9 @@ def consistency_pass(
     required terms), a sentence leaning on a clause the draft lacks removed (hybrid.draft.wording's
     `drop_presupposing`: a phrase of hybrid.common.topics.absent_types of the sections' clauses, or a right to end
     the agreement at will outside the term section where the draft has one), a sentence naming an Incoterm other than
-    the one the deal states removed (`drop_conflicting`: "FOB Supplier's office" where the frame says "FCA"),
+    the one the deal states removed (`drop_conflicting`: "FOB Supplier's office" where the frame says "FCA"), a
+    paragraph headed as another section's clause type removed (hybrid.draft.repeated_clauses: "Entire Agreement;
+    Modification. ..." in General Provisions beside an Entire Agreement section),
     "party"/"parties" written
     "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), then the Definitions
     section (clause "definitions") pruned against the preamble and the other sections' new bodies
@@ -128,9 +131,11 @@ def consistency_pass(
     {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
     "restated_sentences_removed", "absent_clause_sentences_removed", "conflicting_sentences_removed",
+    "repeated_clauses_removed",
     "defined_terms_capitalized", "paragraphs_repaired",
     "blanks_to_complete"}}; each change carries its "kind" ("reference", "doubled_word", "paragraph",
-    "restated_sentence", "absent_clause", "conflicting_term", "defined_term_case", "definition"), "old", "new" and
+    "restated_sentence", "absent_clause", "conflicting_term", "repeated_clause", "defined_term_case", "definition"),
+    "old", "new" and
     "action".
     "emptied" is true for a section whose body the pass left empty (a Definitions section none of whose
     entries the draft needs: the caller drops or refills it, and renumbers). A body that needs no
@@ -155,6 +160,8 @@ def consistency_pass(
         convenience = has_term and sec.get("clause") not in TERM_CLAUSES
         body, worded = _wording(body, sec, party_defined, lacks, convenience, trade)
         changes += worded
+        body, repeated = drop_repeated_parts(body, sec.get("clause", ""), set(clauses[:i] + clauses[i + 1 :]))
+        changes += [{"kind": "repeated_clause", "old": h, "new": "", "action": "removed"} for h in repeated]
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
     for i, sec in enumerate(sections):
@@ -217,6 +224,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         "restated_sentences_removed": 0,
         "absent_clause_sentences_removed": 0,
         "conflicting_sentences_removed": 0,
+        "repeated_clauses_removed": 0,
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
         "undefined_terms_lowered": 0,
@@ -229,6 +237,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         ("restated_sentence", "removed"): "restated_sentences_removed",
         ("absent_clause", "removed"): "absent_clause_sentences_removed",
         ("conflicting_term", "removed"): "conflicting_sentences_removed",
+        ("repeated_clause", "removed"): "repeated_clauses_removed",
         ("defined_term_case", "capitalized"): "defined_terms_capitalized",
         ("undefined_term", "lowered"): "undefined_terms_lowered",
     }

@@ -204,7 +204,8 @@ _DEFINES_PARTY = re.compile(r"[\"“](?:Party|Parties)[\"”]")
 # a lower-case "party"/"parties" that means one of this Agreement's parties: not "third party", "non-party", "party to
 # any action" (a litigant of any dispute), nor inside a word
 _PARTY = re.compile(
-    r"(?<![\w-])(?<!third )(?<!third-)(?<!Third )(?<!non-)(?<!any other )(party|parties)(?![\w-])"
+    r"(?<![\w-])(?<!third )(?<!third-)(?<!Third )(?<!third- )(?<!Third- )(?<!non-)(?<!any other )"
+    r"(party|parties)(?![\w-])"
     r"(?!\s+to\s+(?:any|an?|such)\s+(?:action|suit|proceeding|litigation|arbitration|claim))"
 )
 

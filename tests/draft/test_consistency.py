@@ -788,6 +788,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "restated_sentences_removed": 0,
         "absent_clause_sentences_removed": 0,
         "conflicting_sentences_removed": 0,
+        "repeated_clauses_removed": 0,
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
         "undefined_terms_lowered": 0,
@@ -1023,3 +1024,30 @@ def test_a_sentence_naming_another_incoterm_than_the_deals_goes():
     # a deal naming no Incoterm keeps every sentence
     plain = [{**sections[0], "frame": "", "body": body.replace(frame, "Supplier delivers.")}]
     assert consistency_pass(plain, preamble=PREAMBLE)[0] == [plain[0]["body"]]
+
+
+def test_a_part_headed_as_another_sections_clause_goes():
+    # strategic alliance draft 1 at eb18f62: "General Provisions" opened with "Entire Agreement; Modification. This
+    # Agreement ... supersedes ..." beside the draft's own Entire Agreement section
+    general = (
+        "Entire Agreement; Modification. This Agreement supersedes all prior agreements.\n\n"
+        "Relationship Between the Parties. The Parties are independent contractors.\n\n"
+        "Notices. Notices go to the addresses above."
+    )
+    sections = [
+        {"heading": "Entire Agreement", "clause": "entire_agreement", "body": "This Agreement is the whole deal."},
+        {"heading": "General Provisions", "clause": "general", "body": general},
+        {"heading": "Indemnity", "clause": "indemnification",
+         "body": "Each Party indemnifies the other against claims of any third- party or third party."},
+    ]
+    bodies, report = consistency_pass(sections, preamble=PREAMBLE)
+    # "Notices" is no other section's clause here: it stays; a "third- party" is no Party of this Agreement
+    assert bodies[1] == (
+        "Relationship Between the Parties. The Parties are independent contractors.\n\n"
+        "Notices. Notices go to the addresses above."
+    )
+    assert bodies[2] == sections[2]["body"]
+    assert report["totals"]["repeated_clauses_removed"] == 1
+    # a section's own part, and a body's only paragraph, stay
+    only = [sections[0], {**sections[1], "body": "Entire Agreement. This Agreement supersedes all prior ones."}]
+    assert consistency_pass(only, preamble=PREAMBLE)[0][1] == only[1]["body"]

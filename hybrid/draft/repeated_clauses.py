@@ -1,0 +1,37 @@
+"""A part of one section that is another section's clause: `drop_repeated_parts`.
+
+A "General Provisions" precedent opens with "Entire Agreement; Modification. This Agreement ... supersedes all prior
+agreements"; where the draft has its own Entire Agreement section, the draft says it twice, in two wordings a
+lawyer must reconcile. A paragraph of a section body that opens with a run-in heading of a clause type another
+section of the draft holds (hybrid.data.clauses.classify_heading) goes; a section's own type, "other" and "general"
+parts stay, and so does a body's only paragraph. hybrid.draft.consistency runs it over every section. Pure string
+functions; a body with nothing to drop comes back unchanged, byte for byte.
+"""
+
+import re
+
+from hybrid.common.sentences import RUN_IN_HEADING
+from hybrid.data.clauses import classify_heading
+
+__all__ = ["drop_repeated_parts"]
+
+_HEADED = re.compile(rf"^\s*(?:\(?[A-Za-z0-9]{{1,3}}[.)]\s+)?({RUN_IN_HEADING})(?=\s|$)")
+_KEEP = frozenset({"other", "general"})
+
+
+def drop_repeated_parts(body: str, own: str, others) -> tuple[str, list[str]]:
+    """(body without the paragraphs headed as a clause type in `others` (the draft's other sections' clause types)
+    other than `own`, the run-in headings of those dropped)."""
+    paragraphs = body.split("\n\n")
+    gone, dropped = set(), []
+    for i, para in enumerate(paragraphs):
+        m = _HEADED.match(para)
+        if not m:
+            continue
+        kind = classify_heading(m.group(1).rstrip("."))
+        if kind in others and kind != own and kind not in _KEEP:
+            gone.add(i)
+            dropped.append(m.group(1))
+    if not gone or len(gone) == sum(1 for p in paragraphs if p.strip()):  # never the whole body
+        return body, []
+    return "\n\n".join(p for i, p in enumerate(paragraphs) if i not in gone), dropped
