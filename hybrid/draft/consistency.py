@@ -90,8 +90,7 @@ def _wording(
     changes += [{"kind": "absent_clause", "old": r, "new": "", "action": "removed"} for r in leaning]
     body, conflicting = drop_conflicting(body, trade, sec.get("frame", ""))
     changes += [{"kind": "conflicting_term", "old": r, "new": "", "action": "removed"} for r in conflicting]
-    leaning += conflicting
-    if restated or leaning:  # a list may now open on its second item ("A. Term." went with its sentence)
+    if restated or leaning or conflicting:  # a list may now open on its second item ("A. Term." went with its sentence)
         body, renumbered = repair_paragraphs(body)
         changes += [{"kind": "paragraph", **c} for c in renumbered]
     if party_defined:
@@ -121,22 +120,21 @@ def consistency_pass(
     required terms), a sentence leaning on a clause the draft lacks removed (hybrid.draft.wording's
     `drop_presupposing`: a phrase of hybrid.common.topics.absent_types of the sections' clauses, or a right to end
     the agreement at will outside the term section where the draft has one), a sentence naming an Incoterm other than
-    the one the deal states removed (`drop_conflicting`: "FOB Supplier's office" where the frame says "FCA"), a
+    the one the deal states removed (`drop_conflicting`: "FOB Supplier's office" where the frame says "FCA"),
+    "party"/"parties" written "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), a
     paragraph headed as another section's clause type removed (hybrid.draft.repeated_clauses: "Entire Agreement;
-    Modification. ..." in General Provisions beside an Entire Agreement section),
-    "party"/"parties" written
-    "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), then the Definitions
-    section (clause "definitions") pruned against the preamble and the other sections' new bodies
-    (`prune_definitions`). The report:
+    Modification. ..." in General Provisions beside an Entire Agreement section); then, over the whole draft, the
+    lower-case uses of a boilerplate term the Definitions section defines capitalized (hybrid.precedents.generic_uses:
+    "any third party" -> "any Third Party"), the Definitions section (clause "definitions") pruned against the
+    preamble and the other sections' new bodies (`prune_definitions`), and the capitalized terms the draft never
+    defines written in lower case (hybrid.draft.undefined_terms). The report:
     {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
     "restated_sentences_removed", "absent_clause_sentences_removed", "conflicting_sentences_removed",
-    "repeated_clauses_removed",
-    "defined_terms_capitalized", "paragraphs_repaired",
+    "repeated_clauses_removed", "defined_terms_capitalized", "paragraphs_repaired", "undefined_terms_lowered",
     "blanks_to_complete"}}; each change carries its "kind" ("reference", "doubled_word", "paragraph",
-    "restated_sentence", "absent_clause", "conflicting_term", "repeated_clause", "defined_term_case", "definition"),
-    "old", "new" and
-    "action".
+    "restated_sentence", "absent_clause", "conflicting_term", "repeated_clause", "defined_term_case", "definition",
+    "undefined_term"), "old", "new" and "action".
     "emptied" is true for a section whose body the pass left empty (a Definitions section none of whose
     entries the draft needs: the caller drops or refills it, and renumbers). A body that needs no
     change comes back byte-identical."""
@@ -145,9 +143,7 @@ def consistency_pass(
     clauses = [sec.get("clause", "") for sec in sections]
     lacks = absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)]))
     has_term = bool(TERM_CLAUSES & set(clauses))
-    deal = [preamble, *(sec.get("frame", "") for sec in sections)]
-    deal += [t for sec in sections for t in (*sec.get("locked", ()), *sec.get("terms", ()))]
-    trade = trade_terms("\n".join(deal))  # the Incoterm the deal states, if any
+    trade = trade_terms("\n".join(_deal_texts(preamble, sections)))  # the Incoterm the deal states, if any
     for i, sec in enumerate(sections):
         resolve = (lambda n, i=i: resolve_ref(i, n)) if resolve_ref else None
         by_title = (lambda t, i=i: resolve_title(i, t)) if resolve_title else None
@@ -180,6 +176,12 @@ def consistency_pass(
     return bodies, {"sections": reports, "totals": totals}
 
 
+def _deal_texts(preamble: str, sections: list[dict]) -> list[str]:
+    """What the deal itself writes: the preamble, each section's frame, locked strings and required terms."""
+    out = [preamble, *(sec.get("frame", "") for sec in sections)]
+    return out + [x for sec in sections for x in (*sec.get("locked", ()), *sec.get("terms", ()))]
+
+
 def _capitalize_generic(own: int, bodies, reports) -> None:
     """In place: where the Definitions body bodies[own] defines a boilerplate term that other sections write in lower
     case ("any third party"), those uses written as the term ("any Third Party"; hybrid.precedents.generic_uses),
@@ -200,9 +202,7 @@ def _lower_undefined(sections, bodies, reports, preamble: str, keep=()) -> None:
         if sec.get("clause") == "definitions":
             defined |= {t for t, _ in definition_entries(bodies[i])}
         defined |= {t for t in sec.get("terms", ()) if t[:1].isupper()}  # "purchase order" defines nothing
-    deal = [preamble, *(sec.get("frame", "") for sec in sections)]
-    deal += [x for sec in sections for x in (*sec.get("locked", ()), *sec.get("terms", ()))]
-    forms, capitals = term_forms(defined), deal_capitals(deal)
+    forms, capitals = term_forms(defined), deal_capitals(_deal_texts(preamble, sections))
     for i, sec in enumerate(sections):
         if sec.get("clause") == "definitions":
             continue
