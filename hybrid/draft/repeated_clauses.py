@@ -3,8 +3,9 @@
 A "General Provisions" precedent opens with "Entire Agreement; Modification. This Agreement ... supersedes all prior
 agreements"; where the draft has its own Entire Agreement section, the draft says it twice, in two wordings a
 lawyer must reconcile. A paragraph of a section body that opens with a run-in heading of a clause type another
-section of the draft holds (hybrid.data.clauses.classify_heading) goes; a section's own type, "other" and "general"
-parts stay, and so does a body's only paragraph. hybrid.draft.consistency runs it over every section. Pure string
+section of the draft holds (hybrid.data.clauses.classify_heading) goes, with the unheaded paragraphs after it up to
+the next run-in heading (the part's own); a section's own type, "other" and "general" parts stay, and so does a body
+whose every paragraph would go. hybrid.draft.consistency runs it over every section. Pure string
 functions; a body with nothing to drop comes back unchanged, byte for byte.
 """
 
@@ -23,15 +24,16 @@ def drop_repeated_parts(body: str, own: str, others) -> tuple[str, list[str]]:
     """(body without the paragraphs headed as a clause type in `others` (the draft's other sections' clause types)
     other than `own`, the run-in headings of those dropped)."""
     paragraphs = body.split("\n\n")
-    gone, dropped = set(), []
+    gone, dropped, dropping = set(), [], False
     for i, para in enumerate(paragraphs):
         m = _HEADED.match(para)
-        if not m:
-            continue
-        kind = classify_heading(m.group(1).rstrip("."))
-        if kind in others and kind != own and kind not in _KEEP:
+        if m:  # a part opens: it goes where another section holds its clause type
+            kind = classify_heading(m.group(1).rstrip("."))
+            dropping = kind in others and kind != own and kind not in _KEEP
+            if dropping:
+                dropped.append(m.group(1))
+        if dropping:  # the part's paragraphs after its heading's go with it ("Any notice given by airmail ...")
             gone.add(i)
-            dropped.append(m.group(1))
     if not gone or len(gone) == sum(1 for p in paragraphs if p.strip()):  # never the whole body
         return body, []
-    return "\n\n".join(p for i, p in enumerate(paragraphs) if i not in gone), dropped
+    return "\n\n".join(p for i, p in enumerate(paragraphs) if i not in gone).strip(), dropped

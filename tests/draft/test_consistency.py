@@ -1031,6 +1031,7 @@ def test_a_part_headed_as_another_sections_clause_goes():
     # Agreement ... supersedes ..." beside the draft's own Entire Agreement section
     general = (
         "Entire Agreement; Modification. This Agreement supersedes all prior agreements.\n\n"
+        " Any notice given by airmail under this part is received on the fifth day.\n\n"  # the part's own paragraph
         "Relationship Between the Parties. The Parties are independent contractors.\n\n"
         "Notices. Notices go to the addresses above."
     )
