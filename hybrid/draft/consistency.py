@@ -158,6 +158,9 @@ def consistency_pass(
         changes += worded
         body, repeated = drop_repeated_parts(body, sec.get("clause", ""), set(clauses[:i] + clauses[i + 1 :]))
         changes += [{"kind": "repeated_clause", "old": h, "new": "", "action": "removed"} for h in repeated]
+        if repeated:  # "a) Assignment. ... c) Severability." where b) went: the list is lettered again
+            body, renumbered = repair_paragraphs(body)
+            changes += [{"kind": "paragraph", **c} for c in renumbered]
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
     for i, sec in enumerate(sections):

@@ -1052,3 +1052,20 @@ def test_a_part_headed_as_another_sections_clause_goes():
     # a section's own part, and a body's only paragraph, stay
     only = [sections[0], {**sections[1], "body": "Entire Agreement. This Agreement supersedes all prior ones."}]
     assert consistency_pass(only, preamble=PREAMBLE)[0][1] == only[1]["body"]
+
+
+def test_a_list_whose_repeated_part_went_is_lettered_again():
+    # sponsorship General at b5a4006: "a) Assignment. ..." then "c) Notices. ..." after "b) Governing Law." went
+    general = (
+        "a) Assignment. Neither Party may assign this Agreement.\n\n"
+        "b) Governing Law. This Agreement is governed by the laws of Texas.\n\n"
+        "c) Notices. Notices go to the addresses above."
+    )
+    sections = [
+        {"heading": "Governing Law", "clause": "governing_law", "body": "The laws of Texas govern."},
+        {"heading": "General", "clause": "general", "body": general},
+    ]
+    bodies, _ = consistency_pass(sections, preamble=PREAMBLE)
+    assert bodies[1] == "a) Assignment. Neither Party may assign this Agreement.\n\nb) Notices. Notices go to the " \
+        "addresses above."
+    assert reading_checks(bodies, 2)["broken_paragraphs"] == 0
