@@ -18,6 +18,7 @@ precedent's own value: a precedent's names, dates, amounts and laws cannot reach
 import re
 from dataclasses import dataclass, field
 
+from hybrid.data.offering import apply_offering
 from hybrid.data.roles import PARTY_MARKER as _PARTY_MARKER
 from hybrid.data.roles import apply_roles, company_as_marker, family_of
 
@@ -158,6 +159,7 @@ class DealFacts:
     law: str | None = None
     roles: tuple = ()  # ((a precedent's role word, the deal's), ...): hybrid.data.roles.deal_roles
     sides: tuple = ()  # (family of party A's role, of party B's): hybrid.data.roles.family_of; () = unknown
+    offering: tuple = ()  # ((a precedent's word for the deal's subject, the deal's), ...): hybrid.data.offering
 
     def value(self, marker: str) -> str:
         key = {"[PARTY_A]": "party_a", "[PARTY_B]": "party_b", "[DATE]": "date", "[AMOUNT]": "amount",
@@ -352,7 +354,8 @@ OTHER_DATE = BLANK
 
 
 def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
-    """A normalized precedent with its role words the deal's (hybrid.data.roles.apply_roles: before the
+    """A normalized precedent with its role words and its words for the deal's subject the deal's
+    (hybrid.data.roles.apply_roles, hybrid.data.offering.apply_offering: before the
     markers, so a fact written in is never rewritten), its party markers swapped where its parties' roles
     stand the other way round (sides: Normalized.sides; `swapped`), and every marker replaced by the
     deal's fact (or its FALLBACK phrase)."""
@@ -373,7 +376,7 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
     # a blank for a period leaves no plural ending of the word it replaced: "until [___](s)" -> "until [___]"
     shown = lambda m: _PARTY_SWAP[m] if swap else m  # noqa: E731  the deal's party a marker is written as
     named = lambda m: family_of(deal.party_a if shown(m) == "[PARTY_A]" else deal.party_b) is None  # noqa: E731
-    text = apply_roles(company_as_marker(text, named), deal.roles)
+    text = apply_offering(apply_roles(company_as_marker(text, named), deal.roles), deal.offering)
     return _MARKER_RE.sub(value, text).replace(f"{BLANK}(s)", BLANK)
 
 

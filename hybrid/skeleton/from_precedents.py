@@ -1,13 +1,13 @@
 """Drafting from precedent: a template skeleton with each span's precedents right before it.
 
-Owns: the deal's facts as a template states them (deal_from_template), the retrieval query of a
-planned section (section_query), each variant's precedents to edit (variant_draws), the facts of a
-precedent's source contract (source_facts), what a draft from precedents fills (draft_from_precedents: beside, or
-edited per variant), document_skeleton (a held-out document's own skeleton with a precedent before each body, for the
-precedent benchmark and the evaluation), and condition(), which inserts each span's top-k precedents
-(markers replaced by the deal's facts, hybrid.data.facts.adapt) into a hybrid.templates.template.Skeleton
-in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and returns their
-provenance per section. Knows nothing of models; retrieval is hybrid.precedents.library.
+Owns: the retrieval query of a planned section (section_query), each variant's precedents to edit
+(variant_draws), the facts of a precedent's source contract (source_facts), what a draft from precedents fills
+(draft_from_precedents: beside, or edited per variant), document_skeleton (a held-out document's own skeleton with a
+precedent before each body, for the precedent benchmark and the evaluation), and condition(), which inserts each
+span's top-k precedents (markers replaced by the deal's facts, hybrid.data.facts.adapt) into a
+hybrid.templates.template.Skeleton in the layout training uses (hybrid.data.precedent_pairs.precedent_segment) and
+returns their provenance per section. The deal's facts (deal_from_template) are hybrid.skeleton.deal's, re-exported.
+Knows nothing of models; retrieval is hybrid.precedents.library.
 
 Facts: the precedent the model sees always carries the deal's facts (in training the target
 document's, here the user's), never markers: the small model copies far better than it maps a
@@ -19,7 +19,6 @@ Guidance: a precedent is a "heading" segment of its section, so the unconditiona
 precedent with it; the skeleton cache stays exact (skeleton tokens never see spans).
 """
 
-import re
 import weakref
 from dataclasses import is_dataclass, replace
 
@@ -27,7 +26,6 @@ from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an
 from hybrid.common.topics import absent_mentions, absent_types
 from hybrid.data.facts import DealFacts, flip_parties
 from hybrid.data.precedent_pairs import MAX_PRECEDENT_WORDS, precedent_segment
-from hybrid.data.roles import deal_roles, family_of
 from hybrid.precedents.continued import continued, room_words
 from hybrid.precedents.definitions import (
     DEFINITION_CANDIDATES,
@@ -49,6 +47,7 @@ from hybrid.precedents.fit import (
     topic_counter,
 )
 from hybrid.precedents.start import fact_holes, settled_start
+from hybrid.skeleton.deal import clause_deal, deal_from_template  # re-exported: the deal a draft adapts to
 
 __all__ = [
     "deal_from_template",
@@ -62,58 +61,6 @@ __all__ = [
     "document_skeleton",
     "MAX_PRECEDENTS",
 ]
-
-_AMOUNT_FIELD = re.compile(r"fee|price|pricing|amount|contribution|payment")
-_TERM_FIELD = re.compile(r"term(?!inat)|duration|period")
-
-
-def _role(preamble: str, key: str) -> str | None:
-    """The defined name a template preamble gives a party: '{party_a} (the "Supplier")' -> 'Supplier'."""
-    m = re.search(r"\{" + key + r"\}[^({}]{0,80}\(\s*(?:the\s+)?\"([^\"]{1,40})\"\s*\)", preamble)
-    return m.group(1) if m else None
-
-
-_DURATION_VALUE = re.compile(
-    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty|ninety)\b"
-    r"(?:\s*\(\d+\))?[\s-]+(?:calendar\s+|business\s+)?(?:day|week|month|quarter|year)s?\b",
-    re.I,
-)
-_AMOUNT_VALUE = re.compile(r"[$€£]|\b(?:USD|EUR|GBP)\b|\d[\d,.]*\s*(?:dollars|euros)\b", re.I)
-_PERCENT_VALUE = re.compile(r"\d\s*(?:%|percent\b|per cent\b)", re.I)
-
-
-def deal_from_template(template, values: dict) -> DealFacts:
-    """The deal's facts: parties by their defined role (else their names), date, law, and the first field
-    named like an amount / percent / term whose value reads as one ("delivery_terms" is not a term:
-    "FCA Supplier's facility" would stand in for every period of a precedent)."""
-
-    def first(pattern, value=None) -> str | None:
-        for k, v in values.items():
-            if pattern.search(k) and isinstance(v, str) and v.strip() and (value is None or value.search(v)):
-                return v
-        return None
-
-    role_a, role_b = _role(template.preamble, "party_a"), _role(template.preamble, "party_b")
-    return DealFacts(
-        party_a=role_a or values.get("party_a"),
-        party_b=role_b or values.get("party_b"),
-        date=values.get("effective_date"),
-        amount=first(_AMOUNT_FIELD, _AMOUNT_VALUE),
-        percent=first(re.compile(r"percent"), _PERCENT_VALUE),
-        duration=first(_TERM_FIELD, _DURATION_VALUE),
-        law=values.get("governing_law"),
-        roles=deal_roles(role_a, role_b, getattr(template, "defined_terms", ())),
-        sides=(family_of(role_a), family_of(role_b)) if family_of(role_a) or family_of(role_b) else (),
-    )
-
-
-def clause_deal(deal: DealFacts, clause: str) -> DealFacts:
-    """The facts a clause of type `clause` adapts to: the deal's, less its duration. A precedent's periods are
-    cure, notice and payment periods as often as its term ("cure a breach within 2 years" when the term
-    was put there), so its [DURATION] markers read as a blank to complete (hybrid.data.facts.BLANK); the
-    template's frame states the term where the template has one."""
-    return replace(deal, duration=None)
-
 
 def section_query(span, values: dict) -> str:
     """BM25 query of a planned section: its heading, its clause's required terms, the deal's field values."""
