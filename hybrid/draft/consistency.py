@@ -31,7 +31,7 @@ from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
-from hybrid.draft.repeated_clauses import drop_repeated_parts
+from hybrid.draft.repeated_clauses import drop_repeated_parts, drop_restated_law
 from hybrid.draft.undefined_terms import deal_capitals, lower_undefined, term_forms
 from hybrid.draft.wording import (
     capitalize_defined_party,
@@ -156,8 +156,10 @@ def consistency_pass(
         convenience = has_term and sec.get("clause") not in TERM_CLAUSES
         body, worded = _wording(body, sec, party_defined, lacks, convenience, trade)
         changes += worded
-        body, repeated = drop_repeated_parts(body, sec.get("clause", ""), set(clauses[:i] + clauses[i + 1 :]))
-        changes += [{"kind": "repeated_clause", "old": h, "new": "", "action": "removed"} for h in repeated]
+        others = set(clauses[:i] + clauses[i + 1 :])
+        body, repeated = drop_repeated_parts(body, sec.get("clause", ""), others)
+        body, law = drop_restated_law(body, sec.get("clause", ""), others)
+        changes += [{"kind": "repeated_clause", "old": h, "new": "", "action": "removed"} for h in repeated + law]
         if repeated:  # "a) Assignment. ... c) Severability." where b) went: the list is lettered again
             body, renumbered = repair_paragraphs(body)
             changes += [{"kind": "paragraph", **c} for c in renumbered]

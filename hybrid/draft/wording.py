@@ -21,7 +21,7 @@ from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
 
 __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "drop_conflicting",
-           "trade_terms", "defines_party", "capitalize_defined_party"]
+           "trade_terms", "defines_party", "capitalize_defined_party", "drop_sentences"]
 
 RESTATED_SHARE = 0.6  # a later sentence holding this share of the frame's content stems and every value restates it
 BLANK_SHARE = 0.3  # ... or this share, where it leaves blank the number the frame states ("a period of [___] months")
@@ -144,7 +144,7 @@ def drop_presupposing(text: str, lacks=(), convenience: bool = False, frame: str
     already preferred precedents without such phrases, hybrid.precedents.fit)."""
     if not lacks and not convenience:
         return text, []
-    return _drop_sentences(
+    return drop_sentences(
         text,
         lambda piece: bool(absent_mentions(piece, lacks) or convenience and convenience_termination(piece)),
         frame,
@@ -167,10 +167,10 @@ def drop_conflicting(text: str, deal_terms: set[str], frame: str = "") -> tuple[
     last sentence always stay, as in drop_presupposing."""
     if not deal_terms:
         return text, []
-    return _drop_sentences(text, lambda piece: bool(trade_terms(piece) - deal_terms), frame)
+    return drop_sentences(text, lambda piece: bool(trade_terms(piece) - deal_terms), frame)
 
 
-def _drop_sentences(text: str, goes, frame: str = "") -> tuple[str, list[str]]:
+def drop_sentences(text: str, goes, frame: str = "") -> tuple[str, list[str]]:
     """(text without the sentences for which goes(sentence) is true, those sentences stripped), a run-in heading of
     a sentence that goes with it; never the frame sentence nor the body's last sentence."""
     bounds = [0, *[b for b in sentence_boundaries(text) if 0 < b < len(text)], len(text)]

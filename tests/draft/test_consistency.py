@@ -1069,3 +1069,30 @@ def test_a_list_whose_repeated_part_went_is_lettered_again():
     assert bodies[1] == "a) Assignment. Neither Party may assign this Agreement.\n\nb) Notices. Notices go to the " \
         "addresses above."
     assert reading_checks(bodies, 2)["broken_paragraphs"] == 0
+
+
+def test_a_sentence_restating_the_governing_law_goes_where_the_draft_has_its_own_section():
+    # consulting-services Miscellaneous at 32aa977: "This Agreement shall be construed and enforced in accordance with
+    # and governed by the laws of the State of Illinois." under the draft's own Governing Law section
+    misc = (
+        "Each party agrees to perform such further acts as are necessary. This Agreement shall be construed and "
+        "enforced in accordance with and governed by the laws of the State of Illinois. This Agreement may be amended "
+        "by written instrument."
+    )
+    forum = "Notices go by mail. This Agreement is governed by the laws of Illinois and its courts have jurisdiction."
+    law = {"heading": "Governing Law", "clause": "governing_law", "body": "The laws of the State of Illinois govern."}
+    sections = [law, {"heading": "Miscellaneous", "clause": "general", "body": misc}]
+    bodies, report = consistency_pass(sections, preamble=PREAMBLE)
+    assert bodies[1] == "Each Party agrees to perform such further acts as are necessary. This Agreement may be " \
+        "amended by written instrument."
+    assert bodies[0] == law["body"]  # the Governing Law section's own sentence stays
+    assert report["totals"]["repeated_clauses_removed"] == 1
+    # the forum goes only where the draft has a dispute resolution section to hold it
+    alone = consistency_pass([law, {**sections[1], "body": forum}], preamble=PREAMBLE)[0]
+    assert alone[1] == forum
+    disputes = {"heading": "Disputes", "clause": "dispute_resolution", "body": "Disputes go to arbitration."}
+    assert consistency_pass([law, disputes, {**sections[1], "body": forum}], preamble=PREAMBLE)[0][2] == (
+        "Notices go by mail."
+    )
+    # no Governing Law section: nothing goes
+    assert consistency_pass([sections[1]], preamble=PREAMBLE)[0][0] == misc.replace("party", "Party")
