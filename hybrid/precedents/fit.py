@@ -24,6 +24,7 @@ from hybrid.common.sentences import CONNECTIVES, cut_to_clause, sentence_boundar
 from hybrid.common.stems import stem
 from hybrid.data.clean import REDACTION_RE
 from hybrid.precedents.library import MARKER_RE, letter_words
+from hybrid.precedents.reversed import reversed_roles  # re-exported: fit's quality reads it
 
 __all__ = [
     "FitScore",
@@ -186,33 +187,6 @@ def topic_counter(library, deal_text: str, doc_types=()):
     if vocab is None:
         return lambda text: sum(w in words for w in letter_words(text))
     return lambda text: sum(w in words or (w not in vocab and w not in deal) for w in letter_words(text))
-
-
-_PAYS = r"(?:shall|will|must|agrees? to|is to)\s+(?:promptly\s+|also\s+)?(?:pay|remit)\b"
-_BILLS = r"(?:shall|will|may)\s+(?:promptly\s+)?invoice\b"
-_DUTY = r"(?:shall|will|must|agrees? to)\s+(?:\([a-z0-9]{1,3}\)\s+)?(?:[a-z]+ly\s+)?"  # "shall (a) promptly"
-_GOODS = r"\s+(?:the\s+|all\s+|any\s+|each\s+|such\s+)?(?:Products?|goods|shipments?)\b"
-_SUPPLIES = _DUTY + r"(?:deliver|ship|manufacture|supply|package)" + _GOODS
-_RECEIVES = _DUTY + r"(?:examine|inspect)" + _GOODS
-# goods go to the customer: "shipped to Supplier's address", "title and risk of loss shall pass to Supplier"
-_SENT_TO = r"\b(?:shipped|delivered|pass(?:es)?|sent)\s+to\s+(?:the\s+)?"
-
-
-def reversed_roles(text: str, provider: str, customer: str) -> int:
-    """How much more often `text` has the provider pay, bill's receiver or goods' receiver and the customer bill or
-    ship than the other way round (0 when not): a precedent whose parties the adaptation set the wrong way
-    ("Buyer shall invoice Supplier ... Supplier shall pay each invoice"; "Lessor agrees to pay Lessee the rent";
-    "Buyer shall package the Product ... Supplier shall diligently examine all Product delivered"; "shipped to
-    Supplier's address ... title and risk of loss shall pass to Supplier").
-    provider, customer: the deal's role words."""
-    if not provider or not customer:
-        return 0
-    count = lambda who, what: len(re.findall(rf"\b(?:the\s+)?{re.escape(who)}\s+{what}", text))  # noqa: E731
-    sent = lambda who: len(re.findall(rf"{_SENT_TO}{re.escape(who)}\b", text))  # noqa: E731
-    wrong = count(provider, _PAYS) + count(customer, _BILLS) + count(customer, _SUPPLIES) + count(provider, _RECEIVES)
-    right = count(customer, _PAYS) + count(provider, _BILLS) + count(provider, _SUPPLIES) + count(customer, _RECEIVES)
-    wrong, right = wrong + sent(provider), right + sent(customer)
-    return max(0, wrong - right)
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,14 @@ def test_a_precedent_whose_parties_stand_the_wrong_way_round_is_flipped_or_loses
     assert reversed_roles(right, "Supplier", "Buyer") == 0
     sent = "Products shall be shipped to Supplier's address. Title and risk of loss shall pass to Supplier."
     assert reversed_roles(sent, "Supplier", "Buyer") == 2
+    # who performs the services, and who is appointed as what (distributor and hosting drafts at 32aa977)
+    hosted = "Customer shall provide, directly or through a vendor satisfactory to Host, the Online Hosting Services."
+    assert reversed_roles(hosted, "Host", "Customer") == 1
+    assert reversed_roles("Host shall perform the Services.", "Host", "Customer") == 0
+    appointed = "Distributor hereby appoints Supplier as an independent, exclusive distributor to assist Distributor."
+    assert reversed_roles(appointed, "Supplier", "Distributor") == 1
+    assert reversed_roles("Supplier appoints Distributor as its exclusive distributor.", "Supplier", "Distributor") == 0
+    assert reversed_roles("Client appoints Consultant as an independent consultant.", "Consultant", "Client") == 0
     deal = DealFacts(party_a="Supplier", party_b="Buyer", sides=("provider", "customer"))
     p = _p("x#1", "Payment", "[PARTY_B] shall invoice [PARTY_A] monthly and [PARTY_A] shall pay each invoice.")
     a = _Adapted(p, deal)
