@@ -2,8 +2,9 @@
 
 Owns: CLAUSE_TYPES (the closed set every outline, template and planner uses),
 classify_heading(), own_clause() (a body cut where a line of capitals heads another clause type, which the
-precedent library applies) and stop_run_in_headings() (a paragraph's run-in heading that lost its full stop gets it
-back, on normalized text). Knows nothing about files, tokenizers or models.
+precedent library applies), stop_run_in_headings() (a paragraph's run-in heading that lost its full stop gets it
+back, on normalized text) and join_page_breaks() (a sentence a page break split joined again). Knows nothing
+about files, tokenizers or models.
 
 Rules are ordered: the first pattern that matches the lower-cased heading wins, so specific
 phrases ("limitation of liability") come before the generic words they contain ("liability").
@@ -11,7 +12,7 @@ phrases ("limitation of liability") come before the generic words they contain (
 
 import re
 
-__all__ = ["CLAUSE_TYPES", "classify_heading", "own_clause", "stop_run_in_headings"]
+__all__ = ["CLAUSE_TYPES", "classify_heading", "own_clause", "stop_run_in_headings", "join_page_breaks"]
 
 # (clause type, regex over the lower-cased heading). Order matters: first match wins.
 _RULES: list[tuple[str, str]] = [
@@ -236,3 +237,16 @@ def stop_run_in_headings(text: str) -> str:
     verb, or "This", "The", "Each", "Neither", ...). A phrase that opens a sentence itself ("Upon Customer's request",
     "By [PARTY_A].") is left as written."""
     return _STOPLESS_HEADING.sub(lambda m: m.group(1) + ". ", text)
+
+
+# a sentence the source's page break cut, a hyphen left at its foot: "grants a license to resell the -\n\n[PARTY_A]
+# Products to ..."; not a page number ("Confidential - 2 -") nor a sentence that ended
+_PAGE_BREAK = re.compile(r"(?<=[A-Za-z,]) -\n\n(?=[\[A-Za-z])")
+
+
+def join_page_breaks(text: str) -> str:
+    """text with each sentence its source's page break split into two paragraphs (a hyphen at the foot of the first)
+    joined again: "only a license to resell the -\n\n[PARTY_A] Products to ..." -> "... resell the [PARTY_A]
+    Products to ...". Left split, the first half read as a sentence cut mid-way and went, and the second stood as a
+    paragraph opening mid-sentence."""
+    return _PAGE_BREAK.sub(" ", text)

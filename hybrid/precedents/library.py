@@ -39,7 +39,7 @@ from pathlib import Path
 from hybrid.common.errors import HybridError
 from hybrid.common.options import int_range
 from hybrid.data import facts as facts_module
-from hybrid.data.clauses import own_clause, stop_run_in_headings
+from hybrid.data.clauses import join_page_breaks, own_clause, stop_run_in_headings
 from hybrid.data.clean import REDACTION_RE, space_glued_words
 from hybrid.data.facts import BLANK, DealFacts, adapt, normalize
 
@@ -339,7 +339,7 @@ def build_library(corpus=None, *, progress: bool = True) -> Library:
     for doc in tqdm(docs, desc="precedents", file=sys.stderr, disable=not progress, unit="doc"):
         assert doc.split == "train", f"held-out document {doc.path} reached the library"
         for s in doc.sections:
-            body = own_clause(s.body, s.clause_type)
+            body = join_page_breaks(own_clause(s.body, s.clause_type))
             if len(body.split()) < MIN_WORDS or _is_form(body):
                 continue
             n = normalize(body, doc.fields, doc.preamble)

@@ -140,11 +140,12 @@ def _orphans(text: str, sentences, cut: set) -> None:
                 grew = True
 
 
-# a sentence that reads only after the one before it ("For avoidance of doubt, any increase ...", "Such signature ...")
+# a sentence that reads only after the one before it ("For avoidance of doubt, any increase ...", "Such signature ...",
+# "The provisions of the preceding sentence shall be severable ...")
 _LEANS = re.compile(
     rf"^\W*(?:{CONNECTIVES}|For (?:the )?avoidance of doubt|Notwithstanding the foregoing|The foregoing|Such"
     r"|In such (?:case|event)|In that (?:case|event)|Thereafter|Otherwise|Nor|However|Likewise|Similarly|Accordingly"
-    r"|Therefore)\b"
+    r"|Therefore|The (?:provisions of the )?(?:preceding|previous) (?:sentence|paragraph)s?)\b"
 )
 _LIST_OPENING = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[.)]\s")  # "(a) ", "b) ", "iv. "
 _ANNOUNCES = re.compile(r"\bthe following\b[^.:;]*\.$", re.I)  # "The following definitions apply ... Agreement."

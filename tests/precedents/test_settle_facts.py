@@ -286,6 +286,9 @@ def test_a_lead_in_whose_list_went_and_a_fragment_after_a_cut_go_with_it():
         "as set forth under Section 2.1.\n\n"
         "Zanzibar Quux Holdings pays the Quux taxes. For avoidance of doubt, no increase is paid by Buyer.\n\n"
         "Zanzibar Quux Holdings is not in default for a Quux strike. Nor shall Supplier be liable for damages.\n\n"
+        # the hosting fees at 32aa977: an attorney-fees clause whose statute sentence went
+        "The prevailing party recovers its fees under Zanzibar Quux Civil Code section 1717. The provisions of the "
+        "preceding sentence shall be severable from the provisions of this Agreement.\n\n"
         "Each party represents and warrants that it has full power to enter into this Agreement."
     )
     out = drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.1)
@@ -390,3 +393,14 @@ def test_pointers_into_another_contracts_exhibits_go_and_the_grant_stays():
     # an attachment the deal itself names stays pointed to
     kept = "Buyer pays the prices set forth in Exhibit A."
     assert settle_facts(kept, DEAL, ALLOWED + " Prices: see Exhibit A.") == kept
+
+
+def test_a_sentence_a_page_break_split_is_joined_again():
+    from hybrid.data.clauses import join_page_breaks
+
+    # the distributor's appointment at 32aa977: "... only a license to resell the -\n\n[PARTY_A] Products to ..."
+    text = "[PARTY_B] may resell the -\n\n[PARTY_A] Products in the Territory, and in this -\n\nAgreement only."
+    assert join_page_breaks(text) == "[PARTY_B] may resell the [PARTY_A] Products in the Territory, and in this " \
+        "Agreement only."
+    footer = "[PARTY_A] Confidential - 2 -\n\n[PARTY_A] will train staff.\n\nThe parties agree as follows -\n\n(a) x"
+    assert join_page_breaks(footer) == footer  # a page number, and a list after a lead-in, stay
