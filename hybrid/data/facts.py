@@ -377,7 +377,11 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
     shown = lambda m: _PARTY_SWAP[m] if swap else m  # noqa: E731  the deal's party a marker is written as
     named = lambda m: family_of(deal.party_a if shown(m) == "[PARTY_A]" else deal.party_b) is None  # noqa: E731
     text = apply_offering(apply_roles(company_as_marker(text, named), deal.roles), deal.offering)
-    return _MARKER_RE.sub(value, text).replace(f"{BLANK}(s)", BLANK)
+    # a possessive of capitals after a name written as the deal writes it: "CELEBRITY'S use" -> "Rights Holder's use"
+    return _CAPS_POSSESSIVE.sub("'s", _MARKER_RE.sub(value, text).replace(f"{BLANK}(s)", BLANK))
+
+
+_CAPS_POSSESSIVE = re.compile(r"(?<=[a-z])'S\b")
 
 
 _CAPS_WORD = re.compile(r"[A-Za-z]{2,}")

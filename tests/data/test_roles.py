@@ -130,3 +130,10 @@ def test_a_blank_for_a_period_takes_no_plural_ending():
     # seen in the equipment lease: "will continue in effect until [___](s) from such date"
     deal = DealFacts(party_a="Acme", party_b="Beta")
     assert adapt("until [DURATION](s) from such date", deal) == "until [___] from such date"
+
+
+def test_a_possessive_of_capitals_follows_the_name_written_in():
+    # a sponsorship's products clause in the harness at 32aa977: "sufficient quantities ... for Rights Holder'S use"
+    deal = DealFacts(party_a="Sponsor", party_b="Rights Holder")
+    assert adapt("for [PARTY_B]'S use and [PARTY_A]'s family", deal) == "for Rights Holder's use and Sponsor's family"
+    assert adapt("NOTHING LIMITS [PARTY_A]'S LIABILITY FOR DEATH", deal) == "NOTHING LIMITS SPONSOR'S LIABILITY FOR DEATH"
