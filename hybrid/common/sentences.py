@@ -8,8 +8,8 @@ stop) and `ends_mid_sentence` (the reading check). Pure string functions: a budg
 
 import re
 
-__all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "sentence_boundaries", "cut_to_sentence", "cut_to_clause",
-           "ends_mid_sentence", "CONNECTIVES", "HEADING_WORD", "without_run_in_headings"]
+__all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "HEADING_BEFORE_TEXT", "sentence_boundaries", "cut_to_sentence",
+           "cut_to_clause", "ends_mid_sentence", "CONNECTIVES", "HEADING_WORD", "without_run_in_headings"]
 
 _CLOSERS = "\"'”’)]"
 _CLOSE = "[" + re.escape(_CLOSERS) + "]"  # one closing quote or bracket, for a pattern
@@ -130,14 +130,16 @@ CONNECTIVES = r"In addition|Additionally|Furthermore|Moreover|Further|Also"
 """Words that open a sentence by leaning on the one before it ("In addition, Licensor may ..."), as a pattern."""
 
 _TITLE_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on|by|with|upon|from|under|at)"
+RUN_IN_HEADING = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}\."
+"""A run-in heading: up to seven title-case words (connectors between) and a full stop ("Delivery; Shipment.")."""
 # a company's abbreviation ends a name, not a heading: "During the Term, Berkely Lights, Inc. shall manufacture ..."
 _COMPANY_ABBREVIATIONS = ("Inc", "Ltd", "Corp", "Co", "LLC", r"L\.P", r"S\.A", r"N\.V", "Pty", "PLC")
 _NOT_HEADING_STOP = "".join(rf"(?<!\b{a})" for a in _COMPANY_ABBREVIATIONS)
-RUN_IN_HEADING = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}{_NOT_HEADING_STOP}\."
-"""A run-in heading: up to seven title-case words (connectors between) and a full stop ("Delivery; Shipment."), not
-the stop of a company's abbreviation ("Berkely Lights, Inc.")."""
+HEADING_BEFORE_TEXT = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}{_NOT_HEADING_STOP}\."
+"""A run-in heading with a sentence after it: RUN_IN_HEADING, but not one whose stop is a company's abbreviation
+("Berkely Lights, Inc. shall ..." is a sentence; "Indemnification by Adaptimmune LLC." alone is a heading)."""
 
-_RUN_IN_AT_START = re.compile(rf"(?m)^([ \t]*(?:\(?[A-Za-z0-9]{{1,3}}[.)][ \t]+)?){RUN_IN_HEADING}(?=\s|$)")
+_RUN_IN_AT_START = re.compile(rf"(?m)^([ \t]*(?:\(?[A-Za-z0-9]{{1,3}}[.)][ \t]+)?){HEADING_BEFORE_TEXT}(?=\s|$)")
 
 
 def without_run_in_headings(text: str) -> str:

@@ -240,8 +240,8 @@ def _repair_one(text: str) -> tuple[str, dict | None]:
     return kept, {"old": tail.strip(), "new": "", "action": "removed"}
 
 
-# a paragraph that is only a list marker ("A..", "(b).", "2."): the item it numbered went
-_MARKER_ALONE = re.compile(r"\s*\(?(?:[A-Za-z]|[ivxIVX]{1,4}|\d{1,2})[.)][.;,\s]*")
+# a paragraph that is only a list marker ("A..", "(b).", "2.", "2A.", "4.1."): the item it numbered went
+_MARKER_ALONE = re.compile(r"\s*\(?(?:[A-Za-z]|[ivxIVX]{1,4}|\d{1,2}(?:\.\d{1,2}){0,3}[A-Za-z]?)[.)][.;,\s]*")
 # a run-in heading closing a paragraph after a sentence ("... fixed for 12 months. Invoices and Payment.")
 _TRAILING_HEADING = re.compile(rf"(?<=[.!?])[ \t]+{RUN_IN_HEADING}[ \t]*$")
 

@@ -16,13 +16,13 @@ draft has a dispute resolution section too.
 
 import re
 
-from hybrid.common.sentences import RUN_IN_HEADING
+from hybrid.common.sentences import HEADING_BEFORE_TEXT
 from hybrid.data.clauses import classify_heading
 from hybrid.draft.wording import drop_sentences
 
 __all__ = ["drop_repeated_parts", "drop_restated_law"]
 
-_HEADED = re.compile(rf"^\s*(?:\(?[A-Za-z0-9]{{1,3}}[.)]\s+)?({RUN_IN_HEADING})(?=\s|$)")
+_HEADED = re.compile(rf"^\s*(?:\(?[A-Za-z0-9]{{1,3}}[.)]\s+)?({HEADING_BEFORE_TEXT})(?=\s|$)")
 _KEEP = frozenset({"other", "general"})
 
 

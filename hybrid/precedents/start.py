@@ -21,7 +21,13 @@ import random
 import re
 
 from hybrid.common.errors import SamplingError
-from hybrid.common.sentences import CONNECTIVES, RUN_IN_HEADING, cut_to_clause, cut_to_sentence, sentence_boundaries
+from hybrid.common.sentences import (
+    CONNECTIVES,
+    HEADING_BEFORE_TEXT,
+    cut_to_clause,
+    cut_to_sentence,
+    sentence_boundaries,
+)
 from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import DealFacts
@@ -213,7 +219,7 @@ def precedent_starts(
 
 _INLINE_HEADING = re.compile(
     rf"^\s*(?P<number>(?:(?:Section|SECTION|Article|ARTICLE|Clause)\s+)?(?:\d+(?:\.\d+)*\.?\s+)?)"
-    rf"{RUN_IN_HEADING}\s+(?=\S)"
+    rf"{HEADING_BEFORE_TEXT}\s+(?=\S)"
 )
 
 

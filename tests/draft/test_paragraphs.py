@@ -148,3 +148,12 @@ def test_a_marker_or_heading_that_numbers_or_heads_nothing_is_a_fault_and_goes()
     assert [c["action"] for c in changes] == ["removed", "removed"] and paragraph_faults(out) == []
     # a heading above its own text is whole
     assert paragraph_faults("Shipment\n\nSupplier ships.\n\nTaxes.\n\n(a) Buyer pays taxes.") == []
+
+
+def test_a_section_number_left_alone_at_the_end_heads_nothing():
+    # a licence clause in the harness at 32aa977 ended "... with the aid of a machine or device.\n\n2A."
+    body = "The license grant shall apply to all material objects of the property.\n\n2A."
+    assert [f["kind"] for f in paragraph_faults(body)] == ["heads_nothing"]
+    assert repair_paragraphs(body)[0] == "The license grant shall apply to all material objects of the property."
+    numbered = "Supplier ships the goods.\n\n4.1.\n\nBuyer pays on receipt."
+    assert repair_paragraphs(numbered)[0] == "Supplier ships the goods.\n\nBuyer pays on receipt."
