@@ -24,6 +24,7 @@ __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presup
            "trade_terms", "defines_party", "capitalize_defined_party", "drop_sentences"]
 
 RESTATED_SHARE = 0.6  # a later sentence holding this share of the frame's content stems and every value restates it
+PREDICATE_SHARE = 0.5  # ... and this share of what the frame says of its values (its stems other than the values)
 BLANK_SHARE = 0.3  # ... or this share, where it leaves blank the number the frame states ("a period of [___] months")
 FULLER = 5  # a restatement right after the frame with this many content stems the frame lacks replaces the frame
 _WORD = re.compile(r"[A-Za-z]+|\d+")
@@ -59,13 +60,18 @@ def restated_sentences(text: str, frame: str, locked=()) -> list[tuple[int, int]
     values, want = _values(frame, locked), content_stems(frame)
     if not values or len(want) < 4:
         return []
+    # what the frame says of its values ("governed", "laws"): a sentence naming the same values for another purpose
+    # ("submit to the courts of the State of Oregon" after "governed by the laws of the State of Oregon") says else
+    said = want - content_stems(" ".join(values)) - content_stems("this agreement")
     out = []
     for start, end in _after_frame(text, frame):
         piece = text[start:end]
-        share = len(want & content_stems(piece)) / len(want)
+        stems = content_stems(piece)
+        share = len(want & stems) / len(want)
+        says = not said or len(said & stems) >= PREDICATE_SHARE * len(said)
         words = _content(piece)
         blank = BLANK in piece and any(v.isdigit() for v in values) and {v for v in values if not v.isdigit()} <= words
-        if piece.strip() and (values <= words and share >= RESTATED_SHARE or blank and share >= BLANK_SHARE):
+        if piece.strip() and (values <= words and share >= RESTATED_SHARE and says or blank and share >= BLANK_SHARE):
             out.append((start, end))
     return out
 

@@ -84,6 +84,7 @@ TOPIC_LIMIT = 10.0  # ranked leaves out a clause with this many topic words per 
 WORDS_PER_TOKEN = 0.72  # contract English under the shipped BPE (about 4.4 bytes per token, 6 per word)
 HOLLOW_SHARE = 0.35  # an edit keeping less than this share of the words a section holds of a precedent is hollow
 HOLLOW_CHECK = 6  # ... asked of this many of the best fair candidates at most (each is settled once: 60 ms)
+UNSTATED_LAW_COST = 2.0  # fit lost by a governing law clause that states no governing law (only the forum)
 CAPS_TOKENS = 1.5  # text in capitals takes about this many times the tokens (2.1 per word against 1.4)
 
 _WORD = re.compile(r"[a-z]+")
@@ -99,6 +100,9 @@ _LEANING_OPENING = re.compile(
     rf"^\W*(?:{CONNECTIVES}|However|Likewise|Similarly|Thereafter|Otherwise"
     r"|Notwithstanding the foregoing|The foregoing|In such (?:case|event)|In that (?:case|event))\b",
     re.I,
+)
+_STATES_LAW = re.compile(  # "governed by the laws of", "The law of the State of Delaware governs"
+    r"\b(?:govern\w*|constru\w*|interpret\w*)\b[^.;]{0,160}?\blaws?\b|\blaws?\b[^.;]{0,160}?\bgovern", re.I
 )
 _FIRST_PERSON = re.compile(r"\b(?:we|us|our|ours|you|your|yours)\b|(?:^|(?<=[.;:]\s))(?:We|Our|You|Your)\b")
 _FIGURE = re.compile(
@@ -264,6 +268,8 @@ def fit(
     quality -= ABSENT_COST * min(leaning, 2)
     if _FIRST_PERSON.search(body):
         quality -= FIRST_PERSON_COST
+    if clause == "governing_law" and not _STATES_LAW.search(body):
+        quality -= UNSTATED_LAW_COST  # a forum clause under "Governing Law" that never says which law governs
     total = 2.0 * overlap + quality - 0.25 * min(specific, 8.0) - 0.5 * length - 0.25 * min(topical, TOPIC_CAP)
     total += KIND_WEIGHT * (kind or 0.0)
     return FitScore(overlap, quality, specific, length, total, topical, kind or 0.0, leaning)

@@ -32,6 +32,16 @@ def test_no_restatement_without_a_value_of_the_deal_or_without_the_frame():
     assert drop_restated(LAW, "", ()) == (LAW, [])  # no frame: nothing to restate
 
 
+def test_a_sentence_naming_the_frames_values_for_another_purpose_is_no_restatement():
+    # the equipment lease's Governing Law at c421357: the forum sentence counted as a fuller restatement of the frame
+    # and replaced it, so the draft never said which law governs
+    frame = "This Agreement is governed by the laws of the State of Oregon."
+    body = (f"{frame} The parties hereby agree to submit to the jurisdiction and venue of the State and Federal courts "
+            "of the State of Oregon, and agree that those courts shall be the exclusive forum for the resolution of "
+            "all disputes arising out of this Agreement.")
+    assert drop_restated(body, frame, ["Party"], ["the State of Oregon"]) == (body, [])
+
+
 def test_party_is_written_as_the_preamble_defines_it_but_a_third_party_stays():
     assert defines_party('between A and B (each a "Party")') and not defines_party("between A and B")
     text = ("Either party may disclose to third parties, and each party's obligations bind the parties' "

@@ -371,3 +371,14 @@ def test_a_fair_candidate_whose_edit_keeps_little_of_it_is_left_out():
     assert [p.id for _, p in without_hollow(scored, kept, room=50)] == ["c#1", "a#1", "f#1"]
     # where every candidate asked is hollow, the list stays as it was
     assert without_hollow(scored, lambda p: 0, room=180) == scored
+
+
+def test_a_governing_law_clause_that_names_only_the_forum_loses_fit():
+    # the equipment lease's "Governing Law" at 32aa977 held only "The parties hereby agree to submit to the
+    # jurisdiction and venue of the State and Federal courts of the State of Oregon ..."
+    forum = _p("a#1", "Governing Law", "The parties submit to the jurisdiction of the courts of Oregon. " * 2)
+    law = _p("b#1", "Governing Law", "This Agreement is governed by the laws of the State of Oregon. " * 2)
+    inverted = _p("c#1", "Governing Law", "The law of the State of Oregon governs this Agreement. " * 2)
+    f_forum, f_law, f_inv = (fit(p, "Governing Law", "governing_law", 64) for p in (forum, law, inverted))
+    assert f_forum.quality <= f_law.quality - 2.0 and f_inv.quality == f_law.quality
+    assert fit(forum, "Jurisdiction", "dispute_resolution", 64).quality > f_forum.quality  # other types: no cost
