@@ -28,7 +28,8 @@ _DURATION_RE = re.compile(
     re.I,
 )
 _INNER_CAP = re.compile(r"^[A-Za-z][a-z]+[A-Z]")  # "GitHub", "eBay": a name even at a sentence start
-_INITIAL_BEFORE = re.compile(r"(?:^|[.!?:;]\s*|\n\s*|\(\w{1,4}\)\s*|[\"'(]\s*)$")
+# where a capitalized word opens a sentence or a list item ("(d) ", "d) ": "d) Counterparts. This Agreement ...")
+_INITIAL_BEFORE = re.compile(r"(?:^|[.!?:;]\s*|\n\s*|\(\w{1,4}\)\s*|(?:^|\s)\w{1,3}\)\s*|[\"'(]\s*)$")
 
 # statutes: a run of capitalized (or all-caps) words before one of these, on one line
 _STATUTE_KEY = re.compile(

@@ -34,6 +34,7 @@ from hybrid.data.facts import DealFacts
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
 from hybrid.precedents.definitions import defined_heads
 from hybrid.precedents.library import letter_words
+from hybrid.precedents.parts import drop_repeated_parts
 
 __all__ = [
     "SpanStart",
@@ -238,19 +239,23 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
 _SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading) -> settle_facts' text, within one process
 
 
-def settled_start(p, deal: DealFacts, allowed: str, own=(), lower=None, frame: str = "", heading=None) -> str:
+def settled_start(
+    p, deal: DealFacts, allowed: str, own=(), lower=None, frame: str = "", heading=None, others=frozenset()
+) -> str:
     """What an edit of precedent p keeps before any hole opens: its adapted text, its run-in heading dropped
-    (strip_inline_heading; a framed span drops any), settled (hybrid.precedents.settle.settle_facts). Memoized:
+    (strip_inline_heading; a framed span drops any), settled (hybrid.precedents.settle.settle_facts), less its parts
+    headed as a clause type in `others` (the draft's other sections' types: hybrid.precedents.parts). Memoized:
     hybrid.skeleton.from_precedents asks it of the precedents it may choose, and starts_from_draws of those chosen."""
     from hybrid.precedents.settle import settle_facts  # settle builds on this module's fact spans
 
     frame = frame or ""
     text = strip_inline_heading(p.adapted(deal), None if frame else heading)
-    key = (text, repr(deal), allowed, tuple(own), id(lower), frame, heading)
+    key = (text, repr(deal), allowed, tuple(own), id(lower), frame, heading, frozenset(others))
     if key not in _SETTLED:
         if len(_SETTLED) > 4096:
             _SETTLED.clear()
-        _SETTLED[key] = settle_facts(text, deal, allowed, own, lower, frame, heading)
+        parts = drop_repeated_parts(text, "", others)[0] if others else text  # while its run-in headings stand
+        _SETTLED[key] = settle_facts(parts, deal, allowed, own, lower, frame, heading)
     return _SETTLED[key]
 
 
@@ -296,6 +301,7 @@ def starts_from_draws(
     lower=None,
     frames=None,
     headings=None,
+    others=None,
 ) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
     hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
@@ -307,7 +313,8 @@ def starts_from_draws(
     the frame sentence that opens span s (its restatements are taken out, and where the precedent says nothing
     else the span ends after the frame; None: no frames); headings[s]: span s's section heading (an unframed
     span keeps a run-in heading of its precedent on another subject: strip_inline_heading; None: every run-in
-    heading goes)."""
+    heading goes); others[s]: the clause types of the draft's other sections, whose parts span s's edit drops
+    (settled_start; None: none)."""
     rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
     facts_of = facts_of or (lambda p: p.facts)
     facts = [[facts_of(p) if p else () for p in d] for d in draws]
@@ -315,14 +322,15 @@ def starts_from_draws(
 
     frames = frames or [""] * len(budgets)
     headings = headings or [None] * len(budgets)
+    others = others or [frozenset()] * len(budgets)
     texts = [
         [
             strip_leaning_opening(
-                trim_headings(fit_text(tokenizer, settled_start(p, f, allowed, own, lower, fr, h), r))
+                trim_headings(fit_text(tokenizer, settled_start(p, f, allowed, own, lower, fr, h, o), r))
             )
             if p
             else ("" if p == "" and fr else None)  # "": the frame alone (from_precedents.FRAME_ALONE)
-            for p, r, f, own, fr, h in zip(d, rooms, deals, fs, frames, headings)
+            for p, r, f, own, fr, h, o in zip(d, rooms, deals, fs, frames, headings, others)
         ]
         for d, fs in zip(draws, facts)
     ]

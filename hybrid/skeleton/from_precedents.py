@@ -112,8 +112,13 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     topic = topic_counter(library, skeleton.deal_text, doc_types)
     lacks = absent_types([s.clause for s in skeleton.spans], skeleton.deal_text)
     absent = lambda text: len(absent_mentions(text, lacks))  # noqa: E731  leaning on a clause the draft lacks
-    kept = lambda p, s: len(settled_start(p, clause_deal(deal, s.clause), skeleton.deal_text, source_facts(  # noqa
-        library, p), common_words(library), "", s.heading).split())  # an unframed span's edit: what it keeps
+    others = other_clauses(skeleton.spans)
+
+    def kept(p, s) -> int:  # an unframed span's edit: the words it keeps
+        own = source_facts(library, p)
+        text = settled_start(p, clause_deal(deal, s.clause), skeleton.deal_text, own, common_words(library), "",
+                             s.heading, others[skeleton.spans.index(s)])
+        return len(text.split())
     chosen, scored = [], []
     for s in skeleton.spans:
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
@@ -324,8 +329,15 @@ def draft_from_precedents(
         lower=common_words(library),
         frames=[s.frame for s in skeleton.spans],
         headings=[s.heading for s in skeleton.spans],
+        others=other_clauses(skeleton.spans),
     )
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
+
+
+def other_clauses(spans) -> list[frozenset]:
+    """Per span, the clause types of the draft's other sections, less its own: the parts its edit drops."""
+    clauses = [s.clause for s in spans]
+    return [frozenset(clauses[:i] + clauses[i + 1 :]) - {c} for i, c in enumerate(clauses)]
 
 
 def document_skeleton(tokenizer, doc, hits, deal: DealFacts):

@@ -95,3 +95,43 @@ def test_a_start_left_opening_on_a_connective_loses_it():
     kept = "Further to Section 2, the party shall pay."
     assert strip_leaning_opening(kept) == kept
     assert strip_leaning_opening("") == "" and strip_leaning_opening(None) is None
+
+
+def test_an_edit_drops_the_parts_another_section_holds_before_its_budget():
+    # the sponsorship's General at 677867e was "a) Notice." alone: its Assignment and Governing Law parts took the
+    # budget and the consistency pass dropped them after the fill
+    from hybrid.precedents.library import Precedent
+    from hybrid.precedents.start import settled_start
+    from hybrid.skeleton.from_precedents import other_clauses
+
+    body = (
+        "a) Assignment. Neither party may assign this Agreement without consent.\n\n"
+        "b) Governing Law. This Agreement is governed by the laws of the state where it was signed.\n\n"
+        "c) Notice. Any notice under this Agreement will be in writing.\n\n"
+        "d) Counterparts. This Agreement may be executed in counterparts."
+    )
+    p = Precedent("x.txt#15", "x.txt", "cuad", "CC-BY-4.0", "SPONSORSHIP AGREEMENT", "general", "General", body)
+    others = frozenset({"assignment", "governing_law", "term"})
+    out = settled_start(p, DealFacts(), "", heading="General", others=others)
+    assert out == "c) Notice. Any notice under this Agreement will be in writing.\n\n" \
+        "d) Counterparts. This Agreement may be executed in counterparts."
+    assert settled_start(p, DealFacts(), "", heading="General") == body  # no others named: every part stays
+    spans = [type("S", (), {"clause": c})() for c in ("assignment", "general", "assignment")]
+    assert other_clauses(spans) == [frozenset({"general"}), frozenset({"assignment"}), frozenset({"general"})]
+
+
+def test_a_pages_furniture_goes_at_library_build_and_the_sentence_it_split_is_joined():
+    from hybrid.data.clauses import join_page_breaks
+
+    # N2K's sponsorship General: a footer inside a sentence, a signature block and an address block at its end
+    body = (
+        "e) Force Majeure. Any delay is excused including,\n\n16 17 CONFIDENTIAL\n\nbut not limited to, acts of God."
+        "\n\n[PARTY_B] Inc. [PARTY_A] By: /s/ J. Diamond By: /s/ G. Bell Name: J. Diamond Title: Vice Chairman\n\n"
+        "55 Broad Street, 26th Floor 555 Broadway [LAW], 10004 Redwood City 415.568.6000 (voice)"
+    )
+    assert join_page_breaks(body) == "e) Force Majeure. Any delay is excused including, but not limited to, acts of " \
+        "God."
+    glued = "This Agreement is the whole agreement of the parties and supersedes all others. By: /s/ A Name: A Title: B"
+    assert join_page_breaks(f"{glued}\n\nNext.") == f"{glued}\n\nNext."  # a sentence before the block: it stays
+    prices = "Payment is due in 30 days.\n\n(a) 100 units; (b) 200 units"
+    assert join_page_breaks(prices) == prices
