@@ -390,3 +390,10 @@ def test_confidential_information_after_a_deal_role_is_no_foreign_name():
     text = "Licensor may disclose Licensee's Confidential Information to provide the Product and Services."
     found = [f.text for f in foreign_facts(text, "Licensor Licensee Acme Robotics, Inc.", party_names(), ())]
     assert found == ["Product and Services"]  # a cover-page term of the source stays foreign
+
+
+def test_a_capitalized_word_opening_a_list_item_is_no_name():
+    # "d) Counterparts." in a sponsorship's General at 677867e counted as another deal's name, and its heading went
+    assert foreign_facts("d) Counterparts. This Agreement may be executed in counterparts.", "") == []
+    assert foreign_facts("(d) Counterparts. It binds.", "") == []
+    assert foreign_facts("Buyer pays Zanzibar Holdings.", "") == [{"kind": "name", "text": "Zanzibar Holdings"}]
