@@ -260,15 +260,20 @@ _CONTENT = re.compile(r"[a-z]{3,}")
 _ENUMERATOR = re.compile(r"^\s*(?:\d{1,3}(?:\.\d{1,3})+\s+|\(?(?:[a-z]|[ivx]{1,4}|\d{1,3}(?:\.\d{1,3})*)[.)]\s*)+")
 
 
+PARAGRAPH_HEADING_WORDS = 8  # a verbless phrase this long standing as its own paragraph is a heading
+_ARTICLES = frozenset("the a an its their each all any such this that".split())
 _VERBS = frozenset("shall will may must is are be has have means includes agrees".split())
 
 
 def _heading_like(sentence: str) -> bool:
     """A run-in heading standing as a sentence: title case ("(c) Quality Plans.") or a short phrase without a
-    verb ("Fixtures and tooling.")."""
+    verb ("Fixtures and tooling."; one standing as its own paragraph may be longer: "Use of Facility, equipment,
+    molds and tooling.")."""
     words = _ENUMERATOR.sub("", sentence).split()  # "(c) Confidential information." is a heading too
+    alone = sentence.lstrip(" \t").startswith("\n")  # its own paragraph: longer, but no article ("The Buyer pays")
+    longest = PARAGRAPH_HEADING_WORDS if alone and not _ARTICLES & {w.lower() for w in words} else 4
     return bool(_HEADING_ONLY.match(sentence)) or (
-        0 < len(words) <= 4 and sentence.rstrip().endswith(".") and words[0][:1].isupper()
+        0 < len(words) <= longest and sentence.rstrip().endswith(".") and words[0][:1].isupper()
         and not any(w.strip(".,;:").lower() in _VERBS for w in words)
     )
 

@@ -140,6 +140,13 @@ def test_a_cut_that_ends_on_a_heading_drops_it():
     assert trim_headings("Buyer shall pay every invoice. 6.2 Warranty of Title.") == "Buyer shall pay every invoice."
     assert trim_headings("Buyer shall pay every invoice.") == "Buyer shall pay every invoice."
     assert trim_headings("Buyer shall pay. Supplier will ship.") == "Buyer shall pay. Supplier will ship."
+    # a longer verbless heading as its own paragraph (the supply draft's "Supply of Products" at ad97373 ended
+    # "... under this Agreement.\n\nUse of Facility, equipment, molds and tooling."); a sentence with an article stays
+    assert trim_headings("Buyer shall pay.\n\nUse of Facility, equipment, molds and tooling.") == "Buyer shall pay."
+    assert trim_headings("Buyer shall pay. Use of Facility, equipment, molds and tooling.") == (
+        "Buyer shall pay. Use of Facility, equipment, molds and tooling.")
+    kept = "Buyer shall pay.\n\nThe Buyer pays all taxes on the Products."
+    assert trim_headings(kept) == kept
 
 
 def test_a_sentence_restating_the_frame_is_taken_out_and_glued_numbers_go():
