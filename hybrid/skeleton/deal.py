@@ -61,8 +61,10 @@ def deal_from_template(template, values: dict) -> DealFacts:
 
 
 def clause_deal(deal: DealFacts, clause: str) -> DealFacts:
-    """The facts a clause of type `clause` adapts to: the deal's, less its duration. A precedent's periods are
-    cure, notice and payment periods as often as its term ("cure a breach within 2 years" when the term
-    was put there), so its [DURATION] markers read as a blank to complete (hybrid.data.facts.BLANK); the
-    template's frame states the term where the template has one."""
-    return replace(deal, duration=None)
+    """The facts a clause of type `clause` adapts to: the deal's, less its duration and its amount. A precedent's
+    periods are cure, notice and payment periods as often as its term ("cure a breach within 2 years" when the term
+    was put there), and its sums are instalments, caps and penalties as often as its fee (a sponsorship fee "payable
+    in an initial installment ... in the amount of USD 250,000 per season and ten installments of USD 250,000 per
+    season" when the fee was put in every one), so its [DURATION] and [AMOUNT] markers read as blanks to complete
+    (hybrid.data.facts.BLANK); the template's frame states the term and the fee where the template has them."""
+    return replace(deal, duration=None, amount=None)

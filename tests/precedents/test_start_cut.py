@@ -1,6 +1,6 @@
 """The start of an edited precedent: its run-in heading dropped, cut at a sentence end within the budget."""
 
-from hybrid.data.facts import DealFacts
+from hybrid.data.facts import DealFacts, adapt
 from hybrid.precedents.start import fit_text, strip_inline_heading
 from hybrid.skeleton.from_precedents import clause_deal, deal_from_template
 
@@ -66,9 +66,14 @@ def test_a_run_in_heading_on_another_subject_than_the_sections_stays_as_the_head
     assert strip_inline_heading("2.3 Payment Terms. Buyer shall pay.", "General") == "Buyer shall pay."  # numbered
 
 
-def test_periods_of_a_precedent_do_not_become_the_deals_term():
-    deal = DealFacts(party_a="Supplier", duration="5 years")
+def test_periods_and_sums_of_a_precedent_do_not_become_the_deals_term_and_fee():
+    deal = DealFacts(party_a="Supplier", duration="5 years", amount="USD 250,000 per season")
     assert clause_deal(deal, "payment").duration is None and clause_deal(deal, "term").party_a == "Supplier"
+    # the sponsorship fee at ad97373: "... an initial installment in the amount of USD 250,000 per season and ten
+    # installments of USD 250,000 per season"
+    fee = clause_deal(deal, "payment")
+    assert fee.amount is None
+    assert adapt("ten installments of [AMOUNT] each", fee) == "ten installments of [___] each"
 
 
 def test_a_field_named_like_a_term_counts_only_when_its_value_reads_as_one():
