@@ -236,15 +236,16 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
     return text[m.end() :] if m else text
 
 
-_SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading) -> settle_facts' text, within one process
+_SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading, others) -> settled text, within one process
 
 
 def settled_start(
     p, deal: DealFacts, allowed: str, own=(), lower=None, frame: str = "", heading=None, others=frozenset()
 ) -> str:
     """What an edit of precedent p keeps before any hole opens: its adapted text, its run-in heading dropped
-    (strip_inline_heading; a framed span drops any), settled (hybrid.precedents.settle.settle_facts), less its parts
-    headed as a clause type in `others` (the draft's other sections' types: hybrid.precedents.parts). Memoized:
+    (strip_inline_heading; a framed span drops any), its parts headed as a clause type in `others` dropped (the
+    draft's other sections' types: hybrid.precedents.parts; first, while their run-in headings stand), settled
+    (hybrid.precedents.settle.settle_facts). Memoized:
     hybrid.skeleton.from_precedents asks it of the precedents it may choose, and starts_from_draws of those chosen."""
     from hybrid.precedents.settle import settle_facts  # settle builds on this module's fact spans
 
