@@ -249,6 +249,10 @@ _PAGE_BREAK = re.compile(r"(?<=[A-Za-z,]) -\n\n(?=[\[A-Za-z])")
 # 10004 Redwood City ... 415.568.6000 (voice)")
 _FOOTER = re.compile(r"(?:\d{1,3}\s+){1,2}(?:CONFIDENTIAL|Confidential)|(?:Page|PAGE)\s+\d{1,3}(?:\s+of\s+\d{1,3})?")
 _SIGNATURE = re.compile(r"\bBy:\s.*\b(?:Name|Title):", re.S)
+# the signature page's lead-in: "[SIGNATURE PAGE FOLLOWS]", "IN WITNESS WHEREOF, the parties have ..."
+_SIGNING = re.compile(
+    r"\[?\s*(?:signature pages? follows?|remainder of (?:this )?page)|in witness (?:whereof|of)", re.I
+)
 _NUMBER_GROUP = re.compile(r"\b\d{3,}\b")
 _SENTENCE_STOP = re.compile(r"[.;:!?](?:\s|$)")
 _SPLIT = re.compile(r"(?<=[a-z,])\n\n(?=[a-z])")  # a sentence a removed footer had split: "including,\n\nbut not"
@@ -257,7 +261,7 @@ _SPLIT = re.compile(r"(?<=[a-z,])\n\n(?=[a-z])")  # a sentence a removed footer 
 def _furniture(paragraph: str) -> bool:
     p = paragraph.strip()
     signed = _SIGNATURE.search(p)
-    if _FOOTER.fullmatch(p) or signed and len(p[: signed.start()].split()) < 8:  # no sentence glued before it
+    if _FOOTER.fullmatch(p) or _SIGNING.match(p) or signed and len(p[: signed.start()].split()) < 8:
         return True
     return not _SENTENCE_STOP.search(p) and len(_NUMBER_GROUP.findall(p)) >= 2
 
@@ -267,8 +271,9 @@ def join_page_breaks(text: str) -> str:
     joined again: "only a license to resell the -\n\n[PARTY_A] Products to ..." -> "... resell the [PARTY_A]
     Products to ...". Left split, the first half read as a sentence cut mid-way and went, and the second stood as a
     paragraph opening mid-sentence. A page's furniture goes too, and the sentence it split is joined again: a footer
-    ("including,\n\n16 17 CONFIDENTIAL\n\nbut not limited to"), a signature block, an address block with no
-    sentence in it (a General clause's last part once its other parts went in a sponsorship draft)."""
+    ("including,\n\n16 17 CONFIDENTIAL\n\nbut not limited to"), a signature block or its lead-in ("[SIGNATURE PAGE
+    FOLLOWS]", "IN WITNESS WHEREOF, ..."), an address block with no sentence in it (a General clause's last part once
+    its other parts went in a sponsorship draft)."""
     paragraphs = text.split("\n\n")
     kept = [p for p in paragraphs if not _furniture(p)]
     if len(kept) != len(paragraphs) and kept:

@@ -275,12 +275,21 @@ def strip_leaning_opening(text: "str | None") -> "str | None":
 def fit_text(tokenizer, text: str, room: int | None) -> str:
     """text cut after its last whole sentence that fits `room` tokens (as it stands after a space: the
     filler's "spaced" start); where not even the first sentence fits, closed before its last coordinated
-    clause that does (cut_to_clause: "..., AND EVEN IF ..." -> "...."); unchanged when it fits, when room is
-    None, or when neither fits (the filler's budget then cuts it)."""
+    clause that does (cut_to_clause: "..., AND EVEN IF ..." -> "...."), the same where only its opening run-in
+    heading fits; unchanged when it fits, when room is None, or when neither fits (the filler's budget then cuts
+    it)."""
     if room is None:
         return text
     fits = lambda x: len(tokenizer.hf.encode(" " + x, add_special_tokens=False).ids) <= room  # noqa: E731
     whole = cut_to_sentence(text, fits)
+    head = _INLINE_HEADING.match(text)
+    if whole is not None and head and len(whole.strip()) <= len(text[: head.end()].strip()):
+        # only its run-in heading fits ("Distributor REPRESENTATION, WARRANTY AND UNDERTAKING." as a whole General):
+        # the sentence it heads overruns the room, so it is closed before a coordinated clause as a first one is
+        rest = text[head.end() :]
+        ends = sentence_boundaries(rest)
+        clause = cut_to_clause(rest[: ends[0]] if ends else rest, fits=lambda x: fits(text[: head.end()] + x))
+        return text[: head.end()] + clause if clause else text
     if whole is None:  # the first sentence alone overruns the room
         ends = sentence_boundaries(text)
         whole = cut_to_clause(text[: ends[0]] if ends else text, fits=fits)

@@ -140,3 +140,20 @@ def test_a_pages_furniture_goes_at_library_build_and_the_sentence_it_split_is_jo
     assert join_page_breaks(f"{glued}\n\nNext.") == f"{glued}\n\nNext."  # a sentence before the block: it stays
     prices = "Payment is due in 30 days.\n\n(a) 100 units; (b) 200 units"
     assert join_page_breaks(prices) == prices
+    # a reseller's General Provisions at 18852ac: the signature page's lead-in
+    signing = "PUBLICITY. No releases.\n\n[SIGNATURE PAGE FOLLOWS]\n\nIN WITNESS OF THE FOREGOING, the parties sign."
+    assert join_page_breaks(signing) == "PUBLICITY. No releases."
+
+
+def test_where_only_the_run_in_heading_fits_its_sentence_is_closed_before_a_clause():
+    # the distributor's General Provisions at 18852ac was "Distributor REPRESENTATION, WARRANTY AND UNDERTAKING." alone
+    text = (
+        "Distributor REPRESENTATION, WARRANTY AND UNDERTAKING. Distributor represents and warrants to Supplier that it "
+        "holds every licence and permit it needs in the Territory, and that it will keep each of them in force during "
+        "the whole term of this Agreement and for a year after it."
+    )
+    assert fit_text(_Tok, text, 28) == (
+        "Distributor REPRESENTATION, WARRANTY AND UNDERTAKING. Distributor represents and warrants to Supplier that it "
+        "holds every licence and permit it needs in the Territory."
+    )
+    assert fit_text(_Tok, "Term. It lasts a year. It renews.", 6) == "Term. It lasts a year."
