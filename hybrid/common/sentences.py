@@ -130,12 +130,13 @@ CONNECTIVES = r"In addition|Additionally|Furthermore|Moreover|Further|Also"
 """Words that open a sentence by leaning on the one before it ("In addition, Licensor may ..."), as a pattern."""
 
 _TITLE_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on|by|with|upon|from|under|at)"
-RUN_IN_HEADING = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}\."
+_HEADING_WORDS = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}"  # up to seven title-case words, connectors between
+RUN_IN_HEADING = rf"{_HEADING_WORDS}\."
 """A run-in heading: up to seven title-case words (connectors between) and a full stop ("Delivery; Shipment.")."""
 # a company's abbreviation ends a name, not a heading: "During the Term, Berkely Lights, Inc. shall manufacture ..."
 _COMPANY_ABBREVIATIONS = ("Inc", "Ltd", "Corp", "Co", "LLC", r"L\.P", r"S\.A", r"N\.V", "Pty", "PLC")
 _NOT_HEADING_STOP = "".join(rf"(?<!\b{a})" for a in _COMPANY_ABBREVIATIONS)
-HEADING_BEFORE_TEXT = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}{_NOT_HEADING_STOP}\."
+HEADING_BEFORE_TEXT = rf"{_HEADING_WORDS}{_NOT_HEADING_STOP}\."
 """A run-in heading with a sentence after it: RUN_IN_HEADING, but not one whose stop is a company's abbreviation
 ("Berkely Lights, Inc. shall ..." is a sentence; "Indemnification by Adaptimmune LLC." alone is a heading)."""
 

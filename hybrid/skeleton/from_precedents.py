@@ -114,13 +114,14 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     absent = lambda text: len(absent_mentions(text, lacks))  # noqa: E731  leaning on a clause the draft lacks
     others = other_clauses(skeleton.spans)
 
-    def kept(p, s) -> int:  # an unframed span's edit: the words it keeps
+    def kept(p, s, si: int) -> int:  # an unframed span's edit: the words it keeps
         own = source_facts(library, p)
         text = settled_start(p, clause_deal(deal, s.clause), skeleton.deal_text, own, common_words(library), "",
-                             s.heading, others[skeleton.spans.index(s)])
+                             s.heading, others[si])
         return len(text.split())
+
     chosen, scored = [], []
-    for s in skeleton.spans:
+    for si, s in enumerate(skeleton.spans):
         pool, ranks = _candidates(library, s.clause, section_query(s, values), doc_types)
         kinds = library.deal_kind(s.clause, doc_types, pool)
         scored.append(
@@ -135,7 +136,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 topic=topic,
                 kinds=kinds,
                 absent=absent,
-                kept=None if s.frame else (lambda p, s=s: kept(p, s)),
+                kept=None if s.frame else (lambda p, s=s, si=si: kept(p, s, si)),
             )
         )
         chosen.append(
