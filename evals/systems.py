@@ -279,8 +279,11 @@ def _pasted(template, fields, draft) -> list[str]:
     draft body's word count; a section drafted from no precedent keeps the draft's body."""
     from evals.metrics import first_words
 
-    spans = template.render_skeleton(draft.outline, fields).spans
-    frames = [getattr(sp, "frame", "") for sp in spans] if len(spans) == len(draft.sections) else []
+    if all("frame" in sec for sec in draft.sections):  # a base draft records each section's frame
+        frames = [sec["frame"] for sec in draft.sections]
+    else:
+        spans = template.render_skeleton(draft.outline, fields).spans
+        frames = [getattr(sp, "frame", "") for sp in spans] if len(spans) == len(draft.sections) else []
     out = []
     for i, sec in enumerate(draft.sections):
         source = sec.get("source_text")
@@ -472,7 +475,9 @@ class Engine:
         tokenizer = self.model_for(system)[1] if system is not None and not paste else self.tokenizer
         if isinstance(drafts, str):
             return self._skip(drafts, **({"template": template.id} if template is not None else {}))
-        first = drafts[0]
+        # a base draft's variants may differ in their sections (each its own base): the skeleton is the widest's,
+        # and a variant with fewer sections has empty bodies after its last
+        first = max(drafts, key=lambda d: len(d.sections))
         segs = [Segment(f"{first.title}\n\n{first.preamble}\n\n", "text")]
         for i, sec in enumerate(first.sections):
             segs += [Segment(f"{sec['number']}. {sec['heading']}\n", "heading", i), Segment("", "body", i)]

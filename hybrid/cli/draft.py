@@ -72,6 +72,7 @@ def draft_request(args):
             template, fields, n=args.n, seed=args.seed, steps=args.steps, guidance=args.guidance, sampling=sampling,
             precedents=args.precedents, precedent_guidance=args.precedent_guidance,
             precedent_start=args.precedent_start, filler=args.filler, commit=args.commit, threads=args.threads,
+            base=args.base,
         )
     except RequestValueError as e:
         raise SamplingError(option_message(e)) from None
@@ -224,6 +225,11 @@ def _add_output_arguments(d) -> None:
         "--out", metavar="DIR", type=out_dir, default=None, help="output directory (default: drafts/<template>-<time>)"
     )
     d.add_argument("--force", action="store_true", help="write into a non-empty --out (replaces earlier draft files)")
+    d.add_argument("--base", action=argparse.BooleanOptionalAction, default=None,
+                   help="draft each variant from one whole base document of the template's kind (a standard form "
+                   "first), adapted to the deal, with the clauses real contracts of the kind hold inserted where it "
+                   "lacks them (default: on when editing precedents); --no-base assembles each section from its own "
+                   "precedent")
 
 
 def _add_model_arguments(d) -> None:

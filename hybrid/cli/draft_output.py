@@ -113,10 +113,22 @@ def draft_report(template, fields, outline, seed, settings, model, timings, draf
                     template, d.fields, [s["body"] for s in d.sections], d.source_facts
                 ),
                 "consistency": d.consistency,
+                **({"base": d.base} if d.base else {}),
+                **d.checks,
             }
             for d in drafts
         ],
     }
+
+
+def check_line(d) -> str:
+    """One line of what a lawyer checks first: the base, the market check and what it lacks, contradictions."""
+    mc, sub = d.checks.get("market_check", {}), d.checks.get("substance", {})
+    lacks = ", ".join(mc.get("lacking", [])[:4]) or "nothing"
+    base = d.base.get("doc_id", "").rsplit("/", 1)[-1]
+    return (f"base {base} ({d.base.get('kind', '')}); market check {mc.get('held', 0)}/{mc.get('total', 0)} "
+            f"(lacks {lacks}); contradictions {sub.get('contradictions', 0)}; "
+            f"foreign subject matter {len(d.checks.get('foreign_subjects', []))}")
 
 
 def print_drafts(out: Path, drafts, paths, report: dict, as_json: bool) -> None:
@@ -139,4 +151,6 @@ def print_drafts(out: Path, drafts, paths, report: dict, as_json: bool) -> None:
     else:
         for d, p in zip(drafts, paths):
             print(f"{d.rank:>3}  score {d.score:8.4f}  {d.words:>5} words  {p}")
+            if d.checks:
+                print(f"     {check_line(d)}")
         print(f"report: {out / REPORT}", file=sys.stderr)

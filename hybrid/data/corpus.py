@@ -19,9 +19,10 @@ from pathlib import Path
 
 from hybrid.common.errors import CorpusError
 from hybrid.common.jsonl import json_lines
-from hybrid.data import clauses, clean, document, flatten, headings, page_noise, sections, sections_markdown
+from hybrid.data import clauses, clean, cover, document, flatten, headings, page_noise, sections, sections_markdown
 from hybrid.data.clauses import classify_heading
 from hybrid.data.clean import clean_markdown, clean_text
+from hybrid.data.cover import drop_cover_page, run_in_parts
 from hybrid.data.cuad import file_key, load_cuad_fields
 from hybrid.data.document import Document, Section
 from hybrid.data.sections import split_numbered
@@ -71,11 +72,20 @@ def _read_text(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")
 
 
+COVER_PAGE_SOURCES = frozenset({"commonpaper"})  # standard forms whose terms follow a cover page (hybrid.data.cover)
+
+
 def build_document(entry: dict, raw: str, fields: dict | None = None) -> Document:
     """One manifest entry + its raw text -> Document (sections renumbered "1", "2", ...)."""
     markdown = entry["path"].endswith(".md")
+    if entry.get("source") in COVER_PAGE_SOURCES:  # its terms follow a cover page of labels and blanks
+        raw = drop_cover_page(raw)
     text = clean_markdown(raw) if markdown else clean_text(raw)
     title, preamble, parts, tail = split_numbered(text, doc_type=entry["doc_type"], markdown=markdown)
+    if not parts and entry.get("source") in COVER_PAGE_SOURCES:  # terms as run-in headed paragraphs only
+        lead, run_in = run_in_parts(text)
+        if run_in:
+            preamble, parts, tail = lead, [(h, b, []) for h, b in run_in], ""
     return Document(
         path=entry["path"],
         source=entry["source"],
@@ -99,7 +109,7 @@ def build_document(entry: dict, raw: str, fields: dict | None = None) -> Documen
 
 def _code_version() -> str:
     h = hashlib.sha1()
-    for module in (clean, flatten, page_noise, headings, sections, sections_markdown, clauses, document):
+    for module in (clean, cover, flatten, page_noise, headings, sections, sections_markdown, clauses, document):
         h.update(Path(module.__file__).read_bytes())
     h.update(Path(__file__).read_bytes())
     return h.hexdigest()[:16]

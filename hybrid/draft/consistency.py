@@ -9,8 +9,9 @@ Owns:
   so the sentence still reads where it cannot) and `dangling_references` (the reading check);
 - defined terms: `definition_entries`, `inline_definitions`, `prune_definitions` (a Definitions
   body keeps only the entries the draft uses and does not define elsewhere);
-- `consistency_pass` (all of the above over one draft, in a fixed order, with a JSON-able report)
-  and `reading_checks` (the counts a benchmark reports).
+- `consistency_pass` (all of the above over one draft, in a fixed order, with a JSON-able report whose every
+  removal says why, and which never removes a right, remedy or protection the draft states nowhere else:
+  hybrid.draft.protections) and `reading_checks` (the counts a benchmark reports).
 This module owns the pass and the checks; the pieces live in hybrid.draft.doubled_words,
 hybrid.draft.references and hybrid.draft.defined_terms (the sentence functions in
 hybrid.common.sentences), and every name above is importable from here.
@@ -24,14 +25,15 @@ library knows it; this module does not).
 import re
 
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
-from hybrid.common.topics import TERM_CLAUSES, absent_types
+from hybrid.common.topics import TERM_CLAUSES, absent_mentions, absent_types
 from hybrid.data.facts import BLANK
 from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
 from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
+from hybrid.draft.protections import Guard
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
-from hybrid.draft.repeated_clauses import drop_repeated_parts, drop_restated_law
+from hybrid.draft.repeated_clauses import drop_repeated, drop_restated_law
 from hybrid.draft.undefined_terms import deal_capitals, lower_undefined, term_forms
 from hybrid.draft.wording import (
     capitalize_defined_party,
@@ -80,16 +82,57 @@ def _doubled_change(text: str, start: int, end: int, word: str) -> dict:
             "action": "removed"}
 
 
+# why a removal of each kind went, where its change names no more ("restated_sentence": hybrid.draft.wording)
+REASONS = {
+    "reference": "refers to a section the draft does not have",
+    "doubled_word": "the word written twice",
+    "paragraph": "a list marker or heading with nothing under it, or a sentence cut mid-way",
+    "restated_sentence": "restates the section's frame",
+    "absent_clause": "leans on a clause the draft lacks",
+    "conflicting_term": "names an Incoterm other than the deal's",
+    "repeated_clause": "another section of the draft is this clause",
+}
+_FRAME_GOES = "the section's frame, which the next sentence states in full"
+_LAW_AGAIN = "restates the governing law, which the Governing Law section states"
+_AT_WILL = "a right to end the agreement at will outside the term section, which sets the term"
+
+
+def _removals(kind: str, removed: list[str], guard, reason=None) -> list[dict]:
+    """The report's changes for the spans one removal took (`removed`, with `reason(old)` or REASONS[kind]) and for
+    those the guard kept (a right, remedy or protection the draft states nowhere else); a removed span that granted
+    one carries "where" the draft states it (hybrid.draft.protections.Guard)."""
+    decisions = guard.take() if guard is not None else []
+    out = []
+    for r in removed:
+        out.append({"kind": kind, "old": r, "new": "", "action": "removed",
+                    "reason": reason(r) if reason else REASONS[kind]})
+        hit = next((d for d in decisions if not d["kept"] and (d["old"] in r or r in d["old"])), None)
+        if hit:
+            out[-1]["where"] = hit["where"]
+    out += [{"kind": kind, "old": d["old"], "new": d["old"], "action": "kept",
+             "reason": f"protection: {_listed(d['kinds'])}, stated nowhere else"} for d in decisions if d["kept"]]
+    return out
+
+
+def _listed(words) -> str:
+    """ "a", "a and b", "a, b and c" (each once, in order)."""
+    words = list(dict.fromkeys(words))
+    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
+
+
 def _wording(
-    body: str, sec: dict, party_defined: bool, lacks=(), convenience: bool = False, trade=frozenset()
+    body: str, sec: dict, party_defined: bool, lacks=(), convenience: bool = False, trade=frozenset(), guard=None
 ) -> tuple[str, list[dict]]:
     """hybrid.draft.wording's four repairs of one section body, with their changes as the report lists them."""
-    body, restated = drop_restated(body, sec.get("frame", ""), sec.get("locked", ()), sec.get("terms", ()))
-    changes = [{"kind": "restated_sentence", "old": r, "new": "", "action": "removed"} for r in restated]
-    body, leaning = drop_presupposing(body, lacks, convenience, sec.get("frame", ""))
-    changes += [{"kind": "absent_clause", "old": r, "new": "", "action": "removed"} for r in leaning]
-    body, conflicting = drop_conflicting(body, trade, sec.get("frame", ""))
-    changes += [{"kind": "conflicting_term", "old": r, "new": "", "action": "removed"} for r in conflicting]
+    frame = sec.get("frame", "")
+    body, restated = drop_restated(body, frame, sec.get("locked", ()), sec.get("terms", ()), guard=guard)
+    changes = _removals("restated_sentence", restated, guard,
+                        lambda r: _FRAME_GOES if r == frame.strip() else REASONS["restated_sentence"])
+    body, leaning = drop_presupposing(body, lacks, convenience, frame, guard=guard)
+    changes += _removals("absent_clause", leaning, guard, lambda r: _absent_reason(r, lacks))
+    body, conflicting = drop_conflicting(body, trade, frame, guard=guard)
+    changes += _removals("conflicting_term", conflicting, guard,
+                         lambda r: f"{REASONS['conflicting_term']} ({', '.join(sorted(trade))})")
     if restated or leaning or conflicting:  # a list may now open on its second item ("A. Term." went with its sentence)
         body, renumbered = repair_paragraphs(body)
         changes += [{"kind": "paragraph", **c} for c in renumbered]
@@ -99,6 +142,12 @@ def _wording(
             {"kind": "defined_term_case", "old": w, "new": w[0].upper() + w[1:], "action": "capitalized"} for w in cased
         ]
     return body, changes
+
+
+def _absent_reason(sentence: str, lacks) -> str:
+    """Why drop_presupposing took a sentence: the clause types it leans on, or a right to end the agreement at will."""
+    types = sorted({t for _, _, t in absent_mentions(sentence, lacks)})
+    return f"{REASONS['absent_clause']} ({', '.join(types)})" if types else _AT_WILL
 
 
 def consistency_pass(
@@ -132,37 +181,32 @@ def consistency_pass(
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
     "restated_sentences_removed", "absent_clause_sentences_removed", "conflicting_sentences_removed",
     "repeated_clauses_removed", "defined_terms_capitalized", "paragraphs_repaired", "undefined_terms_lowered",
-    "blanks_to_complete"}}; each change carries its "kind" ("reference", "doubled_word", "paragraph",
-    "restated_sentence", "absent_clause", "conflicting_term", "repeated_clause", "defined_term_case", "definition",
-    "undefined_term"), "old", "new" and "action".
+    "protections_kept", "blanks_to_complete"}}; each change carries its "kind" ("reference", "doubled_word",
+    "paragraph", "restated_sentence", "absent_clause", "conflicting_term", "repeated_clause", "defined_term_case",
+    "definition", "undefined_term"), "old", "new" and "action"; every removal ("removed", "dropped") its "reason".
+    No sentence or part removal (restated, absent clause, conflicting term, repeated part, restated law) takes a right,
+    remedy or protection (hybrid.draft.protections: termination for breach, a cure period, a limit of liability, an
+    indemnity, ...) that the draft states nowhere else: such a span stays, reported as a change of its kind with
+    action "kept" and the reason "protection: <kinds>, stated nowhere else" (counted in "protections_kept", in no
+    removal count); a removal that took one says in its reason where the draft states it and carries "where":
+    [{"kind", "index", "section", "heading", "sentence"}]. The paragraph repairs' cuts (a sentence cut mid-way,
+    hybrid.draft.paragraphs) are not guarded: a fragment grants nothing whole.
     "emptied" is true for a section whose body the pass left empty (a Definitions section none of whose
     entries the draft needs: the caller drops or refills it, and renumbers). A body that needs no
     change comes back byte-identical."""
     bodies, reports = [], []
-    party_defined = defines_party(preamble)
     clauses = [sec.get("clause", "") for sec in sections]
-    lacks = absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)]))
-    has_term = bool(TERM_CLAUSES & set(clauses))
-    trade = trade_terms("\n".join(_deal_texts(preamble, sections)))  # the Incoterm the deal states, if any
+    draft = {
+        "party_defined": defines_party(preamble),
+        "lacks": absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)])),
+        "has_term": bool(TERM_CLAUSES & set(clauses)),
+        "trade": trade_terms("\n".join(_deal_texts(preamble, sections))),  # the Incoterm the deal states, if any
+        "guard": Guard([(sec["heading"], sec["body"]) for sec in sections]),
+    }
     for i, sec in enumerate(sections):
         resolve = (lambda n, i=i: resolve_ref(i, n)) if resolve_ref else None
         by_title = (lambda t, i=i: resolve_title(i, t)) if resolve_title else None
-        fixed, ref_changes = fix_references(sec["body"], resolve, own=str(i + 1), resolve_title=by_title)
-        body, doubled = remove_doubled_words(fixed)
-        changes = [{"kind": "reference", **c} for c in ref_changes]
-        changes += [_doubled_change(fixed, s, e, w) for s, e, w in doubled]
-        body, repaired = repair_paragraphs(body)
-        changes += [{"kind": "paragraph", **c} for c in repaired]
-        convenience = has_term and sec.get("clause") not in TERM_CLAUSES
-        body, worded = _wording(body, sec, party_defined, lacks, convenience, trade)
-        changes += worded
-        others = set(clauses[:i] + clauses[i + 1 :])
-        body, repeated = drop_repeated_parts(body, sec.get("clause", ""), others)
-        body, law = drop_restated_law(body, sec.get("clause", ""), others)
-        changes += [{"kind": "repeated_clause", "old": h, "new": "", "action": "removed"} for h in repeated + law]
-        if repeated:  # "a) Assignment. ... c) Severability." where b) went: the list is lettered again
-            body, renumbered = repair_paragraphs(body)
-            changes += [{"kind": "paragraph", **c} for c in renumbered]
+        body, changes = _revise_section(i, sec, clauses, draft, resolve, by_title)
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
     for i, sec in enumerate(sections):
@@ -177,8 +221,49 @@ def consistency_pass(
             for d in dropped
         ]
     _lower_undefined(sections, bodies, reports, preamble, keep_definitions)
+    _reasons(reports, draft["guard"])
     totals = _totals(reports, sections, bodies)
     return bodies, {"sections": reports, "totals": totals}
+
+
+def _revise_section(i: int, sec: dict, clauses: list[str], draft: dict, resolve, by_title) -> tuple[str, list[dict]]:
+    """(sections[i]'s body after the per-section repairs of consistency_pass, their changes); `draft`: what the pass
+    knows of the whole draft (party_defined, lacks, has_term, trade, guard)."""
+    guard = draft["guard"]
+    guard.at = i
+    fixed, ref_changes = fix_references(sec["body"], resolve, own=str(i + 1), resolve_title=by_title)
+    body, doubled = remove_doubled_words(fixed)
+    changes = [{"kind": "reference", **c} for c in ref_changes]
+    changes += [_doubled_change(fixed, s, e, w) for s, e, w in doubled]
+    body, repaired = repair_paragraphs(body)
+    changes += [{"kind": "paragraph", **c} for c in repaired]
+    convenience = draft["has_term"] and sec.get("clause") not in TERM_CLAUSES
+    body, worded = _wording(body, sec, draft["party_defined"], draft["lacks"], convenience, draft["trade"], guard)
+    changes += worded
+    others = set(clauses[:i] + clauses[i + 1 :])
+    body, repeated = drop_repeated(body, sec.get("clause", ""), others, guard)
+    changes += _removals("repeated_clause", repeated, guard)
+    body, law = drop_restated_law(body, sec.get("clause", ""), others, guard)
+    changes += _removals("repeated_clause", law, guard, lambda r: _LAW_AGAIN)
+    if repeated:  # "a) Assignment. ... c) Severability." where b) went: the list is lettered again
+        body, renumbered = repair_paragraphs(body)
+        changes += [{"kind": "paragraph", **c} for c in renumbered]
+    guard.settle(i, body)
+    return body, changes
+
+
+def _reasons(reports: list[dict], guard) -> None:
+    """In place: every removal's "reason" (REASONS where its change has none); a removal that took a right, remedy
+    or protection names where the draft states it ("where", after Guard.follow: the sentence it names still stands)."""
+    for r in reports:
+        for c in r["changes"]:
+            if c["action"] == "removed" and not c.get("reason"):
+                c["reason"] = REASONS[c["kind"]]
+            if c.get("where"):
+                guard.follow(c["where"])
+                kinds = _listed(w["kind"] for w in c["where"])
+                places = _listed(f"section {w['section']} ({w['heading']})" for w in c["where"])
+                c["reason"] = f"{c['reason']}; protection: {kinds}, stated in {places}"
 
 
 def _deal_texts(preamble: str, sections: list[dict]) -> list[str]:
@@ -233,6 +318,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
         "undefined_terms_lowered": 0,
+        "protections_kept": 0,
     }
     key = {
         ("reference", "renumbered"): "references_renumbered",
@@ -249,7 +335,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
     for r in reports:
         for c in r["changes"]:
             name = {"doubled_word": "doubled_words_removed", "paragraph": "paragraphs_repaired"}.get(c["kind"])
-            name = name or key[(c["kind"], c["action"])]
+            name = "protections_kept" if c["action"] == "kept" else name or key[(c["kind"], c["action"])]
             totals[name] += 1
         r["emptied"] = bool(sections[r["index"]]["body"].strip()) and not bodies[r["index"]].strip()
         r["blanks"] = bodies[r["index"]].count(BLANK)

@@ -170,8 +170,10 @@ class Drafter:
             skeleton = req.template.render_skeleton(outline, fields)
             return self._fill(req, skeleton, req.guidance, on_step)
 
-    def _fill(self, request, skeleton, guidance, on_step, start=None, precedent_facts=()) -> list[FillResult]:
-        """The request's fill of `skeleton` at `guidance` (the request's, plus its precedent guidance beside)."""
+    def _fill(self, request, skeleton, guidance, on_step, start=None, precedent_facts=(), n=None, seed=None
+              ) -> list[FillResult]:
+        """The request's fill of `skeleton` at `guidance` (the request's, plus its precedent guidance beside);
+        n, seed: the request's unless given (a base draft fills each variant's own skeleton on its own)."""
         params = request.sampling
         # places and terms the deal does not name cannot be written (hybrid.fidelity.foreign_facts)
         if getattr(skeleton, "deal_text", ""):
@@ -194,8 +196,9 @@ class Drafter:
             )
         fill = fill_function(request.filler, self._fill_config(request))
         extra = {} if start is None else {"start": start}  # only EDIT_FILLERS edit a start (DraftRequest)
-        return fill(self.model, self.tokenizer, skeleton, n=request.n, steps=request.steps, guidance=guidance,
-                    seed=request.seed, params=params, on_step=on_step, **extra)
+        return fill(self.model, self.tokenizer, skeleton, n=request.n if n is None else n, steps=request.steps,
+                    guidance=guidance, seed=request.seed if seed is None else seed, params=params, on_step=on_step,
+                    **extra)
 
     def _fill_config(self, request):
         """This Drafter's FillConfig, with the request's commit rule when it names one (not "auto")."""
@@ -256,6 +259,12 @@ class Drafter:
         revise -> rank. `emit` (stream only) receives the in-stage events."""
         with self._lock:
             set_threads(request.threads)
+            variants = self._bases(request) if request.base else None
+            if variants:  # one coherent base per variant (hybrid.draft.base_stage)
+                from hybrid.draft.base_stage import base_events
+
+                yield from base_events(self, request, emit, variants)
+                return
             t0 = time.perf_counter()
             template, values = request.template, request.fields
             timings = {}
@@ -287,6 +296,21 @@ class Drafter:
             timings["total"] = time.perf_counter() - t0
             finish_drafts(drafts, timings, prep, revisions, template, values)
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)
+
+    def _bases(self, request) -> list:
+        """Each variant's base (hybrid.skeleton.from_base.base_variants), or [] where the clause library holds no
+        whole document to start from (a user's own library of clauses) or cannot be had and the request left its
+        precedents unset: such a draft goes section by section (stages.prepare_precedents notes a missing library)."""
+        from hybrid.common.errors import HybridError
+        from hybrid.skeleton.from_base import base_variants
+
+        try:
+            library = self.precedent_library()
+        except HybridError:
+            if not request.precedent_fallback:
+                raise
+            return []
+        return base_variants(library, request.template, request.fields, request.n)
 
     def _plan_stage(self, request, emit, t0, timings) -> dict:
         """The draft's outline: the request's as given, or planned (its headings as self.headings says) with

@@ -121,6 +121,9 @@ class DraftRequest:
     filler: str = "diffusion"  # FILLERS: "diffusion", "ar" or "ar-batched"
     commit: str = "auto"  # the diffusion filler's commit rule (COMMIT_RULES); auto: runs when editing
     threads: int | None = None  # torch CPU threads, 0 = torch's default; None = leave them as they are
+    # one coherent base document per variant (hybrid.skeleton.from_base); False: each section from its own
+    # precedent (the section-by-section assembly); None: on when editing precedents with no outline given
+    base: bool | None = None
     precedent_fallback: bool = field(init=False, repr=False)  # no precedent field set: see the class docstring
 
     @classmethod
@@ -157,6 +160,7 @@ class DraftRequest:
                 f"unconditional branch), got {self.guidance!r}."
             )
         self._resolve_precedents()
+        self._resolve_base()
         # last, so that a bad number is named before the deal's fields (TemplateError, FieldError: their own)
         template = load_template(self.template)
         set_(self, "template", template)
@@ -212,6 +216,23 @@ class DraftRequest:
         for name, value in (("precedent_mode", used), ("precedents", k), ("precedent_guidance", w),
                             ("precedent_start", t), ("precedent_fallback", fallback)):
             object.__setattr__(self, name, value)
+
+    def _resolve_base(self) -> None:
+        """base: None becomes on exactly when each variant edits precedents and no outline is given; on is
+        refused with another precedent mode or a given outline (a base brings its own sections)."""
+        base = self.base
+        if base is None:
+            base = self.precedent_mode is PrecedentMode.EDIT and self.outline is None
+        elif not isinstance(base, bool):
+            raise RequestValueError("base", lambda n: f"{n('base')} must be true or false, got {base!r}.")
+        elif base and (self.precedent_mode is not PrecedentMode.EDIT or self.outline is not None):
+            raise RequestValueError(
+                "base", lambda n: f"{n('base')} drafts each variant from one base document: it needs "
+                f"{n('precedent_mode')} edit and no outline (a base brings its own sections), got "
+                f"{n('precedent_mode', self.precedent_mode.value)}"
+                f"{' and an outline' if self.outline is not None else ''}."
+            )
+        object.__setattr__(self, "base", base)
 
     def __repr__(self) -> str:
         shown = [f"template={self.template.id!r}"] + [

@@ -39,6 +39,10 @@ class Draft:
     # the facts of the source contracts the call drafted from (hybrid.skeleton.from_precedents.source_facts; []
     # from scratch): their names are foreign to the deal in any case (hybrid.fidelity.foreign_facts.draft_foreign_facts)
     source_facts: list = field(default_factory=list)
+    base: dict = field(default_factory=dict)  # the base document it was drafted from (hybrid.skeleton.from_base)
+    # what a lawyer checks of the whole contract: its market check (hybrid.precedents.checklist), its substance
+    # (hybrid.draft.substance) and another deal's subject matter (hybrid.fidelity.foreign_subject)
+    checks: dict = field(default_factory=dict)
 
     @property
     def words(self) -> int:

@@ -61,6 +61,7 @@ def prepare_precedents(drafter, skeleton, request) -> PrecedentStart:
         "precedent_guidance": request.precedent_guidance,
         "precedent_start": precedent_start,
         "precedent_note": note,
+        "base": False,  # each section from its own precedent (hybrid.draft.base_stage drafts from one base)
     }
     if not precedents:
         return PrecedentStart(skeleton, settings, library=library)

@@ -9,6 +9,10 @@ Information only for the Purpose, ... (c) protect ..." after "Each Party shall u
 protect it with at least reasonable care") and
 `capitalize_defined_party` (the preamble defines "Party", a precedent writes "each party": "each Party").
 
+Every removal (`drop_restated`, `drop_presupposing`, `drop_conflicting`, `drop_sentences`) takes an optional `guard`
+that may veto a span: hybrid.draft.consistency passes a hybrid.draft.protections.Guard, which keeps a right, remedy
+or protection the draft states nowhere else.
+
 Pure string functions, no model; text that needs no change comes back unchanged, byte for byte.
 hybrid.draft.consistency runs both over every section.
 """
@@ -83,11 +87,12 @@ def _after_frame(text: str, frame: str) -> list[tuple[int, int]]:
     return list(zip([start, *ends[:-1]], ends))
 
 
-def drop_restated(text: str, frame: str, locked=(), terms=()) -> tuple[str, list[str]]:
+def drop_restated(text: str, frame: str, locked=(), terms=(), guard=None) -> tuple[str, list[str]]:
     """(text without the sentences restated_sentences finds, those sentences stripped). Where the first of them
     follows the frame at once, holds FULLER content stems the frame lacks (it says what the frame says and more)
     and writes each of the required `terms` the frame writes ("the State of Delaware", word for word), that
-    sentence stays and the frame is what goes (the frame among the removed)."""
+    sentence stays and the frame is what goes (the frame among the removed). `guard(text, spans) -> spans`: of the
+    spans about to go, those that may (hybrid.draft.protections.Guard); None: all."""
     found = restated_sentences(text, frame, locked)
     if not found:
         cover = _covering(text, frame, locked, terms)
@@ -96,6 +101,8 @@ def drop_restated(text: str, frame: str, locked=(), terms=()) -> tuple[str, list
         begin = text.index(frame.strip())
         end = begin + len(frame.strip())
         end += len(text[end:]) - len(text[end:].lstrip(" "))
+        if guard is not None and not guard(text, [(begin, end)]):
+            return text, []
         return text[:begin] + text[end:], [frame.strip()]
     frame = frame.strip()
     begin = text.index(frame)
@@ -109,6 +116,10 @@ def drop_restated(text: str, frame: str, locked=(), terms=()) -> tuple[str, list
         cuts = [(begin, s + len(first) - len(first.lstrip())), *found[1:]]
     else:
         cuts = found
+    if guard is not None:
+        cuts = guard(text, cuts)
+        if not cuts:
+            return text, []
     # "A. Term." whose sentence goes goes with it (never a word of the frame)
     cuts = [(max(a - len(_headed(text[:a])), after_frame) if a >= after_frame else a, b) for a, b in cuts]
     out, at = [], 0
@@ -140,20 +151,23 @@ def _covering(text: str, frame: str, locked=(), terms=()) -> "tuple[int, int] | 
     return None
 
 
-def drop_presupposing(text: str, lacks=(), convenience: bool = False, frame: str = "") -> tuple[str, list[str]]:
+def drop_presupposing(
+    text: str, lacks=(), convenience: bool = False, frame: str = "", guard=None
+) -> tuple[str, list[str]]:
     """(text without the sentences that lean on a clause the draft does not have, those sentences stripped): a
     phrase of a type in `lacks` (hybrid.common.topics.absent_mentions: "obligations respecting confidentiality and
     indemnification" in an NDA without an indemnity, "does not require either party to disclose or to receive
     Information" in an equipment lease) or, where `convenience`, a right to end the agreement on notice alone
     (the draft's term section sets the term: hybrid.common.topics.convenience_termination). A run-in heading of a
     sentence that goes goes with it; the frame sentence and the body's last sentence always stay (the fit has
-    already preferred precedents without such phrases, hybrid.precedents.fit)."""
+    already preferred precedents without such phrases, hybrid.precedents.fit). `guard` as in drop_sentences."""
     if not lacks and not convenience:
         return text, []
     return drop_sentences(
         text,
         lambda piece: bool(absent_mentions(piece, lacks) or convenience and convenience_termination(piece)),
         frame,
+        guard,
     )
 
 
@@ -166,25 +180,28 @@ def trade_terms(text: str) -> set[str]:
     return {m.group(0).replace(".", "") for m in _TRADE_TERM.finditer(text)}
 
 
-def drop_conflicting(text: str, deal_terms: set[str], frame: str = "") -> tuple[str, list[str]]:
+def drop_conflicting(text: str, deal_terms: set[str], frame: str = "", guard=None) -> tuple[str, list[str]]:
     """(text without the sentences that name an Incoterm other than the deal's, those sentences stripped): where the
     deal states "FCA Supplier's facility", a kept "All shipments of Products shall be made FOB Supplier's office"
     contradicts it. Nothing goes where the deal names none (`deal_terms` empty). The frame sentence and the body's
-    last sentence always stay, as in drop_presupposing."""
+    last sentence always stay, as in drop_presupposing; `guard` as in drop_sentences."""
     if not deal_terms:
         return text, []
-    return drop_sentences(text, lambda piece: bool(trade_terms(piece) - deal_terms), frame)
+    return drop_sentences(text, lambda piece: bool(trade_terms(piece) - deal_terms), frame, guard)
 
 
-def drop_sentences(text: str, goes, frame: str = "") -> tuple[str, list[str]]:
+def drop_sentences(text: str, goes, frame: str = "", guard=None) -> tuple[str, list[str]]:
     """(text without the sentences for which goes(sentence) is true, those sentences stripped), a run-in heading of
-    a sentence that goes with it; never the frame sentence nor the body's last sentence."""
+    a sentence that goes with it; never the frame sentence nor the body's last sentence. `guard(text, spans) ->
+    spans`: of the sentences about to go, those that may (hybrid.draft.protections.Guard); None: all."""
     bounds = [0, *[b for b in sentence_boundaries(text) if 0 < b < len(text)], len(text)]
     spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
     frame = frame.strip()
     cuts = [(a, b) for a, b in spans if not (frame and frame in text[a:b]) and goes(text[a:b])]
     if len(cuts) == len(spans):  # never the whole body: its last sentence stays
         cuts = cuts[:-1]
+    if guard is not None and cuts:
+        cuts = guard(text, cuts)
     if not cuts:
         return text, []
     cuts = [(a - len(_headed(text[:a])), b) for a, b in cuts]

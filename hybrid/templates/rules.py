@@ -6,9 +6,10 @@ Schema cannot express: every placeholder names a declared field, every required 
 placed in some text, every clause type of the outline schema is known and has an entry, every
 `$ref` of the outline schema names an entry of its `$defs` and none leads back to itself, frames
 fit their budgets at their fields' longest values, `required_when` and `outline_rules` name what
-exists, a field's `x-kind` suits its type, and the template's own text (preamble, signature
-block, frames, terms) meets the contract-text rules field values meet (hybrid.common.textsafe). Knows
-nothing about rendering, user fields or models (hybrid.templates.template uses it).
+exists, every `roles` entry names a party the preamble defines, a field's `x-kind` suits its type,
+and the template's own text (preamble, signature block, frames, terms) meets the contract-text rules
+field values meet (hybrid.common.textsafe). Knows nothing about rendering, user fields or models
+(hybrid.templates.template uses it).
 """
 
 import json
@@ -95,6 +96,7 @@ def check_template_data(data: dict, where: str) -> None:
                     f"{where}: placeholder {{{name}}} at {ptr} uses an optional field without a default."
                 )
     _check_clause_rules(data, where)
+    _check_roles(data, where)
     placed = {name for _, text in texts for name in PLACEHOLDER.findall(text)}
     unplaced = [name for name in data["fields"]["required"] if name not in placed]
     if unplaced:
@@ -165,6 +167,24 @@ def _check_refs(schema: dict, where: str) -> None:
     for name in edges:  # depth <= number of $defs, and the meta-schema keeps a template's nesting shallow
         if state.get(name) is None:
             visit(name, [name])
+
+
+_DEFINED_NAME = re.compile(r'"([^"]+)"')  # a name the preamble defines: (the "Supplier")
+
+
+def _check_roles(data: dict, where: str) -> None:
+    """Each `roles` entry names a party role the preamble defines, and no party both pays and is paid
+    (a role named nowhere in the draft would make every role check silently pass)."""
+    roles = data.get("roles", {})
+    defined = _DEFINED_NAME.findall(data["preamble"])
+    for key, role in roles.items():
+        if role not in defined:
+            raise TemplateError(
+                f"{where}: /roles/{key} is {role!r}, which the preamble does not define "
+                f"(defined: {', '.join(defined) or 'none'})."
+            )
+    if roles.get("pays") and roles.get("pays") == roles.get("paid"):
+        raise TemplateError(f"{where}: /roles names {roles['pays']!r} as both pays and paid.")
 
 
 _KIND_TYPES = {"percent": ("integer", "number")}  # every other kind but text: string

@@ -106,6 +106,7 @@ class Template:
     defined_terms: list[str] = field(default_factory=list)
     grounding: dict = field(default_factory=dict)
     outline_rules: dict = field(default_factory=dict)
+    roles: dict = field(default_factory=dict)  # "pays"/"paid"/"delivers"/"owns_ip"/"appointed"/"promotes" -> role
     path: str = ""
 
     @cached_property

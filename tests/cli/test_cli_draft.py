@@ -136,7 +136,9 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
         and report["seed"] == 7
         and report["fields"]["party_a"] == "Acme Robotics, Inc."
     )
-    assert report["outline"] == result["outline"] and len(report["outline"]["sections"]) == 6
+    # each variant starts from a whole base of the kind: the outline is its sections (variant 0's), all of them
+    assert report["outline"] == result["outline"] and len(report["outline"]["sections"]) >= 6
+    assert all(d["base"]["kind"] in ("form", "precedent") and d["market_check"]["total"] for d in report["drafts"])
     assert report["settings"] == {
         "n": 3,
         "steps": 2,
@@ -150,6 +152,7 @@ def test_draft_writes_files_and_prints_the_documented_json(capsys, first_run, sm
         "precedent_guidance": 0.0,
         "precedent_start": 0.0,
         "precedent_note": None,
+        "base": True,
         "precision": "fp32",
         "commit": "runs",
         "threads": 1,
@@ -230,7 +233,8 @@ def test_force_replaces_the_earlier_set_as_a_whole_and_keeps_other_files(capsys,
     assert _listing(out) == ["draft-1.docx", "draft-2.docx", "draft-9.md", "drafts.json", "notes.txt"]
     assert (out / "notes.txt").read_text() == "mine" and (out / "draft-9.md").read_text() == "not written by hybrid"
     heads = [p for p in docx.Document(str(out / "draft-1.docx")).paragraphs if p.style.name == "Heading 1"]
-    assert len(heads) == 6
+    report = json.loads((out / "drafts.json").read_text())
+    assert len(heads) == len(report["drafts"][0]["precedents"]) >= 6  # a heading per section of its base
 
 
 def _candidates(tmp_path, lines):

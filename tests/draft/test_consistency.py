@@ -792,17 +792,17 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "defined_terms_capitalized": 0,
         "paragraphs_repaired": 0,
         "undefined_terms_lowered": 0,
+        "protections_kept": 0,
         "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]
-    assert [(c["kind"], c["old"], c.get("reason")) for c in changes] == [
-        ("reference", "Section 1.1 Definitions. ", None),
+    assert [(c["kind"], c["old"], c.get("reason")) for c in changes] == [  # every removal says why
+        ("reference", "Section 1.1 Definitions. ", "refers to a section the draft does not have"),
         ("definition", "Business Day", "unused"),
         ("definition", "Confidential Information", "defined elsewhere"),
     ]
-    assert {"kind": "doubled_word", "old": "with with", "new": "with", "action": "removed"} in report["sections"][2][
-        "changes"
-    ]
+    assert {"kind": "doubled_word", "old": "with with", "new": "with", "action": "removed",
+            "reason": "the word written twice"} in report["sections"][2]["changes"]
     assert report["sections"][3]["changes"][0]["action"] == "left"
     import json
 

@@ -50,6 +50,7 @@ def test_drafts_are_ranked_best_first(drafts):
             "precedent_guidance": 0.0,
             "precedent_start": 0.0,
             "precedent_note": None,
+            "base": False,  # an outline given: each section from its own precedent
         }
         assert all(s["precedents"] for s in d.sections)  # every section cites what it edited
 
@@ -226,7 +227,8 @@ def test_planned_headings_come_from_the_template_unless_asked_otherwise(tiny_mod
     T.validate_outline(garbled)
     d = Drafter(tiny_model, tokenizer, headings=headings)
     monkeypatch.setattr(d.planner, "plan", lambda *a, **k: PlanResult(garbled, "", [], 0, 0.0))
-    [draft] = d.draft(T, T.example, n=1, steps=2, seed=1)
+    # the planner's outline is drafted section by section (a base draft's outline is its base's sections)
+    [draft] = d.draft(T, T.example, n=1, steps=2, seed=1, base=False)
     if headings == "template":
         assert draft.outline["title"] == T.title
         assert [s["heading"] for s in draft.outline["sections"]] == [

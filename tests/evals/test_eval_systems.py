@@ -239,12 +239,16 @@ def test_hybrid_is_exactly_what_hybrid_draft_does_by_default(tiny_model, tokeniz
     direct = Drafter(tiny_model, tokenizer, library=engine.library()).draft(t, fields, n=2, seed=3)
     direct = sorted(direct, key=lambda d: d.variant)
     assert not got.skipped and got.template == "supply"
-    assert got.bodies == [[s["body"] for s in d.sections] for d in direct]  # the drafter's own path, its defaults
-    assert got.clauses == [s["clause"] for s in direct[0].sections] and got.outline == direct[0].outline
+    # the drafter's own path, its defaults; each variant's bodies, then empty ones up to the widest variant's
+    own = [[s["body"] for s in d.sections] for d in direct]
+    assert [b[: len(d.sections)] for b, d in zip(got.bodies, direct)] == own
+    assert all(not any(b[len(d.sections):]) for b, d in zip(got.bodies, direct))
+    widest = max(direct, key=lambda d: len(d.sections))
+    assert got.clauses == [s["clause"] for s in widest.sections] and got.outline == widest.outline
     settings = direct[0].settings
     assert settings["precedents"] == 1 and settings["precedent_start"] == 0.0  # edited from precedent
-    assert [s.text for s in got.segments if s.kind == "body"] == [""] * len(direct[0].sections)
-    assert any(s.kind == "heading" and direct[0].sections[0]["heading"] in s.text for s in got.segments)
+    assert [s.text for s in got.segments if s.kind == "body"] == [""] * len(widest.sections)
+    assert any(s.kind == "heading" and widest.sections[0]["heading"] in s.text for s in got.segments)
 
 
 def test_pasting_is_the_default_drafts_own_sources_with_their_frames(tiny_model, tokenizer, banners):
@@ -259,9 +263,9 @@ def test_pasting_is_the_default_drafts_own_sources_with_their_frames(tiny_model,
         Drafter(tiny_model, tokenizer, library=engine.library()).draft(t, fields, n=2, seed=3), key=lambda d: d.variant
     )
     assert pasted.clauses == drafted.clauses and pasted.outline == drafted.outline  # the same sections
-    spans = t.render_skeleton(direct[0].outline, fields).spans
     sourced = 0
     for v, d in enumerate(direct):
+        frames = [sec["frame"] for sec in d.sections]  # a base draft records each section's frame
         for i, sec in enumerate(d.sections):
             body = pasted.bodies[v][i]
             if not sec.get("source_text"):
@@ -269,6 +273,6 @@ def test_pasting_is_the_default_drafts_own_sources_with_their_frames(tiny_model,
                 continue
             sourced += 1
             assert len(body.split()) <= len(sec["body"].split())
-            start = f"{spans[i].frame} {sec['source_text']}" if spans[i].frame else sec["source_text"]
+            start = f"{frames[i]} {sec['source_text']}" if frames[i] else sec["source_text"]
             assert " ".join(start.split()).startswith(" ".join(body.split()))  # no word the engine wrote
     assert sourced and pasted.bodies != drafted.bodies

@@ -23,12 +23,13 @@ WORDING = [
     "Each party shall observe the {c} obligations set out here from [DATE]; they continue for [DURATION] and are "
     "construed under the laws of [LAW].",
     "The {c} provisions bind [PARTY_A] and [PARTY_B] for [DURATION] after [DATE]; any dispute about them is decided "
-    "under the laws of [LAW].",
+    "under the laws of [LAW], and nothing in them limits any other right of either party.",
 ]
 
 
 def small_library() -> Library:
-    """Three precedents per clause type of mutual-nda, each worded its own way, from three firm files."""
+    """Three precedents per clause type of mutual-nda, each worded its own way, from three firm files (each long
+    enough to be a whole base a variant starts from: hybrid.precedents.base.MIN_BASE_WORDS)."""
     precedents = []
     for i, c in enumerate(NDA.clause_types):
         for j, wording in enumerate(WORDING):

@@ -1,0 +1,153 @@
+"""A draft from one coherent base per variant: base -> start -> fill the holes -> revise -> rank.
+
+Owns: `base_events` (the pipeline of a request with `base` on, as DraftEvents: the Drafter runs it in place of
+the section-by-section assembly) and `base_starts` (a variant's edit start: each section of its base adapted to
+the deal, whole). Each variant has a skeleton of its own (its base's sections), so each is filled, revised and
+scored on its own, then the n are ordered by score. Holds no state; hybrid.draft.drafter.Drafter calls it under
+its lock.
+"""
+
+import time
+
+from hybrid.common.sampling import variant_seed
+from hybrid.draft.provenance import attach_sources
+from hybrid.draft.result import Draft, DraftEvent
+from hybrid.draft.stages import MAX_START_TOKENS, revise_variants, variant_bodies
+
+__all__ = ["base_events", "base_starts", "draft_checks", "ROOM_MARGIN", "BASE_START_TOKENS"]
+
+ROOM_MARGIN = 3  # span slots past a start: the filler keeps the last one masked, and <eos> ends the span
+BASE_START_TOKENS = 4 * MAX_START_TOKENS  # a base's section is taken whole (a definitions article runs long)
+
+
+def base_starts(tokenizer, variant, library, template, values: dict, seed: int, t: float):
+    """(start[0][s] for the variant's spans, the base's own facts): each section's precedent adapted to the deal
+    and settled (hybrid.precedents.start.starts_from_draws) with no room cut, its frame before it; the spans'
+    budgets set in place to what their starts need."""
+    from hybrid.precedents.fit import common_words
+    from hybrid.precedents.start import starts_from_draws
+    from hybrid.skeleton.from_precedents import clause_deal, deal_from_template, source_facts
+
+    sk = variant.skeleton
+    deal = deal_from_template(template, values)
+    start, facts = starts_from_draws(
+        tokenizer,
+        [variant.draws],
+        deal,
+        sk.deal_text,
+        t,
+        seed,
+        [BASE_START_TOKENS] * len(sk.spans),
+        words=library.words(),
+        rooms=None,
+        deals=[clause_deal(deal, s.clause) for s in sk.spans],
+        facts_of=lambda p: source_facts(library, p),
+        lower=common_words(library),
+        frames=[s.frame for s in sk.spans],
+        headings=[s.heading for s in sk.spans],
+        others=None,
+    )
+    from hybrid.templates.template import FRAME_MIN_FILL
+
+    for s, ids in zip(sk.spans, start[0]):
+        frame = len(tokenizer.encode(s.frame)) if s.frame else 0
+        # a frame alone still leaves the room a skeleton requires (its start ends the span after the frame)
+        s.budget = frame + max(len(ids) + ROOM_MARGIN, FRAME_MIN_FILL if frame else 0)
+    return start, facts
+
+
+class _Counted:
+    """The filler's on_step for variant v of n filled one after another: its steps counted over the whole draft
+    (step K of the second variant is step 2K of 2K...nK), so progress moves once, from 0 to all."""
+
+    def __init__(self, on_step, v: int, n: int):
+        self.on_step, self.v, self.n = on_step, v, n
+
+    def __call__(self, ev):
+        self.on_step(_Step(ev, self.v * ev.steps + ev.step, self.n * ev.steps))
+
+
+class _Step:
+    def __init__(self, ev, step: int, steps: int):
+        self.ev, self.step, self.steps = ev, step, steps
+
+    def partial(self, glyph):
+        return self.ev.partial(glyph)
+
+
+def draft_checks(d, template, values: dict, deal_text: str) -> dict:
+    """What a lawyer checks of a whole draft: the clauses real contracts of the kind hold (market_check), one
+    term, exclusivity and roles (substance) and another deal's subject matter (foreign_subjects)."""
+    from hybrid.draft.substance import substance_checks
+    from hybrid.fidelity.foreign_subject import foreign_subjects
+    from hybrid.precedents.checklist import market_check
+
+    return {
+        "market_check": market_check(template, d.sections),
+        "substance": substance_checks(d.sections, template, values),
+        "foreign_subjects": foreign_subjects("\n".join(s["body"] for s in d.sections), deal_text),
+    }
+
+
+def _draft(v, rank_row, bodies, variant, template, values, seed) -> Draft:
+    sk = variant.skeleton
+    sections = [{"number": str(i + 1), "heading": s.heading, "clause": s.clause, "body": b, "frame": s.frame}
+                for i, (s, b) in enumerate(zip(sk.spans, bodies))]
+    segs = sk.segments
+    return Draft(0, sk.render(bodies), sk.outline["title"], segs[1].text.strip(), sections, segs[-1].text,
+                 sk.outline, rank_row.score, rank_row.scores, template.id, values, seed, v, source_facts=[])
+
+
+def base_events(drafter, request, emit, variants=None):
+    """The pipeline of a (checked) request drafted from bases, as a generator of DraftEvents: "plan" (variant 0's
+    outline: its base's sections and the clauses inserted), "precedents" (each variant's sources), then the
+    filler's steps per variant, and "rank" with the drafts best first. variants: the bases already chosen
+    (hybrid.skeleton.from_base.base_variants; None: chosen here)."""
+    from hybrid.draft.streaming import step_events
+    from hybrid.rank.rerank import ContractSpec
+    from hybrid.skeleton.from_base import base_variants
+
+    t0 = time.perf_counter()
+    template, values = request.template, request.fields
+    library = drafter.precedent_library()
+    timings = {}
+    variants = variants if variants is not None else base_variants(library, template, values, request.n)
+    timings["plan"] = time.perf_counter() - t0
+    yield DraftEvent("plan", time.perf_counter() - t0, outline=variants[0].skeleton.outline)
+    ts = time.perf_counter()
+    starts = [base_starts(drafter.tokenizer, bv, library, template, values, variant_seed(request.seed, v),
+                          request.precedent_start) for v, bv in enumerate(variants)]
+    provenance = [[p.citations() if p else [] for p in bv.draws] for bv in variants]
+    timings["precedents"] = time.perf_counter() - ts
+    yield DraftEvent("precedents", time.perf_counter() - t0, sources=provenance)
+    timings["fill"] = timings["revise"] = timings["rank"] = 0.0
+    drafts, on_step = [], step_events(emit, t0)
+    for v, (bv, (start, facts)) in enumerate(zip(variants, starts)):
+        ts = time.perf_counter()
+        counted = _Counted(on_step, v, len(variants)) if on_step else None
+        fills = drafter._fill(request, bv.skeleton, request.guidance, counted, start=start, precedent_facts=facts,
+                              n=1, seed=variant_seed(request.seed, v))
+        timings["fill"] += time.perf_counter() - ts
+        ts = time.perf_counter()
+        fills, revisions = revise_variants(template, bv.skeleton, fills, [provenance[v]], library)
+        timings["revise"] += time.perf_counter() - ts
+        ts = time.perf_counter()
+        bodies = variant_bodies(fills)
+        spec = ContractSpec.from_template(template, values, facts)
+        ranked = drafter.reranker.rank(bv.skeleton, bodies, spec)
+        timings["rank"] += time.perf_counter() - ts
+        d = _draft(v, ranked[0], bodies[0], bv, template, values, request.seed)
+        d.source_facts, d.consistency = list(facts), revisions[0]
+        for sec, prov in zip(d.sections, provenance[v]):
+            sec["precedents"] = prov
+        d.base, d.checks = bv.summary(), draft_checks(d, template, values, bv.skeleton.deal_text)
+        drafts.append(d)
+    drafts.sort(key=lambda d: (-d.score, d.variant))
+    for rank, d in enumerate(drafts, 1):
+        d.rank = rank
+    timings["total"] = time.perf_counter() - t0
+    settings = {**request.precedent_settings(), "base": True, "precedent_note": None}
+    for d in drafts:
+        d.timings, d.settings = timings, settings
+    attach_sources(drafts, library, template, values)
+    yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)

@@ -1,0 +1,181 @@
+"""The one whole document a variant starts from: a base of the template's kind, as a lawyer picks one.
+
+Owns: `Base` (a train-split document of the library as its sections in order, with why it was chosen) and
+`choose_bases` (the bases of a template for a deal, best first). Knows nothing of tokens, models or skeletons:
+hybrid.skeleton.from_base turns a base into what the filler edits.
+
+A lawyer drafts from one good document of the deal's kind and adapts it; sections assembled from unrelated deals
+read as another deal's clauses, contradictions and reversed roles (DESIGN.md, "Drafting from precedent"). The order
+of choice:
+1. a standard form of the kind (Common Paper, Bonterms) that is whole (a cover page alone is not a base);
+2. otherwise the train-split contracts of the template's kinds (its doc type and grounding doc types), by how well
+   they fit the deal: the clauses real contracts of the kind hold (completeness: hybrid.precedents.checklist),
+   the deal's subject matter (BM25 of the deal's own words over the document), how little of it is tied to another
+   deal (its replaced facts and redactions per 100 words, and another deal's subject matter per 1,000 words:
+   hybrid.fidelity.foreign_subject) and a length a lawyer would start from;
+3. for a kind the corpus lacks, the documents of any kind by the same measures, each marked `nearest`.
+
+Held-out data stays out: the library holds the train split only (hybrid.precedents.library).
+"""
+
+import math
+import weakref
+from dataclasses import dataclass, field
+
+from hybrid.data.clean import REDACTION_RE
+from hybrid.precedents.fit import POLICY_SOURCES, STANDARD_SOURCES
+from hybrid.precedents.library import MARKER_RE, letter_words
+
+__all__ = ["Base", "choose_bases", "documents", "kinds_of", "MIN_FORM_WORDS", "MAX_BASE_WORDS"]
+
+MIN_FORM_WORDS = 600  # a standard form shorter than this is its cover page, not the agreement's terms
+MIN_BASE_WORDS = 400  # a contract shorter than this is an amendment, a letter or an exhibit
+MAX_BASE_WORDS = 16000  # longer ones are mostly exhibits and schedules: too much another deal to take out
+# weights of a contract's fit (each part in [0, 1]): clauses a lawyer expects first, then the deal's subject
+W_COMPLETE, W_SUBJECT, W_TIED, W_FOREIGN, W_LENGTH = 2.0, 1.0, 1.0, 1.5, 0.5
+TIED_SCALE = 4.0  # replaced facts and redactions per 100 words at which a document counts as wholly tied
+# another deal's subject matter per 1,000 words at which a document counts as wholly another deal's (a pharma
+# supply agreement's "clinical trial material", "US DMF": hybrid.fidelity.foreign_subject)
+FOREIGN_SCALE = 25.0
+_STOP = frozenset(
+    "the a an and or of to in for on by with as at from per under this that any each its it be is are shall "
+    "agreement party parties e g i".split()
+)
+
+
+@dataclass
+class Base:
+    """A whole document a variant starts from: its sections (library Precedents, in the document's order)."""
+
+    doc_id: str
+    doc_type: str
+    source: str
+    sections: list
+    kind: str  # "form" (a standard form of the kind), "precedent" (a contract of the kind), "nearest" (another kind)
+    score: float = 0.0
+    parts: dict = field(default_factory=dict)  # the fit's parts: completeness, subject, tied, length
+
+    @property
+    def words(self) -> int:
+        return sum(len(p.body.split()) for p in self.sections)
+
+    def summary(self) -> dict:
+        """What drafts.json says of the base: which document, of which kind, and why it was chosen."""
+        return {
+            "doc_id": self.doc_id,
+            "doc_type": self.doc_type,
+            "source": self.source,
+            "license": self.sections[0].license if self.sections else "",
+            "kind": self.kind,
+            "words": self.words,
+            "sections": len(self.sections),
+            "score": round(self.score, 4),
+            "parts": {k: round(v, 4) for k, v in self.parts.items()},
+        }
+
+
+_DOCS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> {doc id: [Precedent] in order}
+
+
+def documents(library) -> dict[str, list]:
+    """{doc id: its sections (Precedents) in library order}: each train document as the library holds it."""
+    docs = _DOCS.get(library)
+    if docs is None:
+        docs = {}
+        for p in library.precedents:
+            docs.setdefault(p.doc_id, []).append(p)
+        _DOCS[library] = docs
+    return docs
+
+
+def kinds_of(template) -> set[str]:
+    """The doc types (upper case) of the template's kind: its own and its grounding's."""
+    return {d.upper() for d in [template.doc_type, *template.grounding.get("doc_types", [])]}
+
+
+def _tied(sections) -> float:
+    """Replaced facts and redactions per 100 words, scaled to [0, 1]: how much of the document is another deal."""
+    words = sum(len(p.body.split()) for p in sections) or 1
+    marks = sum(len(MARKER_RE.findall(p.body)) + len(REDACTION_RE.findall(p.body)) for p in sections)
+    return min(1.0, 100.0 * marks / words / TIED_SCALE)
+
+
+def _length(words: int, target: int) -> float:
+    """1 at the kind's median length, falling off by the log ratio either way (0 at 4x or 1/4x)."""
+    if words <= 0 or target <= 0:
+        return 0.0
+    return max(0.0, 1.0 - abs(math.log(words / target)) / math.log(4))
+
+
+def _query(values: dict, template) -> list[str]:
+    """The deal's own subject words: its field values less party names, dates and stop words."""
+    skip = {"party_a", "party_b", "effective_date"}
+    text = " ".join(str(v) for k, v in values.items() if k not in skip and isinstance(v, str))
+    return [w for w in letter_words(text) if w not in _STOP and len(w) > 2]
+
+
+def _coverage(template, sections) -> float:
+    """The share of the kind's checklist the sections hold (hybrid.precedents.checklist.market_check)."""
+    from hybrid.precedents.checklist import market_check
+
+    rows = [{"heading": p.heading, "clause": p.clause_type, "body": p.body} for p in sections]
+    return market_check(template, rows)["coverage"]
+
+
+def _foreign(sections, deal_text: str) -> float:
+    """Another deal's subject matter per 1,000 words, scaled to [0, 1] (hybrid.fidelity.foreign_subject)."""
+    from hybrid.fidelity.foreign_subject import foreign_subject_rate
+
+    return min(1.0, foreign_subject_rate("\n".join(p.body for p in sections), deal_text) / FOREIGN_SCALE)
+
+
+def choose_bases(library, template, values: dict) -> list[Base]:
+    """The bases a draft of `template` for the deal `values` may start from, best first (see the module
+    docstring): whole standard forms of the kind, then contracts of the kind by fit, or, where the library holds
+    none of the kind, contracts of any kind marked "nearest". Deterministic for a library, template and deal."""
+    from rank_bm25 import BM25Okapi
+
+    from hybrid.fidelity.foreign_facts import allowed_text
+
+    deal_text = allowed_text(template, values)
+    docs = documents(library)
+    wanted = kinds_of(template)
+    own = {d: ps for d, ps in docs.items() if ps[0].doc_type.upper() in wanted}
+    kind = "precedent"
+    if not any(ps[0].source not in POLICY_SOURCES for ps in own.values()):
+        own, kind = {d: ps for d, ps in docs.items() if ps[0].source not in POLICY_SOURCES}, "nearest"
+    forms, contracts = [], []
+    for doc_id, ps in own.items():
+        words = sum(len(p.body.split()) for p in ps)
+        if ps[0].source in STANDARD_SOURCES:
+            if words >= MIN_FORM_WORDS:
+                forms.append((doc_id, ps))
+        elif MIN_BASE_WORDS <= words <= MAX_BASE_WORDS:
+            contracts.append((doc_id, ps))
+    pool = forms + contracts
+    if not pool:
+        return []
+    query = _query(values, template)
+    corpus = [[w for p in ps for w in letter_words(p.body)] or ["_"] for _, ps in pool]
+    bm25 = BM25Okapi(corpus).get_scores(query) if query else [0.0] * len(pool)
+    top = max(bm25) or 1.0
+    lengths = sorted(sum(len(p.body.split()) for p in ps) for _, ps in contracts) or [MIN_FORM_WORDS * 4]
+    median = lengths[len(lengths) // 2]
+    out = []
+    for i, (doc_id, ps) in enumerate(pool):
+        is_form = i < len(forms)
+        parts = {
+            "completeness": _coverage(template, ps),
+            "subject": max(0.0, bm25[i] / top),
+            "tied": _tied(ps),
+            "foreign": _foreign(ps, deal_text),
+            "length": 1.0 if is_form else _length(sum(len(p.body.split()) for p in ps), median),
+        }
+        score = (W_COMPLETE * parts["completeness"] + W_SUBJECT * parts["subject"] - W_TIED * parts["tied"]
+                 - W_FOREIGN * parts["foreign"] + W_LENGTH * parts["length"])
+        base_kind = "form" if is_form and kind == "precedent" else kind
+        out.append(Base(doc_id, ps[0].doc_type, ps[0].source, list(ps), base_kind, score, parts))
+    # a whole standard form of the kind comes before any contract: it was written to be reused
+    out.sort(key=lambda b: (b.kind != "form", -b.score, b.doc_id))
+    return out
+

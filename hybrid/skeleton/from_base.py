@@ -1,0 +1,230 @@
+"""Drafting from one coherent base: a variant's skeleton is its base document's sections, in the base's order.
+
+Owns: `BaseVariant` (one variant's skeleton, what each of its spans edits, the clauses inserted into it and why)
+and `base_variants` (the n variants of a draft: variant v starts from the v-th base of the kind, or, where the
+library holds fewer good bases than variants, from an earlier base with another same-kind alternative for one of
+its clauses). Knows nothing of models: the drafter fills each variant's holes (hybrid.draft.stages).
+
+What stays as the base has it: its sections, their order and headings, its defined terms and cross-references
+(renumbered by the revise step), and each section's whole text (no clause is cut to a token budget: a span's
+budget is its start's length). What changes: the template's title, preamble and signature block with the deal's
+facts; each framed clause type's frame sentence (the deal's term, price, law ...) opens the base's first section of
+that type, or a section of its own where the base has none; the clauses real contracts of the kind hold and the base
+lacks (hybrid.precedents.checklist) are inserted from a same-kind precedent, a standard form first, before the
+closing provisions; the base's own facts are adapted to the deal (hybrid.precedents.start.settled_start) and what
+cannot be adapted becomes a hole the filler writes.
+"""
+
+from dataclasses import dataclass, field
+
+from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
+from hybrid.fidelity.foreign_facts import allowed_text
+from hybrid.precedents.base import choose_bases, documents, kinds_of
+from hybrid.precedents.checklist import checklist, market_check
+from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
+from hybrid.templates.rendered import Skeleton, Span, substitute
+from hybrid.templates.rules import PLACEHOLDER
+
+__all__ = ["BaseVariant", "base_variants", "FRAME_ALIASES", "CLOSING", "base_heading"]
+
+# where a base writes a framed clause type under another type: the term often sits in "Term and Termination"
+FRAME_ALIASES = {
+    "termination": ("termination", "term"),
+    "term": ("term", "termination"),
+    "products": ("products", "obligations", "services"),
+    "services": ("services", "obligations", "products"),
+    "payment": ("payment", "taxes"),
+    "confidentiality": ("confidentiality",),
+}
+# the closing provisions an inserted clause goes before (contracts end with them)
+CLOSING = frozenset({"general", "notices", "governing_law", "dispute_resolution", "entire_agreement", "amendment",
+                     "severability", "counterparts", "assignment", "relationship", "force_majeure", "survival"})
+# clause types a standard form of another kind may supply: their words do not depend on the deal
+GENERIC_CLAUSES = BOILERPLATE_CLAUSES | {"confidentiality", "limitation_of_liability"}
+INSERT_WORDS = 1500  # an inserted clause longer than this is a whole article of another contract
+FOREIGN_INSERT = 1  # another deal's subject phrases an inserted clause may hold (one reads as a slip, two as a deal)
+_SMALL = frozenset("a an and as at by for in of on or the to with".split())
+
+
+@dataclass
+class BaseVariant:
+    """One variant drafted from a base: its skeleton (spans in the base's order) and what each span edits."""
+
+    base: object  # hybrid.precedents.base.Base
+    skeleton: Skeleton
+    draws: list  # per span: the Precedent its edit starts from, or "" (its frame alone)
+    inserted: list = field(default_factory=list)  # {"section", "clause", "for", "source"} per inserted clause
+    alternatives: list = field(default_factory=list)  # {"section", "source"} where a repeated base varies
+
+    def summary(self) -> dict:
+        return {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives}
+
+
+def base_heading(heading: str) -> str:
+    """A base's heading as a draft writes it: capitals become title case ("LIMITATION OF LIABILITY" ->
+    "Limitation of Liability"); a heading in mixed case stays as the base writes it."""
+    heading = " ".join(heading.split()).strip(" .:")
+    if heading.isupper():
+        words = heading.lower().split()
+        heading = " ".join(w if i and w in _SMALL else w.capitalize() for i, w in enumerate(words))
+    return heading
+
+
+def _rows(base, template, values) -> list[dict]:
+    """The base's sections as draft rows ({"clause", "heading", "draw", "frame"}), each framed clause type's frame
+    on the base's first section of that type (FRAME_ALIASES), or on a section of its own where the base has none."""
+    rows = [{"clause": p.clause_type, "heading": base_heading(p.heading) or template.clauses.get(
+        p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""} for p in base.sections]
+    for clause, spec in template.clauses.items():
+        frame = spec.get("frame")
+        names = PLACEHOLDER.findall(frame or "")
+        if not frame or not all(values.get(n) not in (None, "") for n in names):
+            continue
+        text = substitute(frame, values)
+        at = next((i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows)
+                   if r["clause"] == c and not r["frame"]), None)
+        if at is None:
+            at = _closing_index(rows)
+            rows.insert(at, {"clause": clause, "heading": spec["heading"], "draw": "", "frame": text,
+                             "insert": "frame"})
+        else:
+            rows[at]["frame"] = text
+    return rows
+
+
+def _closing_index(rows) -> int:
+    """Where an inserted section goes: before the run of closing provisions the base ends with."""
+    i = len(rows)
+    while i > 0 and rows[i - 1]["clause"] in CLOSING:
+        i -= 1
+    return i
+
+
+def _candidates(library, template, clause: str, deal_text: str) -> list:
+    """Precedents an inserted clause may come from, in the order a lawyer would take them: standard forms of the
+    kind, contracts of the kind, then, for a clause whose words do not depend on the deal (GENERIC_CLAUSES),
+    standard forms of any kind. One that names another deal's subject matter is no candidate
+    (hybrid.fidelity.foreign_subject: a software licence's "the software will substantially conform" in a supply
+    agreement)."""
+    from hybrid.fidelity.foreign_subject import foreign_subjects
+
+    wanted = kinds_of(template)
+    pool = [p for p in library.of_type(clause) if len(p.body.split()) <= INSERT_WORDS]
+    same_form = [p for p in pool if p.doc_type.upper() in wanted and p.source in STANDARD_SOURCES]
+    same = sorted((p for p in pool if p.doc_type.upper() in wanted and p.source not in STANDARD_SOURCES),
+                  key=lambda p: len(p.body.split()))
+    forms = [p for p in pool if p.doc_type.upper() not in wanted and p.source in STANDARD_SOURCES
+             and clause in GENERIC_CLAUSES]
+    return [p for p in same_form + same + forms if len(foreign_subjects(p.body, deal_text)) <= FOREIGN_INSERT]
+
+
+def _holding(template, precedent, key: str) -> bool:
+    row = {"heading": precedent.heading, "clause": precedent.clause_type, "body": precedent.body}
+    return any(it["key"] == key and it["held"] for it in market_check(template, [row])["items"])
+
+
+def _insert_lacking(rows, library, template, deal_text: str) -> list[dict]:
+    """In place: a section for each checklist item the rows lack, from the first candidate holding it
+    (_candidates), right after the base's last section of its clause type, or else before the closing provisions;
+    returns what was inserted. An item no candidate holds stays lacking (the market check says so)."""
+    inserted = []
+    items = {it.key: it for it in checklist(template)}
+    check = market_check(template, [{"heading": r["heading"], "clause": r["clause"],
+                                     "body": getattr(r["draw"], "body", "") + " " + r["frame"]} for r in rows])
+    held_now: set[str] = set()
+    for key in [it["key"] for it in check["items"] if not it["held"]]:
+        if key in held_now:
+            continue
+        item = items[key]
+        found = next((p for p in _candidates(library, template, item.clause, deal_text)
+                      if _holding(template, p, key)), None)
+        if found is None:
+            continue
+        same = [i for i, r in enumerate(rows) if r["clause"] == item.clause]
+        at = same[-1] + 1 if same else _closing_index(rows)
+        heading = base_heading(found.heading) or template.clauses.get(item.clause, {}).get("heading") or item.label
+        rows.insert(at, {"clause": item.clause, "heading": heading, "draw": found, "frame": "", "insert": key})
+        row = {"heading": heading, "clause": item.clause, "body": found.body}
+        held_now |= {it["key"] for it in market_check(template, [row])["items"] if it["held"]}
+        inserted.append({"clause": item.clause, "for": key, "label": item.label, "source": found.id})
+    return inserted
+
+
+def _alternative(rows, library, template, base, v: int) -> list[dict]:
+    """In place, for the v-th repeat of a base: one unframed section takes a same-kind alternative of its clause
+    type from another document, so that repeated bases still give different drafts."""
+    wanted = kinds_of(template)
+    options = []
+    for i, r in enumerate(rows):
+        if r["frame"] or not r["draw"] or r["clause"] in ("definitions", "other", "general"):
+            continue
+        alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id
+                and (p.doc_type.upper() in wanted or p.source in STANDARD_SOURCES) and len(p.body.split()) <= 600]
+        if alts:
+            options.append((i, alts))
+    if not options:
+        return []
+    i, alts = options[(v - 1) % len(options)]
+    p = alts[((v - 1) // len(options)) % len(alts)]
+    rows[i]["draw"] = p
+    return [{"section": i, "source": p.id}]
+
+
+def _skeleton(template, values, rows) -> Skeleton:
+    """The variant's Skeleton: the template's title, preamble and signature block around one span per row."""
+    locked = list(dict.fromkeys([str(values["party_a"]), str(values["party_b"])]
+                                + [substitute(t, values) for t in template.defined_terms]))
+    segs = [Segment(f"{template.title}\n\n", "text"), Segment(f"{substitute(template.preamble, values)}\n\n", "text")]
+    spans = []
+    for i, r in enumerate(rows):
+        spec = template.clauses.get(r["clause"], {})
+        segs += [Segment(heading_line(str(i + 1), r["heading"]), "heading", i), Segment("", "body", i),
+                 Segment(SECTION_SEPARATOR, "text")]
+        framed = bool(r["frame"])
+        spans.append(Span(
+            section=i, clause=r["clause"], heading=r["heading"], budget=spec.get("budget", 256),
+            required_terms=[substitute(t, values) for t in spec.get("required_terms", [])] if framed else [],
+            locked=locked, frame=r["frame"],
+            frame_fields=list(dict.fromkeys(PLACEHOLDER.findall(spec.get("frame", "")))) if framed else [],
+        ))
+    segs.append(Segment(substitute(template.signature_block, values), "text"))
+    outline = {"title": template.title, "sections": [{"heading": r["heading"], "clause": r["clause"]} for r in rows]}
+    return Skeleton(template.id, outline, values, segs, spans, allowed_text(template, values))
+
+
+def base_variants(library, template, values: dict, n: int) -> list[BaseVariant]:
+    """The n variants' bases and skeletons: variant v starts from the v-th base of choose_bases; past the last good
+    base, from the bases again in order, each repeat with one clause from another same-kind document."""
+    bases = choose_bases(library, template, values)
+    if not bases:
+        return []
+    good = [b for b in bases if b.kind == "form"] or bases[: max(1, min(n, len(bases)))]
+    good = good[:n]
+    out = []
+    for v in range(n):
+        base = good[v % len(good)]
+        rows = _rows(base, template, values)
+        inserted = _insert_lacking(rows, library, template, allowed_text(template, values))
+        alternatives = _alternative(rows, library, template, base, v // len(good)) if v >= len(good) else []
+        for i, r in enumerate(rows):
+            for rec in inserted:
+                if r.get("insert") == rec["for"]:
+                    rec["section"] = i
+        out.append(BaseVariant(base, _skeleton(template, values, rows), [r["draw"] for r in rows], inserted,
+                               alternatives))
+    return out
+
+
+def doc_sections(library, doc_id: str) -> list:
+    """The library's sections of one document, in order (hybrid.precedents.base.documents)."""
+    return documents(library).get(doc_id, [])
+
+
+def form_sections(base, template, values: dict) -> list[dict]:
+    """The baseline a lawyer fills in by hand: the base's sections as they stand, each with the deal's facts in its
+    markers' place (hybrid.precedents.library.Precedent.adapted), nothing inserted, settled or written."""
+    from hybrid.skeleton.deal import deal_from_template
+
+    deal = deal_from_template(template, values)
+    return [{"number": str(i + 1), "heading": base_heading(p.heading) or p.clause_type, "clause": p.clause_type,
+             "body": p.adapted(deal), "precedents": p.citations()} for i, p in enumerate(base.sections)]

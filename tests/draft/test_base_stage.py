@@ -1,0 +1,62 @@
+"""A draft from one coherent base per variant (hybrid.draft.base_stage), end to end on a tiny random model and the
+real train-split library: the base's sections in its order, the market check, substance and foreign subject
+matter reported per draft, and the request's `base` switch checked where the request enters."""
+
+import pytest
+
+from hybrid.draft.drafter import Drafter
+from hybrid.draft.request import DraftRequest, RequestValueError
+from hybrid.templates.template import load_template
+
+T = load_template("mutual-nda")
+
+
+@pytest.fixture(scope="module")
+def library():
+    from hybrid.precedents.library import load_library
+
+    return load_library(progress=False)
+
+
+@pytest.fixture(scope="module")
+def drafts(tiny_model, tokenizer, library):
+    return Drafter(tiny_model, tokenizer, library=library).draft(T, T.example, n=2, steps=2, seed=11)
+
+
+def test_each_variant_is_drafted_from_a_whole_base_of_the_kind(drafts, library):
+    from hybrid.precedents.base import documents
+
+    for d in drafts:
+        assert d.settings["base"] is True and d.base["kind"] == "form"
+        own = [p.id for p in documents(library)[d.base["doc_id"]]]
+        cited = [c["id"] for s in d.sections for c in s["precedents"]]
+        # every section of the base is there, in the base's order (an inserted clause may stand between them, and a
+        # repeated base takes one same-kind alternative so that no two drafts are the same)
+        kept = [c for c in cited if c in own]
+        assert kept == sorted(kept, key=own.index) and len(kept) == len(own) - len(d.base["alternatives"])
+        assert d.words >= 900  # an NDA of the length real ones have, not a budget's
+
+
+def test_each_draft_reports_what_a_lawyer_checks(drafts):
+    for d in drafts:
+        mc = d.checks["market_check"]
+        assert mc["total"] >= 8 and {"return_or_destruction", "compelled_disclosure", "no_license"} <= {
+            it["key"] for it in mc["items"] if it["held"]}
+        assert d.checks["substance"]["contradictions"] == 0
+        assert isinstance(d.checks["foreign_subjects"], list)
+    assert [d.rank for d in drafts] == [1, 2] and drafts[0].score >= drafts[1].score
+
+
+def test_an_outline_given_or_base_off_drafts_section_by_section(tiny_model, tokenizer, library):
+    req = DraftRequest.of(T, T.example, n=1, base=False)
+    assert req.base is False
+    assert DraftRequest.of(T, T.example, n=1).base is True  # the default when editing precedents
+    outline = T.example_outline()
+    assert DraftRequest.of(T, T.example, n=1, outline=outline).base is False
+    with pytest.raises(RequestValueError, match="base") as e:
+        DraftRequest.of(T, T.example, n=1, outline=outline, base=True)
+    assert e.value.field == "base"
+    with pytest.raises(RequestValueError, match="base"):
+        DraftRequest.of(T, T.example, n=1, precedents=0, base=True)
+    [d] = Drafter(tiny_model, tokenizer, library=library).draft(T, T.example, n=1, steps=2, seed=1, base=False)
+    assert d.settings["base"] is False and not d.base

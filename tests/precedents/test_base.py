@@ -1,0 +1,120 @@
+"""The base a variant starts from (hybrid.precedents.base) and its skeleton (hybrid.skeleton.from_base), on the
+real train-split library (built into .cache on first use, as hybrid.draft does)."""
+
+import pytest
+
+from hybrid.precedents.base import Base, choose_bases, kinds_of
+from hybrid.precedents.checklist import market_check
+from hybrid.precedents.fit import STANDARD_SOURCES
+from hybrid.templates.template import load_template
+
+
+@pytest.fixture(scope="module")
+def library():
+    from hybrid.precedents.library import load_library
+
+    return load_library(progress=False)
+
+
+def test_a_whole_standard_form_of_the_kind_comes_first(library):
+    t = load_template("saas-agreement")
+    bases = choose_bases(library, t, t.example)
+    assert bases[0].kind == "form" and bases[0].source in STANDARD_SOURCES
+    assert bases[0].doc_type.upper() in kinds_of(t)
+    forms = [b for b in bases if b.kind == "form"]
+    assert bases[: len(forms)] == forms  # every form before any contract
+
+
+def test_a_cover_page_is_no_base(library):
+    t = load_template("mutual-nda")
+    bases = choose_bases(library, t, t.example)
+    assert bases[0].doc_id.endswith("bonterms-mutual-nda.md")
+    # the Common Paper and Bonterms cover pages (a few hundred words) hold no terms to start from
+    assert not any(b.doc_id.endswith(("bonterms-mutual-nda.txt", "common-paper-mutual-nda.txt")) for b in bases)
+
+
+def test_contracts_of_the_kind_are_ranked_by_fit_and_stay_of_the_kind(library):
+    t = load_template("supply")
+    bases = choose_bases(library, t, t.example)
+    assert len(bases) >= 4
+    assert all(b.kind == "precedent" and b.doc_type.upper() in kinds_of(t) for b in bases)
+    assert [b.score for b in bases] == sorted((b.score for b in bases), reverse=True)
+    assert set(bases[0].parts) == {"completeness", "subject", "tied", "foreign", "length"}
+
+
+def test_a_base_that_is_mostly_another_deals_subject_loses_fit(library, monkeypatch):
+    import hybrid.precedents.base as base_module
+
+    t = load_template("supply")
+    before = {b.doc_id: b.score for b in choose_bases(library, t, t.example)}
+    foreign = {b.doc_id: b.parts["foreign"] for b in choose_bases(library, t, t.example)}
+    monkeypatch.setattr(base_module, "W_FOREIGN", 0.0)
+    after = {b.doc_id: b.score for b in choose_bases(library, t, t.example)}
+    worst = max(foreign, key=foreign.get)
+    assert foreign[worst] > 0 and after[worst] - before[worst] == pytest.approx(1.5 * foreign[worst])
+
+
+def test_a_kind_the_corpus_lacks_takes_the_nearest_and_says_so(library):
+    t = load_template("supply")
+    from dataclasses import replace
+
+    odd = replace(t, doc_type="SHIP CHARTER PARTY", grounding={"doc_types": []})
+    bases = choose_bases(library, odd, t.example)
+    assert bases and all(b.kind == "nearest" for b in bases)
+
+
+def test_a_base_summary_names_its_document_and_why(library):
+    t = load_template("one-way-nda")
+    b = choose_bases(library, t, t.example)[0]
+    s = b.summary()
+    assert isinstance(b, Base) and s["doc_id"] == b.doc_id and s["kind"] == "form" and s["words"] > 900
+    assert s["license"] and 0 <= s["parts"]["completeness"] <= 1
+
+
+@pytest.mark.parametrize("tid,lacks", [("supply", True), ("distributor", False), ("saas-agreement", False)])
+def test_a_variant_holds_what_its_base_lacks_from_a_same_kind_source(library, tid, lacks):
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template(tid)
+    index = {p.id: p for p in library.precedents}
+    gained = inserted = 0
+    for bv in base_variants(library, t, t.example, 2):
+        rows = [{"heading": p.heading, "clause": p.clause_type, "body": p.body} for p in bv.base.sections]
+        before = market_check(t, rows)
+        after = market_check(t, [{"heading": s.heading, "clause": s.clause,
+                                  "body": (getattr(d, "body", "") or "") + " " + s.frame}
+                                 for s, d in zip(bv.skeleton.spans, bv.draws)])
+        assert after["held"] >= before["held"] + len(bv.inserted)
+        gained += after["held"] - before["held"]
+        inserted += len(bv.inserted)
+        for rec in bv.inserted:
+            p = index[rec["source"]]
+            assert rec["for"] not in after["lacking"]
+            # never from another kind while the kind has one; another kind's standard form only for boilerplate
+            assert p.doc_type.upper() in kinds_of(t) or p.source in STANDARD_SOURCES
+            assert bv.skeleton.spans[rec["section"]].clause == rec["clause"]
+    if lacks:  # the best supply bases lack a clause real supply contracts hold, and the draft has it
+        assert inserted and gained >= inserted
+
+
+def test_a_variant_keeps_its_bases_sections_in_order(library):
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("mutual-nda")
+    bv = base_variants(library, t, t.example, 1)[0]
+    own = [d.id for d in bv.draws if d and d.doc_id == bv.base.doc_id]
+    assert own == [p.id for p in bv.base.sections]
+    # the deal's frames open the base's own sections of their clause type
+    framed = [s for s in bv.skeleton.spans if s.frame]
+    assert framed and all(s.clause in {"confidentiality", "termination", "term", "governing_law", "remedies"}
+                          for s in framed)
+
+
+def test_repeated_bases_still_differ(library):
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("mutual-nda")
+    vs = base_variants(library, t, t.example, 3)
+    assert len({v.base.doc_id for v in vs}) == 1  # one whole NDA form of its kind in the corpus
+    texts = [tuple(getattr(d, "id", d) for d in v.draws) for v in vs]
+    assert len(set(texts)) == 3 and vs[1].alternatives and vs[2].alternatives
