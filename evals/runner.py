@@ -288,7 +288,7 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     if ck.resolve() == ref.resolve():
         raise ConfigError(f"--reference must be an independent model, got the drafting checkpoint itself ({ck}).")
     systems = [SYSTEMS[s] for s in cfg.systems]
-    drafting = {s.name: s.model or cfg.checkpoint for s in systems if s.kind not in ("retrieval", "pasting")}
+    drafting = {s.name: s.model or cfg.checkpoint for s in systems if s.kind not in ("retrieval", "pasting", "form")}
     judge_spec = choose_judge(cfg.judge, drafting)
     model, tok, ck_record = load_checkpoint(ck)
     try:

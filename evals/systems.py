@@ -52,7 +52,7 @@ STEP_SWEEP = (4, 8, 16, 32, 64)
 @dataclass(frozen=True)
 class System:
     name: str
-    kind: str  # "draft" | "pasting" | "diffusion" | "ar" | "planned" | "retrieval"
+    kind: str  # "draft" | "pasting" | "form" | "diffusion" | "ar" | "planned" | "retrieval"
     steps: int | None  # K denoising steps (diffusion, planned); None = the sampler's default
     guidance: float | None  # w; None = the sampler's default
     description: str
@@ -117,6 +117,15 @@ def _table() -> dict[str, System]:
             "no generation: what `hybrid` drafts each section from, pasted: the default draft's own outline, and "
             "per section its frame sentence and the precedent it starts from with the deal's facts substituted "
             "(Draft.edits' source_text), cut to the draft's length; variant v pastes variant v's precedents",
+        ),
+        System(
+            "form",
+            "form",
+            None,
+            None,
+            "no generation: the form a lawyer fills in by hand: for each variant the whole base the default draft "
+            "starts from (the same choice: hybrid.precedents.base), its sections with the deal's facts substituted "
+            "(hybrid.skeleton.from_base.form_sections), nothing inserted, settled or written",
         ),
         System(
             "smollm2-ar",
@@ -409,10 +418,10 @@ class Engine:
             model, tok = self.model_for(system)
             with self._autocast():
                 self._fill(system, tokenize_segments(tok, segs, [8]), 2, 0)
-        if any(s.kind in ("diffusion", "planned", "draft", "pasting") for s in systems):
+        if any(s.kind in ("diffusion", "planned", "draft", "pasting", "form") for s in systems):
             with self._autocast():
                 self._fill(SYSTEMS["hybrid-k4"], sk, 2, 0)
-        if any(s.precedents or s.kind in ("retrieval", "draft", "pasting") for s in systems):
+        if any(s.precedents or s.kind in ("retrieval", "draft", "pasting", "form") for s in systems):
             self.library()
 
     def planner(self):
@@ -505,6 +514,43 @@ class Engine:
             source_facts=list(first.source_facts),
         )
 
+    def _form(self, doc, n: int, seed: int) -> Drafts:
+        """The `form` baseline of the document's deal: the bases the default draft's variants start from, with the
+        deal's facts substituted and nothing else (form_sections); a draft made section by section (no base) has
+        none, and is skipped. Scored on the widest form's own skeleton (its headings)."""
+        from hybrid.data.document import Segment
+        from hybrid.precedents.base import Base, documents
+        from hybrid.skeleton.from_base import form_sections
+
+        template, fields, drafts, _ = self._default_drafts(doc, n, seed)
+        if isinstance(drafts, str):
+            return self._skip(drafts, **({"template": template.id} if template is not None else {}))
+        if not all(d.base for d in drafts):
+            return self._skip("the default draft has no base (section by section)", template=template.id)
+        docs = documents(self.library())
+        forms = [form_sections(Base(d.base["doc_id"], d.base["doc_type"], d.base["source"], docs[d.base["doc_id"]],
+                                    d.base["kind"]), template, fields) for d in drafts]
+        widest, first = max(forms, key=len), drafts[0]
+        segs = [Segment(f"{first.title}\n\n{first.preamble}\n\n", "text")]
+        for i, sec in enumerate(widest):
+            segs += [Segment(f"{sec['number']}. {sec['heading']}\n", "heading", i), Segment("", "body", i),
+                     Segment("\n\n", "text")]
+        segs.append(Segment(first.tail, "text"))
+        width = len(widest)
+        return Drafts(
+            bodies=[([s["body"] for s in f] + [""] * width)[:width] for f in forms],
+            segments=segs,
+            clauses=[s["clause"] for s in widest],
+            terms=[str(fields[k]) for k in ("party_a", "party_b") if fields.get(k)],
+            seconds=0.0,
+            tokens=0,
+            steps=0,
+            required=list(template.required_clauses),
+            template=template.id,
+            required_terms=[[] for _ in widest],
+            source_facts=list(first.source_facts),
+        )
+
     def run(self, system: System, doc, n: int, seed: int) -> Drafts:
         """Fill `doc`'s clause bodies with `system`: n variants, timed (CUDA synchronized)."""
         from hybrid.data.document import Segment
@@ -515,6 +561,8 @@ class Engine:
             return self._retrieve(doc, n, seed)
         if system.kind in ("draft", "pasting"):
             return self._draft(doc, n, seed, paste=system.kind == "pasting", system=system)
+        if system.kind == "form":
+            return self._form(doc, n, seed)
         if system.kind == "planned":
             template = template_for(doc.doc_type)
             if template is None:

@@ -52,6 +52,7 @@ def test_every_system_of_the_issue_is_in_the_table():
         "ar",
         "retrieval",
         "pasting",
+        "form",
         "smollm2-ar",
         "smollm2-edit-ar",
         "lora-edit-ar",
@@ -276,3 +277,26 @@ def test_pasting_is_the_default_drafts_own_sources_with_their_frames(tiny_model,
             start = f"{frames[i]} {sec['source_text']}" if frames[i] else sec["source_text"]
             assert " ".join(start.split()).startswith(" ".join(body.split()))  # no word the engine wrote
     assert sourced and pasted.bodies != drafted.bodies
+
+
+def test_form_is_the_default_drafts_bases_with_the_deals_facts_and_nothing_written(tiny_model, tokenizer, banners):
+    from hybrid.draft.drafter import Drafter
+    from hybrid.precedents.base import documents
+
+    engine = Engine(tiny_model, tokenizer)
+    form = engine.run(SYSTEMS["form"], banners, n=2, seed=3)
+    t = load_template("supply")
+    fields = planned_fields(t, banners.fields)
+    direct = sorted(
+        Drafter(tiny_model, tokenizer, library=engine.library()).draft(t, fields, n=2, seed=3), key=lambda d: d.variant
+    )
+    assert not form.skipped and form.template == "supply" and form.seconds == 0.0 and form.tokens == 0
+    docs = documents(engine.library())
+    for v, d in enumerate(direct):
+        base = docs[d.base["doc_id"]]
+        bodies = form.bodies[v][: len(base)]
+        assert len(bodies) == len(base) and not any(form.bodies[v][len(base):])
+        # each body is the base's own section with the deal's names in the markers' place, not the draft's body
+        assert all("[PARTY_A]" not in b for b in bodies)
+        assert [len(b.split()) for b in bodies] != [len(s["body"].split()) for s in d.sections[: len(base)]]
+    assert "Supplier" in " ".join(form.bodies[0])  # the deal's role words stand where the base's parties stood
