@@ -14,9 +14,12 @@ from hybrid.draft.provenance import attach_sources
 from hybrid.draft.result import Draft, DraftEvent
 from hybrid.draft.stages import MAX_START_TOKENS, revise_variants, variant_bodies
 
-__all__ = ["base_events", "base_starts", "draft_checks", "ROOM_MARGIN", "BASE_START_TOKENS"]
+__all__ = ["base_events", "base_starts", "draft_checks", "MARKET_WEIGHT", "CONTRADICTION_COST", "ROOM_MARGIN",
+           "BASE_START_TOKENS"]
 
 ROOM_MARGIN = 3  # span slots past a start: the filler keeps the last one masked, and <eos> ends the span
+MARKET_WEIGHT = 2.0  # a whole checklist held is worth as much as 2 nats per token of likelihood
+CONTRADICTION_COST = 0.5  # per substance contradiction (two terms, exclusive and non-exclusive, roles reversed)
 BASE_START_TOKENS = 4 * MAX_START_TOKENS  # a base's section is taken whole (a definitions article runs long)
 
 
@@ -46,6 +49,7 @@ def base_starts(tokenizer, variant, library, template, values: dict, seed: int, 
         frames=[s.frame for s in sk.spans],
         headings=[s.heading for s in sk.spans],
         others=None,
+        whole=True,
     )
     from hybrid.templates.template import FRAME_MIN_FILL
 
@@ -87,6 +91,17 @@ def draft_checks(d, template, values: dict, deal_text: str) -> dict:
         "substance": substance_checks(d.sections, template, values),
         "foreign_subjects": foreign_subjects("\n".join(s["body"] for s in d.sections), deal_text),
     }
+
+
+def _score_checks(d) -> None:
+    """In place: the reranker's total plus what a lawyer weighs first when the variants are whole different
+    documents: the share of the kind's checklist it holds (MARKET_WEIGHT) and each substance contradiction
+    (CONTRADICTION_COST). A likelihood alone preferred a short, incomplete base (a 577-word gas utility franchise
+    over a 9,000-word franchise agreement for a bakery franchise)."""
+    market = d.checks["market_check"]["coverage"]
+    contradictions = d.checks["substance"]["contradictions"]
+    d.score = d.score + MARKET_WEIGHT * market - CONTRADICTION_COST * contradictions
+    d.scores = {**d.scores, "total": d.score, "market": market, "contradictions": contradictions}
 
 
 def _draft(v, rank_row, bodies, variant, template, values, seed) -> Draft:
@@ -141,6 +156,7 @@ def base_events(drafter, request, emit, variants=None):
         for sec, prov in zip(d.sections, provenance[v]):
             sec["precedents"] = prov
         d.base, d.checks = bv.summary(), draft_checks(d, template, values, bv.skeleton.deal_text)
+        _score_checks(d)
         drafts.append(d)
     drafts.sort(key=lambda d: (-d.score, d.variant))
     for rank, d in enumerate(drafts, 1):

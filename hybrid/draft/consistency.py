@@ -11,7 +11,7 @@ Owns:
   body keeps only the entries the draft uses and does not define elsewhere);
 - `consistency_pass` (all of the above over one draft, in a fixed order, with a JSON-able report whose every
   removal says why, and which never removes a right, remedy or protection the draft states nowhere else:
-  hybrid.draft.protections) and `reading_checks` (the counts a benchmark reports).
+  hybrid.common.protections) and `reading_checks` (the counts a benchmark reports).
 This module owns the pass and the checks; the pieces live in hybrid.draft.doubled_words,
 hybrid.draft.references and hybrid.draft.defined_terms (the sentence functions in
 hybrid.common.sentences), and every name above is importable from here.
@@ -24,13 +24,13 @@ library knows it; this module does not).
 
 import re
 
+from hybrid.common.protections import Guard
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
 from hybrid.common.topics import TERM_CLAUSES, absent_mentions, absent_types
 from hybrid.data.facts import BLANK
 from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
 from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
-from hybrid.draft.protections import Guard
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
 from hybrid.draft.repeated_clauses import drop_repeated, drop_restated_law
@@ -100,7 +100,7 @@ _AT_WILL = "a right to end the agreement at will outside the term section, which
 def _removals(kind: str, removed: list[str], guard, reason=None) -> list[dict]:
     """The report's changes for the spans one removal took (`removed`, with `reason(old)` or REASONS[kind]) and for
     those the guard kept (a right, remedy or protection the draft states nowhere else); a removed span that granted
-    one carries "where" the draft states it (hybrid.draft.protections.Guard)."""
+    one carries "where" the draft states it (hybrid.common.protections.Guard)."""
     decisions = guard.take() if guard is not None else []
     out = []
     for r in removed:
@@ -185,7 +185,7 @@ def consistency_pass(
     "paragraph", "restated_sentence", "absent_clause", "conflicting_term", "repeated_clause", "defined_term_case",
     "definition", "undefined_term"), "old", "new" and "action"; every removal ("removed", "dropped") its "reason".
     No sentence or part removal (restated, absent clause, conflicting term, repeated part, restated law) takes a right,
-    remedy or protection (hybrid.draft.protections: termination for breach, a cure period, a limit of liability, an
+    remedy or protection (hybrid.common.protections: termination for breach, a cure period, a limit of liability, an
     indemnity, ...) that the draft states nowhere else: such a span stays, reported as a change of its kind with
     action "kept" and the reason "protection: <kinds>, stated nowhere else" (counted in "protections_kept", in no
     removal count); a removal that took one says in its reason where the draft states it and carries "where":

@@ -15,7 +15,7 @@ Agreement shall be construed and enforced in accordance with and governed by the
 Miscellaneous, under the draft's own Governing Law section) goes; one that also names the forum stays unless the
 draft has a dispute resolution section too.
 
-Both take an optional `guard(text, spans) -> spans` (hybrid.draft.protections.Guard): a part or sentence it does not
+Both take an optional `guard(text, spans) -> spans` (hybrid.common.protections.Guard): a part or sentence it does not
 hand back stays (a right, remedy or protection the draft states nowhere else).
 """
 

@@ -10,7 +10,7 @@ protect it with at least reasonable care") and
 `capitalize_defined_party` (the preamble defines "Party", a precedent writes "each party": "each Party").
 
 Every removal (`drop_restated`, `drop_presupposing`, `drop_conflicting`, `drop_sentences`) takes an optional `guard`
-that may veto a span: hybrid.draft.consistency passes a hybrid.draft.protections.Guard, which keeps a right, remedy
+that may veto a span: hybrid.draft.consistency passes a hybrid.common.protections.Guard, which keeps a right, remedy
 or protection the draft states nowhere else.
 
 Pure string functions, no model; text that needs no change comes back unchanged, byte for byte.
@@ -92,7 +92,7 @@ def drop_restated(text: str, frame: str, locked=(), terms=(), guard=None) -> tup
     follows the frame at once, holds FULLER content stems the frame lacks (it says what the frame says and more)
     and writes each of the required `terms` the frame writes ("the State of Delaware", word for word), that
     sentence stays and the frame is what goes (the frame among the removed). `guard(text, spans) -> spans`: of the
-    spans about to go, those that may (hybrid.draft.protections.Guard); None: all."""
+    spans about to go, those that may (hybrid.common.protections.Guard); None: all."""
     found = restated_sentences(text, frame, locked)
     if not found:
         cover = _covering(text, frame, locked, terms)
@@ -193,7 +193,7 @@ def drop_conflicting(text: str, deal_terms: set[str], frame: str = "", guard=Non
 def drop_sentences(text: str, goes, frame: str = "", guard=None) -> tuple[str, list[str]]:
     """(text without the sentences for which goes(sentence) is true, those sentences stripped), a run-in heading of
     a sentence that goes with it; never the frame sentence nor the body's last sentence. `guard(text, spans) ->
-    spans`: of the sentences about to go, those that may (hybrid.draft.protections.Guard); None: all."""
+    spans`: of the sentences about to go, those that may (hybrid.common.protections.Guard); None: all."""
     bounds = [0, *[b for b in sentence_boundaries(text) if 0 < b < len(text)], len(text)]
     spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
     frame = frame.strip()

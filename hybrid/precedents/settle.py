@@ -14,6 +14,7 @@ the sentence about the other deal, or writes its defined term as plain words; th
 
 import re
 
+from hybrid.common.protections import protection_kind
 from hybrid.common.sentences import CONNECTIVES, RUN_IN_HEADING, sentence_boundaries
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
@@ -52,7 +53,7 @@ _PAGE_LEGEND = re.compile(
 
 def drop_fact_sentences(
     text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE, may_empty: bool = False,
-    names: bool | None = None, heading: str | None = None,
+    names: bool | None = None, heading: str | None = None, whole: bool = False,
 ) -> str:
     """text without the sentences that hold a fact the deal does not state (the runs start_tokens would mask:
     another deal's names, figures, redactions, acronyms), most holes per word first, as long as at least
@@ -64,7 +65,10 @@ def drop_fact_sentences(
     comma, semicolon or colon (the source redacted what it says: "if Buyer otherwise reasonably requests, [***]."),
     goes whatever share
     is left, the last one too where may_empty (the clause's frame sentence stands before it); "" is then returned.
-    Paragraph breaks are kept."""
+    Paragraph breaks are kept. whole: the text is a section of the base the whole draft stands on
+    (hybrid.skeleton.from_base), where a deletion costs the contract a term: only the dense, redacted and
+    other-document sentences go, never one that grants a right, remedy or protection
+    (hybrid.common.protections); a figure or name left in the others is a blank or hole to complete."""
     keep, drop = _fact_spans(text, deal, allowed, own_facts)
     drop = outside(drop, keep, text)
     # "the License Agreement" where every word of it is the deal's: still a document the deal does not have
@@ -93,11 +97,16 @@ def drop_fact_sentences(
         (s for s in sentences if holes[s] or s in other),
         key=lambda s: (s not in other, -holes[s] / max(len(text[s[0] : s[1]].split()), 1)),
     )
+    if whole:  # a base's section: keep what is not beyond mending, and every protection
+        bad = [s for s in bad if s in other or holes[s] >= DENSE_HOLES and not protection_kind(text[s[0] : s[1]])]
+        keep_share, names = 0.0, False
     cut, left, n_left = set(), total, len(sentences)
     for a, b in bad:
         words = len(text[a:b].split())
         dense = holes[(a, b)] >= DENSE_HOLES or holes[(a, b)] * DENSE_WORDS >= words or (a, b) in other
         named_ = (a, b) in named
+        if whole and (a, b) in other and protection_kind(text[a:b]):  # a protection outlives its document's name
+            continue
         if n_left <= 1 and not (dense and may_empty) or left - words < keep_share * total and not (dense or named_):
             continue
         cut.add((a, b))
@@ -363,7 +372,8 @@ _WHOLE_PART = re.compile(r"(?<![\w.,])\d+[.,]$")  # the digits and point before 
 
 
 def settle_facts(
-    text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "", heading: str | None = None
+    text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "", heading: str | None = None,
+    whole: bool = False,
 ) -> str:
     """What an edit keeps of an adapted precedent before any hole opens: a flattened dash list written as a run-in
     list (dash_lists), a line holding only the source's article number ("Article 27") out, a sub-clause number
@@ -373,12 +383,13 @@ def settle_facts(
     (lower_common_names), pointers into another contract's exhibits ("identified in Exhibit A": holes.unpointed) out,
     the sentences that still hold its facts taken out (drop_fact_sentences), the figures that
     stay written as blanks (blank_values), and the sentences that restate the clause's frame sentence
-    (drop_restated)."""
+    (drop_restated). whole: a section of a whole base (drop_fact_sentences keeps all it can mend)."""
     text = _LOST_STOP_NUMBER.sub(". ", _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", _PAGE_LEGEND.sub(r"\1", text))))
     text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", sub_numbers_as_markers(text))))
     if frame:  # a run-in heading the number cleanup bared ("4.1Product Prices. ..."): the frame sentence opens it
         text = strip_inline_heading(text.lstrip())
     lowered = lower_common_names(unpointed(text, allowed), deal, allowed, own_facts, words)
-    text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame), heading=heading)
+    text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame), heading=heading,
+                               whole=whole)
     text = blank_values(text, allowed, own_facts)
     return drop_restated(text, frame) if text else ""

@@ -240,23 +240,24 @@ _SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading, others) 
 
 
 def settled_start(
-    p, deal: DealFacts, allowed: str, own=(), lower=None, frame: str = "", heading=None, others=frozenset()
+    p, deal: DealFacts, allowed: str, own=(), lower=None, frame: str = "", heading=None, others=frozenset(),
+    whole: bool = False,
 ) -> str:
     """What an edit of precedent p keeps before any hole opens: its adapted text, its run-in heading dropped
     (strip_inline_heading; a framed span drops any), its parts headed as a clause type in `others` dropped (the
     draft's other sections' types: hybrid.precedents.parts; first, while their run-in headings stand), settled
-    (hybrid.precedents.settle.settle_facts). Memoized:
+    (hybrid.precedents.settle.settle_facts; whole: a section of a whole base, which keeps all it can mend). Memoized:
     hybrid.skeleton.from_precedents asks it of the precedents it may choose, and starts_from_draws of those chosen."""
     from hybrid.precedents.settle import settle_facts  # settle builds on this module's fact spans
 
     frame = frame or ""
     text = strip_inline_heading(p.adapted(deal), None if frame else heading)
-    key = (text, repr(deal), allowed, tuple(own), id(lower), frame, heading, frozenset(others))
+    key = (text, repr(deal), allowed, tuple(own), id(lower), frame, heading, frozenset(others), whole)
     if key not in _SETTLED:
         if len(_SETTLED) > 4096:
             _SETTLED.clear()
         parts = drop_repeated_parts(text, "", others)[0] if others else text  # while its run-in headings stand
-        _SETTLED[key] = settle_facts(parts, deal, allowed, own, lower, frame, heading)
+        _SETTLED[key] = settle_facts(parts, deal, allowed, own, lower, frame, heading, whole)
     return _SETTLED[key]
 
 
@@ -312,6 +313,7 @@ def starts_from_draws(
     frames=None,
     headings=None,
     others=None,
+    whole: bool = False,
 ) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
     hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
@@ -324,7 +326,8 @@ def starts_from_draws(
     else the span ends after the frame; None: no frames); headings[s]: span s's section heading (an unframed
     span keeps a run-in heading of its precedent on another subject: strip_inline_heading; None: every run-in
     heading goes); others[s]: the clause types of the draft's other sections, whose parts span s's edit drops
-    (settled_start; None: none)."""
+    (settled_start; None: none); whole: each draw is a section of the whole base the variant stands on (settled_start
+    keeps all it can mend)."""
     rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
     facts_of = facts_of or (lambda p: p.facts)
     facts = [[facts_of(p) if p else () for p in d] for d in draws]
@@ -336,7 +339,7 @@ def starts_from_draws(
     texts = [
         [
             strip_leaning_opening(
-                trim_headings(fit_text(tokenizer, settled_start(p, f, allowed, own, lower, fr, h, o), r))
+                trim_headings(fit_text(tokenizer, settled_start(p, f, allowed, own, lower, fr, h, o, whole), r))
             )
             if p
             else ("" if p == "" and fr else None)  # "": the frame alone (from_precedents.FRAME_ALONE)

@@ -15,9 +15,11 @@ closing provisions; the base's own facts are adapted to the deal (hybrid.precede
 cannot be adapted becomes a hole the filler writes.
 """
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
+from hybrid.data.facts import BLANK
 from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import choose_bases, documents, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
@@ -43,6 +45,7 @@ CLOSING = frozenset({"general", "notices", "governing_law", "dispute_resolution"
 GENERIC_CLAUSES = BOILERPLATE_CLAUSES | {"confidentiality", "limitation_of_liability"}
 INSERT_WORDS = 1500  # an inserted clause longer than this is a whole article of another contract
 FOREIGN_INSERT = 1  # another deal's subject phrases an inserted clause may hold (one reads as a slip, two as a deal)
+GOOD_BASE_MARGIN = 0.75  # a contract base whose fit is this far below the best one's is not offered as a variant
 _SMALL = frozenset("a an and as at by for in of on or the to with".split())
 
 
@@ -70,11 +73,48 @@ def base_heading(heading: str) -> str:
     return heading
 
 
+_ACRONYMS = frozenset({"nda", "ip", "sla", "sow", "usd"})
+_COVER_REF = re.compile(r"\b(?:a|an|each|any|the|this|such)\s+(?:cover page|Cover Page)s?\b")
+_COVER_USE = re.compile(r"[^.\n]*\b(?:complete and sign|must complete)\b[^.\n]*\bcover page\b[^.\n]*\.\s*", re.I)
+_STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
+_COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b")
+
+
+def key_terms(template, values: dict) -> str:
+    """The deal's terms as a standard form's cover page would state them, one "Label: value." line per field the
+    parties' names and the date aside (the preamble states those): "Subscription Term: 12 months."."""
+    skip = {"party_a", "party_b", "effective_date"}
+    def label(name: str) -> str:
+        return " ".join(w.upper() if w in _ACRONYMS else w.capitalize() for w in name.split("_"))
+
+    return "\n".join(f"{label(name)}: {str(v).rstrip('.')}." for name, v in values.items()
+                     if name not in skip and v not in (None, ""))
+
+
+def _on_key_terms(p, values: dict):
+    """A form's section pointing at its cover page, pointed at the draft's Key Terms section instead (its governing
+    law the deal's, a forum it leaves open a blank); the instruction to complete a cover page out."""
+    body = _COVER_USE.sub("", p.body)
+    body = _COVER_REF.sub("the Key Terms", body)
+    body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)
+    body = _COURTS_IN.sub(rf"\1 {BLANK}", body)
+    return p if body == p.body else replace(p, body=body)
+
+
 def _rows(base, template, values) -> list[dict]:
     """The base's sections as draft rows ({"clause", "heading", "draw", "frame"}), each framed clause type's frame
-    on the base's first section of that type (FRAME_ALIASES), or on a section of its own where the base has none."""
+    on the base's first section of that type (FRAME_ALIASES), or on a section of its own where the base has none. A
+    standard form written around a cover page (Common Paper: "the information on each cover page") gets a first
+    section, Key Terms, stating the deal's terms (key_terms), which its references to a cover page point at."""
+    sections = base.sections
+    covered = base.kind == "form" and any(_COVER_REF.search(p.body) for p in sections)
+    if covered:
+        sections = [_on_key_terms(p, values) for p in sections]
     rows = [{"clause": p.clause_type, "heading": base_heading(p.heading) or template.clauses.get(
-        p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""} for p in base.sections]
+        p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""} for p in sections]
+    if covered:
+        rows.insert(0, {"clause": "other", "heading": "Key Terms", "draw": "", "frame": key_terms(template, values),
+                        "insert": "key_terms"})
     for clause, spec in template.clauses.items():
         frame = spec.get("frame")
         names = PLACEHOLDER.findall(frame or "")
@@ -100,12 +140,13 @@ def _closing_index(rows) -> int:
     return i
 
 
-def _candidates(library, template, clause: str, deal_text: str) -> list:
+def _candidates(library, template, clause: str, deal_text: str, forms_only: bool = False) -> list:
     """Precedents an inserted clause may come from, in the order a lawyer would take them: standard forms of the
     kind, contracts of the kind, then, for a clause whose words do not depend on the deal (GENERIC_CLAUSES),
     standard forms of any kind. One that names another deal's subject matter is no candidate
     (hybrid.fidelity.foreign_subject: a software licence's "the software will substantially conform" in a supply
-    agreement)."""
+    agreement). forms_only: standard forms alone (a standard form's base takes nothing from a filed contract, whose
+    deal would come with it: a research-funding clause in a software licence)."""
     from hybrid.fidelity.foreign_subject import foreign_subjects
 
     wanted = kinds_of(template)
@@ -115,7 +156,8 @@ def _candidates(library, template, clause: str, deal_text: str) -> list:
                   key=lambda p: len(p.body.split()))
     forms = [p for p in pool if p.doc_type.upper() not in wanted and p.source in STANDARD_SOURCES
              and clause in GENERIC_CLAUSES]
-    return [p for p in same_form + same + forms if len(foreign_subjects(p.body, deal_text)) <= FOREIGN_INSERT]
+    pool = same_form + forms if forms_only else same_form + same + forms
+    return [p for p in pool if len(foreign_subjects(p.body, deal_text)) <= FOREIGN_INSERT]
 
 
 def _holding(template, precedent, key: str) -> bool:
@@ -123,7 +165,7 @@ def _holding(template, precedent, key: str) -> bool:
     return any(it["key"] == key and it["held"] for it in market_check(template, [row])["items"])
 
 
-def _insert_lacking(rows, library, template, deal_text: str) -> list[dict]:
+def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool = False) -> list[dict]:
     """In place: a section for each checklist item the rows lack, from the first candidate holding it
     (_candidates), right after the base's last section of its clause type, or else before the closing provisions;
     returns what was inserted. An item no candidate holds stays lacking (the market check says so)."""
@@ -136,7 +178,7 @@ def _insert_lacking(rows, library, template, deal_text: str) -> list[dict]:
         if key in held_now:
             continue
         item = items[key]
-        found = next((p for p in _candidates(library, template, item.clause, deal_text)
+        found = next((p for p in _candidates(library, template, item.clause, deal_text, forms_only)
                       if _holding(template, p, key)), None)
         if found is None:
             continue
@@ -152,14 +194,15 @@ def _insert_lacking(rows, library, template, deal_text: str) -> list[dict]:
 
 def _alternative(rows, library, template, base, v: int) -> list[dict]:
     """In place, for the v-th repeat of a base: one unframed section takes a same-kind alternative of its clause
-    type from another document, so that repeated bases still give different drafts."""
+    type from another document (a standard form's from another standard form only), so that repeated bases still
+    give different drafts."""
     wanted = kinds_of(template)
     options = []
     for i, r in enumerate(rows):
         if r["frame"] or not r["draw"] or r["clause"] in ("definitions", "other", "general"):
             continue
-        alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id
-                and (p.doc_type.upper() in wanted or p.source in STANDARD_SOURCES) and len(p.body.split()) <= 600]
+        alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id and len(p.body.split()) <= 600
+                and (p.source in STANDARD_SOURCES or p.doc_type.upper() in wanted and base.kind != "form")]
         if alts:
             options.append((i, alts))
     if not options:
@@ -193,18 +236,21 @@ def _skeleton(template, values, rows) -> Skeleton:
 
 
 def base_variants(library, template, values: dict, n: int) -> list[BaseVariant]:
-    """The n variants' bases and skeletons: variant v starts from the v-th base of choose_bases; past the last good
-    base, from the bases again in order, each repeat with one clause from another same-kind document."""
+    """The n variants' bases and skeletons: variant v starts from the v-th good base of choose_bases (every whole
+    standard form of the kind, else the contracts within GOOD_BASE_MARGIN of the best fit); past the last good base,
+    from the good bases again in order, each repeat with one clause from another same-kind document."""
     bases = choose_bases(library, template, values)
     if not bases:
         return []
-    good = [b for b in bases if b.kind == "form"] or bases[: max(1, min(n, len(bases)))]
+    # a base well below the best is no alternative a lawyer would take (a municipal gas franchise of 577 words for a
+    # bakery franchise): repeat the good ones, varied by alternative clauses, instead
+    good = [b for b in bases if b.kind == "form"] or [b for b in bases if b.score >= bases[0].score - GOOD_BASE_MARGIN]
     good = good[:n]
     out = []
     for v in range(n):
         base = good[v % len(good)]
         rows = _rows(base, template, values)
-        inserted = _insert_lacking(rows, library, template, allowed_text(template, values))
+        inserted = _insert_lacking(rows, library, template, allowed_text(template, values), base.kind == "form")
         alternatives = _alternative(rows, library, template, base, v // len(good)) if v >= len(good) else []
         for i, r in enumerate(rows):
             for rec in inserted:

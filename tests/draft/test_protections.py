@@ -1,10 +1,10 @@
-"""hybrid.draft.protections and its veto in the consistency pass: a right, remedy or protection the draft states
+"""hybrid.common.protections and its veto in the consistency pass: a right, remedy or protection the draft states
 nowhere else never goes, and every removal says why (and, for a protection, where the draft states it)."""
 
 import pytest
 
+from hybrid.common.protections import protection_kind, protection_kinds, stated_elsewhere
 from hybrid.draft.consistency import consistency_pass
-from hybrid.draft.protections import protection_kind, protection_kinds, stated_elsewhere
 
 # a term frame as the templates write it ("states only the term") and the precedents' termination rights, their
 # numbers blanked as the edit's start leaves them: each was once removed as a "restated_sentence" of the frame

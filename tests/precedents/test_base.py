@@ -118,3 +118,32 @@ def test_repeated_bases_still_differ(library):
     assert len({v.base.doc_id for v in vs}) == 1  # one whole NDA form of its kind in the corpus
     texts = [tuple(getattr(d, "id", d) for d in v.draws) for v in vs]
     assert len(set(texts)) == 3 and vs[1].alternatives and vs[2].alternatives
+
+
+def test_a_whole_bases_protection_is_never_settled_away():
+    from hybrid.fidelity.foreign_facts import allowed_text
+    from hybrid.precedents.settle import drop_fact_sentences
+    from hybrid.skeleton.deal import deal_from_template
+
+    t = load_template("supply")
+    deal, allowed = deal_from_template(t, t.example), allowed_text(t, t.example)
+    breach = ("Either party may terminate this Agreement if the other party fails to cure a material breach within "
+              "thirty days after notice from Zanzibar Quux Holdings.")
+    text = ("Supplier shall deliver the Products to Buyer on time and in good condition at all times during the Term. "
+            f"{breach} Buyer shall pay each invoice of Supplier within the period stated in this Agreement.")
+    own = ("Zanzibar Quux Holdings",)
+    assert breach not in drop_fact_sentences(text, deal, allowed, own)  # a section's precedent: the name's sentence goes
+    assert breach in drop_fact_sentences(text, deal, allowed, own, whole=True)  # a base's: the right stays, a hole
+
+
+def test_a_form_written_around_a_cover_page_points_at_the_drafts_key_terms(library):
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("one-way-nda")
+    bv = base_variants(library, t, t.example, 1)[0]
+    first = bv.skeleton.spans[0]
+    assert first.heading == "Key Terms" and "Governing Law: the State of New York." in first.frame
+    assert "NDA Term: 1 year." in first.frame and "Party A" not in first.frame
+    bodies = [d.body for d in bv.draws if d]
+    assert not any("cover page" in b.lower() or "State of Governing Law" in b for b in bodies)
+    assert any("the Key Terms" in b for b in bodies) or any("the State of New York" in b for b in bodies)
