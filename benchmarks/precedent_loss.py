@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hybrid.data.corpus import load_documents  # noqa: E402
 from hybrid.data.precedent_pairs import PairMix, with_precedents  # noqa: E402
 from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, KIND_TEXT  # noqa: E402
-from hybrid.fill.diffusion.objective import mdlm_loss  # noqa: E402
-from hybrid.fill.diffusion.schedule import get_schedule  # noqa: E402
 from hybrid.model.backbone import fill_mask  # noqa: E402
 from hybrid.model.checkpoint import load_checkpoint  # noqa: E402
+from hybrid.model.objective import mdlm_loss  # noqa: E402
+from hybrid.model.schedule import get_schedule  # noqa: E402
 from hybrid.precedents.library import load_library  # noqa: E402
 
 MIXES = {"none": PairMix(0.0, 0.0, 1.0), "cross": PairMix(0.0, 1.0, 0.0), "own": PairMix(1.0, 0.0, 0.0)}

@@ -14,8 +14,8 @@ import time
 import torch
 
 from hybrid.data.windows import KIND_HEADING, KIND_SPAN, Rows
-from hybrid.fill.diffusion.schedule import get_schedule
 from hybrid.model.backbone import Backbone, BackboneConfig
+from hybrid.model.schedule import get_schedule
 from hybrid.train.loop import joint_losses
 
 

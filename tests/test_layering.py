@@ -97,7 +97,7 @@ def test_at_most_15_modules_directly_in_hybrid():
 
 
 @pytest.mark.parametrize("module, source, upward", [
-    ("hybrid.rank.pmi", "from hybrid.fill.diffusion.objective import q_xt", False),
+    ("hybrid.rank.pmi", "from hybrid.model.objective import q_xt", False),
     ("hybrid.rank.pmi", "from hybrid.draft.drafter import Drafter", True),
     # lazy: still an import
     ("hybrid.common.config", "def f():\n    from hybrid.data.precedent_pairs import PairMix\n", True),
@@ -111,3 +111,22 @@ def test_at_most_15_modules_directly_in_hybrid():
 ])
 def test_upward_imports_are_found_wherever_they_stand(module, source, upward):
     assert bool(upward_imports(source, module)) == upward
+
+
+SIBLINGS = {"rank": {"fill"}, "train": {"fill"}}
+"""Stages that sit above another in ORDER yet must not read it: the ranker and the trainer share the diffusion
+objective and schedules with the filler (hybrid.model.objective, hybrid.model.schedule), not the filler itself."""
+
+
+def sibling_imports(source: str, module: str) -> list[str]:
+    own = module.split(".")[1]
+    return [f"{module}:{line} imports {name} ({own} -> {package_of(name)})"
+            for line, name in imported_names(source, module) if package_of(name) in SIBLINGS.get(own, ())]
+
+
+def test_the_ranker_and_the_trainer_do_not_import_the_filler():
+    bad = []
+    for path in _package_modules():
+        bad += sibling_imports(path.read_text(encoding="utf-8"), _module_name(path))
+    assert not bad, "\n".join(bad)
+    assert sibling_imports("from hybrid.fill.diffusion.sampler import fill", "hybrid.rank.pmi")  # the rule can fail

@@ -53,7 +53,7 @@ class LlamaBackboneConfig:
     mlp_bias: bool = False  # gate/up/down biases (Llama: none)
     rope: dict | None = None  # rope_parameters (rope_type, rope_theta, scaling fields)
     # fill mode's output at i-1 predicts the token at i (an AR base adapted to diffusion keeps its
-    # head's next-token alignment, as DiffuLLaMA/Dream do; hybrid.fill.diffusion.objective.align_fill);
+    # head's next-token alignment, as DiffuLLaMA/Dream do; hybrid.model.objective.align_fill);
     # False for a base as fetched. Recorded in config.json (ignored by transformers) or adapt.json
     shift_fill_logits: bool = False
 

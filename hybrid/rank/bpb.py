@@ -19,9 +19,9 @@ from hybrid.common.config import TrainConfig
 from hybrid.common.options import int_range
 from hybrid.data.layout import KIND_PAD, KIND_SPAN
 from hybrid.data.windows import document_tokens
-from hybrid.fill.diffusion.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
-from hybrid.fill.diffusion.schedule import get_schedule
 from hybrid.model.backbone import fill_mask
+from hybrid.model.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
+from hybrid.model.schedule import get_schedule
 from hybrid.rank.likelihood import logprob_sums, sliding_windows
 
 __all__ = ["ar_nats", "fill_nats", "corpus_bpb"]

@@ -23,8 +23,8 @@ import torch
 from hybrid.common.errors import ConfigError, SamplingError
 from hybrid.data.document import heading_line
 from hybrid.data.layout import doc_header
-from hybrid.fill.diffusion.objective import align_fill, fill_shift
 from hybrid.model.backbone import fill_mask
+from hybrid.model.objective import align_fill, fill_shift
 from hybrid.rank.likelihood import logprob_sums, token_logprobs, training_windows
 
 __all__ = ["CausalPMI", "FillPMI", "PMI_MODES", "pmi_estimator", "spec_prefix"]

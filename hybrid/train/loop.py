@@ -30,8 +30,6 @@ from hybrid.common.errors import ConfigError
 from hybrid.common.outdir import OutputLock, check_writable
 from hybrid.common.precision import resolve_precision
 from hybrid.data.windows import KIND_HEADING, KIND_PAD, KIND_SPAN, Rows, document_windows, plan_rows
-from hybrid.fill.diffusion.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
-from hybrid.fill.diffusion.schedule import get_schedule
 from hybrid.model.backbone import Backbone, BackboneConfig, fill_mask
 from hybrid.model.checkpoint import (  # noqa: F401  (re-exported)
     ATTRIBUTION,
@@ -42,6 +40,8 @@ from hybrid.model.checkpoint import (  # noqa: F401  (re-exported)
     recover_checkpoint,
     save_checkpoint,
 )
+from hybrid.model.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
+from hybrid.model.schedule import get_schedule
 from hybrid.tokenizer.bpe import HybridTokenizer
 from hybrid.train.state import check_train_out, restore, resume_state, train_state, training_record
 
@@ -61,7 +61,7 @@ def joint_losses(
     shift: bool = False,
 ):
     """(ar_loss, diff_loss, n_ar_tokens, n_span_tokens) for one batch; diffusion=False skips MDLM (AR-only model);
-    shift: the fill output at i-1 predicts token i (an adapted AR base, hybrid.fill.diffusion.objective.fill_shift)."""
+    shift: the fill output at i-1 predicts token i (an adapted AR base, hybrid.model.objective.fill_shift)."""
     ids, kind, section = rows.ids, rows.kind, rows.section
     valid = kind != KIND_PAD
     # AR: predict token i+1 from <= i over real tokens

@@ -21,10 +21,10 @@ from hybrid.common.config import TrainConfig
 from hybrid.common.errors import CheckpointError
 from hybrid.data.document import Document, Section
 from hybrid.data.windows import Rows, document_tokens
-from hybrid.fill.diffusion.schedule import get_schedule
 from hybrid.model.adapt import init_model
 from hybrid.model.pretrained import load_pretrained
 from hybrid.model.resolve import resolve
+from hybrid.model.schedule import get_schedule
 from hybrid.rank.bpb import fill_nats
 from hybrid.train.loop import STATE_FILE, joint_losses, noise_generator, train
 

@@ -132,7 +132,7 @@ def test_a_whole_bases_protection_is_never_settled_away():
     text = ("Supplier shall deliver the Products to Buyer on time and in good condition at all times during the Term. "
             f"{breach} Buyer shall pay each invoice of Supplier within the period stated in this Agreement.")
     own = ("Zanzibar Quux Holdings",)
-    assert breach not in drop_fact_sentences(text, deal, allowed, own)  # a section's precedent: the name's sentence goes
+    assert breach not in drop_fact_sentences(text, deal, allowed, own)  # a section's precedent: its sentence goes
     assert breach in drop_fact_sentences(text, deal, allowed, own, whole=True)  # a base's: the right stays, a hole
 
 

@@ -50,8 +50,8 @@ def test_both_objectives_fall_on_a_fixed_batch():
     the gradients of both objectives reach the weights and point the right way."""
     from hybrid.data.corpus import load_documents
     from hybrid.data.windows import document_windows
-    from hybrid.fill.diffusion.schedule import get_schedule
     from hybrid.model.backbone import Backbone, BackboneConfig
+    from hybrid.model.schedule import get_schedule
     from hybrid.tokenizer.bpe import HybridTokenizer
     from hybrid.train.loop import joint_losses
 

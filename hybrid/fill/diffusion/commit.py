@@ -2,7 +2,7 @@
 
 Owns: the commit schedules (`CommitSchedule` classes: the fraction of a span's masked slots left
 at progress t, behind `get_commit_schedule`, which raises on an unknown name; not the noise
-schedules of hybrid.fill.diffusion.schedule) and the commit rules behind `get_commit_rule` (raises on
+schedules of hybrid.model.schedule) and the commit rules behind `get_commit_rule` (raises on
 an unknown name): `ConfidenceCommit` ("confidence"): per span a quota from the schedule, an active
 window (semi-autoregressive blocks), and the choice of the most confident active slots plus every
 one at or over a threshold; `RunCommit` ("runs"): the first masked slot of every run of masked

@@ -54,7 +54,7 @@ class PageLayout:
         self.section = torch.full(shape, -1, dtype=torch.long)
         self.locked = torch.zeros(shape, dtype=torch.bool)
         # each slot's predecessor (the token at its position - 1), for a backbone whose fill output at
-        # i-1 predicts token i (hybrid.fill.diffusion.objective.fill_shift): a slot of the same row, or else
+        # i-1 predicts token i (hybrid.model.objective.fill_shift): a slot of the same row, or else
         # a column of its page's skeleton row; -1 where it is not that kind (or not in the page)
         self.prev_slot = torch.full(shape, -1, dtype=torch.long)
         self.prev_skel = torch.full(shape, -1, dtype=torch.long)

@@ -44,8 +44,8 @@ import math
 import torch
 
 from hybrid.common.errors import SamplingError
-from hybrid.fill.diffusion.objective import align_fill, fill_shift
 from hybrid.model.backbone import fill_mask
+from hybrid.model.objective import align_fill, fill_shift
 from hybrid.skeleton.tokenized import TokenSkeleton
 
 __all__ = ["reference_fill"]

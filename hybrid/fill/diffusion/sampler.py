@@ -61,10 +61,10 @@ from hybrid.fill.diffusion.draws import SlotDraws
 from hybrid.fill.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
 from hybrid.fill.diffusion.guards import fact_recheck, repeated_ngrams
 from hybrid.fill.diffusion.layout import PageLayout, encode_skeleton, row_chunks
-from hybrid.fill.diffusion.objective import fill_shift
 from hybrid.fill.diffusion.start import apply_start, hole_recheck, revert_holes
 from hybrid.model.backbone import fill_mask
 from hybrid.model.cache import KVCache
+from hybrid.model.objective import fill_shift
 from hybrid.model.slot_cache import SlotStore
 from hybrid.skeleton.tokenized import TokenSkeleton, as_token_skeleton
 

@@ -4,8 +4,8 @@ import pytest
 import torch
 
 from hybrid.common.errors import ConfigError
-from hybrid.fill.diffusion.objective import mdlm_loss, q_xt, sample_times, subs_logits
-from hybrid.fill.diffusion.schedule import SCHEDULES, get_schedule
+from hybrid.model.objective import mdlm_loss, q_xt, sample_times, subs_logits
+from hybrid.model.schedule import SCHEDULES, get_schedule
 
 
 @pytest.mark.parametrize("name", sorted(SCHEDULES))

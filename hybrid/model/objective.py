@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from hybrid.fill.diffusion.schedule import Schedule
+from hybrid.model.schedule import Schedule
 
 __all__ = ["q_xt", "subs_logits", "mdlm_loss", "DiffusionLoss", "sample_times", "fill_shift", "align_fill"]
 
