@@ -14,13 +14,27 @@ from hybrid.draft.provenance import attach_sources
 from hybrid.draft.result import Draft, DraftEvent
 from hybrid.draft.stages import MAX_START_TOKENS, revise_variants, variant_bodies
 
-__all__ = ["base_events", "base_starts", "draft_checks", "MARKET_WEIGHT", "CONTRADICTION_COST", "ROOM_MARGIN",
+__all__ = ["base_events", "base_starts", "base_allowed", "draft_checks", "MARKET_WEIGHT", "CONTRADICTION_COST",
+           "ROOM_MARGIN",
            "BASE_START_TOKENS"]
 
 ROOM_MARGIN = 3  # span slots past a start: the filler keeps the last one masked, and <eos> ends the span
 MARKET_WEIGHT = 2.0  # a whole checklist held is worth as much as 2 nats per token of likelihood
 CONTRADICTION_COST = 0.5  # per substance contradiction (two terms, exclusive and non-exclusive, roles reversed)
 BASE_START_TOKENS = 4 * MAX_START_TOKENS  # a base's section is taken whole (a definitions article runs long)
+
+
+def base_allowed(variant, deal_text: str) -> str:
+    """What a base's sections may say as they stand: the deal's text, and the base's own words where the base is a
+    standard form (written to be reused: its "Recipient", "Subscription Period" and "Customer Content" are nobody's
+    deal), else the terms the base defines ('"Territory" means', '(the "Products")'). Anything else of another deal
+    is a blank to complete (hybrid.precedents.settle.blank_holes)."""
+    from hybrid.precedents.definitions import inline_definitions
+
+    own = "\n".join(getattr(d, "body", "") or "" for d in variant.draws if d)
+    if variant.base.kind == "form":
+        return f"{deal_text}\n{own}"
+    return f"{deal_text}\n" + "\n".join(sorted(inline_definitions(own)))
 
 
 def base_starts(tokenizer, variant, library, template, values: dict, seed: int, t: float):
@@ -37,7 +51,7 @@ def base_starts(tokenizer, variant, library, template, values: dict, seed: int, 
         tokenizer,
         [variant.draws],
         deal,
-        sk.deal_text,
+        base_allowed(variant, sk.deal_text),
         t,
         seed,
         [BASE_START_TOKENS] * len(sk.spans),

@@ -19,11 +19,12 @@ from hybrid.common.sentences import CONNECTIVES, RUN_IN_HEADING, sentence_bounda
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import PARTY_ROLE_WORDS
+from hybrid.precedents.blanks import VALUE_KINDS, blank_holes, blank_values  # re-exported
 from hybrid.precedents.holes import on_subject, outside, unpointed, worded_holes
 from hybrid.precedents.library import letter_words
 from hybrid.precedents.start import _fact_spans, _overlaps, found_facts, strip_inline_heading
 
-__all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "blank_values", "drop_restated",
+__all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "blank_values", "blank_holes", "drop_restated",
            "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]
 
 KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words ...
@@ -353,22 +354,6 @@ def _layout(sentence: str) -> str:
     return "\n" * min(breaks, 2) if breaks else " "
 
 
-VALUE_KINDS = frozenset({"amount", "duration", "year", "number"})  # facts a blank stands for (hybrid.fidelity KINDS)
-
-
-def blank_values(text: str, allowed: str, own_facts=()) -> str:
-    """text with each figure of another deal that stays in it (an amount, a period, a year, a number: VALUE_KINDS)
-    written as a blank to complete ("within [___] after written notice" for "within sixty days after ..."): a hole
-    there is a number the filler makes up ("for a period of its thirty after written notice")."""
-    found = [f for f in found_facts(text, allowed, own_facts) if f.kind in VALUE_KINDS]
-    for f in sorted(found, key=lambda f: -f.start):
-        whole = _WHOLE_PART.search(text[: f.start]) if text[f.start : f.start + 1].isdigit() else None
-        start = whole.start() if whole else f.start  # "2.5 days" whole, not "2.[___]"
-        text = text[:start] + BLANK + text[f.end :]
-    return text
-
-
-_WHOLE_PART = re.compile(r"(?<![\w.,])\d+[.,]$")  # the digits and point before a fact that is a number's decimals
 
 
 def settle_facts(
@@ -392,4 +377,6 @@ def settle_facts(
     text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame), heading=heading,
                                whole=whole)
     text = blank_values(text, allowed, own_facts)
+    if whole:  # nothing left for the filler to make up: another deal's terms are blanks to complete
+        text = blank_holes(text, deal, allowed, own_facts)
     return drop_restated(text, frame) if text else ""

@@ -118,17 +118,19 @@ def _rows(base, template, values) -> list[dict]:
     for clause, spec in template.clauses.items():
         frame = spec.get("frame")
         names = PLACEHOLDER.findall(frame or "")
-        if not frame or not all(values.get(n) not in (None, "") for n in names):
+        # a frame states the deal's facts; one that states none (an NDA's "shall protect it with at least reasonable
+        # care") would only restate the base's own words, less well
+        if not frame or not names or not all(values.get(n) not in (None, "") for n in names):
             continue
         text = substitute(frame, values)
-        at = next((i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows)
-                   if r["clause"] == c and not r["frame"]), None)
+        at = next((i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows) if r["clause"] == c),
+                  None)
         if at is None:
             at = _closing_index(rows)
             rows.insert(at, {"clause": clause, "heading": spec["heading"], "draw": "", "frame": text,
                              "insert": "frame"})
-        else:
-            rows[at]["frame"] = text
+        else:  # two frames of one section (the term and its termination) open it together, not in two sections
+            rows[at]["frame"] = f"{rows[at]['frame']} {text}".strip()
     return rows
 
 

@@ -60,3 +60,16 @@ def test_an_outline_given_or_base_off_drafts_section_by_section(tiny_model, toke
         DraftRequest.of(T, T.example, n=1, precedents=0, base=True)
     [d] = Drafter(tiny_model, tokenizer, library=library).draft(T, T.example, n=1, steps=2, seed=1, base=False)
     assert d.settings["base"] is False and not d.base
+
+
+def test_a_standard_forms_base_leaves_the_filler_nothing_to_make_up(tokenizer, library):
+    from hybrid.draft.base_stage import base_allowed, base_starts
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("saas-agreement")
+    bv = base_variants(library, t, t.example, 1)[0]
+    start, _ = base_starts(tokenizer, bv, library, t, t.example, seed=3, t=0.0)
+    mask = tokenizer.mask_id
+    assert sum(ids.count(mask) for ids in start[0]) == 0  # every hole a blank to complete, none a filler's rewrite
+    allowed = base_allowed(bv, "")  # a standard form's own words ("Recipient", "Order") are no other deal's names
+    assert bv.base.kind == "form" and all(d.body in allowed for d in bv.draws if d)

@@ -147,3 +147,17 @@ def test_a_form_written_around_a_cover_page_points_at_the_drafts_key_terms(libra
     bodies = [d.body for d in bv.draws if d]
     assert not any("cover page" in b.lower() or "State of Governing Law" in b for b in bodies)
     assert any("the Key Terms" in b for b in bodies) or any("the State of New York" in b for b in bodies)
+
+
+def test_another_deals_term_in_a_whole_base_is_a_blank_not_a_hole():
+    from hybrid.data.facts import BLANK
+    from hybrid.fidelity.foreign_facts import allowed_text
+    from hybrid.precedents.settle import blank_holes
+    from hybrid.skeleton.deal import deal_from_template
+
+    t = load_template("supply")
+    deal, allowed = deal_from_template(t, t.example), allowed_text(t, t.example)
+    text = "Supplier shall deliver to Zanzibar Quux Holdings the Products ordered by Buyer under this Agreement."
+    out = blank_holes(text, deal, allowed, ("Zanzibar Quux Holdings",))
+    assert out == f"Supplier shall deliver to {BLANK} the Products ordered by Buyer under this Agreement."
+    assert blank_holes(out, deal, allowed) == out  # nothing of another deal left: unchanged

@@ -1,0 +1,48 @@
+"""Blanks to complete: what of another deal stays in a precedent, written as "[___]" for the lawyer to fill.
+
+Owns: `blank_values` (another deal's figures: amounts, periods, years, numbers) and `blank_holes` (everything an edit
+would mask: another deal's names, terms, acronyms, redactions), and VALUE_KINDS. Knows nothing of models: it works on
+the fact spans of hybrid.precedents.start. hybrid.precedents.settle applies them while settling a precedent.
+"""
+
+import re
+
+from hybrid.data.facts import BLANK, DealFacts
+from hybrid.precedents.holes import outside
+from hybrid.precedents.start import _fact_spans, found_facts
+
+__all__ = ["VALUE_KINDS", "blank_values", "blank_holes"]
+
+VALUE_KINDS = frozenset({"amount", "duration", "year", "number"})  # facts a blank stands for (hybrid.fidelity KINDS)
+
+
+def blank_values(text: str, allowed: str, own_facts=()) -> str:
+    """text with each figure of another deal that stays in it (an amount, a period, a year, a number: VALUE_KINDS)
+    written as a blank to complete ("within [___] after written notice" for "within sixty days after ..."): a hole
+    there is a number the filler makes up ("for a period of its thirty after written notice")."""
+    found = [f for f in found_facts(text, allowed, own_facts) if f.kind in VALUE_KINDS]
+    for f in sorted(found, key=lambda f: -f.start):
+        whole = _WHOLE_PART.search(text[: f.start]) if text[f.start : f.start + 1].isdigit() else None
+        start = whole.start() if whole else f.start  # "2.5 days" whole, not "2.[___]"
+        text = text[:start] + BLANK + text[f.end :]
+    return text
+
+
+def blank_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> str:
+    """text with every run the edit would mask (another deal's names, terms, acronyms, redactions: the drop spans of
+    start._fact_spans, less the deal's own facts) written as a blank to complete: a whole base's hole is a term for
+    the lawyer to fill ("not more than the [___]"), where the 5M filler's rewrite read as damage in a cold reading
+    ("will not be more than the party from any court" for "the General Cap Amount")."""
+    keep, drop = _fact_spans(text, deal, allowed, own_facts)
+    runs: list[list[int]] = []
+    for a, b in sorted(outside(drop, keep, text)):
+        if runs and a <= runs[-1][1] or runs and not text[runs[-1][1] : a].strip():
+            runs[-1][1] = max(runs[-1][1], b)
+        else:
+            runs.append([a, b])
+    for a, b in reversed(runs):
+        text = text[:a] + BLANK + text[b:]
+    return re.sub(rf"(?:{re.escape(BLANK)}\s*)+{re.escape(BLANK)}", BLANK, text)
+
+
+_WHOLE_PART = re.compile(r"(?<![\w.,])\d+[.,]$")  # the digits and point before a fact that is a number's decimals
