@@ -61,20 +61,31 @@ def _resolver(spans, provenance_v, sources):
 
 
 def _title_resolver(spans):
-    """resolve_title(section index, heading) for one draft: the draft's first section of the clause type the
-    source's heading names ("Section 10 (Confidentiality)" -> the draft's confidentiality section), "" where the
-    draft has no section of that type, None where the heading names no clause type."""
+    """resolve_title(section index, heading) for one draft: the draft's section of that very heading (a base draft
+    keeps its base's headings: "Section 5 (Permitted Disclosures)" is its Permitted Disclosures, not its first
+    confidentiality section, which a cold reading found it pointing at), else the draft's first section of the clause
+    type the source's heading names ("Section 10 (Confidentiality)" -> the draft's confidentiality section), "" where
+    the draft has no section of that type, None where the heading names no clause type."""
     from hybrid.data.clauses import classify_heading
 
-    by_type = {}
+    by_type, by_heading = {}, {}
     for i, s in enumerate(spans):
         by_type.setdefault(s.clause, str(i + 1))
+        by_heading.setdefault(_heading_key(s.heading), str(i + 1))
 
     def resolve(i: int, heading: str):
+        if _heading_key(heading) in by_heading:
+            return by_heading[_heading_key(heading)]
         clause = classify_heading(heading)
         return by_type.get(clause, "") if clause != "other" else None
 
     return resolve
+
+
+def _heading_key(heading: str) -> str:
+    """A heading as two writings of it compare: its letters, lower case ("Permitted Disclosures." = "PERMITTED
+    DISCLOSURES")."""
+    return " ".join(re.findall(r"[a-z]+", heading.lower()))
 
 
 def _shorter_than(n: int):

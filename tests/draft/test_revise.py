@@ -162,3 +162,17 @@ def test_a_reference_with_its_source_heading_goes_to_the_section_that_heading_na
     bodies = [["Fees are due.", "Keep it secret.", "Except as provided in Section 10 (Indemnification), it ends."]]
     out, _ = revise(bodies, spans, "Preamble.", prov, source_sections(lib))
     assert out[0][2] == "Except as provided in this Agreement, it ends."
+
+
+def test_a_reference_by_heading_goes_to_the_section_of_that_heading_not_the_first_of_its_type():
+    # a base draft keeps its base's headings: Bonterms' "Section 5 (Permitted Disclosures)" is the draft's Permitted
+    # Disclosures (section 3 here), not its first confidentiality section
+    spans = [SimpleNamespace(clause="confidentiality", heading=h, budget=128)
+             for h in ("Confidential Information", "Use and Protection", "Permitted Disclosures")]
+    sources = {"nda.md": {"2": "confidentiality", "3": "confidentiality", "5": "confidentiality"}}
+    prov = [[[{"doc_id": "nda.md"}], [{"doc_id": "nda.md"}], [{"doc_id": "nda.md"}]]]
+    bodies = [["Information disclosed.",
+               "Recipient will not disclose it, except pursuant to Section 5 (Permitted Disclosures).",
+               "Recipient may disclose it to its advisers."]]
+    out, _ = revise(bodies, spans, "Preamble.", prov, sources)
+    assert "except pursuant to Section 3" in out[0][1] and "Section 1" not in out[0][1]
