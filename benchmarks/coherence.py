@@ -41,7 +41,7 @@ from hybrid.precedents.base import kinds_of  # noqa: E402
 from hybrid.precedents.checklist import market_check, real_coverage  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 
-from machine import machine  # noqa: E402
+from machine import add_run_args, emit, machine  # noqa: E402
 
 ARMS = ("hybrid", "form", "sections")
 READING = ("mid_sentence_endings", "broken_paragraphs", "dangling_references", "doubled_words")
@@ -146,10 +146,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", default="7,8,9")
     ap.add_argument("--n", type=int, default=4)
-    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--arms", default=",".join(ARMS), help=f"comma-separated, of {', '.join(ARMS)}")
     ap.add_argument("--templates", default="", help="comma-separated ids (default: every shipped template)")
-    ap.add_argument("--out", default=None)
+    add_run_args(ap, threads=1)
     args = ap.parse_args(argv)
     set_threads(args.threads)
     from hybrid import Drafter
@@ -198,10 +197,7 @@ def main(argv=None):
         "per_template": per_template,
         "command": "python benchmarks/coherence.py " + " ".join(argv if argv is not None else sys.argv[1:]),
     }
-    line = json.dumps(out)
-    print(line)
-    if args.out:
-        Path(args.out).write_text(line + "\n")
+    emit(out, args.out)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hybrid.common.options import set_threads  # noqa: E402
 from hybrid.templates.template import load_template  # noqa: E402
 
-from machine import machine  # noqa: E402
+from machine import add_run_args, emit, machine  # noqa: E402
 
 ARMS = {"base": {"base": True}, "sections": {"base": False}}
 
@@ -31,8 +31,7 @@ def main(argv=None):
     ap.add_argument("--seeds", default="7")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--n", type=int, default=4)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--out", default=None)
+    add_run_args(ap, threads=2)
     args = ap.parse_args(argv)
     set_threads(args.threads)
     from hybrid import Drafter
@@ -59,10 +58,7 @@ def main(argv=None):
     out = {"benchmark": "draft_time", **machine(), "n": args.n, "seeds": seeds, "repeats": args.repeats,
            "templates": rows,
            "command": "python benchmarks/draft_time.py " + " ".join(argv if argv is not None else sys.argv[1:])}
-    line = json.dumps(out)
-    print(line)
-    if args.out:
-        Path(args.out).write_text(line + "\n")
+    emit(out, args.out)
 
 
 if __name__ == "__main__":

@@ -41,9 +41,9 @@ def base_starts(tokenizer, variant, library, template, values: dict, seed: int, 
     """(start[0][s] for the variant's spans, the base's own facts): each section's precedent adapted to the deal
     and settled (hybrid.precedents.start.starts_from_draws) with no room cut, its frame before it; the spans'
     budgets set in place to what their starts need."""
-    from hybrid.precedents.fit import common_words
     from hybrid.precedents.start import starts_from_draws
-    from hybrid.skeleton.from_precedents import clause_deal, deal_from_template, source_facts
+    from hybrid.skeleton.from_precedents import deal_from_template, library_start_args
+    from hybrid.templates.template import FRAME_MIN_FILL
 
     sk = variant.skeleton
     deal = deal_from_template(template, values)
@@ -55,18 +55,11 @@ def base_starts(tokenizer, variant, library, template, values: dict, seed: int, 
         t,
         seed,
         [BASE_START_TOKENS] * len(sk.spans),
-        words=library.words(),
         rooms=None,
-        deals=[clause_deal(deal, s.clause) for s in sk.spans],
-        facts_of=lambda p: source_facts(library, p),
-        lower=common_words(library),
-        frames=[s.frame for s in sk.spans],
-        headings=[s.heading for s in sk.spans],
         others=None,
         whole=True,
+        **library_start_args(library, deal, sk.spans),
     )
-    from hybrid.templates.template import FRAME_MIN_FILL
-
     for s, ids in zip(sk.spans, start[0]):
         frame = len(tokenizer.encode(s.frame)) if s.frame else 0
         # a frame alone still leaves the room a skeleton requires (its start ends the span after the frame)

@@ -127,6 +127,12 @@ def _other(template, role: str) -> "str | None":
     return rest[0] if len(rest) == 1 else None
 
 
+def _role_pair(template, key: str) -> "tuple[str | None, str | None]":
+    """(the role the template declares under `key`, its counterpart); None for what is not declared."""
+    role = template.roles.get(key) if template else None
+    return role, (_other(template, role) if role else None)
+
+
 def _term_statements(sents, template, values):
     """The agreement's initial term is stated once: every statement names the deal's term field's
     duration (else the first statement's); renewal, notice and survival periods are not the term."""
@@ -216,8 +222,7 @@ def _paid_party_pays(sents, template, values):
 def _ip_retained_by_counterpart(sents, template, values):
     """In an assignment section, the IP owner's counterpart does not retain the IP (its own
     pre-existing or background material aside)."""
-    owner = template.roles.get("owns_ip") if template else None
-    other = _other(template, owner) if owner else None
+    owner, other = _role_pair(template, "owns_ip")
     if not other:
         return []
     pat = re.compile(rf"\b{_side_words(other)}[^.;]{{0,60}}?\bretains?\b[^.;]{{0,60}}?(?:intellectual property|right, "
@@ -240,8 +245,7 @@ def _appointment_reversed(sents, template, values):
 
 def _promotion_reversed(sents, template, values):
     """The party that promotes is not the one promoted: its counterpart promotes nothing but itself."""
-    promotes = template.roles.get("promotes") if template else None
-    other = _other(template, promotes) if promotes else None
+    promotes, other = _role_pair(template, "promotes")
     if not other:
         return []
     pat = re.compile(rf"\b{re.escape(other)}\s+{_MODAL}\s+(?:actively\s+)?(?:promote|advertise|market|feature|"
@@ -252,8 +256,7 @@ def _promotion_reversed(sents, template, values):
 
 def _delivery_reversed(sents, template, values):
     """The delivering party's counterpart does not supply or deliver the products or services."""
-    delivers = template.roles.get("delivers") if template else None
-    other = _other(template, delivers) if delivers else None
+    delivers, other = _role_pair(template, "delivers")
     if not other:
         return []
     pat = re.compile(rf"\b{re.escape(other)}\s+{_MODAL}\s+(?:manufacture|supply|deliver|provide|perform)\s+(?:the\s+)?"

@@ -60,6 +60,7 @@ __all__ = [
     "FRAME_ALONE",
     "document_skeleton",
     "MAX_PRECEDENTS",
+    "library_start_args",
 ]
 
 def section_query(span, values: dict) -> str:
@@ -323,16 +324,25 @@ def draft_from_precedents(
         start_noise,
         seed,
         [max_start_tokens] * len(skeleton.spans),
-        words=library.words(),
         rooms=rooms,
-        deals=[clause_deal(deal, s.clause) for s in skeleton.spans],
-        facts_of=lambda p: source_facts(library, p),
-        lower=common_words(library),
-        frames=[s.frame for s in skeleton.spans],
-        headings=[s.heading for s in skeleton.spans],
+        **library_start_args(library, deal, skeleton.spans),
         others=other_clauses(skeleton.spans),
     )
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
+
+
+def library_start_args(library, deal, spans) -> dict:
+    """What starts_from_draws takes from the clause library and the spans for any draft that edits precedents: the
+    words a hole may write, each span's deal, a precedent's own facts (its whole source's), the words another deal's
+    terms may be lowered to, each span's frame and heading."""
+    return {
+        "words": library.words(),
+        "deals": [clause_deal(deal, s.clause) for s in spans],
+        "facts_of": lambda p: source_facts(library, p),
+        "lower": common_words(library),
+        "frames": [s.frame for s in spans],
+        "headings": [s.heading for s in spans],
+    }
 
 
 def other_clauses(spans) -> list[frozenset]:
