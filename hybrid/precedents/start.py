@@ -32,6 +32,7 @@ from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import DealFacts
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
+from hybrid.fidelity.ordinary_words import load_ordinary_words
 from hybrid.precedents.definitions import defined_heads
 from hybrid.precedents.library import letter_words
 from hybrid.precedents.parts import drop_repeated_parts
@@ -47,6 +48,7 @@ __all__ = [
 ]
 
 
+ORDINARY_KINDS = ("name", "statute")  # foreign facts that are no deal's when of ordinary words (_fact_spans)
 _SENTENCE_END = re.compile(r"[.;:!?]+[\"')\]”’]*")  # a token that ends a sentence or a clause of one
 
 
@@ -139,17 +141,25 @@ def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[li
     define: hybrid.precedents.definitions.defined_heads) and that are
     always masked (foreign facts wherever they stand, the precedent's own names in any case among them,
     redaction marks, another deal's acronyms, the precedent's own leftover names as written). A
-    reference ("Section 8.2") is no foreign fact: the consistency pass renumbers it."""
+    reference ("Section 8.2") is no foreign fact: the consistency pass renumbers it. Nor is a name, statute or
+    acronym of ordinary words (hybrid.fidelity.ordinary_words: "acts of God", "shall NOT", "the FCPA"), which
+    contracts of many companies write: masked, the filler rewrote it, and a base's blank read as damage."""
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
     keep += defined_heads(text, allowed)  # '"Affiliate" means': the term a definition defines stays as written
-    found = found_facts(text, allowed, own_facts)
+    ordinary = load_ordinary_words()
+    found = [
+        f
+        for f in found_facts(text, allowed, own_facts)
+        if f.kind not in ORDINARY_KINDS or not ordinary.ordinary(f.text, allowed)
+    ]
     drop = [(f.start, f.end) for f in found]
     for name in {f.text for f in found if f.kind == "name" and len(f.text) >= 3}:  # every other place it stands too:
         # the check skips a capitalized word after a list marker ("(a) Discloser identifies"), which a
         # rewritten neighbour can turn into mid-sentence
         drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text)]
     drop += [(m.start(), m.end()) for m in REDACTION_RE.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
-    drop += foreign_acronyms(text, allowed)  # another deal's short name ("LBIO"), which find_facts skips
+    # another deal's short name ("LBIO"), which find_facts skips; not an ordinary one ("NOT", "FCPA")
+    drop += [(a, b) for a, b in foreign_acronyms(text, allowed) if not ordinary.ordinary(text[a:b], allowed)]
     for f in own_facts:  # the precedent's own names that its normalization missed ("CERES" beside "[PARTY_A]"); a fact
         # in lower case of words only ("about", "the racing": its party matched in any case) is no name
         if len(f) >= 3 and f.lower() not in allowed.lower() and (f != f.lower() or source_words([f], allowed)):
