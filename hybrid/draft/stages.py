@@ -91,12 +91,13 @@ def variant_bodies(fills) -> list[list[str]]:
 
 def revise_variants(template, skeleton, fills, provenance, library):
     """(each variant's bodies after the draft-level consistency pass, its report: hybrid.draft.revise)."""
-    from hybrid.draft.revise import revise, source_sections
+    from hybrid.draft.revise import revise, source_ids, source_sections
 
     bodies = variant_bodies(fills)
     sources = source_sections(library) if library is not None else {}
+    ids = source_ids(library) if library is not None else {}
     preamble = skeleton.segments[1].text
-    return revise(bodies, skeleton.spans, preamble, provenance, sources, keep=template.defined_terms)
+    return revise(bodies, skeleton.spans, preamble, provenance, sources, keep=template.defined_terms, ids=ids)
 
 
 def ranked_drafts(ranked, variants, skeleton, template, values, outline, seed, source_facts) -> list[Draft]:
