@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.facts import BLANK
+from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import choose_bases, documents, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
@@ -109,7 +110,7 @@ def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
     renamed, blank = {}, {}
     for v in undefined_runs(bodies, defined):
         key = _words(v)
-        if len(v.split()) < 2 or key in blank:
+        if len(v.split()) < 2 or key in blank or key <= _NO_VARIABLE:  # "Key Terms", "Company and Partner"
             continue
         if key in labels:
             renamed.setdefault(labels[key], v)
@@ -118,6 +119,8 @@ def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
     return renamed, list(blank.values())
 
 
+# words no Variable is made of alone: a form's "Key Terms", its parties ("Company and Partner")
+_NO_VARIABLE = frozenset({"key", "term", "company", "partner"}) | {w.lower() for w in ROLE_WORDS}
 _SAME = {"period": "term", "duration": "term"}  # a cover page's "Subscription Period" is a deal's "Subscription Term"
 
 
@@ -172,6 +175,8 @@ def _rows(base, template, values) -> list[dict]:
         text = substitute(frame, values)
         at = next((i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows) if r["clause"] == c),
                   None)
+        if at is None and covered and clause in CLOSING:  # a closing provision's facts (the governing law) the Key
+            continue  # Terms state: a section of its own at the end would state them twice
         if at is None:
             at = _closing_index(rows)
             rows.insert(at, {"clause": clause, "heading": spec["heading"], "draw": "", "frame": text,
@@ -250,8 +255,10 @@ def _alternative(rows, library, template, base, v: int) -> list[dict]:
     for i, r in enumerate(rows):
         if r["frame"] or not r["draw"] or r["clause"] in ("definitions", "other", "general"):
             continue
+        own = {" ".join(r["draw"].body.split())}  # a sister form's copy of the very clause is no alternative
         alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id and len(p.body.split()) <= 600
-                and (p.source in STANDARD_SOURCES or p.doc_type.upper() in wanted and base.kind != "form")]
+                and (p.source in STANDARD_SOURCES or p.doc_type.upper() in wanted and base.kind != "form")
+                and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))]
         if alts:
             options.append((i, alts))
     if not options:

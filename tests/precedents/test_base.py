@@ -191,3 +191,20 @@ def test_a_sentence_taken_out_of_a_paragraph_leaves_one_space_between_its_neighb
             "Terms. Discloser and Recipient are each identified.")
     assert _COVER_USE.sub(_between, text) == "and know-how. Discloser and Recipient are each identified."
     assert _COVER_USE.sub(_between, "To use it, the parties complete and sign a Cover Page.\nNext.") == "Next."
+
+
+def test_a_kind_without_a_form_of_its_own_starts_from_the_neighbouring_form_its_template_names(library):
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("hosting")
+    assert "CSA WITH SLA" in t.grounding["forms"] and "CSA WITH SLA" in kinds_of(t)
+    bases = choose_bases(library, t, t.example)
+    assert bases[0].kind == "form" and bases[0].doc_id.endswith("common-paper-csa-with-sla.txt")
+    variants = base_variants(library, t, t.example, 4)
+    # one form, four variants: each repeat takes another clause, never a sister form's copy of the same text
+    texts = {tuple(" ".join(d.body.split()) if d else "" for d in v.draws) for v in variants}
+    assert len(texts) == 4
+    # the Key Terms state the governing law: no section of its own after the form's General Terms
+    spans = variants[0].skeleton.spans
+    assert "Governing Law" not in [s.heading for s in spans]
+    assert "Governing Law: the State of Virginia." in spans[0].frame
