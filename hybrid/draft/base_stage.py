@@ -151,7 +151,7 @@ def base_events(drafter, request, emit, variants=None):
                               n=1, seed=variant_seed(request.seed, v))
         timings["fill"] += time.perf_counter() - ts
         ts = time.perf_counter()
-        fills, revisions = revise_variants(template, bv.skeleton, fills, [provenance[v]], library)
+        fills, revisions = revise_variants(template, bv.skeleton, fills, [provenance[v]], library, values)
         timings["revise"] += time.perf_counter() - ts
         ts = time.perf_counter()
         bodies = variant_bodies(fills)

@@ -34,7 +34,6 @@ from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
 from hybrid.draft.repeated_clauses import drop_repeated, drop_restated_law
-from hybrid.draft.undefined_terms import deal_capitals, lower_undefined, term_forms
 from hybrid.draft.wording import (
     capitalize_defined_party,
     defines_party,
@@ -44,6 +43,7 @@ from hybrid.draft.wording import (
     trade_terms,
 )
 from hybrid.precedents.generic_uses import capitalize_uses
+from hybrid.precedents.undefined_terms import deal_capitals, lower_undefined, term_forms
 
 __all__ = [
     "Ref",
@@ -176,7 +176,7 @@ def consistency_pass(
     lower-case uses of a boilerplate term the Definitions section defines capitalized (hybrid.precedents.generic_uses:
     "any third party" -> "any Third Party"), the Definitions section (clause "definitions") pruned against the
     preamble and the other sections' new bodies (`prune_definitions`), and the capitalized terms the draft never
-    defines written in lower case (hybrid.draft.undefined_terms). The report:
+    defines written in lower case (hybrid.precedents.undefined_terms). The report:
     {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
     "restated_sentences_removed", "absent_clause_sentences_removed", "conflicting_sentences_removed",
@@ -286,7 +286,7 @@ def _capitalize_generic(own: int, bodies, reports) -> None:
 
 def _lower_undefined(sections, bodies, reports, preamble: str, keep=()) -> None:
     """In place: every section body's capitalized terms the draft does not define written in lower case
-    (hybrid.draft.undefined_terms), each reported as an "undefined_term" change."""
+    (hybrid.precedents.undefined_terms), each reported as an "undefined_term" change."""
     defined = set(inline_definitions("\n\n".join([preamble, *bodies]))) | set(keep)
     for i, sec in enumerate(sections):
         if sec.get("clause") == "definitions":

@@ -287,7 +287,8 @@ class Drafter:
             timings["fill"] = time.perf_counter() - ts
 
             ts = time.perf_counter()
-            fills, revisions = revise_variants(template, prep.skeleton, fills, prep.provenance, prep.library)
+            fills, revisions = revise_variants(template, prep.skeleton, fills, prep.provenance, prep.library,
+                                              values)
             timings["revise"] = time.perf_counter() - ts
             ts = time.perf_counter()
             drafts = self.rank(template, values, outline, fills, mmr=request.mmr, seed=request.seed,

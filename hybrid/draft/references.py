@@ -13,8 +13,11 @@ from dataclasses import dataclass
 
 from hybrid.common.sentences import CLOSE as _CLOSE
 
-__all__ = ["Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
+__all__ = ["Exact", "Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
 
+STATUTES = ("FAR", "DFARS?", "IRC", "UCC", "ERISA", "CFR", "USC")
+"""Statutes and regulations a contract cites by their initials: "FAR section 2.101", "DFAR section 252.227-7014" name
+the regulation's sections, not the Agreement's (renumbered, they read "FAR this section")."""
 _KW = r"(?i:sections?|articles?|paragraphs?|clauses?|subsections?|subparagraphs?)"
 # "2.1(a)", and "2.(a)(1)" as some filings write it
 _ARABIC = r"\d{1,3}[A-Z]?(?:\.\d{1,3})*(?:\.(?=\())?(?:\([A-Za-z0-9]{1,4}\))*(?![\w(]|\.\w)"
@@ -32,7 +35,7 @@ _SUFFIX = re.compile(r"\s+(?i:of\s+(?:this|the)\s+Agreement|hereof|herein|hereun
 # another document's or a statute's section: "Section 22(c) of the Investment Company Act", "Section 3 of Exhibit A",
 # "12 U.S.C. Section 1467a" (the Agreement, capital or not, is this one)
 _EXTERNAL_AFTER = re.compile(r"\s+of\s+(?:the\s+)?(?!this\b|Agreement\b|agreement\b)(?:[A-Z]|ERISA)")
-_EXTERNAL_BEFORE = re.compile(r"(?:U\.S\.C\.|C\.F\.R\.|§)\s*$")
+_EXTERNAL_BEFORE = re.compile(rf"(?:U\.S\.C\.|C\.F\.R\.|§|\b(?:{'|'.join(STATUTES)}))\s*$")
 _SELF_BEFORE = re.compile(r"\b(?i:this)\s+$")
 # a quantity the filler spelled as a reference: "Section 6 (six) months prior notice"
 _QUANTITY_AFTER = re.compile(r"(?:\s*\([a-z-]+\))?\s+(?i:business\s+days?|days?|weeks?|months?|years?)\b")
@@ -212,13 +215,23 @@ def _through_direction(text: str, end: int) -> int:
     return sfx.end() if sfx and sfx.group().strip().lower() in ("above", "below") else end
 
 
+class Exact(str):
+    """A resolver's answer known from the reference's own source document: the draft section drafted from the very
+    source section the number names. It is asked before the heading, which for a part ("Section 8.4 (Exceptions)" of
+    a Limitation of Liability) names no clause type of its own (read as one, it had pointed at Confidentiality)."""
+
+
 def _resolve_one(number: str, title: str, resolve, resolve_title) -> "str | None":
-    """The draft section of one source number: by its heading first (resolve_title: a section number, "" for a
-    heading that names a clause the draft lacks, None for one it cannot place), else by the number."""
+    """The draft section of one source number: the exact one where the resolver knows it (Exact), else by its
+    heading (resolve_title: a section number, "" for a heading that names a clause the draft lacks, None for one it
+    cannot place), else by the number."""
+    exact = resolve(number) if resolve else None
+    if isinstance(exact, Exact):
+        return exact
     by_title = resolve_title(title) if resolve_title and title else None
     if by_title is not None:
         return by_title or None
-    return resolve(number) if resolve else None
+    return exact
 
 
 def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=None) -> tuple[str, list[dict]]:
@@ -267,8 +280,11 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
             if drafted:
                 end = _through_direction(text, ref.end)  # the draft's order is not the source's
                 new = _format_sections(drafted, ref.keyword.isupper())
+                part = _part_title(ref, drafted)
                 alone = own is not None and [str(d) for d in drafted] == [str(own)]
-                if alone and not _THE_BEFORE.search(text, 0, ref.start):
+                if part:  # "Section 8.4 (Exceptions)" -> "Section 9 (Exceptions)": the part keeps its name
+                    new = f"{new} ({part})"
+                elif alone and not _THE_BEFORE.search(text, 0, ref.start):
                     # "except pursuant to Section 5" resolved into the section it stands in: "this Section"
                     new = ("THIS " if ref.keyword.isupper() else "this ") + _singular(ref.keyword)
                 if text[ref.start : end] == new:
@@ -295,6 +311,14 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
         return text, changes
     pieces.append(text[at:])
     return "".join(pieces), changes
+
+
+def _part_title(ref: Ref, drafted: list) -> str:
+    """The heading a reference to one part of a section writes after its number ("Exceptions" of "Section 8.4
+    (Exceptions)"), kept where the draft does not number its paragraphs; "" for a whole section or several."""
+    if len(ref.numbers) != 1 or len(set(drafted)) != 1 or not ref.titles or not ref.titles[0]:
+        return ""
+    return ref.titles[0] if re.match(r"\d+[.(]\w", ref.numbers[0]) else ""
 
 
 def dangling_references(sections_bodies: list[str], n_sections: int) -> list[dict]:

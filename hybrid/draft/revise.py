@@ -11,8 +11,9 @@ import re
 from hybrid.common.sentences import RUN_IN_HEADING, cut_to_clause, cut_to_sentence, ends_mid_sentence
 from hybrid.draft.consistency import consistency_pass
 from hybrid.draft.defined_terms import definitions_index
+from hybrid.draft.references import Exact
 
-__all__ = ["revise", "source_sections", "EMPTY_DEFINITIONS"]
+__all__ = ["revise", "source_sections", "source_ids", "EMPTY_DEFINITIONS"]
 
 EMPTY_DEFINITIONS = (
     "Capitalized terms used in this Agreement have the meanings given to them where they are first "
@@ -29,7 +30,17 @@ def source_sections(library) -> dict[str, dict[str, str]]:
     source wrote (Precedent.numbers: its "Section 12" is the section that holds 12, where a heading it skipped or
     a headless numbered paragraph puts it at another place in the layout), else, for a source that numbers no
     section, by its place in the layout (the number in the precedent's id)."""
-    out: dict[str, dict[str, str]] = {}
+    return {doc: {n: p.clause_type for n, p in numbers.items()} for doc, numbers in _numbered(library).items()}
+
+
+def source_ids(library) -> dict[str, dict[str, str]]:
+    """{source doc id: {top-level section number: precedent id}}, numbered as source_sections numbers them: which
+    precedent a source's "Section 8" is, so that a draft holding that very precedent points there."""
+    return {doc: {n: p.id for n, p in numbers.items()} for doc, numbers in _numbered(library).items()}
+
+
+def _numbered(library) -> dict:
+    out: dict = {}
     written = {p.doc_id for p in library.precedents if getattr(p, "numbers", None)}
     for p in library.precedents:
         doc, _, number = p.id.rpartition("#")
@@ -39,22 +50,30 @@ def source_sections(library) -> dict[str, dict[str, str]]:
             m = _TOP.match(number)
             numbers = [m.group(1)] if m else []
         for n in numbers:
-            out.setdefault(doc, {}).setdefault(n, p.clause_type)
+            out.setdefault(doc, {}).setdefault(n, p)
     return out
 
 
-def _resolver(spans, provenance_v, sources):
-    """resolve_ref(section index, number) for one variant: the source section's clause type, then the draft's
-    first section of that type (its 1-based number), else None."""
-    by_type = {}
+def _resolver(spans, provenance_v, sources, ids=None):
+    """resolve_ref(section index, number) for one variant: the draft's section drafted from that very source section
+    (an Exact answer: a base draft holds its base's sections, renumbered), else the source section's clause type,
+    then the draft's first section of that type (its 1-based number), else None."""
+    by_type, by_id = {}, {}
     for i, s in enumerate(spans):
         by_type.setdefault(s.clause, str(i + 1))
+    for i, cites in enumerate(provenance_v or []):
+        if len(cites) == 1 and cites[0].get("id"):
+            by_id.setdefault(cites[0]["id"], str(i + 1))
 
     def resolve(i: int, number: str):
         cites = provenance_v[i] if provenance_v and i < len(provenance_v) else []
         if len(cites) != 1:  # a composed section cites several sources: its references are not one document's
             return None
-        clause = sources.get(cites[0]["doc_id"], {}).get(_TOP.match(number).group(1) if _TOP.match(number) else "")
+        top = _TOP.match(number).group(1) if _TOP.match(number) else ""
+        exact = by_id.get((ids or {}).get(cites[0]["doc_id"], {}).get(top))
+        if exact:
+            return Exact(exact)
+        clause = sources.get(cites[0]["doc_id"], {}).get(top)
         return by_type.get(clause) if clause else None
 
     return resolve
@@ -93,7 +112,7 @@ def _shorter_than(n: int):
 
 
 def revise(
-    variants: list[list[str]], spans, preamble: str, provenance=None, sources=None, keep=()
+    variants: list[list[str]], spans, preamble: str, provenance=None, sources=None, keep=(), ids=None
 ) -> tuple[list, list]:
     """(revised bodies per variant, a report per variant): cross-references renumbered to the draft's own
     sections or rewritten, doubled words removed, Definitions pruned to the terms the draft uses (an
@@ -101,7 +120,7 @@ def revise(
     meanings given in Section 5.', or else reads EMPTY_DEFINITIONS; its report section lists the indexed terms),
     each body cut after its last whole sentence (hybrid.common.sentences; a body with no sentence end is closed
     before its last coordinated clause, or else kept as written).
-    provenance[v][i]: the citations of variant v's section i."""
+    provenance[v][i]: the citations of variant v's section i; sources and ids: source_sections and source_ids."""
     out, reports = [], []
     for v, bodies in enumerate(variants):
         sections = [
@@ -109,7 +128,7 @@ def revise(
              "locked": getattr(s, "locked", ()), "terms": getattr(s, "required_terms", ())}
             for s, b in zip(spans, bodies)
         ]
-        resolve = _resolver(spans, provenance[v] if provenance else None, sources or {})
+        resolve = _resolver(spans, provenance[v] if provenance else None, sources or {}, ids)
         by_title = _title_resolver(spans)
         new, report = consistency_pass(
             sections, preamble=preamble, resolve_ref=resolve, keep_definitions=keep, resolve_title=by_title

@@ -3,8 +3,8 @@
 Owns: the clause library a draft uses (a request that left its precedents unset falls back to drafting
 from scratch without one, a note in Draft.settings; a request that asked for precedents raises), the
 precedent start of the skeleton (hybrid.skeleton.from_precedents), the draft-level consistency pass over each filled
-variant (hybrid.draft.revise), the Drafts made from the reranker's order, and what every Draft
-carries from the run (stage timings, settings, consistency report, precedents, source texts).
+variant (hybrid.draft.revise, then hybrid.draft.exclusivity), the Drafts made from the reranker's order, and what
+every Draft carries from the run (stage timings, settings, consistency report, precedents, source texts).
 Holds no state: hybrid.draft.drafter.Drafter runs these in order under its lock.
 """
 
@@ -89,14 +89,25 @@ def variant_bodies(fills) -> list[list[str]]:
     return [[strip_numbering(b) for b in (f.spans if isinstance(f, FillResult) else f)] for f in fills]
 
 
-def revise_variants(template, skeleton, fills, provenance, library):
-    """(each variant's bodies after the draft-level consistency pass, its report: hybrid.draft.revise)."""
-    from hybrid.draft.revise import revise, source_sections
+def revise_variants(template, skeleton, fills, provenance, library, values: dict):
+    """(each variant's bodies after the draft-level consistency pass, its report: hybrid.draft.revise), then the
+    appointment stated the way the deal says (hybrid.draft.exclusivity: each sentence rewritten is a change of kind
+    "exclusivity" in its section's report, their count totals["exclusivity_rewritten"])."""
+    from hybrid.draft.exclusivity import mend_exclusivity, record_changes
+    from hybrid.draft.revise import revise, source_ids, source_sections
 
     bodies = variant_bodies(fills)
     sources = source_sections(library) if library is not None else {}
+    ids = source_ids(library) if library is not None else {}
     preamble = skeleton.segments[1].text
-    return revise(bodies, skeleton.spans, preamble, provenance, sources, keep=template.defined_terms)
+    revised, reports = revise(
+        bodies, skeleton.spans, preamble, provenance, sources, keep=template.defined_terms, ids=ids
+    )
+    deal_texts = [preamble, *(getattr(s, "frame", "") for s in skeleton.spans)]
+    for v, report in enumerate(reports):
+        revised[v], changes = mend_exclusivity(revised[v], deal_texts, template, values)
+        record_changes(report, changes)
+    return revised, reports
 
 
 def ranked_drafts(ranked, variants, skeleton, template, values, outline, seed, source_facts) -> list[Draft]:

@@ -7,7 +7,9 @@ the checks themselves, each a small function over the draft's sentences:
 - term: the statements of the agreement's initial term ("continues for 24 months", "terminate on the
   third anniversary") name one duration, the deal's own where the deal gives one; a renewal term, a
   notice period or a survival period is no statement of the term;
-- exclusivity: an appointment or grant is not stated both exclusive and non-exclusive;
+- exclusivity: an appointment or grant is not stated both exclusive and non-exclusive, nor the appointment
+  otherwise than the deal says (`exclusivity_statement`: which appointment or grant a sentence states, and which
+  way; `deal_exclusivity`: which way the deal says; hybrid.draft.exclusivity mends by these same two);
 - roles (from the template's optional `roles`): the paid party is not given a cure period for
   nonpayment nor told to pay the paying party, the IP owner's counterpart does not retain the IP in an
   assignment section, the appointed party does not appoint, the promoting party is not promoted,
@@ -22,7 +24,8 @@ import re
 from hybrid.common.sentences import sentence_boundaries
 from hybrid.data.roles import FAMILIES, family_of
 
-__all__ = ["CHECKS", "TERM_FIELDS", "parse_duration", "substance_checks"]
+__all__ = ["APPOINTMENT", "CHECKS", "TERM_FIELDS", "deal_exclusivity", "exclusivity_statement", "parse_duration",
+           "substance_checks"]
 
 TERM_FIELDS = ("term_length", "nda_term", "subscription_term", "sponsorship_term")
 """Fields that state the agreement's initial term (a licence term is the licence's, not the agreement's)."""
@@ -55,8 +58,11 @@ _NOT_TERM = re.compile(r"renew|successive|additional|extend|extension|notice|sur
 _NOT_TERM_AFTER = re.compile(  # "90 days' notice", "3 years after it expires" ("after the Effective Date" is a term)
     r"^\W*(?:'s|’s)?\s*(?:prior |advance )?(?:written )?notice|^\s*thereafter\b"
     r"|^\s*(?:after|following)\b(?!\s+the\s+(?:Effective Date|date (?:hereof|of this Agreement)))", re.I)
-_EXCLUSIVE = re.compile(r"\b(non[-\s]?exclusive|exclusive)\b", re.I)
+# a word or phrase that states exclusivity: "non-exclusive" and "not to the exclusion of" one way, the rest the other
+_EXCLUSIVE = re.compile(r"\b(?:non[-\s]?exclusive|exclusive|(?:not\s+)?to\s+the\s+exclusion\s+of)\b", re.I)
 _GRANT = re.compile(r"\b(?:appoint|grant|licen[cs]e)\w*", re.I)
+_AUTHORIZES = re.compile(r"\bauthori[sz]\w*", re.I)
+_ANY_GRANT = re.compile(r"\b(?:appoint|grant|licen[cs]e|authori[sz])\w*", re.I)
 _SUB = re.compile(r"\bsub-?(?:distribut|licen|contract|agent)\w*", re.I)
 _ADJECTIVES = re.compile(r"(?:,?\s+(?:and\s+)?(?:non-?transferable|royalty-free|worldwide|perpetual|irrevocable|limited"
                          r"|revocable|non-?sublicensable|(?:fully\s+)?paid-up|sole))*,?\s+(\w+)", re.I)
@@ -160,38 +166,88 @@ def _term_statements(sents, template, values):
     return out
 
 
-def _exclusivity(sents, template, values):
-    """One appointment or grant (per kind, licence noun and parties) is not stated both exclusive and
-    non-exclusive, nor an appointment otherwise than the deal's `exclusivity` field says."""
+APPOINTMENT = ("appoint",)
+"""exclusivity_statement's key of the appointment (of the template's appointed party): one per agreement."""
+
+
+def deal_exclusivity(values: dict) -> "tuple[str, str] | None":
+    """(field, "exclusive" | "non-exclusive") as the deal states its exclusivity: its `exclusivity` field, else the
+    fields whose values read one way ("Non-Exclusive", "non exclusive"); None where the deal is silent or its fields
+    say both."""
+    def kind(value) -> str:
+        return " ".join(str(value or "").lower().split()).replace(" ", "-").replace("nonexclusive", "non-exclusive")
+
+    if kind(values.get("exclusivity")) in ("exclusive", "non-exclusive"):
+        return "exclusivity", kind(values["exclusivity"])
+    stated = sorted((f, kind(v)) for f, v in values.items() if kind(v) in ("exclusive", "non-exclusive"))
+    return stated[0] if len({k for _, k in stated}) == 1 else None
+
+
+def _roles_re(template) -> re.Pattern:
     roles = [*_parties(template), *(w for f in ("provider", "customer") for w in FAMILIES[f])]
-    role_re = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, set(roles)), key=len, reverse=True)) + r")\b")
+    return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, set(roles)), key=len, reverse=True)) + r")\b")
+
+
+def exclusivity_statement(text: str, template) -> "tuple[str, tuple, int, list[tuple[int, int]]] | None":
+    """(kind, key, grant, spans) where one sentence appoints, grants or licenses with an exclusivity word ("exclusive",
+    "non-exclusive", "(not) to the exclusion of"), all its words one way: kind "exclusive" or "non-exclusive"; key,
+    what makes two statements the same appointment or grant (APPOINTMENT for an appointment, or an authorization or
+    grant of the template's appointed party's role: "an authorized non-exclusive Distributor"; else ("grant", the
+    licence noun, the parties named)); grant, the offset of the grant word the key reads; spans, the exclusivity
+    words of that grant's phrase (up to the next grant word of another family: "appoints ... its exclusive
+    distributor, and grants ... a non-exclusive license to the Marks" holds two). None for a sentence that states no
+    grant, states both kinds (an exclusive licence of one thing beside a non-exclusive one of another), or is about a
+    sub-distributor or sublicence."""
+    marks = list(_EXCLUSIVE.finditer(text))
+    grant = _GRANT.search(text) or _AUTHORIZES.search(text)
+    if not grant or not marks or _SUB.search(text):
+        return None
+    kinds = {"non-exclusive" if m.group(0).lower().startswith("no") else "exclusive" for m in marks}
+    if len(kinds) > 1:
+        return None
+    word = next((m for m in marks if m.group(0).lower().endswith("exclusive")), None)
+    noun = _ADJECTIVES.match(text, word.end()) if word else None
+    noun = (noun.group(1).lower() if noun else "").replace("licence", "license")
+    appointed = (template.roles.get("appointed") or "").lower() if template else ""
+    if grant.group(0).lower().startswith("appoint") or (appointed and noun == appointed):
+        key = APPOINTMENT
+    elif _AUTHORIZES.fullmatch(grant.group(0)):
+        return None  # "authorized to use the Marks on a non-exclusive basis" authorizes no appointment
+    else:
+        key = ("grant", noun, tuple(dict.fromkeys(_roles_re(template).findall(text))))
+    return kinds.pop(), key, grant.start(), _phrase(text, grant.start(), marks)
+
+
+def _phrase(text: str, at: int, marks) -> list[tuple[int, int]]:
+    """The spans of marks in the phrase of the grant word at `at`: from the previous grant word of another family
+    (or the sentence's start) to the next one (or its end)."""
+    words = [(m.start(), m.group(0).lower().startswith(("appoint", "authori"))) for m in _ANY_GRANT.finditer(text)]
+    family = next(f for s, f in words if s == at)
+    lo = max((s for s, f in words if s < at and f != family), default=0)
+    hi = min((s for s, f in words if s > at and f != family), default=len(text))
+    return [m.span() for m in marks if lo <= m.start() < hi]
+
+
+def _exclusivity(sents, template, values):
+    """One appointment or grant (exclusivity_statement's key: kind, licence noun and parties) is not stated both
+    exclusive and non-exclusive, nor the appointment otherwise than the deal's exclusivity (deal_exclusivity) says."""
     seen: dict = {}
-    deal = str(values.get("exclusivity", "")).lower().replace(" ", "-")
+    deal = deal_exclusivity(values)
     out = []
     for sent in sents:
-        marks = _EXCLUSIVE.findall(sent[2])
-        grant = _GRANT.search(sent[2])
-        if not grant or not marks or _SUB.search(sent[2]):
+        stated = exclusivity_statement(sent[2], template)
+        if stated is None:
             continue
-        kinds = {"non-exclusive" if m.lower().startswith("non") else "exclusive" for m in marks}
-        if len(kinds) > 1:
-            continue  # an exclusive licence of one thing beside a non-exclusive one of another
-        kind = kinds.pop()
-        if grant.group(0).lower().startswith("appoint"):
-            key = ("appoint",)
-        else:
-            noun = _ADJECTIVES.match(sent[2], _EXCLUSIVE.search(sent[2]).end())
-            key = ("grant", (noun.group(1).lower() if noun else "").replace("licence", "license"),
-                   tuple(dict.fromkeys(role_re.findall(sent[2]))))
+        kind, key = stated[:2]
         seen.setdefault(key, {}).setdefault(kind, sent)
         opposite = seen[key].get("exclusive" if kind == "non-exclusive" else "non-exclusive")
         if opposite is not None and seen[key][kind] is sent:
-            what = "appointment" if key[0] == "appoint" else "grant"
+            what = "appointment" if key == APPOINTMENT else "grant"
             out.append(_finding("exclusivity", sent, f"states a {kind} {what}; section {opposite[0] + 1} states the "
                                 f"same {what} the other way", opposite))
-        elif key[0] == "appoint" and deal in ("exclusive", "non-exclusive") and kind != deal:
-            out.append(_finding("exclusivity", sent, f"states a {kind} appointment; the deal's exclusivity is "
-                                f"{values['exclusivity']}"))
+        elif key == APPOINTMENT and deal and kind != deal[1]:
+            out.append(_finding("exclusivity", sent, f"states a {kind} appointment; the deal's {deal[0]} is "
+                                f"{values[deal[0]]}"))
     return out
 
 

@@ -89,8 +89,11 @@ def documents(library) -> dict[str, list]:
 
 
 def kinds_of(template) -> set[str]:
-    """The doc types (upper case) of the template's kind: its own and its grounding's."""
-    return {d.upper() for d in [template.doc_type, *template.grounding.get("doc_types", [])]}
+    """The doc types (upper case) of the template's kind: its own, its grounding's, and the standard forms of a
+    neighbouring kind its grounding names as what a lawyer would start from where the corpus holds no form of its
+    own kind (grounding "forms": a hosting deal from the cloud service agreement with a service level)."""
+    named = [template.doc_type, *template.grounding.get("doc_types", []), *template.grounding.get("forms", [])]
+    return {d.upper() for d in named}
 
 
 def _tied(sections) -> float:

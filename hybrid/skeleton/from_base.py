@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.facts import BLANK
+from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import choose_bases, documents, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
@@ -27,7 +28,7 @@ from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
 
-__all__ = ["BaseVariant", "base_variants", "FRAME_ALIASES", "CLOSING", "base_heading"]
+__all__ = ["BaseVariant", "base_variants", "FRAME_ALIASES", "CLOSING", "base_heading", "cover_variables"]
 
 # where a base writes a framed clause type under another type: the term often sits in "Term and Termination"
 FRAME_ALIASES = {
@@ -80,21 +81,66 @@ _STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
 _COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b")
 
 
-def key_terms(template, values: dict) -> str:
+def key_terms(template, values: dict, names=None) -> str:
     """The deal's terms as a standard form's cover page would state them, one "Label: value." line per field the
-    parties' names and the date aside (the preamble states those): "Subscription Term: 12 months."."""
-    skip = {"party_a", "party_b", "effective_date"}
+    parties' names and the date aside (the preamble states those): "Subscription Term: 12 months."; `names` renames
+    a label to the form's own name for the term ({"Subscription Term": "Subscription Period"})."""
+    skip, names = {"party_a", "party_b", "effective_date"}, names or {}
     def label(name: str) -> str:
-        return " ".join(w.upper() if w in _ACRONYMS else w.capitalize() for w in name.split("_"))
+        text = " ".join(w.upper() if w in _ACRONYMS else w.capitalize() for w in name.split("_"))
+        return names.get(text, text)
 
     return "\n".join(f"{label(name)}: {str(v).rstrip('.')}." for name, v in values.items()
                      if name not in skip and v not in (None, ""))
 
 
+def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
+    """A cover-page form's Variables its sections use and do not define ("General Cap Amount", "Provider Covered
+    Claims"), as (the deal's Key Terms labels renamed to the form's own name for the same term: {"Confidentiality
+    Term": "Term of Confidentiality", "Subscription Term": "Subscription Period"}, the Variables the deal does not
+    state): each of the latter becomes a Key Terms line with a blank, as the form's cover page has it, where the
+    consistency pass had written it in lower case, undefined ("not more than the general cap amount")."""
+    from hybrid.precedents.definitions import entries, inline_definitions
+    from hybrid.precedents.undefined_terms import undefined_runs
+
+    bodies = [p.body for p in sections]
+    defined = inline_definitions("\n\n".join(bodies)) | set(getattr(template, "defined_terms", ()))
+    defined |= {t for p in sections if p.clause_type == "definitions" for t, _ in entries(p.body)[1]}
+    labels = {_words(label): label for label in re.findall(r"^([^:\n]+):", key_terms(template, values), re.M)}
+    renamed, blank = {}, {}
+    for v in undefined_runs(bodies, defined):
+        key = _words(v)
+        if len(v.split()) < 2 or key in blank or key <= _NO_VARIABLE:  # "Key Terms", "Company and Partner"
+            continue
+        if key in labels:
+            renamed.setdefault(labels[key], v)
+        else:
+            blank[key] = v
+    return renamed, list(blank.values())
+
+
+# words no Variable is made of alone: a form's "Key Terms", its parties ("Company and Partner")
+_NO_VARIABLE = frozenset({"key", "term", "company", "partner"}) | {w.lower() for w in ROLE_WORDS}
+_SAME = {"period": "term", "duration": "term"}  # a cover page's "Subscription Period" is a deal's "Subscription Term"
+
+
+def _words(label: str) -> frozenset:
+    """A term's content words as two namings of it compare ("Term of Confidentiality" = "Confidentiality Term")."""
+    words = (w[:-1] if len(w) > 3 and w.endswith("s") else w for w in label.lower().split() if w not in _SMALL)
+    return frozenset(_SAME.get(w, w) for w in words)
+
+
+def _between(m: re.Match) -> str:
+    """What stands for a sentence taken out of a paragraph: one space between the sentences on either side of it
+    ("know-how. Discloser", not "know-how.Discloser"), nothing at a paragraph's start or end."""
+    text, a, b = m.string, m.start(), m.end()
+    return " " if a and not text[a - 1].isspace() and b < len(text) and text[b] != "\n" else ""
+
+
 def _on_key_terms(p, values: dict):
     """A form's section pointing at its cover page, pointed at the draft's Key Terms section instead (its governing
     law the deal's, a forum it leaves open a blank); the instruction to complete a cover page out."""
-    body = _COVER_USE.sub("", p.body)
+    body = _COVER_USE.sub(_between, p.body)
     body = _COVER_REF.sub("the Key Terms", body)
     body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)
     body = _COURTS_IN.sub(rf"\1 {BLANK}", body)
@@ -110,10 +156,14 @@ def _rows(base, template, values) -> list[dict]:
     covered = base.kind == "form" and any(_COVER_REF.search(p.body) for p in sections)
     if covered:
         sections = [_on_key_terms(p, values) for p in sections]
+    elif base.kind == "form":  # the instruction to complete a cover page the draft does not have: out
+        sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
     rows = [{"clause": p.clause_type, "heading": base_heading(p.heading) or template.clauses.get(
         p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""} for p in sections]
     if covered:
-        rows.insert(0, {"clause": "other", "heading": "Key Terms", "draw": "", "frame": key_terms(template, values),
+        renamed, variables = cover_variables(sections, template, values)
+        lines = [key_terms(template, values, renamed)] + [f"{v}: {BLANK}." for v in variables]
+        rows.insert(0, {"clause": "other", "heading": "Key Terms", "draw": "", "frame": "\n".join(filter(None, lines)),
                         "insert": "key_terms"})
     for clause, spec in template.clauses.items():
         frame = spec.get("frame")
@@ -125,6 +175,8 @@ def _rows(base, template, values) -> list[dict]:
         text = substitute(frame, values)
         at = next((i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows) if r["clause"] == c),
                   None)
+        if at is None and covered and clause in CLOSING:  # a closing provision's facts (the governing law) the Key
+            continue  # Terms state: a section of its own at the end would state them twice
         if at is None:
             at = _closing_index(rows)
             rows.insert(at, {"clause": clause, "heading": spec["heading"], "draw": "", "frame": text,
@@ -203,8 +255,10 @@ def _alternative(rows, library, template, base, v: int) -> list[dict]:
     for i, r in enumerate(rows):
         if r["frame"] or not r["draw"] or r["clause"] in ("definitions", "other", "general"):
             continue
+        own = {" ".join(r["draw"].body.split())}  # a sister form's copy of the very clause is no alternative
         alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id and len(p.body.split()) <= 600
-                and (p.source in STANDARD_SOURCES or p.doc_type.upper() in wanted and base.kind != "form")]
+                and (p.source in STANDARD_SOURCES or p.doc_type.upper() in wanted and base.kind != "form")
+                and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))]
         if alts:
             options.append((i, alts))
     if not options:

@@ -1096,3 +1096,13 @@ def test_a_sentence_restating_the_governing_law_goes_where_the_draft_has_its_own
     )
     # no Governing Law section: nothing goes
     assert consistency_pass([sections[1]], preamble=PREAMBLE)[0][0] == misc.replace("party", "Party")
+
+
+def test_the_tail_of_a_longer_name_is_no_undefined_term():
+    from hybrid.precedents.undefined_terms import lower_undefined, term_forms
+
+    for text in ("the United Nations Convention on Contracts for the International Sale of Goods does not apply",
+                 "exported under the International Traffic in Arms Regulations and the like"):
+        assert lower_undefined(text, term_forms(set()), set()) == (text, [])
+    assert lower_undefined("paid by Customer for the Subscription Period.", term_forms(set()), set())[1] == [
+        "Subscription Period"]

@@ -3,7 +3,7 @@
 from types import SimpleNamespace
 
 from hybrid.draft.defined_terms import INDEX_LEAD
-from hybrid.draft.revise import EMPTY_DEFINITIONS, revise, source_sections
+from hybrid.draft.revise import EMPTY_DEFINITIONS, revise, source_ids, source_sections
 
 
 def _spans(*clauses):
@@ -176,3 +176,29 @@ def test_a_reference_by_heading_goes_to_the_section_of_that_heading_not_the_firs
                "Recipient may disclose it to its advisers."]]
     out, _ = revise(bodies, spans, "Preamble.", prov, sources)
     assert "except pursuant to Section 3" in out[0][1] and "Section 1" not in out[0][1]
+
+
+def test_a_base_drafts_reference_goes_to_the_section_drafted_from_that_very_source_section():
+    # Common Paper's "Except as provided in Section 8.4 (Exceptions)" sits in its Limitation of Liability (section 8);
+    # read by its heading, "Exceptions" named Confidentiality. The draft holds the base's section 8 as its section 2
+    lib = SimpleNamespace(precedents=[
+        SimpleNamespace(id="csa.txt#8", doc_id="csa.txt", clause_type="limitation_of_liability", numbers=[]),
+        SimpleNamespace(id="csa.txt#10", doc_id="csa.txt", clause_type="confidentiality", numbers=[]),
+    ])
+    spans = [SimpleNamespace(clause=c, heading=h, budget=128) for c, h in (
+        ("confidentiality", "Confidentiality"), ("limitation_of_liability", "Limitation of Liability"))]
+    prov = [[[{"doc_id": "csa.txt", "id": "csa.txt#10"}], [{"doc_id": "csa.txt", "id": "csa.txt#8"}]]]
+    bodies = [["Keep it secret.",
+               "Except as provided in Section 8.4 (Exceptions), liability is capped. "
+               "Section 8.2 (Damages Waiver) does not apply to a breach of Section 10 (Confidentiality)."]]
+    out, _ = revise(bodies, spans, "Preamble.", prov, source_sections(lib), ids=source_ids(lib))
+    assert out[0][1] == ("Except as provided in Section 2 (Exceptions), liability is capped. "
+                         "Section 2 (Damages Waiver) does not apply to a breach of Section 1.")
+
+
+def test_a_statutes_section_is_no_reference_to_the_agreement():
+    from hybrid.draft.references import find_references
+
+    text = ('deemed "commercial items" according to FAR section 12.212 and DFAR section 227.7202, and "documentation" '
+            "according to DFAR section 252.227-7014(a)(1), as Section 4 says.")
+    assert [r.text for r in find_references(text)] == ["Section 4"]

@@ -161,3 +161,50 @@ def test_another_deals_term_in_a_whole_base_is_a_blank_not_a_hole():
     out = blank_holes(text, deal, allowed, ("Zanzibar Quux Holdings",))
     assert out == f"Supplier shall deliver to {BLANK} the Products ordered by Buyer under this Agreement."
     assert blank_holes(out, deal, allowed) == out  # nothing of another deal left: unchanged
+
+
+def test_a_cover_page_forms_variables_are_key_terms_with_blanks_and_the_deals_terms_take_the_forms_names(library):
+    from hybrid.data.facts import BLANK
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("saas-agreement")
+    variants = base_variants(library, t, t.example, 4)
+    bv = next(v for v in variants if v.base.doc_id.endswith("cloud-service-agreement.txt"))
+    frame = bv.skeleton.spans[0].frame
+    # the liability cap's amount is the form's Variable, defined on a cover page the draft does not carry
+    assert f"General Cap Amount: {BLANK}." in frame
+    # the deal's "Subscription Term" is the form's "Subscription Period", stated once under the form's name
+    assert "Subscription Period: 12 months." in frame and "Subscription Term" not in frame
+    assert f"Subscription Period: {BLANK}" not in frame and "Subscription Periods" not in frame
+    # a term the form defines is no Variable
+    assert "Applicable Laws:" not in frame and "Confidential Information:" not in frame
+    assert "Sale of Goods" not in frame  # the tail of a statute's name ("Contracts for the International Sale ...")
+    t = load_template("one-way-nda")
+    frame = base_variants(library, t, t.example, 1)[0].skeleton.spans[0].frame
+    assert "Term of Confidentiality: 3 years." in frame and "Confidentiality Term" not in frame
+
+
+def test_a_sentence_taken_out_of_a_paragraph_leaves_one_space_between_its_neighbours():
+    from hybrid.skeleton.from_base import _COVER_USE, _between
+
+    text = ("and know-how. To use this NDA, the parties must complete and sign a Cover Page incorporating these NDA "
+            "Terms. Discloser and Recipient are each identified.")
+    assert _COVER_USE.sub(_between, text) == "and know-how. Discloser and Recipient are each identified."
+    assert _COVER_USE.sub(_between, "To use it, the parties complete and sign a Cover Page.\nNext.") == "Next."
+
+
+def test_a_kind_without_a_form_of_its_own_starts_from_the_neighbouring_form_its_template_names(library):
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("hosting")
+    assert "CSA WITH SLA" in t.grounding["forms"] and "CSA WITH SLA" in kinds_of(t)
+    bases = choose_bases(library, t, t.example)
+    assert bases[0].kind == "form" and bases[0].doc_id.endswith("common-paper-csa-with-sla.txt")
+    variants = base_variants(library, t, t.example, 4)
+    # one form, four variants: each repeat takes another clause, never a sister form's copy of the same text
+    texts = {tuple(" ".join(d.body.split()) if d else "" for d in v.draws) for v in variants}
+    assert len(texts) == 4
+    # the Key Terms state the governing law: no section of its own after the form's General Terms
+    spans = variants[0].skeleton.spans
+    assert "Governing Law" not in [s.heading for s in spans]
+    assert "Governing Law: the State of Virginia." in spans[0].frame

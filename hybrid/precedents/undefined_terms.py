@@ -18,12 +18,12 @@ import re
 from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.fact_vocab import PLACES, common_words
 
-__all__ = ["lower_undefined", "term_forms", "deal_capitals"]
+__all__ = ["lower_undefined", "term_forms", "deal_capitals", "undefined_runs"]
 
 # a capitalized run after a lower-case word (so no sentence's first word and no run-in heading), with "of"/"and"
 _MID = re.compile(
     r"(?<=[a-z,;] )((?:[A-Z][a-z]+)(?: (?:of |and |for )?[A-Z][a-z]+){0,3})(?![\w'’-])(?! ?\(?\d)"
-    r"(?! (?:of |and |for )?[A-Z])"  # the whole run or nothing: no "purchase Order's"
+    r"(?! (?:of |and |for |in |on )?[A-Z])"  # the whole run or nothing: no "purchase Order's", "arms Regulations"
 )
 _REFERENCE = frozenset(
     "section sections article articles exhibit exhibits schedule schedules annex appendix attachment clause "
@@ -33,6 +33,9 @@ _ROLES = ROLE_WORDS
 _PLACE_WORDS = frozenset(w.lower() for p in PLACES for w in p.split())
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
 _AFTER_CAPITAL = re.compile(r"[A-Z][\w'’-]* (?:of|and|for) $")
+# the tail of a longer name across a short lower-case word: "Contracts for the International Sale of Goods",
+# "International Traffic in Arms Regulations" (a role or a defined term before it starts no name: "Customer for the")
+_NAME_BEFORE = re.compile(r"([A-Z][\w'’-]*) (?:(?:of|and|for|in|on|the) ){1,2}$")
 _AFTER_LOWER = re.compile(r"(?:^|[\s(\"“])[a-z][a-z'’-]*[,;]? $")
 
 
@@ -65,6 +68,7 @@ def lower_undefined(body: str, defined: set[str], capitals: set[str]) -> tuple[s
         before = m.string[max(0, m.start() - 60) : m.start()]
         if (
             _AFTER_CAPITAL.search(before)  # the tail of a longer run: "(Representations and Warranties)"
+            or _named(before, defined)
             or not _AFTER_LOWER.search(before)  # a sentence's first word before it: "The Confidential Information"
             or phrase.lower() in defined
             or any(kept(w, k == 0) for k, w in enumerate(phrase.split()) if w not in ("of", "and", "for"))
@@ -75,3 +79,21 @@ def lower_undefined(body: str, defined: set[str], capitals: set[str]) -> tuple[s
 
     out = _MID.sub(lower, body)
     return (out, lowered) if lowered else (body, [])
+
+
+def _named(before: str, defined: set[str]) -> bool:
+    m = _NAME_BEFORE.search(before)
+    return bool(m) and m.group(1).lower() not in _ROLES and m.group(1).lower() not in defined
+
+
+def undefined_runs(texts, defined, capitals=()) -> list[str]:
+    """The capitalized runs of common words that texts use and do not define, as first written, in order of first
+    use, one per term in any case: what lower_undefined would lower. A standard form written around a cover page
+    uses its Variables so ("not more than the General Cap Amount"): the form defines them on a cover page a base
+    does not carry. `defined`: the terms defined (any case); `capitals`: words the deal itself writes."""
+    forms, caps = term_forms(defined), {c.lower() for c in capitals}
+    seen: dict[str, str] = {}
+    for text in texts:
+        for run in lower_undefined(text, forms, caps)[1]:
+            seen.setdefault(run.lower(), run)
+    return list(seen.values())
