@@ -277,7 +277,14 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
             titles = ref.titles or ("",) * len(ref.tops)
             mapped = [_resolve_one(t, title, resolve, resolve_title) for t, title in zip(ref.tops, titles)]
             drafted = [int(m) for m in mapped if m is not None]
-            if drafted:
+            parts = _titled_parts(ref, resolve, resolve_title)
+            if parts and not (own is not None and {d for d, _ in parts} == {int(own)}):
+                kw = "SECTION" if ref.keyword.isupper() else "Section"
+                items = [f"{kw} {d} ({title})" for d, title in parts]
+                tail = ", and " if len(items) > 2 else " and "
+                new = items[0] if len(items) == 1 else ", ".join(items[:-1]) + tail + items[-1]
+                span = (ref.start, _through_direction(text, ref.end), new, "resolved", "renumbered")
+            elif drafted:
                 end = _through_direction(text, ref.end)  # the draft's order is not the source's
                 new = _format_sections(drafted, ref.keyword.isupper())
                 part = _part_title(ref, drafted)
@@ -311,6 +318,22 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
         return text, changes
     pieces.append(text[at:])
     return "".join(pieces), changes
+
+
+def _titled_parts(ref: Ref, resolve, resolve_title) -> list:
+    """[(draft section, heading)] for a list of several numbers each written with its heading, one at least a part
+    ("Section 1.4 (Feedback and Usage Data), Section 1.6 (Machine Learning), Section 2.1 (Restrictions on Customer)"):
+    renumbered item by item, each keeping its heading, since a draft that numbers only sections would otherwise revive
+    the whole of each ("Sections 2 and 3"); items the draft lacks are dropped. [] for any other reference."""
+    pairs = [(m.group("num"), m.group("title")) for m in _TITLED.finditer(ref.text)]
+    if len(pairs) < 2 or len(pairs) != len(ref.numbers) or not any(re.match(r"\d+[.(]\w", n) for n, _ in pairs):
+        return []
+    out = []
+    for num, title in pairs:
+        d = _resolve_one(_top(num), title, resolve, resolve_title)
+        if d is not None:
+            out.append((int(d), title))
+    return out
 
 
 def _part_title(ref: Ref, drafted: list) -> str:

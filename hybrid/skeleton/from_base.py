@@ -248,8 +248,9 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool = 
 
 def _alternative(rows, library, template, base, v: int) -> list[dict]:
     """In place, for the v-th repeat of a base: one unframed section takes a same-kind alternative of its clause
-    type from another document (a standard form's from another standard form only), so that repeated bases still
-    give different drafts."""
+    type from another document (a standard form's from another standard form only, of the kind, or of any kind for a
+    clause whose words do not depend on the deal: GENERIC_CLAUSES; a cloud service's restrictions clause in a
+    contractor agreement had read as another deal), so that repeated bases still give different drafts."""
     wanted = kinds_of(template)
     options = []
     for i, r in enumerate(rows):
@@ -257,7 +258,8 @@ def _alternative(rows, library, template, base, v: int) -> list[dict]:
             continue
         own = {" ".join(r["draw"].body.split())}  # a sister form's copy of the very clause is no alternative
         alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id and len(p.body.split()) <= 600
-                and (p.source in STANDARD_SOURCES or p.doc_type.upper() in wanted and base.kind != "form")
+                and (p.source in STANDARD_SOURCES and (p.doc_type.upper() in wanted or r["clause"] in GENERIC_CLAUSES)
+                     or p.doc_type.upper() in wanted and base.kind != "form")
                 and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))]
         if alts:
             options.append((i, alts))

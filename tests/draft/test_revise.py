@@ -202,3 +202,20 @@ def test_a_statutes_section_is_no_reference_to_the_agreement():
     text = ('deemed "commercial items" according to FAR section 12.212 and DFAR section 227.7202, and "documentation" '
             "according to DFAR section 252.227-7014(a)(1), as Section 4 says.")
     assert [r.text for r in find_references(text)] == ["Section 4"]
+
+
+def test_a_list_of_parts_with_their_headings_is_renumbered_item_by_item_keeping_each_heading():
+    # Common Paper's survival clause names parts of sections; renumbered to bare sections ("Sections 2 and 3") it
+    # revived the whole of each, the access grant with them, which a cold reading found
+    lib = SimpleNamespace(precedents=[
+        SimpleNamespace(id=f"csa.txt#{n}", doc_id="csa.txt", clause_type=c, numbers=[])
+        for n, c in (("1", "services"), ("2", "restrictions"), ("5", "termination"))])
+    spans = [SimpleNamespace(clause=c, heading=h, budget=128) for c, h in (
+        ("other", "Key Terms"), ("services", "Service"), ("restrictions", "Restrictions"), ("termination", "Term"))]
+    prov = [[[], *([{"doc_id": "csa.txt", "id": f"csa.txt#{n}"}] for n in ("1", "2", "5"))]]
+    bodies = [["Terms.", "Use it.", "Do not misuse it.",
+               "The following survive: Section 1.4 (Feedback and Usage Data), Section 2.1 (Restrictions on Customer) "
+               "and Section 5.5 (Effect of Termination)."]]
+    out, _ = revise(bodies, spans, "Preamble.", prov, source_sections(lib), ids=source_ids(lib))
+    assert out[0][3] == ("The following survive: Section 2 (Feedback and Usage Data), Section 3 (Restrictions on "
+                         "Customer), and Section 4 (Effect of Termination).")

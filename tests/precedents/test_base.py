@@ -208,3 +208,15 @@ def test_a_kind_without_a_form_of_its_own_starts_from_the_neighbouring_form_its_
     spans = variants[0].skeleton.spans
     assert "Governing Law" not in [s.heading for s in spans]
     assert "Governing Law: the State of Virginia." in spans[0].frame
+
+
+def test_a_repeated_forms_alternative_is_of_the_kind_or_a_clause_whose_words_do_not_depend_on_the_deal(library):
+    from hybrid.skeleton.from_base import GENERIC_CLAUSES, base_variants
+
+    by_id = {p.id: p for p in library.precedents}
+    for tid in ("consulting-services", "hosting", "one-way-nda"):
+        t = load_template(tid)
+        for bv in base_variants(library, t, t.example, 6):
+            for alt in bv.alternatives:
+                p = by_id[alt["source"]]
+                assert p.doc_type.upper() in kinds_of(t) or p.clause_type in GENERIC_CLAUSES, (tid, alt)
