@@ -269,22 +269,22 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
             if own is not None and tuple(ref.numbers) == (str(own),):
                 continue  # "this Section 8" in the draft's section 8; "this Section 8.1(d)" names a part it lacks
             span = (ref.start, ref.end, _singular(ref.keyword), "self", "removed")
+        elif parts := _titled_parts(ref, resolve, resolve_title):
+            # "Sections 16.1 (General Cap) and 16.2 (Consequential Damages Waiver)" -> each part by its name
+            kw = "SECTION" if ref.keyword.isupper() else "Section"
+            items = [f"{kw} {d} ({title})" for d, title in parts]
+            tail = ", and " if len(items) > 2 else " and "
+            new = items[0] if len(items) == 1 else ", ".join(items[:-1]) + tail + items[-1]
+            span = (ref.start, _through_direction(text, ref.end), new, "resolved", "renumbered")
         elif ref.tops and set(ref.tops) <= itself and not _THE_BEFORE.search(text, 0, ref.start):
             # "Clause 10.2 above" -> "this Clause": the draft does not number its paragraphs
-            new = ("THIS " if ref.keyword.isupper() else "this ") + _singular(ref.keyword)
+            new = _this(ref.keyword, text, ref.start)
             span = (ref.start, _through_direction(text, ref.end), new, "part of itself", "renumbered")
         else:
             titles = ref.titles or ("",) * len(ref.tops)
             mapped = [_resolve_one(t, title, resolve, resolve_title) for t, title in zip(ref.tops, titles)]
             drafted = [int(m) for m in mapped if m is not None]
-            parts = _titled_parts(ref, resolve, resolve_title)
-            if parts and not (own is not None and {d for d, _ in parts} == {int(own)}):
-                kw = "SECTION" if ref.keyword.isupper() else "Section"
-                items = [f"{kw} {d} ({title})" for d, title in parts]
-                tail = ", and " if len(items) > 2 else " and "
-                new = items[0] if len(items) == 1 else ", ".join(items[:-1]) + tail + items[-1]
-                span = (ref.start, _through_direction(text, ref.end), new, "resolved", "renumbered")
-            elif drafted:
+            if drafted:
                 end = _through_direction(text, ref.end)  # the draft's order is not the source's
                 new = _format_sections(drafted, ref.keyword.isupper())
                 part = _part_title(ref, drafted)
@@ -293,7 +293,7 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
                     new = f"{new} ({part})"
                 elif alone and not _THE_BEFORE.search(text, 0, ref.start):
                     # "except pursuant to Section 5" resolved into the section it stands in: "this Section"
-                    new = ("THIS " if ref.keyword.isupper() else "this ") + _singular(ref.keyword)
+                    new = _this(ref.keyword, text, ref.start)
                 if text[ref.start : end] == new:
                     continue
                 span = (ref.start, end, new, "resolved", "renumbered")
@@ -320,13 +320,24 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
     return "".join(pieces), changes
 
 
+def _this(keyword: str, text: str, start: int) -> str:
+    """ "this Section" for a reference at `start` that names the section it stands in; "This Section" opening a
+    sentence, "THIS SECTION" in capitals."""
+    if keyword.isupper():
+        return "THIS " + _singular(keyword)
+    return ("This " if _SENTENCE_START.search(text, 0, start) else "this ") + _singular(keyword)
+
+
 def _titled_parts(ref: Ref, resolve, resolve_title) -> list:
     """[(draft section, heading)] for a list of several numbers each written with its heading, one at least a part
     ("Section 1.4 (Feedback and Usage Data), Section 1.6 (Machine Learning), Section 2.1 (Restrictions on Customer)"):
     renumbered item by item, each keeping its heading, since a draft that numbers only sections would otherwise revive
-    the whole of each ("Sections 2 and 3"); items the draft lacks are dropped. [] for any other reference."""
+    the whole of each ("Sections 2 and 3"); items the draft lacks are dropped. [] for any other reference, and for a
+    list of which the draft holds none (the caller's rewrite keeps the sentence reading)."""
     pairs = [(m.group("num"), m.group("title")) for m in _TITLED.finditer(ref.text)]
-    if len(pairs) < 2 or len(pairs) != len(ref.numbers) or not any(re.match(r"\d+[.(]\w", n) for n, _ in pairs):
+    if ref.role != "reference" or len(pairs) < 2 or len(pairs) != len(ref.numbers):
+        return []
+    if not any(re.match(r"\d+[.(]\w", n) for n, _ in pairs):
         return []
     out = []
     for num, title in pairs:

@@ -147,6 +147,18 @@ def _on_key_terms(p, values: dict):
     return p if body == p.body else replace(p, body=body)
 
 
+def _on_deal_subject(sections, base, template) -> list:
+    """A contract base's sections with its own name for the goods written as the template's (hybrid.precedents.
+    subject_term: "supply API to Buyer" -> "supply Products to Buyer"); a standard form's generic terms stay."""
+    from hybrid.precedents.subject_term import base_subject, on_subject, subject_term
+
+    subject = subject_term(template.preamble) if base.kind != "form" else None
+    found = subject and base_subject([p.body for p in sections], subject[0], subject[1], ROLE_WORDS)
+    if not found:
+        return sections
+    return [q if q.body == (b := on_subject(q.body, found, subject[0])) else replace(q, body=b) for q in sections]
+
+
 def _rows(base, template, values) -> list[dict]:
     """The base's sections as draft rows ({"clause", "heading", "draw", "frame"}), each framed clause type's frame
     on the base's first section of that type (FRAME_ALIASES), or on a section of its own where the base has none. A
@@ -158,6 +170,7 @@ def _rows(base, template, values) -> list[dict]:
         sections = [_on_key_terms(p, values) for p in sections]
     elif base.kind == "form":  # the instruction to complete a cover page the draft does not have: out
         sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
+    sections = _on_deal_subject(sections, base, template)
     rows = [{"clause": p.clause_type, "heading": base_heading(p.heading) or template.clauses.get(
         p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""} for p in sections]
     if covered:

@@ -219,3 +219,16 @@ def test_a_list_of_parts_with_their_headings_is_renumbered_item_by_item_keeping_
     out, _ = revise(bodies, spans, "Preamble.", prov, source_sections(lib), ids=source_ids(lib))
     assert out[0][3] == ("The following survive: Section 2 (Feedback and Usage Data), Section 3 (Restrictions on "
                          "Customer), and Section 4 (Effect of Termination).")
+
+
+def test_parts_of_the_section_it_stands_in_keep_their_names_and_this_opens_a_sentence_with_a_capital():
+    from hybrid.draft.references import fix_references
+
+    # Bonterms' "Sections 16.1 (General Cap) and 16.2 (...) will not apply" in its own section 16 had read "this Section
+    # will not apply to Enhanced Claims": the cap switched off by the very section that sets it
+    text = ("This Section 16 limits liability. Exceptions. Sections 16.1 (General Cap) and 16.2 (Consequential Damages "
+            "Waiver) will not apply to Enhanced Claims.")
+    out, _ = fix_references(text, lambda n: "9" if n == "16" else None, own="9")
+    assert "Section 9 (General Cap) and Section 9 (Consequential Damages Waiver) will not apply" in out
+    out, _ = fix_references("Terms. Section 16.3 shall govern.", lambda n: "9", own="9")
+    assert out == "Terms. This Section shall govern."
