@@ -1,7 +1,9 @@
 """A firm's own precedents: its contracts (Markdown, text, DOCX) segmented into clauses beside the shipped library.
 
-Owns: reading one contract file (text must be UTF-8 with no NUL byte; a DOCX is read with python-docx, never
-executed), segmenting it with the corpus pipeline (hybrid.data.corpus.build_document: cleaning, sections,
+Owns: reading one contract file (a regular file inside the folder added: a symbolic link out of it, a FIFO or a
+device is skipped unread; at most MAX_FILE_BYTES are read; text must be UTF-8 with no NUL byte; a DOCX whose parts
+would inflate past MAX_INFLATED_BYTES is skipped, any other is read with python-docx, never executed),
+segmenting it with the corpus pipeline (hybrid.data.corpus.build_document: cleaning, sections,
 clause types), normalizing each clause's facts (hybrid.data.facts.normalize, as the shipped library does),
 the named user libraries on disk ($HYBRID_CACHE/precedents/user/<name>.json, written atomically by
 Library.save) and `preferring` (the library a draft with --library NAME draws from: the user's clauses for
@@ -10,7 +12,11 @@ every clause type they cover, the shipped library's for the rest). A user clause
 """
 
 import hashlib
+import io
+import os
 import re
+import stat
+import zipfile
 from pathlib import Path
 
 from hybrid.common.errors import HybridError
@@ -22,7 +28,8 @@ __all__ = ["SUFFIXES", "add_folder", "read_contract", "user_library_path", "user
 SUFFIXES = (".md", ".txt", ".docx")
 USER_LICENSE = "user's own"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-MAX_FILE_BYTES = 20 << 20
+MAX_FILE_BYTES = 20 << 20  # read from a file at most (one byte more tells it is larger), whatever its size says
+MAX_INFLATED_BYTES = 64 << 20  # a DOCX's parts once unzipped, checked before python-docx parses them
 
 
 def check_name(name) -> str:
@@ -56,36 +63,66 @@ def load_user_library(name: str) -> Library:
     return load_library(path, corpus=None, build=False, check_corpus=False)
 
 
-def read_contract(path: Path) -> str:
-    """The text of one contract file; ValueError saying why it cannot be one (binary, empty, unreadable)."""
+def read_contract(path: Path, folder: Path | None = None) -> str:
+    """The text of one contract file; ValueError saying why it cannot be one (binary, empty, unreadable, a link
+    out of `folder`, not a regular file, too large)."""
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"not a Markdown, text or DOCX file (suffix {path.suffix or 'none'!r})")
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ValueError(f"too large: {size} bytes, at most {MAX_FILE_BYTES}")
-        if suffix == ".docx":
-            import docx
-
-            try:
-                document = docx.Document(str(path))
-            except Exception as e:  # a zip that is not a Word document, or no zip at all
-                raise ValueError(f"not a readable DOCX file ({type(e).__name__})") from None
-            text = "\n\n".join(p.text for p in document.paragraphs)
-        else:
-            data = path.read_bytes()
-            if b"\x00" in data:
-                raise ValueError("binary, not text (it holds NUL bytes)")
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise ValueError(f"not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise ValueError(f"unreadable ({e.strerror or e})") from None
+        data = _read_regular(path, folder)
+    except (OSError, RuntimeError) as e:  # RuntimeError: a symbolic link loop (Path.resolve before 3.13)
+        raise ValueError(f"unreadable ({getattr(e, 'strerror', None) or e})") from None
+    if suffix == ".docx":
+        text = _docx_text(data)
+    else:
+        if b"\x00" in data:
+            raise ValueError("binary, not text (it holds NUL bytes)")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"not UTF-8 text ({e.reason} at byte {e.start})") from None
     if not text.strip():
         raise ValueError("empty")
     return text
+
+
+def _read_regular(path: Path, folder: Path | None) -> bytes:
+    """The bytes of a regular file, at most MAX_FILE_BYTES of them. A symbolic link is followed only to a file
+    inside `folder` (None: anywhere); a FIFO, a device or a socket is never opened (a FIFO would block the read,
+    a device never end it)."""
+    real = path.resolve(strict=True)
+    if folder is not None and not real.is_relative_to(folder.resolve(strict=True)):
+        raise ValueError("a symbolic link to a file outside the folder added (only files inside it are read)")
+    if not stat.S_ISREG(real.stat().st_mode):
+        raise ValueError("not a regular file (a FIFO, device or socket is never read)")
+    fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # replaced since it was looked at
+            raise ValueError("not a regular file (a FIFO, device or socket is never read)")
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"too large: more than {MAX_FILE_BYTES} bytes")
+    return data
+
+
+def _docx_text(data: bytes) -> str:
+    """The paragraphs of a DOCX file's bytes; ValueError for no Word document, or one whose parts would inflate
+    past MAX_INFLATED_BYTES (checked from the zip's sizes, which also bound what reading a part inflates)."""
+    import docx
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            inflated = sum(i.file_size for i in z.infolist())
+    except Exception as e:  # no zip at all
+        raise ValueError(f"not a readable DOCX file ({type(e).__name__})") from None
+    if inflated > MAX_INFLATED_BYTES:
+        raise ValueError(f"too large once unzipped: {inflated} bytes, at most {MAX_INFLATED_BYTES}")
+    try:
+        document = docx.Document(io.BytesIO(data))
+    except Exception as e:  # a zip that is not a Word document
+        raise ValueError(f"not a readable DOCX file ({type(e).__name__})") from None
+    return "\n\n".join(p.text for p in document.paragraphs)
 
 
 def _precedents(rel: str, text: str, name: str, doc_type: str) -> list[Precedent]:
@@ -117,7 +154,7 @@ def add_folder(folder, name: str, doc_type: str = "") -> tuple[Path, Library, li
     for path in sorted(p for p in root.rglob("*") if not p.is_dir() or p.is_symlink()):
         rel = path.relative_to(root).as_posix()
         try:
-            clauses = _precedents(rel, read_contract(path), name, doc_type)
+            clauses = _precedents(rel, read_contract(path, root), name, doc_type)
         except ValueError as e:
             skipped.append({"file": rel, "reason": str(e)})
             continue

@@ -6,7 +6,7 @@ text, parsed in memory), POST /api/drafts (a checked draft request: 202 and a jo
 message and the form field; 409 while another draft runs), /api/drafts/{id}/events (server-sent events:
 plan, precedents, fill steps, rank, then done / cancelled / failed), /api/drafts/{id}/cancel and
 /api/drafts/{id}/export (a final draft assembled from one variant per section, as DOCX or Markdown).
-Requests are bounded: MAX_BODY bytes, n <= max_n, one running draft.
+Requests are bounded: MAX_BODY bytes nested at most MAX_DEPTH levels, n <= max_n, one running draft.
 """
 
 import asyncio
@@ -20,15 +20,17 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from hybrid.common.errors import HybridError
 from hybrid.serve.forms import RequestError, Templates, draft_request, template_form
 from hybrid.serve.jobs import Busy, Jobs
-from hybrid.serve.views import EXPORT_FORMATS, assemble, export
+from hybrid.serve.views import EXPORT_FORMATS, assemble, check_format, export
 
-__all__ = ["create_app", "MAX_BODY", "DEFAULT_MAX_N"]
+__all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "DEFAULT_MAX_N"]
 
 MAX_BODY = 1 << 20  # bytes of one request (an uploaded template is a few KiB)
+MAX_DEPTH = 16  # levels of JSON arrays and objects in one request (the page's deepest is 3: {"fields": {name: value}})
 DEFAULT_MAX_N = 8
 _STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
            "style.css": "text/css; charset=utf-8"}
 _TERMINAL = ("done", "cancelled", "failed")
+_TOO_DEEP = f"the request's JSON is nested too deeply: at most {MAX_DEPTH} levels of arrays and objects."
 
 
 def _static(name: str) -> bytes:
@@ -54,9 +56,26 @@ async def _json_body(request: Request):
             raise RequestError(f"request too large: at most {MAX_BODY} bytes.")
         chunks.append(chunk)
     try:
-        return json.loads(b"".join(chunks) or b"null")
+        body = json.loads(b"".join(chunks) or b"null")
+    except RecursionError:  # nested past what the parser recurses
+        raise RequestError(_TOO_DEEP) from None
     except (ValueError, UnicodeDecodeError) as e:
         raise RequestError(f"the request is not valid JSON: {e}") from None
+    if _deeper_than(body, MAX_DEPTH):
+        raise RequestError(_TOO_DEEP)
+    return body
+
+
+def _deeper_than(value, limit: int) -> bool:
+    """Whether arrays and objects nest more than `limit` levels in `value` (walked without recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, dict)):
+            if depth >= limit:
+                return True
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
 
 
 def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None = None,
@@ -165,6 +184,7 @@ def _draft_routes(app, jobs: Jobs, templates: Templates, libraries, max_n: int, 
         if not isinstance(body, dict):
             raise RequestError("an export is a JSON object {\"picks\", \"format\"}.")
         fmt = body.get("format", "docx")
+        check_format(fmt)  # before the picks: a bad format is named even with good picks
         draft = assemble(job.drafts, body.get("picks"))
         data = await asyncio.to_thread(export, draft, fmt, redline=bool(body.get("redline")))
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", draft.template or "draft")[:60]

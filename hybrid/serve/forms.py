@@ -4,7 +4,8 @@ Owns: the page's view of a template (each field of its JSON Schema as a form fie
 description, the example as a placeholder), the templates the page may use (the shipped ones by id and
 uploaded files, parsed in memory and never executed or written), and the page's draft request: the
 DraftRequest `hybrid draft` builds, so its messages are those `hybrid draft` prints, with the field they are about.
-A template is never looked up by a path from the page: no request reaches a file outside the server.
+A template is looked up by id only, among the shipped ones and the uploaded ones: no name from the page opens a
+file, in the server's working directory or anywhere else.
 """
 
 import hashlib
@@ -14,7 +15,7 @@ from collections import OrderedDict
 from hybrid.common.errors import FieldError, HybridError, TemplateError
 from hybrid.common.options import int_range, integer
 from hybrid.common.textsafe import shown
-from hybrid.templates.template import TEMPLATES_DIR, Template, load_template, parse_template
+from hybrid.templates.template import TEMPLATES_DIR, Template, load_template, parse_template, unknown_template
 
 __all__ = ["RequestError", "Templates", "template_form", "draft_request", "check_defaults", "MAX_UPLOADS",
            "error_field"]
@@ -81,7 +82,8 @@ class Templates:
         return out
 
     def get(self, key) -> Template:
-        """The template of a key; an unknown one fails with `hybrid draft`'s message, a path is refused."""
+        """The template of a key (a shipped id or an upload's key); an unknown one fails with `hybrid draft`'s
+        message, a path is refused."""
         if not isinstance(key, str) or not key:
             raise RequestError(f"template must be a template id, got {shown(key)}.", "template")
         if key in self.uploads:
@@ -90,8 +92,10 @@ class Templates:
             raise RequestError(
                 f"the page drafts from a template id or an uploaded file, never a path: got {shown(key)}.", "template"
             )
+        if key not in self.shipped():  # never a file name: load_template would open one in the working directory
+            raise RequestError(str(unknown_template(key)), "template")
         try:
-            return load_template(key)  # an unknown id: the CLI's "unknown template ... Closest: ..." message
+            return load_template(key)
         except TemplateError as e:
             raise RequestError(str(e), "template") from None
 

@@ -11,9 +11,10 @@ import os
 import tempfile
 from dataclasses import replace
 
+from hybrid.common.textsafe import shown
 from hybrid.serve.forms import RequestError
 
-__all__ = ["draft_view", "assemble", "export", "EXPORT_FORMATS"]
+__all__ = ["draft_view", "assemble", "export", "check_format", "EXPORT_FORMATS"]
 
 EXPORT_FORMATS = {"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
                   "md": "text/markdown; charset=utf-8"}
@@ -49,13 +50,13 @@ def assemble(drafts, picks) -> "object":
     base = drafts[0]
     by_rank = {d.rank: d for d in drafts}
     if not isinstance(picks, list) or len(picks) != len(base.sections):
-        raise RequestError(f"picks must list one variant rank per section ({len(base.sections)}), got {picks!r}.",
-                           "picks")
+        raise RequestError(f"picks must list one variant rank per section ({len(base.sections)}), got "
+                           f"{shown(picks)}.", "picks")
     sections = []
     for i, rank in enumerate(picks):
-        if isinstance(rank, bool) or rank not in by_rank:
+        if isinstance(rank, bool) or not isinstance(rank, int) or rank not in by_rank:
             raise RequestError(
-                f"picks[{i}] must be a variant rank in 1..{len(drafts)}, got {rank!r}.", "picks"
+                f"picks[{i}] must be a variant rank in 1..{len(drafts)}, got {shown(rank)}.", "picks"
             )
         sections.append(dict(by_rank[rank].sections[i]))
     text = "\n\n".join([base.title, base.preamble, *(f"{s['number']}. {s['heading']}\n{s['body']}" for s in sections),
@@ -64,11 +65,17 @@ def assemble(drafts, picks) -> "object":
     return replace(base, sections=sections, text=text, rank=0, score=float("nan"), scores=scores, variant=-1)
 
 
+def check_format(fmt) -> None:
+    """RequestError naming the field unless fmt is one of EXPORT_FORMATS (a list or an object is not: it is not
+    even hashable)."""
+    if not isinstance(fmt, str) or fmt not in EXPORT_FORMATS:
+        raise RequestError(f"format must be one of {', '.join(EXPORT_FORMATS)}, got {shown(fmt)}.", "format")
+
+
 def export(draft, fmt: str, *, redline: bool = False) -> bytes:
     """The draft's DOCX (sources as Word comments; redline: tracked changes against each source) or Markdown
     (sources as footnotes) bytes. The DOCX is saved in a private temporary directory, read and removed."""
-    if fmt not in EXPORT_FORMATS:
-        raise RequestError(f"format must be one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}.", "format")
+    check_format(fmt)
     if fmt == "md":
         return draft.markdown.encode("utf-8")
     with tempfile.TemporaryDirectory(prefix="hybrid-serve-") as tmp:

@@ -4,7 +4,8 @@ Owns: the template meta-schema (hybrid/templates/template_schema.json), the plac
 (`{name}`, a lower-case field name; braces nowhere else), and the cross-references a JSON
 Schema cannot express: every placeholder names a declared field, every required field is
 placed in some text, every clause type of the outline schema is known and has an entry, every
-`$ref` of the outline schema names an entry of its `$defs` and none leads back to itself, frames
+`$ref` of the outline schema names an entry of its `$defs` and none leads back to itself, every `$ref` of
+the fields stays inside them (hybrid.templates.safe_schema, whose validator every template schema is read with), frames
 fit their budgets at their fields' longest values, `required_when` and `outline_rules` name what
 exists, every `roles` entry names a party the preamble defines, a field's `x-kind` suits its type,
 and the template's own text (preamble, signature block, frames, terms) meets the contract-text rules
@@ -24,11 +25,12 @@ from hybrid.common.errors import TemplateError
 from hybrid.common.textsafe import check_text, kind_problem, shown
 from hybrid.data.clauses import CLAUSE_TYPES
 from hybrid.templates.outline_schema import clause_values, outline_structure
+from hybrid.templates.safe_schema import NO_RETRIEVAL, check_field_refs, pointer
 
 __all__ = ["check_template_data", "PLACEHOLDER", "FRAME_CHARS_PER_TOKEN", "FRAME_MIN_FILL", "pointer", "schema_message"]
 
 _META_VALIDATOR = jsonschema.Draft202012Validator(
-    json.loads((Path(__file__).with_name("template_schema.json")).read_text())
+    json.loads((Path(__file__).with_name("template_schema.json")).read_text()), registry=NO_RETRIEVAL
 )
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 _BRACES = re.compile(r"\{[^{}]*\}|[{}]")  # every braced group or stray brace; each must be a PLACEHOLDER
@@ -40,11 +42,6 @@ skeleton is tokenized (hybrid.skeleton.tokenized.from_template), against the rea
 FRAME_MIN_FILL = 16
 """Span tokens a frame must leave to the filler (and the span's closing <eos>)."""
 _NUMBER_WIDTH = 24  # characters of the longest str() of a finite float
-
-
-def pointer(path) -> str:
-    """A JSON pointer ("/clauses/term/frame") of a jsonschema error path."""
-    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
 def schema_message(err) -> str:
@@ -67,6 +64,7 @@ def check_template_data(data: dict, where: str) -> None:
             f"{schema_message(err)}"
         )
     _check_refs(data["outline_schema"], where)  # before anything follows a $ref
+    check_field_refs(data["fields"], where)
     props = data["fields"]["properties"]
     required = set(data["fields"]["required"])
     for name in data["fields"]["required"]:
@@ -141,7 +139,7 @@ def _check_refs(schema: dict, where: str) -> None:
     edges: dict[str, list[str]] = {}
     for path, ref in _refs(schema):
         name = ref.rsplit("/", 1)[-1]
-        if name not in defs:
+        if not ref.startswith("#/$defs/") or name not in defs:
             raise TemplateError(
                 f"{where}: $ref {ref!r} at {pointer(('outline_schema', *path))} names no entry of "
                 "/outline_schema/$defs "

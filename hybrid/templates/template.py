@@ -22,13 +22,11 @@ an outline takes each at most once (unless `outline_rules.repeatable`), in that 
 
 import copy
 import difflib
-import json
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-import jsonschema
 from jsonschema.exceptions import best_match
 
 from hybrid.common.errors import FieldError, TemplateError
@@ -36,6 +34,8 @@ from hybrid.common.jsonl import JSONInputError, strict_json
 from hybrid.common.textsafe import check_field_value, check_kind, shown
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.fidelity.foreign_facts import allowed_text
+from hybrid.templates.field_errors import field_message, unreadable_value
+from hybrid.templates.field_errors import fmt as _fmt
 from hybrid.templates.frames import compose_frames, unstated_terms
 from hybrid.templates.outline_schema import (
     HEADING_PATTERN,
@@ -56,6 +56,7 @@ from hybrid.templates.rules import (
     pointer,
     schema_message,
 )
+from hybrid.templates.safe_schema import validator
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -69,21 +70,13 @@ __all__ = [
     "FRAME_MIN_FILL",
     "load_template",
     "parse_template",
+    "unknown_template",
     "list_templates",
     "build_outline_schema",
     "substitute",
 ]
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
-
-
-def _fmt(v) -> str:
-    """A value as JSON in a message, cut to a readable length (hybrid.common.textsafe.shown)."""
-    try:
-        text = json.dumps(v, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        return shown(v)
-    return text if len(text) <= 80 else f"{text[:80]}... ({len(text)} characters)"
 
 
 def _given(values: dict, name: str) -> bool:
@@ -111,11 +104,11 @@ class Template:
 
     @cached_property
     def _field_validator(self):
-        return jsonschema.Draft202012Validator(self.fields)
+        return validator(self.fields)
 
     @cached_property
     def _outline_validator(self):
-        return jsonschema.Draft202012Validator(self.outline_schema)
+        return validator(self.outline_schema)
 
     @property
     def required_fields(self) -> list[str]:
@@ -199,6 +192,9 @@ class Template:
         for k, v in out.items():  # NaN passes minimum/maximum, and infinity reads "Infinity": first
             if isinstance(v, float) and not math.isfinite(v) and props[k].get("type") in ("number", "integer"):
                 check_field_value(k, v)
+            unreadable = unreadable_value(k, v, props[k])  # a value jsonschema's own messages cannot write
+            if unreadable is not None:
+                raise unreadable
         for err in sorted(self._field_validator.iter_errors(out), key=lambda e: list(e.path)):
             raise FieldError(self._field_message(err))
         for k, v in out.items():
@@ -209,21 +205,7 @@ class Template:
         return out
 
     def _field_message(self, err) -> str:
-        name = err.path[0] if err.path else "?"
-        spec = self.fields["properties"].get(name, {})
-        got = err.instance
-        if err.validator == "type":
-            return f"field {name!r} must be of type {spec.get('type')}, got {_fmt(got)} ({type(got).__name__})."
-        if err.validator == "maxLength":
-            return f"field {name!r} is too long: {len(got)} characters, at most {spec['maxLength']} allowed."
-        if err.validator == "enum":
-            return f"field {name!r} must be one of {', '.join(_fmt(v) for v in spec['enum'])}, got {_fmt(got)}."
-        if err.validator in ("minimum", "maximum"):
-            return f"field {name!r} must be in [{spec['minimum']}, {spec['maximum']}], got {_fmt(got)}."
-        if err.validator == "pattern":
-            hint = spec.get("description", f"a string matching {spec['pattern']}")
-            return f"field {name!r} must be {hint}, got {_fmt(got)}."
-        return f"field {name!r} is invalid: {schema_message(err)}."
+        return field_message(err, self.fields["properties"])
 
     def coerce_field_strings(self, raw: dict[str, str]) -> dict:
         """Command-line strings converted to the declared field types (integer/number); not validated."""
@@ -352,6 +334,14 @@ def _is_file(path) -> bool:
         return False
 
 
+def unknown_template(name: str) -> TemplateError:
+    """The error of a name that is no shipped template's id: the closest ids and every one."""
+    ids = list(_template_files())
+    close = difflib.get_close_matches(name, ids, n=3, cutoff=0.4) if len(name) <= 200 else []
+    hint = f" Closest: {', '.join(close)}." if close else ""
+    return TemplateError(f"unknown template {shown(name)}.{hint} Available: {', '.join(ids)}.")
+
+
 def load_template(id_or_path) -> Template:
     """A template by id (templates/<id>.json) or by path to a JSON file."""
     if isinstance(id_or_path, Template):
@@ -365,9 +355,7 @@ def load_template(id_or_path) -> Template:
         if not _is_file(path):
             raise TemplateError(f"template file not found: {shown(arg)}")
     else:
-        close = difflib.get_close_matches(arg, list(files), n=3, cutoff=0.4) if len(arg) <= 200 else []
-        hint = f" Closest: {', '.join(close)}." if close else ""
-        raise TemplateError(f"unknown template {shown(arg)}.{hint} Available: {', '.join(files)}.")
+        raise unknown_template(arg)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
