@@ -269,13 +269,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
             if own is not None and tuple(ref.numbers) == (str(own),):
                 continue  # "this Section 8" in the draft's section 8; "this Section 8.1(d)" names a part it lacks
             span = (ref.start, ref.end, _singular(ref.keyword), "self", "removed")
-        elif parts := _titled_parts(ref, resolve, resolve_title):
-            # "Sections 16.1 (General Cap) and 16.2 (Consequential Damages Waiver)" -> each part by its name
-            kw = "SECTION" if ref.keyword.isupper() else "Section"
-            items = [f"{kw} {d} ({title})" for d, title in parts]
-            tail = ", and " if len(items) > 2 else " and "
-            new = items[0] if len(items) == 1 else ", ".join(items[:-1]) + tail + items[-1]
-            span = (ref.start, _through_direction(text, ref.end), new, "resolved", "renumbered")
+        elif parts := _titled_parts(ref, resolve, resolve_title):  # each part by its name: "Section 17 (General Cap)"
+            span = (ref.start, _through_direction(text, ref.end), _titled_list(parts, ref), "resolved", "renumbered")
         elif ref.tops and set(ref.tops) <= itself and not _THE_BEFORE.search(text, 0, ref.start):
             # "Clause 10.2 above" -> "this Clause": the draft does not number its paragraphs
             new = _this(ref.keyword, text, ref.start)
@@ -326,6 +321,14 @@ def _this(keyword: str, text: str, start: int) -> str:
     if keyword.isupper():
         return "THIS " + _singular(keyword)
     return ("This " if _SENTENCE_START.search(text, 0, start) else "this ") + _singular(keyword)
+
+
+def _titled_list(parts: list, ref: Ref) -> str:
+    """ "Section 2 (Feedback and Usage Data), Section 3 (Restrictions on Customer), and Section 5 (Payment)"."""
+    kw = "SECTION" if ref.keyword.isupper() else "Section"
+    items = [f"{kw} {d} ({title})" for d, title in parts]
+    tail = ", and " if len(items) > 2 else " and "
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + tail + items[-1]
 
 
 def _titled_parts(ref: Ref, resolve, resolve_title) -> list:
