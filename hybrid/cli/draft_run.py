@@ -38,7 +38,7 @@ class _Progress:
     def fill_step(self, ev):
         if self.fill_bar is None:
             self.fill_bar = _bar(total=ev.steps, desc="fill", unit="step")
-        self.fill_bar.update(1)
+        self.fill_bar.update(max(0, ev.step - self.fill_bar.n))  # to the step reached: a filler stopping early jumps
 
     def rank(self, ev):
         self.drafts = ev.drafts

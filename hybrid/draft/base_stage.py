@@ -72,10 +72,18 @@ class _Counted:
     (step K of the second variant is step 2K of 2K...nK), so progress moves once, from 0 to all."""
 
     def __init__(self, on_step, v: int, n: int):
-        self.on_step, self.v, self.n = on_step, v, n
+        self.on_step, self.v, self.n, self.last = on_step, v, n, None
 
     def __call__(self, ev):
+        self.last = ev
         self.on_step(_Step(ev, self.v * ev.steps + ev.step, self.n * ev.steps))
+
+    def done(self) -> None:
+        """The variant's fill is over: its share of the bar is full, though a base with few holes stops the filler
+        after a step or two (the bar had ended at 4 of 1,024 steps for 4 variants)."""
+        ev = self.last
+        if ev is not None and ev.step < ev.steps:
+            self.on_step(_Step(ev, (self.v + 1) * ev.steps, self.n * ev.steps))
 
 
 class _Step:
@@ -149,6 +157,8 @@ def base_events(drafter, request, emit, variants=None):
         counted = _Counted(on_step, v, len(variants)) if on_step else None
         fills = drafter._fill(request, bv.skeleton, request.guidance, counted, start=start, precedent_facts=facts,
                               n=1, seed=variant_seed(request.seed, v))
+        if counted:
+            counted.done()
         timings["fill"] += time.perf_counter() - ts
         ts = time.perf_counter()
         fills, revisions = revise_variants(template, bv.skeleton, fills, [provenance[v]], library, values)

@@ -73,3 +73,17 @@ def test_a_standard_forms_base_leaves_the_filler_nothing_to_make_up(tokenizer, l
     assert sum(ids.count(mask) for ids in start[0]) == 0  # every hole a blank to complete, none a filler's rewrite
     allowed = base_allowed(bv, "")  # a standard form's own words ("Recipient", "Order") are no other deal's names
     assert bv.base.kind == "form" and all(d.body in allowed for d in bv.draws if d)
+
+
+def test_a_variants_share_of_the_progress_bar_fills_when_its_fill_stops_early():
+    from types import SimpleNamespace
+
+    from hybrid.draft.base_stage import _Counted
+
+    seen = []
+    counted = _Counted(lambda e: seen.append((e.step, e.steps)), 1, 4)
+    counted.done()  # no step seen: nothing to fill in
+    assert seen == []
+    counted(SimpleNamespace(step=1, steps=256, partial=lambda g: ""))
+    counted.done()  # the filler stopped after one step: the variant's quarter of the bar is full
+    assert seen == [(257, 1024), (512, 1024)]
