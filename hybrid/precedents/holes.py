@@ -11,7 +11,7 @@ import re
 
 from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
-from hybrid.precedents.start import found_facts
+from hybrid.precedents.fact_spans import found_facts
 
 __all__ = ["outside", "worded_holes", "on_subject", "unpointed"]
 

@@ -250,3 +250,23 @@ def test_the_batched_ar_filler_drafts_every_clause(tiny_model, tokenizer):
     assert len(drafts) == 2 and all(d.text and d.outline == OUTLINE for d in drafts)
     assert {d.variant for d in drafts} == {0, 1} and all(len(d.sections) == len(OUTLINE["sections"]) for d in drafts)
     assert all(s["body"].strip() for d in drafts for s in d.sections)  # every clause written
+
+
+def test_a_draft_validates_its_fields_once(drafter, monkeypatch):
+    """The request validates the fields; every stage after it (plan, skeleton, rank, checks) takes them as they are
+    (hybrid.templates.template.ValidFields)."""
+    from hybrid.templates.template import Template
+
+    calls = []
+    validated = Template._validated
+    monkeypatch.setattr(Template, "_validated", lambda self, fields: calls.append(1) or validated(self, fields))
+    drafter.draft(T, T.example, n=2, steps=2, seed=5, outline=OUTLINE)
+    assert len(calls) == 1
+
+
+def test_validated_fields_changed_after_are_validated_again():
+    values = T.validate_fields(T.example)
+    assert T.validate_fields(values) is values
+    values["no_such_field"] = 1
+    with pytest.raises(Exception, match="unknown field 'no_such_field'"):
+        T.validate_fields(values)

@@ -1,7 +1,7 @@
 """The start of an edited precedent: its run-in heading dropped, cut at a sentence end within the budget."""
 
 from hybrid.data.facts import DealFacts, adapt
-from hybrid.precedents.start import fit_text, strip_inline_heading
+from hybrid.precedents.start_passes import fit_text, strip_inline_heading
 from hybrid.skeleton.from_precedents import clause_deal, deal_from_template
 
 
@@ -93,7 +93,7 @@ def test_a_field_named_like_a_term_counts_only_when_its_value_reads_as_one():
 
 
 def test_a_start_left_opening_on_a_connective_loses_it():
-    from hybrid.precedents.start import strip_leaning_opening
+    from hybrid.precedents.start_passes import strip_leaning_opening
 
     assert strip_leaning_opening("In addition, Licensor may use it.") == "Licensor may use it."
     assert strip_leaning_opening("Further, the party shall pay.") == "The party shall pay."
