@@ -19,6 +19,7 @@ one precedent differ where they were masked.
 
 import random
 import re
+from dataclasses import dataclass
 
 import hybrid.precedents.start_passes  # noqa: F401  (registers the start phase's passes)
 from hybrid.common.errors import SamplingError
@@ -37,6 +38,7 @@ __all__ = [
     "precedent_starts",
     "starts_from_draws",
     "settled_start",
+    "SpanEdits",
     "found_facts",
 ]
 
@@ -162,17 +164,13 @@ def precedent_starts(
 _SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading, others) -> settled text, within one process
 
 
-def settled_start(
-    p, deal: DealFacts, allowed: str, own=(), lower=None, frame: str = "", heading=None, others=frozenset(),
-    whole: bool = False,
-) -> str:
-    """What an edit of precedent p keeps before any hole opens: its adapted text through the start phase of
-    hybrid.text.pipeline up to the fit (its run-in heading dropped, a framed span's any; its parts headed as a
-    clause type in `others` dropped, while their run-in headings stand; settled: hybrid.precedents.start_passes;
-    whole: a section of a whole base, which keeps all it can mend). Memoized per passes switched off too:
+def settled_start(p, ctx: StartContext) -> str:
+    """What an edit of precedent p keeps before any hole opens: its text adapted to ctx.deal through the start phase
+    of hybrid.text.pipeline up to the fit (its run-in heading dropped, a framed span's any; its parts headed as a
+    clause type in ctx.others dropped, while their run-in headings stand; settled: hybrid.precedents.start_passes;
+    ctx.whole: a section of a whole base, which keeps all it can mend). Memoized per passes switched off too:
     hybrid.skeleton.from_precedents asks it of the precedents it may choose, and starts_from_draws of those chosen."""
-    ctx = StartContext(deal, allowed, tuple(own), lower, frame or "", heading, frozenset(others), whole)
-    text = p.adapted(deal)
+    text = p.adapted(ctx.deal)
     key = (text, ctx.key(), disabled())
     if key not in _SETTLED:
         if len(_SETTLED) > 4096:
@@ -181,68 +179,63 @@ def settled_start(
     return _SETTLED[key]
 
 
-def starts_from_draws(
-    tokenizer,
-    draws,
-    deal: DealFacts,
-    allowed: str,
-    t: float,
-    seed: int,
-    budgets: list[int],
-    words=None,
-    rooms=None,
-    deals=None,
-    facts_of=None,
-    lower=None,
-    frames=None,
-    headings=None,
-    others=None,
-    whole: bool = False,
-) -> tuple[list, list[str]]:
+@dataclass
+class SpanEdits:
+    """What starts_from_draws needs of a draft's spans beside the draws. deal: the deal's facts; allowed: the text
+    whose facts are the deal's; budgets[s]: span s's tokens. words: the words a hole may write (None: any);
+    rooms[s]: the tokens span s's start may take (None: whole); deals[s]: the facts span s adapts to (None: `deal`
+    everywhere); facts_of(p): a precedent's own facts (None: p.facts; hybrid.skeleton.from_precedents.source_facts
+    adds its whole source contract's); lower: the words another deal's terms may be written in lower case with
+    (hybrid.precedents.fit.common_words; None: none are); frames[s]: the frame sentence opening span s (its
+    restatements are taken out, and where the precedent says nothing else the span ends after the frame);
+    headings[s]: span s's heading (an unframed span keeps a run-in heading of its precedent on another subject;
+    None: every run-in heading goes); others[s]: the clause types of the draft's other sections, whose parts span
+    s's edit drops; whole: each draw is a section of the whole base the variant stands on (it keeps all it can
+    mend)."""
+
+    deal: DealFacts
+    allowed: str
+    budgets: list
+    words: object = None
+    rooms: list | None = None
+    deals: list | None = None
+    facts_of: object = None
+    lower: object = None
+    frames: list | None = None
+    headings: list | None = None
+    others: list | None = None
+    whole: bool = False
+
+    def context(self, s: int, own=()) -> StartContext:
+        """Span s's start context for a precedent whose own facts are `own`."""
+        pick = lambda xs, default: xs[s] if xs else default  # noqa: E731
+        return StartContext(pick(self.deals, self.deal), self.allowed, tuple(own), self.lower,
+                            pick(self.frames, "") or "", pick(self.headings, None), frozenset(pick(self.others, ())),
+                            self.whole)
+
+
+def starts_from_draws(tokenizer, draws, edits: SpanEdits, t: float, seed: int) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
-    hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
-    sentence end within rooms[s] tokens (rooms None: whole), None: fully masked, or "" in a framed span: the
-    frame alone), n = len(draws); deals[s]:
-    the facts span s adapts to (None: `deal` everywhere). facts_of(p): a precedent's own facts (None: p.facts;
-    hybrid.skeleton.from_precedents.source_facts adds those of its whole source contract). lower: the words another
-    deal's terms may be written in lower case with (hybrid.precedents.fit.common_words; None: none are); frames[s]:
-    the frame sentence that opens span s (its restatements are taken out, and where the precedent says nothing
-    else the span ends after the frame; None: no frames); headings[s]: span s's section heading (an unframed
-    span keeps a run-in heading of its precedent on another subject: strip_inline_heading; None: every run-in
-    heading goes); others[s]: the clause types of the draft's other sections, whose parts span s's edit drops
-    (settled_start; None: none); whole: each draw is a section of the whole base the variant stands on (settled_start
-    keeps all it can mend)."""
-    rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
-    facts_of = facts_of or (lambda p: p.facts)
+    hybrid.precedents.library.Precedent: settled_start, then the start phase from the fit on, cut at the last
+    sentence end within edits.rooms[s] tokens; None: fully masked; "" in a framed span: the frame alone),
+    n = len(draws)."""
+    facts_of = edits.facts_of or (lambda p: p.facts)
     facts = [[facts_of(p) if p else () for p in d] for d in draws]
     cut = phase("start", start=FIT)  # the start phase after its memoized part: fit, trailing headings, ...
-
-    frames = frames or [""] * len(budgets)
-    headings = headings or [None] * len(budgets)
-    others = others or [frozenset()] * len(budgets)
+    frames = edits.frames or [""] * len(edits.budgets)
+    rooms = edits.rooms or [None] * len(edits.budgets)
     texts = [
         [
-            run(cut, settled_start(p, f, allowed, own, lower, fr, h, o, whole), StartContext(tokenizer=tokenizer,
-                                                                                            room=r))[0]
+            run(cut, settled_start(p, edits.context(s, own)), StartContext(tokenizer=tokenizer, room=rooms[s]))[0]
             if p
-            else ("" if p == "" and fr else None)  # "": the frame alone (from_precedents.FRAME_ALONE)
-            for p, r, f, own, fr, h, o in zip(d, rooms, deals, fs, frames, headings, others)
+            else ("" if p == "" and frames[s] else None)  # "": the frame alone (from_precedents.FRAME_ALONE)
+            for s, (p, own) in enumerate(zip(d, fs))
         ]
         for d, fs in zip(draws, facts)
     ]
     frame_only = {(v, s) for v, row in enumerate(texts) for s, x in enumerate(row) if x == "" and frames[s]}
-    start = precedent_starts(
-        tokenizer,
-        texts,
-        deal,
-        allowed,
-        t,
-        len(draws),
-        seed,
-        budgets,
-        facts,
-        words=words,
-    )
+    start = precedent_starts(tokenizer, texts, edits.deal, edits.allowed, t, len(draws), seed, edits.budgets, facts,
+                             words=edits.words)
     for v, s in frame_only:  # the precedent only restated the frame: the clause ends after it
         start[v][s] = SpanStart([], ends=True)
     return start, list(dict.fromkeys(f for row in facts for fs in row for f in fs))

@@ -108,6 +108,7 @@ def test_an_edit_drops_the_parts_another_section_holds_before_its_budget():
     from hybrid.precedents.library import Precedent
     from hybrid.precedents.start import settled_start
     from hybrid.skeleton.from_precedents import other_clauses
+    from hybrid.text.context import StartContext
 
     body = (
         "a) Assignment. Neither party may assign this Agreement without consent.\n\n"
@@ -117,10 +118,11 @@ def test_an_edit_drops_the_parts_another_section_holds_before_its_budget():
     )
     p = Precedent("x.txt#15", "x.txt", "cuad", "CC-BY-4.0", "SPONSORSHIP AGREEMENT", "general", "General", body)
     others = frozenset({"assignment", "governing_law", "term"})
-    out = settled_start(p, DealFacts(), "", heading="General", others=others)
+    out = settled_start(p, StartContext(DealFacts(), "", heading="General", others=others))
     assert out == "c) Notice. Any notice under this Agreement will be in writing.\n\n" \
         "d) Counterparts. This Agreement may be executed in counterparts."
-    assert settled_start(p, DealFacts(), "", heading="General") == body  # no others named: every part stays
+    # no others named: every part stays
+    assert settled_start(p, StartContext(DealFacts(), "", heading="General")) == body
     spans = [type("S", (), {"clause": c})() for c in ("assignment", "general", "assignment")]
     assert other_clauses(spans) == [frozenset({"general"}), frozenset({"assignment"}), frozenset({"general"})]
 
