@@ -16,7 +16,7 @@ the sentence about the other deal, or writes its defined term as plain words; th
 import re
 
 from hybrid.common.protections import protection_kind
-from hybrid.common.sentences import CONNECTIVES, RUN_IN_HEADING, sentence_boundaries
+from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import PARTY_ROLE_WORDS
@@ -24,6 +24,7 @@ from hybrid.precedents.blanks import VALUE_KINDS, blank_holes, blank_values  # r
 from hybrid.precedents.fact_spans import fact_spans, found_facts, overlaps
 from hybrid.precedents.holes import on_subject, outside, worded_holes
 from hybrid.precedents.library import letter_words
+from hybrid.text.lexicon import LEANING
 
 __all__ = ["lower_common_names", "drop_fact_sentences", "blank_values", "blank_holes", "drop_restated",
            "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]
@@ -145,7 +146,7 @@ def _orphans(text: str, sentences, cut: set) -> None:
             after_cut = i + 1 == len(sentences) or sentences[i + 1] in cut
             lead_in = (piece.endswith(":") or _ANNOUNCES.search(piece)) and after_cut
             opens_on_cut = i > 0 and sentences[i - 1] in cut
-            fragment = opens_on_cut and (piece[:1].islower() and not _LIST_OPENING.match(piece) or _LEANS.match(piece))
+            fragment = opens_on_cut and (piece[:1].islower() and not _LIST_OPENING.match(piece) or LEANING.match(piece))
             if lead_in or fragment:
                 cut.add((a, b))
                 grew = True
@@ -153,11 +154,6 @@ def _orphans(text: str, sentences, cut: set) -> None:
 
 # a sentence that reads only after the one before it ("For avoidance of doubt, any increase ...", "Such signature ...",
 # "The provisions of the preceding sentence shall be severable ...")
-_LEANS = re.compile(
-    rf"^\W*(?:{CONNECTIVES}|For (?:the )?avoidance of doubt|Notwithstanding the foregoing|The foregoing|Such"
-    r"|In such (?:case|event)|In that (?:case|event)|Thereafter|Otherwise|Nor|However|Likewise|Similarly|Accordingly"
-    r"|Therefore|The (?:provisions of the )?(?:preceding|previous) (?:sentence|paragraph)s?)\b"
-)
 _LIST_OPENING = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[.)]\s")  # "(a) ", "b) ", "iv. "
 _ANNOUNCES = re.compile(r"\bthe following\b[^.:;]*\.$", re.I)  # "The following definitions apply ... Agreement."
 

@@ -10,7 +10,6 @@ import re
 from dataclasses import replace
 
 from hybrid.common.sentences import (
-    CONNECTIVES,
     HEADING_BEFORE_TEXT,
     cut_to_clause,
     cut_to_sentence,
@@ -22,6 +21,7 @@ from hybrid.precedents import settle as _settle
 from hybrid.precedents.holes import unpointed
 from hybrid.precedents.parts import drop_repeated_parts
 from hybrid.text.context import StartContext
+from hybrid.text.lexicon import CONNECTIVE_OPENING
 from hybrid.text.passes import Pass, register, run
 from hybrid.text.pipeline import FIT, phase
 
@@ -46,7 +46,6 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
     return text[m.end() :] if m else text
 
 
-_LEANING = re.compile(rf"^(?:{CONNECTIVES}),\s+(?=[A-Za-z])")
 
 
 def strip_leaning_opening(text: "str | None") -> "str | None":
@@ -54,7 +53,7 @@ def strip_leaning_opening(text: "str | None") -> "str | None":
     Licensor may ..." -> "Licensor may ..."): a section's first sentence leans on nothing."""
     if not text:
         return text
-    m = _LEANING.match(text)
+    m = CONNECTIVE_OPENING.match(text)
     return text[m.end()].upper() + text[m.end() + 1 :] if m else text
 
 

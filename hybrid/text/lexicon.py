@@ -1,0 +1,29 @@
+"""One lexicon for the text passes: each notion the passes share defined once, here.
+
+Owns the sentence that leans on the one before it: `CONNECTIVES` (words that only link it, which go with their comma
+without loss of sense: "In addition, Licensor may ..." -> "Licensor may ..."), `BACK_REFERENCES` (words that point
+back at what came before and cannot stand first: "Such", "Notwithstanding the foregoing", "For avoidance of
+doubt"), `LEANING` (a sentence opening on either, in any case: ALL-CAPS clauses too) and `CONNECTIVE_OPENING` (the
+connective and its comma a pass may take off). The fit's penalty (hybrid.precedents.fit), the settling's fragment
+after a cut (hybrid.precedents.settle) and the start's strip (hybrid.precedents.start_passes) read these; a test
+finds any rival definition in hybrid/.
+"""
+
+import re
+
+__all__ = ["CONNECTIVES", "BACK_REFERENCES", "LEANING", "CONNECTIVE_OPENING"]
+
+CONNECTIVES = (r"In addition|Additionally|Furthermore|Moreover|Further|Also|However|Likewise|Similarly|Accordingly"
+               r"|Therefore")
+"""Words that open a sentence by linking it to the one before, as a pattern."""
+
+BACK_REFERENCES = (r"For (?:the )?avoidance of doubt|Notwithstanding the foregoing|The foregoing|Such"
+                   r"|In such (?:case|event)|In that (?:case|event)|Thereafter|Otherwise|Nor"
+                   r"|The (?:provisions of the )?(?:preceding|previous) (?:sentence|paragraph)s?")
+"""Words that open a sentence by pointing back at what came before it, as a pattern."""
+
+LEANING = re.compile(rf"^\W*(?:{CONNECTIVES}|{BACK_REFERENCES})\b", re.I)
+"""A text that opens leaning on something before it: no clause or section can start with it."""
+
+CONNECTIVE_OPENING = re.compile(rf"^(?:{CONNECTIVES}),\s+(?=[A-Za-z])", re.I)
+"""A connective and its comma opening a text: what may go, the text after it standing on its own."""
