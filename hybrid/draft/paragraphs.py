@@ -25,6 +25,7 @@ letter). Pure string functions, no model; a body without a fault comes back unch
 import re
 
 from hybrid.common.sentences import CLOSERS, HEADING_WORD, RUN_IN_HEADING, sentence_boundaries
+from hybrid.text.lexicon import TRAILING_HEADING_AFTER_SENTENCE
 
 __all__ = ["paragraph_faults", "repair_paragraphs"]
 
@@ -243,7 +244,6 @@ def _repair_one(text: str) -> tuple[str, dict | None]:
 # a paragraph that is only a list marker ("A..", "(b).", "2.", "2A.", "4.1."): the item it numbered went
 _MARKER_ALONE = re.compile(r"\s*\(?(?:[A-Za-z]|[ivxIVX]{1,4}|\d{1,2}(?:\.\d{1,2}){0,3}[A-Za-z]?)[.)][.;,\s]*")
 # a run-in heading closing a paragraph after a sentence ("... fixed for 12 months. Invoices and Payment.")
-_TRAILING_HEADING = re.compile(rf"(?<=[.!?])[ \t]+{RUN_IN_HEADING}[ \t]*$")
 
 
 def _heads_nothing(texts: list[str]) -> list[int]:
@@ -254,7 +254,8 @@ def _heads_nothing(texts: list[str]) -> list[int]:
     for k, t in enumerate(texts):
         nxt = texts[k + 1] if k + 1 < len(texts) else ""
         heading_next = bool(nxt) and (_heading_alone(nxt) or bool(_MARKER_ALONE.fullmatch(nxt)))
-        if _MARKER_ALONE.fullmatch(t) or heading_next and (_heading_alone(t) or _TRAILING_HEADING.search(t)):
+        trailing = TRAILING_HEADING_AFTER_SENTENCE.search(t)
+        if _MARKER_ALONE.fullmatch(t) or heading_next and (_heading_alone(t) or trailing):
             out.append(k)
     return out
 
@@ -277,7 +278,7 @@ def repair_paragraphs(body: str) -> tuple[str, list[dict]]:
             parts[i] = parts[i][: m.start(1)] + parts[i][m.end() :]
     for k in _heads_nothing([parts[i] for i in content]):  # a marker or a heading whose item or text went
         i = content[k]
-        trailing = None if _MARKER_ALONE.fullmatch(parts[i]) else _TRAILING_HEADING.search(parts[i])
+        trailing = None if _MARKER_ALONE.fullmatch(parts[i]) else TRAILING_HEADING_AFTER_SENTENCE.search(parts[i])
         new = parts[i][: trailing.start()] if trailing and not _heading_alone(parts[i]) else ""
         changes.append({"old": parts[i].strip()[-60:], "new": new.strip()[-60:], "action": "removed"})
         parts[i] = new

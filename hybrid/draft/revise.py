@@ -8,10 +8,11 @@ the clause library). Knows nothing of models; the Drafter calls it between the f
 
 import re
 
-from hybrid.common.sentences import RUN_IN_HEADING, cut_to_clause, cut_to_sentence, ends_mid_sentence
+from hybrid.common.sentences import cut_to_clause, cut_to_sentence, ends_mid_sentence
 from hybrid.draft.consistency import consistency_pass
 from hybrid.draft.defined_terms import definitions_index
 from hybrid.draft.references import Exact
+from hybrid.text.lexicon import TRAILING_HEADING_LINE
 
 __all__ = ["revise", "source_sections", "source_ids", "EMPTY_DEFINITIONS"]
 
@@ -22,7 +23,6 @@ EMPTY_DEFINITIONS = (
 """A Definitions section none of whose entries the draft uses, in a draft that defines no term it uses elsewhere
 (hybrid.draft.defined_terms.definitions_index), keeps this sentence (the outline keeps the section)."""
 _TOP = re.compile(r"^(\d+)")
-_TRAILING_HEADING = re.compile(rf"\n\s*{RUN_IN_HEADING}\s*$")
 
 
 def source_sections(library) -> dict[str, dict[str, str]]:
@@ -142,13 +142,13 @@ def revise(
                 indexed += len(terms)
         report["totals"]["definitions_indexed"] = indexed
         for i, b in enumerate(new):
-            b = new[i] = _TRAILING_HEADING.sub("", b)  # the source's next run-in heading, with nothing after it
+            b = new[i] = TRAILING_HEADING_LINE.sub("", b)  # the source's next run-in heading, with nothing after it
             if ends_mid_sentence(b):  # the fill ran to the budget: end at the last whole sentence
                 body = b.rstrip()
                 # no sentence end: close it before its last coordinated clause ("..., AND EVEN IF ANY OF")
                 whole = cut_to_sentence(body, _shorter_than(len(body))) or cut_to_clause(body)
                 if whole:  # the cut may leave a run-in heading last ("...\n\nRenewal."): it goes too
-                    new[i], cut = _TRAILING_HEADING.sub("", whole), cut + 1
+                    new[i], cut = TRAILING_HEADING_LINE.sub("", whole), cut + 1
         report["totals"]["sentences_cut"] = cut
         out.append(new)
         reports.append(report)

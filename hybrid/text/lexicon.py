@@ -4,14 +4,20 @@ Owns the sentence that leans on the one before it: `CONNECTIVES` (words that onl
 without loss of sense: "In addition, Licensor may ..." -> "Licensor may ..."), `BACK_REFERENCES` (words that point
 back at what came before and cannot stand first: "Such", "Notwithstanding the foregoing", "For avoidance of
 doubt"), `LEANING` (a sentence opening on either, in any case: ALL-CAPS clauses too) and `CONNECTIVE_OPENING` (the
-connective and its comma a pass may take off). The fit's penalty (hybrid.precedents.fit), the settling's fragment
+connective and its comma a pass may take off), and a run-in heading a text ends on with nothing under it: on a line
+of its own (`TRAILING_HEADING_LINE`: the draft's revise step) or after a sentence's stop in one paragraph
+(`TRAILING_HEADING_AFTER_SENTENCE`: the paragraph repair); the start's `trailing_headings` pass asks the settling's
+heading test sentence by sentence. The fit's penalty (hybrid.precedents.fit), the settling's fragment
 after a cut (hybrid.precedents.settle) and the start's strip (hybrid.precedents.start_passes) read these; a test
 finds any rival definition in hybrid/.
 """
 
 import re
 
-__all__ = ["CONNECTIVES", "BACK_REFERENCES", "LEANING", "CONNECTIVE_OPENING"]
+from hybrid.common.sentences import RUN_IN_HEADING
+
+__all__ = ["CONNECTIVES", "BACK_REFERENCES", "LEANING", "CONNECTIVE_OPENING", "TRAILING_HEADING_LINE",
+           "TRAILING_HEADING_AFTER_SENTENCE"]
 
 CONNECTIVES = (r"In addition|Additionally|Furthermore|Moreover|Further|Also|However|Likewise|Similarly|Accordingly"
                r"|Therefore")
@@ -27,3 +33,9 @@ LEANING = re.compile(rf"^\W*(?:{CONNECTIVES}|{BACK_REFERENCES})\b", re.I)
 
 CONNECTIVE_OPENING = re.compile(rf"^(?:{CONNECTIVES}),\s+(?=[A-Za-z])", re.I)
 """A connective and its comma opening a text: what may go, the text after it standing on its own."""
+
+TRAILING_HEADING_LINE = re.compile(rf"\n\s*{RUN_IN_HEADING}\s*$")
+"""A run-in heading on a line of its own at a text's end: the source's next clause's heading, with nothing after it."""
+
+TRAILING_HEADING_AFTER_SENTENCE = re.compile(rf"(?<=[.!?])[ \t]+{RUN_IN_HEADING}[ \t]*$")
+"""A run-in heading after a sentence's stop at the end of a paragraph ("... in writing. Notices.")."""

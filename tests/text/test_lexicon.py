@@ -38,3 +38,17 @@ def test_what_the_start_strips_the_fit_counts_as_leaning(text):
 ])
 def test_leaning(text, leans):
     assert bool(LEANING.match(text)) == leans
+
+
+def test_no_module_but_the_lexicon_defines_a_trailing_heading_or_leaning_pattern():
+    defined = {}
+    for p in PACKAGE.rglob("*.py"):
+        if p.name == "lexicon.py":
+            continue
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.Assign):
+                names = [t.id for t in n.targets if isinstance(t, ast.Name)]
+                bad = [x for x in names if "TRAILING_HEADING" in x or "LEANING" in x or x == "_LEANS"]
+                if bad:
+                    defined[str(p.relative_to(PACKAGE))] = bad
+    assert defined == {}
