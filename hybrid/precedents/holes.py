@@ -11,6 +11,7 @@ import re
 
 from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
+from hybrid.data.facts import BLANK
 from hybrid.precedents.fact_spans import found_facts
 
 __all__ = ["outside", "worded_holes", "on_subject", "unpointed"]
@@ -76,4 +77,13 @@ def unpointed(text: str, allowed: str) -> str:
     its sentence goes with its "As" and comma ("As set forth in Schedule 2, the price ..." -> "The price ...")."""
     opening = lambda m: m.group(0) if m.group(1) in allowed else (m.group("next") or "").upper()  # noqa: E731
     text = _OPENING_POINTER.sub(opening, text)  # and the sentence's next word opens it
-    return _POINTER.sub(lambda m: m.group(0) if m.group(1) in allowed else "", text)
+    return _POINTER.sub(lambda m: m.group(0) if m.group(1) in allowed else _pointer_gone(text, m), text)
+
+
+_COPULA = re.compile(r"\b(?:be|is|are|was|were)$")
+
+
+def _pointer_gone(text: str, m: re.Match) -> str:
+    """What stands where a pointer went: nothing, or a blank to complete where it was what the sentence states
+    ("The price for the Products shall be as set forth on Exhibit C" -> "... shall be [___]", not "shall be.")."""
+    return f" {BLANK}" if _COPULA.search(text[: m.start()].rstrip()) else ""
