@@ -136,6 +136,8 @@ def _pass(name, contract, apply, *examples):
     return Pass(name, "start", contract, apply, examples, example)
 
 
+# "Definitions.The": a lost space; not "www.Company.com" nor an address
+_GLUED_STOP = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z]+\b(?![.@]))")
 _FRAME = "Supplier shall sell the Products to Buyer."
 _FOREIGN = "Zanzibar Quux Holdings shall deliver the goods to the Quux Plant."
 _PASSES = (
@@ -175,6 +177,13 @@ _PASSES = (
     _pass("glued_comma", "a space after a comma glued to a word", _sub(_settle._GLUED_COMMA, ", "),
           ("EXPRESS OR STATUTORY,INCLUDING ANY", "EXPRESS OR STATUTORY, INCLUDING ANY"),
           ("goods,services and", "goods, services and")),
+    _pass("glued_stop", "a space after a full stop glued to the next sentence's first word",
+          _sub(_GLUED_STOP, ". "),
+          ("Liability Definitions.The following definitions apply.", "Liability Definitions. The following "
+           "definitions apply."),
+          ("ii.The Supplier ships.", "ii. The Supplier ships."),
+          ("write to victoria.Scott@example.com or www.Company.com", "write to victoria.Scott@example.com or "
+           "www.Company.com")),
     _pass("dash_lists", "a flattened dash list of three items or more written as a run-in list",
           _text(_settle.dash_lists),
           ("the following: - Drawings - Specifications - Samples.",

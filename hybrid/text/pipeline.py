@@ -20,6 +20,7 @@ PIPELINE = {
         "sub_numbers",  # sub-clause numbers opening a sentence written as list markers
         "inner_number",  # a section number opening a sentence out ("6.2 Warranty of Title." -> "Warranty ...")
         "glued_comma",  # a space after a comma glued to a word ("STATUTORY,INCLUDING")
+        "glued_stop",  # a space after a full stop glued to the next word ("Definitions.The")
         "dash_lists",  # a flattened dash list written as a run-in list
         "framed_heading",  # in a framed span, a run-in heading the number cleanup bared out
         "exhibit_pointers",  # pointers into another contract's exhibits out

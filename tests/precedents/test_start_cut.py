@@ -159,3 +159,13 @@ def test_where_only_the_run_in_heading_fits_its_sentence_is_closed_before_a_clau
         "holds every licence and permit it needs in the Territory."
     )
     assert fit_text(_Tok, "Term. It lasts a year. It renews.", 6) == "Term. It lasts a year."
+
+
+def test_a_part_defining_its_sections_terms_stays_beside_a_definitions_section():
+    """Bonterms' 17.3 "Indemnification Definitions" defines the Covered Claims 17.1 and 17.2 use: dropped as a second
+    Definitions section, the SaaS draft at seed 43 used both terms undefined."""
+    from hybrid.precedents.parts import drop_repeated_parts
+
+    body = ("Provider will defend Customer from any Provider-Covered Claims.\n\nIndemnification Definitions. The "
+            "following definitions apply.\n\n\"Provider-Covered Claim\" means a third-party infringement claim.")
+    assert drop_repeated_parts(body, "indemnification", {"definitions", "governing_law"}) == (body, [])
