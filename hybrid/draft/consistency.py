@@ -88,7 +88,8 @@ def consistency_pass(
     the one the deal states removed (`drop_conflicting`: "FOB Supplier's office" where the frame says "FCA"),
     "party"/"parties" written "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), a
     paragraph headed as another section's clause type removed (hybrid.draft.repeated_clauses: "Entire Agreement;
-    Modification. ..." in General Provisions beside an Entire Agreement section); then, over the whole draft, the
+    Modification. ..." in General Provisions beside an Entire Agreement section drafted from another document: a
+    section dict's optional "source"); then, over the whole draft, the
     lower-case uses of a boilerplate term the Definitions section defines capitalized (hybrid.precedents.generic_uses:
     "any third party" -> "any Third Party"), the Definitions section (clause "definitions") pruned against the
     preamble and the other sections' new bodies (`prune_definitions`), and the capitalized terms the draft never
@@ -118,6 +119,7 @@ def consistency_pass(
         "has_term": bool(TERM_CLAUSES & set(clauses)),
         "trade": trade_terms("\n".join(deal_texts(preamble, sections))),  # the Incoterm the deal states, if any
         "guard": Guard([(sec["heading"], sec["body"]) for sec in sections]),
+        "sections": sections,  # each with its optional "source": the document it was drafted from
     }
     for i, sec in enumerate(sections):
         resolve = (lambda n, i=i: resolve_ref(i, n)) if resolve_ref else None

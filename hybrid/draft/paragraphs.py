@@ -99,10 +99,14 @@ def _trailing(text: str) -> tuple[int, str]:
     return at, t[at:]
 
 
-def _unterminated(text: str) -> bool:
-    """Whether a paragraph that another follows stops without a full stop (see the module doc)."""
+def _unterminated(text: str, following: str = "") -> bool:
+    """Whether a paragraph that another (`following`) follows stops without a full stop (see the module doc); a list
+    item ending on a comma before the next item is none ("(a) will not use the Cloud Service for High Risk
+    Activities," above "(b) will not submit ...")."""
     t = _stripped_end(text)
     if not t or t[-1] in _TERMINAL or _LIST_CONTINUES.search(t):
+        return False
+    if t[-1] == "," and _MARKER.match(text.lstrip()) and _MARKER.match(following.lstrip()):
         return False
     return not _is_heading(text)
 
@@ -195,8 +199,8 @@ def paragraph_faults(body: str) -> list[dict]:
     parts = _split_inline_lists(parts)
     faults = [
         {"kind": "unterminated", "text": t.rstrip()[-80:]}
-        for t in texts[:-1]
-        if t.strip() and _unterminated(t)
+        for t, nxt in zip(texts[:-1], texts[1:])
+        if t.strip() and _unterminated(t, nxt)
     ]
     faults += [{"kind": "stray_opening", "text": t.strip()[:40]} for t in texts if _STRAY_OPENING.match(t)]
     shown = [t for t in texts if t.strip()]
@@ -283,8 +287,8 @@ def repair_paragraphs(body: str) -> tuple[str, list[dict]]:
         changes.append({"old": parts[i].strip()[-60:], "new": new.strip()[-60:], "action": "removed"})
         parts[i] = new
     every, content = content, [i for i in content if parts[i].strip()]
-    for i in content[:-1]:
-        if _unterminated(parts[i]):
+    for i, j in zip(content[:-1], content[1:]):
+        if _unterminated(parts[i], parts[j]):
             parts[i], change = _repair_one(parts[i])
             changes.append(change)
     if len(content) > 1 and _heading_alone(parts[content[-1]]):  # a heading whose text the cut took

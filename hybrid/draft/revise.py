@@ -54,6 +54,12 @@ def _numbered(library) -> dict:
     return out
 
 
+def _source(cites) -> str:
+    """The one document a section was drafted from ("" where it cites none, or several: a composed section)."""
+    docs = {c.get("doc_id") for c in cites}
+    return docs.pop() or "" if len(docs) == 1 else ""
+
+
 def _resolver(spans, provenance_v, sources, ids=None):
     """resolve_ref(section index, number) for one variant: the draft's section drafted from that very source section
     (an Exact answer: a base draft holds its base's sections, renumbered), else the source section's clause type,
@@ -125,8 +131,9 @@ def revise(
     for v, bodies in enumerate(variants):
         sections = [
             {"heading": s.heading, "clause": s.clause, "body": b, "frame": getattr(s, "frame", ""),
-             "locked": getattr(s, "locked", ()), "terms": getattr(s, "required_terms", ())}
-            for s, b in zip(spans, bodies)
+             "locked": getattr(s, "locked", ()), "terms": getattr(s, "required_terms", ()),
+             "source": _source(provenance[v][i] if provenance and i < len(provenance[v]) else [])}
+            for i, (s, b) in enumerate(zip(spans, bodies))
         ]
         resolve = _resolver(spans, provenance[v] if provenance else None, sources or {}, ids)
         by_title = _title_resolver(spans)

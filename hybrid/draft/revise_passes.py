@@ -143,9 +143,19 @@ def _others(ctx) -> set:
     return set(ctx.clauses[: ctx.index] + ctx.clauses[ctx.index + 1 :])
 
 
+def _other_sources(ctx) -> set:
+    """The clause types of the draft's other sections drafted from another document than this one: within one
+    contract, a part and a section of the same type are its author's own structure ("Export." in a form's General
+    Terms beside its Compliance with Laws section), not two deals' copies of one clause."""
+    own = ctx.section.get("source") or ""
+    sections = ctx.draft.get("sections") or [{}] * len(ctx.clauses)
+    return {c for j, (c, sec) in enumerate(zip(ctx.clauses, sections))
+            if j != ctx.index and not (own and sec.get("source") == own)}
+
+
 def _repeated(body, ctx):
     guard = ctx.draft["guard"]
-    body, repeated = drop_repeated(body, ctx.section.get("clause", ""), _others(ctx), guard)
+    body, repeated = drop_repeated(body, ctx.section.get("clause", ""), _other_sources(ctx), guard)
     ctx.relist |= bool(repeated)  # "a) Assignment. ... c) Severability." where b) went: the list is lettered again
     return body, removals("repeated_clause", repeated, guard)
 
@@ -209,16 +219,18 @@ _CLAUSES = ("general", "term", "governing_law")
 
 
 def example(text: str = "", *, frame: str = "", party_defined: bool = True, lacks=frozenset(), trade=(),
-            relist: bool = False, resolve=None) -> ReviseContext:
+            relist: bool = False, resolve=None, sources=("", "", "")) -> ReviseContext:
     """The revise phase's example context: `text` as the General section of a three-section draft (General, Term,
     Governing Law) whose preamble defines "Party"; `frame`, `lacks` (clause types the draft lacks), `trade` (the
-    deal's Incoterms), `relist` and `resolve` (number -> the draft's section number) as a draft would set them."""
+    deal's Incoterms), `relist`, `resolve` (number -> the draft's section number) and `sources` (the document each
+    section was drafted from) as a draft would set them."""
     guard = Guard([("General", text), ("Term", _TERM), ("Governing Law", "Delaware law governs this Agreement.")])
     guard.at = 0
+    sections = [{"heading": h, "clause": c, "source": src}
+                for h, c, src in zip(("General", "Term", "Governing Law"), _CLAUSES, sources)]
     draft = {"party_defined": party_defined, "lacks": frozenset(lacks), "has_term": True, "trade": set(trade),
-             "guard": guard}
-    ctx = ReviseContext(0, {"heading": "General", "clause": "general", "body": text, "frame": frame},
-                        list(_CLAUSES), draft, resolve)
+             "guard": guard, "sections": sections}
+    ctx = ReviseContext(0, {**sections[0], "body": text, "frame": frame}, list(_CLAUSES), draft, resolve)
     ctx.relist = relist
     return ctx
 
@@ -246,6 +258,8 @@ def _whole(name, contract, apply, *examples):
 
 _FRAME = "Supplier shall sell the Products to Buyer."
 _LIST = "Buyer shall pay.\n\n(b) Supplier ships.\n\n(c) Buyer inspects."
+_COMMA_LIST = ("Customer:\n\n(a) will not use the Service for High Risk Activities,\n\n(b) will not submit Sensitive "
+               "Data, and\n\n(c) accepts this.")  # items ending on a comma are a list, not sentences cut mid-way
 _RELETTERED = "Buyer shall pay.\n\n(a) Supplier ships.\n\n(b) Buyer inspects."
 _PASSES = (
     _revise("references", "cross-references renumbered to the draft's sections, or rewritten to read without one",
@@ -259,7 +273,7 @@ _PASSES = (
     _revise("paragraphs", "a paragraph that stops without a full stop, or a list out of sequence, repaired",
             _paragraphs,
             ("Buyer shall pay the price\n\nSupplier ships.", "Buyer shall pay the price.\n\nSupplier ships."),
-            (_LIST, _RELETTERED)),
+            (_LIST, _RELETTERED), (_COMMA_LIST, _COMMA_LIST)),
     _revise("restated", "a sentence restating the section's frame out", _restated,
             (f"{_FRAME} Supplier agrees to sell the Products to Buyer. Buyer pays.", f"{_FRAME} Buyer pays.",
              {"frame": _FRAME}),
@@ -282,7 +296,10 @@ _PASSES = (
     _revise("repeated_clause", "a part headed as another section's clause type out", _repeated,
             ("Assignment. Neither Party may assign.\n\nGoverning Law. Delaware law governs this Agreement.",
              "Assignment. Neither Party may assign."),
-            ("Assignment. Neither Party may assign.", "Assignment. Neither Party may assign.")),
+            ("Assignment. Neither Party may assign.", "Assignment. Neither Party may assign."),
+            ("Assignment. Neither Party may assign.\n\nGoverning Law. Delaware law governs this Agreement.",
+             "Assignment. Neither Party may assign.\n\nGoverning Law. Delaware law governs this Agreement.",
+             {"sources": ("form.md", "form.md", "form.md")})),  # one contract's own structure
     _revise("restated_law", "a governing-law sentence outside the Governing Law section out", _restated_law,
             ("Neither Party may assign. This Agreement is governed by the laws of Delaware.",
              "Neither Party may assign."),
