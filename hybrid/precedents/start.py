@@ -45,6 +45,7 @@ __all__ = [
     "starts_from_draws",
     "settled_start",
     "found_facts",
+    "edit_allowed",
 ]
 
 
@@ -205,12 +206,14 @@ def precedent_starts(
     budgets: list[int],
     own_facts=None,
     words=None,
+    allowed_of=None,
 ) -> list[list[list[int]]]:
     """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked), or, when
     texts holds one list per variant (len n, each a list per span), variant v's span s from
     texts[v][s] (each variant edits its own draw of precedents); own_facts[s] (or own_facts[v][s]):
     the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still
-    stand; words: the lower-case words a hole may write (hybrid.precedents.library.Library.words; None = any)."""
+    stand; words: the lower-case words a hole may write (hybrid.precedents.library.Library.words; None = any);
+    allowed_of[v][s]: what span s of variant v may state as it stands (edit_allowed; None: `allowed` everywhere)."""
     t = float(t)  # in [0, 1]: checked where the request entered (hybrid.draft.request.DraftRequest)
     per_variant = bool(texts) and isinstance(texts[0], (list, tuple))
     if per_variant and len(texts) != n:
@@ -221,7 +224,8 @@ def precedent_starts(
         words = frozenset(words) | set(letter_words(allowed))
     return [
         [
-            start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
+            start_tokens(tokenizer, x, deal, allowed_of[v][s] if allowed_of else allowed, t,
+                         random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
             for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))
         ]
         for v in range(n)
@@ -246,6 +250,21 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
     return text[m.end() :] if m else text
 
 
+def edit_allowed(p, text: str, allowed: str, own_facts=()) -> str:
+    """What an edit of precedent p may state as it stands: the deal's text `allowed`, and for a clause of the user's
+    own library (hybrid.precedents.user.is_own) its own words too, less its source's facts (own_facts, which the
+    deal-fact substitution replaces): the firm's wording is trusted, never read as another deal's facts ("as agreed
+    at the Pelican Bay offsite" had been masked and rewritten "as agreed at the end of the Agreement for the
+    offsite")."""
+    from hybrid.precedents.user import is_own
+
+    if not is_own(p):
+        return allowed
+    for f in own_facts:
+        text = text.replace(f, " ")
+    return f"{allowed}\n{text}"
+
+
 _SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading, others) -> settled text, within one process
 
 
@@ -262,6 +281,7 @@ def settled_start(
 
     frame = frame or ""
     text = strip_inline_heading(p.adapted(deal), None if frame else heading)
+    allowed = edit_allowed(p, text, allowed, own)
     key = (text, repr(deal), allowed, tuple(own), id(lower), frame, heading, frozenset(others), whole)
     if key not in _SETTLED:
         if len(_SETTLED) > 4096:
@@ -369,6 +389,8 @@ def starts_from_draws(
         budgets,
         facts,
         words=words,
+        allowed_of=[[edit_allowed(p, x or "", allowed, f) for p, x, f in zip(d, row, fs)]
+                    for d, row, fs in zip(draws, texts, facts)],
     )
     for v, s in frame_only:  # the precedent only restated the frame: the clause ends after it
         start[v][s] = SpanStart([], ends=True)

@@ -23,7 +23,7 @@ from hybrid.common.errors import HybridError
 from hybrid.precedents.library import MIN_WORDS, Library, Precedent, PrecedentError, _is_form, default_library_path
 
 __all__ = ["SUFFIXES", "add_folder", "read_contract", "user_library_path", "user_libraries", "load_user_library",
-           "preferring", "check_name", "drafting_library", "USER_LICENSE"]
+           "preferring", "check_name", "drafting_library", "USER_LICENSE", "is_own"]
 
 SUFFIXES = (".md", ".txt", ".docx")
 USER_LICENSE = "user's own"
@@ -31,6 +31,11 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 MAX_FILE_BYTES = 20 << 20  # read from a file at most (one byte more tells it is larger), whatever its size says
 MAX_INFLATED_BYTES = 64 << 20  # a DOCX's parts once unzipped, checked before python-docx parses them
 COVER_PLACEHOLDERS = 3  # a standard form's cover page holds this many fill-in fields at least (_without_cover_page)
+
+
+def is_own(precedent) -> bool:
+    """A clause of a user's own library: its wording is the firm's, trusted; only its deal's facts are replaced."""
+    return getattr(precedent, "license", None) == USER_LICENSE
 
 
 def check_name(name) -> str:
