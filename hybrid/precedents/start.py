@@ -19,7 +19,7 @@ one precedent differ where they were masked.
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import hybrid.precedents.start_passes  # noqa: F401  (registers the start phase's passes)
 from hybrid.common.errors import SamplingError
@@ -40,6 +40,7 @@ __all__ = [
     "settled_start",
     "SpanEdits",
     "found_facts",
+    "edit_allowed",
 ]
 
 
@@ -131,7 +132,7 @@ def precedent_starts(
     tokenizer,
     texts,
     deal: DealFacts,
-    allowed: str,
+    allowed: "str | list[list[str]]",
     t: float,
     n: int,
     seed: int,
@@ -143,22 +144,42 @@ def precedent_starts(
     texts holds one list per variant (len n, each a list per span), variant v's span s from
     texts[v][s] (each variant edits its own draw of precedents); own_facts[s] (or own_facts[v][s]):
     the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still
-    stand; words: the lower-case words a hole may write (hybrid.precedents.library.Library.words; None = any)."""
+    stand; words: the lower-case words a hole may write (hybrid.precedents.library.Library.words; None = any);
+    allowed: the deal's text, or allowed[v][s] per variant and span: what span s of variant v may state as it
+    stands (edit_allowed)."""
     t = float(t)  # in [0, 1]: checked where the request entered (hybrid.draft.request.DraftRequest)
     per_variant = bool(texts) and isinstance(texts[0], (list, tuple))
     if per_variant and len(texts) != n:
         raise SamplingError(f"per-variant start texts must hold n={n} lists, got {len(texts)}.")
     texts_v = texts if per_variant else [texts] * n
     facts_v = own_facts if (per_variant and own_facts) else [own_facts or [()] * len(texts_v[0])] * n
+    allowed_of = None if isinstance(allowed, str) else allowed
     if words is not None:  # the deal's own words may be written too
-        words = frozenset(words) | set(letter_words(allowed))
+        texts_allowed = [allowed] if allowed_of is None else {a for row in allowed_of for a in row}
+        words = frozenset(words).union(*(letter_words(a) for a in texts_allowed))
     return [
         [
-            start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
+            start_tokens(tokenizer, x, deal, allowed_of[v][s] if allowed_of else allowed, t,
+                         random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
             for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))
         ]
         for v in range(n)
     ]
+
+
+def edit_allowed(p, text: str, allowed: str, own_facts=()) -> str:
+    """What an edit of precedent p may state as it stands: the deal's text `allowed`, and for a clause of the user's
+    own library (hybrid.precedents.user.is_own) its own words too, less its source's facts (own_facts, which the
+    deal-fact substitution replaces): the firm's wording is trusted, never read as another deal's facts ("as agreed
+    at the Pelican Bay offsite" had been masked and rewritten "as agreed at the end of the Agreement for the
+    offsite")."""
+    from hybrid.precedents.user import is_own
+
+    if not is_own(p):
+        return allowed
+    for f in own_facts:
+        text = text.replace(f, " ")
+    return f"{allowed}\n{text}"
 
 
 _SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading, others) -> settled text, within one process
@@ -171,6 +192,7 @@ def settled_start(p, ctx: StartContext) -> str:
     ctx.whole: a section of a whole base, which keeps all it can mend). Memoized per passes switched off too:
     hybrid.skeleton.from_precedents asks it of the precedents it may choose, and starts_from_draws of those chosen."""
     text = p.adapted(ctx.deal)
+    ctx = replace(ctx, allowed=edit_allowed(p, text, ctx.allowed, ctx.own))  # a user library's own words too
     key = (text, ctx.key(), disabled())
     if key not in _SETTLED:
         if len(_SETTLED) > 4096:
@@ -234,7 +256,9 @@ def starts_from_draws(tokenizer, draws, edits: SpanEdits, t: float, seed: int) -
         for d, fs in zip(draws, facts)
     ]
     frame_only = {(v, s) for v, row in enumerate(texts) for s, x in enumerate(row) if x == "" and frames[s]}
-    start = precedent_starts(tokenizer, texts, edits.deal, edits.allowed, t, len(draws), seed, edits.budgets, facts,
+    allowed = [[edit_allowed(p, x or "", edits.allowed, f) for p, x, f in zip(d, row, fs)]
+               for d, row, fs in zip(draws, texts, facts)]  # per variant and span: a user library's own words too
+    start = precedent_starts(tokenizer, texts, edits.deal, allowed, t, len(draws), seed, edits.budgets, facts,
                              words=edits.words)
     for v, s in frame_only:  # the precedent only restated the frame: the clause ends after it
         start[v][s] = SpanStart([], ends=True)
