@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from hybrid.common.sentences import CLOSE as _CLOSE
+from hybrid.data.facts import BLANK
 
 __all__ = ["Exact", "Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
 
@@ -286,6 +287,10 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
                 alone = own is not None and [str(d) for d in drafted] == [str(own)]
                 if part:  # "Section 8.4 (Exceptions)" -> "Section 9 (Exceptions)": the part keeps its name
                     new = f"{new} ({part})"
+                elif alone and _says_this(text, ref.start, end):
+                    # "shall this Section apply to any claim covered by Section 8": two parts of one section now,
+                    # and "this Section" twice would cancel the clause: which part is the reader's to say
+                    new = f"{_singular(ref.keyword)} {BLANK}"
                 elif alone and not _THE_BEFORE.search(text, 0, ref.start):
                     # "except pursuant to Section 5" resolved into the section it stands in: "this Section"
                     new = _this(ref.keyword, text, ref.start)
@@ -313,6 +318,16 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
         return text, changes
     pieces.append(text[at:])
     return "".join(pieces), changes
+
+
+_THIS = re.compile(r"\bthis\s+(?:Section|Article|Clause|Paragraph)\b", re.I)
+
+
+def _says_this(text: str, start: int, end: int) -> bool:
+    """Whether the sentence around text[start:end] already says "this Section" (or "this Article") elsewhere."""
+    lo = max((m.end() for m in re.finditer(r"[.!?;]\s", text[:start])), default=0)
+    hi = next((m.start() for m in re.finditer(r"[.!?;](?:\s|$)", text[end:])), len(text) - end) + end
+    return bool(_THIS.search(text[lo:start] + " " + text[end:hi]))
 
 
 def _this(keyword: str, text: str, start: int) -> str:

@@ -266,7 +266,10 @@ _PASSES = (
             _references,
             ("Notices under Section 14.2 are in writing.", "Notices under Section 3 are in writing.",
              {"resolve": lambda n: "3" if n.startswith("14") else None}),
-            ("Notices under Section 14.2 are in writing.", "Notices under Section 14.2 are in writing.")),
+            ("Notices under Section 14.2 are in writing.", "Notices under Section 14.2 are in writing."),
+            ("In no event shall this Section apply to any claim covered by Section 8.",  # two parts of one section
+             "In no event shall this Section apply to any claim covered by Section [___].",
+             {"resolve": lambda n: "1"})),
     _revise("doubled_words", "a word written twice once", _doubled,
             ("Buyer shall pay the the price.", "Buyer shall pay the price."),
             ("the Product Products are delivered.", "the Products are delivered.")),
