@@ -287,13 +287,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
                 alone = own is not None and [str(d) for d in drafted] == [str(own)]
                 if part:  # "Section 8.4 (Exceptions)" -> "Section 9 (Exceptions)": the part keeps its name
                     new = f"{new} ({part})"
-                elif alone and _says_this(text, ref.start, end):
-                    # "shall this Section apply to any claim covered by Section 8": two parts of one section now,
-                    # and "this Section" twice would cancel the clause: which part is the reader's to say
-                    new = f"{_singular(ref.keyword)} {BLANK}"
-                elif alone and not _THE_BEFORE.search(text, 0, ref.start):
-                    # "except pursuant to Section 5" resolved into the section it stands in: "this Section"
-                    new = _this(ref.keyword, text, ref.start)
+                elif alone:
+                    new = _into_itself(ref, text, end, new)
                 if text[ref.start : end] == new:
                     continue
                 span = (ref.start, end, new, "resolved", "renumbered")
@@ -318,6 +313,16 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
         return text, changes
     pieces.append(text[at:])
     return "".join(pieces), changes
+
+
+def _into_itself(ref, text: str, end: int, new: str) -> str:
+    """A reference resolved into the section it stands in: "this Section" ("except pursuant to Section 5"); in a
+    sentence that already says "this Section" ("shall this Section apply to any claim covered by Section 8": two parts
+    of one section now, and "this Section" twice would cancel the clause) a blank, which part being the reader's to
+    say; after "the", the number as resolved."""
+    if _says_this(text, ref.start, end):
+        return f"{_singular(ref.keyword)} {BLANK}"
+    return new if _THE_BEFORE.search(text, 0, ref.start) else _this(ref.keyword, text, ref.start)
 
 
 _THIS = re.compile(r"\bthis\s+(?:Section|Article|Clause|Paragraph)\b", re.I)
