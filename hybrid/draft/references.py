@@ -344,10 +344,13 @@ def _this(keyword: str, text: str, start: int) -> str:
 
 
 def _titled_list(parts: list, ref: Ref) -> str:
-    """ "Section 2 (Feedback and Usage Data), Section 3 (Restrictions on Customer), and Section 5 (Payment)"."""
+    """ "Section 2 (Feedback and Usage Data), Section 3 (Restrictions on Customer), and Section 5 (Payment)", joined by
+    the reference's own last "and", "or" or "and/or" ("breach of Section 9.1 (Compliance) or 9.2 (High-Risk
+    Activities)" stays a breach of either, not of both)."""
     kw = "SECTION" if ref.keyword.isupper() else "Section"
     items = [f"{kw} {d} ({title})" for d, title in parts]
-    tail = ", and " if len(items) > 2 else " and "
+    conj = (re.findall(r"\b(and/or|and|or)\s", re.sub(r"\([^()]*\)", "", ref.text), re.I) or ["and"])[-1]
+    tail = f", {conj} " if len(items) > 2 else f" {conj} "
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + tail + items[-1]
 
 

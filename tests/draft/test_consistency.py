@@ -1106,3 +1106,17 @@ def test_the_tail_of_a_longer_name_is_no_undefined_term():
         assert lower_undefined(text, term_forms(set()), set()) == (text, [])
     assert lower_undefined("paid by Customer for the Subscription Period.", term_forms(set()), set())[1] == [
         "Subscription Period"]
+
+
+def test_a_titled_list_renumbered_keeps_its_own_or():
+    """Bonterms' "breach of Section 9.1 (Compliance) or 9.2 (High-Risk Activities & Sensitive Data)", both parts of
+    the draft's section 10 now, had read "... and Section 10 (High-Risk ...)": an indemnity needing both breaches."""
+    from hybrid.draft.references import fix_references
+
+    text = "a claim arising from breach of Section 9.1 (Compliance) or 9.2 (High-Risk Activities & Sensitive Data)."
+    new, _ = fix_references(text, {"9": "10"}.get, own="24")
+    assert new == ("a claim arising from breach of Section 10 (Compliance) or Section 10 (High-Risk Activities & "
+                   "Sensitive Data).")
+    text = "Sections 1.4 (Feedback and Usage Data), 2.1 (Restrictions), and 5 (Payment) survive."
+    new, _ = fix_references(text, {"1": "2", "2": "3", "5": "6"}.get, own="24")
+    assert new.startswith("Section 2 (Feedback and Usage Data), Section 3 (Restrictions), and Section 6 (Payment)")
