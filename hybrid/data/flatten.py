@@ -18,7 +18,8 @@ _SENT_END = r"(?:(?<=[.:;!?])|(?<=[.:;!?][\"')]))"
 _PARA_MARKERS = [
     r"(?:ARTICLE|Article)\s+(?:[IVXLC]+|\d{1,2})\b",
     r"(?:SECTION|Section)\s+\d{1,2}(?:\.\d{1,3})*\.?\s+(?=[A-Z\"(])",
-    r"\d{1,2}\.(?:\d{1,3}\.?)*\s+(?=[A-Z\"(])",
+    # not a titled reference in a list: "survive: 5.4 (Usage Data), 8.4 (Disclaimers), ..."
+    r"\d{1,2}\.(?:\d{1,3}\.?)*\s+(?=[A-Z\"(])(?!\([A-Z][^()\n]{0,60}\)[,;])",
     r"\d{1,2}\s+(?=[A-Z]{4,}\b)",
     r"(?P<secn>\d{1,2})\s+(?=[A-Z][^.\n]{2,80}?\s(?P=secn)\.1\s)",
     r"\d{1,2}\)\s+(?=[A-Z])",

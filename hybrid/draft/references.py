@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from hybrid.common.sentences import CLOSE as _CLOSE
 from hybrid.data.facts import BLANK
+from hybrid.draft.reference_lists import fix_listed
 
 __all__ = ["Exact", "Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
 
@@ -255,7 +256,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
     - a source heading restated at a paragraph's start ("Section 1.1 Definitions. ") -> removed.
     Each change: {"old", "new", "action": "renumbered" | "removed" | "left", "rule", "numbers"}; a
     "left" one changes nothing. A reference already true of the draft is no change."""
-    changes, pieces, at = [], [], 0
+    text, changes = fix_listed(text, lambda number, title: _resolve_one(_top(number), title, resolve, resolve_title))
+    pieces, at = [], 0
     refs = find_references(text)
     # the numbers the clause calls itself ("this Clause 10"): its "Clause 10.2 above" is a part of the same clause,
     # whatever number the source's section got at ingestion (a source whose numbering skipped a heading)
@@ -309,8 +311,6 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
         pieces += [text[at:s], new]
         at = e
         changes.append({"old": text[s:e], "new": new, "action": action, "rule": rule, "numbers": numbers})
-    if not any(c["action"] != "left" for c in changes):
-        return text, changes
     pieces.append(text[at:])
     return "".join(pieces), changes
 

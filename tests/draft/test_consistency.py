@@ -1120,3 +1120,23 @@ def test_a_titled_list_renumbered_keeps_its_own_or():
     text = "Sections 1.4 (Feedback and Usage Data), 2.1 (Restrictions), and 5 (Payment) survive."
     new, _ = fix_references(text, {"1": "2", "2": "3", "5": "6"}.get, own="24")
     assert new.startswith("Section 2 (Feedback and Usage Data), Section 3 (Restrictions), and Section 6 (Payment)")
+
+
+def test_a_colon_list_of_titled_numbers_is_renumbered_item_by_item():
+    """Bonterms' survival list names "Sections" once, before its colon: its items had kept the form's numbers
+    ("16 (Limitations of Liability)" in a draft whose section 16 is Intellectual Property). Each item is renumbered
+    (by its heading where the resolver knows it), keeps its qualifier, and an item the draft lacks goes."""
+    from hybrid.draft.references import fix_references
+
+    text = ("The following Sections will survive termination of this Agreement: 5.4 (Usage Data), 12.1 (Payment) "
+            "(for amounts then due), 14.4 (Data Export & Deletion), 16 (Limitations of Liability) and 23 "
+            "(Definitions).")
+    new, changes = fix_references(text, {"5": "6", "12": "13", "16": "17"}.get, own="15",
+                                  resolve_title={"Definitions": "24"}.get)
+    assert new == ("The following Sections will survive termination of this Agreement: 6 (Usage Data), 13 (Payment) "
+                   "(for amounts then due), 17 (Limitations of Liability) and 24 (Definitions).")
+    assert [c["rule"] for c in changes] == ["listed"]
+    # the source's own ingestion keeps such a list in its paragraph ("5.4 (Usage Data)" is no numbered paragraph)
+    from hybrid.data.clean import clean_markdown
+
+    assert "\n" not in clean_markdown(text * 3).strip()
