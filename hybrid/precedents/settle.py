@@ -24,7 +24,7 @@ from hybrid.precedents.blanks import VALUE_KINDS, blank_holes, blank_values  # r
 from hybrid.precedents.fact_spans import fact_spans, found_facts, overlaps
 from hybrid.precedents.holes import on_subject, outside, worded_holes
 from hybrid.precedents.library import letter_words
-from hybrid.text.lexicon import LEANING
+from hybrid.text.lexicon import LEANING, TITLED_LIST_ITEM
 
 __all__ = ["lower_common_names", "drop_fact_sentences", "blank_values", "blank_holes", "drop_restated",
            "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]
@@ -217,7 +217,9 @@ def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), w
 _HEADING_ONLY = re.compile(rf"^\s*(?:\(?(?:[a-z]|[ivx]{{1,4}}|\d{{1,3}}(?:\.\d{{1,3}})*)[.)]\s*)*{RUN_IN_HEADING}\s*$")
 _GLUED_NUMBER = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d{1,2})+(?=[A-Z][a-z])")  # "4.1Product Prices." (a lost space)
 # a section number opening a sentence inside the clause ("... REPRESENTATION. 6.2 Warranty of Title.")
-_INNER_NUMBER = re.compile(r"(?:(?<=[.;:]\s)|(?<=[.;:]\n)|^)\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?=[A-Z(])", re.M)
+_INNER_NUMBER = re.compile(
+    rf"(?:(?<=[.;:]\s)|(?<=[.;:]\n)|^)\d{{1,2}}(?:\.\d{{1,2}})+\.?[ \t]+(?=[A-Z(])(?!{TITLED_LIST_ITEM})", re.M
+)
 _GLUED_COMMA = re.compile(r"(?<=[A-Za-z]),(?=[A-Za-z])")  # "STATUTORY,INCLUDING": a lost space
 # a line holding only its source's article or section number: "Article 27" above the paragraph it numbered
 _NUMBER_LINE = re.compile(

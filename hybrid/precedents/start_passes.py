@@ -173,7 +173,9 @@ _PASSES = (
     _pass("inner_number", "a section number opening a sentence out", _sub(_settle._INNER_NUMBER, ""),
           ("Buyer pays. 6.2 Warranty of Title. Supplier warrants.",
            "Buyer pays. Warranty of Title. Supplier warrants."),
-          ("7.1 Supplier ships.", "Supplier ships.")),
+          ("7.1 Supplier ships.", "Supplier ships."),
+          ("survive: 5.4 (Usage Data), 8.4 (Disclaimers) and 9 (Usage Rules).",  # a list's items stay
+           "survive: 5.4 (Usage Data), 8.4 (Disclaimers) and 9 (Usage Rules).")),
     _pass("glued_comma", "a space after a comma glued to a word", _sub(_settle._GLUED_COMMA, ", "),
           ("EXPRESS OR STATUTORY,INCLUDING ANY", "EXPRESS OR STATUTORY, INCLUDING ANY"),
           ("goods,services and", "goods, services and")),

@@ -39,3 +39,8 @@ TRAILING_HEADING_LINE = re.compile(rf"\n\s*{RUN_IN_HEADING}\s*$")
 
 TRAILING_HEADING_AFTER_SENTENCE = re.compile(rf"(?<=[.!?])[ \t]+{RUN_IN_HEADING}[ \t]*$")
 """A run-in heading after a sentence's stop at the end of a paragraph ("... in writing. Notices.")."""
+
+TITLED_LIST_ITEM = r"\([A-Z][^()\n]{0,60}\)[ \t]*[,;]"
+"""What follows a number that is an item of a list of titled references, not a paragraph's own number: "5.4" in
+"will survive: 5.4 (Usage Data), 8.4 (Disclaimers), ...". Ingestion (hybrid.data.flatten) does not start a
+paragraph there, and the start's number cleanup (inner_number) does not remove it."""
