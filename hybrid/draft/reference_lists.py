@@ -10,13 +10,16 @@ import re
 
 __all__ = ["fix_listed"]
 
-_ITEM = r"\d{1,3}(?:\.\d{1,3})*(?:\([a-z0-9]{1,4}\))*[ \t]+\([A-Z][^()\n]{0,60}\)(?:[ \t]+\([a-z][^()\n]{0,40}\))?"
+# an item's qualifier: "(for amounts then due)", "for the time period specified"
+_EXTRA = r"(?:[ \t]+\([a-z][^()\n]{0,40}\)|[ \t]+(?:for|to|as|with)\b[a-z ]{0,40}?(?=,|[ \t]+and\b))?"
+_KW = r"(?:(?i:sections?|articles?)[ \t]+)?"  # "Section 2 (Non-Solicitation) ..., 3 (Intellectual Property)"
+_ITEM = rf"{_KW}\d{{1,3}}(?:\.\d{{1,3}})*(?:\([a-z0-9]{{1,4}}\))*[ \t]+\([A-Z][^()\n]{{0,60}}\){_EXTRA}"
 _JOIN = r"(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+)"
 LISTED = re.compile(
     rf"\b(?i:sections|articles)\b[^.:;\n]{{0,100}}:[ \t]*\n*[ \t]*(?P<items>{_ITEM}(?:{_JOIN}{_ITEM})+)"
 )
-_PARTS = re.compile(r"(?P<num>\d{1,3}(?:\.\d{1,3})*(?:\([a-z0-9]{1,4}\))*)[ \t]+\((?P<title>[A-Z][^()\n]{0,60})\)"
-                    r"(?P<extra>(?:[ \t]+\([a-z][^()\n]{0,40}\))?)")
+_PARTS = re.compile(rf"{_KW}(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*(?:\([a-z0-9]{{1,4}}\))*)[ \t]+"
+                    rf"\((?P<title>[A-Z][^()\n]{{0,60}})\)(?P<extra>{_EXTRA})")
 
 
 def fix_listed(text: str, resolve_one) -> tuple[str, list[dict]]:

@@ -1140,3 +1140,15 @@ def test_a_colon_list_of_titled_numbers_is_renumbered_item_by_item():
     from hybrid.data.clean import clean_markdown
 
     assert "\n" not in clean_markdown(text * 3).strip()
+
+
+def test_a_colon_list_whose_first_item_names_its_keyword_and_a_qualifier_is_renumbered_whole():
+    """Common Paper's contractor form: "...: Section 2 (Non-Solicitation) for the time period specified, 3
+    (Intellectual Property), 4.3 (Effect of Termination), ..." had kept every number after the first."""
+    from hybrid.draft.references import fix_references
+
+    text = ("The following sections will survive: Section 2 (Non-Solicitation) for the time period specified, 3 "
+            "(Intellectual Property), 4.3 (Effect of Termination), and 10 (Definitions).")
+    new, _ = fix_references(text, {"2": "2", "3": "5", "4": "6", "10": "13"}.get, own="6")
+    assert new == ("The following sections will survive: 2 (Non-Solicitation) for the time period specified, 5 "
+                   "(Intellectual Property), 6 (Effect of Termination) and 13 (Definitions).")
