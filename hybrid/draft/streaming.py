@@ -13,7 +13,7 @@ import time
 
 from hybrid.draft.result import DraftEvent
 
-__all__ = ["run_streamed", "token_events", "step_events", "MASK_GLYPH"]
+__all__ = ["run_streamed", "token_events", "step_events", "progress_events", "MASK_GLYPH"]
 
 MASK_GLYPH = "_"  # how stream() shows a slot the filler has not committed yet
 
@@ -22,15 +22,16 @@ class _Cancelled(Exception):
     """Raised inside a stream's worker when the consumer closed the stream."""
 
 
-def run_streamed(events):
+def run_streamed(events, cancel: threading.Event | None = None):
     """Yield what `events(emit)` yields and what it passes to `emit`, in order, from a worker thread
-    ("hybrid-drafter-stream", a daemon); closing this generator makes the worker's next emit stop it."""
+    ("hybrid-drafter-stream", a daemon); closing this generator, or setting `cancel` (from any thread, while the
+    consumer waits for the next event), makes the worker's next emit stop it."""
     q: queue.Queue = queue.Queue()
-    cancel = threading.Event()
+    closed = threading.Event()  # set when this generator ends; `cancel` is the caller's, never set here
     done = object()
 
     def emit(ev):
-        if cancel.is_set():
+        if closed.is_set() or (cancel is not None and cancel.is_set()):
             raise _Cancelled
         q.put(ev)
 
@@ -56,7 +57,7 @@ def run_streamed(events):
                 raise item
             yield item
     finally:
-        cancel.set()
+        closed.set()
         worker.join()
 
 
@@ -71,6 +72,18 @@ def token_events(emit, t0: float):
         emit(DraftEvent("plan_token", time.perf_counter() - t0, text=dec.decode(piece), forced=forced))
 
     return on_token
+
+
+def progress_events(emit, t0: float):
+    """count(phase, done, total): emits a "progress" DraftEvent (text: the phase, "library", "precedents" or "rank";
+    step of steps: the units done so far) between the stages' own events, so a long phase shows its counts and a
+    cancel stops it there; a no-op when there is nothing to emit to (emit None)."""
+
+    def count(phase: str, done: int, total: int) -> None:
+        if emit is not None:
+            emit(DraftEvent("progress", time.perf_counter() - t0, text=phase, step=done, steps=total))
+
+    return count
 
 
 def step_events(emit, t0: float):
