@@ -133,7 +133,7 @@ def base_events(drafter, request, emit, variants=None):
     outline: its base's sections and the clauses inserted), "precedents" (each variant's sources), then the
     filler's steps per variant, and "rank" with the drafts best first. variants: the bases already chosen
     (hybrid.skeleton.from_base.base_variants; None: chosen here)."""
-    from hybrid.draft.streaming import progress_events, step_events
+    from hybrid.draft.streaming import cancel_check, progress_events, step_events
     from hybrid.rank.rerank import ContractSpec
     from hybrid.skeleton.from_base import base_variants
 
@@ -142,7 +142,8 @@ def base_events(drafter, request, emit, variants=None):
     template, values = request.template, request.fields
     library = drafter.precedent_library()
     timings = {}
-    variants = variants if variants is not None else base_variants(library, template, values, request.n)
+    if variants is None:
+        variants = base_variants(library, template, values, request.n, cancel_check(emit))
     timings["plan"] = time.perf_counter() - t0
     yield DraftEvent("plan", time.perf_counter() - t0, outline=variants[0].skeleton.outline)
     ts = time.perf_counter()

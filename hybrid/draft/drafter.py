@@ -37,7 +37,7 @@ from hybrid.draft.stages import (  # MAX_START_TOKENS re-exported
     revise_variants,
     variant_bodies,
 )
-from hybrid.draft.streaming import progress_events, run_streamed, step_events, token_events
+from hybrid.draft.streaming import cancel_check, progress_events, run_streamed, step_events, token_events
 from hybrid.fill.api import FillResult
 from hybrid.rank.likelihood import trained_window
 from hybrid.rank.rerank import ContractSpec, Reranker, RerankWeights
@@ -261,8 +261,7 @@ class Drafter:
         revise -> rank. `emit` (stream only) receives the in-stage events."""
         with self._lock:
             set_threads(request.threads)
-            count = progress_events(emit, time.perf_counter())
-            variants = self._bases(request, count) if request.base else None
+            variants = self._bases(request, emit) if request.base else None
             if variants:  # one coherent base per variant (hybrid.draft.base_stage)
                 from hybrid.draft.base_stage import base_events
 
@@ -301,20 +300,22 @@ class Drafter:
             finish_drafts(drafts, timings, prep, revisions, template, values)
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)
 
-    def _bases(self, request, count) -> list:
+    def _bases(self, request, emit) -> list:
         """Each variant's base (hybrid.skeleton.from_base.base_variants), or [] where the clause library holds no
         whole document to start from (a user's own library of clauses) or cannot be had and the request left its
-        precedents unset: such a draft goes section by section (stages.prepare_precedents notes a missing library)."""
+        precedents unset: such a draft goes section by section (stages.prepare_precedents notes a missing library).
+        emit (stream only): the library build's "progress" counts, and a cancel point per base document and variant."""
         from hybrid.common.errors import HybridError
         from hybrid.skeleton.from_base import base_variants
 
+        count = progress_events(emit, time.perf_counter())
         try:  # count: the library's build, document by document, when it is built now
             library = self.precedent_library(lambda done, total: count("library", done, total))
         except HybridError:
             if not request.precedent_fallback:
                 raise
             return []
-        return base_variants(library, request.template, request.fields, request.n)
+        return base_variants(library, request.template, request.fields, request.n, cancel_check(emit))
 
     def _plan_stage(self, request, emit, t0, timings) -> dict:
         """The draft's outline: the request's as given, or planned (its headings as self.headings says) with

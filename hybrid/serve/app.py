@@ -99,6 +99,7 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
 
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     templates, jobs = Templates(), Jobs(drafter_for, max_queue=max_queue)
+    templates.forms()  # parsed now, not on the first page load (every shipped template: most of a second)
     app.state.jobs, app.state.templates = jobs, templates
 
     @app.exception_handler(RequestError)

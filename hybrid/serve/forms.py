@@ -71,12 +71,15 @@ def template_form(t: Template) -> dict:
     return {"id": t.id, "title": t.title, "description": t.description, "fields": fields}
 
 
+_SHIPPED_FORMS: dict[str, tuple[int, dict]] = {}  # id -> (file mtime_ns, form): parsed once per file version
+
+
 class Templates:
     """The templates the page may draft from: shipped ids (templates/<id>.json) and uploaded texts, by key."""
 
     def __init__(self):
         self.uploads: OrderedDict[str, Template] = OrderedDict()
-        self._forms: dict[str, tuple[int, dict]] = {}  # id -> (file mtime_ns, form): parsed once per file version
+        self._forms = _SHIPPED_FORMS  # shared by every app of the process: a new app's first page pays nothing
 
     def shipped(self) -> list[str]:
         return sorted(p.stem for p in TEMPLATES_DIR.glob("*.json"))

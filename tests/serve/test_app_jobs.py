@@ -63,7 +63,10 @@ def test_two_drafts_queue_and_only_their_owners_cancel_them(make_app):
         t = time.monotonic()
         r = c.post(f"/api/drafts/{a['job']}/cancel", headers={TOKEN: a["token"]})
         assert r.json()["state"] in ("cancelling", "cancelled")
-        assert _events(c, a["job"])[-1]["event"] == "cancelled" and time.monotonic() - t < 2
+        last = _events(c, a["job"])[-1]["event"]
+        took = time.monotonic() - t
+        print(f"cancel took {took * 1000:.0f} ms")
+        assert last == "cancelled" and took < 2
         events = _events(c, b["job"])  # the second runs once the first is gone
         assert events[-1]["event"] == "done" and {"queued", "started"} <= {e["event"] for e in events}
         assert c.delete(f"/api/drafts/{b['job']}").status_code == 403
