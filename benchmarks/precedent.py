@@ -66,7 +66,7 @@ from hybrid.fill.diffusion import sampler  # noqa: E402
 from hybrid.fill.diffusion.fill_config import FillConfig  # noqa: E402
 from hybrid.model.checkpoint import load_checkpoint  # noqa: E402
 from hybrid.precedents.library import letter_words, load_library  # noqa: E402
-from hybrid.precedents.start import starts_from_draws  # noqa: E402
+from hybrid.precedents.start import SpanEdits, starts_from_draws  # noqa: E402
 from hybrid.rank.likelihood import trained_window  # noqa: E402
 from hybrid.skeleton.from_precedents import document_skeleton  # noqa: E402
 
@@ -324,16 +324,11 @@ def main(argv=None) -> int:
             start = None
             # edit_draws: each variant its own draw; edit, edit_unchecked: the top one under all
             if name.startswith("edit"):
-                start, drawn = starts_from_draws(
-                    tok,
-                    draws if name == "edit_draws" else [h] * args.n,
-                    deal,
-                    allowed,
-                    draws_noise if name == "edit_draws" else args.start_noise,
-                    args.seed + i,
-                    [sp.length for sp in sk.spans],
-                    words=None if name == "edit_unchecked" else vocabulary,
-                )
+                edits = SpanEdits(deal, allowed, [sp.length for sp in sk.spans],
+                                  words=None if name == "edit_unchecked" else vocabulary)
+                start, drawn = starts_from_draws(tok, draws if name == "edit_draws" else [h] * args.n, edits,
+                                                 draws_noise if name == "edit_draws" else args.start_noise,
+                                                 args.seed + i)
             if name == "edit_draws":
                 params = SamplingParams(
                     **SAMPLING,

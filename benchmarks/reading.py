@@ -5,9 +5,9 @@ Prints one JSON line. For every shipped template and the README's user template 
 in the same process with each arm:
 
 - `default`: `hybrid draft`'s default (edit only what the deal needs, another deal's common-word terms in
-  lower case and its fact-laden sentences taken out: hybrid.precedents.settle.settle_facts);
-- `no-settle`: the same with settle_facts off (every foreign fact a hole the filler rewrites: the default
-  before this change);
+  lower case and its fact-laden sentences taken out: the start phase of hybrid.text.pipeline);
+- `no-settle`: the same with the start phase's settling passes off (every foreign fact a hole the filler
+  rewrites: the default before this change);
 - `no-repair`: the default without the consistency pass's paragraph repair (hybrid.draft.paragraphs: the
   default before it);
 - `no-kind`: the default without the deal-kind fit (hybrid.precedents.library.Library.deal_kind off: a
@@ -34,7 +34,9 @@ draft call.
 
     python benchmarks/reading.py [--seeds 7,8,9] [--n 4] [--threads 1]
         [--arms default,no-settle,no-repair,no-kind,no-absent,keep-names,noise-0.25]
-        [--out FILE]
+        [--without-pass NAME,...] [--out FILE]
+
+Any text pass can be switched off by its name in every arm (--without-pass; `hybrid passes` lists the names).
 """
 
 import argparse
@@ -53,6 +55,7 @@ from hybrid.draft.references import dangling_references  # noqa: E402
 from hybrid.fidelity.foreign_facts import draft_foreign_facts  # noqa: E402
 from hybrid.precedents.fit import STANDARD_SOURCES  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
+from hybrid.text.passes import without  # noqa: E402
 
 from machine import machine  # noqa: E402
 
@@ -88,20 +91,26 @@ def _switch(owner, name: str, on: bool, off) -> None:
 
 
 def _arm_switches(arm: str) -> None:
-    """Each step an arm turns off: settle_facts (no-settle: the text as adapted), the consistency pass's
-    paragraph repair (no-repair), the deal-kind fit (no-kind), and both the fit's rule against clauses leaning on a
-    clause the draft lacks and the pass's removal of such sentences (no-absent); every other arm has them all on."""
-    import hybrid.draft.consistency as consistency
+    """Each step an arm turns off that is no text pass (those go by name: _arm_passes): the deal-kind fit
+    (no-kind), the fit's rule against clauses leaning on a clause the draft lacks (no-absent) and the settling's
+    taking out of a sentence for another deal's name alone (keep-names); every other arm has them all on."""
     import hybrid.precedents.settle as settle
     import hybrid.skeleton.from_precedents as from_precedents
     from hybrid.precedents.library import Library
 
-    _switch(settle, "settle_facts", arm != "no-settle", lambda text, *a, **k: text)
-    _switch(consistency, "repair_paragraphs", arm != "no-repair", lambda body: (body, []))
     _switch(Library, "deal_kind", arm != "no-kind", lambda self, *a, **k: {})
     _switch(from_precedents, "absent_types", arm != "no-absent", lambda *a, **k: frozenset())
-    _switch(consistency, "drop_presupposing", arm != "no-absent", lambda text, *a, **k: (text, []))
     _switch(settle, "NAME_HOLES_GO", arm != "keep-names", False)
+
+
+def _arm_passes(arm: str) -> set[str]:
+    """The text passes an arm switches off by name (hybrid.text.pipeline; `hybrid passes` lists them): no-settle
+    the start phase's settling (the text as adapted), no-repair the paragraph repairs, no-absent the removal of
+    sentences leaning on a clause the draft lacks."""
+    from hybrid.text.pipeline import FIT, phase
+
+    return {"no-settle": set(phase("start", "page_legend", FIT)), "no-repair": {"paragraphs", "relist"},
+            "no-absent": {"absent_clause"}}.get(arm, set())
 
 
 def leaning_sentences(sections, deal_text: str) -> list[str]:
@@ -223,6 +232,8 @@ def main(argv=None):
         default="",
         help="comma-separated ids or paths (default: every shipped template and the user template without frames)",
     )
+    ap.add_argument("--without-pass", default="", metavar="NAMES",
+                    help="comma-separated text passes (`hybrid passes`) switched off in every arm")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     set_threads(args.threads)
@@ -251,7 +262,8 @@ def main(argv=None):
             for arm in arms:
                 _arm_switches(arm)
                 t0 = time.perf_counter()
-                drafts = drafter.draft(t, t.example, n=args.n, seed=seed, **ARMS[arm])
+                with without(_arm_passes(arm) | set(filter(None, args.without_pass.split(",")))):
+                    drafts = drafter.draft(t, t.example, n=args.n, seed=seed, **ARMS[arm])
                 totals[arm]["seconds"] += time.perf_counter() - t0
                 totals[arm]["calls"] += 1
                 count(drafter, t, drafts, totals[arm], totals[arm]["examples"])

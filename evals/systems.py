@@ -589,13 +589,13 @@ class Engine:
 
             deal = deal_from_document(doc)
             if system.start < 1:  # as drafting edits: each variant its own draw, nothing beside the spans
-                from hybrid.precedents.start import starts_from_draws
+                from hybrid.precedents.start import SpanEdits, starts_from_draws
 
                 draws = [self.library().for_document(doc, variant=v, seed=seed) for v in range(n)]
                 sk = document_skeleton(self.tokenizer, doc, None, deal)
-                start, facts = starts_from_draws(self.tokenizer, draws, deal, deal_text(doc), system.start, seed,
-                                                 [sp.length for sp in sk.spans], words=self.library().words(),
-                                                 facts_of=lambda p: source_facts(self.library(), p))
+                edits = SpanEdits(deal, deal_text(doc), [sp.length for sp in sk.spans], words=self.library().words(),
+                                  facts_of=lambda p: source_facts(self.library(), p))
+                start, facts = starts_from_draws(self.tokenizer, draws, edits, system.start, seed)
             else:
                 hits = self.library().for_document(doc, seed=seed)
                 sk = document_skeleton(self.tokenizer, doc, hits, deal)

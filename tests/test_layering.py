@@ -13,8 +13,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "hybrid"
 
-ORDER = ["common", "data", "tokenizer", "model", "fidelity", "templates", "plan", "precedents", "skeleton", "fill",
-         "rank", "train", "draft", "serve", "cli"]
+ORDER = ["common", "text", "data", "tokenizer", "model", "fidelity", "templates", "plan", "precedents", "skeleton",
+         "fill", "rank", "train", "draft", "serve", "cli"]
 """Bottom to top: the shared pieces, then the stages in pipeline order, then the entry points."""
 
 MAX_TOP_LEVEL_MODULES = 15
@@ -130,3 +130,53 @@ def test_the_ranker_and_the_trainer_do_not_import_the_filler():
         bad += sibling_imports(path.read_text(encoding="utf-8"), _module_name(path))
     assert not bad, "\n".join(bad)
     assert sibling_imports("from hybrid.fill.diffusion.sampler import fill", "hybrid.rank.pmi")  # the rule can fail
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other round in a circle (strongly connected, more than one module),
+    wherever the imports stand (a lazy import that closes a circle is still a circle)."""
+    order, low, stack, on, cycles, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        order[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in order:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], order[w])
+        if low[v] == order[v]:
+            group = []
+            while not group or group[-1] != v:
+                group.append(stack.pop())
+                on.discard(group[-1])
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in order:
+            visit(v)
+    return cycles
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Each module of hybrid/ -> the modules of hybrid/ it imports (a name imported from a module: that module)."""
+    paths = {_module_name(p): p for p in _package_modules()}
+    graph = {}
+    for module, path in paths.items():
+        deps = set()
+        for _, name in imported_names(path.read_text(encoding="utf-8"), module, path.name == "__init__.py"):
+            parts = name.split(".")
+            found = next((".".join(parts[:k]) for k in range(len(parts), 1, -1) if ".".join(parts[:k]) in paths), None)
+            if found and found != module:
+                deps.add(found)
+        graph[module] = deps
+    return graph
+
+
+def test_no_import_cycles():
+    assert import_cycles(module_graph()) == []
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]  # the rule can fail

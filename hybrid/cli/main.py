@@ -154,6 +154,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     from hybrid.cli.draft import add_parsers as add_draft_parsers
     from hybrid.cli.library import add_parsers as add_library_parsers
     from hybrid.cli.model import add_parsers as add_model_parsers
+    from hybrid.cli.passes import add_parsers as add_pass_parsers
     from hybrid.cli.plan import add_parsers as add_plan_parsers
     from hybrid.cli.precedents import add_parsers as add_precedent_parsers
     from hybrid.cli.serve import add_parsers as add_serve_parsers
@@ -172,6 +173,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     add_model_parsers(sub)
     add_serve_parsers(sub)
     add_library_parsers(sub)
+    add_pass_parsers(sub)
     return parser
 
 

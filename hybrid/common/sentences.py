@@ -9,7 +9,7 @@ stop) and `ends_mid_sentence` (the reading check). Pure string functions: a budg
 import re
 
 __all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "HEADING_BEFORE_TEXT", "sentence_boundaries", "cut_to_sentence",
-           "cut_to_clause", "ends_mid_sentence", "CONNECTIVES", "HEADING_WORD", "without_run_in_headings"]
+           "cut_to_clause", "ends_mid_sentence", "HEADING_WORD", "without_run_in_headings"]
 
 _CLOSERS = "\"'”’)]"
 _CLOSE = "[" + re.escape(_CLOSERS) + "]"  # one closing quote or bracket, for a pattern
@@ -126,8 +126,6 @@ def ends_mid_sentence(text: str) -> bool:
 
 CLOSERS, CLOSE, HEADING_WORD = _CLOSERS, _CLOSE, _HEADING_WORD
 
-CONNECTIVES = r"In addition|Additionally|Furthermore|Moreover|Further|Also"
-"""Words that open a sentence by leaning on the one before it ("In addition, Licensor may ..."), as a pattern."""
 
 _TITLE_WORD = r"(?:[A-Z][\w'&/-]*|and|or|of|the|to|for|in|on|by|with|upon|from|under|at)"
 _HEADING_WORDS = rf"{_TITLE_WORD}(?:[ ,;]+{_TITLE_WORD}){{0,6}}"  # up to seven title-case words, connectors between

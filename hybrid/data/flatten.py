@@ -9,6 +9,8 @@ about the other cleaning steps, sections or files.
 import re
 from collections import Counter
 
+from hybrid.text.lexicon import TITLED_LIST_ITEM
+
 __all__ = ["LONG_LINE", "SPLIT_RE", "STARTS_PARA_RE", "split_at", "split_flattened"]
 
 LONG_LINE = 700  # characters: below this a line is an ordinary paragraph and is left alone
@@ -18,7 +20,8 @@ _SENT_END = r"(?:(?<=[.:;!?])|(?<=[.:;!?][\"')]))"
 _PARA_MARKERS = [
     r"(?:ARTICLE|Article)\s+(?:[IVXLC]+|\d{1,2})\b",
     r"(?:SECTION|Section)\s+\d{1,2}(?:\.\d{1,3})*\.?\s+(?=[A-Z\"(])",
-    r"\d{1,2}\.(?:\d{1,3}\.?)*\s+(?=[A-Z\"(])",
+    # not a titled reference in a list: "survive: 5.4 (Usage Data), 8.4 (Disclaimers), ..."
+    rf"\d{{1,2}}\.(?:\d{{1,3}}\.?)*\s+(?=[A-Z\"(])(?!{TITLED_LIST_ITEM})",
     r"\d{1,2}\s+(?=[A-Z]{4,}\b)",
     r"(?P<secn>\d{1,2})\s+(?=[A-Z][^.\n]{2,80}?\s(?P=secn)\.1\s)",
     r"\d{1,2}\)\s+(?=[A-Z])",

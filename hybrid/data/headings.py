@@ -153,6 +153,7 @@ _CAPS_TITLE_RE = re.compile(r"^[^a-z]*\b(?:" + _TITLE_WORDS + r")S?\b[^a-z]*$")
 _CAPS_TITLE_RUN_RE = re.compile(
     r"^((?:[A-Z0-9][A-Z0-9&,'/.()-]*\s+){0,10}(?:" + _TITLE_WORDS + r")S?)\s+(?=\(?[A-Z\"][a-z]|THIS\b|This\b)"
 )
+TITLE_BEFORE_WORDS = 25  # a unit longer than this is body text: no mixed-case title comes after it
 _MIXED_TITLE_RE = re.compile(r"\b(?:Agreement|Contract|Terms|Addendum|Amendment|NDA|Order Form|Statement of Work|"
                              r"Term Sheet|Letter of Intent|Policy|License|Memorandum)\b")
 _BAD_TITLE_RE = re.compile(
@@ -168,15 +169,20 @@ def tidy_title(title: str) -> str:
 
 
 def find_title(units: list, doc_type: str) -> tuple[str, int, str]:
-    """(title, index of the unit it came from or -1, text left over from that unit)."""
+    """(title, index of the unit it came from or -1, text left over from that unit). A title in mixed case
+    ("Partnership Agreement") is looked for only before the first paragraph of body text (over TITLE_BEFORE_WORDS
+    words): after one, "Trademark License" is a section's heading (a Common Paper form without its cover page
+    had lost its first three sections to the preamble that way)."""
+    body = False
     for i, u in enumerate(units[:15]):
         t = u.text
+        body = body or len(t.split()) > TITLE_BEFORE_WORDS
         if len(t) <= 150 and _CAPS_TITLE_RE.match(t) and not _BAD_TITLE_RE.search(t) and tidy_title(t):
             return tidy_title(t), i, ""
         m = _CAPS_TITLE_RUN_RE.match(t)
         if m and not _BAD_TITLE_RE.search(m.group(1)) and tidy_title(m.group(1)):
             return tidy_title(m.group(1)), i, t[m.end():]
-        if (len(t) <= 100 and _MIXED_TITLE_RE.search(t) and not re.search(r"[.;:,]$", t)
+        if (not body and len(t) <= 100 and _MIXED_TITLE_RE.search(t) and not re.search(r"[.;:,]$", t)
                 and is_heading_text(t) and tidy_title(t)):
             return tidy_title(t), i, ""
     return tidy_title(doc_type) or "AGREEMENT", -1, ""

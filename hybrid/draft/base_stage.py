@@ -41,25 +41,15 @@ def base_starts(tokenizer, variant, library, template, values: dict, seed: int, 
     """(start[0][s] for the variant's spans, the base's own facts): each section's precedent adapted to the deal
     and settled (hybrid.precedents.start.starts_from_draws) with no room cut, its frame before it; the spans'
     budgets set in place to what their starts need."""
-    from hybrid.precedents.start import starts_from_draws
+    from hybrid.precedents.start import SpanEdits, starts_from_draws
     from hybrid.skeleton.from_precedents import deal_from_template, library_start_args
     from hybrid.templates.template import FRAME_MIN_FILL
 
     sk = variant.skeleton
     deal = deal_from_template(template, values)
-    start, facts = starts_from_draws(
-        tokenizer,
-        [variant.draws],
-        deal,
-        base_allowed(variant, sk.deal_text),
-        t,
-        seed,
-        [BASE_START_TOKENS] * len(sk.spans),
-        rooms=None,
-        others=None,
-        whole=True,
-        **library_start_args(library, deal, sk.spans),
-    )
+    edits = SpanEdits(deal, base_allowed(variant, sk.deal_text), [BASE_START_TOKENS] * len(sk.spans), whole=True,
+                      **library_start_args(library, deal, sk.spans))
+    start, facts = starts_from_draws(tokenizer, [variant.draws], edits, t, seed)
     for s, ids in zip(sk.spans, start[0]):
         frame = len(tokenizer.encode(s.frame)) if s.frame else 0
         # a frame alone still leaves the room a skeleton requires (its start ends the span after the frame)

@@ -22,28 +22,21 @@ draft section a source document's section became is a caller's `resolve` callabl
 library knows it; this module does not).
 """
 
-import re
-
 from hybrid.common.protections import Guard
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
-from hybrid.common.topics import TERM_CLAUSES, absent_mentions, absent_types
+from hybrid.common.topics import TERM_CLAUSES, absent_types
 from hybrid.data.facts import BLANK
 from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
 from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
 from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
 from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
-from hybrid.draft.repeated_clauses import drop_repeated, drop_restated_law
-from hybrid.draft.wording import (
-    capitalize_defined_party,
-    defines_party,
-    drop_conflicting,
-    drop_presupposing,
-    drop_restated,
-    trade_terms,
-)
-from hybrid.precedents.generic_uses import capitalize_uses
-from hybrid.precedents.undefined_terms import deal_capitals, lower_undefined, term_forms
+from hybrid.draft.revise_passes import REASONS as REASONS  # re-exported: it was defined here
+from hybrid.draft.revise_passes import deal_texts, listed
+from hybrid.draft.wording import defines_party, trade_terms
+from hybrid.text.context import ReviseContext, WholeContext
+from hybrid.text.passes import run
+from hybrid.text.pipeline import phase
 
 __all__ = [
     "Ref",
@@ -73,83 +66,6 @@ def _words(text: str) -> int:
 # The pass
 
 
-def _doubled_change(text: str, start: int, end: int, word: str) -> dict:
-    """The report's change for one span of remove_doubled_words over text."""
-    if word[:1].isalpha() and text[start:end].startswith(word):  # a noun before its own plural: the singular went
-        plural = re.match(r"[A-Za-z]+", text[end:]).group(0)
-        return {"kind": "doubled_word", "old": text[start:end] + plural, "new": plural, "action": "removed"}
-    return {"kind": "doubled_word", "old": text[start - len(word) : end], "new": text[start - len(word) : start],
-            "action": "removed"}
-
-
-# why a removal of each kind went, where its change names no more ("restated_sentence": hybrid.draft.wording)
-REASONS = {
-    "reference": "refers to a section the draft does not have",
-    "doubled_word": "the word written twice",
-    "paragraph": "a list marker or heading with nothing under it, or a sentence cut mid-way",
-    "restated_sentence": "restates the section's frame",
-    "absent_clause": "leans on a clause the draft lacks",
-    "conflicting_term": "names an Incoterm other than the deal's",
-    "repeated_clause": "another section of the draft is this clause",
-}
-_FRAME_GOES = "the section's frame, which the next sentence states in full"
-_LAW_AGAIN = "restates the governing law, which the Governing Law section states"
-_AT_WILL = "a right to end the agreement at will outside the term section, which sets the term"
-
-
-def _removals(kind: str, removed: list[str], guard, reason=None) -> list[dict]:
-    """The report's changes for the spans one removal took (`removed`, with `reason(old)` or REASONS[kind]) and for
-    those the guard kept (a right, remedy or protection the draft states nowhere else); a removed span that granted
-    one carries "where" the draft states it (hybrid.common.protections.Guard)."""
-    decisions = guard.take() if guard is not None else []
-    out = []
-    for r in removed:
-        out.append({"kind": kind, "old": r, "new": "", "action": "removed",
-                    "reason": reason(r) if reason else REASONS[kind]})
-        hit = next((d for d in decisions if not d["kept"] and (d["old"] in r or r in d["old"])), None)
-        if hit:
-            out[-1]["where"] = hit["where"]
-    out += [{"kind": kind, "old": d["old"], "new": d["old"], "action": "kept",
-             "reason": f"protection: {_listed(d['kinds'])}, stated nowhere else"} for d in decisions if d["kept"]]
-    return out
-
-
-def _listed(words) -> str:
-    """ "a", "a and b", "a, b and c" (each once, in order)."""
-    words = list(dict.fromkeys(words))
-    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
-
-
-def _wording(
-    body: str, sec: dict, party_defined: bool, lacks=(), convenience: bool = False, trade=frozenset(), guard=None
-) -> tuple[str, list[dict]]:
-    """hybrid.draft.wording's four repairs of one section body, with their changes as the report lists them."""
-    frame = sec.get("frame", "")
-    body, restated = drop_restated(body, frame, sec.get("locked", ()), sec.get("terms", ()), guard=guard)
-    changes = _removals("restated_sentence", restated, guard,
-                        lambda r: _FRAME_GOES if r == frame.strip() else REASONS["restated_sentence"])
-    body, leaning = drop_presupposing(body, lacks, convenience, frame, guard=guard)
-    changes += _removals("absent_clause", leaning, guard, lambda r: _absent_reason(r, lacks))
-    body, conflicting = drop_conflicting(body, trade, frame, guard=guard)
-    changes += _removals("conflicting_term", conflicting, guard,
-                         lambda r: f"{REASONS['conflicting_term']} ({', '.join(sorted(trade))})")
-    if restated or leaning or conflicting:  # a list may now open on its second item ("A. Term." went with its sentence)
-        body, renumbered = repair_paragraphs(body)
-        changes += [{"kind": "paragraph", **c} for c in renumbered]
-    if party_defined:
-        body, cased = capitalize_defined_party(body)
-        changes += [
-            {"kind": "defined_term_case", "old": w, "new": w[0].upper() + w[1:], "action": "capitalized"} for w in cased
-        ]
-    return body, changes
-
-
-def _absent_reason(sentence: str, lacks) -> str:
-    """Why drop_presupposing took a sentence: the clause types it leans on, or a right to end the agreement at will."""
-    types = sorted({t for _, _, t in absent_mentions(sentence, lacks)})
-    return f"{REASONS['absent_clause']} ({', '.join(types)})" if types else _AT_WILL
-
-
 def consistency_pass(
     sections: list[dict], *, preamble: str, resolve_ref=None, keep_definitions=(), resolve_title=None
 ) -> tuple[list[str], dict]:
@@ -172,7 +88,8 @@ def consistency_pass(
     the one the deal states removed (`drop_conflicting`: "FOB Supplier's office" where the frame says "FCA"),
     "party"/"parties" written "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), a
     paragraph headed as another section's clause type removed (hybrid.draft.repeated_clauses: "Entire Agreement;
-    Modification. ..." in General Provisions beside an Entire Agreement section); then, over the whole draft, the
+    Modification. ..." in General Provisions beside an Entire Agreement section drafted from another document: a
+    section dict's optional "source"); then, over the whole draft, the
     lower-case uses of a boilerplate term the Definitions section defines capitalized (hybrid.precedents.generic_uses:
     "any third party" -> "any Third Party"), the Definitions section (clause "definitions") pruned against the
     preamble and the other sections' new bodies (`prune_definitions`), and the capitalized terms the draft never
@@ -200,56 +117,38 @@ def consistency_pass(
         "party_defined": defines_party(preamble),
         "lacks": absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)])),
         "has_term": bool(TERM_CLAUSES & set(clauses)),
-        "trade": trade_terms("\n".join(_deal_texts(preamble, sections))),  # the Incoterm the deal states, if any
+        "trade": trade_terms("\n".join(deal_texts(preamble, sections))),  # the Incoterm the deal states, if any
         "guard": Guard([(sec["heading"], sec["body"]) for sec in sections]),
+        "sections": sections,  # each with its optional "source": the document it was drafted from
     }
     for i, sec in enumerate(sections):
         resolve = (lambda n, i=i: resolve_ref(i, n)) if resolve_ref else None
         by_title = (lambda t, i=i: resolve_title(i, t)) if resolve_title else None
-        body, changes = _revise_section(i, sec, clauses, draft, resolve, by_title)
+        body, changes = _revise_section(ReviseContext(i, sec, clauses, draft, resolve, by_title))
         bodies.append(body)
         reports.append({"index": i, "heading": sec["heading"], "changes": changes})
-    for i, sec in enumerate(sections):
-        if sec.get("clause") != "definitions":
-            continue
-        _capitalize_generic(i, bodies, reports)
-        # headings are no use of a term: "Governing Law" keeps no definition of "Law"
-        rest = "\n\n".join([preamble] + [b for j, b in enumerate(bodies) if j != i])
-        bodies[i], dropped = prune_definitions(bodies[i], rest, keep=keep_definitions)
-        reports[i]["changes"] += [
-            {"kind": "definition", "old": d["term"], "new": None, "action": "dropped", "reason": d["reason"]}
-            for d in dropped
-        ]
-    _lower_undefined(sections, bodies, reports, preamble, keep_definitions)
+    whole = WholeContext(sections, bodies, preamble, tuple(keep_definitions))
+    for name in phase("whole"):  # each pass over every section before the next pass
+        for i in range(len(sections)):
+            whole.index = i
+            bodies[i], made = run([name], bodies[i], whole)
+            reports[i]["changes"] += made
     _reasons(reports, draft["guard"])
     totals = _totals(reports, sections, bodies)
     return bodies, {"sections": reports, "totals": totals}
 
 
-def _revise_section(i: int, sec: dict, clauses: list[str], draft: dict, resolve, by_title) -> tuple[str, list[dict]]:
-    """(sections[i]'s body after the per-section repairs of consistency_pass, their changes); `draft`: what the pass
-    knows of the whole draft (party_defined, lacks, has_term, trade, guard)."""
-    guard = draft["guard"]
-    guard.at = i
-    fixed, ref_changes = fix_references(sec["body"], resolve, own=str(i + 1), resolve_title=by_title)
-    body, doubled = remove_doubled_words(fixed)
-    changes = [{"kind": "reference", **c} for c in ref_changes]
-    changes += [_doubled_change(fixed, s, e, w) for s, e, w in doubled]
-    body, repaired = repair_paragraphs(body)
-    changes += [{"kind": "paragraph", **c} for c in repaired]
-    convenience = draft["has_term"] and sec.get("clause") not in TERM_CLAUSES
-    body, worded = _wording(body, sec, draft["party_defined"], draft["lacks"], convenience, draft["trade"], guard)
-    changes += worded
-    others = set(clauses[:i] + clauses[i + 1 :])
-    body, repeated = drop_repeated(body, sec.get("clause", ""), others, guard)
-    changes += _removals("repeated_clause", repeated, guard)
-    body, law = drop_restated_law(body, sec.get("clause", ""), others, guard)
-    changes += _removals("repeated_clause", law, guard, lambda r: _LAW_AGAIN)
-    if repeated:  # "a) Assignment. ... c) Severability." where b) went: the list is lettered again
-        body, renumbered = repair_paragraphs(body)
-        changes += [{"kind": "paragraph", **c} for c in renumbered]
-    guard.settle(i, body)
-    return body, changes
+def _revise_section(ctx: ReviseContext) -> tuple[str, list[dict]]:
+    """(the section's body after the revise phase's passes, their changes, in order): hybrid.text.pipeline's
+    "revise" list, with the protection guard placed at the section and settled on its new body."""
+    guard = ctx.draft["guard"]
+    guard.at = ctx.index
+    body = ctx.section["body"]
+    for name in phase("revise"):
+        body, made = run([name], body, ctx)
+        ctx.changes += made
+    guard.settle(ctx.index, body)
+    return body, ctx.changes
 
 
 def _reasons(reports: list[dict], guard) -> None:
@@ -261,45 +160,9 @@ def _reasons(reports: list[dict], guard) -> None:
                 c["reason"] = REASONS[c["kind"]]
             if c.get("where"):
                 guard.follow(c["where"])
-                kinds = _listed(w["kind"] for w in c["where"])
-                places = _listed(f"section {w['section']} ({w['heading']})" for w in c["where"])
+                kinds = listed(w["kind"] for w in c["where"])
+                places = listed(f"section {w['section']} ({w['heading']})" for w in c["where"])
                 c["reason"] = f"{c['reason']}; protection: {kinds}, stated in {places}"
-
-
-def _deal_texts(preamble: str, sections: list[dict]) -> list[str]:
-    """What the deal itself writes: the preamble, each section's frame, locked strings and required terms."""
-    out = [preamble, *(sec.get("frame", "") for sec in sections)]
-    return out + [x for sec in sections for x in (*sec.get("locked", ()), *sec.get("terms", ()))]
-
-
-def _capitalize_generic(own: int, bodies, reports) -> None:
-    """In place: where the Definitions body bodies[own] defines a boilerplate term that other sections write in lower
-    case ("any third party"), those uses written as the term ("any Third Party"; hybrid.precedents.generic_uses),
-    each reported as a "defined_term_case" change; the entry is then used and stays."""
-    terms = {t for t, _ in definition_entries(bodies[own])}
-    for j, body in enumerate(bodies):  # its own entries too: '"Third Party" means ... other than its affiliates'
-        bodies[j], changed = capitalize_uses(body, terms)
-        reports[j]["changes"] += [
-            {"kind": "defined_term_case", "old": w, "new": w.title(), "action": "capitalized"} for w in changed
-        ]
-
-
-def _lower_undefined(sections, bodies, reports, preamble: str, keep=()) -> None:
-    """In place: every section body's capitalized terms the draft does not define written in lower case
-    (hybrid.precedents.undefined_terms), each reported as an "undefined_term" change."""
-    defined = set(inline_definitions("\n\n".join([preamble, *bodies]))) | set(keep)
-    for i, sec in enumerate(sections):
-        if sec.get("clause") == "definitions":
-            defined |= {t for t, _ in definition_entries(bodies[i])}
-        defined |= {t for t in sec.get("terms", ()) if t[:1].isupper()}  # "purchase order" defines nothing
-    forms, capitals = term_forms(defined), deal_capitals(_deal_texts(preamble, sections))
-    for i, sec in enumerate(sections):
-        if sec.get("clause") == "definitions":
-            continue
-        bodies[i], lowered = lower_undefined(bodies[i], forms, capitals)
-        reports[i]["changes"] += [
-            {"kind": "undefined_term", "old": w, "new": w.lower(), "action": "lowered"} for w in lowered
-        ]
 
 
 def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dict:

@@ -25,6 +25,7 @@ letter). Pure string functions, no model; a body without a fault comes back unch
 import re
 
 from hybrid.common.sentences import CLOSERS, HEADING_WORD, RUN_IN_HEADING, sentence_boundaries
+from hybrid.text.lexicon import TRAILING_HEADING_AFTER_SENTENCE
 
 __all__ = ["paragraph_faults", "repair_paragraphs"]
 
@@ -98,10 +99,14 @@ def _trailing(text: str) -> tuple[int, str]:
     return at, t[at:]
 
 
-def _unterminated(text: str) -> bool:
-    """Whether a paragraph that another follows stops without a full stop (see the module doc)."""
+def _unterminated(text: str, following: str = "") -> bool:
+    """Whether a paragraph that another (`following`) follows stops without a full stop (see the module doc); a list
+    item ending on a comma before the next item is none ("(a) will not use the Cloud Service for High Risk
+    Activities," above "(b) will not submit ...")."""
     t = _stripped_end(text)
     if not t or t[-1] in _TERMINAL or _LIST_CONTINUES.search(t):
+        return False
+    if t[-1] == "," and _MARKER.match(text.lstrip()) and _MARKER.match(following.lstrip()):
         return False
     return not _is_heading(text)
 
@@ -194,8 +199,8 @@ def paragraph_faults(body: str) -> list[dict]:
     parts = _split_inline_lists(parts)
     faults = [
         {"kind": "unterminated", "text": t.rstrip()[-80:]}
-        for t in texts[:-1]
-        if t.strip() and _unterminated(t)
+        for t, nxt in zip(texts[:-1], texts[1:])
+        if t.strip() and _unterminated(t, nxt)
     ]
     faults += [{"kind": "stray_opening", "text": t.strip()[:40]} for t in texts if _STRAY_OPENING.match(t)]
     shown = [t for t in texts if t.strip()]
@@ -243,7 +248,6 @@ def _repair_one(text: str) -> tuple[str, dict | None]:
 # a paragraph that is only a list marker ("A..", "(b).", "2.", "2A.", "4.1."): the item it numbered went
 _MARKER_ALONE = re.compile(r"\s*\(?(?:[A-Za-z]|[ivxIVX]{1,4}|\d{1,2}(?:\.\d{1,2}){0,3}[A-Za-z]?)[.)][.;,\s]*")
 # a run-in heading closing a paragraph after a sentence ("... fixed for 12 months. Invoices and Payment.")
-_TRAILING_HEADING = re.compile(rf"(?<=[.!?])[ \t]+{RUN_IN_HEADING}[ \t]*$")
 
 
 def _heads_nothing(texts: list[str]) -> list[int]:
@@ -254,7 +258,8 @@ def _heads_nothing(texts: list[str]) -> list[int]:
     for k, t in enumerate(texts):
         nxt = texts[k + 1] if k + 1 < len(texts) else ""
         heading_next = bool(nxt) and (_heading_alone(nxt) or bool(_MARKER_ALONE.fullmatch(nxt)))
-        if _MARKER_ALONE.fullmatch(t) or heading_next and (_heading_alone(t) or _TRAILING_HEADING.search(t)):
+        trailing = TRAILING_HEADING_AFTER_SENTENCE.search(t)
+        if _MARKER_ALONE.fullmatch(t) or heading_next and (_heading_alone(t) or trailing):
             out.append(k)
     return out
 
@@ -277,13 +282,13 @@ def repair_paragraphs(body: str) -> tuple[str, list[dict]]:
             parts[i] = parts[i][: m.start(1)] + parts[i][m.end() :]
     for k in _heads_nothing([parts[i] for i in content]):  # a marker or a heading whose item or text went
         i = content[k]
-        trailing = None if _MARKER_ALONE.fullmatch(parts[i]) else _TRAILING_HEADING.search(parts[i])
+        trailing = None if _MARKER_ALONE.fullmatch(parts[i]) else TRAILING_HEADING_AFTER_SENTENCE.search(parts[i])
         new = parts[i][: trailing.start()] if trailing and not _heading_alone(parts[i]) else ""
         changes.append({"old": parts[i].strip()[-60:], "new": new.strip()[-60:], "action": "removed"})
         parts[i] = new
     every, content = content, [i for i in content if parts[i].strip()]
-    for i in content[:-1]:
-        if _unterminated(parts[i]):
+    for i, j in zip(content[:-1], content[1:]):
+        if _unterminated(parts[i], parts[j]):
             parts[i], change = _repair_one(parts[i])
             changes.append(change)
     if len(content) > 1 and _heading_alone(parts[content[-1]]):  # a heading whose text the cut took

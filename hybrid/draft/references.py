@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 
 from hybrid.common.sentences import CLOSE as _CLOSE
+from hybrid.data.facts import BLANK
+from hybrid.draft.reference_lists import fix_listed
 
 __all__ = ["Exact", "Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
 
@@ -254,7 +256,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
     - a source heading restated at a paragraph's start ("Section 1.1 Definitions. ") -> removed.
     Each change: {"old", "new", "action": "renumbered" | "removed" | "left", "rule", "numbers"}; a
     "left" one changes nothing. A reference already true of the draft is no change."""
-    changes, pieces, at = [], [], 0
+    text, changes = fix_listed(text, lambda number, title: _resolve_one(_top(number), title, resolve, resolve_title))
+    pieces, at = [], 0
     refs = find_references(text)
     # the numbers the clause calls itself ("this Clause 10"): its "Clause 10.2 above" is a part of the same clause,
     # whatever number the source's section got at ingestion (a source whose numbering skipped a heading)
@@ -286,9 +289,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
                 alone = own is not None and [str(d) for d in drafted] == [str(own)]
                 if part:  # "Section 8.4 (Exceptions)" -> "Section 9 (Exceptions)": the part keeps its name
                     new = f"{new} ({part})"
-                elif alone and not _THE_BEFORE.search(text, 0, ref.start):
-                    # "except pursuant to Section 5" resolved into the section it stands in: "this Section"
-                    new = _this(ref.keyword, text, ref.start)
+                elif alone:
+                    new = _into_itself(ref, text, end, new)
                 if text[ref.start : end] == new:
                     continue
                 span = (ref.start, end, new, "resolved", "renumbered")
@@ -309,10 +311,28 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
         pieces += [text[at:s], new]
         at = e
         changes.append({"old": text[s:e], "new": new, "action": action, "rule": rule, "numbers": numbers})
-    if not any(c["action"] != "left" for c in changes):
-        return text, changes
     pieces.append(text[at:])
     return "".join(pieces), changes
+
+
+def _into_itself(ref, text: str, end: int, new: str) -> str:
+    """A reference resolved into the section it stands in: "this Section" ("except pursuant to Section 5"); in a
+    sentence that already says "this Section" ("shall this Section apply to any claim covered by Section 8": two parts
+    of one section now, and "this Section" twice would cancel the clause) a blank, which part being the reader's to
+    say; after "the", the number as resolved."""
+    if _says_this(text, ref.start, end):
+        return f"{_singular(ref.keyword)} {BLANK}"
+    return new if _THE_BEFORE.search(text, 0, ref.start) else _this(ref.keyword, text, ref.start)
+
+
+_THIS = re.compile(r"\bthis\s+(?:Section|Article|Clause|Paragraph)\b", re.I)
+
+
+def _says_this(text: str, start: int, end: int) -> bool:
+    """Whether the sentence around text[start:end] already says "this Section" (or "this Article") elsewhere."""
+    lo = max((m.end() for m in re.finditer(r"[.!?;]\s", text[:start])), default=0)
+    hi = next((m.start() for m in re.finditer(r"[.!?;](?:\s|$)", text[end:])), len(text) - end) + end
+    return bool(_THIS.search(text[lo:start] + " " + text[end:hi]))
 
 
 def _this(keyword: str, text: str, start: int) -> str:
@@ -324,10 +344,13 @@ def _this(keyword: str, text: str, start: int) -> str:
 
 
 def _titled_list(parts: list, ref: Ref) -> str:
-    """ "Section 2 (Feedback and Usage Data), Section 3 (Restrictions on Customer), and Section 5 (Payment)"."""
+    """ "Section 2 (Feedback and Usage Data), Section 3 (Restrictions on Customer), and Section 5 (Payment)", joined by
+    the reference's own last "and", "or" or "and/or" ("breach of Section 9.1 (Compliance) or 9.2 (High-Risk
+    Activities)" stays a breach of either, not of both)."""
     kw = "SECTION" if ref.keyword.isupper() else "Section"
     items = [f"{kw} {d} ({title})" for d, title in parts]
-    tail = ", and " if len(items) > 2 else " and "
+    conj = (re.findall(r"\b(and/or|and|or)\s", re.sub(r"\([^()]*\)", "", ref.text), re.I) or ["and"])[-1]
+    tail = f", {conj} " if len(items) > 2 else f" {conj} "
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + tail + items[-1]
 
 

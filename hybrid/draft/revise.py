@@ -8,10 +8,11 @@ the clause library). Knows nothing of models; the Drafter calls it between the f
 
 import re
 
-from hybrid.common.sentences import RUN_IN_HEADING, cut_to_clause, cut_to_sentence, ends_mid_sentence
+from hybrid.common.sentences import cut_to_clause, cut_to_sentence, ends_mid_sentence
 from hybrid.draft.consistency import consistency_pass
 from hybrid.draft.defined_terms import definitions_index
 from hybrid.draft.references import Exact
+from hybrid.text.lexicon import TRAILING_HEADING_LINE
 
 __all__ = ["revise", "source_sections", "source_ids", "EMPTY_DEFINITIONS"]
 
@@ -22,7 +23,6 @@ EMPTY_DEFINITIONS = (
 """A Definitions section none of whose entries the draft uses, in a draft that defines no term it uses elsewhere
 (hybrid.draft.defined_terms.definitions_index), keeps this sentence (the outline keeps the section)."""
 _TOP = re.compile(r"^(\d+)")
-_TRAILING_HEADING = re.compile(rf"\n\s*{RUN_IN_HEADING}\s*$")
 
 
 def source_sections(library) -> dict[str, dict[str, str]]:
@@ -52,6 +52,12 @@ def _numbered(library) -> dict:
         for n in numbers:
             out.setdefault(doc, {}).setdefault(n, p)
     return out
+
+
+def _source(cites) -> str:
+    """The one document a section was drafted from ("" where it cites none, or several: a composed section)."""
+    docs = {c.get("doc_id") for c in cites}
+    return docs.pop() or "" if len(docs) == 1 else ""
 
 
 def _resolver(spans, provenance_v, sources, ids=None):
@@ -125,8 +131,9 @@ def revise(
     for v, bodies in enumerate(variants):
         sections = [
             {"heading": s.heading, "clause": s.clause, "body": b, "frame": getattr(s, "frame", ""),
-             "locked": getattr(s, "locked", ()), "terms": getattr(s, "required_terms", ())}
-            for s, b in zip(spans, bodies)
+             "locked": getattr(s, "locked", ()), "terms": getattr(s, "required_terms", ()),
+             "source": _source(provenance[v][i] if provenance and i < len(provenance[v]) else [])}
+            for i, (s, b) in enumerate(zip(spans, bodies))
         ]
         resolve = _resolver(spans, provenance[v] if provenance else None, sources or {}, ids)
         by_title = _title_resolver(spans)
@@ -142,13 +149,13 @@ def revise(
                 indexed += len(terms)
         report["totals"]["definitions_indexed"] = indexed
         for i, b in enumerate(new):
-            b = new[i] = _TRAILING_HEADING.sub("", b)  # the source's next run-in heading, with nothing after it
+            b = new[i] = TRAILING_HEADING_LINE.sub("", b)  # the source's next run-in heading, with nothing after it
             if ends_mid_sentence(b):  # the fill ran to the budget: end at the last whole sentence
                 body = b.rstrip()
                 # no sentence end: close it before its last coordinated clause ("..., AND EVEN IF ANY OF")
                 whole = cut_to_sentence(body, _shorter_than(len(body))) or cut_to_clause(body)
                 if whole:  # the cut may leave a run-in heading last ("...\n\nRenewal."): it goes too
-                    new[i], cut = _TRAILING_HEADING.sub("", whole), cut + 1
+                    new[i], cut = TRAILING_HEADING_LINE.sub("", whole), cut + 1
         report["totals"]["sentences_cut"] = cut
         out.append(new)
         reports.append(report)

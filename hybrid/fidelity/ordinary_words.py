@@ -21,7 +21,7 @@ Exclusions, another deal's whatever their spread:
   "Mr.": "Michael", "John");
 - party roles the deal does not use: the role names of hybrid.data.roles.FAMILIES ("Licensee", "Disclosing
   Party") and words that at least ROLE_SHARE of those groups' preambles define a party by ("Company", "Agent").
-Applied where an edit decides what to mask and a base what to blank (hybrid.precedents.start._fact_spans), not in
+Applied where an edit decides what to mask and a base what to blank (hybrid.precedents.fact_spans.fact_spans), not in
 the foreign-facts count itself (drafts.json, the ranker, the benchmarks count as before). Pure functions of strings
 and the corpus's train files; knows nothing of models or drafts.
 """
@@ -197,7 +197,7 @@ _LOADED: dict[tuple, OrdinaryWords] = {}  # (corpus root, its manifest's size an
 
 def load_ordinary_words(corpus=None) -> OrdinaryWords:
     """The index of the corpus's train split (corpus: a path, None = hybrid.data.corpus.corpus_root()), built once,
-    then read from memory while the manifest stands unchanged (hybrid.precedents.start._fact_spans asks it of every
+    then read from memory while the manifest stands unchanged (hybrid.precedents.fact_spans.fact_spans asks it of every
     text it settles) or from <cache>/ordinary/<fingerprint>.json; EMPTY where there is no corpus."""
     try:
         root = corpus_root(corpus)

@@ -8,8 +8,8 @@ the fact spans of hybrid.precedents.start. hybrid.precedents.settle applies them
 import re
 
 from hybrid.data.facts import BLANK, DealFacts
+from hybrid.precedents.fact_spans import fact_spans, found_facts
 from hybrid.precedents.holes import outside
-from hybrid.precedents.start import _fact_spans, found_facts
 
 __all__ = ["VALUE_KINDS", "blank_values", "blank_holes"]
 
@@ -30,10 +30,10 @@ def blank_values(text: str, allowed: str, own_facts=()) -> str:
 
 def blank_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> str:
     """text with every run the edit would mask (another deal's names, terms, acronyms, redactions: the drop spans of
-    start._fact_spans, less the deal's own facts) written as a blank to complete: a whole base's hole is a term for
+    fact_spans.fact_spans, less the deal's own facts) written as a blank to complete: a whole base's hole is a term for
     the lawyer to fill ("not more than the [___]"), where the 5M filler's rewrite read as damage in a cold reading
     ("will not be more than the party from any court" for "the General Cap Amount")."""
-    keep, drop = _fact_spans(text, deal, allowed, own_facts)
+    keep, drop = fact_spans(text, deal, allowed, own_facts)
     runs: list[list[int]] = []
     for a, b in sorted(outside(drop, keep, text)):
         if runs and a <= runs[-1][1] or runs and not text[runs[-1][1] : a].strip():

@@ -20,11 +20,12 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
-from hybrid.common.sentences import CONNECTIVES, cut_to_clause, sentence_boundaries
+from hybrid.common.sentences import cut_to_clause, sentence_boundaries
 from hybrid.common.stems import stem
 from hybrid.data.clean import REDACTION_RE
 from hybrid.precedents.library import MARKER_RE, letter_words
 from hybrid.precedents.reversed import reversed_roles  # re-exported: fit's quality reads it
+from hybrid.text.lexicon import LEANING
 
 __all__ = [
     "FitScore",
@@ -96,11 +97,6 @@ _REFERENCE = re.compile(
 )
 # a clause that opens by leaning on text before it ("In addition, Licensor may ..."): a fragment of its source's
 # clause, not a clause a section can start with
-_LEANING_OPENING = re.compile(
-    rf"^\W*(?:{CONNECTIVES}|However|Likewise|Similarly|Thereafter|Otherwise"
-    r"|Notwithstanding the foregoing|The foregoing|In such (?:case|event)|In that (?:case|event))\b",
-    re.I,
-)
 _STATES_LAW = re.compile(  # "governed by the laws of", "The law of the State of Delaware governs"
     r"\b(?:govern\w*|constru\w*|interpret\w*)\b[^.;]{0,160}?\blaws?\b|\blaws?\b[^.;]{0,160}?\bgovern", re.I
 )
@@ -251,7 +247,7 @@ def fit(
     if len(first.split()) > limit:  # not even its first sentence fits the budget: closed before a coordinated
         # clause that fits (hybrid.common.sentences.cut_to_clause), or else the clause stops mid-sentence
         quality -= 1.0 if cut_to_clause(first, fits=lambda x: len(x.split()) <= limit) else 4.0
-    if _LEANING_OPENING.match(p.body):
+    if LEANING.match(p.body):
         quality -= 2.0  # it continues a sentence the draft does not have
     if rank is not None:
         quality += 0.5 * max(0.0, 1 - rank / RANKED)

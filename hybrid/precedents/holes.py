@@ -11,7 +11,8 @@ import re
 
 from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
-from hybrid.precedents.start import found_facts
+from hybrid.data.facts import BLANK
+from hybrid.precedents.fact_spans import found_facts
 
 __all__ = ["outside", "worded_holes", "on_subject", "unpointed"]
 
@@ -58,10 +59,31 @@ _POINTER = re.compile(
     r"\b(?:\s+(?:attached\s+)?(?:hereto|to this Agreement))?(?=[\s,;.)])"
 )
 
+# "As set forth in Schedule 2, Buyer pays": a pointer opening its sentence goes with its "As" and its comma
+_OPENING_POINTER = re.compile(
+    r"(?:(?<=^)|(?<=[.;:]\s)|(?<=\n))As\s+(?:identified|specified|set forth|set out|described|listed|referred to|"
+    r"contained|included)\s+(?:in|on|under)\s+(?:the\s+)?(?:attached\s+)?"
+    r"((?:Exhibit|Schedule|Annex|Appendix|Attachment)\s+[A-Z0-9](?:[.-]?\d+)?)\b"
+    r"(?:\s+(?:attached\s+)?(?:hereto|to this Agreement))?,\s+(?P<next>[a-z])?",
+    re.M,
+)
+
 
 def unpointed(text: str, allowed: str) -> str:
     """text without the phrases that point into an attachment the deal's text (`allowed`) does not name: "sell the
     Products identified in Exhibit A only within the Territory specified in Exhibit B" -> "sell the Products only
     within the Territory". A license grant's three pointers had made its one operative sentence dense with holes, and
-    the clause went without its grant; as plain words the sentence says what the deal's own terms define."""
-    return _POINTER.sub(lambda m: m.group(0) if m.group(1) in allowed else "", text)
+    the clause went without its grant; as plain words the sentence says what the deal's own terms define. One opening
+    its sentence goes with its "As" and comma ("As set forth in Schedule 2, the price ..." -> "The price ...")."""
+    opening = lambda m: m.group(0) if m.group(1) in allowed else (m.group("next") or "").upper()  # noqa: E731
+    text = _OPENING_POINTER.sub(opening, text)  # and the sentence's next word opens it
+    return _POINTER.sub(lambda m: m.group(0) if m.group(1) in allowed else _pointer_gone(text, m), text)
+
+
+_COPULA = re.compile(r"\b(?:be|is|are|was|were)$")
+
+
+def _pointer_gone(text: str, m: re.Match) -> str:
+    """What stands where a pointer went: nothing, or a blank to complete where it was what the sentence states
+    ("The price for the Products shall be as set forth on Exhibit C" -> "... shall be [___]", not "shall be.")."""
+    return f" {BLANK}" if _COPULA.search(text[: m.start()].rstrip()) else ""

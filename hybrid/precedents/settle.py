@@ -1,7 +1,8 @@
 """What an edit keeps of a precedent before any hole opens: the precedent's own words, settled to the deal.
 
-Owns: `settle_facts` (one adapted precedent -> the text hybrid.precedents.start masks and the filler edits),
-built from `lower_common_names` (another deal's capitalized terms of common words in lower case),
+Owns the rules of the start phase's settling passes (hybrid.text.pipeline; registered and run in order by
+hybrid.precedents.start_passes, whose `settle_facts` is this part of the phase): `lower_common_names` (another
+deal's capitalized terms of common words in lower case),
 `drop_fact_sentences` (the sentences still holding another deal's facts taken out, within limits), `blank_values`
 (another deal's figures left standing written as blanks to complete),
 `drop_restated` (sentences restating the clause's frame sentence out) and `trim_headings` (no run-in heading
@@ -15,16 +16,17 @@ the sentence about the other deal, or writes its defined term as plain words; th
 import re
 
 from hybrid.common.protections import protection_kind
-from hybrid.common.sentences import CONNECTIVES, RUN_IN_HEADING, sentence_boundaries
+from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import PARTY_ROLE_WORDS
 from hybrid.precedents.blanks import VALUE_KINDS, blank_holes, blank_values  # re-exported
-from hybrid.precedents.holes import on_subject, outside, unpointed, worded_holes
+from hybrid.precedents.fact_spans import fact_spans, found_facts, overlaps
+from hybrid.precedents.holes import on_subject, outside, worded_holes
 from hybrid.precedents.library import letter_words
-from hybrid.precedents.start import _fact_spans, _overlaps, found_facts, strip_inline_heading
+from hybrid.text.lexicon import LEANING, TITLED_LIST_ITEM
 
-__all__ = ["settle_facts", "lower_common_names", "drop_fact_sentences", "blank_values", "blank_holes", "drop_restated",
+__all__ = ["lower_common_names", "drop_fact_sentences", "blank_values", "blank_holes", "drop_restated",
            "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]
 
 KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words ...
@@ -70,7 +72,7 @@ def drop_fact_sentences(
     (hybrid.skeleton.from_base), where a deletion costs the contract a term: only the dense, redacted and
     other-document sentences go, never one that grants a right, remedy or protection
     (hybrid.common.protections); a figure or name left in the others is a blank or hole to complete."""
-    keep, drop = _fact_spans(text, deal, allowed, own_facts)
+    keep, drop = fact_spans(text, deal, allowed, own_facts)
     drop = outside(drop, keep, text)
     # "the License Agreement" where every word of it is the deal's: still a document the deal does not have
     drop += [m.span(1) for m in _NAMED_DOCUMENT.finditer(text) if m.group(1) not in allowed]
@@ -144,7 +146,7 @@ def _orphans(text: str, sentences, cut: set) -> None:
             after_cut = i + 1 == len(sentences) or sentences[i + 1] in cut
             lead_in = (piece.endswith(":") or _ANNOUNCES.search(piece)) and after_cut
             opens_on_cut = i > 0 and sentences[i - 1] in cut
-            fragment = opens_on_cut and (piece[:1].islower() and not _LIST_OPENING.match(piece) or _LEANS.match(piece))
+            fragment = opens_on_cut and (piece[:1].islower() and not _LIST_OPENING.match(piece) or LEANING.match(piece))
             if lead_in or fragment:
                 cut.add((a, b))
                 grew = True
@@ -152,11 +154,6 @@ def _orphans(text: str, sentences, cut: set) -> None:
 
 # a sentence that reads only after the one before it ("For avoidance of doubt, any increase ...", "Such signature ...",
 # "The provisions of the preceding sentence shall be severable ...")
-_LEANS = re.compile(
-    rf"^\W*(?:{CONNECTIVES}|For (?:the )?avoidance of doubt|Notwithstanding the foregoing|The foregoing|Such"
-    r"|In such (?:case|event)|In that (?:case|event)|Thereafter|Otherwise|Nor|However|Likewise|Similarly|Accordingly"
-    r"|Therefore|The (?:provisions of the )?(?:preceding|previous) (?:sentence|paragraph)s?)\b"
-)
 _LIST_OPENING = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[.)]\s")  # "(a) ", "b) ", "iv. "
 _ANNOUNCES = re.compile(r"\bthe following\b[^.:;]*\.$", re.I)  # "The following definitions apply ... Agreement."
 
@@ -187,7 +184,7 @@ def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), w
     own parties (own_facts), not the deal's facts or the terms definitions define."""
     if not words:
         return text
-    keep, _ = _fact_spans(text, deal, allowed, own_facts)
+    keep, _ = fact_spans(text, deal, allowed, own_facts)
     # a deal whose parties are their roles keeps "Buyer" as a fact: inside "Buyer Materials" the role word's own rule
     # below applies (it stays; the rest of the term is lowered), where the fact's span had kept the term whole
     keep = [(a, b) for a, b in keep if text[a:b].lower() not in _ROLE_WORDS]
@@ -207,7 +204,7 @@ def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), w
                 r or w in _TERM_JOINS or (w.isalpha() and w[:1].isupper() and w[1:].islower() and w.lower() in words)
                 for w, r in zip(ws, roles)
             )
-            or _overlaps(f.start, f.end, keep)
+            or overlaps(f.start, f.end, keep)
             or _opens_sentence(text, f.start)
             or _quoted(text, f.end, ws[-1])  # a quoted term is defined: its capitals stay
         ):
@@ -220,7 +217,9 @@ def lower_common_names(text: str, deal: DealFacts, allowed: str, own_facts=(), w
 _HEADING_ONLY = re.compile(rf"^\s*(?:\(?(?:[a-z]|[ivx]{{1,4}}|\d{{1,3}}(?:\.\d{{1,3}})*)[.)]\s*)*{RUN_IN_HEADING}\s*$")
 _GLUED_NUMBER = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d{1,2})+(?=[A-Z][a-z])")  # "4.1Product Prices." (a lost space)
 # a section number opening a sentence inside the clause ("... REPRESENTATION. 6.2 Warranty of Title.")
-_INNER_NUMBER = re.compile(r"(?:(?<=[.;:]\s)|(?<=[.;:]\n)|^)\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?=[A-Z(])", re.M)
+_INNER_NUMBER = re.compile(
+    rf"(?:(?<=[.;:]\s)|(?<=[.;:]\n)|^)\d{{1,2}}(?:\.\d{{1,2}})+\.?[ \t]+(?=[A-Z(])(?!{TITLED_LIST_ITEM})", re.M
+)
 _GLUED_COMMA = re.compile(r"(?<=[A-Za-z]),(?=[A-Za-z])")  # "STATUTORY,INCLUDING": a lost space
 # a line holding only its source's article or section number: "Article 27" above the paragraph it numbered
 _NUMBER_LINE = re.compile(
@@ -353,30 +352,3 @@ def _layout(sentence: str) -> str:
     breaks = sentence.count("\n")
     return "\n" * min(breaks, 2) if breaks else " "
 
-
-
-
-def settle_facts(
-    text: str, deal: DealFacts, allowed: str, own_facts=(), words=None, frame: str = "", heading: str | None = None,
-    whole: bool = False,
-) -> str:
-    """What an edit keeps of an adapted precedent before any hole opens: a flattened dash list written as a run-in
-    list (dash_lists), a line holding only the source's article number ("Article 27") out, a sub-clause number
-    where the source lost its stop ("ready for delivery 12.2 Buyer will") a stop, section numbers glued to words out
-    ("4.1Product" -> "Product") or opening a sentence ("6.2 Warranty of Title." -> "Warranty of Title."), a
-    space after a comma glued to a word ("STATUTORY,INCLUDING"), another deal's common-word terms in lower case
-    (lower_common_names), pointers into another contract's exhibits ("identified in Exhibit A": holes.unpointed) out,
-    the sentences that still hold its facts taken out (drop_fact_sentences), the figures that
-    stay written as blanks (blank_values), and the sentences that restate the clause's frame sentence
-    (drop_restated). whole: a section of a whole base (drop_fact_sentences keeps all it can mend)."""
-    text = _LOST_STOP_NUMBER.sub(". ", _NUMBER_LINE.sub("", _GLUED_NUMBER.sub("", _PAGE_LEGEND.sub(r"\1", text))))
-    text = dash_lists(_GLUED_COMMA.sub(", ", _INNER_NUMBER.sub("", sub_numbers_as_markers(text))))
-    if frame:  # a run-in heading the number cleanup bared ("4.1Product Prices. ..."): the frame sentence opens it
-        text = strip_inline_heading(text.lstrip())
-    lowered = lower_common_names(unpointed(text, allowed), deal, allowed, own_facts, words)
-    text = drop_fact_sentences(lowered, deal, allowed, own_facts, may_empty=bool(frame), heading=heading,
-                               whole=whole)
-    text = blank_values(text, allowed, own_facts)
-    if whole:  # nothing left for the filler to make up: another deal's terms are blanks to complete
-        text = blank_holes(text, deal, allowed, own_facts)
-    return drop_restated(text, frame) if text else ""

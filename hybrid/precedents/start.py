@@ -19,23 +19,17 @@ one precedent differ where they were masked.
 
 import random
 import re
+from dataclasses import dataclass, replace
 
+import hybrid.precedents.start_passes  # noqa: F401  (registers the start phase's passes)
 from hybrid.common.errors import SamplingError
-from hybrid.common.sentences import (
-    CONNECTIVES,
-    HEADING_BEFORE_TEXT,
-    cut_to_clause,
-    cut_to_sentence,
-    sentence_boundaries,
-)
-from hybrid.common.stems import content_stems
-from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import DealFacts
-from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
-from hybrid.fidelity.ordinary_words import load_ordinary_words
-from hybrid.precedents.definitions import defined_heads
+from hybrid.precedents.fact_spans import ORDINARY_KINDS as ORDINARY_KINDS  # re-exported
+from hybrid.precedents.fact_spans import fact_holes, fact_spans, found_facts, overlaps
 from hybrid.precedents.library import letter_words
-from hybrid.precedents.parts import drop_repeated_parts
+from hybrid.text.context import StartContext
+from hybrid.text.passes import disabled, run
+from hybrid.text.pipeline import FIT, phase
 
 __all__ = [
     "SpanStart",
@@ -44,11 +38,12 @@ __all__ = [
     "precedent_starts",
     "starts_from_draws",
     "settled_start",
+    "SpanEdits",
     "found_facts",
+    "edit_allowed",
 ]
 
 
-ORDINARY_KINDS = ("name", "statute")  # foreign facts that are no deal's when of ordinary words (_fact_spans)
 _SENTENCE_END = re.compile(r"[.;:!?]+[\"')\]”’]*")  # a token that ends a sentence or a clause of one
 
 
@@ -64,22 +59,6 @@ class SpanStart(list):
         self.original = list(original) if original is not None else [-1] * len(self)
         self.words, self.ends = words, ends
         self.spaced: "SpanStart | None" = None  # the start of " " + text (start_tokens)
-
-
-def fact_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> int:
-    """How many holes an edit of `text` (an adapted precedent) must open at t = 0: the runs of characters
-    start_tokens always masks (foreign facts, redactions, another deal's acronyms, the source's own facts)."""
-    _, drop = _fact_spans(text, deal, allowed, own_facts)
-    runs, end = 0, -1
-    for a, b in sorted(drop):
-        if a > end + 1:
-            runs += 1
-        end = max(end, b)
-    return runs
-
-
-def _overlaps(a: int, b: int, spans) -> bool:
-    return any(a < e and s < b for s, e in spans)
 
 
 def start_tokens(
@@ -105,7 +84,7 @@ def start_tokens(
     the whole text fits the budget, and `spaced` is the same start (the same words masked) for the
     text after a space, which the filler takes where a frame sentence ends right before the span
     ("... Effective Date." + " The term ...", not "Date.The")."""
-    keep, drop = _fact_spans(text, deal, allowed, own_facts)
+    keep, drop = fact_spans(text, deal, allowed, own_facts)
     draws = [rng.random() < t for _ in range(len(text.split()) + 1)]  # one per whitespace word (+ a trailing space)
     out = _start(tokenizer, text, keep, drop, draws, budget, words, t < 1)
     if not text[:1].isspace():  # the same words masked after a space: the spans move by one character
@@ -122,51 +101,6 @@ def start_tokens(
     return out
 
 
-_FOUND: dict = {}  # (text, allowed, own facts) -> its foreign facts, within one process
-
-
-def found_facts(text: str, allowed: str, own_facts=()) -> list:
-    """hybrid.fidelity.foreign_facts.foreign_facts of text, party_names() as the names, memoized: the fact spans,
-    the worded holes, the lowered names and the figure blanks of one settling each ask it of the same text."""
-    key = (text, allowed, tuple(own_facts))
-    if key not in _FOUND:
-        if len(_FOUND) > 4096:
-            _FOUND.clear()
-        _FOUND[key] = foreign_facts(text, allowed, party_names(), own_facts)
-    return _FOUND[key]
-
-
-def _fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[list, list]:
-    """(keep, drop): character spans of text that stay as written (the deal's facts, the terms definitions
-    define: hybrid.precedents.definitions.defined_heads) and that are
-    always masked (foreign facts wherever they stand, the precedent's own names in any case among them,
-    redaction marks, another deal's acronyms, the precedent's own leftover names as written). A
-    reference ("Section 8.2") is no foreign fact: the consistency pass renumbers it. Nor is a name, statute or
-    acronym of ordinary words (hybrid.fidelity.ordinary_words: "acts of God", "shall NOT", "the FCPA"), which
-    contracts of many companies write: masked, the filler rewrote it, and a base's blank read as damage."""
-    keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
-    keep += defined_heads(text, allowed)  # '"Affiliate" means': the term a definition defines stays as written
-    ordinary = load_ordinary_words()
-    found = [
-        f
-        for f in found_facts(text, allowed, own_facts)
-        if f.kind not in ORDINARY_KINDS or not ordinary.ordinary(f.text, allowed)
-    ]
-    drop = [(f.start, f.end) for f in found]
-    for name in {f.text for f in found if f.kind == "name" and len(f.text) >= 3}:  # every other place it stands too:
-        # the check skips a capitalized word after a list marker ("(a) Discloser identifies"), which a
-        # rewritten neighbour can turn into mid-sentence
-        drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text)]
-    drop += [(m.start(), m.end()) for m in REDACTION_RE.finditer(text)]  # CUAD's "[***]": a hole to fill, not text
-    # another deal's short name ("LBIO"), which find_facts skips; not an ordinary one ("NOT", "FCPA")
-    drop += [(a, b) for a, b in foreign_acronyms(text, allowed) if not ordinary.ordinary(text[a:b], allowed)]
-    for f in own_facts:  # the precedent's own names that its normalization missed ("CERES" beside "[PARTY_A]"); a fact
-        # in lower case of words only ("about", "the racing": its party matched in any case) is no name
-        if len(f) >= 3 and f.lower() not in allowed.lower() and (f != f.lower() or source_words([f], allowed)):
-            drop += [(m.start(), m.end()) for m in re.finditer(r"(?<!\w)" + re.escape(f) + r"(?!\w)", text)]
-    return keep, drop
-
-
 def _start(tokenizer, text, keep, drop, draws, budget, words, stops: bool = True) -> SpanStart:
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     ids, offsets = enc.ids[:budget], enc.offsets[:budget]
@@ -179,10 +113,10 @@ def _start(tokenizer, text, keep, drop, draws, budget, words, stops: bool = True
         index.append(word + 1 if text[a:b].isspace() else max(word, 0))
     out, original = [], []
     for i, (a, b), w in zip(ids, offsets, index):
-        if _overlaps(a, b, keep):
+        if overlaps(a, b, keep):
             out.append(i)  # the deal's own fact, also inside a phrase the check calls foreign ("Company Competitor")
             original.append(-1)
-        elif _overlaps(a, b, drop):
+        elif overlaps(a, b, drop):
             out.append(tokenizer.mask_id)
             original.append(-1)
         elif not draws[w] or (stops and _SENTENCE_END.fullmatch(text[a:b]) and (b >= len(text) or text[b].isspace())):
@@ -198,7 +132,7 @@ def precedent_starts(
     tokenizer,
     texts,
     deal: DealFacts,
-    allowed: str,
+    allowed: "str | list[list[str]]",
     t: float,
     n: int,
     seed: int,
@@ -210,166 +144,122 @@ def precedent_starts(
     texts holds one list per variant (len n, each a list per span), variant v's span s from
     texts[v][s] (each variant edits its own draw of precedents); own_facts[s] (or own_facts[v][s]):
     the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still
-    stand; words: the lower-case words a hole may write (hybrid.precedents.library.Library.words; None = any)."""
+    stand; words: the lower-case words a hole may write (hybrid.precedents.library.Library.words; None = any);
+    allowed: the deal's text, or allowed[v][s] per variant and span: what span s of variant v may state as it
+    stands (edit_allowed)."""
     t = float(t)  # in [0, 1]: checked where the request entered (hybrid.draft.request.DraftRequest)
     per_variant = bool(texts) and isinstance(texts[0], (list, tuple))
     if per_variant and len(texts) != n:
         raise SamplingError(f"per-variant start texts must hold n={n} lists, got {len(texts)}.")
     texts_v = texts if per_variant else [texts] * n
     facts_v = own_facts if (per_variant and own_facts) else [own_facts or [()] * len(texts_v[0])] * n
+    allowed_of = None if isinstance(allowed, str) else allowed
     if words is not None:  # the deal's own words may be written too
-        words = frozenset(words) | set(letter_words(allowed))
+        texts_allowed = [allowed] if allowed_of is None else {a for row in allowed_of for a in row}
+        words = frozenset(words).union(*(letter_words(a) for a in texts_allowed))
     return [
         [
-            start_tokens(tokenizer, x, deal, allowed, t, random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
+            start_tokens(tokenizer, x, deal, allowed_of[v][s] if allowed_of else allowed, t,
+                         random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
             for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))
         ]
         for v in range(n)
     ]
 
 
-_INLINE_HEADING = re.compile(
-    rf"^\s*(?P<number>(?:(?:Section|SECTION|Article|ARTICLE|Clause)\s+)?(?:\d+(?:\.\d+)*\.?\s+)?)"
-    rf"{HEADING_BEFORE_TEXT}\s+(?=\S)"
-)
+def edit_allowed(p, text: str, allowed: str, own_facts=()) -> str:
+    """What an edit of precedent p may state as it stands: the deal's text `allowed`, and for a clause of the user's
+    own library (hybrid.precedents.user.is_own) its own words too, less its source's facts (own_facts, which the
+    deal-fact substitution replaces): the firm's wording is trusted, never read as another deal's facts ("as agreed
+    at the Pelican Bay offsite" had been masked and rewritten "as agreed at the end of the Agreement for the
+    offsite")."""
+    from hybrid.precedents.user import is_own
 
-
-def strip_inline_heading(text: str, heading: str | None = None) -> str:
-    """text without the run-in heading it opens with ("Delivery; Shipment. (a) Each ..." -> "(a) Each ...";
-    numbered too: "Section 1.1 Defined Terms. ..."): the draft's own heading stands above the clause, and a frame
-    sentence may open it. Given the section's `heading`, an unnumbered run-in heading on another subject stays: it
-    heads a part of the clause ("Entire Agreement. This Agreement ..." under "General"), as contracts write it."""
-    m = _INLINE_HEADING.match(text)
-    if m and heading is not None and not m.group("number"):  # an unnumbered one on another subject stays
-        if not content_stems(m.group(0)) & content_stems(heading):
-            return text
-    return text[m.end() :] if m else text
+    if not is_own(p):
+        return allowed
+    for f in own_facts:
+        text = text.replace(f, " ")
+    return f"{allowed}\n{text}"
 
 
 _SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading, others) -> settled text, within one process
 
 
-def settled_start(
-    p, deal: DealFacts, allowed: str, own=(), lower=None, frame: str = "", heading=None, others=frozenset(),
-    whole: bool = False,
-) -> str:
-    """What an edit of precedent p keeps before any hole opens: its adapted text, its run-in heading dropped
-    (strip_inline_heading; a framed span drops any), its parts headed as a clause type in `others` dropped (the
-    draft's other sections' types: hybrid.precedents.parts; first, while their run-in headings stand), settled
-    (hybrid.precedents.settle.settle_facts; whole: a section of a whole base, which keeps all it can mend). Memoized:
+def settled_start(p, ctx: StartContext) -> str:
+    """What an edit of precedent p keeps before any hole opens: its text adapted to ctx.deal through the start phase
+    of hybrid.text.pipeline up to the fit (its run-in heading dropped, a framed span's any; its parts headed as a
+    clause type in ctx.others dropped, while their run-in headings stand; settled: hybrid.precedents.start_passes;
+    ctx.whole: a section of a whole base, which keeps all it can mend). Memoized per passes switched off too:
     hybrid.skeleton.from_precedents asks it of the precedents it may choose, and starts_from_draws of those chosen."""
-    from hybrid.precedents.settle import settle_facts  # settle builds on this module's fact spans
-
-    frame = frame or ""
-    text = strip_inline_heading(p.adapted(deal), None if frame else heading)
-    key = (text, repr(deal), allowed, tuple(own), id(lower), frame, heading, frozenset(others), whole)
+    text = p.adapted(ctx.deal)
+    ctx = replace(ctx, allowed=edit_allowed(p, text, ctx.allowed, ctx.own))  # a user library's own words too
+    key = (text, ctx.key(), disabled())
     if key not in _SETTLED:
         if len(_SETTLED) > 4096:
             _SETTLED.clear()
-        parts = drop_repeated_parts(text, "", others)[0] if others else text  # while its run-in headings stand
-        _SETTLED[key] = settle_facts(parts, deal, allowed, own, lower, frame, heading, whole)
+        _SETTLED[key] = run(phase("start", stop=FIT), text, ctx)[0]
     return _SETTLED[key]
 
 
-_LEANING = re.compile(rf"^(?:{CONNECTIVES}),\s+(?=[A-Za-z])")
+@dataclass
+class SpanEdits:
+    """What starts_from_draws needs of a draft's spans beside the draws. deal: the deal's facts; allowed: the text
+    whose facts are the deal's; budgets[s]: span s's tokens. words: the words a hole may write (None: any);
+    rooms[s]: the tokens span s's start may take (None: whole); deals[s]: the facts span s adapts to (None: `deal`
+    everywhere); facts_of(p): a precedent's own facts (None: p.facts; hybrid.skeleton.from_precedents.source_facts
+    adds its whole source contract's); lower: the words another deal's terms may be written in lower case with
+    (hybrid.precedents.fit.common_words; None: none are); frames[s]: the frame sentence opening span s (its
+    restatements are taken out, and where the precedent says nothing else the span ends after the frame);
+    headings[s]: span s's heading (an unframed span keeps a run-in heading of its precedent on another subject;
+    None: every run-in heading goes); others[s]: the clause types of the draft's other sections, whose parts span
+    s's edit drops; whole: each draw is a section of the whole base the variant stands on (it keeps all it can
+    mend)."""
+
+    deal: DealFacts
+    allowed: str
+    budgets: list
+    words: object = None
+    rooms: list | None = None
+    deals: list | None = None
+    facts_of: object = None
+    lower: object = None
+    frames: list | None = None
+    headings: list | None = None
+    others: list | None = None
+    whole: bool = False
+
+    def context(self, s: int, own=()) -> StartContext:
+        """Span s's start context for a precedent whose own facts are `own`."""
+        pick = lambda xs, default: xs[s] if xs else default  # noqa: E731
+        return StartContext(pick(self.deals, self.deal), self.allowed, tuple(own), self.lower,
+                            pick(self.frames, "") or "", pick(self.headings, None), frozenset(pick(self.others, ())),
+                            self.whole)
 
 
-def strip_leaning_opening(text: "str | None") -> "str | None":
-    """text without the connective it opens with where the sentences before it were taken out ("In addition,
-    Licensor may ..." -> "Licensor may ..."): a section's first sentence leans on nothing."""
-    if not text:
-        return text
-    m = _LEANING.match(text)
-    return text[m.end()].upper() + text[m.end() + 1 :] if m else text
-
-
-def fit_text(tokenizer, text: str, room: int | None) -> str:
-    """text cut after its last whole sentence that fits `room` tokens (as it stands after a space: the
-    filler's "spaced" start); where not even the first sentence fits, closed before its last coordinated
-    clause that does (cut_to_clause: "..., AND EVEN IF ..." -> "...."), the same where only its opening run-in
-    heading fits; unchanged when it fits, when room is None, or when neither fits (the filler's budget then cuts
-    it)."""
-    if room is None:
-        return text
-    fits = lambda x: len(tokenizer.hf.encode(" " + x, add_special_tokens=False).ids) <= room  # noqa: E731
-    whole = cut_to_sentence(text, fits)
-    head = _INLINE_HEADING.match(text)
-    if whole is not None and head and len(whole.strip()) <= len(text[: head.end()].strip()):
-        # only its run-in heading fits ("Distributor REPRESENTATION, WARRANTY AND UNDERTAKING." as a whole General):
-        # the sentence it heads overruns the room, so it is closed before a coordinated clause as a first one is
-        rest = text[head.end() :]
-        ends = sentence_boundaries(rest)
-        clause = cut_to_clause(rest[: ends[0]] if ends else rest, fits=lambda x: fits(text[: head.end()] + x))
-        return text[: head.end()] + clause if clause else text
-    if whole is None:  # the first sentence alone overruns the room
-        ends = sentence_boundaries(text)
-        whole = cut_to_clause(text[: ends[0]] if ends else text, fits=fits)
-    return whole or text
-
-
-def starts_from_draws(
-    tokenizer,
-    draws,
-    deal: DealFacts,
-    allowed: str,
-    t: float,
-    seed: int,
-    budgets: list[int],
-    words=None,
-    rooms=None,
-    deals=None,
-    facts_of=None,
-    lower=None,
-    frames=None,
-    headings=None,
-    others=None,
-    whole: bool = False,
-) -> tuple[list, list[str]]:
+def starts_from_draws(tokenizer, draws, edits: SpanEdits, t: float, seed: int) -> tuple[list, list[str]]:
     """(start[v][s], the precedents' own facts for the fact guard): variant v edits draws[v][s] (a
-    hybrid.precedents.library.Precedent, adapted to the deal, its run-in heading dropped and cut at the last
-    sentence end within rooms[s] tokens (rooms None: whole), None: fully masked, or "" in a framed span: the
-    frame alone), n = len(draws); deals[s]:
-    the facts span s adapts to (None: `deal` everywhere). facts_of(p): a precedent's own facts (None: p.facts;
-    hybrid.skeleton.from_precedents.source_facts adds those of its whole source contract). lower: the words another
-    deal's terms may be written in lower case with (hybrid.precedents.fit.common_words; None: none are); frames[s]:
-    the frame sentence that opens span s (its restatements are taken out, and where the precedent says nothing
-    else the span ends after the frame; None: no frames); headings[s]: span s's section heading (an unframed
-    span keeps a run-in heading of its precedent on another subject: strip_inline_heading; None: every run-in
-    heading goes); others[s]: the clause types of the draft's other sections, whose parts span s's edit drops
-    (settled_start; None: none); whole: each draw is a section of the whole base the variant stands on (settled_start
-    keeps all it can mend)."""
-    rooms, deals = rooms or [None] * len(budgets), deals or [deal] * len(budgets)
-    facts_of = facts_of or (lambda p: p.facts)
+    hybrid.precedents.library.Precedent: settled_start, then the start phase from the fit on, cut at the last
+    sentence end within edits.rooms[s] tokens; None: fully masked; "" in a framed span: the frame alone),
+    n = len(draws)."""
+    facts_of = edits.facts_of or (lambda p: p.facts)
     facts = [[facts_of(p) if p else () for p in d] for d in draws]
-    from hybrid.precedents.settle import trim_headings  # settle builds on this module's fact spans
-
-    frames = frames or [""] * len(budgets)
-    headings = headings or [None] * len(budgets)
-    others = others or [frozenset()] * len(budgets)
+    cut = phase("start", start=FIT)  # the start phase after its memoized part: fit, trailing headings, ...
+    frames = edits.frames or [""] * len(edits.budgets)
+    rooms = edits.rooms or [None] * len(edits.budgets)
     texts = [
         [
-            strip_leaning_opening(
-                trim_headings(fit_text(tokenizer, settled_start(p, f, allowed, own, lower, fr, h, o, whole), r))
-            )
+            run(cut, settled_start(p, edits.context(s, own)), StartContext(tokenizer=tokenizer, room=rooms[s]))[0]
             if p
-            else ("" if p == "" and fr else None)  # "": the frame alone (from_precedents.FRAME_ALONE)
-            for p, r, f, own, fr, h, o in zip(d, rooms, deals, fs, frames, headings, others)
+            else ("" if p == "" and frames[s] else None)  # "": the frame alone (from_precedents.FRAME_ALONE)
+            for s, (p, own) in enumerate(zip(d, fs))
         ]
         for d, fs in zip(draws, facts)
     ]
     frame_only = {(v, s) for v, row in enumerate(texts) for s, x in enumerate(row) if x == "" and frames[s]}
-    start = precedent_starts(
-        tokenizer,
-        texts,
-        deal,
-        allowed,
-        t,
-        len(draws),
-        seed,
-        budgets,
-        facts,
-        words=words,
-    )
+    allowed = [[edit_allowed(p, x or "", edits.allowed, f) for p, x, f in zip(d, row, fs)]
+               for d, row, fs in zip(draws, texts, facts)]  # per variant and span: a user library's own words too
+    start = precedent_starts(tokenizer, texts, edits.deal, allowed, t, len(draws), seed, edits.budgets, facts,
+                             words=edits.words)
     for v, s in frame_only:  # the precedent only restated the frame: the clause ends after it
         start[v][s] = SpanStart([], ends=True)
     return start, list(dict.fromkeys(f for row in facts for fs in row for f in fs))

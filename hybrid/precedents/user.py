@@ -23,13 +23,19 @@ from hybrid.common.errors import HybridError
 from hybrid.precedents.library import MIN_WORDS, Library, Precedent, PrecedentError, _is_form, default_library_path
 
 __all__ = ["SUFFIXES", "add_folder", "read_contract", "user_library_path", "user_libraries", "load_user_library",
-           "preferring", "check_name", "drafting_library", "USER_LICENSE"]
+           "preferring", "check_name", "drafting_library", "USER_LICENSE", "is_own"]
 
 SUFFIXES = (".md", ".txt", ".docx")
 USER_LICENSE = "user's own"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 MAX_FILE_BYTES = 20 << 20  # read from a file at most (one byte more tells it is larger), whatever its size says
 MAX_INFLATED_BYTES = 64 << 20  # a DOCX's parts once unzipped, checked before python-docx parses them
+COVER_PLACEHOLDERS = 3  # a standard form's cover page holds this many fill-in fields at least (_without_cover_page)
+
+
+def is_own(precedent) -> bool:
+    """A clause of a user's own library: its wording is the firm's, trusted; only its deal's facts are replaced."""
+    return getattr(precedent, "license", None) == USER_LICENSE
 
 
 def check_name(name) -> str:
@@ -122,16 +128,34 @@ def _docx_text(data: bytes) -> str:
         document = docx.Document(io.BytesIO(data))
     except Exception as e:  # a zip that is not a Word document
         raise ValueError(f"not a readable DOCX file ({type(e).__name__})") from None
-    return "\n\n".join(p.text for p in document.paragraphs)
+    return "\n\n".join(_paragraph(p) for p in document.paragraphs)
+
+
+_HEADING_STYLE = re.compile(r"(?i)^(?:heading\s*\d|title)$")
+
+
+def _paragraph(paragraph) -> str:
+    """A DOCX paragraph's text, a Markdown heading where its Word style is a heading's ("Heading 1".."Heading 9",
+    "Title"): each is a section break, whatever the numbering Word adds (which its text lacks). Every level is one
+    level down ("## "): a Heading 1 with no text under it before a Heading 2 joins the section after it."""
+    name = getattr(paragraph.style, "name", "") or ""
+    text = paragraph.text.strip()
+    if not text or not _HEADING_STYLE.match(name):
+        return paragraph.text
+    return f"{'#' if name.lower() == 'title' else '##'} {text}"
 
 
 def _precedents(rel: str, text: str, name: str, doc_type: str) -> list[Precedent]:
     from hybrid.data.corpus import build_document
     from hybrid.data.facts import normalize
+    from hybrid.data.run_in import split_run_in
+    from hybrid.data.sections_markdown import looks_markdown
 
-    entry = {"path": rel if not rel.endswith(".docx") else rel[: -len(".docx")] + ".txt", "source": f"library:{name}",
-             "doc_type": doc_type, "split": "user", "group": name}
-    doc = build_document(entry, text)
+    path = rel
+    if rel.endswith(".docx"):  # its heading styles were written as Markdown headings (_paragraph)
+        path = rel[: -len(".docx")] + (".md" if looks_markdown(text) else ".txt")
+    entry = {"path": path, "source": f"library:{name}", "doc_type": doc_type, "split": "user", "group": name}
+    doc = split_run_in(build_document(entry, _without_cover_page(text)))
     out = []
     for s in doc.sections:
         if len(s.body.split()) < MIN_WORDS or _is_form(s.body):
@@ -140,6 +164,21 @@ def _precedents(rel: str, text: str, name: str, doc_type: str) -> list[Precedent
         out.append(Precedent(f"{rel}#{s.number}", rel, f"library:{name}", USER_LICENSE, doc_type, s.clause_type,
                              s.heading, n.text, n.facts, list(n.sides), list(s.numbers)))
     return out
+
+
+def _without_cover_page(text: str) -> str:
+    """text without the cover page a standard form opens with (hybrid.data.cover.drop_cover_page), where what goes
+    is one: at least COVER_PLACEHOLDERS `{placeholders}` and fewer words than the terms after it. Its defined
+    names ('the "NDA"') had been read as the parties' (hybrid.data.facts.party_names takes the first two a
+    preamble defines where no party is named), and "This NDA allows ..." became "This [PARTY_A] allows ..."; a
+    firm's template with a placeholder in a late clause keeps its clauses before it."""
+    from hybrid.data.cover import PLACEHOLDER, drop_cover_page
+
+    rest = drop_cover_page(text)
+    cover = text[: len(text) - len(rest)]
+    if len(PLACEHOLDER.findall(cover)) >= COVER_PLACEHOLDERS and len(cover.split()) < len(rest.split()):
+        return rest
+    return text
 
 
 def add_folder(folder, name: str, doc_type: str = "") -> tuple[Path, Library, list[dict], list[dict]]:

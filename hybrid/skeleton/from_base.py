@@ -192,12 +192,22 @@ def _rows(base, template, values) -> list[dict]:
         if at is None and covered and clause in CLOSING:  # a closing provision's facts (the governing law) the Key
             continue  # Terms state: a section of its own at the end would state them twice
         if at is None:
-            at = _closing_index(rows)
+            at = _frame_index(rows, template, clause)
             rows.insert(at, {"clause": clause, "heading": spec["heading"], "draw": "", "frame": text,
                              "insert": "frame"})
         else:  # two frames of one section (the term and its termination) open it together, not in two sections
             rows[at]["frame"] = f"{rows[at]['frame']} {text}".strip()
     return rows
+
+
+def _frame_index(rows, template, clause: str) -> int:
+    """Where a framed clause the base lacks goes: before the base's first section of a clause the template puts
+    after it (a deal's scope opens an alliance, not after the form's Definitions at its end), else before the
+    closing provisions (_closing_index)."""
+    order = list(template.clauses)
+    pos = order.index(clause) if clause in order else len(order)
+    later = (i for i, r in enumerate(rows) if r["clause"] in order[pos + 1:] and r["clause"] not in CLOSING)
+    return min(next(later, len(rows)), _closing_index(rows))
 
 
 def _closing_index(rows) -> int:

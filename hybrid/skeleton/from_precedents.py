@@ -48,6 +48,7 @@ from hybrid.precedents.fit import (
 )
 from hybrid.precedents.start import fact_holes, settled_start
 from hybrid.skeleton.deal import clause_deal, deal_from_template  # re-exported: the deal a draft adapts to
+from hybrid.text.context import StartContext
 
 __all__ = [
     "deal_from_template",
@@ -117,8 +118,8 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
 
     def kept(p, s, si: int) -> int:  # an unframed span's edit: the words it keeps
         own = source_facts(library, p)
-        text = settled_start(p, clause_deal(deal, s.clause), skeleton.deal_text, own, common_words(library), "",
-                             s.heading, others[si])
+        text = settled_start(p, StartContext(clause_deal(deal, s.clause), skeleton.deal_text, tuple(own),
+                                             common_words(library), "", s.heading, others[si]))
         return len(text.split())
 
     chosen, scored = [], []
@@ -306,7 +307,7 @@ def draft_from_precedents(
     sit beside each span (condition), the same for every variant; < 1: nothing beside the spans,
     each variant edits its own draw (variant_draws) through hybrid.precedents.start's start tokens,
     its holes checked against the library's words."""
-    from hybrid.precedents.start import starts_from_draws
+    from hybrid.precedents.start import SpanEdits, starts_from_draws
 
     if start_noise >= 1:
         skeleton, beside, hits = condition(skeleton, library, template, values, k, seed=seed, return_hits=True)
@@ -316,18 +317,9 @@ def draft_from_precedents(
     draws = [[frame_alone(s, p) for s, p in zip(skeleton.spans, d)] for d in draws]
     rooms = [s.budget - (len(tokenizer.encode(s.frame)) if s.frame else 0) - ROOM_MARGIN for s in skeleton.spans]
     deal = deal_from_template(template, values)
-    start, facts = starts_from_draws(
-        tokenizer,
-        draws,
-        deal,
-        skeleton.deal_text,
-        start_noise,
-        seed,
-        [max_start_tokens] * len(skeleton.spans),
-        rooms=rooms,
-        **library_start_args(library, deal, skeleton.spans),
-        others=other_clauses(skeleton.spans),
-    )
+    edits = SpanEdits(deal, skeleton.deal_text, [max_start_tokens] * len(skeleton.spans), rooms=rooms,
+                      **library_start_args(library, deal, skeleton.spans), others=other_clauses(skeleton.spans))
+    start, facts = starts_from_draws(tokenizer, draws, edits, start_noise, seed)
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
 
 

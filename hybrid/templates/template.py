@@ -84,6 +84,18 @@ def _given(values: dict, name: str) -> bool:
     return v is not None and not (isinstance(v, str) and not v.strip())
 
 
+class ValidFields(dict):
+    """Fields one template validated, defaults in: validate_fields gives them back unchanged, or validates again."""
+
+    def __init__(self, template_id: str, values: dict):
+        super().__init__(values)
+        self.template_id = template_id
+        self.checked = copy.deepcopy(values)
+
+    def valid_for(self, template_id: str) -> bool:
+        return self.template_id == template_id and dict(self) == self.checked
+
+
 @dataclass
 class Template:
     id: str
@@ -169,7 +181,13 @@ class Template:
         return out
 
     def validate_fields(self, fields: dict) -> dict:
-        """The validated fields with defaults filled in; FieldError names the first problem."""
+        """The validated fields with defaults filled in (a ValidFields: given back again, they are not validated
+        twice); FieldError names the first problem."""
+        if isinstance(fields, ValidFields) and fields.valid_for(self.id):
+            return fields
+        return ValidFields(self.id, self._validated(fields))
+
+    def _validated(self, fields: dict) -> dict:
         if not isinstance(fields, dict):
             raise FieldError(f"fields must be a JSON object of name -> value, got {type(fields).__name__}.")
         props = self.fields["properties"]

@@ -9,6 +9,7 @@ import docx
 import pytest
 
 from hybrid.cli.main import main
+from hybrid.common.outcheck import shown
 from hybrid.common.outdir import is_bookkeeping
 from hybrid.templates.template import TEMPLATES_DIR
 
@@ -86,7 +87,7 @@ def test_out_must_not_be_a_file_or_a_non_empty_directory(capsys, tmp_path, small
     f = tmp_path / "file.txt"
     f.write_text("keep me")
     code, _, err = _run(capsys, "draft", small_template, "--example", "--out", f)
-    assert code == 2 and f"--out {f} is an existing file" in err and f.read_text() == "keep me"
+    assert code == 2 and f"--out {shown(f)} is an existing file" in err and f.read_text() == "keep me"
     d = tmp_path / "full"
     d.mkdir()
     (d / "notes.txt").write_text("mine")

@@ -320,6 +320,6 @@ def test_a_replay_checks_the_hashes_again(tmp_path):
     with pytest.raises(_Killed), _killed_after(d, 1):
         _owned_commit(d, {"a.md": b"new a", "b.md": b"new b"}, list(recorded(d)))
     (d / "b.md").write_bytes(b"the user's edit")
-    with pytest.raises(OutputError, match=re.escape(f"{d / 'b.md'} is not a file hybrid wrote there")):
+    with pytest.raises(OutputError, match=re.escape(f"{shown(d / 'b.md')} is not a file hybrid wrote there")):
         recover(d)
     assert (d / "b.md").read_bytes() == b"the user's edit" and (d / "a.md").read_bytes() == b"new a"

@@ -252,3 +252,21 @@ def test_split_numbered_keeps_the_numbers_the_source_wrote():
     assert [(h, b) for h, b, _ in parts] == plain
     _, _, md, _ = split_numbered("# Policy\n\n## Scope\n\nThis applies to all.\n\n## Use\n\nUse it well.\n")
     assert [w for _, _, w in md] == [(), ()]
+
+
+
+def test_a_mixed_case_title_is_not_looked_for_after_body_text():
+    """The Common Paper partnership agreement, its cover page dropped, opens with its sections: "Trademark License",
+    a heading after two sections of body text, had been taken for the title and the sections before it for the
+    preamble (the library lacked Cooperation, Payment & Taxes and Trademark License)."""
+    import json
+
+    from hybrid.data.corpus import build_document
+
+    from conftest import CORPUS as root
+
+    entry = next(e for e in map(json.loads, (root / "manifest.jsonl").read_text().splitlines())
+                 if e["path"].endswith("common-paper-partnership-agreement.txt"))
+    doc = build_document(entry, (root / entry["path"]).read_text(encoding="utf-8"))
+    assert doc.title == "PARTNERSHIP AGREEMENT" and "Obligations." not in doc.preamble
+    assert [s.heading for s in doc.sections][:4] == ["Cooperation", "Payment & Taxes", "Trademark License", "Privacy"]

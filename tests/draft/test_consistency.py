@@ -1106,3 +1106,37 @@ def test_the_tail_of_a_longer_name_is_no_undefined_term():
         assert lower_undefined(text, term_forms(set()), set()) == (text, [])
     assert lower_undefined("paid by Customer for the Subscription Period.", term_forms(set()), set())[1] == [
         "Subscription Period"]
+
+
+def test_a_titled_list_renumbered_keeps_its_own_or():
+    """Bonterms' "breach of Section 9.1 (Compliance) or 9.2 (High-Risk Activities & Sensitive Data)", both parts of
+    the draft's section 10 now, had read "... and Section 10 (High-Risk ...)": an indemnity needing both breaches."""
+    from hybrid.draft.references import fix_references
+
+    text = "a claim arising from breach of Section 9.1 (Compliance) or 9.2 (High-Risk Activities & Sensitive Data)."
+    new, _ = fix_references(text, {"9": "10"}.get, own="24")
+    assert new == ("a claim arising from breach of Section 10 (Compliance) or Section 10 (High-Risk Activities & "
+                   "Sensitive Data).")
+    text = "Sections 1.4 (Feedback and Usage Data), 2.1 (Restrictions), and 5 (Payment) survive."
+    new, _ = fix_references(text, {"1": "2", "2": "3", "5": "6"}.get, own="24")
+    assert new.startswith("Section 2 (Feedback and Usage Data), Section 3 (Restrictions), and Section 6 (Payment)")
+
+
+def test_a_colon_list_of_titled_numbers_is_renumbered_item_by_item():
+    """Bonterms' survival list names "Sections" once, before its colon: its items had kept the form's numbers
+    ("16 (Limitations of Liability)" in a draft whose section 16 is Intellectual Property). Each item is renumbered
+    (by its heading where the resolver knows it), keeps its qualifier, and an item the draft lacks goes."""
+    from hybrid.draft.references import fix_references
+
+    text = ("The following Sections will survive termination of this Agreement: 5.4 (Usage Data), 12.1 (Payment) "
+            "(for amounts then due), 14.4 (Data Export & Deletion), 16 (Limitations of Liability) and 23 "
+            "(Definitions).")
+    new, changes = fix_references(text, {"5": "6", "12": "13", "16": "17"}.get, own="15",
+                                  resolve_title={"Definitions": "24"}.get)
+    assert new == ("The following Sections will survive termination of this Agreement: 6 (Usage Data), 13 (Payment) "
+                   "(for amounts then due), 17 (Limitations of Liability) and 24 (Definitions).")
+    assert [c["rule"] for c in changes] == ["listed"]
+    # the source's own ingestion keeps such a list in its paragraph ("5.4 (Usage Data)" is no numbered paragraph)
+    from hybrid.data.clean import clean_markdown
+
+    assert "\n" not in clean_markdown(text * 3).strip()

@@ -260,3 +260,23 @@ def test_a_cancel_set_by_the_consumer_stops_the_stream_at_its_next_event(drafter
         if ev.kind == "fill_step":
             cancel.set()
     assert kinds.count("fill_step") < 64 and "rank" not in kinds and not drafter._lock._is_owned()
+
+
+def test_a_draft_validates_its_fields_once(drafter, monkeypatch):
+    """The request validates the fields; every stage after it (plan, skeleton, rank, checks) takes them as they are
+    (hybrid.templates.template.ValidFields)."""
+    from hybrid.templates.template import Template
+
+    calls = []
+    validated = Template._validated
+    monkeypatch.setattr(Template, "_validated", lambda self, fields: calls.append(1) or validated(self, fields))
+    drafter.draft(T, T.example, n=2, steps=2, seed=5, outline=OUTLINE)
+    assert len(calls) == 1
+
+
+def test_validated_fields_changed_after_are_validated_again():
+    values = T.validate_fields(T.example)
+    assert T.validate_fields(values) is values
+    values["no_such_field"] = 1
+    with pytest.raises(Exception, match="unknown field 'no_such_field'"):
+        T.validate_fields(values)

@@ -4,7 +4,7 @@ import pytest
 
 from hybrid.draft.consistency import consistency_pass
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
-from hybrid.precedents.start import strip_inline_heading
+from hybrid.precedents.start_passes import strip_inline_heading
 
 # (body, the faults' kinds, the repaired body) from drafts of the supply template (seed 7) before the repair
 CASES = [

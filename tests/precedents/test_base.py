@@ -220,3 +220,19 @@ def test_a_repeated_forms_alternative_is_of_the_kind_or_a_clause_whose_words_do_
             for alt in bv.alternatives:
                 p = by_id[alt["source"]]
                 assert p.doc_type.upper() in kinds_of(t) or p.clause_type in GENERIC_CLAUSES, (tid, alt)
+
+
+def test_an_alliance_starts_from_the_partnership_form_and_its_scope_opens_the_draft(library):
+    """No strategic alliance form is in the corpus: the template names Common Paper's partnership agreement, whose
+    every section (Cooperation, Payment & Taxes, Trademark License first) the base holds; the deal's scope, a framed
+    clause the form lacks, goes before the form's first section of a clause the template puts after it, not after
+    the Definitions the form ends with."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("strategic-alliance")
+    bases = choose_bases(library, t, t.example)
+    assert bases[0].kind == "form" and bases[0].doc_id.endswith("common-paper-partnership-agreement.txt")
+    assert [p.heading for p in bases[0].sections][:3] == ["Cooperation", "Payment & Taxes", "Trademark License"]
+    headings = [s.heading for s in base_variants(library, t, t.example, 1)[0].skeleton.spans]
+    scope = headings.index(t.clauses["appointment"]["heading"])
+    assert scope < headings.index("Payment & Taxes") < headings.index("Definitions")

@@ -223,15 +223,15 @@ def test_a_start_that_holds_its_whole_precedent_ends_the_span_where_it_ends(live
 def test_a_precedent_that_only_restates_the_frame_leaves_the_frame_alone(tokenizer):
     from types import SimpleNamespace
 
-    from hybrid.precedents.start import SpanStart, starts_from_draws
+    from hybrid.precedents.start import SpanEdits, SpanStart, starts_from_draws
 
     frame = "This Agreement is governed by and construed in accordance with the laws of the State of Ohio."
     p = SimpleNamespace(facts=(), adapted=lambda deal: "This Agreement shall be governed by the laws of Ohio.")
     q = SimpleNamespace(facts=(), adapted=lambda deal: "Each party submits to the courts of Ohio for all disputes.")
-    start, _ = starts_from_draws(tokenizer, [[p], [q]], DEAL, ALLOWED, 0.0, 1, [40], frames=[frame])
+    start, _ = starts_from_draws(tokenizer, [[p], [q]], SpanEdits(DEAL, ALLOWED, [40], frames=[frame]), 0.0, 1)
     assert isinstance(start[0][0], SpanStart) and list(start[0][0]) == [] and start[0][0].ends
     assert len(start[1][0]) > 0  # a precedent that says more is edited as usual
-    start, _ = starts_from_draws(tokenizer, [[p]], DEAL, ALLOWED, 0.0, 1, [40])  # no frame: kept
+    start, _ = starts_from_draws(tokenizer, [[p]], SpanEdits(DEAL, ALLOWED, [40]), 0.0, 1)  # no frame: kept
     assert len(start[0][0]) > 0
 
 
@@ -419,7 +419,7 @@ def test_the_precedents_own_names_are_masked_in_any_case_and_its_lower_case_word
 def test_a_framed_span_whose_best_precedent_is_headed_for_another_subject_keeps_its_frame_alone(tokenizer):
     from types import SimpleNamespace
 
-    from hybrid.precedents.start import SpanStart, starts_from_draws
+    from hybrid.precedents.start import SpanEdits, SpanStart, starts_from_draws
     from hybrid.skeleton.from_precedents import FRAME_ALONE, frame_alone
 
     rent = SimpleNamespace(heading="Rent", frame="The Lessee shall pay the Lessor rent of USD 4,750 per month.")
@@ -430,5 +430,6 @@ def test_a_framed_span_whose_best_precedent_is_headed_for_another_subject_keeps_
     assert frame_alone(rent, fees) == FRAME_ALONE  # a sponsorship's fees are no lease's rent
     assert frame_alone(rent, paid) is paid  # the heading shares "rent"
     assert frame_alone(SimpleNamespace(heading="Rent", frame=""), fees) is fees  # no frame to stand alone
-    start, _ = starts_from_draws(tokenizer, [[FRAME_ALONE]], DEAL, ALLOWED, 0.0, 1, [40], frames=[rent.frame])
+    edits = SpanEdits(DEAL, ALLOWED, [40], frames=[rent.frame])
+    start, _ = starts_from_draws(tokenizer, [[FRAME_ALONE]], edits, 0.0, 1)
     assert isinstance(start[0][0], SpanStart) and list(start[0][0]) == [] and start[0][0].ends

@@ -2,8 +2,9 @@
 deal's common-word terms in lower case, sentences holding another deal's facts taken out, within limits."""
 
 from hybrid.data.facts import DealFacts
-from hybrid.precedents.settle import drop_fact_sentences, lower_common_names, settle_facts
+from hybrid.precedents.settle import drop_fact_sentences, lower_common_names
 from hybrid.precedents.start import fact_holes
+from hybrid.precedents.start_passes import settle_facts
 
 DEAL = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC", law="Delaware")
 ALLOWED = "Acme Robotics, Inc. and Borealis LLC, governed by the laws of Delaware. Supplier. Buyer. Products."
@@ -188,7 +189,8 @@ def test_a_sentence_restating_the_frame_is_taken_out_and_glued_numbers_go():
 
 def test_another_deals_figures_left_standing_are_blanks_to_complete_not_holes():
     from hybrid.data.facts import BLANK, DealFacts
-    from hybrid.precedents.settle import blank_values, settle_facts
+    from hybrid.precedents.settle import blank_values
+    from hybrid.precedents.start_passes import settle_facts
 
     allowed = "This Agreement lasts 5 years; fees of USD 4,750."
     text = "A breach unremedied for sixty days ends it. Fees are $99,000 for 3000 pagers. It lasts 5 years."

@@ -1,7 +1,7 @@
 """The start of an edited precedent: its run-in heading dropped, cut at a sentence end within the budget."""
 
 from hybrid.data.facts import DealFacts, adapt
-from hybrid.precedents.start import fit_text, strip_inline_heading
+from hybrid.precedents.start_passes import fit_text, strip_inline_heading
 from hybrid.skeleton.from_precedents import clause_deal, deal_from_template
 
 
@@ -93,7 +93,7 @@ def test_a_field_named_like_a_term_counts_only_when_its_value_reads_as_one():
 
 
 def test_a_start_left_opening_on_a_connective_loses_it():
-    from hybrid.precedents.start import strip_leaning_opening
+    from hybrid.precedents.start_passes import strip_leaning_opening
 
     assert strip_leaning_opening("In addition, Licensor may use it.") == "Licensor may use it."
     assert strip_leaning_opening("Further, the party shall pay.") == "The party shall pay."
@@ -108,6 +108,7 @@ def test_an_edit_drops_the_parts_another_section_holds_before_its_budget():
     from hybrid.precedents.library import Precedent
     from hybrid.precedents.start import settled_start
     from hybrid.skeleton.from_precedents import other_clauses
+    from hybrid.text.context import StartContext
 
     body = (
         "a) Assignment. Neither party may assign this Agreement without consent.\n\n"
@@ -117,10 +118,11 @@ def test_an_edit_drops_the_parts_another_section_holds_before_its_budget():
     )
     p = Precedent("x.txt#15", "x.txt", "cuad", "CC-BY-4.0", "SPONSORSHIP AGREEMENT", "general", "General", body)
     others = frozenset({"assignment", "governing_law", "term"})
-    out = settled_start(p, DealFacts(), "", heading="General", others=others)
+    out = settled_start(p, StartContext(DealFacts(), "", heading="General", others=others))
     assert out == "c) Notice. Any notice under this Agreement will be in writing.\n\n" \
         "d) Counterparts. This Agreement may be executed in counterparts."
-    assert settled_start(p, DealFacts(), "", heading="General") == body  # no others named: every part stays
+    # no others named: every part stays
+    assert settled_start(p, StartContext(DealFacts(), "", heading="General")) == body
     spans = [type("S", (), {"clause": c})() for c in ("assignment", "general", "assignment")]
     assert other_clauses(spans) == [frozenset({"general"}), frozenset({"assignment"}), frozenset({"general"})]
 
@@ -157,3 +159,13 @@ def test_where_only_the_run_in_heading_fits_its_sentence_is_closed_before_a_clau
         "holds every licence and permit it needs in the Territory."
     )
     assert fit_text(_Tok, "Term. It lasts a year. It renews.", 6) == "Term. It lasts a year."
+
+
+def test_a_part_defining_its_sections_terms_stays_beside_a_definitions_section():
+    """Bonterms' 17.3 "Indemnification Definitions" defines the Covered Claims 17.1 and 17.2 use: dropped as a second
+    Definitions section, the SaaS draft at seed 43 used both terms undefined."""
+    from hybrid.precedents.parts import drop_repeated_parts
+
+    body = ("Provider will defend Customer from any Provider-Covered Claims.\n\nIndemnification Definitions. The "
+            "following definitions apply.\n\n\"Provider-Covered Claim\" means a third-party infringement claim.")
+    assert drop_repeated_parts(body, "indemnification", {"definitions", "governing_law"}) == (body, [])
