@@ -64,7 +64,7 @@ def _cmd_serve(args) -> int:
     names = user_libraries()
     hosts = LOOPBACK_NAMES if is_loopback(args.host) else None
     app = create_app(_drafters(drafter), max_n=args.max_n, defaults=defaults, libraries=("shipped", *names),
-                     allowed_hosts=hosts)
+                     allowed_hosts=hosts, max_queue=args.max_queue)
     print(f"hybrid workbench: http://{args.host}:{args.port}/", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
@@ -74,7 +74,8 @@ def add_parsers(subparsers) -> None:
     s = subparsers.add_parser(
         "serve",
         help="the drafting workbench in the browser: fill a template's form, draft N variants, compare and pick",
-        description="Serve a local web page that lists the templates, drafts N variants with live progress, shows "
+        description="Serve a local web page that lists the templates, drafts N variants with live progress "
+        "(queued, one at a time, for everyone who uses the page), shows "
         "them side by side with each clause's source and redline, and downloads a draft assembled from the "
         "sections you pick (DOCX or Markdown). Bound to 127.0.0.1 unless --host says otherwise.",
     )
@@ -83,6 +84,8 @@ def add_parsers(subparsers) -> None:
     s.add_argument("--checkpoint", "--model", dest="checkpoint", type=Path, default=None,
                    help="checkpoint dir or fetched base name (default: the shipped model)")
     s.add_argument("--max-n", type=int_range(1, 64), default=8, help="most variants one draft may ask for (default: 8)")
+    s.add_argument("--max-queue", type=int_range(0, 256), default=8,
+                   help="drafts that may wait behind the running one, first in first out (default: 8; 0: none wait)")
     s.add_argument("--steps", type=integer, default=None, help="denoising steps of every draft, 1-65536")
     s.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
     add_threads(s)

@@ -123,20 +123,25 @@ def base_events(drafter, request, emit, variants=None):
     outline: its base's sections and the clauses inserted), "precedents" (each variant's sources), then the
     filler's steps per variant, and "rank" with the drafts best first. variants: the bases already chosen
     (hybrid.skeleton.from_base.base_variants; None: chosen here)."""
-    from hybrid.draft.streaming import step_events
+    from hybrid.draft.streaming import cancel_check, progress_events, step_events
     from hybrid.rank.rerank import ContractSpec
     from hybrid.skeleton.from_base import base_variants
 
     t0 = time.perf_counter()
+    count = progress_events(emit, t0)
     template, values = request.template, request.fields
     library = drafter.precedent_library()
     timings = {}
-    variants = variants if variants is not None else base_variants(library, template, values, request.n)
+    if variants is None:
+        variants = base_variants(library, template, values, request.n, cancel_check(emit))
     timings["plan"] = time.perf_counter() - t0
     yield DraftEvent("plan", time.perf_counter() - t0, outline=variants[0].skeleton.outline)
     ts = time.perf_counter()
-    starts = [base_starts(drafter.tokenizer, bv, library, template, values, variant_seed(request.seed, v),
-                          request.precedent_start) for v, bv in enumerate(variants)]
+    starts = []
+    for v, bv in enumerate(variants):  # counted per variant: each is a base's every section tokenized
+        count("precedents", v, len(variants))
+        starts.append(base_starts(drafter.tokenizer, bv, library, template, values, variant_seed(request.seed, v),
+                                  request.precedent_start))
     provenance = [[p.citations() if p else [] for p in bv.draws] for bv in variants]
     timings["precedents"] = time.perf_counter() - ts
     yield DraftEvent("precedents", time.perf_counter() - t0, sources=provenance)
@@ -153,6 +158,7 @@ def base_events(drafter, request, emit, variants=None):
         ts = time.perf_counter()
         fills, revisions = revise_variants(template, bv.skeleton, fills, [provenance[v]], library, values)
         timings["revise"] += time.perf_counter() - ts
+        count("rank", v, len(variants))  # the reranker's pass over this variant comes next
         ts = time.perf_counter()
         bodies = variant_bodies(fills)
         spec = ContractSpec.from_template(template, values, facts)
@@ -165,6 +171,7 @@ def base_events(drafter, request, emit, variants=None):
         d.base, d.checks = bv.summary(), draft_checks(d, template, values, bv.skeleton.deal_text)
         _score_checks(d)
         drafts.append(d)
+        count("rank", v + 1, len(variants))
     drafts.sort(key=lambda d: (-d.score, d.variant))
     for rank, d in enumerate(drafts, 1):
         d.rank = rank

@@ -37,7 +37,7 @@ from hybrid.draft.stages import (  # MAX_START_TOKENS re-exported
     revise_variants,
     variant_bodies,
 )
-from hybrid.draft.streaming import run_streamed, step_events, token_events
+from hybrid.draft.streaming import cancel_check, progress_events, run_streamed, step_events, token_events
 from hybrid.fill.api import FillResult
 from hybrid.rank.likelihood import trained_window
 from hybrid.rank.rerank import ContractSpec, Reranker, RerankWeights
@@ -120,12 +120,13 @@ class Drafter:
             **{k: self.record[k] for k in keep if k in self.record},
         }
 
-    def precedent_library(self):
-        """The clause library precedents are drawn from (hybrid.precedents.library.load_library on first use)."""
+    def precedent_library(self, on_doc=None):
+        """The clause library precedents are drawn from (hybrid.precedents.library.load_library on first use; on_doc:
+        its build's progress, when it has to be built)."""
         if self._library is None:
             from hybrid.precedents.library import load_library
 
-            self._library = load_library().use_relevance()
+            self._library = load_library(on_doc=on_doc).use_relevance()
         return self._library
 
     # stages
@@ -245,21 +246,22 @@ class Drafter:
             drafts = ev.drafts
         return drafts
 
-    def stream(self, request, fields: dict | None = None, **kw):
+    def stream(self, request, fields: dict | None = None, *, cancel=None, **kw):
         """Like draft(), yielding DraftEvents as the work happens; the last event ("rank") holds the drafts.
 
-        The work runs in a worker thread that holds this Drafter's lock; closing the generator
-        early stops it at its next token or step. The request is built (and so checked) here, before any work.
+        The work runs in a worker thread that holds this Drafter's lock; closing the generator early, or setting
+        `cancel` (a threading.Event, from any thread), stops it at its next event: a token, a step or a "progress"
+        count. The request is built (and so checked) here, before any work.
         """
         request = self.request(request, fields, **kw)
-        return run_streamed(lambda emit: self._events(request, emit))
+        return run_streamed(lambda emit: self._events(request, emit), cancel)
 
     def _events(self, request: DraftRequest, emit):
         """The pipeline of a (checked) request as a generator of DraftEvents: plan -> precedents -> fill ->
         revise -> rank. `emit` (stream only) receives the in-stage events."""
         with self._lock:
             set_threads(request.threads)
-            variants = self._bases(request) if request.base else None
+            variants = self._bases(request, emit) if request.base else None
             if variants:  # one coherent base per variant (hybrid.draft.base_stage)
                 from hybrid.draft.base_stage import base_events
 
@@ -298,20 +300,22 @@ class Drafter:
             finish_drafts(drafts, timings, prep, revisions, template, values)
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)
 
-    def _bases(self, request) -> list:
+    def _bases(self, request, emit) -> list:
         """Each variant's base (hybrid.skeleton.from_base.base_variants), or [] where the clause library holds no
         whole document to start from (a user's own library of clauses) or cannot be had and the request left its
-        precedents unset: such a draft goes section by section (stages.prepare_precedents notes a missing library)."""
+        precedents unset: such a draft goes section by section (stages.prepare_precedents notes a missing library).
+        emit (stream only): the library build's "progress" counts, and a cancel point per base document and variant."""
         from hybrid.common.errors import HybridError
         from hybrid.skeleton.from_base import base_variants
 
-        try:
-            library = self.precedent_library()
+        count = progress_events(emit, time.perf_counter())
+        try:  # count: the library's build, document by document, when it is built now
+            library = self.precedent_library(lambda done, total: count("library", done, total))
         except HybridError:
             if not request.precedent_fallback:
                 raise
             return []
-        return base_variants(library, request.template, request.fields, request.n)
+        return base_variants(library, request.template, request.fields, request.n, cancel_check(emit))
 
     def _plan_stage(self, request, emit, t0, timings) -> dict:
         """The draft's outline: the request's as given, or planned (its headings as self.headings says) with

@@ -3,7 +3,8 @@
 Owns: the worker thread and its queue (run_streamed: an exception in the work is raised in the
 consumer; closing the generator early stops the work at its next event), and the in-stage progress
 events made from the planner's and the filler's callbacks (token_events: "plan_token"; step_events:
-"fill_step", a slot the filler has not committed yet shown as MASK_GLYPH). Knows nothing of models.
+"fill_step", a slot the filler has not committed yet shown as MASK_GLYPH), and the cancel points between
+them (cancel_check). Knows nothing of models.
 """
 
 import codecs
@@ -13,7 +14,7 @@ import time
 
 from hybrid.draft.result import DraftEvent
 
-__all__ = ["run_streamed", "token_events", "step_events", "MASK_GLYPH"]
+__all__ = ["run_streamed", "token_events", "step_events", "progress_events", "cancel_check", "MASK_GLYPH"]
 
 MASK_GLYPH = "_"  # how stream() shows a slot the filler has not committed yet
 
@@ -22,17 +23,20 @@ class _Cancelled(Exception):
     """Raised inside a stream's worker when the consumer closed the stream."""
 
 
-def run_streamed(events):
+def run_streamed(events, cancel: threading.Event | None = None):
     """Yield what `events(emit)` yields and what it passes to `emit`, in order, from a worker thread
-    ("hybrid-drafter-stream", a daemon); closing this generator makes the worker's next emit stop it."""
+    ("hybrid-drafter-stream", a daemon); closing this generator, or setting `cancel` (from any thread, while the
+    consumer waits for the next event), makes the worker's next emit stop it. emit(None) only checks: a cancel point
+    inside a long loop that has nothing to show (cancel_check)."""
     q: queue.Queue = queue.Queue()
-    cancel = threading.Event()
+    closed = threading.Event()  # set when this generator ends; `cancel` is the caller's, never set here
     done = object()
 
     def emit(ev):
-        if cancel.is_set():
+        if closed.is_set() or (cancel is not None and cancel.is_set()):
             raise _Cancelled
-        q.put(ev)
+        if ev is not None:
+            q.put(ev)
 
     def work():
         try:
@@ -56,7 +60,7 @@ def run_streamed(events):
                 raise item
             yield item
     finally:
-        cancel.set()
+        closed.set()
         worker.join()
 
 
@@ -71,6 +75,26 @@ def token_events(emit, t0: float):
         emit(DraftEvent("plan_token", time.perf_counter() - t0, text=dec.decode(piece), forced=forced))
 
     return on_token
+
+
+def progress_events(emit, t0: float):
+    """count(phase, done, total): emits a "progress" DraftEvent (text: the phase, "library", "precedents" or "rank";
+    step of steps: the units done so far) between the stages' own events, so a long phase shows its counts and a
+    cancel stops it there; a no-op when there is nothing to emit to (emit None)."""
+
+    def count(phase: str, done: int, total: int) -> None:
+        if emit is not None:
+            emit(DraftEvent("progress", time.perf_counter() - t0, text=phase, step=done, steps=total))
+
+    return count
+
+
+def cancel_check(emit):
+    """check(): stops the stream's work there when its consumer closed it or set its cancel, emitting nothing (a
+    cheap point per document or variant inside a long loop: the base choice); a no-op without a stream (emit None)."""
+    if emit is None:
+        return lambda: None
+    return lambda: emit(None)
 
 
 def step_events(emit, t0: float):

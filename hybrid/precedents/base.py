@@ -125,20 +125,22 @@ def _coverage(template, sections) -> float:
     return market_check(template, rows)["coverage"]
 
 
-def _foreign(sections, deal_text: str) -> float:
+def _foreign(sections, deal_text: str, index) -> float:
     """Another deal's subject matter per 1,000 words, scaled to [0, 1] (hybrid.fidelity.foreign_subject)."""
     from hybrid.fidelity.foreign_subject import foreign_subject_rate
 
-    return min(1.0, foreign_subject_rate("\n".join(p.body for p in sections), deal_text) / FOREIGN_SCALE)
+    return min(1.0, foreign_subject_rate("\n".join(p.body for p in sections), deal_text, index) / FOREIGN_SCALE)
 
 
-def choose_bases(library, template, values: dict) -> list[Base]:
+def choose_bases(library, template, values: dict, check=None) -> list[Base]:
     """The bases a draft of `template` for the deal `values` may start from, best first (see the module
     docstring): whole standard forms of the kind, then contracts of the kind by fit, or, where the library holds
-    none of the kind, contracts of any kind marked "nearest". Deterministic for a library, template and deal."""
+    none of the kind, contracts of any kind marked "nearest". Deterministic for a library, template and deal.
+    check(): called before each document is scored (a stream's cancel point: hybrid.draft.streaming.cancel_check)."""
     from rank_bm25 import BM25Okapi
 
     from hybrid.fidelity.foreign_facts import allowed_text
+    from hybrid.fidelity.foreign_subject import load_subject_index
 
     deal_text = allowed_text(template, values)
     docs = documents(library)
@@ -164,14 +166,17 @@ def choose_bases(library, template, values: dict) -> list[Base]:
     top = max(bm25) or 1.0
     lengths = sorted(sum(len(p.body.split()) for p in ps) for _, ps in contracts) or [MIN_FORM_WORDS * 4]
     median = lengths[len(lengths) // 2]
+    index = load_subject_index()  # once: each load checks the corpus's every train file for a change
     out = []
     for i, (doc_id, ps) in enumerate(pool):
+        if check is not None:
+            check()
         is_form = i < len(forms)
         parts = {
             "completeness": _coverage(template, ps),
             "subject": max(0.0, bm25[i] / top),
             "tied": _tied(ps),
-            "foreign": _foreign(ps, deal_text),
+            "foreign": _foreign(ps, deal_text, index),
             "length": 1.0 if is_form else _length(sum(len(p.body.split()) for p in ps), median),
         }
         score = (W_COMPLETE * parts["completeness"] + W_SUBJECT * parts["subject"] - W_TIED * parts["tied"]

@@ -326,8 +326,9 @@ def _license(entry: dict) -> str:
     )
 
 
-def build_library(corpus=None, *, progress: bool = True) -> Library:
-    """Every clause body (>= MIN_WORDS words) of the train split, facts normalized to markers."""
+def build_library(corpus=None, *, progress: bool = True, on_doc=None) -> Library:
+    """Every clause body (>= MIN_WORDS words) of the train split, facts normalized to markers. on_doc(i, total):
+    called before document i (a server's progress; an exception it raises stops the build)."""
     from tqdm import tqdm
 
     from hybrid.data.corpus import corpus_root, load_documents, load_manifest
@@ -336,33 +337,23 @@ def build_library(corpus=None, *, progress: bool = True) -> Library:
     licenses = {e["path"]: _license(e) for e in load_manifest(root) if e["split"] == "train"}
     docs = load_documents(root, splits=("train",))
     out = []
-    for doc in tqdm(docs, desc="precedents", file=sys.stderr, disable=not progress, unit="doc"):
+    for i, doc in enumerate(tqdm(docs, desc="precedents", file=sys.stderr, disable=not progress, unit="doc")):
         assert doc.split == "train", f"held-out document {doc.path} reached the library"
+        if on_doc is not None:
+            on_doc(i, len(docs))
         for s in doc.sections:
             body = join_page_breaks(own_clause(s.body, s.clause_type))
             if len(body.split()) < MIN_WORDS or _is_form(body):
                 continue
             n = normalize(body, doc.fields, doc.preamble)
-            out.append(
-                Precedent(
-                    f"{doc.path}#{s.number}",
-                    doc.path,
-                    doc.source,
-                    licenses.get(doc.path, ""),
-                    doc.doc_type,
-                    s.clause_type,
-                    s.heading,
-                    stop_run_in_headings(n.text),
-                    n.facts,
-                    list(n.sides),
-                    list(s.numbers),
-                )
-            )
+            out.append(Precedent(f"{doc.path}#{s.number}", doc.path, doc.source, licenses.get(doc.path, ""),
+                                 doc.doc_type, s.clause_type, s.heading, stop_run_in_headings(n.text), n.facts,
+                                 list(n.sides), list(s.numbers)))
     return Library(out, corpus_fingerprint(root), str(root))
 
 
 def load_library(path=None, *, corpus=None, build: bool = True, progress: bool = True,
-                 check_corpus: bool = True) -> Library:
+                 check_corpus: bool = True, on_doc=None) -> Library:
     """The library at `path` (None = the default cache, built there on first use when `build`).
 
     PrecedentError: an explicit path that does not exist, a missing default cache with
@@ -378,7 +369,7 @@ def load_library(path=None, *, corpus=None, build: bool = True, progress: bool =
         if explicit or not build:
             raise PrecedentError(f"precedent library not found: {path}; build it with `hybrid precedents --build"
                                  f"{' --library ' + str(path) if explicit else ''}`.")
-        lib = build_library(root, progress=progress)
+        lib = build_library(root, progress=progress, on_doc=on_doc)
         lib.save(path)
         return lib
     try:

@@ -1,36 +1,44 @@
 """The drafting workbench: a FastAPI app over the Drafter (`hybrid serve` runs it with uvicorn).
 
 Owns: the routes. GET / and /static/<name> (the page: a fixed set of packaged files, no file path from a
-request is ever opened), /api/templates (each template's form), /api/templates/upload (a template file's
-text, parsed in memory), POST /api/drafts (a checked draft request: 202 and a job id; 400 with the CLI's
-message and the form field; 409 while another draft runs), /api/drafts/{id}/events (server-sent events:
-plan, precedents, fill steps, rank, then done / cancelled / failed), /api/drafts/{id}/cancel and
-/api/drafts/{id}/export (a final draft assembled from one variant per section, as DOCX or Markdown).
-Requests are bounded: MAX_BODY bytes nested at most MAX_DEPTH levels, n <= max_n, one running draft.
+request is ever opened), /favicon.ico, /api/templates (each template's form), /api/templates/upload (a template
+file's text, parsed in memory), POST /api/drafts (a checked draft request, queued: 202 with the job's id, its owner
+token and its place in the queue; 400 with every field's error; 503 when the queue is full), GET /api/drafts/{id}
+(its state), /api/drafts/{id}/events (server-sent events, each with its index as id: queued, started, progress,
+plan, precedents, fill steps, rank, then done / cancelled / failed), POST /api/drafts/{id}/cancel and DELETE
+/api/drafts/{id} (the owner's token in the X-Job-Token header), /api/drafts/{id}/export (a final draft assembled
+from one variant per section, as DOCX or Markdown). Requests are bounded: MAX_BODY bytes nested at most MAX_DEPTH
+levels, n <= max_n, at most max_queue drafts waiting (hybrid.serve.jobs).
 """
 
 import asyncio
 import json
-import re
 from importlib import resources
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from hybrid.common.errors import HybridError
-from hybrid.serve.forms import RequestError, Templates, draft_request, template_form
-from hybrid.serve.jobs import Busy, Jobs
+from hybrid.serve.forms import FieldErrors, RequestError, Templates, draft_request, template_form
+from hybrid.serve.jobs import MAX_QUEUE, Jobs, NotOwner, QueueFull
+from hybrid.serve.names import download_name, job_label
 from hybrid.serve.views import EXPORT_FORMATS, assemble, check_format, export
 
-__all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "DEFAULT_MAX_N"]
+__all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "DEFAULT_MAX_N", "TOKEN_HEADER"]
 
 MAX_BODY = 1 << 20  # bytes of one request (an uploaded template is a few KiB)
 MAX_DEPTH = 16  # levels of JSON arrays and objects in one request (the page's deepest is 3: {"fields": {name: value}})
 DEFAULT_MAX_N = 8
+TOKEN_HEADER = "X-Job-Token"  # the owner token of POST /api/drafts, asked by cancel and delete
 _STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-           "style.css": "text/css; charset=utf-8"}
+           "form.js": "text/javascript; charset=utf-8", "jobs.js": "text/javascript; charset=utf-8",
+           "style.css": "text/css; charset=utf-8", "favicon.svg": "image/svg+xml"}
 _TERMINAL = ("done", "cancelled", "failed")
 _TOO_DEEP = f"the request's JSON is nested too deeply: at most {MAX_DEPTH} levels of arrays and objects."
+
+
+class NoSuchJob(RequestError):
+    """A job id this server does not hold (404: the page forgets it)."""
 
 
 def _static(name: str) -> bytes:
@@ -79,22 +87,27 @@ def _deeper_than(value, limit: int) -> bool:
 
 
 def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None = None,
-               libraries=("shipped",), allowed_hosts=None) -> FastAPI:
+               libraries=("shipped",), allowed_hosts=None, max_queue: int = MAX_QUEUE) -> FastAPI:
     """The app. drafter_for(library name or None) -> the Drafter that drafts from it; defaults: DraftRequest
     fields of every draft (e.g. steps), the page's own over them; libraries: the names the page offers;
     allowed_hosts: the Host headers answered (None: any; `hybrid serve` on a loopback address answers only
-    its own names, so a web page elsewhere cannot reach it by rebinding a domain to 127.0.0.1)."""
+    its own names, so a web page elsewhere cannot reach it by rebinding a domain to 127.0.0.1); max_queue: drafts
+    that may wait behind the running one."""
     app = FastAPI(title="hybrid drafting workbench", docs_url=None, redoc_url=None, openapi_url=None)
     if allowed_hosts:
         from starlette.middleware.trustedhost import TrustedHostMiddleware
 
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
-    templates, jobs = Templates(), Jobs(drafter_for)
+    templates, jobs = Templates(), Jobs(drafter_for, max_queue=max_queue)
+    templates.forms()  # parsed now, not on the first page load (every shipped template: most of a second)
     app.state.jobs, app.state.templates = jobs, templates
 
     @app.exception_handler(RequestError)
     async def _bad_request(request, e):
-        return _error(e, 413 if str(e).startswith("request too large") else 400)
+        if isinstance(e, FieldErrors):
+            return JSONResponse({"error": str(e), "field": e.field, "errors": e.errors}, status_code=400)
+        status = 404 if isinstance(e, NoSuchJob) else 413 if str(e).startswith("request too large") else 400
+        return _error(e, status)
 
     _page_routes(app, templates, libraries, max_n)
     _draft_routes(app, jobs, templates, libraries, max_n, defaults or {})
@@ -107,6 +120,11 @@ def _page_routes(app, templates: Templates, libraries, max_n: int) -> None:
     @app.get("/")
     async def index():
         return Response(_static("index.html"), media_type=_STATIC["index.html"])
+
+    @app.get("/favicon.ico")
+    async def favicon():
+        return Response(_static("favicon.svg"), media_type=_STATIC["favicon.svg"],
+                        headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/static/{name}")
     async def static(name: str):
@@ -132,51 +150,78 @@ def _page_routes(app, templates: Templates, libraries, max_n: int) -> None:
         return {"key": key, **template_form(t)}
 
 
-async def _sse(job):
-    """A job's events as server-sent events, from the first, until its terminal one."""
-    sent = 0
+def _event_id(request: Request) -> int:
+    """The index of the first event to send: 0, or one past the Last-Event-ID a reconnecting EventSource sends."""
+    last = request.headers.get("last-event-id", "")
+    return int(last) + 1 if last.isdigit() and len(last) < 12 else 0
+
+
+async def _sse(job, sent: int = 0):
+    """A job's events as server-sent events, from the `sent`-th, until its terminal one; each carries its index as
+    its id, so a browser that reconnects resumes where it was."""
     while True:
         while sent < len(job.events):
             ev = job.events[sent]
+            yield f"id: {sent}\nevent: {ev['kind']}\ndata: {json.dumps(ev, allow_nan=False, default=str)}\n\n"
             sent += 1
-            yield f"event: {ev['kind']}\ndata: {json.dumps(ev, allow_nan=False, default=str)}\n\n"
             if ev["kind"] in _TERMINAL:
                 return
         await asyncio.sleep(0.05)
 
 
 def _draft_routes(app, jobs: Jobs, templates: Templates, libraries, max_n: int, defaults: dict) -> None:
-    """Start a draft, follow its events, cancel it, download a draft assembled from its variants."""
+    """Queue a draft, follow its events, see its state, cancel or delete it (its owner), download a draft assembled
+    from its variants."""
 
     @app.post("/api/drafts")
     async def start(request: Request):
-        checked = draft_request(await _json_body(request), templates, max_n, defaults)
+        body = await _json_body(request)
+        checked = draft_request(body, templates, max_n, defaults)
         if checked["library"] not in (None, *libraries):
             raise RequestError(f"unknown library {checked['library'][:80]!r}; this server offers: "
                                f"{', '.join(libraries)} (add one with `hybrid library add DIR --name NAME`).",
                                "library")
         try:
-            job = jobs.start(checked)
-        except Busy as e:
-            return _error(e, 409)
-        return JSONResponse({"job": job.id}, status_code=202)
+            job = jobs.submit(checked, job_label(checked["request"]))
+        except QueueFull as e:
+            return _error(e, 503)
+        return JSONResponse({"job": job.id, "token": job.token, "position": job.position, "label": job.label},
+                            status_code=202)
 
     def _job(job_id: str):
         job = jobs.get(job_id)
         if job is None:
-            raise RequestError(f"no draft {job_id[:40]!r} on this server (it finished long ago or never was).")
+            raise NoSuchJob(f"no draft {job_id[:40]!r} on this server (it was deleted, or the server restarted).")
         return job
 
+    @app.get("/api/drafts/{job_id}")
+    def one(job_id: str):
+        return _job(job_id).summary()
+
     @app.get("/api/drafts/{job_id}/events")
-    async def events(job_id: str):
-        return StreamingResponse(_sse(_job(job_id)), media_type="text/event-stream",
+    async def events(job_id: str, request: Request):
+        return StreamingResponse(_sse(_job(job_id), _event_id(request)), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
 
     @app.post("/api/drafts/{job_id}/cancel")
-    def cancel(job_id: str):
+    def cancel(job_id: str, request: Request):
         job = _job(job_id)
-        job.cancel()
-        return {"job": job.id, "state": job.state}
+        try:
+            state = jobs.cancel(job, request.headers.get(TOKEN_HEADER))
+        except NotOwner as e:
+            return _error(e, 403)
+        return {"job": job.id, "state": state}
+
+    @app.delete("/api/drafts/{job_id}")
+    def delete(job_id: str, request: Request):
+        job = _job(job_id)
+        try:
+            jobs.delete(job, request.headers.get(TOKEN_HEADER))
+        except NotOwner as e:
+            return _error(e, 403)
+        except HybridError as e:
+            return _error(e, 409)
+        return {"job": job.id, "state": "deleted"}
 
     @app.post("/api/drafts/{job_id}/export")
     async def download(job_id: str, request: Request):
@@ -187,7 +232,6 @@ def _draft_routes(app, jobs: Jobs, templates: Templates, libraries, max_n: int, 
         check_format(fmt)  # before the picks: a bad format is named even with good picks
         draft = assemble(job.drafts, body.get("picks"))
         data = await asyncio.to_thread(export, draft, fmt, redline=bool(body.get("redline")))
-        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", draft.template or "draft")[:60]
-        name = f"{stem}{'-redline' if body.get('redline') else ''}.{fmt}"
+        name = download_name(job.label, fmt, redline=bool(body.get("redline")))
         return Response(data, media_type=EXPORT_FORMATS[fmt],
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -1,9 +1,10 @@
 """What the page asks for, checked the way the command line checks it: templates, their forms, a draft request.
 
-Owns: the page's view of a template (each field of its JSON Schema as a form field: name, type, required,
-description, the example as a placeholder), the templates the page may use (the shipped ones by id and
-uploaded files, parsed in memory and never executed or written), and the page's draft request: the
-DraftRequest `hybrid draft` builds, so its messages are those `hybrid draft` prints, with the field they are about.
+Owns: the page's view of a template (each field of its JSON Schema as a form field: name, a label for a lawyer
+(hybrid.serve.labels), type, required, description, limit, its example for the "fill with example values" button),
+the templates the page may use (the shipped ones by id and uploaded files, parsed in memory and never executed or
+written), and the page's draft request: the DraftRequest `hybrid draft` builds, so its first message is the one
+`hybrid draft` prints, with every field's own error beside it (FieldErrors).
 A template is looked up by id only, among the shipped ones and the uploaded ones: no name from the page opens a
 file, in the server's working directory or anywhere else.
 """
@@ -15,10 +16,11 @@ from collections import OrderedDict
 from hybrid.common.errors import FieldError, HybridError, TemplateError
 from hybrid.common.options import int_range, integer
 from hybrid.common.textsafe import shown
+from hybrid.serve.labels import field_errors, field_label
 from hybrid.templates.template import TEMPLATES_DIR, Template, load_template, parse_template, unknown_template
 
-__all__ = ["RequestError", "Templates", "template_form", "draft_request", "check_defaults", "MAX_UPLOADS",
-           "error_field"]
+__all__ = ["RequestError", "FieldErrors", "Templates", "template_form", "draft_request", "check_defaults",
+           "MAX_UPLOADS", "error_field"]
 
 MAX_UPLOADS = 32  # uploaded templates kept in memory, oldest dropped first
 _FIELD = re.compile(r"\bfield '([^']+)'")
@@ -31,6 +33,15 @@ class RequestError(HybridError):
     def __init__(self, message: str, field: str | None = None):
         super().__init__(message)
         self.field = field
+
+
+class FieldErrors(RequestError):
+    """A draft request whose fields are wrong: the first message as `hybrid draft` words it (str, field), and
+    `errors`, every field's own error ([{"field", "error"}], in form order) for the page to show at once."""
+
+    def __init__(self, message: str, field: str | None, errors: list[dict]):
+        super().__init__(message, field)
+        self.errors = errors
 
 
 def error_field(e: HybridError, default: str | None = None) -> str | None:
@@ -48,6 +59,7 @@ def template_form(t: Template) -> dict:
     for name, spec in props.items():
         fields.append({
             "name": name,
+            "label": field_label(t, name),
             "type": spec.get("type", "string"),
             "required": name in required and "default" not in spec,
             "description": spec.get("description", ""),
@@ -59,12 +71,15 @@ def template_form(t: Template) -> dict:
     return {"id": t.id, "title": t.title, "description": t.description, "fields": fields}
 
 
+_SHIPPED_FORMS: dict[str, tuple[int, dict]] = {}  # id -> (file mtime_ns, form): parsed once per file version
+
+
 class Templates:
     """The templates the page may draft from: shipped ids (templates/<id>.json) and uploaded texts, by key."""
 
     def __init__(self):
         self.uploads: OrderedDict[str, Template] = OrderedDict()
-        self._forms: dict[str, tuple[int, dict]] = {}  # id -> (file mtime_ns, form): parsed once per file version
+        self._forms = _SHIPPED_FORMS  # shared by every app of the process: a new app's first page pays nothing
 
     def shipped(self) -> list[str]:
         return sorted(p.stem for p in TEMPLATES_DIR.glob("*.json"))
@@ -164,7 +179,9 @@ def draft_request(body, templates: Templates, max_n: int, defaults: dict | None 
     except RequestValueError as e:
         raise RequestError(option_message(e), e.field) from None
     except HybridError as e:
-        raise RequestError(str(e), error_field(e)) from None
+        field = error_field(e)
+        errors = field_errors(template, given) or [{"field": field, "error": str(e)}]
+        raise FieldErrors(str(e), field, errors) from None
     bound = int_range(1, max_n)
     if not bound.contains(request.n):  # the server's own bound, within the request's (`hybrid serve --max-n`)
         raise RequestError(f"argument -n: must be {bound.rule()} on this server (--max-n), got {request.n!r}.", "n")

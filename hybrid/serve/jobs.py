@@ -1,123 +1,180 @@
-"""Drafts the server runs: one at a time, in a worker thread, their progress kept as page events.
+"""Drafts the server runs for several users: a bounded first-in first-out queue, one draft at a time, in a thread.
 
-Owns: Job (one draft request: its events as the page reads them, its drafts, cancel) and Jobs (at most
-one draft running; a second request while one runs is refused with a message saying so, never queued
-unseen; the last MAX_KEPT jobs are kept in memory for their downloads). The drafting itself is
-hybrid.draft.drafter.Drafter.stream: closing it stops the work at its next token or step. Nothing is
-written to disk: a cancelled or failed draft leaves nothing behind.
+Owns: Job (one draft request: its id, its owner's token, its page events, its drafts, its state) and Jobs (the queue:
+at most `max_queue` drafts wait, a request past that is refused with QueueFull naming the limit; one worker thread
+drafts them in order, a queued job told its place each time the queue moves; only the owner's token cancels or
+deletes a job; finished jobs are kept for their downloads until deleted, the oldest finished dropped past
+`max_kept`). The drafting itself is hybrid.draft.drafter.Drafter.stream: a cancel stops the work at its next event.
+Nothing is written to disk: a cancelled or failed draft leaves nothing behind.
 """
 
+import secrets
 import threading
+import time
 import uuid
-from collections import OrderedDict
+from collections import OrderedDict, deque
 
 from hybrid.common.errors import HybridError
+from hybrid.serve.progress import PageEvents
 
-__all__ = ["Job", "Jobs", "Busy", "MAX_KEPT"]
+__all__ = ["Job", "Jobs", "QueueFull", "NotOwner", "MAX_QUEUE", "MAX_KEPT"]
 
-MAX_KEPT = 8
-_PLAN_TOKEN_EVERY = 16  # the planner's tokens reach the page in batches of this many
+MAX_QUEUE = 8  # drafts waiting behind the running one (`hybrid serve --max-queue`)
+MAX_KEPT = 32  # finished jobs kept for their results and downloads, the oldest dropped first
+_FINISHED = ("done", "cancelled", "failed")
 
 
-class Busy(HybridError):
-    """A draft was asked for while another runs."""
+class QueueFull(HybridError):
+    """A draft was asked for while the queue holds as many as it may."""
+
+
+class NotOwner(HybridError):
+    """A cancel or delete without the token the job's submit returned."""
 
 
 class Job:
-    def __init__(self, request: dict):
+    """One draft request; state: queued, running, cancelling, then done, cancelled or failed."""
+
+    def __init__(self, request: dict, label: dict | None = None):
         self.id = uuid.uuid4().hex
+        self.token = secrets.token_urlsafe(18)  # returned to the submitter only: cancel and delete ask for it
         self.request = request
+        self.label = label or {}  # what a history list shows: template id, parties, date
+        self.created = time.time()
         self.events: list[dict] = []
         self.drafts = None
-        self.state = "running"  # running, done, cancelled, failed
-        self._cancel = threading.Event()
+        self.state = "queued"
+        self.position = 0  # place in the queue (1: next), 0 once it runs
+        self.cancel_flag = threading.Event()  # the drafter's stream stops at its next event once set
 
     def push(self, event: dict) -> None:
         """Append a page event (one list append: readers see whole events, in order)."""
         self.events.append(event)
 
-    def cancel(self) -> None:
-        self._cancel.set()
-
     @property
     def cancelled(self) -> bool:
-        return self._cancel.is_set()
+        return self.cancel_flag.is_set()
 
     @property
     def finished(self) -> bool:
-        return self.state != "running"
+        return self.state in _FINISHED
 
+    def owned_by(self, token) -> bool:
+        return isinstance(token, str) and secrets.compare_digest(token.encode(), self.token.encode())
 
-def _event(ev, job: Job, plan_tokens: list) -> dict | None:
-    """The page's form of a DraftEvent (None: not shown, or batched)."""
-    from hybrid.serve.views import draft_view
-
-    if ev.kind == "plan_token":
-        plan_tokens[0] += 1
-        if plan_tokens[0] % _PLAN_TOKEN_EVERY:
-            return None
-        return {"kind": "plan_token", "tokens": plan_tokens[0]}
-    base = {"kind": ev.kind, "seconds": round(ev.seconds, 3)}
-    if ev.kind == "plan":
-        return {**base, "title": ev.outline["title"], "sections": [s["heading"] for s in ev.outline["sections"]]}
-    if ev.kind == "precedents":
-        return {**base, "cited": sum(1 for v in ev.sources or [] for s in v if s)}
-    if ev.kind == "fill_step":
-        return {**base, "step": ev.step, "steps": ev.steps}
-    if ev.kind == "rank":
-        job.drafts = ev.drafts
-        return {**base, "drafts": [draft_view(d) for d in ev.drafts]}
-    return base
+    def summary(self) -> dict:
+        """The job as a history list shows it (no field values beyond its label, no token)."""
+        return {"job": self.id, "state": self.state, "position": self.position, "created": self.created,
+                "label": self.label, "variants": len(self.drafts) if self.drafts else 0}
 
 
 class Jobs:
-    """At most one running draft; finished ones kept (MAX_KEPT) for the page's downloads."""
+    """The server's drafts: queued (FIFO, at most max_queue), one running, finished ones kept (max_kept)."""
 
-    def __init__(self, drafter_for):
+    def __init__(self, drafter_for, *, max_queue: int = MAX_QUEUE, max_kept: int = MAX_KEPT):
+        assert max_queue >= 0 and max_kept >= 1, (max_queue, max_kept)
         self.drafter_for = drafter_for  # library name or None -> the Drafter to use
+        self.max_queue, self.max_kept = max_queue, max_kept
         self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self.queue: deque[Job] = deque()
         self._lock = threading.Lock()
+        self._worker: threading.Thread | None = None
 
     def get(self, job_id) -> Job | None:
         return self.jobs.get(job_id) if isinstance(job_id, str) else None
 
     def running(self) -> Job | None:
-        return next((j for j in self.jobs.values() if not j.finished), None)
+        return next((j for j in self.jobs.values() if j.state in ("running", "cancelling")), None)
 
-    def start(self, request: dict) -> Job:
-        """A new job drafting `request` (hybrid.serve.forms.draft_request); Busy while another runs."""
+    def submit(self, request: dict, label: dict | None = None) -> Job:
+        """A new job drafting `request` (hybrid.serve.forms.draft_request), queued behind the others; QueueFull when
+        max_queue wait already."""
         with self._lock:
-            if self.running() is not None:
-                raise Busy(
-                    "a draft is already running on this server; wait for it to finish or cancel it, then draft again."
+            if len(self.queue) >= self.max_queue and (self.queue or self.running() is not None):
+                raise QueueFull(
+                    f"the queue is full: {len(self.queue)} drafts are waiting, the most this server keeps "
+                    f"(hybrid serve --max-queue {self.max_queue}); try again when one finishes."
                 )
-            job = Job(request)
+            job = Job(request, label)
             self.jobs[job.id] = job
-            while len(self.jobs) > MAX_KEPT:
-                self.jobs.popitem(last=False)
-        threading.Thread(target=self._run, args=(job,), name=f"hybrid-serve-{job.id[:8]}", daemon=True).start()
+            self.queue.append(job)
+            self._tell_positions()
+            self._forget_old()
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="hybrid-serve-jobs", daemon=True)
+                self._worker.start()
         return job
 
+    def cancel(self, job: Job, token) -> str:
+        """Cancel `job` for its owner: a queued one leaves the queue at once, a running one is "cancelling" until the
+        drafter stops at its next event; NotOwner without its token. The job's state after."""
+        if not job.owned_by(token):
+            raise NotOwner("only the browser that started this draft can cancel it (its owner token was not sent).")
+        with self._lock:
+            if job.state == "queued":
+                self.queue.remove(job)
+                job.state, job.position = "cancelled", 0
+                job.push({"kind": "cancelled"})
+                self._tell_positions()
+            elif job.state == "running":
+                job.state = "cancelling"
+                job.cancel_flag.set()
+                job.push({"kind": "cancelling"})
+        return job.state
+
+    def delete(self, job: Job, token) -> None:
+        """Forget a finished job (its results, its downloads) for its owner; an unfinished one is cancelled first."""
+        if not job.owned_by(token):
+            raise NotOwner("only the browser that started this draft can delete it (its owner token was not sent).")
+        if not job.finished:
+            raise HybridError(f"this draft is {job.state}: cancel it first, then delete it.")
+        with self._lock:
+            self.jobs.pop(job.id, None)
+
+    def _tell_positions(self) -> None:
+        """Under the lock: each queued job's place, pushed as a "queued" event when it changed."""
+        for i, job in enumerate(self.queue, 1):
+            if job.position != i:
+                job.position = i
+                job.push({"kind": "queued", "position": i, "waiting": len(self.queue)})
+
+    def _forget_old(self) -> None:
+        """Under the lock: the oldest finished jobs dropped past max_kept."""
+        finished = [j.id for j in self.jobs.values() if j.finished]
+        for job_id in finished[: max(0, len(finished) - self.max_kept)]:
+            del self.jobs[job_id]
+
+    def _work(self) -> None:
+        """The worker: the queue's jobs in order, one at a time, until it is empty."""
+        while True:
+            with self._lock:
+                if not self.queue:
+                    self._worker = None
+                    return
+                job = self.queue.popleft()
+                job.state, job.position = "running", 0
+                job.push({"kind": "started"})
+                self._tell_positions()
+            self._run(job)
+            with self._lock:
+                self._forget_old()
+
     def _run(self, job: Job) -> None:
-        r = job.request
-        plan_tokens = [0]
+        r, events = job.request, PageEvents()
         try:
-            stream = self.drafter_for(r.get("library")).stream(r["request"])
+            stream = self.drafter_for(r.get("library")).stream(r["request"], cancel=job.cancel_flag)
             try:
                 for ev in stream:
                     if job.cancelled:
                         break
-                    page = _event(ev, job, plan_tokens)
+                    page = events.page(ev)
                     if page is not None:
                         job.push(page)
             finally:
-                stream.close()  # stops the worker at its next token or step
-            if job.cancelled:
-                job.drafts, job.state = None, "cancelled"
-                job.push({"kind": "cancelled"})
-            else:
-                job.state = "done"
-                job.push({"kind": "done"})
+                stream.close()  # stops the worker at its next event
+            with self._lock:  # a cancel that comes now finds the job finished, not "cancelling" after its "done"
+                job.drafts, job.state = (None, "cancelled") if job.cancelled else (events.drafts, "done")
+                job.push({"kind": job.state})
         except HybridError as e:
             job.state = "failed"
             job.push({"kind": "failed", "error": str(e)})

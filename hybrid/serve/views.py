@@ -1,9 +1,9 @@
 """What the page shows of a draft and what it downloads: variants as JSON, a final draft assembled from picks.
 
-Owns: draft_view (one ranked variant: its score breakdown and, per section, the body, its sources and the
-redline against its source, from Draft.sources and Draft.edits), assemble (a Draft whose every section is
-taken from the variant the user picked for it) and export (that draft as DOCX or Markdown bytes, built in
-memory: the server writes no file).
+Owns: draft_view (one ranked variant: its score breakdown in numbers and in words, its preamble and closing, and,
+per section, the body, its sources and the redline against its source, from Draft.sources and Draft.edits),
+assemble (a Draft whose every section is taken from the variant the user picked for it) and export (that draft as
+DOCX or Markdown bytes, built in memory: the server writes no file).
 """
 
 import math
@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import replace
 
 from hybrid.common.textsafe import shown
+from hybrid.serve.explain import explain_scores
 from hybrid.serve.forms import RequestError
 
 __all__ = ["draft_view", "assemble", "export", "check_format", "EXPORT_FORMATS"]
@@ -33,7 +34,8 @@ def draft_view(d) -> dict:
             "redline": edit["redline"],
         })
     return {"rank": d.rank, "variant": d.variant, "score": _finite(d.score), "words": d.words,
-            "scores": {k: _finite(v) for k, v in d.scores.items()},
+            "scores": {k: _finite(v) for k, v in d.scores.items()}, "explained": explain_scores(d.scores),
+            "preamble": d.preamble, "tail": d.tail,
             "title": d.title, "sections": sections}
 
 

@@ -15,6 +15,7 @@ closing provisions; the base's own facts are adapted to the deal (hybrid.precede
 cannot be adapted becomes a hole the filler writes.
 """
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -217,13 +218,13 @@ def _closing_index(rows) -> int:
     return i
 
 
-def _candidates(library, template, clause: str, deal_text: str, forms_only: bool = False) -> list:
+def _candidates(library, template, clause: str, deal_text: str, forms_only: bool, index) -> list:
     """Precedents an inserted clause may come from, in the order a lawyer would take them: standard forms of the
     kind, contracts of the kind, then, for a clause whose words do not depend on the deal (GENERIC_CLAUSES),
     standard forms of any kind. One that names another deal's subject matter is no candidate
     (hybrid.fidelity.foreign_subject: a software licence's "the software will substantially conform" in a supply
     agreement). forms_only: standard forms alone (a standard form's base takes nothing from a filed contract, whose
-    deal would come with it: a research-funding clause in a software licence)."""
+    deal would come with it: a research-funding clause in a software licence). index(): the subject index."""
     from hybrid.fidelity.foreign_subject import foreign_subjects
 
     wanted = kinds_of(template)
@@ -234,7 +235,7 @@ def _candidates(library, template, clause: str, deal_text: str, forms_only: bool
     forms = [p for p in pool if p.doc_type.upper() not in wanted and p.source in STANDARD_SOURCES
              and clause in GENERIC_CLAUSES]
     pool = same_form + forms if forms_only else same_form + same + forms
-    return [p for p in pool if len(foreign_subjects(p.body, deal_text)) <= FOREIGN_INSERT]
+    return [p for p in pool if len(foreign_subjects(p.body, deal_text, index=index())) <= FOREIGN_INSERT]
 
 
 def _holding(template, precedent, key: str) -> bool:
@@ -242,7 +243,7 @@ def _holding(template, precedent, key: str) -> bool:
     return any(it["key"] == key and it["held"] for it in market_check(template, [row])["items"])
 
 
-def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool = False) -> list[dict]:
+def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index) -> list[dict]:
     """In place: a section for each checklist item the rows lack, from the first candidate holding it
     (_candidates), right after the base's last section of its clause type, or else before the closing provisions;
     returns what was inserted. An item no candidate holds stays lacking (the market check says so)."""
@@ -255,7 +256,7 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool = 
         if key in held_now:
             continue
         item = items[key]
-        found = next((p for p in _candidates(library, template, item.clause, deal_text, forms_only)
+        found = next((p for p in _candidates(library, template, item.clause, deal_text, forms_only, index)
                       if _holding(template, p, key)), None)
         if found is None:
             continue
@@ -316,22 +317,28 @@ def _skeleton(template, values, rows) -> Skeleton:
     return Skeleton(template.id, outline, values, segs, spans, allowed_text(template, values))
 
 
-def base_variants(library, template, values: dict, n: int) -> list[BaseVariant]:
+def base_variants(library, template, values: dict, n: int, check=None) -> list[BaseVariant]:
     """The n variants' bases and skeletons: variant v starts from the v-th good base of choose_bases (every whole
     standard form of the kind, else the contracts within GOOD_BASE_MARGIN of the best fit); past the last good base,
-    from the good bases again in order, each repeat with one clause from another same-kind document."""
-    bases = choose_bases(library, template, values)
+    from the good bases again in order, each repeat with one clause from another same-kind document. check(): called
+    before each base document is scored and each variant is made (a stream's cancel point)."""
+    from hybrid.fidelity.foreign_subject import load_subject_index
+
+    check = check or (lambda: None)
+    bases = choose_bases(library, template, values, check)
     if not bases:
         return []
     # a base well below the best is no alternative a lawyer would take (a municipal gas franchise of 577 words for a
     # bakery franchise): repeat the good ones, varied by alternative clauses, instead
     good = [b for b in bases if b.kind == "form"] or [b for b in bases if b.score >= bases[0].score - GOOD_BASE_MARGIN]
     good = good[:n]
-    out = []
+    out, index = [], functools.cache(load_subject_index)  # loaded once, when an inserted clause is first checked
     for v in range(n):
+        check()
         base = good[v % len(good)]
         rows = _rows(base, template, values)
-        inserted = _insert_lacking(rows, library, template, allowed_text(template, values), base.kind == "form")
+        inserted = _insert_lacking(rows, library, template, allowed_text(template, values), base.kind == "form",
+                                   index)
         alternatives = _alternative(rows, library, template, base, v // len(good)) if v >= len(good) else []
         for i, r in enumerate(rows):
             for rec in inserted:

@@ -252,6 +252,16 @@ def test_the_batched_ar_filler_drafts_every_clause(tiny_model, tokenizer):
     assert all(s["body"].strip() for d in drafts for s in d.sections)  # every clause written
 
 
+def test_a_cancel_set_by_the_consumer_stops_the_stream_at_its_next_event(drafter):
+    cancel = threading.Event()  # a server sets it from the thread that answers the cancel request
+    kinds = []
+    for ev in drafter.stream(T, T.example, n=2, steps=64, seed=0, outline=OUTLINE, cancel=cancel):
+        kinds.append(ev.kind)
+        if ev.kind == "fill_step":
+            cancel.set()
+    assert kinds.count("fill_step") < 64 and "rank" not in kinds and not drafter._lock._is_owned()
+
+
 def test_a_draft_validates_its_fields_once(drafter, monkeypatch):
     """The request validates the fields; every stage after it (plan, skeleton, rank, checks) takes them as they are
     (hybrid.templates.template.ValidFields)."""

@@ -241,7 +241,7 @@ def test_the_cli_prints_the_library_fallback_note_once(small_cli, tmp_path, caps
     from hybrid.cli.main import main
     from hybrid.precedents.library import PrecedentError
 
-    def missing(self):
+    def missing(self, on_doc=None):
         raise PrecedentError("no corpus here")
 
     monkeypatch.setattr(Drafter, "precedent_library", missing)

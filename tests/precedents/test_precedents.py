@@ -59,6 +59,18 @@ def test_library_holds_train_clauses_only_with_provenance(library):
     assert all(len(p.body.split()) >= 12 for p in library.precedents)
 
 
+def test_a_build_reports_each_document_and_a_raise_stops_it(corpus):
+    seen = []
+    build_library(corpus, progress=False, on_doc=lambda i, total: seen.append((i, total)))
+    assert seen == [(0, 2), (1, 2)]  # the two train documents, counted before each
+
+    def stop(i, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_library(corpus, progress=False, on_doc=stop)
+
+
 def test_precedent_party_names_dates_and_laws_become_markers(library):
     cuad = [p for p in library.precedents if p.source == "cuad"]
     text = " ".join(p.body for p in cuad)

@@ -2,6 +2,7 @@
 local server, and the parser of server-sent events. Test modules import the fixtures by name (a conftest.py here
 would shadow tests/conftest.py for the modules that import from it)."""
 
+import contextlib
 import threading
 import time
 
@@ -60,14 +61,11 @@ def client(make_app):
         yield c
 
 
-@pytest.fixture
-def server(make_app):
-    """A real uvicorn server on a free local port, in a thread: (its base URL, the app)."""
+@contextlib.contextmanager
+def serving(app):
+    """A real uvicorn server of `app` on a free local port, in a thread: its base URL."""
     import uvicorn
 
-    from hybrid.cli.serve import LOOPBACK_NAMES
-
-    app = make_app(allowed_hosts=LOOPBACK_NAMES)  # as `hybrid serve` on 127.0.0.1
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -76,9 +74,19 @@ def server(make_app):
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
     port = srv.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}", app
+    yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture
+def server(make_app):
+    """A real server of the workbench as `hybrid serve` on 127.0.0.1 runs it: (its base URL, the app)."""
+    from hybrid.cli.serve import LOOPBACK_NAMES
+
+    app = make_app(allowed_hosts=LOOPBACK_NAMES)
+    with serving(app) as url:
+        yield url, app
 
 
 def read_events(lines) -> list[dict]:

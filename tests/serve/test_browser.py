@@ -30,6 +30,7 @@ def page(server):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         context = browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 900})
         pg = context.new_page()
+        pg.on("pageerror", lambda e: print("PAGEERROR", e))
         pg.goto(server[0] + "/")
         pg.wait_for_selector("#fields input[name='party_a']")
         yield pg
@@ -60,10 +61,13 @@ def _screenshot(page, tmp):
 
 
 def test_draft_compare_pick_and_download(page, server, tmp_path):
-    # the form: a required mark and the example as a placeholder
+    # the form: a label in words, a required mark, the limit stated; the example only when asked for
+    assert page.locator("label[for='field-party_a']").inner_text().startswith("Party A")
     assert page.locator("label[for='field-party_a'] .required-mark").count() == 1
-    assert page.get_attribute("#field-party_a", "placeholder") == NDA.example["party_a"]
-    _fill(page, NDA.example)
+    assert page.get_attribute("#field-party_a", "placeholder") is None and page.input_value("#field-party_a") == ""
+    assert "at most 120 characters" in page.locator(".field:has(#field-party_a) .limit").inner_text()
+    page.click("#example")
+    assert {k: page.input_value(f"#field-{k}") for k in NDA.example} == {k: str(v) for k, v in NDA.example.items()}
     page.fill("#n", "3")
     page.click("#draft")
     page.wait_for_selector("#stages li.stage-plan", timeout=60_000)
@@ -104,12 +108,18 @@ def test_bad_input_shows_the_error_next_to_its_field(page, server, tmp_path):
     page.click("#draft")
     err = page.locator(".error[data-for='effective_date']")
     err.wait_for(state="visible")
-    assert "field 'effective_date'" in err.inner_text() and "yesterday" in err.inner_text()
+    assert "Effective date must be" in err.inner_text() and "yesterday" in err.inner_text()
     assert page.locator("#field-effective_date.invalid").count() == 1
-    page.fill("#field-effective_date", "")
+    # an empty form: every field's error at once, beside each field, none a command-line hint
+    for name in NDA.example:
+        page.fill(f"#field-{name}", "")
+    page.fill("#field-party_a", "x" * 5000)  # a paste past the limit is kept whole and named, not cut
     page.click("#draft")
     err.wait_for(state="visible")
-    assert "missing required field 'effective_date'" in err.inner_text()
+    shown = {n: page.locator(f".error[data-for='{n}']").inner_text() for n in NDA.fields["properties"]}
+    assert all(shown.values()) and shown["effective_date"] == "Effective date is required."
+    assert "5000 characters, at most 120" in shown["party_a"] and len(page.input_value("#field-party_a")) == 5000
+    assert not any("hybrid " in t for t in shown.values()) and "7 fields need attention" in page.inner_text("#error")
     # a malformed template file: the loader's message next to the upload box, the form unchanged
     bad = tmp_path / "mine.json"
     bad.write_text('{"id": "mine", "fields": ')

@@ -1,68 +1,16 @@
-// The workbench page: template form, draft with live progress (server-sent events), side-by-side
-// variants with sources and redlines, section picks and the download. Text from the server is only
-// ever set as textContent, never parsed as HTML.
+// The workbench page: side-by-side variants (sections identical in every variant marked, "use variant N for every
+// section"), each clause's sources and redline, the scores in words, the assembled document as it will download,
+// and the boot (templates, the form as last typed, this browser's drafts, the job in the URL). form.js and jobs.js
+// are loaded first. Text from the server is only ever set as textContent, never parsed as HTML.
 "use strict";
 
-const $ = (sel) => document.querySelector(sel);
-const state = { templates: {}, current: null, job: null, source: null, drafts: [], picks: [] };
+const state = { templates: {}, current: null, counters: [], job: null, source: null, drafts: [], picks: [] };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else if (k === "class") node.className = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) if (c) node.append(c);
-  return node;
-}
-
-function clearErrors() {
-  document.querySelectorAll(".error").forEach((e) => { e.textContent = ""; });
-  document.querySelectorAll(".invalid").forEach((e) => e.classList.remove("invalid"));
-}
-
-function showError(message, field) {
-  const spot = field && document.querySelector(`.error[data-for="${CSS.escape(field)}"]`);
-  (spot || $("#error")).textContent = message;
-  const input = field && document.querySelector(`[name="${CSS.escape(field)}"]`);
-  if (input) input.classList.add("invalid");
-}
-
-async function api(method, url, body) {
-  const res = await fetch(url, {
-    method, headers: body === undefined ? {} : { "Content-Type": "application/json" },
+async function api(method, url, body, headers = {}) {
+  return fetch(url, {
+    method, headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return res;
-}
-
-function renderForm(t) {
-  state.current = t;
-  $("#template-description").textContent = t.description || "";
-  const form = $("#fields");
-  form.replaceChildren();
-  for (const f of t.fields) {
-    const id = `field-${f.name}`;
-    const label = el("label", { for: id, text: f.name });
-    if (f.required) label.append(el("span", { class: "required-mark", title: "required", text: "*" }));
-    let input;
-    if (f.enum) {
-      input = el("select", { id, name: f.name });
-      input.append(el("option", { value: "", text: "" }));
-      for (const v of f.enum) input.append(el("option", { value: String(v), text: String(v) }));
-    } else if (f.multiline) {
-      input = el("textarea", { id, name: f.name, rows: "3" });
-    } else {
-      input = el("input", { id, name: f.name, type: f.type === "integer" || f.type === "number" ? "text" : "text" });
-    }
-    if (f.example !== "" && f.example !== undefined && f.example !== null) input.placeholder = String(f.example);
-    if (f.max_length) input.maxLength = f.max_length * 2;  // the server checks the real limit, with its message
-    if (f.required) input.dataset.required = "1";
-    form.append(el("div", { class: "field" }, label, input,
-      el("span", { class: "desc", text: f.description || "" }),
-      el("span", { class: "error", "data-for": f.name })));
-  }
 }
 
 async function loadTemplates() {
@@ -75,6 +23,7 @@ async function loadTemplates() {
   }
   for (const name of data.libraries) $("#library").append(el("option", { value: name, text: name }));
   $("#n").max = data.max_n;
+  $("#n-limit").textContent = `1 to ${data.max_n}`;
   select.value = state.templates["mutual-nda"] ? "mutual-nda" : data.templates[0].id;
   renderForm(state.templates[select.value]);
 }
@@ -92,59 +41,6 @@ async function uploadTemplate(file) {
   renderForm(state.templates[data.key]);
 }
 
-function stage(text, cls) {
-  $("#stages").append(el("li", { class: cls || "", text }));
-}
-
-async function startDraft() {
-  clearErrors();
-  const fields = {};
-  for (const input of $("#fields").querySelectorAll("input, select, textarea")) fields[input.name] = input.value;
-  const body = { template: $("#template").value, fields, n: $("#n").value, seed: $("#seed").value,
-                 library: $("#library").value };
-  const res = await api("POST", "/api/drafts", body);
-  const data = await res.json();
-  if (!res.ok) { showError(data.error, data.field); return; }
-  state.job = data.job;
-  $("#stages").replaceChildren();
-  $("#fill-bar").value = 0;
-  $("#progress").hidden = false;
-  $("#compare").hidden = true;
-  $("#draft").disabled = true;
-  $("#cancel").disabled = false;
-  follow(data.job);
-}
-
-function follow(job) {
-  const source = new EventSource(`/api/drafts/${job}/events`);
-  state.source = source;
-  const on = (kind, fn) => source.addEventListener(kind, (e) => fn(JSON.parse(e.data)));
-  on("plan_token", (ev) => {
-    const last = $("#stages").lastElementChild;
-    const text = `planning: ${ev.tokens} tokens`;
-    if (last && last.classList.contains("stage-planning")) last.textContent = text; else stage(text, "stage-planning");
-  });
-  on("plan", (ev) => stage(`plan: ${ev.sections.length} sections (${ev.sections.join(", ")})`, "stage-plan"));
-  on("precedents", (ev) => stage(`precedents: ${ev.cited} clauses start from a precedent`, "stage-precedents"));
-  on("fill_step", (ev) => {
-    const bar = $("#fill-bar");
-    bar.max = ev.steps; bar.value = ev.step;
-    const last = $("#stages").lastElementChild;
-    const text = `fill: step ${ev.step} of ${ev.steps}`;
-    if (last && last.classList.contains("stage-fill")) last.textContent = text; else stage(text, "stage-fill");
-  });
-  on("rank", (ev) => { stage(`rank: ${ev.drafts.length} variants ranked`, "stage-rank"); showVariants(ev.drafts); });
-  const end = (msg) => { source.close(); $("#draft").disabled = false; $("#cancel").disabled = true; if (msg) stage(msg); };
-  on("done", () => end("done"));
-  on("cancelled", () => end("cancelled: nothing was kept"));
-  on("failed", (ev) => { showError(ev.error); end("failed"); });
-  source.onerror = () => { if (source.readyState === EventSource.CLOSED) end(); };
-}
-
-async function cancelDraft() {
-  if (state.job) await api("POST", `/api/drafts/${state.job}/cancel`);
-}
-
 function redlineNode(ops) {
   const box = el("div", { class: "redline", hidden: "" });
   for (const [op, text] of ops) {
@@ -154,11 +50,33 @@ function redlineNode(ops) {
 }
 
 function scoresNode(d) {
-  const table = el("table", { class: "scores" });
-  for (const [k, v] of Object.entries(d.scores)) {
-    table.append(el("tr", {}, el("td", { text: k }), el("td", { text: v === null ? "n/a" : Number(v).toFixed(3) })));
+  const list = el("ul", { class: "scores" });
+  for (const line of d.explained || []) list.append(el("li", { text: line }));
+  return el("details", {}, el("summary", { text: "why this rank" }), list);
+}
+
+function headerCell(d) {
+  const take = el("button", { type: "button", class: "take-all", "data-rank": d.rank, text: `use variant ${d.rank} for every section` });
+  take.addEventListener("click", () => { state.picks = state.picks.map(() => d.rank); syncPicks(); });
+  return el("th", { class: "variant", "data-rank": d.rank },
+    el("div", { text: `Variant ${d.rank}${d.rank === 1 ? " (ranked best)" : ""} · ${d.words} words` }), take, scoresNode(d));
+}
+
+function clauseCell(d, sec, i) {
+  const pick = el("input", { type: "radio", name: `pick-${i}`, value: String(d.rank), "data-rank": d.rank });
+  pick.addEventListener("change", () => { state.picks[i] = d.rank; syncPicks(); });
+  const cell = el("td", { class: "clause", "data-rank": d.rank },
+    el("label", { class: "pick" }, pick, document.createTextNode(" use this")),
+    el("div", { class: "body", text: sec.body }));
+  for (const src of sec.sources) cell.append(el("div", { class: "source", text: `Source: ${src.line}` }));
+  if (!sec.sources.length) cell.append(el("div", { class: "source", text: "Written by the engine (no precedent behind it)" }));
+  if (sec.redline) {
+    const box = redlineNode(sec.redline);
+    const button = el("button", { type: "button", class: "show-redline", text: "redline against source" });
+    button.addEventListener("click", () => { box.hidden = !box.hidden; });
+    cell.append(button, box);
   }
-  return el("details", {}, el("summary", { text: "score breakdown" }), table);
+  return cell;
 }
 
 function showVariants(drafts) {
@@ -167,43 +85,52 @@ function showVariants(drafts) {
   const table = $("#variants");
   table.replaceChildren();
   const head = el("tr", {}, el("th", { class: "section", text: "Section" }));
-  for (const d of drafts) {
-    head.append(el("th", { class: "variant", "data-rank": d.rank },
-      el("div", { text: `Variant ${d.rank} (score ${d.score === null ? "n/a" : d.score.toFixed(3)})` }), scoresNode(d)));
-  }
+  for (const d of drafts) head.append(headerCell(d));
   table.append(el("thead", {}, head));
   const tbody = el("tbody");
+  let same = 0;
   drafts[0].sections.forEach((s, i) => {
-    const row = el("tr", { "data-section": s.number }, el("th", { class: "section", text: `${s.number}. ${s.heading}` }));
-    for (const d of drafts) {
-      const sec = d.sections[i];
-      const pick = el("input", { type: "radio", name: `pick-${i}`, value: String(d.rank), "data-rank": d.rank });
-      if (d.rank === state.picks[i]) pick.checked = true;
-      pick.addEventListener("change", () => { state.picks[i] = d.rank; markPicked(); });
-      const cell = el("td", { class: "clause", "data-rank": d.rank },
-        el("label", { class: "pick" }, pick, document.createTextNode(" use this")),
-        el("div", { class: "body", text: sec.body }));
-      for (const src of sec.sources) cell.append(el("div", { class: "source", text: `Source: ${src.line}` }));
-      if (!sec.sources.length) cell.append(el("div", { class: "source", text: "Source: drafted from scratch" }));
-      if (sec.redline) {
-        const box = redlineNode(sec.redline);
-        const button = el("button", { type: "button", class: "show-redline", text: "redline against source" });
-        button.addEventListener("click", () => { box.hidden = !box.hidden; });
-        cell.append(button, box);
-      }
-      row.append(cell);
-    }
+    const identical = drafts.every((d) => d.sections[i].body === s.body);
+    same += identical ? 1 : 0;
+    const title = el("th", { class: "section", text: `${s.number}. ${s.heading}` });
+    if (identical && drafts.length > 1) title.append(el("div", { class: "same-note", text: "identical in every variant" }));
+    const row = el("tr", { "data-section": s.number, class: identical ? "same" : "differs" }, title);
+    for (const d of drafts) row.append(clauseCell(d, d.sections[i], i));
     tbody.append(row);
   });
   table.append(tbody);
+  $("#differences").textContent = drafts.length > 1
+    ? `${same} of ${drafts[0].sections.length} sections are identical in every variant; the other ${drafts[0].sections.length - same} differ (highlighted).`
+    : "";
   $("#compare").hidden = false;
-  markPicked();
+  syncPicks();
 }
 
-function markPicked() {
+function syncPicks() {
   document.querySelectorAll("#variants tbody tr").forEach((row, i) => {
-    row.querySelectorAll("td.clause").forEach((td) => td.classList.toggle("picked", Number(td.dataset.rank) === state.picks[i]));
+    row.querySelectorAll("td.clause").forEach((td) => {
+      const picked = Number(td.dataset.rank) === state.picks[i];
+      td.classList.toggle("picked", picked);
+      td.querySelector("input[type=radio]").checked = picked;
+    });
   });
+  renderPreview();
+}
+
+// the whole document as it will download: the best variant's title, preamble and closing around the picked sections
+function renderPreview() {
+  const box = $("#preview-doc");
+  box.replaceChildren();
+  if (!state.drafts.length) return;
+  const base = state.drafts[0];
+  const byRank = Object.fromEntries(state.drafts.map((d) => [d.rank, d]));
+  box.append(el("h3", { text: base.title }), el("p", { class: "preamble", text: base.preamble || "" }));
+  base.sections.forEach((s, i) => {
+    const sec = byRank[state.picks[i]].sections[i];
+    box.append(el("h4", { text: `${sec.number}. ${sec.heading}`, "data-from": state.picks[i] }),
+      el("p", { class: "body", text: sec.body }));
+  });
+  if (base.tail) box.append(el("p", { class: "tail body", text: base.tail }));
 }
 
 async function download() {
@@ -220,9 +147,16 @@ async function download() {
   a.remove();
 }
 
-$("#template").addEventListener("change", (e) => { clearErrors(); renderForm(state.templates[e.target.value]); });
+$("#template").addEventListener("change", (e) => { clearErrors(); renderForm(state.templates[e.target.value]); saveForm(); });
 $("#upload").addEventListener("change", (e) => { if (e.target.files[0]) uploadTemplate(e.target.files[0]); });
+$("#example").addEventListener("click", fillExample);
 $("#draft").addEventListener("click", startDraft);
 $("#cancel").addEventListener("click", cancelDraft);
 $("#download").addEventListener("click", download);
-loadTemplates();
+window.addEventListener("hashchange", () => { const job = jobFromHash(); if (job && job !== state.job) attach(job); });
+loadTemplates().then(() => {
+  restoreForm();
+  renderHistory();
+  const job = jobFromHash();
+  if (job) attach(job);
+});
