@@ -20,6 +20,7 @@ class _Progress:
 
     def __init__(self):
         self.plan_bar = self.fill_bar = self.outline = self.drafts = None
+        self.phase_bars = {}  # "library", "precedents", "rank": a bar each, by the counts their events carry
 
     def plan_token(self, ev):
         if self.plan_bar is None:
@@ -35,6 +36,15 @@ class _Progress:
     def precedents(self, ev):
         pass
 
+    def progress(self, ev):
+        bar = self.phase_bars.get(ev.text)
+        if bar is None:
+            unit = "doc" if ev.text == "library" else "variant"
+            bar = self.phase_bars[ev.text] = _bar(total=ev.steps, desc=ev.text, unit=unit)
+        bar.update(max(0, ev.step - bar.n))
+        if ev.step >= ev.steps:
+            bar.close()
+
     def fill_step(self, ev):
         if self.fill_bar is None:
             self.fill_bar = _bar(total=ev.steps, desc="fill", unit="step")
@@ -44,7 +54,7 @@ class _Progress:
         self.drafts = ev.drafts
 
     def close(self):
-        for bar in (self.plan_bar, self.fill_bar):
+        for bar in (self.plan_bar, self.fill_bar, *self.phase_bars.values()):
             if bar is not None:
                 bar.close()
 

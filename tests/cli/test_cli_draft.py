@@ -282,3 +282,16 @@ def test_rank_bad_candidates_exit_2(capsys, checkpoint, tmp_path, lines, words):
     path = _candidates(tmp_path, lines)
     code, stdout, err = _run(capsys, "rank", "--spec", "Payment", "--candidates", path, "--checkpoint", checkpoint)
     assert code == 2 and stdout == "" and all(w in err for w in words), err
+
+
+def test_the_cli_shows_the_drafters_progress_counts(capsys):
+    """The drafter's "progress" events (library build, precedents, rank, in counts) get a bar each on stderr; the
+    CLI had no handler for them and every draft stopped with an AttributeError."""
+    from hybrid.cli.draft_run import _Progress
+    from hybrid.draft.result import DraftEvent
+
+    progress = _Progress()
+    for step in (0, 1, 2):
+        progress.progress(DraftEvent("progress", 0.0, text="precedents", step=step, steps=2))
+    progress.close()
+    assert "precedents" in capsys.readouterr().err and progress.phase_bars["precedents"].n == 2

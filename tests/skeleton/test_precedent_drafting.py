@@ -160,7 +160,7 @@ def test_drafts_json_lists_each_sections_precedents(tiny_model, tokenizer, tmp_p
 
     ckpt = tmp_path / "ckpt"
     save_checkpoint(ckpt, tiny_model, tokenizer, {"step": 0}, None)
-    monkeypatch.setattr(Drafter, "precedent_library", lambda self: _library())
+    monkeypatch.setattr(Drafter, "precedent_library", lambda self, on_doc=None: _library())
     out = tmp_path / "out"
     code = main(
         [
@@ -357,7 +357,7 @@ def test_cli_commit_rule_is_recorded_resolved_and_refused_for_the_ar_fillers(
 
     ckpt = tmp_path / "ckpt"
     save_checkpoint(ckpt, tiny_model, tokenizer, {"step": 0}, None)
-    monkeypatch.setattr(Drafter, "precedent_library", lambda self: _library())
+    monkeypatch.setattr(Drafter, "precedent_library", lambda self, on_doc=None: _library())
     base = ["draft", "mutual-nda", "--example", "-n", "1", "--steps", "4", "--checkpoint", str(ckpt)]
     texts = []
     for extra, want in (
