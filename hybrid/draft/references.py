@@ -37,7 +37,10 @@ _SUFFIX = re.compile(r"\s+(?i:of\s+(?:this|the)\s+Agreement|hereof|herein|hereun
 # another document's or a statute's section: "Section 22(c) of the Investment Company Act", "Section 3 of Exhibit A",
 # "12 U.S.C. Section 1467a" (the Agreement, capital or not, is this one)
 _EXTERNAL_AFTER = re.compile(r"\s+of\s+(?:the\s+)?(?!this\b|Agreement\b|agreement\b)(?:[A-Z]|ERISA)")
-_EXTERNAL_BEFORE = re.compile(rf"(?:U\.S\.C\.|C\.F\.R\.|§|\b(?:{'|'.join(STATUTES)}))\s*$")
+# ... or a numbered instrument's article: "European Union Regulation 2016/679, Article 9(1)"
+_EXTERNAL_BEFORE = re.compile(
+    rf"(?:U\.S\.C\.|C\.F\.R\.|§|\b(?:{'|'.join(STATUTES)})|\b(?:Regulation|Directive)\s+(?:\(E[CU]\)\s+)?(?:No\.?\s+)?\d{{2,4}}/\d{{1,4}}(?:/E[CU])?,?)\s*$"
+)
 _SELF_BEFORE = re.compile(r"\b(?i:this)\s+$")
 # a quantity the filler spelled as a reference: "Section 6 (six) months prior notice"
 _QUANTITY_AFTER = re.compile(r"(?:\s*\([a-z-]+\))?\s+(?i:business\s+days?|days?|weeks?|months?|years?)\b")

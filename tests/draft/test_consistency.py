@@ -1152,3 +1152,13 @@ def test_a_colon_list_whose_first_item_names_its_keyword_and_a_qualifier_is_renu
     new, _ = fix_references(text, {"2": "2", "3": "5", "4": "6", "10": "13"}.get, own="6")
     assert new == ("The following sections will survive: 2 (Non-Solicitation) for the time period specified, 5 "
                    "(Intellectual Property), 6 (Effect of Termination) and 13 (Definitions).")
+
+
+def test_an_article_of_a_numbered_regulation_is_not_the_agreements():
+    """Bonterms' Sensitive Data: "enumerated in European Union Regulation 2016/679, Article 9(1)" (the GDPR's article)
+    had been renumbered as the draft's "Section 10" (seed-83 reading)."""
+    from hybrid.draft.references import fix_references
+
+    text = "data enumerated in European Union Regulation 2016/679, Article 9(1) or any successor legislation."
+    assert fix_references(text, {"9": "10"}.get, own="24")[0] == text
+    assert fix_references("as Section 9 says.", {"9": "10"}.get, own="24")[0] == "as Section 10 says."
