@@ -13,13 +13,15 @@ __all__ = ["fix_listed"]
 # an item's qualifier: "(for amounts then due)", "for the time period specified"
 _EXTRA = r"(?:[ \t]+\([a-z][^()\n]{0,40}\)|[ \t]+(?:for|to|as|with)\b[a-z ]{0,40}?(?=,|[ \t]+and\b))?"
 _KW = r"(?:(?i:sections?|articles?)[ \t]+)?"  # "Section 2 (Non-Solicitation) ..., 3 (Intellectual Property)"
-_ITEM = rf"{_KW}\d{{1,3}}(?:\.\d{{1,3}})*(?:\([a-z0-9]{{1,4}}\))*[ \t]+\([A-Z][^()\n]{{0,60}}\){_EXTRA}"
+_NUM = r"\d{1,3}(?:\.\d{1,3})*(?:\([a-z0-9]{1,4}\))*"
+_TITLE_TEXT = r"[A-Z][^()\n]{0,60}"  # a heading written after its number, in brackets
+_TITLE = rf"\({_TITLE_TEXT}\)"
+_ITEM = rf"{_KW}{_NUM}[ \t]+{_TITLE}{_EXTRA}"
 _JOIN = r"(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+)"
 LISTED = re.compile(
     rf"\b(?i:sections|articles)\b[^.:;\n]{{0,100}}:[ \t]*\n*[ \t]*(?P<items>{_ITEM}(?:{_JOIN}{_ITEM})+)"
 )
-_PARTS = re.compile(rf"{_KW}(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*(?:\([a-z0-9]{{1,4}}\))*)[ \t]+"
-                    rf"\((?P<title>[A-Z][^()\n]{{0,60}})\)(?P<extra>{_EXTRA})")
+_PARTS = re.compile(rf"{_KW}(?P<num>{_NUM})[ \t]+\((?P<title>{_TITLE_TEXT})\)(?P<extra>{_EXTRA})")
 
 
 def fix_listed(text: str, resolve_one) -> tuple[str, list[dict]]:
@@ -44,3 +46,4 @@ def fix_listed(text: str, resolve_one) -> tuple[str, list[dict]]:
         changes.append({"old": old, "new": new, "action": "renumbered", "rule": "listed", "numbers": []})
     pieces.append(text[at:])
     return "".join(pieces), changes
+

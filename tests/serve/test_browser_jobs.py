@@ -46,12 +46,18 @@ def _open(browser, url):
     return page
 
 
-def test_progress_counts_and_a_reload_reattaches_to_the_draft(slow, browser):
-    url, app = slow
+def _drafting(browser, url, n: int):
+    """A page whose draft of n variants has reached its fill steps."""
     page = _open(browser, url)
-    page.fill("#n", "4")
+    page.fill("#n", str(n))
     page.click("#draft")
     page.wait_for_selector("#stages li.stage-fill", timeout=60_000)
+    return page
+
+
+def test_progress_counts_and_a_reload_reattaches_to_the_draft(slow, browser):
+    url, app = slow
+    page = _drafting(browser, url, 4)
     job = page.evaluate("location.hash").removeprefix("#job=")
     assert app.state.jobs.get(job).state == "running"
     page.reload()  # mid-draft: the page finds its job in the URL and follows it again
@@ -64,10 +70,7 @@ def test_progress_counts_and_a_reload_reattaches_to_the_draft(slow, browser):
 
 def test_cancel_answers_at_once_and_ends_within_two_seconds(slow, browser):
     url, app = slow
-    page = _open(browser, url)
-    page.fill("#n", "8")
-    page.click("#draft")
-    page.wait_for_selector("#stages li.stage-fill", timeout=60_000)
+    page = _drafting(browser, url, 8)
     # every text the button shows: a cancel that ends in milliseconds puts "Cancel" back before a read could see it
     page.evaluate("""() => { const b = document.querySelector('#cancel'); window.labels = [];
       new MutationObserver(() => window.labels.push([b.textContent, b.disabled])).observe(b,
