@@ -118,6 +118,22 @@ def _draft(v, rank_row, bodies, variant, template, values, seed) -> Draft:
                  sk.outline, rank_row.score, rank_row.scores, template.id, values, seed, v, source_facts=[])
 
 
+def base_first(drafts: list) -> list:
+    """drafts best first by score, except that among the variants of one base the base itself (no alternative
+    clause) takes the best place they hold: an alternative clause is there to make a repeated base differ, not to
+    improve it (a sister form's clause is a reading risk the base's own clause is not), so it never outranks it."""
+    out = sorted(drafts, key=lambda d: (-d.score, d.variant))
+    places: dict[str, list[int]] = {}
+    for i, d in enumerate(out):
+        places.setdefault(d.base["doc_id"], []).append(i)
+    ordered = list(out)
+    for where in places.values():
+        group = sorted(where, key=lambda i: (bool(out[i].base.get("alternatives")), i))
+        for at, i in zip(where, group):
+            ordered[at] = out[i]
+    return ordered
+
+
 def base_events(drafter, request, emit, variants=None):
     """The pipeline of a (checked) request drafted from bases, as a generator of DraftEvents: "plan" (variant 0's
     outline: its base's sections and the clauses inserted), "precedents" (each variant's sources), then the
@@ -172,7 +188,7 @@ def base_events(drafter, request, emit, variants=None):
         _score_checks(d)
         drafts.append(d)
         count("rank", v + 1, len(variants))
-    drafts.sort(key=lambda d: (-d.score, d.variant))
+    drafts = base_first(drafts)
     for rank, d in enumerate(drafts, 1):
         d.rank = rank
     timings["total"] = time.perf_counter() - t0

@@ -243,10 +243,11 @@ def _holding(template, precedent, key: str) -> bool:
     return any(it["key"] == key and it["held"] for it in market_check(template, [row])["items"])
 
 
-def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index) -> list[dict]:
+def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index, fits) -> list[dict]:
     """In place: a section for each checklist item the rows lack, from the first candidate holding it
-    (_candidates), right after the base's last section of its clause type, or else before the closing provisions;
-    returns what was inserted. An item no candidate holds stays lacking (the market check says so)."""
+    (_candidates) that fits(precedent) the base's vocabulary (_fits), right after the base's last section of its
+    clause type, or else before the closing provisions; returns what was inserted. An item no candidate holds stays
+    lacking (the market check says so)."""
     inserted = []
     items = {it.key: it for it in checklist(template)}
     check = market_check(template, [{"heading": r["heading"], "clause": r["clause"],
@@ -257,7 +258,7 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
             continue
         item = items[key]
         found = next((p for p in _candidates(library, template, item.clause, deal_text, forms_only, index)
-                      if _holding(template, p, key)), None)
+                      if _holding(template, p, key) and fits(p)), None)
         if found is None:
             continue
         same = [i for i, r in enumerate(rows) if r["clause"] == item.clause]
@@ -270,11 +271,13 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
     return inserted
 
 
-def _alternative(rows, library, template, base, v: int) -> list[dict]:
+def _alternative(rows, library, template, base, v: int, fits) -> list[dict]:
     """In place, for the v-th repeat of a base: one unframed section takes a same-kind alternative of its clause
     type from another document (a standard form's from another standard form only, of the kind, or of any kind for a
     clause whose words do not depend on the deal: GENERIC_CLAUSES; a cloud service's restrictions clause in a
-    contractor agreement had read as another deal), so that repeated bases still give different drafts."""
+    contractor agreement had read as another deal), so that repeated bases still give different drafts. An
+    alternative does the replaced section's work: it holds every checklist item that section holds and fits(precedent,
+    section) the base's vocabulary (_fits: an NDA's equitable relief is no alternative to an SLA's credits)."""
     wanted = kinds_of(template)
     options = []
     for i, r in enumerate(rows):
@@ -284,15 +287,43 @@ def _alternative(rows, library, template, base, v: int) -> list[dict]:
         alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id and len(p.body.split()) <= 600
                 and (p.source in STANDARD_SOURCES and (p.doc_type.upper() in wanted or r["clause"] in GENERIC_CLAUSES)
                      or p.doc_type.upper() in wanted and base.kind != "form")
-                and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))]
+                and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))
+                and _holds(template, r, p) and fits(p, r["draw"])]
         if alts:
             options.append((i, alts))
-    if not options:
+    # every (section, alternative) pair once, the sections in turn, before any repeats
+    pairs = [(i, alts[k]) for k in range(max((len(a) for _, a in options), default=0)) for i, alts in options
+             if k < len(alts)]
+    if not pairs:
         return []
-    i, alts = options[(v - 1) % len(options)]
-    p = alts[((v - 1) // len(options)) % len(alts)]
+    i, p = pairs[(v - 1) % len(pairs)]
     rows[i]["draw"] = p
     return [{"section": i, "source": p.id}]
+
+
+def _holds(template, row, precedent) -> bool:
+    """Whether precedent holds every checklist item the row's own section holds."""
+    def held(heading, body):
+        return {it["key"] for it in market_check(template, [{"heading": heading, "clause": row["clause"],
+                                                             "body": body}])["items"] if it["held"]}
+    return held(row["heading"], row["draw"].body) <= held(precedent.heading, precedent.body)
+
+
+def _fits(base, rows, template, values):
+    """fits(precedent, replaced=None): whether a precedent's clause reads as part of this base: it brings no term
+    the base and deal never use (unless it comes from the base's own family of standard forms, which share one
+    vocabulary) and cites no section by a title the base has no heading for, and, taking the place of the base's
+    section `replaced`, it keeps that section's terms and titled references (hybrid.skeleton.vocabulary)."""
+    from hybrid.skeleton.vocabulary import Vocabulary
+
+    vocab = Vocabulary([getattr(r["draw"], "body", "") or r["frame"] for r in rows], allowed_text(template, values),
+                       [substitute(t, values) for t in template.defined_terms], [r["heading"] for r in rows])
+
+    def fits(precedent, replaced=None) -> bool:
+        family = base.kind == "form" and precedent.source == base.source
+        return (family or not vocab.imports(precedent.body)) and not vocab.unheaded(precedent.body) and (
+            replaced is None or vocab.keeps(replaced.body, precedent.body))
+    return fits
 
 
 def _skeleton(template, values, rows) -> Skeleton:
@@ -337,9 +368,10 @@ def base_variants(library, template, values: dict, n: int, check=None) -> list[B
         check()
         base = good[v % len(good)]
         rows = _rows(base, template, values)
+        fits = _fits(base, rows, template, values)
         inserted = _insert_lacking(rows, library, template, allowed_text(template, values), base.kind == "form",
-                                   index)
-        alternatives = _alternative(rows, library, template, base, v // len(good)) if v >= len(good) else []
+                                   index, fits)
+        alternatives = _alternative(rows, library, template, base, v // len(good), fits) if v >= len(good) else []
         for i, r in enumerate(rows):
             for rec in inserted:
                 if r.get("insert") == rec["for"]:

@@ -87,3 +87,19 @@ def test_a_variants_share_of_the_progress_bar_fills_when_its_fill_stops_early():
     counted(SimpleNamespace(step=1, steps=256, partial=lambda g: ""))
     counted.done()  # the filler stopped after one step: the variant's quarter of the bar is full
     assert seen == [(257, 1024), (512, 1024)]
+
+
+def test_a_base_itself_outranks_its_variants_with_an_alternative_clause():
+    """The seed-83 hosting draft ranked first was the form with an NDA clause in place of the SLA's remedies; the
+    form itself came second. Scores order the drafts, but an alternative clause never lifts a variant above its
+    own base: the pure base takes the best place its base's variants hold, other bases keep theirs."""
+    from types import SimpleNamespace as NS
+
+    from hybrid.draft.base_stage import base_first
+
+    def d(v, score, doc, alt):
+        return NS(variant=v, score=score, base={"doc_id": doc, "alternatives": [{"section": 1}] if alt else []})
+
+    drafts = [d(0, 0.5, "form", False), d(1, 0.6, "other", False), d(2, 0.9, "form", True), d(3, 0.7, "form", True)]
+    assert [x.variant for x in base_first(drafts)] == [0, 2, 1, 3]  # "other" keeps its third place
+    assert [x.variant for x in base_first([d(0, 0.9, "a", False), d(1, 0.8, "b", False)])] == [0, 1]
