@@ -60,9 +60,11 @@ class BaseVariant:
     draws: list  # per span: the Precedent its edit starts from, or "" (its frame alone)
     inserted: list = field(default_factory=list)  # {"section", "clause", "for", "source"} per inserted clause
     alternatives: list = field(default_factory=list)  # {"section", "source"} where a repeated base varies
+    repeats: int | None = None  # the earlier variant whose base and clauses this one repeats (no alternative fits)
 
     def summary(self) -> dict:
-        return {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives}
+        out = {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives}
+        return {**out, "repeats": self.repeats} if self.repeats is not None else out
 
 
 def base_heading(heading: str) -> str:
@@ -376,8 +378,11 @@ def base_variants(library, template, values: dict, n: int, check=None) -> list[B
             for rec in inserted:
                 if r.get("insert") == rec["for"]:
                     rec["section"] = i
+        # a repeat no alternative clause fits (every other document's clause brings its own deal's terms) says so,
+        # rather than pass for a different draft
+        repeats = v % len(good) if v >= len(good) and not alternatives else None
         out.append(BaseVariant(base, _skeleton(template, values, rows), [r["draw"] for r in rows], inserted,
-                               alternatives))
+                               alternatives, repeats))
     return out
 
 

@@ -91,15 +91,27 @@ def test_a_variants_share_of_the_progress_bar_fills_when_its_fill_stops_early():
 
 def test_a_base_itself_outranks_its_variants_with_an_alternative_clause():
     """The seed-83 hosting draft ranked first was the form with an NDA clause in place of the SLA's remedies; the
-    form itself came second. Scores order the drafts, but an alternative clause never lifts a variant above its
-    own base: the pure base takes the best place its base's variants hold, other bases keep theirs."""
+    form itself came second, 0.22 behind. Each clause another document supplies in place of the base's own costs
+    its variant ALTERNATIVE_COST, more than the likelihood spread between variants of one base."""
     from types import SimpleNamespace as NS
 
-    from hybrid.draft.base_stage import base_first
+    from hybrid.draft.base_stage import ALTERNATIVE_COST, _score_checks
 
-    def d(v, score, doc, alt):
-        return NS(variant=v, score=score, base={"doc_id": doc, "alternatives": [{"section": 1}] if alt else []})
+    checks = {"market_check": {"coverage": 0.9}, "substance": {"contradictions": 0}}
+    pure = NS(score=-5.72, scores={}, checks=checks, base={"alternatives": []})
+    varied = NS(score=-5.50, scores={}, checks=checks, base={"alternatives": [{"section": 15}]})
+    for d in (pure, varied):
+        _score_checks(d)
+    assert pure.score > varied.score and varied.scores["alternatives"] == 1
+    assert varied.score == pytest.approx(-5.50 + 2.0 * 0.9 - ALTERNATIVE_COST)
 
-    drafts = [d(0, 0.5, "form", False), d(1, 0.6, "other", False), d(2, 0.9, "form", True), d(3, 0.7, "form", True)]
-    assert [x.variant for x in base_first(drafts)] == [0, 2, 1, 3]  # "other" keeps its third place
-    assert [x.variant for x in base_first([d(0, 0.9, "a", False), d(1, 0.8, "b", False)])] == [0, 1]
+
+def test_the_check_line_says_a_draft_repeats_another_variants_sections():
+    from types import SimpleNamespace as NS
+
+    from hybrid.cli.draft_output import check_line
+
+    checks = {"market_check": {"held": 17, "total": 25, "lacking": ["Cap"]}, "substance": {}, "foreign_subjects": []}
+    line = check_line(NS(base={"doc_id": "cuad/contracts/X.txt", "kind": "precedent", "repeats": 0}, checks=checks))
+    assert "the sections of variant 0 again" in line and line.startswith("base X.txt")
+    assert "again" not in check_line(NS(base={"doc_id": "cuad/contracts/X.txt", "kind": "precedent"}, checks=checks))
