@@ -31,8 +31,11 @@ _TITLE = (
 )
 _RANGE = r"\s*(?:-|–|—|(?i:through|thru)\s)\s*"
 _LIST = rf"\s*(?:,|;|,\s*(?i:and|or)|;\s*(?i:and|or)|\s(?i:and/or|and|or))\s+(?:{_KW}\s+)?"
+# right after a number's own part ("2.(a)(1)"), not after a heading ("Section 9 (Usage Rules) or (c) Customer's use")
+_AFTER_PART = r"(?:(?<=\([a-z0-9]\))|(?<=\([a-z0-9]{2}\))|(?<=\([a-z0-9]{3}\))|(?<=\([a-z0-9]{4}\)))"
 _GROUP = re.compile(
-    rf"\b(?P<kw>{_KW})\s+(?P<items>{_NUM}{_TITLE}(?:(?:{_RANGE}|{_LIST}){_NUM}{_TITLE}|\s(?i:and|or)\s+\([A-Za-z0-9]{{1,4}}\))*)"
+    rf"\b(?P<kw>{_KW})\s+(?P<items>{_NUM}{_TITLE}(?:(?:{_RANGE}|{_LIST}){_NUM}{_TITLE}"
+    rf"|{_AFTER_PART}\s(?i:and|or)\s+\([A-Za-z0-9]{{1,4}}\))*)"
 )  # a list goes on in the parts of the number before it: "subparagraphs 2.(a)(1) and (2)"
 _SUFFIX = re.compile(r"\s+(?i:of\s+(?:this|the)\s+Agreement|hereof|herein|hereunder|hereto|above|below)\b")
 # another document's or a statute's section: "Section 22(c) of the Investment Company Act", "Section 3 of Exhibit A",

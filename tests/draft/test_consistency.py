@@ -1182,3 +1182,18 @@ def test_a_reference_naming_a_heading_the_draft_has_goes_to_that_section_whateve
     new, _ = fix_references(text, resolve, own="3", resolve_title=by_title)
     assert new == ("The following Sections survive: 6 (Payment & Taxes) and 17 (Definitions). See Section 9 "
                    "(Exceptions).")
+
+
+def test_a_list_item_after_a_titled_reference_is_not_read_as_its_part():
+    """Bonterms' Suspension Event: "(b) Customer is in breach of Section 9 (Usage Rules) or (c) Customer's use ...
+    risks material harm" had read "(b) Customer is in breach of Section 10 Customer's use ...": "or (c)" was taken
+    for a part of section 9 and went with the reference (seed-83 reading). A part list still goes on after a
+    number's own part ("subparagraphs 2.(a)(1) and (2)")."""
+    from hybrid.draft.references import find_references, fix_references
+
+    text = ("(b) Customer is in breach of Section 9 (Usage Rules) or (c) Customer's use of the Cloud Service risks "
+            "material harm.")
+    new, _ = fix_references(text, {"9": "10"}.get, own="14")
+    assert "or (c) Customer's use" in new and "Section 10" in new
+    assert [r.text for r in find_references("under subparagraphs 2.(a)(1) and (2) of it")] == [
+        "subparagraphs 2.(a)(1) and (2)"]
