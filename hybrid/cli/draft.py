@@ -116,24 +116,32 @@ def read_candidates(path) -> list[str]:
     return texts
 
 
-def _score_label(reranker) -> dict:
+def _score_label(relevance) -> dict:
     """What Reranker.score computes, for `rank --json`: hybrid.precedents.relevance's weighted features (each row's
     "scores")."""
-    relevance = reranker.relevance
     return {"metric": "relevance", "formula": relevance.weights.formula(relevance.shortlist)}
 
 
-def _cmd_rank(args) -> int:
-    if not args.spec.strip():
-        raise FieldError("--spec must be a non-empty clause heading or description.")
-    texts = read_candidates(args.candidates)
+def _breakdown(args, texts: list[str]) -> tuple:
+    """(the relevance scorer, Reranker.score_breakdown's rows). The backbone is loaded only where the scorer weighs
+    its PMI (the default does not): the same rows, without seconds of checkpoint loading."""
+    from hybrid.precedents.relevance import RelevanceScorer
 
+    relevance = RelevanceScorer()
+    if not relevance.weights.pmi:
+        return relevance, relevance.breakdown(args.spec, texts)
     from hybrid.draft.drafter import load_model
     from hybrid.rank.rerank import Reranker
 
     model, tok, _, _ = load_model(args.checkpoint, device="cpu" if args.cpu else None)
-    reranker = Reranker(model, tok)
-    parts = reranker.score_breakdown(args.spec, texts)
+    return relevance, Reranker(model, tok, relevance=relevance).score_breakdown(args.spec, texts)
+
+
+def _cmd_rank(args) -> int:
+    if not args.spec.strip().rstrip(".:"):
+        raise FieldError("--spec must be a non-empty clause heading or description.")
+    texts = read_candidates(args.candidates)
+    relevance, parts = _breakdown(args, texts)
     scores = [p.pop("score") for p in parts]
     order = sorted(range(len(texts)), key=lambda i: (-scores[i], i))
     rows = [
@@ -141,7 +149,7 @@ def _cmd_rank(args) -> int:
         for r, i in enumerate(order, 1)
     ]
     if args.json:
-        print(json.dumps({"spec": args.spec, **_score_label(reranker), "candidates": rows}, ensure_ascii=False))
+        print(json.dumps({"spec": args.spec, **_score_label(relevance), "candidates": rows}, ensure_ascii=False))
     else:
         for row in rows:
             text = " ".join(row["text"].split())
@@ -273,8 +281,9 @@ def _add_rank_parser(subparsers) -> None:
     )
     r.add_argument("--spec", required=True, help="the clause heading or short description, e.g. 'Confidentiality'")
     r.add_argument("--candidates", required=True, metavar="FILE.jsonl", help="one {\"text\": ...} object per line")
-    r.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model)")
-    r.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
+    r.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model); "
+                   "loaded only where the score weighs the backbone's PMI, which the default does not")
+    r.add_argument("--cpu", action="store_true", help="keep the backbone on CPU even when CUDA is available")
     add_threads(r)
     r.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     r.set_defaults(func=_cmd_rank)

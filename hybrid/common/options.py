@@ -9,6 +9,8 @@ the same rule inside a config; `bounded` declares a dataclass field's Range besi
 
 import argparse
 import math
+import os
+import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -168,8 +170,12 @@ def add_threads(parser, default: int = DEFAULT_THREADS) -> None:
 
 
 def set_threads(n: int | None) -> None:
-    """torch.set_num_threads(n) for n >= 1; None or 0 leaves torch's default (and does not import torch)."""
-    if n:
-        import torch
-
-        torch.set_num_threads(n)
+    """torch's CPU threads to n for n >= 1; None or 0 leaves torch's default. Never imports torch (seconds): with torch
+    imported, torch.set_num_threads(n); before, OMP_NUM_THREADS=n, which torch takes as its thread count when it is
+    imported (a command that never needs torch, `hybrid rank` on cached embeddings, never pays for it)."""
+    if not n:
+        return
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(n)
+    else:
+        os.environ["OMP_NUM_THREADS"] = str(n)
