@@ -26,6 +26,7 @@ from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import choose_bases, documents, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
+from hybrid.skeleton.vocabulary import base_fits, holds_all
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
 
@@ -189,8 +190,7 @@ def _rows(base, template, values) -> list[dict]:
         if not frame or not names or not all(values.get(n) not in (None, "") for n in names):
             continue
         text = substitute(frame, values)
-        at = next((i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows) if r["clause"] == c),
-                  None)
+        at = _frame_row(rows, clause, spec["heading"])
         if at is None and covered and clause in CLOSING:  # a closing provision's facts (the governing law) the Key
             continue  # Terms state: a section of its own at the end would state them twice
         if at is None:
@@ -200,6 +200,15 @@ def _rows(base, template, values) -> list[dict]:
         else:  # two frames of one section (the term and its termination) open it together, not in two sections
             rows[at]["frame"] = f"{rows[at]['frame']} {text}".strip()
     return rows
+
+
+def _frame_row(rows, clause: str, heading: str) -> "int | None":
+    """The base's section a framed clause's frame opens: of the clause's type or an alias's (FRAME_ALIASES, in that
+    order), the first whose heading shares a word with the template's heading for it, else the first (Bonterms'
+    "Suspension", typed termination, comes before its "Term and Termination": the deal's term had opened Suspension)."""
+    rows_of = [i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows) if r["clause"] == c]
+    want = _words(heading)
+    return next((i for i in rows_of if _words(rows[i]["heading"]) & want), rows_of[0] if rows_of else None)
 
 
 def _frame_index(rows, template, clause: str) -> int:
@@ -247,9 +256,9 @@ def _holding(template, precedent, key: str) -> bool:
 
 def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index, fits) -> list[dict]:
     """In place: a section for each checklist item the rows lack, from the first candidate holding it
-    (_candidates) that fits(precedent) the base's vocabulary (_fits), right after the base's last section of its
-    clause type, or else before the closing provisions; returns what was inserted. An item no candidate holds stays
-    lacking (the market check says so)."""
+    (_candidates) that fits(precedent) the base's vocabulary (hybrid.skeleton.vocabulary.base_fits), right after
+    the base's last section of its clause type, or else before the closing provisions; returns what was inserted. An
+    item no candidate holds stays lacking (the market check says so)."""
     inserted = []
     items = {it.key: it for it in checklist(template)}
     check = market_check(template, [{"heading": r["heading"], "clause": r["clause"],
@@ -290,7 +299,7 @@ def _alternative(rows, library, template, base, v: int, fits) -> list[dict]:
                 and (p.source in STANDARD_SOURCES and (p.doc_type.upper() in wanted or r["clause"] in GENERIC_CLAUSES)
                      or p.doc_type.upper() in wanted and base.kind != "form")
                 and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))
-                and _holds(template, r, p) and fits(p, r["draw"])]
+                and holds_all(template, r, p) and fits(p, r["draw"])]
         if alts:
             options.append((i, alts))
     # every (section, alternative) pair once, the sections in turn, before any repeats
@@ -301,31 +310,6 @@ def _alternative(rows, library, template, base, v: int, fits) -> list[dict]:
     i, p = pairs[(v - 1) % len(pairs)]
     rows[i]["draw"] = p
     return [{"section": i, "source": p.id}]
-
-
-def _holds(template, row, precedent) -> bool:
-    """Whether precedent holds every checklist item the row's own section holds."""
-    def held(heading, body):
-        return {it["key"] for it in market_check(template, [{"heading": heading, "clause": row["clause"],
-                                                             "body": body}])["items"] if it["held"]}
-    return held(row["heading"], row["draw"].body) <= held(precedent.heading, precedent.body)
-
-
-def _fits(base, rows, template, values):
-    """fits(precedent, replaced=None): whether a precedent's clause reads as part of this base: it brings no term
-    the base and deal never use (unless it comes from the base's own family of standard forms, which share one
-    vocabulary) and cites no section by a title the base has no heading for, and, taking the place of the base's
-    section `replaced`, it keeps that section's terms and titled references (hybrid.skeleton.vocabulary)."""
-    from hybrid.skeleton.vocabulary import Vocabulary
-
-    vocab = Vocabulary([getattr(r["draw"], "body", "") or r["frame"] for r in rows], allowed_text(template, values),
-                       [substitute(t, values) for t in template.defined_terms], [r["heading"] for r in rows])
-
-    def fits(precedent, replaced=None) -> bool:
-        family = base.kind == "form" and precedent.source == base.source
-        return (family or not vocab.imports(precedent.body)) and not vocab.unheaded(precedent.body) and (
-            replaced is None or vocab.keeps(replaced.body, precedent.body))
-    return fits
 
 
 def _skeleton(template, values, rows) -> Skeleton:
@@ -370,7 +354,7 @@ def base_variants(library, template, values: dict, n: int, check=None) -> list[B
         check()
         base = good[v % len(good)]
         rows = _rows(base, template, values)
-        fits = _fits(base, rows, template, values)
+        fits = base_fits(base, rows, template, values)
         inserted = _insert_lacking(rows, library, template, allowed_text(template, values), base.kind == "form",
                                    index, fits)
         alternatives = _alternative(rows, library, template, base, v // len(good), fits) if v >= len(good) else []

@@ -9,6 +9,8 @@ and "Target Uptime", an NDA's equitable-relief clause of the same clause type do
 in the Key Terms with no clause to apply them; a sister form's damages-waiver exceptions without "Customer's breach
 of Section 1.1 (License)" take the licensor's protection away). Pure functions of text: a term is a mid-sentence
 capitalized run of common words (hybrid.precedents.undefined_terms.undefined_runs), compared in any case and number.
+Also the two checks hybrid.skeleton.from_base applies to a candidate clause: `base_fits` (this vocabulary, built from
+one variant's rows) and `holds_all` (it holds every checklist item of the section it replaces).
 
 A clause another document supplies reads as part of the base only when it speaks the base's language: standard
 forms of one family (Common Paper's, Bonterms') share one vocabulary by design, so their clauses are checked for
@@ -17,9 +19,12 @@ what they keep, not for what they bring (the Key Terms block names a family's Va
 
 import re
 
+from hybrid.fidelity.foreign_facts import allowed_text
+from hybrid.precedents.checklist import market_check
 from hybrid.precedents.undefined_terms import deal_capitals, term_forms, undefined_runs
+from hybrid.templates.rendered import substitute
 
-__all__ = ["Vocabulary", "KEEP_SHARE"]
+__all__ = ["Vocabulary", "KEEP_SHARE", "base_fits", "holds_all"]
 
 KEEP_SHARE = 0.5  # a replacing clause keeps at least this share of the base terms the replaced section uses
 # a titled cross-reference: "Section 1.1 (License)", "Sections 7.1 (Liability Caps) and 7.2 (Damages Waiver)"
@@ -58,3 +63,26 @@ class Vocabulary:
             return True
         used = term_forms(undefined_runs([text], ()))
         return len(shared & used) >= KEEP_SHARE * len(shared)
+
+
+def holds_all(template, row, precedent) -> bool:
+    """Whether precedent holds every checklist item the row's own section holds."""
+    def held(heading, body):
+        return {it["key"] for it in market_check(template, [{"heading": heading, "clause": row["clause"],
+                                                             "body": body}])["items"] if it["held"]}
+    return held(row["heading"], row["draw"].body) <= held(precedent.heading, precedent.body)
+
+
+def base_fits(base, rows, template, values):
+    """fits(precedent, replaced=None): whether a precedent's clause reads as part of this base: it brings no term
+    the base and deal never use (unless it comes from the base's own family of standard forms, which share one
+    vocabulary) and cites no section by a title the base has no heading for, and, taking the place of the base's
+    section `replaced`, it keeps that section's terms and titled references (hybrid.skeleton.vocabulary)."""
+    vocab = Vocabulary([getattr(r["draw"], "body", "") or r["frame"] for r in rows], allowed_text(template, values),
+                       [substitute(t, values) for t in template.defined_terms], [r["heading"] for r in rows])
+
+    def fits(precedent, replaced=None) -> bool:
+        family = base.kind == "form" and precedent.source == base.source
+        return (family or not vocab.imports(precedent.body)) and not vocab.unheaded(precedent.body) and (
+            replaced is None or vocab.keeps(replaced.body, precedent.body))
+    return fits
