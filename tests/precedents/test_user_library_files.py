@@ -100,3 +100,27 @@ def test_a_docx_that_would_inflate_too_far_is_skipped_before_it_is_parsed(tmp_pa
     with pytest.raises(ValueError, match="too large once unzipped"):
         read_contract(path)
     assert parsed == []
+
+
+def test_a_docx_part_that_inflates_like_a_zip_bomb_is_skipped_before_it_is_parsed(tmp_path, monkeypatch):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:  # 2 MiB of XML from about 2 KB: under the size cap
+        z.writestr("word/document.xml", "<w:document/>" + " " * (2 << 20))
+    path = tmp_path / "bomb.docx"
+    path.write_bytes(buf.getvalue())
+    assert sum(i.file_size for i in zipfile.ZipFile(path).infolist()) < user.MAX_INFLATED_BYTES
+    parsed = []
+    monkeypatch.setattr("docx.Document", lambda *a, **k: parsed.append(a))
+    with pytest.raises(ValueError, match=f"a part inflates [0-9]+-fold, more than {user.MAX_RATIO}: a zip bomb"):
+        read_contract(path)
+    assert parsed == []
+
+
+def test_a_text_too_long_for_one_contract_is_skipped_before_it_is_segmented(folder, monkeypatch):
+    monkeypatch.setattr(user, "MAX_TEXT_CHARS", 1000)
+    segmented = []
+    monkeypatch.setattr(user, "_precedents", lambda *a: segmented.append(a) or [])
+    with pytest.raises(ValueError, match="too long for one contract: [0-9]+ characters, at most 1000"):
+        read_contract(folder / "own.md")
+    code = main(["library", "add", str(folder), "--name", "firm"])
+    assert code == 2 and segmented == []
