@@ -3,13 +3,13 @@
 Owns: reading one contract file (a regular file inside the folder added: a symbolic link out of it, a FIFO or a
 device is skipped unread, as is a file whose name holds a line break or another control character; at most
 MAX_FILE_BYTES are read; text must be UTF-8 with no NUL byte and at most MAX_TEXT_CHARS long; a DOCX whose parts
-would inflate past MAX_INFLATED_BYTES, or one of them more than MAX_RATIO-fold, is skipped, any other is read with
-python-docx, never executed), segmenting it with the corpus pipeline (hybrid.data.corpus.build_document: cleaning,
-sections, clause types), normalizing each clause's facts (hybrid.data.facts.normalize, as the shipped library does),
-adding a folder to a named library (hybrid.precedents.user_store keeps them on disk: names, loading, listing) and
-`preferring` (the library a draft with --library NAME draws from: the user's clauses for every clause type they
-cover, the shipped library's for the rest). A user clause cites the user's file (its path inside the folder added)
-and section number.
+would inflate past MAX_INFLATED_BYTES, or one of them more than MAX_RATIO-fold, is skipped before it is parsed, any
+other is parsed with python-docx, never executed, and read a paragraph at a time up to MAX_PARAGRAPHS), segmenting
+it with the corpus pipeline (hybrid.data.corpus.build_document: cleaning, sections, clause types), normalizing each
+clause's facts (hybrid.data.facts.normalize, as the shipped library does), adding a folder to a named library
+(hybrid.precedents.user_store keeps them on disk: names, loading, listing) and `preferring` (the library a draft
+with --library NAME draws from: the user's clauses for every clause type they cover, the shipped library's for the
+rest). A user clause cites the user's file (its path inside the folder added) and section number.
 """
 
 import hashlib
@@ -37,10 +37,12 @@ __all__ = ["SUFFIXES", "add_folder", "read_contract", "user_library_path", "user
 SUFFIXES = (".md", ".txt", ".docx")
 USER_LICENSE = "user's own"
 MAX_FILE_BYTES = 20 << 20  # read from a file at most (one byte more tells it is larger), whatever its size says
-MAX_TEXT_CHARS = 1_000_000  # one contract's text: three times the corpus's longest (47,733 words); segmenting
-# costs about 4 s a million characters on one core, so a larger file would hold `library add` that long
-MAX_INFLATED_BYTES = 24 << 20  # a DOCX's parts once unzipped, checked before python-docx parses them (~6 s a 32 MiB)
-MAX_RATIO = 100  # a DOCX part of over RATIO_FLOOR bytes inflating more than this is a zip bomb (Word's XML: ~10)
+# what one contract may hold: segmenting takes time in proportion to its text (benchmarks/bad_inputs_r3_lib.py times
+# a file at each bound), so a bound on the text bounds how long `library add` takes a file
+MAX_TEXT_CHARS = 1_000_000  # characters: three times the corpus's longest contract (47,733 words)
+MAX_PARAGRAPHS = 100_000  # of a DOCX: a contract of MAX_TEXT_CHARS has some ten thousand
+MAX_INFLATED_BYTES = MAX_FILE_BYTES  # a DOCX's parts once unzipped, checked before python-docx parses them
+MAX_RATIO = 100  # a DOCX part of over RATIO_FLOOR bytes inflating more than this is a zip bomb's (Word's XML: ~10)
 RATIO_FLOOR = 1 << 20
 COVER_PLACEHOLDERS = 3  # a standard form's cover page holds this many fill-in fields at least (_without_cover_page)
 
@@ -72,9 +74,12 @@ def read_contract(path: Path, folder: Path | None = None) -> str:
     if not text.strip():
         raise ValueError("empty")
     if len(text) > MAX_TEXT_CHARS:
-        raise ValueError(f"too long for one contract: {len(text)} characters, at most {MAX_TEXT_CHARS} (add its "
-                         f"parts as files of their own)")
+        raise ValueError(_too_long(f"{len(text)} characters, at most {MAX_TEXT_CHARS}"))
     return text
+
+
+def _too_long(size: str) -> str:
+    return f"too long for one contract: {size} characters (add its parts as files of their own)"
 
 
 def _read_regular(path: Path, folder: Path | None) -> bytes:
@@ -100,6 +105,7 @@ def _docx_text(data: bytes) -> str:
     """The paragraphs of a DOCX file's bytes; ValueError for no Word document, or one that would inflate too far
     (_inflation_problem)."""
     import docx
+    from docx.oxml.ns import qn
 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
@@ -113,7 +119,17 @@ def _docx_text(data: bytes) -> str:
         document = docx.Document(io.BytesIO(data))
     except Exception as e:  # a zip that is not a Word document
         raise ValueError(f"not a readable DOCX file ({type(e).__name__})") from None
-    return "\n\n".join(_paragraph(p) for p in document.paragraphs)
+    marks, default = _heading_marks(document)
+    out, size = [], 0
+    for i, p in enumerate(document.element.body.iterchildren(qn("w:p"))):  # Document.paragraphs, one at a time
+        if i == MAX_PARAGRAPHS:
+            raise ValueError(f"too many paragraphs for one contract: more than {MAX_PARAGRAPHS} (add its parts as "
+                             f"files of their own)")
+        out.append(_paragraph(p, marks, default))
+        size += len(out[-1]) + 2
+        if size > MAX_TEXT_CHARS:  # said before the rest is read
+            raise ValueError(_too_long(f"more than {MAX_TEXT_CHARS}"))
+    return "\n\n".join(out)
 
 
 def _inflation_problem(parts: list[zipfile.ZipInfo]) -> str | None:
@@ -132,15 +148,29 @@ def _inflation_problem(parts: list[zipfile.ZipInfo]) -> str | None:
 _HEADING_STYLE = re.compile(r"(?i)^(?:heading\s*\d|title)$")
 
 
-def _paragraph(paragraph) -> str:
-    """A DOCX paragraph's text, a Markdown heading where its Word style is a heading's ("Heading 1".."Heading 9",
-    "Title"): each is a section break, whatever the numbering Word adds (which its text lacks). Every level is one
-    level down ("## "): a Heading 1 with no text under it before a Heading 2 joins the section after it."""
-    name = getattr(paragraph.style, "name", "") or ""
-    text = paragraph.text.strip()
-    if not text or not _HEADING_STYLE.match(name):
-        return paragraph.text
-    return f"{'#' if name.lower() == 'title' else '##'} {text}"
+def _heading_marks(document) -> tuple[dict, str | None]:
+    """({paragraph style id: "#", "##" or None}, the default paragraph style's mark): "#" for "Title", "##" for
+    "Heading 1".."Heading 9", looked up once per document (Paragraph.style resolves the style through the styles
+    part on every call, which held a long document minutes: benchmarks/bad_inputs_r3_lib.py)."""
+    from docx.enum.style import WD_STYLE_TYPE
+
+    marks = {}
+    for style in document.styles:
+        if style.type == WD_STYLE_TYPE.PARAGRAPH:
+            name = style.name or ""
+            marks[style.style_id] = ("#" if name.lower() == "title" else "##") if _HEADING_STYLE.match(name) else None
+    default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
+    return marks, marks.get(default.style_id) if default is not None else None
+
+
+def _paragraph(p, marks: dict, default: str | None) -> str:
+    """A DOCX paragraph's text (p: its w:p element, as Paragraph._p), a Markdown heading where its Word style is a
+    heading's (_heading_marks; no style, or one the document lacks: its default style's): each is a section break,
+    whatever the numbering Word adds (which its text lacks). Every level is one level down ("## "): a Heading 1
+    with no text under it before a Heading 2 joins the section after it."""
+    mark = marks[p.style] if p.style in marks else default  # p.style: the style's id, as written
+    text = p.text
+    return f"{mark} {text.strip()}" if mark and text.strip() else text
 
 
 def _precedents(rel: str, text: str, name: str, doc_type: str) -> list[Precedent]:
