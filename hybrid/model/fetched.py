@@ -6,7 +6,7 @@ Owns: the three states of a base's directory, "fetched", "damaged" (why: a file 
 written, or a source.json that is not one) and "not fetched" (nothing there, or a fetch of another pin), for
 `hybrid model fetch` (which fetches a damaged base again instead of calling it "already in") and `hybrid model
 list`. A base fetched before the hashes were recorded is checked by what can be read cheaply instead: its weights'
-safetensors header, its config's model type and its tokenizer's JSON. Knows nothing of pip, GGUF or models: those
+safetensors header, its config's JSON and its tokenizer's. Knows nothing of pip, GGUF or models: those
 are hybrid.model.pretrained's, which imports this module.
 """
 
@@ -59,20 +59,18 @@ def base_state(d: Path, base) -> tuple[str, str]:
         return _readable(d)
     changed = [f for f, h in file_hashes(d).items() if recorded.get(f) != h]
     if changed:
-        return "damaged", f"{', '.join(changed)} changed since it was fetched (sha256 differs)"
+        return "damaged", f"{', '.join(changed)} changed since it was fetched: sha256 differs"
     return "fetched", ""
 
 
 def _readable(d: Path) -> tuple[str, str]:
     """A base fetched before source.json recorded its files' hashes: what can be checked without them."""
-    from hybrid.model.llama import LLAMA_MODEL_TYPES
-
     try:
         config = json.loads((d / CONFIG).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         config = None
-    if not isinstance(config, dict) or config.get("model_type") not in LLAMA_MODEL_TYPES:
-        return "damaged", f"{CONFIG} is not a Llama config"
+    if not isinstance(config, dict) or not isinstance(config.get("model_type"), str):  # which type: loading's check
+        return "damaged", f"{CONFIG} is not a model config"
     if not _safetensors_header(d / WEIGHTS):
         return "damaged", f"{WEIGHTS} is not a safetensors file"
     try:
