@@ -37,8 +37,10 @@ def _cmd_draft(args) -> int:
         raise OutputError(f"--redline writes each clause as tracked changes in Word: it needs --format docx, got "
                           f"--format {args.format}.")
     request = draft_request(args)
+    from hybrid.precedents.user_store import SHIPPED
+
     library = None
-    if args.library is not None:  # an unknown name fails here, before the model loads
+    if args.library not in (None, SHIPPED):  # an unknown or damaged one fails here, before the model loads
         from hybrid.precedents.user import drafting_library
 
         library = drafting_library(args.library)
@@ -208,7 +210,7 @@ def _add_draft_parser(subparsers) -> None:
     add_draft_arguments(d)
     d.add_argument("--library", default=None, metavar="NAME",
                    help="draft from your own precedents first (`hybrid library add DIR --name NAME`); clause types "
-                   "it lacks come from the shipped library")
+                   "it lacks come from the shipped library ('shipped': the shipped library alone, the default)")
     d.add_argument("--seed", type=integer, default=0,
                    help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
     d.add_argument("--temperature", type=number, default=None, help="0 = greedy (default: 0.8)")
