@@ -220,7 +220,7 @@ def mutated_template(draw) -> str:
             specs = _field_specs(data) or ([_get(data, path)] if isinstance(_get(data, path), dict) else [])
             if specs:
                 key, value = draw(st.sampled_from(HOSTILE))
-                draw(st.sampled_from(specs))[key] = value
+                draw(st.sampled_from(specs))[key] = json.loads(json.dumps(value))  # a copy: later ops change it
             if draw(st.booleans()) and isinstance(data, dict) and isinstance(data.get("example"), dict):
                 data["example"]["purpose"] = "a" * 60 + "!"  # a value a slow pattern backtracks on
         elif op == "number":
