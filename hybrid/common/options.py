@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from hybrid.common.errors import ConfigError
+from hybrid.common.textsafe import shown
 
 __all__ = [
     "Range",
@@ -71,7 +72,10 @@ class Range:
     def contains(self, v) -> bool:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or (self.integer and not isinstance(v, int)):
             return False
-        if not math.isfinite(v):
+        try:
+            if not math.isfinite(v):
+                return False
+        except OverflowError:  # an int past the largest float: no option means one
             return False
         if self.lo is not None and (v <= self.lo if self.lo_open else v < self.lo):
             return False
@@ -89,7 +93,7 @@ class Range:
         """`error` (a project exception) naming `name`, the range, the value that means off (when
         there is one) and the value received, when `v` is outside."""
         if not self.contains(v):
-            raise error(f"{name} must be {self.describe()}{self._off(off)}, got {v!r}.")
+            raise error(f"{name} must be {self.describe()}{self._off(off)}, got {shown(v)}.")
 
     def __call__(self, text: str):
         """argparse type=: the parsed value, or ArgumentTypeError naming the range and `text`."""

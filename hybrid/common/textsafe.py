@@ -21,6 +21,7 @@ import calendar
 import datetime
 import math
 import re
+import sys
 import unicodedata
 
 from hybrid.common.errors import FieldError
@@ -62,6 +63,8 @@ def shown(value, limit: int = SHOWN_CHARS) -> str:
         text = repr(value)
     except RecursionError:
         return f"<a {type(value).__name__} nested too deep to show>"
+    except ValueError:  # an int past sys.get_int_max_str_digits() (4,300 digits) has no repr
+        return f"<an integer of more than {sys.get_int_max_str_digits()} digits>"
     if len(text) <= limit:
         return text
     size = f"{len(value)} characters" if isinstance(value, str) else f"{len(text)} characters as written"
