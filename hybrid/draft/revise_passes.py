@@ -17,7 +17,13 @@ from hybrid.draft.doubled_words import remove_doubled_words
 from hybrid.draft.paragraphs import repair_paragraphs
 from hybrid.draft.references import fix_references
 from hybrid.draft.repeated_clauses import drop_repeated, drop_restated_law
-from hybrid.draft.wording import capitalize_defined_party, drop_conflicting, drop_presupposing, drop_restated
+from hybrid.draft.wording import (
+    capitalize_defined_party,
+    drop_conflicting,
+    drop_presupposing,
+    drop_restated,
+    drop_second_term,
+)
 from hybrid.precedents.generic_uses import capitalize_uses
 from hybrid.precedents.undefined_terms import deal_capitals, lower_undefined, term_forms
 from hybrid.text.context import ReviseContext, WholeContext
@@ -35,9 +41,11 @@ REASONS = {
     "conflicting_term": "names an Incoterm other than the deal's",
     "repeated_clause": "another section of the draft is this clause",
 }
+_TERM_FRAME = "This Agreement continues for 6 months from the Effective Date unless terminated earlier."
 _FRAME_GOES = "the section's frame, which the next sentence states in full"
 _LAW_AGAIN = "restates the governing law, which the Governing Law section states"
 _AT_WILL = "a right to end the agreement at will outside the term section, which sets the term"
+_SECOND_TERM = "states how long the agreement runs, which the section's frame states as the deal's term"
 
 
 def listed(words) -> str:
@@ -126,10 +134,13 @@ def _absent(body, ctx):
 
 def _conflicting(body, ctx):
     trade, guard = ctx.draft["trade"], ctx.draft["guard"]
-    body, conflicting = drop_conflicting(body, trade, ctx.section.get("frame", ""), guard=guard)
-    ctx.relist |= bool(conflicting)
+    frame = ctx.section.get("frame", "")
+    body, conflicting = drop_conflicting(body, trade, frame, guard=guard)
+    body, second = drop_second_term(body, frame, guard=guard)
+    ctx.relist |= bool(conflicting or second)
     return body, removals("conflicting_term", conflicting, guard,
-                          lambda r: f"{REASONS['conflicting_term']} ({', '.join(sorted(trade))})")
+                          lambda r: f"{REASONS['conflicting_term']} ({', '.join(sorted(trade))})") + removals(
+        "conflicting_term", second, guard, lambda r: _SECOND_TERM)
 
 
 def _party_case(body, ctx):
@@ -286,9 +297,13 @@ _PASSES = (
              "Buyer pays.", {"lacks": {"indemnification"}}),
             ("Either party may terminate this Agreement at any time on thirty days written notice. Buyer pays.",
              "Buyer pays.")),
-    _revise("conflicting_term", "a sentence naming an Incoterm the deal does not state out", _conflicting,
+    _revise("conflicting_term", "a sentence naming an Incoterm the deal does not state, or stating the agreement's "
+            "duration again after the frame's term, out", _conflicting,
             ("All shipments shall be made FOB Supplier's office. Buyer pays on receipt.", "Buyer pays on receipt.",
              {"trade": {"FCA"}}),
+            (f"{_TERM_FRAME} This Agreement will remain in full force and effect for as long as Consultant is "
+             "performing Services. Either party may terminate on notice.",
+             f"{_TERM_FRAME} Either party may terminate on notice.", {"frame": _TERM_FRAME}),
             ("All shipments shall be made FOB Supplier's office. Buyer pays on receipt.",
              "All shipments shall be made FOB Supplier's office. Buyer pays on receipt.")),
     _revise("relist", "a list lettered again where a removal before it broke the sequence", _relist,

@@ -55,6 +55,9 @@ _TERM_LEAD = re.compile(  # the words just before the duration: "for a period of
 _NOT_TERM = re.compile(r"renew|successive|additional|extend|extension|notice|surviv|confidential|obligation|warrant"
                        r"|thereafter|prior to|before|within|records|retain|maintain|payment|invoice|\bmay\b|right to",
                        re.I)
+_HOW_LONG = re.compile(r"\b(?:until|as long as|through|expir\w*|anniversary|commenc\w*|continu\w*|remain\w*"
+                       r"|in (?:full )?(?:force|effect))\b", re.I)
+_ON_EVENT = re.compile(r"\bif\b|\bin the event\b|\bupon (?:the )?(?:occurrence|breach|insolvency|bankruptcy)", re.I)
 _NOT_TERM_AFTER = re.compile(  # "90 days' notice", "3 years after it expires" ("after the Effective Date" is a term)
     r"^\W*(?:'s|’s)?\s*(?:prior |advance )?(?:written )?notice|^\s*thereafter\b"
     r"|^\s*(?:after|following)\b(?!\s+the\s+(?:Effective Date|date (?:hereof|of this Agreement)))", re.I)
@@ -74,6 +77,14 @@ _ONE_OFF = re.compile(r"\bterminat\w*\b[^.;]{0,100}?\bat any time (?:prior to|be
                       re.I)
 _DELIVERABLE = r"(?:Products?|Services?|goods|Deliverables|Software|Application|Cloud Service)"
 _MODAL = r"(?:shall|will|must|agrees? to|undertakes? to)"
+
+
+def states_term(sentence: str) -> bool:
+    """Whether a sentence states how long the agreement runs ("This Agreement will remain in full force and effect
+    for as long as Consultant is performing Services"), not a renewal, notice, survival or right to end it, nor an
+    event that ends it ("terminates if ...")."""
+    return (bool(_TERM_SUBJECT.search(sentence)) and bool(_HOW_LONG.search(sentence) or _DURATION.search(sentence))
+            and not _NOT_TERM.search(sentence) and not _ON_EVENT.search(sentence))
 
 
 def parse_duration(text: str) -> "tuple[int, str] | None":

@@ -25,7 +25,7 @@ from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
 
 __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "drop_conflicting",
-           "trade_terms", "defines_party", "capitalize_defined_party", "drop_sentences"]
+           "drop_second_term", "trade_terms", "defines_party", "capitalize_defined_party", "drop_sentences"]
 
 RESTATED_SHARE = 0.6  # a later sentence holding this share of the frame's content stems and every value restates it
 PREDICATE_SHARE = 0.5  # ... and this share of what the frame says of its values (its stems other than the values)
@@ -188,6 +188,18 @@ def drop_conflicting(text: str, deal_terms: set[str], frame: str = "", guard=Non
     if not deal_terms:
         return text, []
     return drop_sentences(text, lambda piece: bool(trade_terms(piece) - deal_terms), frame, guard)
+
+
+def drop_second_term(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
+    """(text without the sentences stating how long the agreement runs, those sentences stripped) where the frame
+    states the deal's term: the contractor form's "This Agreement will remain in full force and effect for as long as
+    Consultant is performing Services pursuant to the SOW" after "This Agreement continues for 6 months" made two
+    terms (seed-83 reading). Nothing goes where the frame states no term; `guard` as in drop_sentences."""
+    from hybrid.draft.substance import states_term
+
+    if not frame or not states_term(frame):
+        return text, []
+    return drop_sentences(text, states_term, frame, guard)
 
 
 def drop_sentences(text: str, goes, frame: str = "", guard=None) -> tuple[str, list[str]]:

@@ -27,6 +27,24 @@ def _start_record(names, text, ctx, tables) -> dict:
             "heading": ctx.heading, "others": sorted(ctx.others), "whole": ctx.whole}
 
 
+def _typed(answer):
+    """A resolver's answer as JSON keeps it: an Exact or Headed answer (hybrid.draft.reference_resolve) as
+    {"exact": n} / {"headed": n}, which the resolution order tells apart from a plain section number."""
+    from hybrid.draft.reference_resolve import Exact, Headed
+
+    if isinstance(answer, Exact):
+        return {"exact": str(answer)}
+    return {"headed": str(answer)} if isinstance(answer, Headed) else answer
+
+
+def _untyped(answer):
+    from hybrid.draft.reference_resolve import Exact, Headed
+
+    if isinstance(answer, dict):
+        return Exact(answer["exact"]) if "exact" in answer else Headed(answer["headed"])
+    return answer
+
+
 def capture(template_id: str, seed: int) -> dict:
     """Draft `template_id`'s example at `seed` (n=1) and record what its text phases were given and gave back."""
     import hybrid.draft.revise as revise
@@ -49,10 +67,14 @@ def capture(template_id: str, seed: int) -> dict:
         refs, titles = {}, {}
 
         def ref(i, n):
-            return refs.setdefault(f"{i}|{n}", resolve_ref(i, n) if resolve_ref else None)
+            answer = resolve_ref(i, n) if resolve_ref else None
+            refs.setdefault(f"{i}|{n}", _typed(answer))
+            return answer
 
         def title(i, t):
-            return titles.setdefault(f"{i}|{t}", resolve_title(i, t) if resolve_title else None)
+            answer = resolve_title(i, t) if resolve_title else None
+            titles.setdefault(f"{i}|{t}", _typed(answer))
+            return answer
 
         bodies, report = consistency(sections, preamble=preamble, resolve_ref=ref, keep_definitions=keep_definitions,
                                      resolve_title=title)
@@ -93,8 +115,8 @@ def replay(record: dict) -> dict:
     for c in record["consistency"]:
         bodies, report = consistency_pass(
             c["sections"], preamble=c["preamble"], keep_definitions=tuple(c["keep"]),
-            resolve_ref=lambda i, n, refs=c["refs"]: refs.get(f"{i}|{n}"),
-            resolve_title=lambda i, t, titles=c["titles"]: titles.get(f"{i}|{t}"))
+            resolve_ref=lambda i, n, refs=c["refs"]: _untyped(refs.get(f"{i}|{n}")),
+            resolve_title=lambda i, t, titles=c["titles"]: _untyped(titles.get(f"{i}|{t}")))
         passes.append((bodies, json.loads(json.dumps(report))))
     return {"starts": starts, "consistency": passes}
 
