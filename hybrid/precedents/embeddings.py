@@ -17,10 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
+from hybrid.common.cancel import checkpoint
 from hybrid.common.errors import ConfigError
 from hybrid.precedents.clause_types import ENCODER
 
-__all__ = ["EmbeddingCache", "minilm_encoder", "unit_rows"]
+__all__ = ["EmbeddingCache", "minilm_encoder", "unit_rows", "EMBED_CHUNK"]
+
+EMBED_CHUNK = 64  # texts embedded per call of the encoder (two of its batches); a cancel is checked between calls
 
 
 def unit_rows(v) -> np.ndarray:
@@ -114,7 +117,7 @@ class EmbeddingCache:
                 self._mem.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
         todo = {k: t for k, t in zip(keys, texts) if k not in self._mem}
         if todo:
-            vecs = np.asarray(self.embed(list(todo.values())), dtype=np.float32)
+            vecs = self._embedded(list(todo.values()))
             assert vecs.shape[0] == len(todo), f"embed returned {vecs.shape[0]} rows for {len(todo)} texts"
             self._mem.update(zip(todo, vecs))
             if db is not None:
@@ -125,3 +128,12 @@ class EmbeddingCache:
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self._mem[k] for k in keys])
+
+    def _embedded(self, texts: list[str]) -> np.ndarray:
+        """embed(texts) in chunks of EMBED_CHUNK, a cancel point (hybrid.common.cancel) before each: a library's
+        first scoring embeds thousands of texts."""
+        parts = []
+        for i in range(0, len(texts), EMBED_CHUNK):
+            checkpoint()
+            parts.append(np.asarray(self.embed(texts[i : i + EMBED_CHUNK]), dtype=np.float32))
+        return np.concatenate(parts)
