@@ -9,6 +9,7 @@ too). Knows nothing of models.
 """
 
 import codecs
+import contextvars
 import queue
 import threading
 import time
@@ -27,10 +28,10 @@ class _Cancelled(Exception):
 
 def run_streamed(events, cancel: threading.Event | None = None):
     """Yield what `events(emit)` yields and what it passes to `emit`, in order, from a worker thread
-    ("hybrid-drafter-stream", a daemon); closing this generator, or setting `cancel` (from any thread, while the
-    consumer waits for the next event), makes the worker's next emit stop it. emit(None) only checks: a cancel point
-    inside a long loop that has nothing to show (cancel_check), and what every hybrid.common.cancel.checkpoint() the
-    work reaches calls."""
+    ("hybrid-drafter-stream", a daemon, in a copy of the caller's context variables); closing this generator, or
+    setting `cancel` (from any thread, while the consumer waits for the next event), makes the worker's next emit
+    stop it. emit(None) only checks: a cancel point inside a long loop that has nothing to show (cancel_check), and
+    what every hybrid.common.cancel.checkpoint() the work reaches calls."""
     q: queue.Queue = queue.Queue()
     closed = threading.Event()  # set when this generator ends; `cancel` is the caller's, never set here
     done = object()
@@ -53,7 +54,8 @@ def run_streamed(events, cancel: threading.Event | None = None):
         finally:
             q.put(done)
 
-    worker = threading.Thread(target=work, name="hybrid-drafter-stream", daemon=True)
+    context = contextvars.copy_context()  # the caller's scopes go with it (hybrid.precedents.embeddings.read_only)
+    worker = threading.Thread(target=context.run, args=(work,), name="hybrid-drafter-stream", daemon=True)
     worker.start()
     try:
         while True:
