@@ -89,6 +89,7 @@ def test_slow_checks_never_hold_the_page(server, monkeypatch, target, method, ur
 
 def test_a_check_past_its_time_bound_is_refused_and_the_server_goes_on(make_app, monkeypatch):
     monkeypatch.setattr("hybrid.serve.offload.CHECK_SECONDS", 0.5)
+    monkeypatch.setattr("hybrid.serve.offload.WAIT_SECONDS", 0.5)
     _slowly(monkeypatch, "hybrid.serve.forms.parse_template", 1.5)
     text = (TEMPLATES_DIR / "mutual-nda.json").read_text()
     with serving(make_app()) as base, httpx.Client(base_url=base, timeout=30) as c:
