@@ -45,17 +45,23 @@ def test_a_draft_past_the_work_bound_is_refused_naming_the_numbers(client):
     assert client.app.state.jobs.jobs == {}
 
 
-def test_the_work_bound_is_the_request_s_own_so_the_cli_and_api_hold_it_too():
+def test_the_work_bound_is_the_request_s_own_so_the_cli_and_api_hold_it_too(tmp_path, capsys):
+    from hybrid.cli.main import main
     from hybrid.draft.request import DraftRequest, RequestValueError
-    from hybrid.templates.template import parse_template
+    from hybrid.templates.template import list_templates, parse_template
 
     big = parse_template(sixty_four_sections(), "big.json")
     assert DraftRequest.of(big, NDA.example, n=4).n == 4
     with pytest.raises(RequestValueError, match=r"n=5 asks for 327,680 span tokens") as e:
         DraftRequest.of(big, NDA.example, n=5)
     assert e.value.field == "n"
-    for t in (load_template(i) for i in ("mutual-nda", "sponsorship", "supply")):  # every shipped one fits at n = 64
+    for t in list_templates():  # every shipped template fits at n = 64
         assert DraftRequest.of(t, t.example, n=64).n == 64
+    (tmp_path / "big.json").write_text(sixty_four_sections())
+    code = main(["draft", str(tmp_path / "big.json"), "--example", "-n", "8", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 2 and err.startswith("hybrid: error: -n 8 asks for 524,288 span tokens"), err
+    assert not (tmp_path / "out").exists()
 
 
 # (where a cancel arrives, what must not run after it): a cancel lands at the next cancel point, inside the phase
