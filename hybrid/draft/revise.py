@@ -11,7 +11,7 @@ import re
 from hybrid.common.sentences import cut_to_clause, cut_to_sentence, ends_mid_sentence
 from hybrid.draft.consistency import consistency_pass
 from hybrid.draft.defined_terms import definitions_index
-from hybrid.draft.references import Exact
+from hybrid.draft.reference_resolve import Exact, Headed
 from hybrid.text.lexicon import TRAILING_HEADING_LINE
 
 __all__ = ["revise", "source_sections", "source_ids", "EMPTY_DEFINITIONS"]
@@ -100,7 +100,7 @@ def _title_resolver(spans):
 
     def resolve(i: int, heading: str):
         if _heading_key(heading) in by_heading:
-            return by_heading[_heading_key(heading)]
+            return Headed(by_heading[_heading_key(heading)])
         clause = classify_heading(heading)
         return by_type.get(clause, "") if clause != "other" else None
 

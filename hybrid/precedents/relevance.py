@@ -6,43 +6,35 @@ linear combination that turns the features into one score (RelevanceWeights). Kn
 about the backbone: the PMI feature comes in as a callable (hybrid.rank.rerank passes its own PMI),
 and the dense encoder is any `embed(texts) -> (n, d)` callable (default: the bundled MiniLM).
 
-Two stages. The first ranks the whole list by the bi-encoder with a little BM25 and the clause type; the
-re-ranking stage (pointwise: each candidate scored on its own) adds its terms to the first stage's best RERANK_TOP only,
-the rest getting the smallest of those terms, so it can re-order that top but never lift a candidate into it.
+The default (DEFAULT_WEIGHTS, `hybrid rank` and Reranker.score) is the MiniLM cosine alone: of the configurations
+benchmarks/relevance_acord.py fits on ACORD's expert-rated train queries (ACORD, The Atticus Project, CC BY 4.0),
+it scored best on ACORD valid (benchmarks/results/relevance-acord.json holds every configuration compared, per
+query), so no other feature is computed for it. The other features stay for the weights that use them:
+PRECEDENT_WEIGHTS (precedent retrieval), CUAD_CATEGORY_WEIGHTS (the reranker's fit check) and REQUEST_WEIGHTS (the
+default before issue 53, a benchmarks' baseline). A scorer computes only the features its weights use; the others
+are None in its breakdown.
+
+Two stages. The first ranks the whole list by its weighted bm25, dense and type; the re-ranking stage (pointwise:
+each candidate scored on its own) adds its terms to the first stage's best RERANK_TOP only, the rest getting the
+smallest of those terms, so it can re-order that top but never lift a candidate into it.
 Features, each computed against the whole candidate list of one spec:
 - "bm25" (first stage): Okapi BM25 (rank_bm25, k1 1.5, b 0.75) of the spec's terms over the candidates
   (lower-cased, Porter-stemmed words, function words dropped), divided by the list's maximum,
   so in [0, 1] whatever the spec's length; the idf is the list's own.
-- "dense" (first stage, the backbone of the ranking): cosine of the spec's and the candidate's
-  all-MiniLM-L6-v2 embeddings.
+- "dense" (first stage): cosine of the spec's and the candidate's all-MiniLM-L6-v2 embeddings.
 - "type" (first stage): how likely the spec and the candidate are of one clause type: each one's softmax
   (TYPE_TEMPERATURE) over its MiniLM cosines to the clause-type centroids (the mean embedding of the clause
-  library's clauses of each type, clause_type_centroids.npz), the dot product of the two (type_agreement). A
-  request for a cap on damages asks for a limitation-of-liability clause; an indemnity that shares its words is
-  another type. The centroids come from the train split's clause library without the documents of any
-  company either validation holds out (benchmarks/relevance.py --centroids).
+  library's clauses of each type, clause_type_centroids.npz), the dot product of the two (type_agreement).
 - "coverage" (re-ranking stage): share of the spec's terms that occur in the candidate (0..1).
-- "pieces" (re-ranking stage): the request cut at commas and semicolons into its parts (the clause asked
-  for, then each position, carve-out, cap or trigger: request_parts), the candidate cut into sentence
-  pieces of at most PIECE_WORDS words (pieces); per part, its best MiniLM cosine with a piece; their mean.
-  How much of the request some sentence of the clause speaks to.
+- "pieces" (re-ranking stage): the request cut at commas and semicolons into its parts (request_parts), the
+  candidate cut into sentence pieces of at most PIECE_WORDS words (pieces); per part, its best MiniLM cosine with
+  a piece; their mean.
 - "best_piece" (re-ranking stage): the whole request's best MiniLM cosine with a piece of the candidate.
 - "pmi": the backbone's log p(text | spec) - log p(text | spec hidden), nats per token, computed
   only on the SHORTLIST best candidates by the rest (it costs a forward pass per pair); the others get
   the short-list's minimum. Only computed when its weight is non-zero and a PMI callable is given.
 
-score = sum over features f of weight_f * f. The weights are a grid search by benchmarks/relevance.py --fit
-on fitting data only: the `fit` slice of evals.drafting_relevance (requests as lawyers write them, built from
-train documents) plus the `dev` part of evals.relevance_data (CUAD category queries), best NDCG@5 summed
-over the two among the weights no worse on CUAD dev than the one-stage weights of before
-(CUAD_CATEGORY_WEIGHTS, a pairwise regression on CUAD dev alone). The never-fitted slices of both, against
-MiniLM, BM25 and coverage alone and those weights of before: benchmarks/results/relevance-cpu.json
-"heldout" (the search: relevance-fit-cpu.json). Measured and not taken: each part's cosine with the whole
-clause instead of its pieces (below "pieces" on the fit slice). TYPE_TEMPERATURE: of 10, 20 and 40, 40 gave
-the most on CUAD dev at every type weight tried (a first look at the temperatures also printed held-out figures;
-the weights are the fitting rule's pick). Not tried: a cross-encoder (none ships in
-a package here) and a pointwise SmolLM2-135M stage (about six times MiniLM's parameters per token,
-unmeasured). The PMI lowered NDCG@5 on CUAD dev short-lists (WEIGHTS_WITH_PMI), so it is off.
+score = sum over features f of weight_f * f.
 
 For precedent retrieval: `RelevanceScorer(PRECEDENT_WEIGHTS).score(query, [embedding_text(p) for p in pool])`
 ranks a clause library's pool of one clause type (the embeddings of its bodies persist in the cache).
@@ -50,12 +42,10 @@ ranks a clause library's pool of one clause type (the embeddings of its bodies p
 Embedding cache: per text (sha1 of the text and the encoder's name), in memory and in one
 SQLite file, <repo>/.cache/relevance/embeddings.sqlite ($HYBRID_CACHE moves it, "off" keeps it
 in memory only). Ranking 1,000 new candidates is bound by encoding them once with MiniLM; with
-their embeddings cached `hybrid rank` is a few CPU seconds (both timings, imports and checkpoint
-included: benchmarks/results/relevance-cpu.json "speed"). Measured and not taken (the figures:
+their embeddings cached the default scorer reads 1,001 vectors and takes one matrix product
+(benchmarks/results/rank-speed.json times `hybrid rank`). Measured and not taken (the figures:
 benchmarks/results/figures-without-a-result-file.md): int8 dynamic quantization of MiniLM, 128
-word pieces instead of 256, and embedding only BM25's best 100-300 of 1,000 candidates (it drops
-what only the encoder finds, which the lawyer-written queries of issue 17 depend on: there MiniLM
-beats BM25).
+word pieces instead of 256, and embedding only BM25's best 100-300 of 1,000 candidates.
 """
 
 import re
@@ -83,6 +73,7 @@ __all__ = [
     "SHORTLIST",
     "RERANK_TOP",
     "DEFAULT_WEIGHTS",
+    "REQUEST_WEIGHTS",
     "CUAD_CATEGORY_WEIGHTS",
     "PRECEDENT_WEIGHTS",
     "WEIGHTS_WITH_PMI",
@@ -103,6 +94,7 @@ __all__ = [
 ]
 
 FEATURES = ("bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi")
+FIRST_FEATURES = ("bm25", "dense", "type")  # the first stage's, over the whole list
 TOP_FEATURES = ("coverage", "pieces", "best_piece")  # the re-ranking stage's, on the RERANK_TOP best by the first
 SHORTLIST = 20  # candidates whose PMI is computed (one backbone forward pair each)
 RERANK_TOP = 50  # candidates the re-ranking stage scores (their pieces cost one embedding each, cached)
@@ -117,25 +109,30 @@ _FUNCTION_WORDS = frozenset(
 
 @dataclass(frozen=True)
 class RelevanceWeights:
-    """Weights of the features (score = sum of weight * feature); fit on the dev part (see module doc)."""
+    """Weights of the features (score = sum of weight * feature); the defaults are the shipped scorer, the MiniLM
+    cosine alone (DEFAULT_WEIGHTS, see the module doc). Each weight's "off" value is 0: the feature is not computed."""
 
-    bm25: float = bounded(2.95, WEIGHT)
+    bm25: float = bounded(0.0, WEIGHT)
     """>= 0. BM25 divided by the list's best, in [0, 1] (first stage)."""
-    dense: float = bounded(8.0, WEIGHT)
+    dense: float = bounded(1.0, WEIGHT)
     """>= 0. MiniLM cosine, in [-1, 1] (first stage)."""
-    type: float = bounded(4.0, WEIGHT)
+    type: float = bounded(0.0, WEIGHT)
     """>= 0. Probability that the spec and the candidate are of one clause type, in [0, 1] (first stage)."""
-    coverage: float = bounded(6.0, WEIGHT)
+    coverage: float = bounded(0.0, WEIGHT)
     """>= 0. Share of the spec's terms in the candidate (re-ranking stage)."""
-    pieces: float = bounded(2.0, WEIGHT)
+    pieces: float = bounded(0.0, WEIGHT)
     """>= 0. Mean over the request's parts of their best MiniLM cosine with a piece of the candidate (re-ranking)."""
-    best_piece: float = bounded(1.0, WEIGHT)
+    best_piece: float = bounded(0.0, WEIGHT)
     """>= 0. Best MiniLM cosine of the whole request with a piece of the candidate (re-ranking stage)."""
     pmi: float = bounded(0.0, WEIGHT)
     """>= 0; 0 = off (no backbone pass). Backbone PMI in nats/token on the short-list."""
 
     def __post_init__(self):
         check_fields(self, label="relevance weight ")
+
+    def used(self, names=FEATURES) -> tuple[str, ...]:
+        """Those of `names` whose weight is not 0: the features this scorer computes."""
+        return tuple(n for n in names if getattr(self, n))
 
     def formula(self, shortlist: int = SHORTLIST, top: int = RERANK_TOP) -> str:
         """The score as text, e.g. "2 * bm25 + 8 * dense + 6 * coverage (coverage on the best 50 by the rest)"
@@ -170,26 +167,33 @@ def request_parts(spec: str) -> list[str]:
     return [p.strip() for p in re.split(r"[,;]\s+", spec) if p.strip()] or [spec]
 
 
-def first_stage(f: dict, w: RelevanceWeights) -> np.ndarray:
-    """The first stage's total over the whole list: weighted BM25, MiniLM cosine and clause type."""
-    return w.bm25 * f["bm25"] + w.dense * f["dense"] + w.type * f["type"]
+def first_stage(f: dict, w: RelevanceWeights, n: int) -> np.ndarray:
+    """The first stage's total over the whole list of n: weighted BM25, MiniLM cosine and clause type (a feature of
+    weight 0 is not read: it may be absent)."""
+    return sum((getattr(w, k) * f[k] for k in w.used(FIRST_FEATURES)), np.zeros(n))
 
 
-def stage_top(f: dict, w: RelevanceWeights, top: int = RERANK_TOP) -> list[int]:
-    """The first stage's best `top` (ties by input order): the candidates the re-ranking stage scores."""
-    total = first_stage(f, w)
+def _length(f: dict, n: int | None) -> int:
+    return len(next(iter(f.values()))) if n is None else n
+
+
+def stage_top(f: dict, w: RelevanceWeights, top: int = RERANK_TOP, n: int | None = None) -> list[int]:
+    """The first stage's best `top` (ties by input order): the candidates the re-ranking stage scores. n: the list's
+    length (default: that of f's first array)."""
+    total = first_stage(f, w, _length(f, n))
     return sorted(range(len(total)), key=lambda i: (-total[i], i))[:top]
 
 
-def combine(f: dict, w: RelevanceWeights, top: int = RERANK_TOP) -> np.ndarray:
+def combine(f: dict, w: RelevanceWeights, top: int = RERANK_TOP, n: int | None = None) -> np.ndarray:
     """The score without the PMI from features {name: (n,) array}: the first stage, plus the re-ranking stage's
     weighted terms on its best `top`, the others getting the smallest of those terms (the stage re-orders that top,
-    never lifts a candidate into it). The re-ranking features are read at the top only (elsewhere they may be NaN).
+    never lifts a candidate into it). The re-ranking features are read at the top only (elsewhere they may be NaN),
+    a feature of weight 0 nowhere. n: the list's length (default: that of f's first array).
     Pure: what breakdown and benchmarks/relevance_acord.py both score with."""
-    total = first_stage(f, w)
-    if not any(getattr(w, k) for k in TOP_FEATURES):
+    total = first_stage(f, w, _length(f, n))
+    if not w.used(TOP_FEATURES):
         return total
-    best = stage_top(f, w, top)
+    best = stage_top(f, w, top, len(total))
     add = sum(getattr(w, k) * f[k][best] for k in TOP_FEATURES if getattr(w, k))
     stage = np.full(len(total), float(np.min(add)))
     stage[best] = add
@@ -216,28 +220,33 @@ class RelevanceScorer:
             centroids = found[1] if found else None
         self.centroids = None if centroids is None else np.asarray(centroids, dtype=np.float32)
 
-    def features(self, spec: str, candidates: list[str]) -> dict[str, np.ndarray]:
-        """{feature: (n,) array} of the first stage and "coverage" (breakdown adds the re-ranking stage's and
-        "pmi")."""
-        from rank_bm25 import BM25Okapi
-
+    def features(self, spec: str, candidates: list[str], names=(*FIRST_FEATURES, "coverage")) -> dict[str, np.ndarray]:
+        """{feature: (n,) array} for each of `names` among the first stage's and "coverage" (breakdown adds the
+        re-ranking stage's and "pmi")."""
         n = len(candidates)
-        q = terms(spec)
-        docs = [terms(c) for c in candidates]
-        bm25 = np.zeros(n)
-        if q and any(docs):
-            bm25 = np.asarray(BM25Okapi([d or ["_"] for d in docs]).get_scores(q), dtype=np.float64)
-            top = bm25.max()
-            bm25 = bm25 / top if top > 0 else np.zeros(n)
-        want = set(q)
-        coverage = np.array([len(want & set(d)) / len(want) if want else 0.0 for d in docs])
-        vecs = self.embed([spec, *candidates])
-        vecs = unit_rows(vecs)
-        dense = (vecs[1:] @ vecs[0]).astype(np.float64)
-        kind = np.zeros(n)
-        if self.centroids is not None and self.centroids.shape[1] == vecs.shape[1]:
-            kind = type_agreement(vecs[0], vecs[1:], self.centroids)
-        return {"bm25": bm25, "dense": dense, "type": kind, "coverage": coverage}
+        out = {}
+        if "bm25" in names or "coverage" in names:
+            q = terms(spec)
+            docs = [terms(c) for c in candidates]
+        if "bm25" in names:
+            out["bm25"] = np.zeros(n)
+            if q and any(docs):
+                from rank_bm25 import BM25Okapi
+
+                bm25 = np.asarray(BM25Okapi([d or ["_"] for d in docs]).get_scores(q), dtype=np.float64)
+                top = bm25.max()
+                out["bm25"] = bm25 / top if top > 0 else np.zeros(n)
+        if "dense" in names or "type" in names:
+            vecs = unit_rows(self.embed([spec, *candidates]))
+            out["dense"] = (vecs[1:] @ vecs[0]).astype(np.float64)
+        if "type" in names:
+            out["type"] = np.zeros(n)
+            if self.centroids is not None and self.centroids.shape[1] == vecs.shape[1]:
+                out["type"] = type_agreement(vecs[0], vecs[1:], self.centroids)
+        if "coverage" in names:
+            want = set(q)
+            out["coverage"] = np.array([len(want & set(d)) / len(want) if want else 0.0 for d in docs])
+        return {k: out[k] for k in names if k in out}
 
     def top_features(self, spec: str, candidates: list[str]) -> dict[str, np.ndarray]:
         """{"pieces", "best_piece"}: (n,) arrays of the re-ranking stage's MiniLM matching of the request's parts
@@ -257,26 +266,26 @@ class RelevanceScorer:
 
     def breakdown(self, spec: str, candidates: list[str], pmi: Callable | None = None) -> list[dict]:
         """Per candidate, in input order: {"score", "bm25", "dense", "type", "coverage", "pieces", "best_piece",
-        "pmi"}
-        ("pieces" and "best_piece" None outside the re-ranking stage's top, "pmi" None when off or not
-        short-listed). pmi: `pmi(spec, texts) -> nats/token per text`, else the one given at construction."""
+        "pmi"}, a feature None where it was not computed: its weight is 0 ("pmi": or no PMI callable), or the
+        candidate is outside the re-ranking stage's top ("pieces", "best_piece") or the PMI's short-list.
+        pmi: `pmi(spec, texts) -> nats/token per text`, else the one given at construction."""
         candidates = list(candidates)
         pmi_of = pmi or self.pmi
         if not candidates:
             return []
-        f = self.features(spec, candidates)
         w = self.weights
         n = len(candidates)
+        f = self.features(spec, candidates, w.used((*FIRST_FEATURES, "coverage")))
         top = {k: [None] * n for k in ("pieces", "best_piece")}
         if w.pieces or w.best_piece:
-            best = stage_top(f, w, self.top)
+            best = stage_top(f, w, self.top, n)
             g = self.top_features(spec, [candidates[i] for i in best])
             for k in g:
                 f[k] = np.full(n, np.nan)
                 f[k][best] = g[k]
                 for i, v in zip(best, g[k]):
                     top[k][i] = float(v)
-        total = combine(f, w, self.top)
+        total = combine(f, w, self.top, n)
         pmi = [None] * n
         if w.pmi and pmi_of is not None:
             short = sorted(range(n), key=lambda i: (-total[i], i))[: self.shortlist]
@@ -285,12 +294,9 @@ class RelevanceScorer:
             for i, v in zip(short, values):
                 pmi[i] = float(v)
             total = total + w.pmi * np.array([floor if p is None else p for p in pmi])
-        return [
-            {"score": float(total[i]), "bm25": float(f["bm25"][i]), "dense": float(f["dense"][i]),
-             "type": float(f["type"][i]), "coverage": float(f["coverage"][i]), "pieces": top["pieces"][i],
-             "best_piece": top["best_piece"][i], "pmi": pmi[i]}
-            for i in range(n)
-        ]
+        first = {k: [float(x) for x in f[k]] if k in f else [None] * n for k in (*FIRST_FEATURES, "coverage")}
+        return [{"score": float(total[i]), **{k: v[i] for k, v in (first | top).items()}, "pmi": pmi[i]}
+                for i in range(n)]
 
     def score(self, spec: str, candidates: list[str], pmi: Callable | None = None) -> list[float]:
         """One relevance score per candidate, input order, higher = more relevant."""
@@ -298,9 +304,16 @@ class RelevanceScorer:
 
 
 DEFAULT_WEIGHTS = RelevanceWeights()
+"""The MiniLM cosine alone: the configuration that scored best on ACORD valid (see the module doc)."""
+REQUEST_WEIGHTS = RelevanceWeights(bm25=2.95, dense=8.0, type=4.0, coverage=6.0, pieces=2.0, best_piece=1.0)
+"""The default before issue 53: a grid search by benchmarks/relevance.py --fit on the `fit` slice of
+evals.drafting_relevance (requests as lawyers write them, built from train documents) plus the `dev` part of
+evals.relevance_data (CUAD category queries). Best on those sets' held-out slices (relevance-cpu.json), which overlap
+lexically with what they score, it fell below MiniLM alone on ACORD's expert-rated queries
+(relevance-acord.json). TYPE_TEMPERATURE was chosen with it (of 10, 20 and 40, 40 on CUAD dev)."""
 PRECEDENT_WEIGHTS = RelevanceWeights(bm25=2.0, dense=8.0, type=0.0, coverage=6.0, pieces=4.0, best_piece=2.0)
 """What precedent retrieval re-orders BM25's short-list with (Library.use_relevance): the weights shipped before the
-"type" feature. Its pool is of one clause type already; the weights fit with the type feature (DEFAULT_WEIGHTS) held
+"type" feature. Its pool is of one clause type already; the weights fit with the type feature (REQUEST_WEIGHTS) held
 0.083 of a val clause's word 4-grams in the top precedent against 0.092 with these, in the same run
 (benchmarks/results/precedent-retrieval-cpu.json), so retrieval keeps these."""
 CUAD_CATEGORY_WEIGHTS = RelevanceWeights(bm25=2.95, dense=10.063, type=0.0, coverage=0.0, pieces=0.0, best_piece=0.0)
@@ -311,4 +324,4 @@ WEIGHTS_WITH_PMI = RelevanceWeights(
 )
 """The same regression with the PMI, on the short-lists of 40 dev queries (shipped checkpoint, "fill" PMI), with
 the one-stage weights of before: no better than without it there (benchmarks/relevance.py --pmi-queries 40 puts
-the PMI systems beside the others), so DEFAULT_WEIGHTS leave the PMI off."""
+the PMI systems beside the others), so the PMI stays off."""

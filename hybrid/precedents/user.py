@@ -1,14 +1,15 @@
 """A firm's own precedents: its contracts (Markdown, text, DOCX) segmented into clauses beside the shipped library.
 
 Owns: reading one contract file (a regular file inside the folder added: a symbolic link out of it, a FIFO or a
-device is skipped unread; at most MAX_FILE_BYTES are read; text must be UTF-8 with no NUL byte; a DOCX whose parts
-would inflate past MAX_INFLATED_BYTES is skipped, any other is read with python-docx, never executed),
-segmenting it with the corpus pipeline (hybrid.data.corpus.build_document: cleaning, sections,
-clause types), normalizing each clause's facts (hybrid.data.facts.normalize, as the shipped library does),
-the named user libraries on disk ($HYBRID_CACHE/precedents/user/<name>.json, written atomically by
-Library.save) and `preferring` (the library a draft with --library NAME draws from: the user's clauses for
-every clause type they cover, the shipped library's for the rest). A user clause cites the user's file
-(its path inside the folder added) and section number.
+device is skipped unread, as is a file whose name holds a line break or another control character; at most
+MAX_FILE_BYTES are read; text must be UTF-8 with no NUL byte and at most MAX_TEXT_CHARS long; a DOCX whose parts
+would inflate past MAX_INFLATED_BYTES, or one of them more than MAX_RATIO-fold, is skipped before it is parsed, any
+other is parsed with python-docx, never executed, and read a paragraph at a time up to MAX_PARAGRAPHS), segmenting
+it with the corpus pipeline (hybrid.data.corpus.build_document: cleaning, sections, clause types), normalizing each
+clause's facts (hybrid.data.facts.normalize, as the shipped library does), adding a folder to a named library
+(hybrid.precedents.user_store keeps them on disk: names, loading, listing) and `preferring` (the library a draft
+with --library NAME draws from: the user's clauses for every clause type they cover, the shipped library's for the
+rest). A user clause cites the user's file (its path inside the folder added) and section number.
 """
 
 import hashlib
@@ -20,16 +21,29 @@ import zipfile
 from pathlib import Path
 
 from hybrid.common.errors import HybridError
-from hybrid.precedents.library import MIN_WORDS, Library, Precedent, PrecedentError, _is_form, default_library_path
+from hybrid.common.textsafe import printable
+from hybrid.precedents.library import MIN_WORDS, Library, Precedent, PrecedentError, _is_form
+from hybrid.precedents.user_store import (
+    SHIPPED,
+    check_name,
+    load_user_library,
+    user_libraries,
+    user_library_path,
+)
 
 __all__ = ["SUFFIXES", "add_folder", "read_contract", "user_library_path", "user_libraries", "load_user_library",
-           "preferring", "check_name", "drafting_library", "USER_LICENSE", "is_own"]
+           "preferring", "check_name", "drafting_library", "USER_LICENSE", "is_own", "SHIPPED"]
 
 SUFFIXES = (".md", ".txt", ".docx")
 USER_LICENSE = "user's own"
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 MAX_FILE_BYTES = 20 << 20  # read from a file at most (one byte more tells it is larger), whatever its size says
-MAX_INFLATED_BYTES = 64 << 20  # a DOCX's parts once unzipped, checked before python-docx parses them
+# what one contract may hold: segmenting takes time in proportion to its text (benchmarks/bad_inputs_r3_lib.py times
+# a file at each bound), so a bound on the text bounds how long `library add` takes a file
+MAX_TEXT_CHARS = 1_000_000  # characters: three times the corpus's longest contract (47,733 words)
+MAX_PARAGRAPHS = 100_000  # of a DOCX: a contract of MAX_TEXT_CHARS has some ten thousand
+MAX_INFLATED_BYTES = MAX_FILE_BYTES  # a DOCX's parts once unzipped, checked before python-docx parses them
+MAX_RATIO = 100  # a DOCX part of over RATIO_FLOOR bytes inflating more than this is a zip bomb's (Word's XML: ~10)
+RATIO_FLOOR = 1 << 20
 COVER_PLACEHOLDERS = 3  # a standard form's cover page holds this many fill-in fields at least (_without_cover_page)
 
 
@@ -38,40 +52,9 @@ def is_own(precedent) -> bool:
     return getattr(precedent, "license", None) == USER_LICENSE
 
 
-def check_name(name) -> str:
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise PrecedentError(
-            f"a library name is 1-40 lower-case letters, digits, '-' or '_' (starting with a letter or digit), "
-            f"got {name!r}."
-        )
-    return name
-
-
-def user_library_path(name: str) -> Path:
-    return default_library_path().parent / "user" / f"{check_name(name)}.json"
-
-
-def user_libraries() -> list[str]:
-    """The names of the user libraries added so far."""
-    folder = default_library_path().parent / "user"
-    return sorted(p.stem for p in folder.glob("*.json") if _NAME.match(p.stem)) if folder.is_dir() else []
-
-
-def load_user_library(name: str) -> Library:
-    """A user library by name; PrecedentError naming the ones there are when it is not."""
-    from hybrid.precedents.library import load_library
-
-    path = user_library_path(name)
-    if not path.is_file():
-        have = ", ".join(user_libraries()) or "none yet"
-        raise PrecedentError(f"unknown library {name!r} (added: {have}); add one with `hybrid library add DIR "
-                             f"--name {name}`.")
-    return load_library(path, corpus=None, build=False, check_corpus=False)
-
-
 def read_contract(path: Path, folder: Path | None = None) -> str:
     """The text of one contract file; ValueError saying why it cannot be one (binary, empty, unreadable, a link
-    out of `folder`, not a regular file, too large)."""
+    out of `folder`, not a regular file, too large, too long)."""
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"not a Markdown, text or DOCX file (suffix {path.suffix or 'none'!r})")
@@ -90,7 +73,13 @@ def read_contract(path: Path, folder: Path | None = None) -> str:
             raise ValueError(f"not UTF-8 text ({e.reason} at byte {e.start})") from None
     if not text.strip():
         raise ValueError("empty")
+    if len(text) > MAX_TEXT_CHARS:
+        raise ValueError(_too_long(f"{len(text)} characters, at most {MAX_TEXT_CHARS}"))
     return text
+
+
+def _too_long(size: str) -> str:
+    return f"too long for one contract: {size} characters (add its parts as files of their own)"
 
 
 def _read_regular(path: Path, folder: Path | None) -> bytes:
@@ -113,36 +102,75 @@ def _read_regular(path: Path, folder: Path | None) -> bytes:
 
 
 def _docx_text(data: bytes) -> str:
-    """The paragraphs of a DOCX file's bytes; ValueError for no Word document, or one whose parts would inflate
-    past MAX_INFLATED_BYTES (checked from the zip's sizes, which also bound what reading a part inflates)."""
+    """The paragraphs of a DOCX file's bytes; ValueError for no Word document, or one that would inflate too far
+    (_inflation_problem)."""
     import docx
+    from docx.oxml.ns import qn
 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            inflated = sum(i.file_size for i in z.infolist())
+            parts = z.infolist()
     except Exception as e:  # no zip at all
         raise ValueError(f"not a readable DOCX file ({type(e).__name__})") from None
-    if inflated > MAX_INFLATED_BYTES:
-        raise ValueError(f"too large once unzipped: {inflated} bytes, at most {MAX_INFLATED_BYTES}")
+    why = _inflation_problem(parts)
+    if why is not None:
+        raise ValueError(why)
     try:
         document = docx.Document(io.BytesIO(data))
     except Exception as e:  # a zip that is not a Word document
         raise ValueError(f"not a readable DOCX file ({type(e).__name__})") from None
-    return "\n\n".join(_paragraph(p) for p in document.paragraphs)
+    marks, default = _heading_marks(document)
+    out, size = [], 0
+    for i, p in enumerate(document.element.body.iterchildren(qn("w:p"))):  # Document.paragraphs, one at a time
+        if i == MAX_PARAGRAPHS:
+            raise ValueError(f"too many paragraphs for one contract: more than {MAX_PARAGRAPHS} (add its parts as "
+                             f"files of their own)")
+        out.append(_paragraph(p, marks, default))
+        size += len(out[-1]) + 2
+        if size > MAX_TEXT_CHARS:  # said before the rest is read
+            raise ValueError(_too_long(f"more than {MAX_TEXT_CHARS}"))
+    return "\n\n".join(out)
+
+
+def _inflation_problem(parts: list[zipfile.ZipInfo]) -> str | None:
+    """Why a DOCX's zip entries would inflate too far to parse, from their declared sizes (which also bound what
+    zipfile inflates: a part that holds more fails its CRC instead), or None."""
+    inflated = sum(i.file_size for i in parts)
+    if inflated > MAX_INFLATED_BYTES:
+        return f"too large once unzipped: {inflated} bytes, at most {MAX_INFLATED_BYTES}"
+    for i in parts:
+        if i.file_size > RATIO_FLOOR and i.file_size > MAX_RATIO * max(i.compress_size, 1):
+            return (f"a part inflates {i.file_size // max(i.compress_size, 1)}-fold, more than {MAX_RATIO}: a zip "
+                    f"bomb's ratio, not a Word document's")
+    return None
 
 
 _HEADING_STYLE = re.compile(r"(?i)^(?:heading\s*\d|title)$")
 
 
-def _paragraph(paragraph) -> str:
-    """A DOCX paragraph's text, a Markdown heading where its Word style is a heading's ("Heading 1".."Heading 9",
-    "Title"): each is a section break, whatever the numbering Word adds (which its text lacks). Every level is one
-    level down ("## "): a Heading 1 with no text under it before a Heading 2 joins the section after it."""
-    name = getattr(paragraph.style, "name", "") or ""
-    text = paragraph.text.strip()
-    if not text or not _HEADING_STYLE.match(name):
-        return paragraph.text
-    return f"{'#' if name.lower() == 'title' else '##'} {text}"
+def _heading_marks(document) -> tuple[dict, str | None]:
+    """({paragraph style id: "#", "##" or None}, the default paragraph style's mark): "#" for "Title", "##" for
+    "Heading 1".."Heading 9", looked up once per document (Paragraph.style resolves the style through the styles
+    part on every call, which held a long document minutes: benchmarks/bad_inputs_r3_lib.py)."""
+    from docx.enum.style import WD_STYLE_TYPE
+
+    marks = {}
+    for style in document.styles:
+        if style.type == WD_STYLE_TYPE.PARAGRAPH:
+            name = style.name or ""
+            marks[style.style_id] = ("#" if name.lower() == "title" else "##") if _HEADING_STYLE.match(name) else None
+    default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
+    return marks, marks.get(default.style_id) if default is not None else None
+
+
+def _paragraph(p, marks: dict, default: str | None) -> str:
+    """A DOCX paragraph's text (p: its w:p element, as Paragraph._p), a Markdown heading where its Word style is a
+    heading's (_heading_marks; no style, or one the document lacks: its default style's): each is a section break,
+    whatever the numbering Word adds (which its text lacks). Every level is one level down ("## "): a Heading 1
+    with no text under it before a Heading 2 joins the section after it."""
+    mark = marks[p.style] if p.style in marks else default  # p.style: the style's id, as written
+    text = p.text
+    return f"{mark} {text.strip()}" if mark and text.strip() else text
 
 
 def _precedents(rel: str, text: str, name: str, doc_type: str) -> list[Precedent]:
@@ -181,21 +209,25 @@ def _without_cover_page(text: str) -> str:
     return text
 
 
-def add_folder(folder, name: str, doc_type: str = "") -> tuple[Path, Library, list[dict], list[dict]]:
+def add_folder(folder, name: str, doc_type: str = "", *, replace: bool = False) -> tuple[Path, Library, list, list]:
     """Add every contract under `folder` to the user library `name` (created, or extended: a file added again
-    replaces its clauses). Returns (path, library, added [{"file", "clauses"}], skipped [{"file", "reason"}]);
-    nothing is written when no file gives a clause (PrecedentError)."""
-    check_name(name)
+    replaces its clauses; replace: the library is made afresh from `folder` alone, what it held dropped, which
+    repairs a damaged one). Returns (path, library, added [{"file", "clauses"}], skipped [{"file", "reason"}]);
+    nothing is written when no file gives a clause (PrecedentError), nor when the library is damaged and not
+    replaced (DamagedLibrary, before any file is read)."""
+    path = user_library_path(name)
     root = Path(folder)
     if not root.is_dir():
-        raise PrecedentError(f"library add: {root} is not a directory.")
+        raise PrecedentError(f"library add: {printable(str(root))} is not a directory.")
+    old = load_user_library(name).precedents if path.is_file() and not replace else []
     added, skipped, new = [], [], []
-    for path in sorted(p for p in root.rglob("*") if not p.is_dir() or p.is_symlink()):
-        rel = path.relative_to(root).as_posix()
+    for file in sorted(p for p in root.rglob("*") if not p.is_dir() or p.is_symlink()):
+        rel = file.relative_to(root).as_posix()
         try:
-            clauses = _precedents(rel, read_contract(path, root), name, doc_type)
+            _check_citable(rel)
+            clauses = _precedents(rel, read_contract(file, root), name, doc_type)
         except ValueError as e:
-            skipped.append({"file": rel, "reason": str(e)})
+            skipped.append({"file": printable(rel), "reason": str(e)})
             continue
         if not clauses:
             skipped.append({"file": rel, "reason": f"no clause of {MIN_WORDS} words or more was found"})
@@ -203,16 +235,23 @@ def add_folder(folder, name: str, doc_type: str = "") -> tuple[Path, Library, li
         added.append({"file": rel, "clauses": len(clauses)})
         new.extend(clauses)
     if not new:
-        raise PrecedentError(f"library add: no contract under {root} gave a clause; skipped: "
+        raise PrecedentError(f"library add: no contract under {printable(str(root))} gave a clause; skipped: "
                              + "; ".join(f"{s['file']} ({s['reason']})" for s in skipped[:10]))
-    path = user_library_path(name)
-    old = load_user_library(name).precedents if path.is_file() else []
     files = {p.doc_id for p in new}
     precedents = [p for p in old if p.doc_id not in files] + new
     digest = hashlib.sha256("\n".join(f"{p.id}\t{p.body}" for p in precedents).encode()).hexdigest()[:16]
     library = Library(precedents, f"user:{name}:{digest}", f"user:{name}")
     library.save(path)
     return path, library, added, skipped
+
+
+def _check_citable(rel: str) -> None:
+    """ValueError unless a draft can cite file `rel` as named: each line the CLI prints and each footnote is one
+    line, so a name with a line break (or a control, invisible or direction-changing character: it would read as
+    another name) is refused."""
+    if printable(rel) != rel:
+        raise ValueError("its name holds a line break or another control or invisible character, which would break "
+                         "the lines and footnotes that cite it; rename the file")
 
 
 def preferring(user: Library, shipped: Library) -> Library:

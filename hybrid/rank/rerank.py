@@ -18,7 +18,8 @@ variants go through the backbone in one batch (split only past `max_batch_tokens
 scored positions are projected onto the vocabulary.
 
 Relevance to a spec: `score` is hybrid.precedents.relevance's scorer, which takes this backbone's PMI
-(hybrid.rank.pmi, estimator picked by `pmi_mode`) as one feature on a short-list.
+(hybrid.rank.pmi, estimator picked by `pmi_mode`) as one feature on a short-list where its weights weigh it (the
+default's do not).
 `pmi_coverage_score` (what `score` was before) adds a lexical term to the PMI:
 `lexical_weight * coverage`, where coverage is the share of the spec's content words
 (hybrid.common.stems) found in the text. A small model's PMI carries a weak topical signal (MRR above
@@ -180,13 +181,14 @@ class Reranker:
 
     def score(self, spec: str, candidates: list[str]) -> list[float]:
         """Relevance of each candidate text to one clause spec (a heading or short description), higher =
-        better, one score per candidate in input order: hybrid.precedents.relevance's scorer (BM25, MiniLM cosine,
-        spec coverage and, where weighted, this backbone's PMI on a short-list; weights fit on CUAD's
-        lawyer labels). score_breakdown gives the parts."""
+        better, one score per candidate in input order: hybrid.precedents.relevance's scorer (by default the MiniLM
+        cosine alone, the configuration that won on ACORD's expert ratings; where its weights say, BM25, clause type,
+        coverage, the re-ranking stage and this backbone's PMI on a short-list). score_breakdown gives the parts."""
         return [r["score"] for r in self.score_breakdown(spec, candidates)]
 
     def score_breakdown(self, spec: str, candidates: list[str]) -> list[dict]:
-        """Per candidate, input order: {"score", "bm25", "dense", "coverage", "pmi"} (hybrid.precedents.relevance)."""
+        """Per candidate, input order: {"score", "bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi"},
+        None where not computed (hybrid.precedents.relevance.RelevanceScorer.breakdown)."""
         if isinstance(candidates, str):
             raise SamplingError("candidates must be a list of strings, got one string.")
         candidates = list(candidates)

@@ -26,6 +26,7 @@ from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import choose_bases, documents, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
+from hybrid.skeleton.vocabulary import base_fits, holds_all
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
 
@@ -60,9 +61,11 @@ class BaseVariant:
     draws: list  # per span: the Precedent its edit starts from, or "" (its frame alone)
     inserted: list = field(default_factory=list)  # {"section", "clause", "for", "source"} per inserted clause
     alternatives: list = field(default_factory=list)  # {"section", "source"} where a repeated base varies
+    repeats: int | None = None  # the earlier variant whose base and clauses this one repeats (no alternative fits)
 
     def summary(self) -> dict:
-        return {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives}
+        out = {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives}
+        return {**out, "repeats": self.repeats} if self.repeats is not None else out
 
 
 def base_heading(heading: str) -> str:
@@ -187,8 +190,7 @@ def _rows(base, template, values) -> list[dict]:
         if not frame or not names or not all(values.get(n) not in (None, "") for n in names):
             continue
         text = substitute(frame, values)
-        at = next((i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows) if r["clause"] == c),
-                  None)
+        at = _frame_row(rows, clause, spec["heading"])
         if at is None and covered and clause in CLOSING:  # a closing provision's facts (the governing law) the Key
             continue  # Terms state: a section of its own at the end would state them twice
         if at is None:
@@ -198,6 +200,15 @@ def _rows(base, template, values) -> list[dict]:
         else:  # two frames of one section (the term and its termination) open it together, not in two sections
             rows[at]["frame"] = f"{rows[at]['frame']} {text}".strip()
     return rows
+
+
+def _frame_row(rows, clause: str, heading: str) -> "int | None":
+    """The base's section a framed clause's frame opens: of the clause's type or an alias's (FRAME_ALIASES, in that
+    order), the first whose heading shares a word with the template's heading for it, else the first (Bonterms'
+    "Suspension", typed termination, comes before its "Term and Termination": the deal's term had opened Suspension)."""
+    rows_of = [i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows) if r["clause"] == c]
+    want = _words(heading)
+    return next((i for i in rows_of if _words(rows[i]["heading"]) & want), rows_of[0] if rows_of else None)
 
 
 def _frame_index(rows, template, clause: str) -> int:
@@ -243,10 +254,11 @@ def _holding(template, precedent, key: str) -> bool:
     return any(it["key"] == key and it["held"] for it in market_check(template, [row])["items"])
 
 
-def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index) -> list[dict]:
+def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index, fits) -> list[dict]:
     """In place: a section for each checklist item the rows lack, from the first candidate holding it
-    (_candidates), right after the base's last section of its clause type, or else before the closing provisions;
-    returns what was inserted. An item no candidate holds stays lacking (the market check says so)."""
+    (_candidates) that fits(precedent) the base's vocabulary (hybrid.skeleton.vocabulary.base_fits), right after
+    the base's last section of its clause type, or else before the closing provisions; returns what was inserted. An
+    item no candidate holds stays lacking (the market check says so)."""
     inserted = []
     items = {it.key: it for it in checklist(template)}
     check = market_check(template, [{"heading": r["heading"], "clause": r["clause"],
@@ -257,7 +269,7 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
             continue
         item = items[key]
         found = next((p for p in _candidates(library, template, item.clause, deal_text, forms_only, index)
-                      if _holding(template, p, key)), None)
+                      if _holding(template, p, key) and fits(p)), None)
         if found is None:
             continue
         same = [i for i, r in enumerate(rows) if r["clause"] == item.clause]
@@ -270,11 +282,13 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
     return inserted
 
 
-def _alternative(rows, library, template, base, v: int) -> list[dict]:
+def _alternative(rows, library, template, base, v: int, fits) -> list[dict]:
     """In place, for the v-th repeat of a base: one unframed section takes a same-kind alternative of its clause
     type from another document (a standard form's from another standard form only, of the kind, or of any kind for a
     clause whose words do not depend on the deal: GENERIC_CLAUSES; a cloud service's restrictions clause in a
-    contractor agreement had read as another deal), so that repeated bases still give different drafts."""
+    contractor agreement had read as another deal), so that repeated bases still give different drafts. An
+    alternative does the replaced section's work: it holds every checklist item that section holds and fits(precedent,
+    section) the base's vocabulary (_fits: an NDA's equitable relief is no alternative to an SLA's credits)."""
     wanted = kinds_of(template)
     options = []
     for i, r in enumerate(rows):
@@ -284,13 +298,16 @@ def _alternative(rows, library, template, base, v: int) -> list[dict]:
         alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id and len(p.body.split()) <= 600
                 and (p.source in STANDARD_SOURCES and (p.doc_type.upper() in wanted or r["clause"] in GENERIC_CLAUSES)
                      or p.doc_type.upper() in wanted and base.kind != "form")
-                and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))]
+                and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))
+                and holds_all(template, r, p) and fits(p, r["draw"])]
         if alts:
             options.append((i, alts))
-    if not options:
+    # every (section, alternative) pair once, the sections in turn, before any repeats
+    pairs = [(i, alts[k]) for k in range(max((len(a) for _, a in options), default=0)) for i, alts in options
+             if k < len(alts)]
+    if not pairs:
         return []
-    i, alts = options[(v - 1) % len(options)]
-    p = alts[((v - 1) // len(options)) % len(alts)]
+    i, p = pairs[(v - 1) % len(pairs)]
     rows[i]["draw"] = p
     return [{"section": i, "source": p.id}]
 
@@ -337,15 +354,19 @@ def base_variants(library, template, values: dict, n: int, check=None) -> list[B
         check()
         base = good[v % len(good)]
         rows = _rows(base, template, values)
+        fits = base_fits(base, rows, template, values)
         inserted = _insert_lacking(rows, library, template, allowed_text(template, values), base.kind == "form",
-                                   index)
-        alternatives = _alternative(rows, library, template, base, v // len(good)) if v >= len(good) else []
+                                   index, fits)
+        alternatives = _alternative(rows, library, template, base, v // len(good), fits) if v >= len(good) else []
         for i, r in enumerate(rows):
             for rec in inserted:
                 if r.get("insert") == rec["for"]:
                     rec["section"] = i
+        # a repeat no alternative clause fits (every other document's clause brings its own deal's terms) says so,
+        # rather than pass for a different draft
+        repeats = v % len(good) if v >= len(good) and not alternatives else None
         out.append(BaseVariant(base, _skeleton(template, values, rows), [r["draw"] for r in rows], inserted,
-                               alternatives))
+                               alternatives, repeats))
     return out
 
 

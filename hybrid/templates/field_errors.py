@@ -27,10 +27,19 @@ def fmt(v) -> str:
     return text if len(text) <= 80 else f"{text[:80]}... ({len(text)} characters)"
 
 
+_LISTED = 12  # the values of an enum a message lists before it says how many more there are
+
+
+def _one_of(values: list) -> str:
+    """An enum's values as a message lists them: the first _LISTED, then how many more."""
+    more = f" (and {len(values) - _LISTED} more)" if len(values) > _LISTED else ""
+    return f"one of {', '.join(fmt(v) for v in values[:_LISTED])}{more}"
+
+
 def _expected(spec: dict) -> str:
     if "type" in spec:
         return f"of type {spec['type']}"
-    return f"one of {', '.join(fmt(v) for v in spec['enum'])}" if isinstance(spec.get("enum"), list) else "valid"
+    return _one_of(spec["enum"]) if isinstance(spec.get("enum"), list) else "valid"
 
 
 def unreadable_value(name: str, value, spec: dict) -> FieldError | None:
@@ -60,7 +69,7 @@ def field_message(err, props: dict) -> str:
     if err.validator == "maxLength":
         return f"field {name!r} is too long: {len(got)} characters, at most {asked} allowed."
     if err.validator == "enum":
-        return f"field {name!r} must be one of {', '.join(fmt(v) for v in asked)}, got {fmt(got)}."
+        return f"field {name!r} must be {_one_of(asked)}, got {fmt(got)}."
     if err.validator in ("minimum", "maximum"):
         low, high = err.schema.get("minimum", "-inf"), err.schema.get("maximum", "inf")
         return f"field {name!r} must be in [{low}, {high}], got {fmt(got)}."

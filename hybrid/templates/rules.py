@@ -5,7 +5,8 @@ Owns: the template meta-schema (hybrid/templates/template_schema.json), the plac
 Schema cannot express: every placeholder names a declared field, every required field is
 placed in some text, every clause type of the outline schema is known and has an entry, every
 `$ref` of the outline schema names an entry of its `$defs` and none leads back to itself, every `$ref` of
-the fields stays inside them (hybrid.templates.safe_schema, whose validator every template schema is read with), frames
+the fields stays inside them and every `pattern` keeps to safe_schema.PATTERN_RULE (hybrid.templates.safe_schema,
+whose validator every template schema is read with), frames
 fit their budgets at their fields' longest values, `required_when` and `outline_rules` name what
 exists, every `roles` entry names a party the preamble defines, a field's `x-kind` suits its type,
 and the template's own text (preamble, signature block, frames, terms) meets the contract-text rules
@@ -25,13 +26,15 @@ from hybrid.common.errors import TemplateError
 from hybrid.common.textsafe import check_text, kind_problem, shown
 from hybrid.data.clauses import CLAUSE_TYPES
 from hybrid.templates.outline_schema import clause_values, outline_structure
-from hybrid.templates.safe_schema import NO_RETRIEVAL, check_field_refs, pointer
+from hybrid.templates.safe_schema import NO_RETRIEVAL, check_field_refs, check_patterns, pointer
 
-__all__ = ["check_template_data", "PLACEHOLDER", "FRAME_CHARS_PER_TOKEN", "FRAME_MIN_FILL", "pointer", "schema_message"]
+__all__ = ["check_template_data", "FIELD_KEYWORDS", "TEMPLATE_VALUES", "PLACEHOLDER", "FRAME_CHARS_PER_TOKEN",
+           "FRAME_MIN_FILL", "pointer", "schema_message"]
 
-_META_VALIDATOR = jsonschema.Draft202012Validator(
-    json.loads((Path(__file__).with_name("template_schema.json")).read_text()), registry=NO_RETRIEVAL
-)
+_META_SCHEMA = json.loads((Path(__file__).with_name("template_schema.json")).read_text())
+_META_VALIDATOR = jsonschema.Draft202012Validator(_META_SCHEMA, registry=NO_RETRIEVAL)
+FIELD_KEYWORDS = tuple(_META_SCHEMA["$defs"]["field"]["properties"])
+"""The keywords a template's field may use (the meta-schema's field entry is closed: no other keyword)."""
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 _BRACES = re.compile(r"\{[^{}]*\}|[{}]")  # every braced group or stray brace; each must be a PLACEHOLDER
 FRAME_CHARS_PER_TOKEN = 2
@@ -42,6 +45,10 @@ skeleton is tokenized (hybrid.skeleton.tokenized.from_template), against the rea
 FRAME_MIN_FILL = 16
 """Span tokens a frame must leave to the filler (and the span's closing <eos>)."""
 _NUMBER_WIDTH = 24  # characters of the longest str() of a finite float
+TEMPLATE_VALUES = 10_000
+"""The most JSON values (objects, arrays, strings, numbers, ...) a template may hold. The largest shipped one holds
+under 700; the meta-schema reads every value, even of a list already past its maxItems, so a 200,000-item enum
+took seconds before it was refused."""
 
 
 def schema_message(err) -> str:
@@ -57,14 +64,14 @@ def check_template_data(data: dict, where: str) -> None:
     """TemplateError naming the file and JSON pointer of the first rule a template's JSON breaks:
     the meta-schema, then what it cannot say (references, text, placeholders, clause coverage,
     frames, outline rules, field kinds)."""
+    _check_size(data, where)
     err = best_match(_META_VALIDATOR.iter_errors(data))
     if err is not None:
-        raise TemplateError(
-            f"{where}: breaks the template meta-schema at {pointer(err.absolute_path) if err.absolute_path else '/'}: "
-            f"{schema_message(err)}"
-        )
+        raise _meta_schema_error(err, where)
     _check_refs(data["outline_schema"], where)  # before anything follows a $ref
     check_field_refs(data["fields"], where)
+    check_patterns(data["fields"], where, "fields")  # before anything compiles one
+    check_patterns(data["outline_schema"], where, "outline_schema")
     props = data["fields"]["properties"]
     required = set(data["fields"]["required"])
     for name in data["fields"]["required"]:
@@ -116,6 +123,37 @@ def check_template_data(data: dict, where: str) -> None:
         jsonschema.Draft202012Validator.check_schema(data["fields"])
     except jsonschema.SchemaError as e:
         raise TemplateError(f"{where}: invalid JSON Schema at {pointer(e.absolute_path)}: {e.message}") from None
+
+
+def _meta_schema_error(err, where: str) -> TemplateError:
+    """The TemplateError of the meta-schema's best error: the file, the pointer, the field when it is in one (and a
+    field's keywords when it used another)."""
+    at = tuple(err.absolute_path)
+    whose = f"field {at[2]!r}: " if len(at) > 2 and at[:2] == ("fields", "properties") else ""
+    known = ""
+    if whose and len(at) == 3 and err.validator == "additionalProperties":
+        known = f"; a field's keywords are {', '.join(FIELD_KEYWORDS)}"
+    return TemplateError(f"{where}: {whose}breaks the template meta-schema at {pointer(at) if at else '/'}: "
+                         f"{schema_message(err)}{known}")
+
+
+def _check_size(data: dict, where: str) -> None:
+    """TemplateError when the template holds more than TEMPLATE_VALUES JSON values, naming its longest list or
+    object (a huge enum, say)."""
+    count, longest = 0, (0, ())
+    stack: list = [(data, ())]
+    while stack:
+        node, path = stack.pop()
+        count += 1
+        if isinstance(node, (dict, list)):
+            longest = max(longest, (len(node), path), key=lambda n: n[0])
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            stack.extend((v, (*path, k)) for k, v in items if isinstance(v, (dict, list)))
+            count += sum(not isinstance(v, (dict, list)) for v in (node.values() if isinstance(node, dict) else node))
+    if count > TEMPLATE_VALUES:
+        raise TemplateError(f"{where}: holds {count} JSON values, more than the {TEMPLATE_VALUES} a template may; "
+                            f"its longest list or object is at {pointer(longest[1]) if longest[1] else '/'} "
+                            f"({longest[0]} entries).")
 
 
 def _refs(node, path=()):

@@ -61,3 +61,18 @@ def test_a_draft_request_refuses_a_seed_torch_cannot_take(seed):
     assert DraftRequest.of(t, t.example, seed=2**64 - 1).seed == 2**64 - 1
     with pytest.raises(RequestValueError, match=r"seed must be an integer in \[0, 18446744073709551615\], got "):
         DraftRequest.of(t, t.example, seed=seed)
+
+
+def test_set_threads_before_torch_is_imported_does_not_import_it_and_torch_takes_the_count():
+    """`hybrid rank` on cached embeddings never needs torch: setting --threads must not cost its import (seconds)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    code = ("import sys; from hybrid.common.options import set_threads; set_threads(1); "
+            "assert 'torch' not in sys.modules; import torch; print(torch.get_num_threads())")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"} | {"PYTHONPATH": root}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=root)
+    assert out.stdout.strip() == "1"

@@ -1162,3 +1162,38 @@ def test_an_article_of_a_numbered_regulation_is_not_the_agreements():
     text = "data enumerated in European Union Regulation 2016/679, Article 9(1) or any successor legislation."
     assert fix_references(text, {"9": "10"}.get, own="24")[0] == text
     assert fix_references("as Section 9 says.", {"9": "10"}.get, own="24")[0] == "as Section 10 says."
+
+
+def test_a_reference_naming_a_heading_the_draft_has_goes_to_that_section_whatever_its_number():
+    """The hosting base (Common Paper's CSA with its SLA) is parsed with Definitions last, after the SLA's sections:
+    the survival list's "14 (Definitions)", resolved exactly by its source number, had read "Section 14
+    (Definitions)" where the draft's section 14 is Uptime (seed-83 reading). A title the draft has a section of
+    that very heading wins over the number; a part's title it has no section of ("Exceptions") does not."""
+    from hybrid.draft.reference_resolve import Exact, Headed
+    from hybrid.draft.references import fix_references
+
+    def resolve(n):
+        return Exact({"5": "6", "14": "14", "8": "9"}[n]) if n in {"5", "14", "8"} else None
+
+    def by_title(t):
+        return Headed("17") if t == "Definitions" else ("9" if t == "Exceptions" else None)
+
+    text = "The following Sections survive: 5 (Payment & Taxes) and 14 (Definitions). See Section 8.4 (Exceptions)."
+    new, _ = fix_references(text, resolve, own="3", resolve_title=by_title)
+    assert new == ("The following Sections survive: 6 (Payment & Taxes) and 17 (Definitions). See Section 9 "
+                   "(Exceptions).")
+
+
+def test_a_list_item_after_a_titled_reference_is_not_read_as_its_part():
+    """Bonterms' Suspension Event: "(b) Customer is in breach of Section 9 (Usage Rules) or (c) Customer's use ...
+    risks material harm" had read "(b) Customer is in breach of Section 10 Customer's use ...": "or (c)" was taken
+    for a part of section 9 and went with the reference (seed-83 reading). A part list still goes on after a
+    number's own part ("subparagraphs 2.(a)(1) and (2)")."""
+    from hybrid.draft.references import find_references, fix_references
+
+    text = ("(b) Customer is in breach of Section 9 (Usage Rules) or (c) Customer's use of the Cloud Service risks "
+            "material harm.")
+    new, _ = fix_references(text, {"9": "10"}.get, own="14")
+    assert "or (c) Customer's use" in new and "Section 10" in new
+    assert [r.text for r in find_references("under subparagraphs 2.(a)(1) and (2) of it")] == [
+        "subparagraphs 2.(a)(1) and (2)"]

@@ -236,3 +236,34 @@ def test_an_alliance_starts_from_the_partnership_form_and_its_scope_opens_the_dr
     headings = [s.heading for s in base_variants(library, t, t.example, 1)[0].skeleton.spans]
     scope = headings.index(t.clauses["appointment"]["heading"])
     assert scope < headings.index("Payment & Taxes") < headings.index("Definitions")
+
+
+def test_a_repeat_no_alternative_fits_says_which_variant_it_repeats(library):
+    """The franchise example has one good base (Airtech's), and every other franchise's clause brings that deal's
+    own terms: variants past the first repeat it and say so (the seed-83 reading found a gaming centre's trademark
+    clause in variant 2); a repeat with an alternative clause says nothing of the kind."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("franchise")
+    vs = base_variants(library, t, t.example, 3)
+    assert vs[0].repeats is None and "repeats" not in vs[0].summary()
+    for v in vs[1:]:
+        assert v.alternatives or v.summary()["repeats"] == 0
+    assert any(v.repeats == 0 for v in vs[1:])
+    t = load_template("mutual-nda")
+    assert all(v.repeats is None for v in base_variants(library, t, t.example, 3))
+
+
+def test_the_deals_term_opens_the_term_section_not_an_earlier_one_of_its_type(library):
+    """Bonterms' Cloud Terms type both "Suspension" (13) and "Term and Termination" (14) as termination: the SaaS
+    deal's "The subscription term is 12 months ..." had opened Suspension (seed-83 reading). The frame opens the
+    section of its type whose heading shares a word with the template's heading for it."""
+    from hybrid.skeleton.from_base import _frame_row, base_variants
+
+    t = load_template("saas-agreement")
+    spans = base_variants(library, t, t.example, 1)[0].skeleton.spans
+    termed = [s.heading for s in spans if "subscription term is" in s.frame]
+    assert termed == ["Term and Termination"]
+    rows = [{"clause": "termination", "heading": "Suspension"}, {"clause": "termination", "heading": "Expiry"}]
+    assert _frame_row(rows, "term", "Term and Termination") == 0  # no heading shares a word: the first
+    assert _frame_row(rows, "payment", "Fees") is None

@@ -8,7 +8,16 @@ import numpy as np
 import pytest
 
 from hybrid.common.errors import ConfigError
-from hybrid.precedents.relevance import EmbeddingCache, RelevanceScorer, RelevanceWeights, pieces, request_parts, terms
+from hybrid.precedents.relevance import (
+    DEFAULT_WEIGHTS,
+    REQUEST_WEIGHTS,
+    EmbeddingCache,
+    RelevanceScorer,
+    RelevanceWeights,
+    pieces,
+    request_parts,
+    terms,
+)
 
 VOCAB = ("law", "govern", "pay", "fee", "notic", "terminat", "confidenti")
 
@@ -105,7 +114,22 @@ def test_the_reranking_stage_scores_its_top_only_and_cannot_lift_a_candidate_int
     off = RelevanceScorer(RelevanceWeights(coverage=0.0, pieces=0.0, best_piece=0.0), embed=EmbeddingCache(
         fake_embed, path=None)).breakdown(spec, TWO)
     assert all(r["pieces"] is None and r["best_piece"] is None for r in off)
-    assert "pieces, best_piece on the best 50 by bm25 + dense" in RelevanceWeights().formula()
+    assert "pieces, best_piece on the best 50 by bm25 + dense" in REQUEST_WEIGHTS.formula()
+
+
+def test_the_default_is_the_minilm_cosine_alone_and_computes_no_other_feature():
+    """The default is what won on ACORD valid (benchmarks/results/relevance-acord.json); a feature it does not weigh
+    costs nothing: BM25, type, coverage and the re-ranking stage are not computed (None), one embedding call."""
+    seen = Counting()
+    rows = RelevanceScorer(embed=EmbeddingCache(seen, path=None)).breakdown("Governing law", CANDS)
+    assert RelevanceWeights() == DEFAULT_WEIGHTS and DEFAULT_WEIGHTS.formula() == "1 * dense"
+    assert seen.seen == ["Governing law", *CANDS]
+    for r in rows:
+        assert r["score"] == r["dense"] and {k for k, v in r.items() if v is None} == {
+            "bm25", "type", "coverage", "pieces", "best_piece", "pmi"}
+    assert max(range(3), key=lambda i: rows[i]["score"]) == 1
+    zero = RelevanceScorer(RelevanceWeights(dense=0.0), embed=EmbeddingCache(seen, path=None))
+    assert zero.score("Governing law", CANDS) == [0.0, 0.0, 0.0]
 
 
 @pytest.mark.parametrize("kw", [{"top": 0}, {"top": 2.5}, {"shortlist": True}])
@@ -307,20 +331,30 @@ def test_rank_json_names_every_part_of_the_score(capsys, monkeypatch, tiny_model
     assert rows[0]["text"] == CANDS[1] and [r["rank"] for r in rows] == [1, 2, 3]
     w = relevance.DEFAULT_WEIGHTS
     for r in rows:
-        assert set(r["scores"]) == {"bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi"}
-        assert (
-            r["score"]
-            == pytest.approx(
-                w.bm25 * r["scores"]["bm25"]
-                + w.dense * r["scores"]["dense"]
-                + w.coverage * r["scores"]["coverage"]
-                + w.pieces * r["scores"]["pieces"]
-                + w.best_piece * r["scores"]["best_piece"]
-                + w.pmi * (r["scores"]["pmi"] or 0.0),
-                abs=1e-6,
-            )
-            or w.pmi
-        )
+        assert set(r["scores"]) == set(relevance.FEATURES)
+        weighed = {k: v for k, v in r["scores"].items() if getattr(w, k)}
+        assert None not in weighed.values() and all(v is None for k, v in r["scores"].items() if k not in weighed)
+        assert r["score"] == pytest.approx(sum(getattr(w, k) * v for k, v in weighed.items()), abs=1e-6)
+
+
+def test_rank_loads_the_backbone_only_where_the_score_weighs_its_pmi(capsys, monkeypatch, tiny_model, tokenizer,
+                                                                      tmp_path):
+    """The default never reads --checkpoint (a missing one included); a PMI weight loads it and short-lists."""
+    from hybrid.cli.main import main
+    from hybrid.precedents import relevance
+    from hybrid.train.loop import save_checkpoint
+
+    monkeypatch.setattr(relevance, "minilm_encoder", lambda: fake_embed)
+    monkeypatch.setenv("HYBRID_CACHE", "off")
+    (tmp_path / "c.jsonl").write_text("".join(json.dumps({"text": t}) + "\n" for t in CANDS))
+    argv = ["rank", "--spec", "Governing Law", "--candidates", str(tmp_path / "c.jsonl"), "--json", "--checkpoint"]
+    assert main([*argv, str(tmp_path / "missing")]) == 0
+    assert all(r["scores"]["pmi"] is None for r in json.loads(capsys.readouterr().out)["candidates"])
+    monkeypatch.setattr(relevance, "DEFAULT_WEIGHTS", RelevanceWeights(pmi=1.0))
+    save_checkpoint(tmp_path / "ckpt", tiny_model, tokenizer, {"step": 0, "params": tiny_model.num_params()}, None)
+    assert main([*argv, str(tmp_path / "ckpt")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "pmi" in out["formula"] and sum(r["scores"]["pmi"] is not None for r in out["candidates"]) == len(CANDS)
 
 
 def test_the_type_feature_prefers_the_candidate_of_the_specs_clause_type():
@@ -342,7 +376,7 @@ def test_the_type_feature_prefers_the_candidate_of_the_specs_clause_type():
 def test_centroids_of_another_width_leave_the_type_feature_at_zero_and_the_shipped_ones_are_minilms():
     from hybrid.precedents.relevance import ENCODER, shipped_centroids
 
-    rows = scorer().breakdown("fees to pay", ["Pay every fee.", "Governing law."])  # fake encoder: 7 wide
+    rows = scorer(RelevanceWeights(type=1.0)).breakdown("fees to pay", ["Pay every fee.", "Governing law."])  # 7 wide
     assert [r["type"] for r in rows] == [0.0, 0.0]
     types, centroids = shipped_centroids()
     assert centroids.shape == (len(types), 384) and {"limitation_of_liability", "governing_law"} <= set(types)

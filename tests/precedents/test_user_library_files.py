@@ -7,8 +7,10 @@ import io
 import json
 import os
 import threading
+import time
 import zipfile
 
+import docx
 import pytest
 
 from hybrid.cli.main import main
@@ -100,3 +102,52 @@ def test_a_docx_that_would_inflate_too_far_is_skipped_before_it_is_parsed(tmp_pa
     with pytest.raises(ValueError, match="too large once unzipped"):
         read_contract(path)
     assert parsed == []
+
+
+def test_a_docx_part_that_inflates_like_a_zip_bomb_is_skipped_before_it_is_parsed(tmp_path, monkeypatch):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:  # 2 MiB of XML from about 2 KB: under the size cap
+        z.writestr("word/document.xml", "<w:document/>" + " " * (2 << 20))
+    path = tmp_path / "bomb.docx"
+    path.write_bytes(buf.getvalue())
+    assert sum(i.file_size for i in zipfile.ZipFile(path).infolist()) < user.MAX_INFLATED_BYTES
+    parsed = []
+    monkeypatch.setattr("docx.Document", lambda *a, **k: parsed.append(a))
+    with pytest.raises(ValueError, match=f"a part inflates [0-9]+-fold, more than {user.MAX_RATIO}: a zip bomb"):
+        read_contract(path)
+    assert parsed == []
+
+
+def test_a_text_too_long_for_one_contract_is_skipped_before_it_is_segmented(folder, monkeypatch):
+    monkeypatch.setattr(user, "MAX_TEXT_CHARS", 1000)
+    segmented = []
+    monkeypatch.setattr(user, "_precedents", lambda *a: segmented.append(a) or [])
+    with pytest.raises(ValueError, match="too long for one contract: [0-9]+ characters, at most 1000"):
+        read_contract(folder / "own.md")
+    code = main(["library", "add", str(folder), "--name", "firm"])
+    assert code == 2 and segmented == []
+
+
+def _word(path, paragraphs: int, text: str):
+    document = docx.Document()
+    document.add_paragraph("Mutual Nondisclosure Agreement", style="Title")
+    for i in range(paragraphs):
+        document.add_paragraph(text.format(i=i))
+    document.save(str(path))
+    return path
+
+
+def test_a_long_docx_is_refused_within_seconds_once_its_text_passes_the_bound(tmp_path):
+    clause = "{i}. Each party shall keep the other party's information confidential and use it only to evaluate it."
+    path = _word(tmp_path / "long.docx", 16_000, clause)  # 1.6 million characters
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match="too long for one contract"):
+        read_contract(path)
+    assert time.perf_counter() - t0 < 5  # each paragraph's style had been looked up anew: 25 s and more
+
+
+def test_a_docx_of_too_many_paragraphs_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(user, "MAX_PARAGRAPHS", 50)
+    with pytest.raises(ValueError, match="too many paragraphs for one contract: more than 50"):
+        read_contract(_word(tmp_path / "many.docx", 60, ""))
+    assert read_contract(_word(tmp_path / "few.docx", 40, "Clause {i}.")).startswith("# Mutual Nondisclosure")

@@ -1,11 +1,12 @@
 """Fuzzing the template and fields loaders (hypothesis): whatever the file holds, loading it returns a
 template (or fields) or raises the project's error; never another exception, never a hang past 5 s.
 
-Inputs: the seed corpus tests/fuzz_corpus/*.json (every case of issue 29, run as explicit examples
-and used as bases), then mutations of a base (a key dropped, a value replaced by any JSON value,
-a string by any text, a $ref pointed anywhere, a number made NaN or huge, a key written twice, a
-subtree nested deep), raw text, and random field values. Derandomized, so CI runs the same inputs
-every time; about 2,400 of them in ~30 s on one CPU.
+Inputs: the seed corpus tests/fuzz_corpus/*.json (every case of issue 29, and issue 52's hostile schemas: a field
+`$ref` to a file, a URL, a FIFO or /dev/zero, catastrophic patterns, a huge and a long enum; run as explicit
+examples and, but for the huge one, used as bases), then mutations of a base (a key dropped, a value replaced by any
+JSON value, a string by any text, a $ref pointed anywhere, a field given a hostile keyword, a number made NaN or
+huge, a key written twice, a subtree nested deep), raw text, and random field values. Derandomized, so CI runs the
+same inputs every time; about 2,400 of them in ~30 s on one CPU.
 """
 
 import json
@@ -50,9 +51,27 @@ def _within(seconds: float = HANG_SECONDS):
         signal.signal(signal.SIGALRM, old)
 
 
+BASE_BYTES = 50_000  # a larger seed (the huge enum) is run as an example, not mutated: each mutation would copy it
+HOSTILE = [  # a field's keyword and value that must never read, fetch or freeze (issue 52)
+    ("$ref", "file:///etc/passwd"),
+    ("$ref", "http://127.0.0.1:9/schema.json"),
+    ("$ref", "file:///dev/zero"),
+    ("$ref", "/tmp/hybrid-fuzz-schema.fifo"),
+    ("pattern", "^(a+)+$"),
+    ("pattern", "^(a|aa)+$"),
+    ("pattern", "^(?:a{1000}){1000}$"),
+    ("pattern", "^(a*)\\1$"),
+    ("pattern", "^\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*$"),
+    ("enum", [f"v{i}" for i in range(5000)]),
+    ("allOf", [{"$ref": "file:///etc/passwd"}]),
+]
+
+
 def _bases() -> list[dict]:
     out = []
     for p in TEMPLATE_SEEDS:
+        if p.stat().st_size > BASE_BYTES:
+            continue
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
         except (ValueError, RecursionError):
@@ -170,13 +189,19 @@ def _get(root, path):
     return root
 
 
+def _field_specs(data) -> list[dict]:
+    fields = data.get("fields") if isinstance(data, dict) else None
+    props = fields.get("properties") if isinstance(fields, dict) else None
+    return [spec for spec in props.values() if isinstance(spec, dict)] if isinstance(props, dict) else []
+
+
 @st.composite
 def mutated_template(draw) -> str:
     data = json.loads(json.dumps(draw(st.sampled_from(BASES))))
     for _ in range(draw(st.integers(1, 3))):
         paths = _paths(data)
         path = paths[draw(st.integers(0, len(paths) - 1))]
-        op = draw(st.sampled_from(["drop", "json", "text", "ref", "number", "nest", "swap"]))
+        op = draw(st.sampled_from(["drop", "json", "text", "ref", "hostile", "number", "nest", "swap"]))
         if op == "drop" and path:
             parent = _get(data, path[:-1])
             del parent[path[-1]]
@@ -191,6 +216,13 @@ def mutated_template(draw) -> str:
                 data["outline_schema"].setdefault("$defs", {})["loop"] = {
                     "$ref": "#/$defs/" + draw(st.sampled_from(["loop", "heading"]))
                 }
+        elif op == "hostile":  # on a field's spec (the node at `path` when the fields are gone)
+            specs = _field_specs(data) or ([_get(data, path)] if isinstance(_get(data, path), dict) else [])
+            if specs:
+                key, value = draw(st.sampled_from(HOSTILE))
+                draw(st.sampled_from(specs))[key] = json.loads(json.dumps(value))  # a copy: later ops change it
+            if draw(st.booleans()) and isinstance(data, dict) and isinstance(data.get("example"), dict):
+                data["example"]["purpose"] = "a" * 60 + "!"  # a value a slow pattern backtracks on
         elif op == "number":
             data = _set(data, path, draw(st.sampled_from([math.nan, math.inf, -math.inf, -1, 0, 2**64, 1e308, 0.5])))
         elif op == "nest":

@@ -1,0 +1,70 @@
+"""Whether another document's clause reads as part of a base (hybrid.skeleton.vocabulary), and that drafting from a
+base takes no clause that does not (hybrid.skeleton.from_base): the seed-83 reading found an SLA's service credits
+replaced by an NDA's equitable relief, and a software licence's damages-waiver exceptions by a cloud agreement's
+that drop the licensee's breach of its licence."""
+
+import pytest
+
+from hybrid.skeleton.vocabulary import Vocabulary
+from hybrid.templates.template import load_template
+
+UPTIME = ("Uptime. Provider will make the Cloud Service available at least the Target Uptime each month.\n"
+          "Credits. If Provider misses the Target Uptime, Customer receives the Uptime Credit.")
+REMEDIES = ("Service Credits. Customer will receive the Uptime Credit for each month in which Provider misses the "
+            "Target Uptime, and may terminate if Provider misses the Target Uptime in two of three months.")
+EQUITABLE = ("Upon a breach of this Agreement, the non-breaching party is entitled to seek equitable relief, "
+             "including an injunction, in addition to its other remedies.")
+WAIVER = ("Section 7.2 (Damages Waiver) does not apply to any breach of Section 9 (Confidentiality), or Customer's "
+          "breach of Section 1.1 (License).")
+SISTER = "Section 7.2 (Damages Waiver) does not apply to any breach of Section 9 (Confidentiality)."
+
+
+def test_a_replacement_keeps_the_terms_its_section_shares_with_the_base():
+    v = Vocabulary([UPTIME, REMEDIES], "Hosting Agreement between Acme Corp and Beta LLC")
+    assert not v.keeps(REMEDIES, EQUITABLE)
+    assert v.keeps(REMEDIES, "Customer will receive the Uptime Credit whenever Provider misses the Target Uptime.")
+
+
+def test_a_replacement_keeps_every_section_its_section_cites_by_title():
+    v = Vocabulary([WAIVER, "License. Provider grants Customer a licence.", "Damages Waiver. No party is liable."],
+                   "Software licence", headings=["Confidentiality"])
+    assert not v.keeps(WAIVER, SISTER)
+    assert v.keeps(SISTER, WAIVER)
+
+
+def test_a_clause_citing_a_title_the_base_has_no_heading_for_is_told():
+    v = Vocabulary(["Damages Waiver. No party is liable."], "deal", headings=["Confidentiality"])
+    assert v.unheaded(WAIVER) == ["License"]
+    assert v.unheaded(SISTER) == []
+
+
+def test_the_terms_a_clause_brings_are_those_neither_the_base_nor_the_deal_uses():
+    v = Vocabulary(["Each party's liability is limited to the Fees paid under this Agreement."], "Franchise deal")
+    brought = v.imports("Each party's liability will not be more than the General Cap Amount, except for the Fees.")
+    assert brought == ["General Cap Amount"]
+    assert v.imports("Each party's liability is limited to the Fees paid.") == []
+
+
+@pytest.fixture(scope="module")
+def library():
+    from hybrid.precedents.library import load_library
+
+    return load_library(progress=False)
+
+
+@pytest.mark.parametrize("tid", ["hosting", "software-license"])
+def test_no_alternative_drops_what_the_section_it_replaces_does(library, tid):
+    from hybrid.skeleton.from_base import base_variants
+    from hybrid.skeleton.vocabulary import _TITLED
+
+    t = load_template(tid)
+    variants = base_variants(library, t, t.example, 6)
+    by_id = {p.id: p for p in library.precedents}
+    own = {i: p for i, p in enumerate(variants[0].draws)}
+    assert any(v.alternatives for v in variants)  # a repeated form still varies
+    for v in variants:
+        for alt in v.alternatives:
+            replaced, p = own[alt["section"]], by_id[alt["source"]]
+            assert set(_TITLED.findall(replaced.body)) <= set(_TITLED.findall(p.body)), (tid, alt)
+            if "Uptime Credit" in replaced.body:
+                assert "Uptime Credit" in p.body, (tid, alt)
