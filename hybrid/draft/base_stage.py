@@ -9,6 +9,7 @@ its lock.
 
 import time
 
+from hybrid.common.cancel import checkpoint
 from hybrid.common.sampling import variant_seed
 from hybrid.draft.provenance import attach_sources
 from hybrid.draft.result import Draft, DraftEvent
@@ -96,11 +97,12 @@ def draft_checks(d, template, values: dict, deal_text: str) -> dict:
     from hybrid.fidelity.foreign_subject import foreign_subjects
     from hybrid.precedents.checklist import market_check
 
-    return {
-        "market_check": market_check(template, d.sections),
-        "substance": substance_checks(d.sections, template, values),
-        "foreign_subjects": foreign_subjects("\n".join(s["body"] for s in d.sections), deal_text),
-    }
+    checks = {"market_check": market_check(template, d.sections)}
+    checkpoint()  # each check reads the whole draft: a cancelled stream stops between them
+    checks["substance"] = substance_checks(d.sections, template, values)
+    checkpoint()
+    checks["foreign_subjects"] = foreign_subjects("\n".join(s["body"] for s in d.sections), deal_text)
+    return checks
 
 
 def _score_checks(d) -> None:
@@ -163,6 +165,7 @@ def base_events(drafter, request, emit, variants=None):
         if counted:
             counted.done()
         timings["fill"] += time.perf_counter() - ts
+        checkpoint()  # between the phases of each variant: fill, revise, rank, checks
         ts = time.perf_counter()
         fills, revisions = revise_variants(template, bv.skeleton, fills, [provenance[v]], library, values)
         timings["revise"] += time.perf_counter() - ts
@@ -172,6 +175,7 @@ def base_events(drafter, request, emit, variants=None):
         spec = ContractSpec.from_template(template, values, facts)
         ranked = drafter.reranker.rank(bv.skeleton, bodies, spec)
         timings["rank"] += time.perf_counter() - ts
+        checkpoint()
         d = _draft(v, ranked[0], bodies[0], bv, template, values, request.seed)
         d.source_facts, d.consistency = list(facts), revisions[0]
         for sec, prov in zip(d.sections, provenance[v]):
@@ -187,5 +191,6 @@ def base_events(drafter, request, emit, variants=None):
     settings = {**request.precedent_settings(), "base": True, "precedent_note": None}
     for d in drafts:
         d.timings, d.settings = timings, settings
+    checkpoint()
     attach_sources(drafts, library, template, values)
     yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)

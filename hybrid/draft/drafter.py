@@ -23,6 +23,7 @@ from dataclasses import replace
 
 import torch
 
+from hybrid.common.cancel import checkpoint
 from hybrid.common.config import SHIPPED_CHECKPOINT
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import set_threads
@@ -274,6 +275,7 @@ class Drafter:
             yield DraftEvent("plan", time.perf_counter() - t0, outline=outline)
 
             skeleton = template.render_skeleton(outline, values)
+            checkpoint()
             ts = time.perf_counter()
             prep = prepare_precedents(self, skeleton, request)
             guidance = request.guidance
@@ -288,15 +290,18 @@ class Drafter:
             fills = self._fill(request, prep.skeleton, guidance, on_step, start=prep.start, precedent_facts=prep.facts)
             timings["fill"] = time.perf_counter() - ts
 
+            checkpoint()  # between the phases: a cancelled stream stops before the next one
             ts = time.perf_counter()
             fills, revisions = revise_variants(template, prep.skeleton, fills, prep.provenance, prep.library,
                                               values)
             timings["revise"] = time.perf_counter() - ts
+            checkpoint()
             ts = time.perf_counter()
             drafts = self.rank(template, values, outline, fills, mmr=request.mmr, seed=request.seed,
                                source_facts=prep.facts)
             timings["rank"] = time.perf_counter() - ts
             timings["total"] = time.perf_counter() - t0
+            checkpoint()
             finish_drafts(drafts, timings, prep, revisions, template, values)
             yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)
 

@@ -17,6 +17,7 @@ from hybrid.common.options import COMMIT_RULES, MAX_PRECEDENTS, MAX_VARIANTS, MM
 from hybrid.common.sampling import SamplingParams
 from hybrid.common.textsafe import shown
 from hybrid.draft.loading import FILLERS
+from hybrid.draft.work import MAX_DRAFT_TOKENS, outline_tokens
 from hybrid.templates.template import Template, load_template
 
 __all__ = ["DraftRequest", "PrecedentMode", "RequestValueError", "DRAFT_SAMPLING", "SAMPLING_FIELDS", "OPTIONS",
@@ -168,6 +169,23 @@ class DraftRequest:
         set_(self, "fields", template.validate_fields(self.fields))
         if self.outline is not None:
             template.validate_outline(self.outline)
+        self._check_work()
+
+    def _check_work(self) -> None:
+        """The draft's total work (sections x budget x n, hybrid.draft.work) within MAX_DRAFT_TOKENS: past it, the
+        message names the numbers, the bound and the largest n that fits (the template itself when none does)."""
+        sections, tokens = outline_tokens(self.template, self.outline)
+        if tokens * self.n <= MAX_DRAFT_TOKENS:
+            return
+        what = f"template {self.template.id!r}: up to {sections} sections, {tokens:,} span tokens a variant"
+        fits = MAX_DRAFT_TOKENS // max(tokens, 1)
+        if fits < 1:
+            raise RequestValueError("template", f"{what} ({MAX_DRAFT_TOKENS:,} at most for a whole draft); give it "
+                                    "fewer sections or smaller budgets.")
+        raise RequestValueError(
+            "n", lambda n: f"{n('n', self.n)} asks for {tokens * self.n:,} span tokens ({what}, x {self.n} variants); "
+            f"a draft may write at most {MAX_DRAFT_TOKENS:,}: at most {fits} variants of this template."
+        )
 
     def _check_commit(self) -> None:
         if self.commit not in COMMIT_RULES:

@@ -4,14 +4,17 @@ Owns: the worker thread and its queue (run_streamed: an exception in the work is
 consumer; closing the generator early stops the work at its next event), and the in-stage progress
 events made from the planner's and the filler's callbacks (token_events: "plan_token"; step_events:
 "fill_step", a slot the filler has not committed yet shown as MASK_GLYPH), and the cancel points between
-them (cancel_check). Knows nothing of models.
+them (cancel_check; the worker runs in a hybrid.common.cancel scope, so every checkpoint() below the stream is one
+too). Knows nothing of models.
 """
 
 import codecs
+import contextvars
 import queue
 import threading
 import time
 
+from hybrid.common.cancel import cancel_scope
 from hybrid.draft.result import DraftEvent
 
 __all__ = ["run_streamed", "token_events", "step_events", "progress_events", "cancel_check", "MASK_GLYPH"]
@@ -25,9 +28,10 @@ class _Cancelled(Exception):
 
 def run_streamed(events, cancel: threading.Event | None = None):
     """Yield what `events(emit)` yields and what it passes to `emit`, in order, from a worker thread
-    ("hybrid-drafter-stream", a daemon); closing this generator, or setting `cancel` (from any thread, while the
-    consumer waits for the next event), makes the worker's next emit stop it. emit(None) only checks: a cancel point
-    inside a long loop that has nothing to show (cancel_check)."""
+    ("hybrid-drafter-stream", a daemon, in a copy of the caller's context variables); closing this generator, or
+    setting `cancel` (from any thread, while the consumer waits for the next event), makes the worker's next emit
+    stop it. emit(None) only checks: a cancel point inside a long loop that has nothing to show (cancel_check), and
+    what every hybrid.common.cancel.checkpoint() the work reaches calls."""
     q: queue.Queue = queue.Queue()
     closed = threading.Event()  # set when this generator ends; `cancel` is the caller's, never set here
     done = object()
@@ -40,8 +44,9 @@ def run_streamed(events, cancel: threading.Event | None = None):
 
     def work():
         try:
-            for ev in events(emit):
-                emit(ev)
+            with cancel_scope(lambda: emit(None)):
+                for ev in events(emit):
+                    emit(ev)
         except _Cancelled:
             pass
         except BaseException as e:  # handed to the consumer, raised there
@@ -49,7 +54,8 @@ def run_streamed(events, cancel: threading.Event | None = None):
         finally:
             q.put(done)
 
-    worker = threading.Thread(target=work, name="hybrid-drafter-stream", daemon=True)
+    context = contextvars.copy_context()  # the caller's scopes go with it (hybrid.precedents.embeddings.read_only)
+    worker = threading.Thread(target=context.run, args=(work,), name="hybrid-drafter-stream", daemon=True)
     worker.start()
     try:
         while True:

@@ -10,7 +10,8 @@ of weights, plus the mask builders for them:
   training, the unconditional rows of classifier-free guidance at sampling).
 - "bidirectional": full attention (ablation baseline).
 `DecoderBase` (forward, rotary tables per device) and `attend` (rotary positions, KV cache, SDPA)
-serve hybrid.model.llama's architecture too.
+serve hybrid.model.llama's architecture too. A forward is a cancel point between its blocks
+(hybrid.common.cancel.checkpoint: a no-op outside a cancellable stream).
 
 Choices: RMSNorm (one fewer reduction than LayerNorm, no mean centring needed in a pre-norm
 stack), rotary positions (relative, so a span scored in a window at document offset p sees the
@@ -27,6 +28,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from einops import rearrange
 
+from hybrid.common.cancel import checkpoint
 from hybrid.common.errors import ConfigError
 
 __all__ = [
@@ -314,6 +316,7 @@ class DecoderBase(nn.Module):
         cos, sin = cos_t[positions][:, None], sin_t[positions][:, None]  # (B, 1, T, hs/2)
         x = self.embed_ids(ids)
         for i, layer in enumerate(self.decoder_layers):
+            checkpoint()  # a long document's forward takes seconds on a CPU: a cancelled stream stops between blocks
             x = layer(x, cos, sin, mask, cache, i, write_cache, is_causal)
         x = self.final_norm(x)
         if return_hidden:

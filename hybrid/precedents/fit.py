@@ -20,6 +20,7 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
+from hybrid.common.cancel import cancellable
 from hybrid.common.sentences import cut_to_clause, sentence_boundaries
 from hybrid.common.stems import stem
 from hybrid.data.clean import REDACTION_RE
@@ -128,7 +129,7 @@ def topic_words(library) -> frozenset[str]:
     found = _TOPICS.get(library)
     if found is None:
         df = Counter()
-        for p in library.precedents:
+        for p in cancellable(library.precedents):
             df.update(set(letter_words(MARKER_RE.sub(" ", p.body))))
         limit = TOPIC_SHARE * len(library.precedents)
         found = _TOPICS[library] = frozenset(w for w, c in df.items() if c < limit)
@@ -147,7 +148,7 @@ def common_words(library, min_count: int = 5, ratio: float = 0.25) -> frozenset[
     found = _LOWER.get(library) if (min_count, ratio) == (5, 0.25) else None
     if found is None:
         low, cap = Counter(), Counter()
-        for p in library.precedents:
+        for p in cancellable(library.precedents):
             for w in _CASED_WORD.findall(MARKER_RE.sub(" ", p.body)):
                 if w.islower():
                     low[w] += 1
@@ -172,7 +173,7 @@ def doc_type_vocabulary(library, doc_types) -> frozenset[str] | None:
     if key not in cache:
         mine = [p for p in library.precedents if p.doc_type.upper() in key]
         words = set()
-        for p in mine:
+        for p in cancellable(mine):
             words.update(letter_words(MARKER_RE.sub(" ", p.body)))
         cache[key] = frozenset(words) if len(mine) >= VOCABULARY_MIN else None
     return cache[key]

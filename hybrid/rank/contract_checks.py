@@ -11,6 +11,7 @@ combine the checks (hybrid.rank.rerank).
 import re
 from dataclasses import dataclass, field
 
+from hybrid.common.cancel import checkpoint
 from hybrid.fidelity.foreign_facts import foreign_facts
 
 __all__ = ["ContractSpec", "contract_checks", "section_spec", "section_fit", "TEXT_CHECKS", "word_ngrams"]
@@ -152,6 +153,7 @@ def section_fit(relevance, specs: list[str], bodies: list[str], min_words: int =
     texts = [bodies[i] for i in take]
     hits = 0
     for k, i in enumerate(take):
+        checkpoint()  # each spec embeds and scores every body
         scores = relevance.score(specs[i], texts)
         hits += max(range(len(texts)), key=lambda j: (scores[j], j == k)) == k
     return hits / len(take)

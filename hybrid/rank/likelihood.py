@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 import torch
 import torch.nn.functional as F
 
+from hybrid.common.cancel import checkpoint
 from hybrid.common.config import TrainConfig
 from hybrid.data.layout import window_starts
 
@@ -71,6 +72,7 @@ def token_logprobs(
     `exclude` is a token never predicted (the filler's <mask>, SUBS)."""
     lp = torch.empty(targets.shape[0], device=hidden.device)
     for c in range(0, targets.shape[0], LOGITS_CHUNK):
+        checkpoint()  # a long document's logits take a second or more: a cancelled stream stops between chunks
         logits = F.linear(hidden[c : c + LOGITS_CHUNK], weight).float()  # (chunk, V)
         if exclude is not None:
             logits[:, exclude] = float("-inf")
@@ -107,6 +109,7 @@ def logprob_sums(
     model.eval()
     a = 0
     while a < len(rows):
+        checkpoint()  # a forward per batch: a cancelled stream stops between them
         b, longest = a, 0
         while b < len(rows) and max(longest, rows[b][2] - rows[b][1]) * (b - a + 1) <= max_batch_tokens:
             longest = max(longest, rows[b][2] - rows[b][1])

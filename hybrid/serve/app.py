@@ -8,10 +8,13 @@ token and its place in the queue; 400 with every field's error; 503 when the que
 plan, precedents, fill steps, rank, then done / cancelled / failed), POST /api/drafts/{id}/cancel and DELETE
 /api/drafts/{id} (the owner's token in the X-Job-Token header), /api/drafts/{id}/export (a final draft assembled
 from one variant per section, as DOCX or Markdown). Requests are bounded: MAX_BODY bytes nested at most MAX_DEPTH
-levels, n <= max_n, at most max_queue drafts waiting (hybrid.serve.jobs).
+levels, n <= max_n, at most max_queue drafts waiting (hybrid.serve.jobs). The event loop only moves bytes: a body's
+parse, a draft request's and an upload's checks and an export run in worker threads, each bounded in time
+(hybrid.serve.offload), so the page answers while they run. A request's unknown keys are refused by name.
 """
 
 import asyncio
+import contextlib
 import json
 from importlib import resources
 
@@ -19,9 +22,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from hybrid.common.errors import HybridError
-from hybrid.serve.forms import FieldErrors, RequestError, Templates, draft_request, template_form
+from hybrid.common.textsafe import shown
+from hybrid.serve.forms import FieldErrors, RequestError, Templates, draft_request, template_form, unknown_keys
 from hybrid.serve.jobs import MAX_QUEUE, Jobs, NotOwner, QueueFull
 from hybrid.serve.names import download_name, job_label
+from hybrid.serve.offload import Busy, Offload
 from hybrid.serve.views import EXPORT_FORMATS, assemble, check_format, export
 
 __all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "DEFAULT_MAX_N", "TOKEN_HEADER"]
@@ -49,8 +54,9 @@ def _error(e: HybridError, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": str(e), "field": getattr(e, "field", None)}, status_code=status)
 
 
-async def _json_body(request: Request):
-    """The request's JSON, at most MAX_BODY bytes (a longer one is refused while it is read)."""
+async def _body_bytes(request: Request) -> bytes:
+    """The request's body, sent as JSON, at most MAX_BODY bytes (a longer one is refused while it is read); parsed
+    in a worker thread (parse_json)."""
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         # a cross-site form can send text/plain without asking; application/json needs the browser's consent
         raise RequestError("a request body must be JSON sent as Content-Type: application/json.")
@@ -63,8 +69,14 @@ async def _json_body(request: Request):
         if size > MAX_BODY:
             raise RequestError(f"request too large: at most {MAX_BODY} bytes.")
         chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def parse_json(raw: bytes):
+    """The JSON of a request's body, nested at most MAX_DEPTH levels (a megabyte takes a while to parse and walk: run
+    in a worker thread, never on the event loop)."""
     try:
-        body = json.loads(b"".join(chunks) or b"null")
+        body = json.loads(raw or b"null")
     except RecursionError:  # nested past what the parser recurses
         raise RequestError(_TOO_DEEP) from None
     except (ValueError, UnicodeDecodeError) as e:
@@ -93,7 +105,14 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
     allowed_hosts: the Host headers answered (None: any; `hybrid serve` on a loopback address answers only
     its own names, so a web page elsewhere cannot reach it by rebinding a domain to 127.0.0.1); max_queue: drafts
     that may wait behind the running one."""
-    app = FastAPI(title="hybrid drafting workbench", docs_url=None, redoc_url=None, openapi_url=None)
+    offload = Offload()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        offload.close()
+
+    app = FastAPI(title="hybrid drafting workbench", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     if allowed_hosts:
         from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -106,15 +125,16 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
     async def _bad_request(request, e):
         if isinstance(e, FieldErrors):
             return JSONResponse({"error": str(e), "field": e.field, "errors": e.errors}, status_code=400)
-        status = 404 if isinstance(e, NoSuchJob) else 413 if str(e).startswith("request too large") else 400
+        status = (404 if isinstance(e, NoSuchJob) else 503 if isinstance(e, Busy)
+                  else 413 if str(e).startswith("request too large") else 400)
         return _error(e, status)
 
-    _page_routes(app, templates, libraries, max_n)
-    _draft_routes(app, jobs, templates, libraries, max_n, defaults or {})
+    _page_routes(app, offload, templates, libraries, max_n)
+    _draft_routes(app, offload, jobs, templates, (libraries, max_n, defaults or {}))
     return app
 
 
-def _page_routes(app, templates: Templates, libraries, max_n: int) -> None:
+def _page_routes(app, offload: Offload, templates: Templates, libraries, max_n: int) -> None:
     """The page, its static files and the templates' forms (listed, one by key, uploaded)."""
 
     @app.get("/")
@@ -133,7 +153,7 @@ def _page_routes(app, templates: Templates, libraries, max_n: int) -> None:
         return Response(_static(name), media_type=_STATIC[name])
 
     @app.get("/api/templates")
-    async def list_templates():
+    def list_templates():
         return {"templates": templates.forms(),
                 "libraries": list(libraries), "max_n": max_n}
 
@@ -143,11 +163,41 @@ def _page_routes(app, templates: Templates, libraries, max_n: int) -> None:
 
     @app.post("/api/templates/upload")
     async def upload(request: Request):
-        body = await _json_body(request)
-        if not isinstance(body, dict):
-            raise RequestError("an upload is a JSON object {\"name\", \"text\"}.", "upload")
-        key, t = templates.upload(body.get("name"), body.get("text"))
-        return {"key": key, **template_form(t)}
+        raw = await _body_bytes(request)
+        return await offload.run(_uploaded, raw, templates, what="the uploaded template", field="upload")
+
+
+def _uploaded(raw: bytes, templates: Templates) -> dict:
+    """An upload's answer: its key and form (in a worker thread: a template of a megabyte takes seconds to check)."""
+    body = parse_json(raw)
+    if not isinstance(body, dict):
+        raise RequestError("an upload is a JSON object {\"name\", \"text\"}.", "upload")
+    unknown_keys(body, ("name", "text"), "an upload")
+    key, t = templates.upload(body.get("name"), body.get("text"))
+    return {"key": key, **template_form(t)}
+
+
+def _checked_draft(raw: bytes, templates: Templates, libraries, max_n: int, defaults: dict) -> tuple[dict, dict]:
+    """(the checked draft request, its label) of a POST /api/drafts body (in a worker thread)."""
+    checked = draft_request(parse_json(raw), templates, max_n, defaults)
+    if checked["library"] not in (None, *libraries):
+        raise RequestError(f"unknown library {checked['library'][:80]!r}; this server offers: "
+                           f"{', '.join(libraries)} (add one with `hybrid library add DIR --name NAME`).", "library")
+    return checked, job_label(checked["request"])
+
+
+def _exported(raw: bytes, job) -> tuple[bytes, str, str]:
+    """(the file's bytes, its download name, its format) of an export body for a finished job (in a worker thread)."""
+    body = parse_json(raw)
+    if not isinstance(body, dict):
+        raise RequestError("an export is a JSON object {\"picks\", \"format\", \"redline\"}.")
+    unknown_keys(body, ("picks", "format", "redline"), "an export")
+    fmt, redline = body.get("format", "docx"), body.get("redline", False)
+    check_format(fmt)  # before the picks: a bad format is named even with good picks
+    if not isinstance(redline, bool):
+        raise RequestError(f"redline must be true or false, got {shown(redline)}.", "redline")
+    data = export(assemble(job.drafts, body.get("picks")), fmt, redline=redline)
+    return data, download_name(job.label, fmt, redline=redline), fmt
 
 
 def _event_id(request: Request) -> int:
@@ -169,20 +219,16 @@ async def _sse(job, sent: int = 0):
         await asyncio.sleep(0.05)
 
 
-def _draft_routes(app, jobs: Jobs, templates: Templates, libraries, max_n: int, defaults: dict) -> None:
+def _draft_routes(app, offload: Offload, jobs: Jobs, templates: Templates, bounds: tuple) -> None:
     """Queue a draft, follow its events, see its state, cancel or delete it (its owner), download a draft assembled
-    from its variants."""
+    from its variants. bounds: (the libraries offered, max_n, the server's DraftRequest defaults)."""
 
     @app.post("/api/drafts")
     async def start(request: Request):
-        body = await _json_body(request)
-        checked = draft_request(body, templates, max_n, defaults)
-        if checked["library"] not in (None, *libraries):
-            raise RequestError(f"unknown library {checked['library'][:80]!r}; this server offers: "
-                               f"{', '.join(libraries)} (add one with `hybrid library add DIR --name NAME`).",
-                               "library")
+        raw = await _body_bytes(request)
+        checked, label = await offload.run(_checked_draft, raw, templates, *bounds, what="the draft request")
         try:
-            job = jobs.submit(checked, job_label(checked["request"]))
+            job = jobs.submit(checked, label)
         except QueueFull as e:
             return _error(e, 503)
         return JSONResponse({"job": job.id, "token": job.token, "position": job.position, "label": job.label},
@@ -225,13 +271,7 @@ def _draft_routes(app, jobs: Jobs, templates: Templates, libraries, max_n: int, 
 
     @app.post("/api/drafts/{job_id}/export")
     async def download(job_id: str, request: Request):
-        job, body = _job(job_id), await _json_body(request)
-        if not isinstance(body, dict):
-            raise RequestError("an export is a JSON object {\"picks\", \"format\"}.")
-        fmt = body.get("format", "docx")
-        check_format(fmt)  # before the picks: a bad format is named even with good picks
-        draft = assemble(job.drafts, body.get("picks"))
-        data = await asyncio.to_thread(export, draft, fmt, redline=bool(body.get("redline")))
-        name = download_name(job.label, fmt, redline=bool(body.get("redline")))
+        job, raw = _job(job_id), await _body_bytes(request)
+        data, name, fmt = await offload.run(_exported, raw, job, what="the export")
         return Response(data, media_type=EXPORT_FORMATS[fmt],
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -11,6 +11,7 @@ file, in the server's working directory or anywhere else.
 
 import hashlib
 import re
+import threading
 from collections import OrderedDict
 
 from hybrid.common.errors import FieldError, HybridError, TemplateError
@@ -20,9 +21,10 @@ from hybrid.serve.labels import field_errors, field_label
 from hybrid.templates.template import TEMPLATES_DIR, Template, load_template, parse_template, unknown_template
 
 __all__ = ["RequestError", "FieldErrors", "Templates", "template_form", "draft_request", "check_defaults",
-           "MAX_UPLOADS", "error_field"]
+           "MAX_UPLOADS", "DRAFT_KEYS", "error_field", "unknown_keys"]
 
 MAX_UPLOADS = 32  # uploaded templates kept in memory, oldest dropped first
+DRAFT_KEYS = ("template", "fields", "n", "seed", "steps", "library")  # what a draft request may hold
 _FIELD = re.compile(r"\bfield '([^']+)'")
 _PATHLIKE = re.compile(r"[/\\]|\.json$|^\.|\x00")
 
@@ -72,6 +74,7 @@ def template_form(t: Template) -> dict:
 
 
 _SHIPPED_FORMS: dict[str, tuple[int, dict]] = {}  # id -> (file mtime_ns, form): parsed once per file version
+_SHIPPED: dict[str, tuple[int, Template]] = {}  # id -> (file mtime_ns, template): the same, for drafting
 
 
 class Templates:
@@ -79,7 +82,11 @@ class Templates:
 
     def __init__(self):
         self.uploads: OrderedDict[str, Template] = OrderedDict()
+        self._lock = threading.Lock()  # uploads are checked in the server's worker threads, two at a time
         self._forms = _SHIPPED_FORMS  # shared by every app of the process: a new app's first page pays nothing
+        # shared too: a shipped template was loaded and checked against the meta-schema again for every request
+        # (~150 ms of a refused POST /api/drafts); a Template is never changed once loaded
+        self._loaded = _SHIPPED
 
     def shipped(self) -> list[str]:
         return sorted(p.stem for p in TEMPLATES_DIR.glob("*.json"))
@@ -110,9 +117,15 @@ class Templates:
         if key not in self.shipped():  # never a file name: load_template would open one in the working directory
             raise RequestError(str(unknown_template(key)), "template")
         try:
-            return load_template(key)
+            mtime = (TEMPLATES_DIR / f"{key}.json").stat().st_mtime_ns
+            cached = self._loaded.get(key)
+            if cached is None or cached[0] != mtime:
+                cached = self._loaded[key] = (mtime, load_template(key))
+        except OSError as e:  # removed since it was listed
+            raise RequestError(f"template {key!r} cannot be read ({e.strerror}).", "template") from None
         except TemplateError as e:
             raise RequestError(str(e), "template") from None
+        return cached[1]
 
     def upload(self, name, text) -> tuple[str, Template]:
         """(key, template) of an uploaded template file's text: parsed and checked, kept in memory only."""
@@ -124,11 +137,21 @@ class Templates:
         except TemplateError as e:
             raise RequestError(str(e), "upload") from None
         key = "upload-" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
-        self.uploads[key] = template
-        self.uploads.move_to_end(key)
-        while len(self.uploads) > MAX_UPLOADS:
-            self.uploads.popitem(last=False)
+        with self._lock:
+            self.uploads[key] = template
+            self.uploads.move_to_end(key)
+            while len(self.uploads) > MAX_UPLOADS:
+                self.uploads.popitem(last=False)
         return key, template
+
+
+def unknown_keys(body: dict, allowed, what: str) -> None:
+    """RequestError naming the first key of `body` that is not `allowed` (a setting the server would otherwise
+    ignore without a word, e.g. a "temperature" the page does not send)."""
+    unknown = [k for k in body if k not in allowed]
+    if unknown:
+        raise RequestError(f"unknown field {shown(unknown[0])} in {what}; allowed: {', '.join(allowed)}.",
+                           unknown[0][:80])
 
 
 def _number(body: dict, name: str, option: str, default):
@@ -165,10 +188,11 @@ def draft_request(body, templates: Templates, max_n: int, defaults: dict | None 
 
     if not isinstance(body, dict):
         raise RequestError("a draft request must be a JSON object.")
+    unknown_keys(body, DRAFT_KEYS, "a draft request")
     template = templates.get(body.get("template"))
     raw = body.get("fields", {})
     if not isinstance(raw, dict) or not all(isinstance(k, str) for k in raw):
-        raise RequestError("fields must be a JSON object of name -> value.", None)
+        raise RequestError(f"fields must be a JSON object of name -> value, got {shown(raw)}.", "fields")
     given = {k: v for k, v in raw.items() if not (isinstance(v, str) and not v.strip())}  # an empty box: not given
     asked = {"n": _number(body, "n", "-n", 3), "seed": _number(body, "seed", "--seed", 0)}
     steps = _number(body, "steps", "--steps", None)

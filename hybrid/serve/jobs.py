@@ -4,24 +4,39 @@ Owns: Job (one draft request: its id, its owner's token, its page events, its dr
 at most `max_queue` drafts wait, a request past that is refused with QueueFull naming the limit; one worker thread
 drafts them in order, a queued job told its place each time the queue moves; only the owner's token cancels or
 deletes a job; finished jobs are kept for their downloads until deleted, the oldest finished dropped past
-`max_kept`). The drafting itself is hybrid.draft.drafter.Drafter.stream: a cancel stops the work at its next event.
-Nothing is written to disk: a cancelled or failed draft leaves nothing behind.
+`max_kept`). The drafting itself is hybrid.draft.drafter.Drafter.stream: a cancel stops the work at its next cancel
+point (hybrid.common.cancel: between phases, batches and model blocks). Nothing is written to disk: a cancelled or
+failed draft leaves nothing behind, and a draft reads the relevance embedding cache without adding to it
+(hybrid.precedents.embeddings.read_only). A failed draft's event carries its message with every file path written
+as its last part (`without_paths`); the whole message, and a bug's traceback, go to the server's stderr.
 """
 
+import re
 import secrets
+import sys
 import threading
 import time
+import traceback
 import uuid
 from collections import OrderedDict, deque
 
 from hybrid.common.errors import HybridError
+from hybrid.precedents.embeddings import read_only
 from hybrid.serve.progress import PageEvents
 
-__all__ = ["Job", "Jobs", "QueueFull", "NotOwner", "MAX_QUEUE", "MAX_KEPT"]
+__all__ = ["Job", "Jobs", "QueueFull", "NotOwner", "MAX_QUEUE", "MAX_KEPT", "without_paths"]
 
 MAX_QUEUE = 8  # drafts waiting behind the running one (`hybrid serve --max-queue`)
 MAX_KEPT = 32  # finished jobs kept for their results and downloads, the oldest dropped first
 _FINISHED = ("done", "cancelled", "failed")
+# an absolute path (POSIX, home or drive) where it starts a word: not "and/or", "3/4", nor a URL's "//host/x"
+_PATH = re.compile(r"(?<![\w.:/~\\-])(?:~|[A-Za-z]:)?(?:[/\\][^\s'\"()\[\],;:/\\]+)+[/\\]?")
+
+
+def without_paths(message: str) -> str:
+    """`message` with every absolute file path written as its last part ("library-3cde.json"): the page is told what
+    went wrong, never where the server keeps its files."""
+    return _PATH.sub(lambda m: re.split(r"[/\\]", m.group(0).rstrip("/\\"))[-1], message)
 
 
 class QueueFull(HybridError):
@@ -160,24 +175,33 @@ class Jobs:
                 self._forget_old()
 
     def _run(self, job: Job) -> None:
-        r, events = job.request, PageEvents()
         try:
-            stream = self.drafter_for(r.get("library")).stream(r["request"], cancel=job.cancel_flag)
-            try:
-                for ev in stream:
-                    if job.cancelled:
-                        break
-                    page = events.page(ev)
-                    if page is not None:
-                        job.push(page)
-            finally:
-                stream.close()  # stops the worker at its next event
-            with self._lock:  # a cancel that comes now finds the job finished, not "cancelling" after its "done"
-                job.drafts, job.state = (None, "cancelled") if job.cancelled else (events.drafts, "done")
-                job.push({"kind": job.state})
+            with read_only():  # the draft's new embeddings stay in memory: the server writes no file per draft
+                self._stream(job)
         except HybridError as e:
-            job.state = "failed"
-            job.push({"kind": "failed", "error": str(e)})
+            self._failed(job, str(e))
         except Exception as e:  # a bug: the page says so instead of waiting forever
-            job.state = "failed"
-            job.push({"kind": "failed", "error": f"internal error: {type(e).__name__}: {e}"})
+            traceback.print_exc(file=sys.stderr)
+            self._failed(job, f"internal error: {type(e).__name__}: {e}")
+
+    def _stream(self, job: Job) -> None:
+        r, events = job.request, PageEvents()
+        stream = self.drafter_for(r.get("library")).stream(r["request"], cancel=job.cancel_flag)
+        try:
+            for ev in stream:
+                if job.cancelled:
+                    break
+                page = events.page(ev)
+                if page is not None:
+                    job.push(page)
+        finally:
+            stream.close()  # stops the worker at its next cancel point
+        with self._lock:  # a cancel that comes now finds the job finished, not "cancelling" after its "done"
+            job.drafts, job.state = (None, "cancelled") if job.cancelled else (events.drafts, "done")
+            job.push({"kind": job.state})
+
+    @staticmethod
+    def _failed(job: Job, message: str) -> None:
+        print(f"hybrid serve: draft {job.id} failed: {message}", file=sys.stderr)
+        job.state = "failed"
+        job.push({"kind": "failed", "error": without_paths(message)})

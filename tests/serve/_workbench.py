@@ -89,6 +89,19 @@ def server(make_app):
         yield url, app
 
 
+def owner_of(path: str):
+    """(the module or class holding `path`'s last name, that name), for monkeypatch.setattr: "pkg.module.name" or
+    "pkg.module.Class.name"."""
+    import importlib
+
+    module, _, name = path.rpartition(".")
+    try:
+        return importlib.import_module(module), name
+    except ImportError:
+        mod, _, cls = module.rpartition(".")
+        return getattr(importlib.import_module(mod), cls), name
+
+
 def read_events(lines) -> list[dict]:
     """The server-sent events of a response's lines, as [{"event", ...data}]."""
     import json
