@@ -150,7 +150,8 @@ def test_a_catastrophic_pattern_gives_up_within_its_time_bound_in_the_validator(
                                   ("^(a|aa)+$", "a" * 60 + "!", "pattern gave up after 0.25 s")):
         start = time.monotonic()
         errors = validator({"properties": {"x": {"pattern": pattern}}}).iter_errors({"x": value})
-        assert time.monotonic() - start < 1 and len(errors) == 1 and words in errors[0].message, errors
+        # 2 s: the 0.25 s bound plus a loaded machine's slack (unbounded, the first took 34 s)
+        assert time.monotonic() - start < 2 and len(errors) == 1 and words in errors[0].message, errors
     assert validator({"properties": {"x": {"pattern": "^(a+)+$"}}}).iter_errors({"x": "a" * 200}) == []
 
 
@@ -212,10 +213,11 @@ def _enum(n: int) -> dict:
 
 
 def test_a_huge_enum_is_refused_at_once_and_a_long_one_is_listed_in_part():
+    text = json.dumps(_enum(200_000))
     start = time.monotonic()  # 200,000 values: 2.4 s to load, and a 1.9 MB message for a value not among them
     with pytest.raises(TemplateError, match="t.json: holds 200[0-9]{3} JSON values, more than the 10000 a template "
                                             "may; its longest list or object is at /fields/properties/purpose/enum"):
-        parse_template(json.dumps(_enum(200_000)), "t.json")
+        parse_template(text, "t.json")
     assert time.monotonic() - start < 2
     with pytest.raises(TemplateError, match="field 'purpose': breaks the template meta-schema at "
                                             "/fields/properties/purpose/enum: .* is too long"):
