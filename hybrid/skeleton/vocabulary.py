@@ -49,7 +49,8 @@ class Vocabulary:
     def unheaded(self, text: str) -> list[str]:
         """The titles text cites that no heading of the base has ("Section 2.1 (Restrictions on Customer)" in a
         base without that section), as written."""
-        return [t for t in dict.fromkeys(_TITLED.findall(text)) if t not in self.titles]
+        own = set(_RUN_IN.findall(text))  # its own parts: a cap clause's "Section 8.4 (Exceptions)"
+        return [t for t in dict.fromkeys(_TITLED.findall(text)) if t not in self.titles and t not in own]
 
     def keeps(self, replaced: str, text: str) -> bool:
         """Whether text, taking the place of the base's section `replaced`, uses KEEP_SHARE of the terms that

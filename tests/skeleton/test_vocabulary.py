@@ -36,6 +36,8 @@ def test_a_clause_citing_a_title_the_base_has_no_heading_for_is_told():
     v = Vocabulary(["Damages Waiver. No party is liable."], "deal", headings=["Confidentiality"])
     assert v.unheaded(WAIVER) == ["License"]
     assert v.unheaded(SISTER) == []
+    # a clause's own parts are no other section: "Section 8.4 (Exceptions)" inside a cap clause with an Exceptions part
+    assert v.unheaded("Caps. Except as provided in Section 8.4 (Exceptions), no more.\nExceptions. None.") == []
 
 
 def test_the_terms_a_clause_brings_are_those_neither_the_base_nor_the_deal_uses():
