@@ -27,6 +27,9 @@ from hybrid.data.facts import BLANK
 __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "drop_conflicting",
            "drop_second_term", "trade_terms", "defines_party", "capitalize_defined_party", "drop_sentences"]
 
+# a sentence renewing or extending a term: Bonterms' "Each Subscription Term will renew for successive periods unless
+# ... [___] prior to the end of the current Subscription Term" had gone as a blanked restatement of the deal's term
+_RENEWAL = re.compile(r"\brenew|\bsuccessive\b|\bextend|\bextension\b", re.I)
 RESTATED_SHARE = 0.6  # a later sentence holding this share of the frame's content stems and every value restates it
 PREDICATE_SHARE = 0.5  # ... and this share of what the frame says of its values (its stems other than the values)
 BLANK_SHARE = 0.3  # ... or this share, where it leaves blank the number the frame states ("a period of [___] months")
@@ -75,6 +78,8 @@ def restated_sentences(text: str, frame: str, locked=()) -> list[tuple[int, int]
         says = not said or len(said & stems) >= PREDICATE_SHARE * len(said)
         words = _content(piece)
         blank = BLANK in piece and any(v.isdigit() for v in values) and {v for v in values if not v.isdigit()} <= words
+        if _RENEWAL.search(piece) and not _RENEWAL.search(frame):  # a renewal is a term of its own, not the frame's
+            continue
         if piece.strip() and (values <= words and share >= RESTATED_SHARE and says or blank and share >= BLANK_SHARE):
             out.append((start, end))
     return out
@@ -199,7 +204,15 @@ def drop_second_term(text: str, frame: str, guard=None) -> tuple[str, list[str]]
 
     if not frame or not states_term(frame):
         return text, []
-    return drop_sentences(text, states_term, frame, guard)
+    about = _term_of(frame)
+    return drop_sentences(text, lambda piece: states_term(piece) and _term_of(piece) == about, frame, guard)
+
+
+def _term_of(sentence: str) -> str:
+    """Whose duration a term statement states: a subscription's ("The subscription term is 12 months") or the
+    agreement's ("This Agreement starts ... and continues until the end of all Subscription Terms", which a
+    subscription's term does not replace)."""
+    return "subscription" if re.match(r"\W*(?:the |each )?subscription terms?\b", sentence, re.I) else "agreement"
 
 
 def drop_sentences(text: str, goes, frame: str = "", guard=None) -> tuple[str, list[str]]:

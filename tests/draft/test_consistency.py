@@ -1197,3 +1197,24 @@ def test_a_list_item_after_a_titled_reference_is_not_read_as_its_part():
     assert "or (c) Customer's use" in new and "Section 10" in new
     assert [r.text for r in find_references("under subparagraphs 2.(a)(1) and (2) of it")] == [
         "subparagraphs 2.(a)(1) and (2)"]
+
+
+def test_a_subscription_term_frame_takes_the_subscription_terms_statement_not_the_agreements_or_its_renewal():
+    """Bonterms' Term and Termination after the SaaS deal's frame (seed-131 reading): the subscription's own
+    12-month statement goes (the frame states it); the renewal, whose notice period was left blank, had gone as a
+    'restatement' of the frame, and 'This Agreement starts on the Effective Date and continues until the end of all
+    Subscription Terms' as a second term: the agreement's duration is not the subscription's."""
+    from hybrid.draft.wording import drop_restated, drop_second_term
+
+    frame = ("The subscription term is 12 months from the Effective Date unless this Agreement is terminated earlier "
+             "under this Section.")
+    renewal = ("Each Subscription Term will renew for successive periods unless (a) the parties agree on a different "
+               "renewal Order or (b) either party notifies the other of non-renewal at least [___] prior to the end of "
+               "the current Subscription Term.")
+    agreement = "This Agreement starts on the Effective Date and continues until the end of all Subscription Terms."
+    last = "Each Subscription Term will last for an initial 12-month period unless the Order states otherwise."
+    body = f"{frame} {last} {renewal}\n\n {agreement}"
+    locked = ["Agreement", "Effective Date", "Provider", "Customer", "Cloud Service"]
+    assert renewal not in drop_restated(body, frame, locked, ["12 months"])[1]  # the pass before this one
+    kept, gone = drop_second_term(body, frame)
+    assert gone == [last] and renewal in kept and agreement in kept
