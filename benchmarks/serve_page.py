@@ -2,17 +2,25 @@
 events), the page's answer times while that draft runs, the first page load in headless Chromium, and the time from
 a cancel request to the cancelled event in the middle of a second draft. Prints JSON.
 
-    .venv/bin/python benchmarks/serve_page.py [--n 4] [--cpu]
+    .venv/bin/python benchmarks/serve_page.py [--n 4] [--cpu] [--out benchmarks/results/serve-page-cpu.json]
+
+One JSON line, with the machine (CPU model, threads, load average) it ran on.
 """
 
 import argparse
 import json
 import shutil
 import statistics
+import sys
 import threading
 import time
+from pathlib import Path
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.serve._workbench
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine  # noqa: E402
 
 
 def _events(client, job, out=None):
@@ -52,6 +60,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=4)
     ap.add_argument("--cpu", action="store_true")
+    ap.add_argument("--out", help="also write the JSON line to this file")
     args = ap.parse_args()
     from hybrid.cli.serve import _drafters
     from hybrid.draft.drafter import Drafter
@@ -90,8 +99,8 @@ def main() -> None:
         client.post(f"/api/drafts/{second['job']}/cancel", headers={"X-Job-Token": second["token"]})
         reader.join()
         cancels.append((holder[-1][0] - t) * 1000 if holder and holder[-1][1]["kind"] == "cancelled" else None)
-    print(json.dumps({
-        "n": args.n, "device": str(drafter.device), "draft_seconds": round(events[-1][0] - events[0][0], 1),
+    line = json.dumps({
+        "benchmark": "serve-page", "machine": machine(), "n": args.n, "device": str(drafter.device), "draft_seconds": round(events[-1][0] - events[0][0], 1),
         "page_updates": len(shown), "distinct_updates": len({json.dumps({k: v for k, v in e.items() if k != "seconds"})
                                                              for e in shown}),
         "longest_gap_between_events_s": round(max(gaps), 2) if gaps else None,
@@ -99,7 +108,10 @@ def main() -> None:
                                    "max": round(max(times), 1)},
         "first_page_load_ms": first_load,
         "cancel_to_cancelled_ms": [round(c) if c is not None else None for c in cancels],
-    }, indent=1))
+    })
+    print(line)
+    if args.out:
+        Path(args.out).write_text(line + "\n")
 
 
 if __name__ == "__main__":
