@@ -100,7 +100,8 @@ def main() -> None:
         reader.join()
         cancels.append((holder[-1][0] - t) * 1000 if holder and holder[-1][1]["kind"] == "cancelled" else None)
     line = json.dumps({
-        "benchmark": "serve-page", "machine": machine(), "n": args.n, "device": str(drafter.device), "draft_seconds": round(events[-1][0] - events[0][0], 1),
+        "benchmark": "serve-page", "machine": machine(), "n": args.n, "device": str(drafter.device),
+        "draft_seconds": round(events[-1][0] - events[0][0], 1),
         "page_updates": len(shown), "distinct_updates": len({json.dumps({k: v for k, v in e.items() if k != "seconds"})
                                                              for e in shown}),
         "longest_gap_between_events_s": round(max(gaps), 2) if gaps else None,
