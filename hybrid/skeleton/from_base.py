@@ -80,7 +80,9 @@ def base_heading(heading: str) -> str:
 
 _ACRONYMS = frozenset({"nda", "ip", "sla", "sow", "usd"})
 _COVER_REF = re.compile(r"\b(?:a|an|each|any|the|this|such)\s+(?:cover page|Cover Page)s?\b")
-_COVER_USE = re.compile(r"[^.\n]*\b(?:complete and sign|must complete)\b[^.\n]*\bcover page\b[^.\n]*\.\s*", re.I)
+# the instruction to complete a cover page: Common Paper's "complete and sign", Bonterms' "complete and execute"
+_COVER_USE = re.compile(r"[^.\n]*\b(?:complete and (?:sign|execute)|must complete)\b[^.\n]*\bcover page\b[^.\n]*\.\s*",
+                        re.I)
 _STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
 _COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b")
 

@@ -267,3 +267,15 @@ def test_the_deals_term_opens_the_term_section_not_an_earlier_one_of_its_type(li
     rows = [{"clause": "termination", "heading": "Suspension"}, {"clause": "termination", "heading": "Expiry"}]
     assert _frame_row(rows, "term", "Term and Termination") == 0  # no heading shares a word: the first
     assert _frame_row(rows, "payment", "Fees") is None
+
+
+def test_the_instruction_to_complete_a_cover_page_goes_in_bonterms_words_too(library):
+    """Bonterms' Cloud Terms: "To use the Bonterms Cloud Terms, Customer and Provider complete and execute a Cover
+    Page that specifies Key Terms ..." had read "complete and execute the Key Terms that specifies Key Terms" in the
+    SaaS draft, whose Key Terms are its own first section (seed-131 reading)."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("saas-agreement")
+    bodies = [getattr(d, "body", "") for d in base_variants(library, t, t.example, 1)[0].draws]
+    assert not any("complete and execute" in b for b in bodies)
+    assert any("form the parties" in b for b in bodies)  # the rest of the paragraph stays
