@@ -79,7 +79,8 @@ def base_heading(heading: str) -> str:
 
 
 _ACRONYMS = frozenset({"nda", "ip", "sla", "sow", "usd"})
-_COVER_REF = re.compile(r"\b(?:a|an|each|any|the|this|such)\s+(?:cover page|Cover Page)s?\b")
+# a cover page named with a determiner, or as an item of a list ("the Bonterms Cloud Terms, Cover Page and any Orders")
+_COVER_REF = re.compile(r"\b(?:a|an|each|any|the|this|such)\s+(?:cover page|Cover Page)s?\b|(?<=, )Cover Page\b(?!s)")
 # the instruction to complete a cover page: Common Paper's "complete and sign", Bonterms' "complete and execute"
 _COVER_USE = re.compile(r"[^.\n]*\b(?:complete and (?:sign|execute)|must complete)\b[^.\n]*\bcover page\b[^.\n]*\.\s*",
                         re.I)

@@ -278,4 +278,4 @@ def test_the_instruction_to_complete_a_cover_page_goes_in_bonterms_words_too(lib
     t = load_template("saas-agreement")
     bodies = [getattr(d, "body", "") for d in base_variants(library, t, t.example, 1)[0].draws]
     assert not any("complete and execute" in b for b in bodies)
-    assert any("form the parties" in b for b in bodies)  # the rest of the paragraph stays
+    assert any("the Bonterms Cloud Terms, the Key Terms and any Orders form the parties" in b for b in bodies)
