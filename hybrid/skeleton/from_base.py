@@ -20,12 +20,13 @@ import re
 from dataclasses import dataclass, field, replace
 
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
-from hybrid.data.facts import BLANK
+from hybrid.data.facts import BLANK, adapt
 from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import choose_bases, documents, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
+from hybrid.skeleton.deal import deal_from_template
 from hybrid.skeleton.vocabulary import base_fits, holds_all
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
@@ -108,7 +109,7 @@ def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
     state): each of the latter becomes a Key Terms line with a blank, as the form's cover page has it, where the
     consistency pass had written it in lower case, undefined ("not more than the general cap amount")."""
     from hybrid.precedents.definitions import entries, inline_definitions
-    from hybrid.precedents.undefined_terms import undefined_runs
+    from hybrid.precedents.undefined_terms import term_forms, undefined_runs
 
     bodies = [p.body for p in sections]
     defined = inline_definitions("\n\n".join(bodies)) | set(getattr(template, "defined_terms", ()))
@@ -123,9 +124,17 @@ def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
             renamed.setdefault(labels[key], v)
         else:
             blank[key] = v
+    # a Variable named for a party ("Provider Covered Claims"): a role word opens it, which undefined_runs leaves
+    forms = term_forms(defined)
+    parties = {w.capitalize() for w in ROLE_WORDS} | {t for t in getattr(template, "defined_terms", ()) if " " not in t}
+    led = re.compile(rf"(?<=[a-z,] )((?:{'|'.join(sorted(map(re.escape, parties)))}) {_LED_TAIL})\b")
+    for v in dict.fromkeys(m.group(1) for b in bodies for m in led.finditer(b)):
+        if v.lower() not in forms and _words(v) - _NO_VARIABLE and _words(v) not in blank:
+            blank[_words(v)] = v
     return renamed, list(blank.values())
 
 
+_LED_TAIL = r"(?:[A-Z][a-z]+ ){0,2}(?:Claims?|Parties|Materials|Obligations)"  # "<party> Covered Claims"
 # words no Variable is made of alone: a form's "Key Terms", its parties ("Company and Partner")
 _NO_VARIABLE = frozenset({"key", "term", "company", "partner"}) | {w.lower() for w in ROLE_WORDS}
 _SAME = {"period": "term", "duration": "term"}  # a cover page's "Subscription Period" is a deal's "Subscription Term"
@@ -182,7 +191,8 @@ def _rows(base, template, values) -> list[dict]:
         p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""} for p in sections]
     if covered:
         renamed, variables = cover_variables(sections, template, values)
-        lines = [key_terms(template, values, renamed)] + [f"{v}: {BLANK}." for v in variables]
+        deal = deal_from_template(template, values)  # a Variable named for a party, in the deal's words for it
+        lines = [key_terms(template, values, renamed)] + [f"{adapt(v, deal)}: {BLANK}." for v in variables]
         rows.insert(0, {"clause": "other", "heading": "Key Terms", "draw": "", "frame": "\n".join(filter(None, lines)),
                         "insert": "key_terms"})
     for clause, spec in template.clauses.items():
@@ -381,8 +391,6 @@ def doc_sections(library, doc_id: str) -> list:
 def form_sections(base, template, values: dict) -> list[dict]:
     """The baseline a lawyer fills in by hand: the base's sections as they stand, each with the deal's facts in its
     markers' place (hybrid.precedents.library.Precedent.adapted), nothing inserted, settled or written."""
-    from hybrid.skeleton.deal import deal_from_template
-
     deal = deal_from_template(template, values)
     return [{"number": str(i + 1), "heading": base_heading(p.heading) or p.clause_type, "clause": p.clause_type,
              "body": p.adapted(deal), "precedents": p.citations()} for i, p in enumerate(base.sections)]

@@ -279,3 +279,15 @@ def test_the_instruction_to_complete_a_cover_page_goes_in_bonterms_words_too(lib
     bodies = [getattr(d, "body", "") for d in base_variants(library, t, t.example, 1)[0].draws]
     assert not any("complete and execute" in b for b in bodies)
     assert any("the Bonterms Cloud Terms, the Key Terms and any Orders form the parties" in b for b in bodies)
+
+
+def test_a_variable_named_for_a_party_is_a_key_term_in_the_deals_words(library):
+    """Common Paper's cover page states "Provider Covered Claims" and "Customer Covered Claims"; the software
+    licence, hosting and alliance drafts used them undefined (seed-131 reading: "the indemnities are empty"). The
+    Key Terms list each as a blank to complete, in the deal's role words, as the body has them."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("software-license")
+    frame = base_variants(library, t, t.example, 1)[0].skeleton.spans[0].frame
+    assert "Licensor Covered Claims: [___]." in frame and "Licensee Covered Claims: [___]." in frame
+    assert "Provider Covered Claims" not in frame
