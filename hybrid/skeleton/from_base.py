@@ -85,6 +85,9 @@ _COVER_REF = re.compile(r"\b(?:a|an|each|any|the|this|such)\s+(?:cover page|Cove
 # the instruction to complete a cover page: Common Paper's "complete and sign", Bonterms' "complete and execute"
 _COVER_USE = re.compile(r"[^.\n]*\b(?:complete and (?:sign|execute)|must complete)\b[^.\n]*\bcover page\b[^.\n]*\.\s*",
                         re.I)
+# a definition of the cover page, now the draft's own Key Terms section: '"Key Terms" means the cover page that
+# includes ...' had read '"Key Terms" means the Key Terms that includes ...' (seed-131 reading)
+_MEANS_KEY_TERMS = re.compile(r"\bmeans the Key Terms that\b")
 _STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
 _COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b")
 
@@ -158,6 +161,7 @@ def _on_key_terms(p, values: dict):
     law the deal's, a forum it leaves open a blank); the instruction to complete a cover page out."""
     body = _COVER_USE.sub(_between, p.body)
     body = _COVER_REF.sub("the Key Terms", body)
+    body = _MEANS_KEY_TERMS.sub("means the Key Terms section of this Agreement, which", body)
     body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)
     body = _COURTS_IN.sub(rf"\1 {BLANK}", body)
     return p if body == p.body else replace(p, body=body)

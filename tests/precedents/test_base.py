@@ -291,3 +291,15 @@ def test_a_variable_named_for_a_party_is_a_key_term_in_the_deals_words(library):
     frame = base_variants(library, t, t.example, 1)[0].skeleton.spans[0].frame
     assert "Licensor Covered Claims: [___]." in frame and "Licensee Covered Claims: [___]." in frame
     assert "Provider Covered Claims" not in frame
+
+
+def test_a_definition_of_the_cover_page_points_at_the_key_terms_section_not_at_itself(library):
+    """Common Paper's '"Key Terms" means the cover page that includes the key legal details ...' had read '"Key
+    Terms" means the Key Terms that includes ...', and "Order Form" the same (seed-131 reading: circular)."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("software-license")
+    bodies = [getattr(d, "body", "") for d in base_variants(library, t, t.example, 1)[0].draws]
+    assert not any("means the Key Terms that" in b for b in bodies)
+    assert any('"Key Terms" means the Key Terms section of this Agreement, which includes' in b.replace("“", '"')
+               .replace("”", '"') for b in bodies)
