@@ -22,6 +22,7 @@ from hybrid.draft.wording import (
     drop_conflicting,
     drop_presupposing,
     drop_restated,
+    drop_second_fee,
     drop_second_term,
 )
 from hybrid.precedents.generic_uses import capitalize_uses
@@ -41,10 +42,12 @@ REASONS = {
     "conflicting_term": "names an Incoterm other than the deal's",
     "repeated_clause": "another section of the draft is this clause",
 }
+_FEE_FRAME = "The Customer shall pay the Provider subscription fees of USD 24,000 per year."
 _TERM_FRAME = "This Agreement continues for 6 months from the Effective Date unless terminated earlier."
 _FRAME_GOES = "the section's frame, which the next sentence states in full"
 _LAW_AGAIN = "restates the governing law, which the Governing Law section states"
 _AT_WILL = "a right to end the agreement at will outside the term section, which sets the term"
+_SECOND_FEE = "points the fees at a document the deal does not have, where the section's frame states them"
 _SECOND_TERM = "states how long the agreement runs, which the section's frame states as the deal's term"
 
 
@@ -137,10 +140,12 @@ def _conflicting(body, ctx):
     frame = ctx.section.get("frame", "")
     body, conflicting = drop_conflicting(body, trade, frame, guard=guard)
     body, second = drop_second_term(body, frame, guard=guard)
+    body, fee = drop_second_fee(body, frame, guard=guard)
+    second += fee
     ctx.relist |= bool(conflicting or second)
     return body, removals("conflicting_term", conflicting, guard,
                           lambda r: f"{REASONS['conflicting_term']} ({', '.join(sorted(trade))})") + removals(
-        "conflicting_term", second, guard, lambda r: _SECOND_TERM)
+        "conflicting_term", second, guard, lambda r: _SECOND_FEE if r in fee else _SECOND_TERM)
 
 
 def _party_case(body, ctx):
@@ -297,13 +302,15 @@ _PASSES = (
              "Buyer pays.", {"lacks": {"indemnification"}}),
             ("Either party may terminate this Agreement at any time on thirty days written notice. Buyer pays.",
              "Buyer pays.")),
-    _revise("conflicting_term", "a sentence naming an Incoterm the deal does not state, or stating the agreement's "
-            "duration again after the frame's term, out", _conflicting,
+    _revise("conflicting_term", "a sentence naming an Incoterm the deal does not state, or stating the term or "
+            "pointing the fees at an Order again after the frame, out", _conflicting,
             ("All shipments shall be made FOB Supplier's office. Buyer pays on receipt.", "Buyer pays on receipt.",
              {"trade": {"FCA"}}),
             (f"{_TERM_FRAME} This Agreement will remain in full force and effect for as long as Consultant is "
              "performing Services. Either party may terminate on notice.",
              f"{_TERM_FRAME} Either party may terminate on notice.", {"frame": _TERM_FRAME}),
+            (f"{_FEE_FRAME} Customer will pay the fees described in the Order. Amounts are due on invoice.",
+             f"{_FEE_FRAME} Amounts are due on invoice.", {"frame": _FEE_FRAME}),
             ("All shipments shall be made FOB Supplier's office. Buyer pays on receipt.",
              "All shipments shall be made FOB Supplier's office. Buyer pays on receipt.")),
     _revise("relist", "a list lettered again where a removal before it broke the sequence", _relist,

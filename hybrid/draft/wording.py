@@ -25,7 +25,8 @@ from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
 
 __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "drop_conflicting",
-           "drop_second_term", "trade_terms", "defines_party", "capitalize_defined_party", "drop_sentences"]
+           "drop_second_term", "drop_second_fee", "trade_terms", "defines_party", "capitalize_defined_party",
+           "drop_sentences"]
 
 # a sentence renewing or extending a term: Bonterms' "Each Subscription Term will renew for successive periods unless
 # ... [___] prior to the end of the current Subscription Term" had gone as a blanked restatement of the deal's term
@@ -206,6 +207,24 @@ def drop_second_term(text: str, frame: str, guard=None) -> tuple[str, list[str]]
         return text, []
     about = _term_of(frame)
     return drop_sentences(text, lambda piece: states_term(piece) and _term_of(piece) == about, frame, guard)
+
+
+# "Customer will pay the fees described in the Order." where the frame states the fees: a second, emptier statement
+_FEES_ELSEWHERE = re.compile(
+    r"^\W*(?:the )?[A-Z]\w+ (?:will|shall) pay (?:(?:the )?[A-Z]\w+ )?(?:the |all )?(?:applicable )?fees "
+    r"(?:described|set forth|specified|stated|identified) in (?:the|each|any|an|such) "
+    r"(?:Order(?: Form)?s?|SOWs?|Statements? of Work)\.\s*$")
+_STATES_FEE = re.compile(r"\bpay\b.*(?:\d|\bUSD\b|\$|€|£)")
+
+
+def drop_second_fee(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
+    """(text without a sentence pointing the fees at an Order or SOW, those sentences stripped) where the frame
+    states what is paid: Bonterms' "Customer will pay the fees described in the Order." after "The Customer shall pay
+    the Provider subscription fees of USD 24,000 per year" stated the fee twice from two sources, one of them a
+    document the deal does not have (seed-83 and seed-131 readings). `guard` as in drop_sentences."""
+    if not frame or not _STATES_FEE.search(frame):
+        return text, []
+    return drop_sentences(text, lambda piece: bool(_FEES_ELSEWHERE.match(piece)), frame, guard)
 
 
 def _term_of(sentence: str) -> str:

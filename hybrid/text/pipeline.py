@@ -40,7 +40,7 @@ PIPELINE = {
         "paragraphs",  # a list marker or heading with nothing under it, a sentence cut mid-way, repaired
         "restated",  # a sentence restating the section's frame out
         "absent_clause",  # a sentence leaning on a clause the draft lacks out
-        "conflicting_term",  # a sentence naming an Incoterm the deal does not state, or a second term, out
+        "conflicting_term",  # an Incoterm the deal does not state, a second term, fees pointed at an Order, out
         "relist",  # a list lettered again where a removal broke it
         "party_case",  # "party" -> "Party" where the preamble defines it
         "repeated_clause",  # a part headed as another section's clause type out
