@@ -18,23 +18,23 @@ tests/draft/test_request.py); this times them end to end, child processes and im
 """
 
 import argparse
-import http.server
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(REPO))
+from tests.listener import SECRET, CountingListener  # noqa: E402 (the tests' own listener)
+
 from machine import emit, machine  # noqa: E402
 
 PY = sys.executable
 MAX_SECONDS = 5.0  # issue 52's bar for each case
-SECRET = "TOP-SECRET-VALUE-42"
 _ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
 # The API's way: a child process, so that a hang is a timeout, not a frozen benchmark. It prints one JSON line.
@@ -58,33 +58,6 @@ except Exception as e:
 out["seconds"] = round(time.perf_counter() - t0, 3)
 print(json.dumps(out))
 """
-
-
-class _Listener:
-    """A local HTTP server answering every GET with a schema holding SECRET, counting the requests."""
-
-    def __init__(self):
-        hits = self.hits = []
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 (the stdlib's name)
-                hits.append(self.path)
-                body = json.dumps({"const": SECRET}).encode()
-                self.send_response(200)
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *a):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/schema.json"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def _nda() -> dict:
@@ -213,11 +186,11 @@ def api_way(root: Path, url: str, template: str, words: str, fields: dict, optio
             "process_seconds": round(secs, 2), "message": got["message"][:300], "shows": shown}
 
 
-def _case(name: str, ways: list[dict], hits_before: int, listener: _Listener) -> dict:
+def _case(name: str, ways: list[dict], hits_before: int, listener: CountingListener) -> dict:
     return {"case": name, "outbound_requests": len(listener.hits) - hits_before, "detail": ways}
 
 
-def request_cases(root: Path, listener: _Listener) -> list[dict]:
+def request_cases(root: Path, listener: CountingListener) -> list[dict]:
     """Items 12 and 17: a value no check could write (a 5,000-digit int) and a temperature that is no number."""
     nda = str(REPO / "templates" / "mutual-nda.json")
     out = []
@@ -242,7 +215,7 @@ def request_cases(root: Path, listener: _Listener) -> list[dict]:
 
 def run_all(root: Path) -> tuple[list[dict], dict]:
     """(each case's result, the CLI's start seconds measured before and after them)."""
-    listener = _Listener()
+    listener = CountingListener()
     try:
         (root / "secret-schema.json").write_text(json.dumps({"const": SECRET}))
         os.mkfifo(root / "schema.fifo")

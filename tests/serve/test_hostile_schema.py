@@ -2,42 +2,22 @@
 no request, a pattern that could freeze, a keyword no check knows and a huge enum are each a 400 naming the field
 (or where in the file), within seconds, with no traceback; the server needs nothing of its own for them."""
 
-import http.server
 import json
-import threading
 import time
 
 import pytest
 
 from hybrid.templates.template import TEMPLATES_DIR
+from tests.listener import SECRET, CountingListener
 
 from _workbench import client, drafter, make_app  # noqa: F401 (fixtures)
-
-SECRET = "TOP-SECRET-VALUE-42"
 
 
 @pytest.fixture
 def listener():
     """A local HTTP server that counts the requests it gets (an upload must make none)."""
-    hits = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (the stdlib's name)
-            hits.append(self.path)
-            body = json.dumps({"const": SECRET}).encode()
-            self.send_response(200)
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *a):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/schema.json", hits
-    server.shutdown()
-    server.server_close()
+    with CountingListener() as got:
+        yield got.url, got.hits
 
 
 def _upload(client, **purpose):

@@ -4,10 +4,8 @@ instead of freezing the process, and a bad value or a `$ref`'d constraint is a m
 a traceback (issue 52, items 1, 4, 10, 12). A field's keywords are a closed list: any other (allOf, examples,
 contentSchema, $id, ...) is refused naming the field, so nothing a check does not know reaches jsonschema."""
 
-import http.server
 import json
 import os
-import threading
 import time
 
 import pytest
@@ -18,8 +16,7 @@ from hybrid.common.errors import FieldError, TemplateError
 from hybrid.draft.request import DraftRequest
 from hybrid.templates.safe_schema import validator
 from hybrid.templates.template import TEMPLATES_DIR, load_template, parse_template
-
-SECRET = "TOP-SECRET-VALUE-42"
+from tests.listener import SECRET, CountingListener
 
 
 def _nda(**purpose) -> dict:
@@ -39,26 +36,8 @@ def secret_file(tmp_path):
 @pytest.fixture
 def listener():
     """A local HTTP server that counts the requests it gets (a template must make none)."""
-    hits = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (the stdlib's name)
-            hits.append(self.path)
-            body = json.dumps({"const": SECRET}).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *a):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/schema.json", hits
-    server.shutdown()
-    server.server_close()
+    with CountingListener() as got:
+        yield got.url, got.hits
 
 
 def _refs(secret_file, url):
