@@ -28,23 +28,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine  # noqa: E402
+from machine import emit, machine  # noqa: E402
+
+sys.path.insert(0, str(REPO))
+from tests.sample_contract import BODY  # noqa: E402 (the tests' own sample)
+from tests.sample_contract import nda_text as _contract  # noqa: E402
 
 SHIPPED = REPO / "checkpoints" / "hybrid-small"
 PY = sys.executable
 LIMIT_S = 5.0  # issue 52's bar: each case bounded in time
 SECRET = "Zanzibar Quokka Trust"  # the text of a file outside the folder added: it must reach no library
-BODY = ("Each party shall keep the {h} obligations of this Agreement and shall use the other party's information "
-        "only to evaluate the relationship between the parties, for two years from the effective date. ")
-
-
-def _contract(party: str = "Acme Robotics, Inc.") -> str:
-    sections = "\n\n".join(f"## {i}. {h}\n\n" + BODY.format(h=h.lower()) * 2
-                           for i, h in enumerate(["Confidentiality", "Term", "Governing Law", "Notices"], 1))
-    return (f"# MUTUAL NONDISCLOSURE AGREEMENT\n\nThis Agreement is made between {party} (\"Acme\") and Borealis "
-            f"Analytics LLC (\"Borealis\").\n\n{sections}")
-
-
 def _env(root: Path) -> dict:
     return {**os.environ, "PYTHONPATH": str(REPO), "HYBRID_CACHE": str(root / "cache")}
 
@@ -257,12 +250,8 @@ def main(argv=None) -> None:
         for c in cases:
             print(("held " if c["held"] else "FAIL ") + f"{c['seconds']:6.2f} s  {c['case']}"
                   + ("" if c["held"] else f": {c['detail']}"), file=sys.stderr)
-        line = json.dumps({"benchmark": "bad_inputs_r3_lib", "held": sum(c["held"] for c in cases),
-                           "of": len(cases), "limit_s": LIMIT_S, "cases": cases, "machine": machine()},
-                          ensure_ascii=False)
-        print(line)
-        if args.out:
-            Path(args.out).write_text(line + "\n")
+        emit({"benchmark": "bad_inputs_r3_lib", "held": sum(c["held"] for c in cases), "of": len(cases),
+              "limit_s": LIMIT_S, "cases": cases, "machine": machine()}, args.out, ensure_ascii=False)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

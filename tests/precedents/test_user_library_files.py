@@ -16,17 +16,9 @@ import pytest
 from hybrid.cli.main import main
 from hybrid.precedents import user
 from hybrid.precedents.user import load_user_library, read_contract
+from tests.sample_contract import nda_text as _contract
 
 LEAK = "Zanzibar Quokka Trust"
-
-
-def _contract(party: str) -> str:
-    body = ("Each party shall keep the {h} obligations of this Agreement and shall use the other party's information "
-            "only to evaluate the relationship between the parties, for two years from the effective date. ")
-    sections = "\n\n".join(f"## {i}. {h}\n\n" + body.format(h=h.lower()) * 2
-                           for i, h in enumerate(["Confidentiality", "Term", "Governing Law", "Notices"], 1))
-    return (f"# MUTUAL NONDISCLOSURE AGREEMENT\n\nThis Agreement is made between {party} (\"Acme\") and Borealis "
-            f"Analytics LLC (\"Borealis\").\n\n{sections}")
 
 
 @pytest.fixture

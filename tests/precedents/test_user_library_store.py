@@ -10,16 +10,7 @@ import pytest
 
 from hybrid.cli.main import main
 from hybrid.precedents.user_store import DamagedLibrary, load_user_library, user_libraries, user_library_path
-
-BODY = ("Each party shall keep the {h} obligations of this Agreement and shall use the other party's information "
-        "only to evaluate the relationship between the parties, for two years from the effective date. ")
-
-
-def _contract(party: str = "Acme Robotics, Inc.") -> str:
-    sections = "\n\n".join(f"## {i}. {h}\n\n" + BODY.format(h=h.lower()) * 2
-                           for i, h in enumerate(["Confidentiality", "Term", "Governing Law", "Notices"], 1))
-    return (f"# MUTUAL NONDISCLOSURE AGREEMENT\n\nThis Agreement is made between {party} (\"Acme\") and Borealis "
-            f"Analytics LLC (\"Borealis\").\n\n{sections}")
+from tests.sample_contract import nda_text as _contract
 
 
 @pytest.fixture
