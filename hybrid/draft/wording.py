@@ -23,6 +23,7 @@ from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
 from hybrid.common.stems import content_stems
 from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
+from hybrid.draft.substance import states_term
 
 __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "drop_conflicting",
            "drop_second_term", "drop_second_fee", "trade_terms", "defines_party", "capitalize_defined_party",
@@ -201,8 +202,6 @@ def drop_second_term(text: str, frame: str, guard=None) -> tuple[str, list[str]]
     states the deal's term: the contractor form's "This Agreement will remain in full force and effect for as long as
     Consultant is performing Services pursuant to the SOW" after "This Agreement continues for 6 months" made two
     terms (seed-83 reading). Nothing goes where the frame states no term; `guard` as in drop_sentences."""
-    from hybrid.draft.substance import states_term
-
     if not frame or not states_term(frame):
         return text, []
     about = _term_of(frame)

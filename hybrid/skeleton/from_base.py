@@ -27,7 +27,7 @@ from hybrid.precedents.base import choose_bases, documents, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.deal import deal_from_template
-from hybrid.skeleton.vocabulary import base_fits, holds_all
+from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
 
@@ -266,9 +266,10 @@ def _candidates(library, template, clause: str, deal_text: str, forms_only: bool
     return [p for p in pool if len(foreign_subjects(p.body, deal_text, index=index())) <= FOREIGN_INSERT]
 
 
-def _holding(template, precedent, key: str) -> bool:
-    row = {"heading": precedent.heading, "clause": precedent.clause_type, "body": precedent.body}
-    return any(it["key"] == key and it["held"] for it in market_check(template, [row])["items"])
+def _held(template, clause: str, heading: str, body: str) -> set[str]:
+    """The checklist items one section holds (hybrid.precedents.checklist.market_check)."""
+    return {it["key"] for it in market_check(template, [{"heading": heading, "clause": clause, "body": body}])[
+        "items"] if it["held"]}
 
 
 def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index, fits) -> list[dict]:
@@ -286,15 +287,14 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
             continue
         item = items[key]
         found = next((p for p in _candidates(library, template, item.clause, deal_text, forms_only, index)
-                      if _holding(template, p, key) and fits(p)), None)
+                      if key in _held(template, p.clause_type, p.heading, p.body) and fits(p)), None)
         if found is None:
             continue
         same = [i for i, r in enumerate(rows) if r["clause"] == item.clause]
         at = same[-1] + 1 if same else _closing_index(rows)
         heading = base_heading(found.heading) or template.clauses.get(item.clause, {}).get("heading") or item.label
         rows.insert(at, {"clause": item.clause, "heading": heading, "draw": found, "frame": "", "insert": key})
-        row = {"heading": heading, "clause": item.clause, "body": found.body}
-        held_now |= {it["key"] for it in market_check(template, [row])["items"] if it["held"]}
+        held_now |= _held(template, item.clause, heading, found.body)
         inserted.append({"clause": item.clause, "for": key, "label": item.label, "source": found.id})
     return inserted
 
@@ -302,21 +302,21 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
 def _alternative(rows, library, template, base, v: int, fits) -> list[dict]:
     """In place, for the v-th repeat of a base: one unframed section takes a same-kind alternative of its clause
     type from another document (a standard form's from another standard form only, of the kind, or of any kind for a
-    clause whose words do not depend on the deal: GENERIC_CLAUSES; a cloud service's restrictions clause in a
-    contractor agreement had read as another deal), so that repeated bases still give different drafts. An
-    alternative does the replaced section's work: it holds every checklist item that section holds and fits(precedent,
-    section) the base's vocabulary (_fits: an NDA's equitable relief is no alternative to an SLA's credits)."""
+    clause whose words do not depend on the deal: GENERIC_CLAUSES), so that repeated bases still give different
+    drafts. It does the replaced section's work: it holds every checklist item that section holds and fits(precedent,
+    section) the base's vocabulary (base_fits: an NDA's equitable relief is no alternative to an SLA's credits)."""
     wanted = kinds_of(template)
     options = []
     for i, r in enumerate(rows):
         if r["frame"] or not r["draw"] or r["clause"] in ("definitions", "other", "general"):
             continue
         own = {" ".join(r["draw"].body.split())}  # a sister form's copy of the very clause is no alternative
+        mine = _held(template, r["clause"], r["heading"], r["draw"].body)
         alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id and len(p.body.split()) <= 600
                 and (p.source in STANDARD_SOURCES and (p.doc_type.upper() in wanted or r["clause"] in GENERIC_CLAUSES)
                      or p.doc_type.upper() in wanted and base.kind != "form")
                 and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))
-                and holds_all(template, r, p) and fits(p, r["draw"])]
+                and mine <= _held(template, r["clause"], p.heading, p.body) and fits(p, r["draw"])]
         if alts:
             options.append((i, alts))
     # every (section, alternative) pair once, the sections in turn, before any repeats

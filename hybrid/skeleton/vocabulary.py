@@ -9,8 +9,8 @@ and "Target Uptime", an NDA's equitable-relief clause of the same clause type do
 in the Key Terms with no clause to apply them; a sister form's damages-waiver exceptions without "Customer's breach
 of Section 1.1 (License)" take the licensor's protection away). Pure functions of text: a term is a mid-sentence
 capitalized run of common words (hybrid.precedents.undefined_terms.undefined_runs), compared in any case and number.
-Also the two checks hybrid.skeleton.from_base applies to a candidate clause: `base_fits` (this vocabulary, built from
-one variant's rows) and `holds_all` (it holds every checklist item of the section it replaces).
+Also `base_fits`, the check hybrid.skeleton.from_base applies to a candidate clause (this vocabulary, built from one
+variant's rows).
 
 A clause another document supplies reads as part of the base only when it speaks the base's language: standard
 forms of one family (Common Paper's, Bonterms') share one vocabulary by design, so their clauses are checked for
@@ -20,11 +20,10 @@ what they keep, not for what they bring (the Key Terms block names a family's Va
 import re
 
 from hybrid.fidelity.foreign_facts import allowed_text
-from hybrid.precedents.checklist import market_check
 from hybrid.precedents.undefined_terms import deal_capitals, term_forms, undefined_runs
 from hybrid.templates.rendered import substitute
 
-__all__ = ["Vocabulary", "KEEP_SHARE", "base_fits", "holds_all"]
+__all__ = ["Vocabulary", "KEEP_SHARE", "base_fits"]
 
 KEEP_SHARE = 0.5  # a replacing clause keeps at least this share of the base terms the replaced section uses
 # a titled cross-reference: "Section 1.1 (License)", "Sections 7.1 (Liability Caps) and 7.2 (Damages Waiver)"
@@ -39,7 +38,8 @@ class Vocabulary:
     def __init__(self, base_texts, deal_text: str, defined=(), headings=()):
         self.texts = [t for t in base_texts if t]
         self.capitals = deal_capitals([deal_text])
-        self.terms = term_forms([*undefined_runs(self.texts, ()), *defined])
+        self.runs = {t: term_forms(undefined_runs([t], ())) for t in self.texts}  # each text's terms, found once
+        self.terms = set().union(term_forms(defined), *self.runs.values())
         self.titles = {*headings, *(m for t in self.texts for m in _RUN_IN.findall(t))}
 
     def imports(self, text: str) -> list[str]:
@@ -58,20 +58,12 @@ class Vocabulary:
         if not set(_TITLED.findall(replaced)) <= set(_TITLED.findall(text)):
             return False
         own = {t.lower() for t in undefined_runs([replaced], ())}
-        rest = term_forms(undefined_runs([t for t in self.texts if t != replaced], ()))
+        rest = set().union(*(runs for t, runs in self.runs.items() if t != replaced))
         shared = {t for t in own if t in rest}
         if not shared:
             return True
         used = term_forms(undefined_runs([text], ()))
         return len(shared & used) >= KEEP_SHARE * len(shared)
-
-
-def holds_all(template, row, precedent) -> bool:
-    """Whether precedent holds every checklist item the row's own section holds."""
-    def held(heading, body):
-        return {it["key"] for it in market_check(template, [{"heading": heading, "clause": row["clause"],
-                                                             "body": body}])["items"] if it["held"]}
-    return held(row["heading"], row["draw"].body) <= held(precedent.heading, precedent.body)
 
 
 def base_fits(base, rows, template, values):
