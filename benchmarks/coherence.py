@@ -57,11 +57,12 @@ def real_median_words(template) -> int:
 
 def form_drafts(drafter, template, values, n):
     """The `form` arm's n drafts: variant v is the base the default's variant v starts from, facts substituted."""
+    from hybrid.draft.base_stage import pageable
     from hybrid.skeleton.from_base import base_variants, form_sections
     from hybrid.templates.rendered import substitute
 
     out = []
-    for bv in base_variants(drafter.precedent_library(), template, values, n):
+    for bv in base_variants(drafter.precedent_library(), template, values, n, pageable=pageable(drafter)):
         sections = form_sections(bv.base, template, values)
         text = "\n\n".join([template.title, substitute(template.preamble, values),
                             *(f"{s['number']}. {s['heading']}.\n{s['body']}" for s in sections),

@@ -16,7 +16,7 @@ from hybrid.draft.result import Draft, DraftEvent
 from hybrid.draft.stages import MAX_START_TOKENS, revise_variants, variant_bodies
 
 __all__ = ["base_events", "base_starts", "base_allowed", "draft_checks", "MARKET_WEIGHT", "CONTRADICTION_COST",
-           "ROOM_MARGIN",
+           "ROOM_MARGIN", "pageable", "PAGE_MARGIN",
            "BASE_START_TOKENS"]
 
 ROOM_MARGIN = 3  # span slots past a start: the filler keeps the last one masked, and <eos> ends the span
@@ -27,6 +27,7 @@ CONTRADICTION_COST = 0.5  # per substance contradiction (two terms, exclusive an
 # base (seed 83: hosting's first draft had an NDA clause for the SLA's remedies, the form itself came second, 0.22
 # behind); more than the likelihood spread between variants of one base (under 0.3 at seed 83)
 ALTERNATIVE_COST = 0.5
+PAGE_MARGIN = 512  # positions a section's page keeps beside its text: its frame, room and context (pageable)
 BASE_START_TOKENS = 4 * MAX_START_TOKENS  # a base's section is taken whole (a definitions article runs long)
 
 
@@ -61,6 +62,16 @@ def base_starts(tokenizer, variant, library, template, values: dict, seed: int, 
         # a frame alone still leaves the room a skeleton requires (its start ends the span after the frame)
         s.budget = frame + max(len(ids) + ROOM_MARGIN, FRAME_MIN_FILL if frame else 0)
     return start, facts
+
+
+def pageable(drafter):
+    """Whether the filler can edit each of a document's sections whole: a span's page holds its every token within
+    the model's positions (max_len, less PAGE_MARGIN for the frame, the span's room and its context); a longer one
+    stopped the whole draft ("a span needs a page longer than the model's max_len"). A predicate of the sections."""
+    limit = drafter.model.cfg.max_len - PAGE_MARGIN
+    encode = drafter.tokenizer.encode
+    # no tokenizer writes fewer tokens than words / 2: a shorter section needs no count
+    return lambda sections: all(len(p.body.split()) <= limit // 2 or len(encode(p.body)) <= limit for p in sections)
 
 
 class _Counted:
@@ -143,7 +154,7 @@ def base_events(drafter, request, emit, variants=None):
     library = drafter.precedent_library()
     timings = {}
     if variants is None:
-        variants = base_variants(library, template, values, request.n, cancel_check(emit))
+        variants = base_variants(library, template, values, request.n, cancel_check(emit), pageable(drafter))
     timings["plan"] = time.perf_counter() - t0
     yield DraftEvent("plan", time.perf_counter() - t0, outline=variants[0].skeleton.outline)
     ts = time.perf_counter()

@@ -311,6 +311,7 @@ class Drafter:
         precedents unset: such a draft goes section by section (stages.prepare_precedents notes a missing library).
         emit (stream only): the library build's "progress" counts, and a cancel point per base document and variant."""
         from hybrid.common.errors import HybridError
+        from hybrid.draft.base_stage import pageable
         from hybrid.skeleton.from_base import base_variants
 
         count = progress_events(emit, time.perf_counter())
@@ -320,7 +321,7 @@ class Drafter:
             if not request.precedent_fallback:
                 raise
             return []
-        return base_variants(library, request.template, request.fields, request.n, cancel_check(emit))
+        return base_variants(library, request.template, request.fields, request.n, cancel_check(emit), pageable(self))
 
     def _plan_stage(self, request, emit, t0, timings) -> dict:
         """The draft's outline: the request's as given, or planned (its headings as self.headings says) with

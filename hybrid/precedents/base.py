@@ -10,7 +10,8 @@ of choice:
 1. a standard form of the kind (Common Paper, Bonterms) that is whole (a cover page alone is not a base);
 2. otherwise the train-split contracts of the template's kinds (its doc type and grounding doc types), by how well
    they fit the deal: the clauses real contracts of the kind hold (completeness: hybrid.precedents.checklist),
-   the deal's subject matter (BM25 of the deal's own words over the document), how little of it is tied to another
+   the deal's subject matter (what it is about beside what the deal's fields say: MiniLM over its subject phrases,
+   `subject_profile`; and BM25 of the deal's own words over the document), how little of it is tied to another
    deal (its replaced facts and redactions per 100 words, and another deal's subject matter per 1,000 words:
    hybrid.fidelity.foreign_subject) and a length a lawyer would start from;
 3. for a kind the corpus lacks, the documents of any kind by the same measures, each marked `nearest`.
@@ -26,13 +27,17 @@ from hybrid.data.clean import REDACTION_RE
 from hybrid.precedents.fit import POLICY_SOURCES, STANDARD_SOURCES
 from hybrid.precedents.library import MARKER_RE, letter_words
 
-__all__ = ["Base", "choose_bases", "documents", "kinds_of", "MIN_FORM_WORDS", "MAX_BASE_WORDS"]
+__all__ = ["Base", "choose_bases", "documents", "kinds_of", "subject_profile", "MIN_FORM_WORDS", "MAX_BASE_WORDS"]
 
 MIN_FORM_WORDS = 600  # a standard form shorter than this is its cover page, not the agreement's terms
 MIN_BASE_WORDS = 400  # a contract shorter than this is an amendment, a letter or an exhibit
 MAX_BASE_WORDS = 16000  # longer ones are mostly exhibits and schedules: too much another deal to take out
 # weights of a contract's fit (each part in [0, 1]): clauses a lawyer expects first, then the deal's subject
-W_COMPLETE, W_SUBJECT, W_TIED, W_FOREIGN, W_LENGTH = 2.0, 1.0, 1.0, 1.5, 0.5
+# The meaning of the deal's subject weighs most after completeness: a word match took an air-purifier franchise
+# (BM25 1.0: "County", "retail") for a bakery cafe over a fast-food one, mining rigs for ultrasound scanners.
+W_COMPLETE, W_SUBJECT, W_MEANING, W_TIED, W_FOREIGN, W_LENGTH = 2.0, 0.5, 3.0, 1.0, 1.5, 0.5
+PROFILE_PHRASES = 25  # the subject phrases that say what a document is about (subject_profile)
+MEANING_SPREAD = 0.15  # cosines closer than this tell documents apart by that share of W_MEANING only
 TIED_SCALE = 4.0  # replaced facts and redactions per 100 words at which a document counts as wholly tied
 # another deal's subject matter per 1,000 words at which a document counts as wholly another deal's (a pharma
 # supply agreement's "clinical trial material", "US DMF": hybrid.fidelity.foreign_subject)
@@ -125,6 +130,53 @@ def _coverage(template, sections) -> float:
     return market_check(template, rows)["coverage"]
 
 
+def _subject_fields(values: dict, template) -> list[str]:
+    """The deal's subject as its free-text fields state it ("the Vireo line of portable ultrasound scanners",
+    "Canada"): party names, dates, amounts, durations and laws say nothing of what a deal is about."""
+    props = template.fields.get("properties", {})
+    return [v for k, spec in props.items()
+            if k not in ("party_a", "party_b") and spec.get("x-kind", "text") == "text"
+            and isinstance(v := values.get(k), str) and v.strip()]
+
+
+_PROFILES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> {doc id: profile}
+
+
+def subject_profile(library, doc_id: str, sections, index) -> str:
+    """What a document is about, as the PROFILE_PHRASES subject phrases it writes most (at least twice each:
+    hybrid.fidelity.foreign_subject, the phrases few contracts hold and those that do repeat), joined by "; "
+    ("cryptocurrency mining rig; wafer number; ..."). Memoized per library and document."""
+    from hybrid.fidelity.foreign_subject import phrases
+
+    memo = _PROFILES.setdefault(library, {})
+    if doc_id not in memo:
+        counts = phrases("\n".join(p.body for p in sections))
+        subject = sorted(((-c, k) for k, c in counts.items() if c >= 2 and index.subject(k.split())))
+        memo[doc_id] = "; ".join(k for _, k in subject[:PROFILE_PHRASES])
+    return memo[doc_id]
+
+
+def _meaning(library, pool, values: dict, template, index) -> list[float]:
+    """Per document of pool, how near what it is about (subject_profile) sits to the deal's subject fields: the
+    MiniLM cosine of its profile to each field, averaged over the fields, scaled over the pool to [0, 1] (the
+    least 0, the most 1, or less where the pool's cosines spread less than MEANING_SPREAD: no document is near).
+    All 0.0 where the deal states no subject or fewer than two documents have a profile. A whole document's
+    embedding reads as its boilerplate; its rare, repeated phrases are what only its deal has ("mining rigs")."""
+    from hybrid.precedents.embeddings import EmbeddingCache, minilm_encoder, unit_rows
+
+    fields = _subject_fields(values, template)
+    profiles = [subject_profile(library, doc_id, ps, index) for doc_id, ps in pool]
+    if not fields or sum(1 for p in profiles if p) < 2:
+        return [0.0] * len(pool)
+    scorer = getattr(library, "relevance", None)
+    embed = getattr(scorer, "embed", None) or EmbeddingCache(minilm_encoder())
+    raw = (unit_rows(embed([p or "-" for p in profiles])) @ unit_rows(embed(fields)).T).mean(axis=1)
+    raw = [float(r) if p else None for r, p in zip(raw, profiles)]
+    known = [r for r in raw if r is not None]
+    lo, hi = min(known), max(known)
+    return [0.0 if r is None else (r - lo) / max(hi - lo, MEANING_SPREAD) for r in raw]
+
+
 def _foreign(sections, deal_text: str, index) -> float:
     """Another deal's subject matter per 1,000 words, scaled to [0, 1] (hybrid.fidelity.foreign_subject)."""
     from hybrid.fidelity.foreign_subject import foreign_subject_rate
@@ -132,11 +184,13 @@ def _foreign(sections, deal_text: str, index) -> float:
     return min(1.0, foreign_subject_rate("\n".join(p.body for p in sections), deal_text, index) / FOREIGN_SCALE)
 
 
-def choose_bases(library, template, values: dict, check=None) -> list[Base]:
+def choose_bases(library, template, values: dict, check=None, pageable=None) -> list[Base]:
     """The bases a draft of `template` for the deal `values` may start from, best first (see the module
     docstring): whole standard forms of the kind, then contracts of the kind by fit, or, where the library holds
     none of the kind, contracts of any kind marked "nearest". Deterministic for a library, template and deal.
-    check(): called before each document is scored (a stream's cancel point: hybrid.draft.streaming.cancel_check)."""
+    check(): called before each document is scored (a stream's cancel point: hybrid.draft.streaming.cancel_check).
+    pageable(sections): whether the filler can page every section (hybrid.draft.base_stage.pageable: a 21,000-word
+    "General Terms" runs past the model's positions); a document it refuses is no base. None: every one is."""
     from rank_bm25 import BM25Okapi
 
     from hybrid.fidelity.foreign_facts import allowed_text
@@ -155,7 +209,7 @@ def choose_bases(library, template, values: dict, check=None) -> list[Base]:
         if ps[0].source in STANDARD_SOURCES:
             if words >= MIN_FORM_WORDS:
                 forms.append((doc_id, ps))
-        elif MIN_BASE_WORDS <= words <= MAX_BASE_WORDS:
+        elif MIN_BASE_WORDS <= words <= MAX_BASE_WORDS and (pageable is None or pageable(ps)):
             contracts.append((doc_id, ps))
     pool = forms + contracts
     if not pool:
@@ -167,6 +221,7 @@ def choose_bases(library, template, values: dict, check=None) -> list[Base]:
     lengths = sorted(sum(len(p.body.split()) for p in ps) for _, ps in contracts) or [MIN_FORM_WORDS * 4]
     median = lengths[len(lengths) // 2]
     index = load_subject_index()  # once: each load checks the corpus's every train file for a change
+    meaning = _meaning(library, pool, values, template, index)
     out = []
     for i, (doc_id, ps) in enumerate(pool):
         if check is not None:
@@ -175,12 +230,13 @@ def choose_bases(library, template, values: dict, check=None) -> list[Base]:
         parts = {
             "completeness": _coverage(template, ps),
             "subject": max(0.0, bm25[i] / top),
+            "meaning": meaning[i],
             "tied": _tied(ps),
             "foreign": _foreign(ps, deal_text, index),
             "length": 1.0 if is_form else _length(sum(len(p.body.split()) for p in ps), median),
         }
-        score = (W_COMPLETE * parts["completeness"] + W_SUBJECT * parts["subject"] - W_TIED * parts["tied"]
-                 - W_FOREIGN * parts["foreign"] + W_LENGTH * parts["length"])
+        score = (W_COMPLETE * parts["completeness"] + W_SUBJECT * parts["subject"] + W_MEANING * parts["meaning"]
+                 - W_TIED * parts["tied"] - W_FOREIGN * parts["foreign"] + W_LENGTH * parts["length"])
         base_kind = "form" if is_form and kind == "precedent" else kind
         out.append(Base(doc_id, ps[0].doc_type, ps[0].source, list(ps), base_kind, score, parts))
     # a whole standard form of the kind comes before any contract: it was written to be reused

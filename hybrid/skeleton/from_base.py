@@ -351,15 +351,15 @@ def _skeleton(template, values, rows) -> Skeleton:
     return Skeleton(template.id, outline, values, segs, spans, allowed_text(template, values))
 
 
-def base_variants(library, template, values: dict, n: int, check=None) -> list[BaseVariant]:
+def base_variants(library, template, values: dict, n: int, check=None, pageable=None) -> list[BaseVariant]:
     """The n variants' bases and skeletons: variant v starts from the v-th good base of choose_bases (every whole
     standard form of the kind, else the contracts within GOOD_BASE_MARGIN of the best fit); past the last good base,
     from the good bases again in order, each repeat with one clause from another same-kind document. check(): called
-    before each base document is scored and each variant is made (a stream's cancel point)."""
+    before each base document is scored and each variant is made (a stream's cancel point); pageable: choose_bases'."""
     from hybrid.fidelity.foreign_subject import load_subject_index
 
     check = check or (lambda: None)
-    bases = choose_bases(library, template, values, check)
+    bases = choose_bases(library, template, values, check, pageable)
     if not bases:
         return []
     # a base well below the best is no alternative a lawyer would take (a municipal gas franchise of 577 words for a

@@ -115,3 +115,23 @@ def test_the_check_line_says_a_draft_repeats_another_variants_sections():
     line = check_line(NS(base={"doc_id": "cuad/contracts/X.txt", "kind": "precedent", "repeats": 0}, checks=checks))
     assert "the sections of variant 0 again" in line and line.startswith("base X.txt")
     assert "again" not in check_line(NS(base={"doc_id": "cuad/contracts/X.txt", "kind": "precedent"}, checks=checks))
+
+
+def test_a_base_with_a_section_the_filler_cannot_page_is_not_chosen(tiny_model, tokenizer, library):
+    """A section longer than the model's positions (max_len, less PAGE_MARGIN) stopped the whole draft ("a span
+    needs a page longer than the model's max_len"): such a document is no base (hybrid.draft.base_stage.pageable)."""
+    from types import SimpleNamespace
+
+    from hybrid.draft.base_stage import pageable
+    from hybrid.precedents.base import choose_bases
+
+    fits = pageable(SimpleNamespace(model=tiny_model, tokenizer=tokenizer))
+    short = SimpleNamespace(body="Supplier ships. " * 20)
+    long_ = SimpleNamespace(body="Supplier ships the goods. " * 900)
+    assert fits([short]) and not fits([short, long_])
+    t = load_template("supply")
+    every = choose_bases(library, t, t.example)
+    kept = choose_bases(library, t, t.example, pageable=fits)
+    refused = {b.doc_id for b in every} - {b.doc_id for b in kept}
+    assert refused and kept  # the tiny tokenizer's ~3 tokens a word refuses the longest sections' documents
+    assert all(fits(b.sections) for b in kept) and not any(fits(b.sections) for b in every if b.doc_id in refused)

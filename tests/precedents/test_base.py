@@ -39,7 +39,19 @@ def test_contracts_of_the_kind_are_ranked_by_fit_and_stay_of_the_kind(library):
     assert len(bases) >= 4
     assert all(b.kind == "precedent" and b.doc_type.upper() in kinds_of(t) for b in bases)
     assert [b.score for b in bases] == sorted((b.score for b in bases), reverse=True)
-    assert set(bases[0].parts) == {"completeness", "subject", "tied", "foreign", "length"}
+    assert set(bases[0].parts) == {"completeness", "subject", "meaning", "tied", "foreign", "length"}
+
+
+@pytest.mark.parametrize("products,doc", [
+    ("cryptocurrency mining rigs", "ImineCorp_20180725_S-1_EX-10.5"),
+    ("linear accelerators for radiation oncology", "ACCURAYINC_09_01_2010-EX-10.31"),
+])
+def test_the_deals_subject_chooses_the_contract_about_it(library, products, doc):
+    # the same distributor template and deal but for what is distributed: the contract about it comes first
+    # (its subject phrases, hybrid.precedents.base.subject_profile), not one whose words merely match the deal's
+    t = load_template("distributor")
+    bases = choose_bases(library, t, {**t.example, "products": products})
+    assert doc in bases[0].doc_id and bases[0].parts["meaning"] == 1.0
 
 
 def test_a_base_that_is_mostly_another_deals_subject_loses_fit(library, monkeypatch):
@@ -239,12 +251,12 @@ def test_an_alliance_starts_from_the_partnership_form_and_its_scope_opens_the_dr
 
 
 def test_a_repeat_no_alternative_fits_says_which_variant_it_repeats(library):
-    """The franchise example has one good base (Airtech's), and every other franchise's clause brings that deal's
-    own terms: variants past the first repeat it and say so (the seed-83 reading found a gaming centre's trademark
-    clause in variant 2); a repeat with an alternative clause says nothing of the kind."""
+    """The joint-venture example has one good base (Igene's), and every other joint venture's clause brings that
+    deal's own terms: variants past the first repeat it and say so (the seed-83 reading found a gaming centre's
+    trademark clause in a franchise's variant 2); a repeat with an alternative clause says nothing of the kind."""
     from hybrid.skeleton.from_base import base_variants
 
-    t = load_template("franchise")
+    t = load_template("joint-venture")
     vs = base_variants(library, t, t.example, 3)
     assert vs[0].repeats is None and "repeats" not in vs[0].summary()
     for v in vs[1:]:
