@@ -106,6 +106,24 @@ def test_a_base_itself_outranks_its_variants_with_an_alternative_clause():
     assert varied.score == pytest.approx(-5.50 + 2.0 * 0.9 - ALTERNATIVE_COST)
 
 
+def test_a_draft_whose_base_is_about_the_deal_outranks_one_about_another_business():
+    """Seed 211: the bakery-cafe franchise's first draft stood on an air-purifier franchise (meaning 0.0), 0.16 ahead
+    of the fast-food franchise chosen as the best base (meaning 0.39) for two more checklist items."""
+    from types import SimpleNamespace as NS
+
+    from hybrid.draft.base_stage import MEANING_WEIGHT, _score_checks
+
+    def draft(score, coverage, meaning):
+        checks = {"market_check": {"coverage": coverage}, "substance": {"contradictions": 0}}
+        return NS(score=score, scores={}, checks=checks, base={"alternatives": [], "parts": {"meaning": meaning}})
+
+    purifier, cafe = draft(-7.355, 0.68, 0.0), draft(-7.355, 0.6, 0.3931)  # the reranker's totals, as drafted
+    for d in (purifier, cafe):
+        _score_checks(d)
+    assert cafe.score > purifier.score and cafe.scores["meaning"] == 0.3931
+    assert cafe.score == pytest.approx(-7.355 + 2.0 * 0.6 + MEANING_WEIGHT * 0.3931)
+
+
 def test_the_check_line_says_a_draft_repeats_another_variants_sections():
     from types import SimpleNamespace as NS
 
