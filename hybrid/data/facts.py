@@ -24,7 +24,7 @@ from hybrid.data.roles import apply_roles, company_as_marker, family_of
 
 __all__ = [
     "MARKERS", "BLANK", "FALLBACK", "DealFacts", "Normalized", "party_names", "defined_names", "normalize", "adapt",
-    "swapped", "flip_parties"
+    "swapped", "flip_parties", "COMPANY_SUFFIX_RE"
 ]
 
 MARKERS = ("[PARTY_A]", "[PARTY_B]", "[DATE]", "[AMOUNT]", "[PERCENT]", "[DURATION]", "[LAW]")
@@ -139,7 +139,7 @@ _NOT_PARTY = re.compile(
 _DEFINED_RE = re.compile(
     r"\(\s*(?:[^()\"“”]{0,60}?\s)?(?:the\s+)?[\"“]([A-Z0-9][^\"”()]{1,40}?)[\"”]\s*(?:[^()]{0,40})?\)"
 )
-_SUFFIX_RE = re.compile(
+COMPANY_SUFFIX_RE = re.compile(
     r",?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LLP|LP|L\.P|PLC|plc|GmbH|AG|"
     r"S\.A|SA|N\.V|B\.V|Pty|PTE|Holdings|Group)\.?\s*$",
     re.I,
@@ -193,7 +193,7 @@ def defined_names(preamble: str) -> list[str]:
 def _short_form(name: str) -> str:
     prev = None
     while prev != name:
-        prev, name = name, _SUFFIX_RE.sub("", name).strip(" ,.")
+        prev, name = name, COMPANY_SUFFIX_RE.sub("", name).strip(" ,.")
     return name
 
 

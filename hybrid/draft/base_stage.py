@@ -73,8 +73,8 @@ def pageable(drafter):
     stopped the whole draft ("a span needs a page longer than the model's max_len"). A predicate of the sections."""
     limit = drafter.model.cfg.max_len - PAGE_MARGIN
     encode = drafter.tokenizer.encode
-    # no tokenizer writes fewer tokens than words / 2: a shorter section needs no count
-    return lambda sections: all(len(p.body.split()) <= limit // 2 or len(encode(p.body)) <= limit for p in sections)
+    # a word is at most 8 tokens (a byte-level vocabulary's longest words): a section this short needs no count
+    return lambda sections: all(len(p.body.split()) <= limit // 8 or len(encode(p.body)) <= limit for p in sections)
 
 
 class _Counted:

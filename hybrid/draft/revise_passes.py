@@ -17,6 +17,7 @@ from hybrid.draft.doubled_words import remove_doubled_words
 from hybrid.draft.paragraphs import repair_paragraphs
 from hybrid.draft.references import fix_references
 from hybrid.draft.repeated_clauses import drop_repeated, drop_restated_law
+from hybrid.draft.substance import states_term
 from hybrid.draft.wording import (
     capitalize_defined_party,
     drop_conflicting,
@@ -49,6 +50,7 @@ _LAW_AGAIN = "restates the governing law, which the Governing Law section states
 _AT_WILL = "a right to end the agreement at will outside the term section, which sets the term"
 _SECOND_FEE = "points the fees at a document the deal does not have, where the section's frame states them"
 _SECOND_TERM = "states how long the agreement runs, which the section's frame states as the deal's term"
+_TERM_ELSEWHERE = "states how long the agreement runs, which another section's frame states as the deal's term"
 
 
 def listed(words) -> str:
@@ -139,13 +141,17 @@ def _conflicting(body, ctx):
     trade, guard = ctx.draft["trade"], ctx.draft["guard"]
     frame = ctx.section.get("frame", "")
     body, conflicting = drop_conflicting(body, trade, frame, guard=guard)
-    body, second = drop_second_term(body, frame, guard=guard)
+    # the deal's term as this section's frame states it, or as another section's does: a second statement anywhere
+    # is a second term ("continues for 5 years" in Term, "an initial term of [___] year" in Products, seed 211)
+    term = frame if states_term(frame) else ctx.draft.get("term_frame", "")
+    body, second = drop_second_term(body, term, guard=guard)
     body, fee = drop_second_fee(body, frame, guard=guard)
     second += fee
     ctx.relist |= bool(conflicting or second)
     return body, removals("conflicting_term", conflicting, guard,
                           lambda r: f"{REASONS['conflicting_term']} ({', '.join(sorted(trade))})") + removals(
-        "conflicting_term", second, guard, lambda r: _SECOND_FEE if r in fee else _SECOND_TERM)
+        "conflicting_term", second, guard,
+        lambda r: _SECOND_FEE if r in fee else _SECOND_TERM if term == frame else _TERM_ELSEWHERE)
 
 
 def _party_case(body, ctx):
@@ -234,18 +240,19 @@ _TERM = "This Agreement lasts one year. Either Party may terminate it for a mate
 _CLAUSES = ("general", "term", "governing_law")
 
 
-def example(text: str = "", *, frame: str = "", party_defined: bool = True, lacks=frozenset(), trade=(),
-            relist: bool = False, resolve=None, sources=("", "", "")) -> ReviseContext:
+def example(text: str = "", *, frame: str = "", lacks=frozenset(), trade=(), relist: bool = False, resolve=None,
+            sources=("", "", ""), **draft) -> ReviseContext:
     """The revise phase's example context: `text` as the General section of a three-section draft (General, Term,
     Governing Law) whose preamble defines "Party"; `frame`, `lacks` (clause types the draft lacks), `trade` (the
     deal's Incoterms), `relist`, `resolve` (number -> the draft's section number) and `sources` (the document each
-    section was drafted from) as a draft would set them."""
+    section was drafted from) as a draft would set them; `draft`: the draft's other facts (party_defined: True,
+    term_frame: another section's frame stating the deal's term, "")."""
     guard = Guard([("General", text), ("Term", _TERM), ("Governing Law", "Delaware law governs this Agreement.")])
     guard.at = 0
     sections = [{"heading": h, "clause": c, "source": src}
                 for h, c, src in zip(("General", "Term", "Governing Law"), _CLAUSES, sources)]
-    draft = {"party_defined": party_defined, "lacks": frozenset(lacks), "has_term": True, "trade": set(trade),
-             "guard": guard, "sections": sections}
+    draft = {"party_defined": True, "term_frame": "", **draft, "lacks": frozenset(lacks), "has_term": True,
+             "trade": set(trade), "guard": guard, "sections": sections}
     ctx = ReviseContext(0, {**sections[0], "body": text, "frame": frame}, list(_CLAUSES), draft, resolve)
     ctx.relist = relist
     return ctx
@@ -309,6 +316,8 @@ _PASSES = (
             (f"{_TERM_FRAME} This Agreement will remain in full force and effect for as long as Consultant is "
              "performing Services. Either party may terminate on notice.",
              f"{_TERM_FRAME} Either party may terminate on notice.", {"frame": _TERM_FRAME}),
+            ("This Agreement will be in effect for [___] from the Effective Date. Buyer orders monthly.",
+             "Buyer orders monthly.", {"term_frame": _TERM_FRAME}),
             (f"{_FEE_FRAME} Customer will pay the fees described in the Order. Amounts are due on invoice.",
              f"{_FEE_FRAME} Amounts are due on invoice.", {"frame": _FEE_FRAME}),
             ("All shipments shall be made FOB Supplier's office. Buyer pays on receipt.",

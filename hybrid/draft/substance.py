@@ -46,9 +46,13 @@ _TO_CANON = {"year": (12, "months"), "quarter": (3, "months"), "month": (1, "mon
              "day": (1, "days"), "calendar day": (1, "days"), "business day": (1, "business days"),
              "season": (1, "seasons")}
 _SPLIT = re.compile(r";|:\s|,\s+(?:and|but|or|provided)\b")  # the clauses of a sentence, each read alone
+# the agreement as an object ("materials ... furnished in connection with this Agreement ... shall remain the
+# Buyer's property") states no term
+_NOT_SUBJECT = "".join(rf"(?<!\b{w} )" for w in ("with", "under", "to", "of", "by", "in", "from", "for", "upon", "on"))
 _TERM_SUBJECT = re.compile(  # the agreement or its term, then the verb that states how long it runs
-    r"\b(?:(?:[Tt]his|[Tt]he) Agreement|Term|[Ii]nitial [Tt]erm|[Ss]ubscription [Tt]erm|[Tt]erm of (?:this|the) "
-    r"Agreement|[Ss]ponsorship)\b[^.;]{0,60}?\b(?:begin|commence|continue|remain|be|is|run|last|expire|terminate|end)s?\b")
+    rf"\b(?:{_NOT_SUBJECT}(?:[Tt]his|[Tt]he) Agreement|Term|[Ii]nitial [Tt]erm|[Ss]ubscription [Tt]erm"
+    r"|[Tt]erm of (?:this|the) Agreement|[Ss]ponsorship)\b[^.;]{0,60}?"
+    r"\b(?:begin|commence|continue|remain|be|is|run|last|expire|terminate|end)s?\b")
 _TERM_LEAD = re.compile(  # the words just before the duration: "for a period of", "on the", "is"
     r"\b(?:for|of|is|be|on|upon|until|through|expires?|terminates?|ends?)\s+(?:an?\s+|the\s+)?"
     r"(?:(?:initial|fixed|original)\s+)?(?:(?:period|term)\s+of\s+)?$", re.I)

@@ -15,11 +15,14 @@ of choice:
    deal (its replaced facts and redactions per 100 words, and another deal's subject matter per 1,000 words:
    hybrid.fidelity.foreign_subject) and a length a lawyer would start from;
 3. for a kind the corpus lacks, the documents of any kind by the same measures, each marked `nearest`.
+A document written for a person (a role defined as "the individual") is no base where every party is a company,
+while another of its rank (form or contract) is left.
 
 Held-out data stays out: the library holds the train split only (hybrid.precedents.library).
 """
 
 import math
+import re
 import weakref
 from dataclasses import dataclass, field
 
@@ -131,12 +134,15 @@ def _coverage(template, sections) -> float:
 
 
 def _subject_fields(values: dict, template) -> list[str]:
-    """The deal's subject as its free-text fields state it ("the Vireo line of portable ultrasound scanners",
-    "Canada"): party names, dates, amounts, durations and laws say nothing of what a deal is about."""
+    """The deal's subject as the template's subject fields state it (x-subject: "the Vireo line of portable
+    ultrasound scanners"), or, where none is marked, every free-text field but the parties' names. A price or
+    delivery term ("FCA Supplier's facility") says nothing of what a deal is about and drowned the products: an
+    electronics manufacturer's "contract price" and "shipping" came nearest to plastic containers."""
     props = template.fields.get("properties", {})
-    return [v for k, spec in props.items()
-            if k not in ("party_a", "party_b") and spec.get("x-kind", "text") == "text"
-            and isinstance(v := values.get(k), str) and v.strip()]
+    free = {k: spec for k, spec in props.items() if k not in ("party_a", "party_b")
+            and spec.get("x-kind", "text") == "text" and isinstance(values.get(k), str) and values[k].strip()}
+    marked = [k for k, spec in free.items() if spec.get("x-subject")]
+    return [values[k] for k in marked or free]
 
 
 _PROFILES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> {doc id: profile}
@@ -177,6 +183,33 @@ def _meaning(library, pool, values: dict, template, index) -> list[float]:
     return [0.0 if r is None else (r - lo) / max(hi - lo, MEANING_SPREAD) for r in raw]
 
 
+# "“Contractor” means the individual providing Services": a role the document writes for a person
+_FOR_PERSON = re.compile(r"[\"“][A-Z][\w ]{1,30}[\"”] means (?:the|an|a) (?:individual|natural person)\b")
+
+
+def for_a_person(sections) -> bool:
+    """The document defines a party's role as a person (Common Paper's contractor form: its payroll-tax and
+    employee-benefit terms and one-way protections are written for an individual)."""
+    return any(_FOR_PERSON.search(p.body) for p in sections)
+
+
+def is_entity(name: str) -> bool:
+    """The legal name is a company's ("Lumen Advisory Partners LLC", "Cobalt Manufacturing Co."), not a person's."""
+    from hybrid.data.facts import COMPANY_SUFFIX_RE
+
+    return bool(COMPANY_SUFFIX_RE.search(name.strip()))
+
+
+def _unfit_for_companies(pool, values: dict) -> list:
+    """pool less the documents written for a person where every party of the deal is a company (a consulting firm
+    took the individual contractor form: "not eligible for ... any employee benefit"), unless none is left."""
+    names = [values.get(k) for k in ("party_a", "party_b")]
+    if not all(isinstance(n, str) and is_entity(n) for n in names):
+        return pool
+    kept = [(d, ps) for d, ps in pool if not for_a_person(ps)]
+    return kept or pool
+
+
 def _foreign(sections, deal_text: str, index) -> float:
     """Another deal's subject matter per 1,000 words, scaled to [0, 1] (hybrid.fidelity.foreign_subject)."""
     from hybrid.fidelity.foreign_subject import foreign_subject_rate
@@ -211,6 +244,7 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
                 forms.append((doc_id, ps))
         elif MIN_BASE_WORDS <= words <= MAX_BASE_WORDS and (pageable is None or pageable(ps)):
             contracts.append((doc_id, ps))
+    forms, contracts = _unfit_for_companies(forms, values), _unfit_for_companies(contracts, values)
     pool = forms + contracts
     if not pool:
         return []

@@ -27,6 +27,7 @@ from hybrid.precedents.base import choose_bases, documents, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.deal import deal_from_template
+from hybrid.skeleton.key_terms import cover_variables, key_terms, term_words
 from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
@@ -79,7 +80,6 @@ def base_heading(heading: str) -> str:
     return heading
 
 
-_ACRONYMS = frozenset({"nda", "ip", "sla", "sow", "usd"})
 # a cover page named with a determiner, or as an item of a list ("the Bonterms Cloud Terms, Cover Page and any Orders")
 _COVER_REF = re.compile(r"\b(?:a|an|each|any|the|this|such)\s+(?:cover page|Cover Page)s?\b|(?<=, )Cover Page\b(?!s)")
 # the instruction to complete a cover page: Common Paper's "complete and sign", Bonterms' "complete and execute"
@@ -88,65 +88,12 @@ _COVER_USE = re.compile(r"[^.\n]*\b(?:complete and (?:sign|execute)|must complet
 # a definition of the cover page, now the draft's own Key Terms section: '"Key Terms" means the cover page that
 # includes ...' had read '"Key Terms" means the Key Terms that includes ...' (seed-131 reading)
 _MEANS_KEY_TERMS = re.compile(r"\bmeans the Key Terms that\b")
+# a term the Key Terms state, defined by an Order: '"Subscription Term" means the term ... as identified in an Order'
+# (seed 149 and 211 readings: the draft "runs on Orders that do not exist") -> "in the Key Terms or an Order"
+_ORDER_DEFINED = re.compile(r'"(?P<term>[A-Z][\w ]{2,40})" '
+                            r'(means [^."\n]*?\b(?:identified|specified|set forth|stated) in )((?:an|the) Orders?)\b')
 _STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
 _COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b")
-
-
-def key_terms(template, values: dict, names=None) -> str:
-    """The deal's terms as a standard form's cover page would state them, one "Label: value." line per field the
-    parties' names and the date aside (the preamble states those): "Subscription Term: 12 months."; `names` renames
-    a label to the form's own name for the term ({"Subscription Term": "Subscription Period"})."""
-    skip, names = {"party_a", "party_b", "effective_date"}, names or {}
-    def label(name: str) -> str:
-        text = " ".join(w.upper() if w in _ACRONYMS else w.capitalize() for w in name.split("_"))
-        return names.get(text, text)
-
-    return "\n".join(f"{label(name)}: {str(v).rstrip('.')}." for name, v in values.items()
-                     if name not in skip and v not in (None, ""))
-
-
-def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
-    """A cover-page form's Variables its sections use and do not define ("General Cap Amount", "Provider Covered
-    Claims"), as (the deal's Key Terms labels renamed to the form's own name for the same term: {"Confidentiality
-    Term": "Term of Confidentiality", "Subscription Term": "Subscription Period"}, the Variables the deal does not
-    state): each of the latter becomes a Key Terms line with a blank, as the form's cover page has it, where the
-    consistency pass had written it in lower case, undefined ("not more than the general cap amount")."""
-    from hybrid.precedents.definitions import entries, inline_definitions
-    from hybrid.precedents.undefined_terms import term_forms, undefined_runs
-
-    bodies = [p.body for p in sections]
-    defined = inline_definitions("\n\n".join(bodies)) | set(getattr(template, "defined_terms", ()))
-    defined |= {t for p in sections if p.clause_type == "definitions" for t, _ in entries(p.body)[1]}
-    labels = {_words(label): label for label in re.findall(r"^([^:\n]+):", key_terms(template, values), re.M)}
-    renamed, blank = {}, {}
-    for v in undefined_runs(bodies, defined):
-        key = _words(v)
-        if len(v.split()) < 2 or key in blank or key <= _NO_VARIABLE:  # "Key Terms", "Company and Partner"
-            continue
-        if key in labels:
-            renamed.setdefault(labels[key], v)
-        else:
-            blank[key] = v
-    # a Variable named for a party ("Provider Covered Claims"): a role word opens it, which undefined_runs leaves
-    forms = term_forms(defined)
-    parties = {w.capitalize() for w in ROLE_WORDS} | {t for t in getattr(template, "defined_terms", ()) if " " not in t}
-    led = re.compile(rf"(?<=[a-z,] )((?:{'|'.join(sorted(map(re.escape, parties)))}) {_LED_TAIL})\b")
-    for v in dict.fromkeys(m.group(1) for b in bodies for m in led.finditer(b)):
-        if v.lower() not in forms and _words(v) - _NO_VARIABLE and _words(v) not in blank:
-            blank[_words(v)] = v
-    return renamed, list(blank.values())
-
-
-_LED_TAIL = r"(?:[A-Z][a-z]+ ){0,2}(?:Claims?|Parties|Materials|Obligations)"  # "<party> Covered Claims"
-# words no Variable is made of alone: a form's "Key Terms", its parties ("Company and Partner")
-_NO_VARIABLE = frozenset({"key", "term", "company", "partner"}) | {w.lower() for w in ROLE_WORDS}
-_SAME = {"period": "term", "duration": "term"}  # a cover page's "Subscription Period" is a deal's "Subscription Term"
-
-
-def _words(label: str) -> frozenset:
-    """A term's content words as two namings of it compare ("Term of Confidentiality" = "Confidentiality Term")."""
-    words = (w[:-1] if len(w) > 3 and w.endswith("s") else w for w in label.lower().split() if w not in _SMALL)
-    return frozenset(_SAME.get(w, w) for w in words)
 
 
 def _between(m: re.Match) -> str:
@@ -156,14 +103,18 @@ def _between(m: re.Match) -> str:
     return " " if a and not text[a - 1].isspace() and b < len(text) and text[b] != "\n" else ""
 
 
-def _on_key_terms(p, values: dict):
+def _on_key_terms(p, template, values: dict):
     """A form's section pointing at its cover page, pointed at the draft's Key Terms section instead (its governing
-    law the deal's, a forum it leaves open a blank); the instruction to complete a cover page out."""
+    law the deal's, a forum it leaves open a blank, a term the Key Terms state defined by them or an Order); the
+    instruction to complete a cover page out."""
     body = _COVER_USE.sub(_between, p.body)
     body = _COVER_REF.sub("the Key Terms", body)
     body = _MEANS_KEY_TERMS.sub("means the Key Terms section of this Agreement, which", body)
     body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)
     body = _COURTS_IN.sub(rf"\1 {BLANK}", body)
+    stated = {term_words(k) for k in re.findall(r"^([^:\n]+):", key_terms(template, values), re.M)}
+    body = _ORDER_DEFINED.sub(lambda m: m[0] if term_words(m["term"]) not in stated
+                              else f'"{m["term"]}" {m[2]}the Key Terms or {m[3]}', body)
     return p if body == p.body else replace(p, body=body)
 
 
@@ -187,7 +138,7 @@ def _rows(base, template, values) -> list[dict]:
     sections = base.sections
     covered = base.kind == "form" and any(_COVER_REF.search(p.body) for p in sections)
     if covered:
-        sections = [_on_key_terms(p, values) for p in sections]
+        sections = [_on_key_terms(p, template, values) for p in sections]
     elif base.kind == "form":  # the instruction to complete a cover page the draft does not have: out
         sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
     sections = _on_deal_subject(sections, base, template)
@@ -224,8 +175,8 @@ def _frame_row(rows, clause: str, heading: str) -> "int | None":
     order), the first whose heading shares a word with the template's heading for it, else the first (Bonterms'
     "Suspension", typed termination, comes before its "Term and Termination": the deal's term had opened Suspension)."""
     rows_of = [i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows) if r["clause"] == c]
-    want = _words(heading)
-    return next((i for i in rows_of if _words(rows[i]["heading"]) & want), rows_of[0] if rows_of else None)
+    want = term_words(heading)
+    return next((i for i in rows_of if term_words(rows[i]["heading"]) & want), rows_of[0] if rows_of else None)
 
 
 def _frame_index(rows, template, clause: str) -> int:

@@ -28,6 +28,8 @@ __all__ = ["Vocabulary", "KEEP_SHARE", "base_fits"]
 KEEP_SHARE = 0.5  # a replacing clause keeps at least this share of the base terms the replaced section uses
 # a titled cross-reference: "Section 1.1 (License)", "Sections 7.1 (Liability Caps) and 7.2 (Damages Waiver)"
 _TITLED = re.compile(r"\b\d+(?:\.\d+)*(?:\([a-z0-9]+\))? \(([A-Z][^()]{1,60})\)")
+# an acronym: "DPA", "BAA", "SOW" (a name a clause may call its own document by: "arising out of this DPA")
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
 # a run-in heading at a line's start: "Damages Waiver. Except as provided ..."
 _RUN_IN = re.compile(r"(?:^|\n)[ \t]*([A-Z][\w'’&,-]*(?: [\w'’&,-]+){0,5})\.(?=\s|$)")
 
@@ -41,10 +43,14 @@ class Vocabulary:
         self.runs = {t: term_forms(undefined_runs([t], ())) for t in self.texts}  # each text's terms, found once
         self.terms = set().union(term_forms(defined), *self.runs.values())
         self.titles = {*headings, *(m for t in self.texts for m in _RUN_IN.findall(t))}
+        self.acronyms = {a.rstrip("s") for t in (*self.texts, deal_text) for a in _ACRONYM.findall(t)}
 
     def imports(self, text: str) -> list[str]:
-        """The terms text uses that neither the base nor the deal uses, as written."""
-        return undefined_runs([text], self.terms, self.capitals)
+        """The terms text uses that neither the base nor the deal uses, as written: capitalized runs, and acronyms
+        ("this DPA" in a franchise's liability clause: a data processing agreement's own name for itself)."""
+        runs = undefined_runs([text], self.terms, self.capitals)
+        acronyms = [a for a in dict.fromkeys(_ACRONYM.findall(text)) if a.rstrip("s") not in self.acronyms]
+        return runs + [a for a in acronyms if a not in runs]
 
     def unheaded(self, text: str) -> list[str]:
         """The titles text cites that no heading of the base has ("Section 2.1 (Restrictions on Customer)" in a

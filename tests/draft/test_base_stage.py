@@ -147,6 +147,10 @@ def test_a_base_with_a_section_the_filler_cannot_page_is_not_chosen(tiny_model, 
     short = SimpleNamespace(body="Supplier ships. " * 20)
     long_ = SimpleNamespace(body="Supplier ships the goods. " * 900)
     assert fits([short]) and not fits([short, long_])
+    # few words, many tokens: a Definitions section of 1,487 words took 5,264 of the tiny tokenizer's (a count of
+    # words alone had let it through and the draft stopped)
+    dense = SimpleNamespace(body=" ".join(["Zanzibarquuxholdings"] * 1500))
+    assert len(tokenizer.encode(dense.body)) > tiny_model.cfg.max_len and not fits([dense])
     t = load_template("supply")
     every = choose_bases(library, t, t.example)
     kept = choose_bases(library, t, t.example, pageable=fits)

@@ -315,3 +315,64 @@ def test_a_definition_of_the_cover_page_points_at_the_key_terms_section_not_at_i
     assert not any("means the Key Terms that" in b for b in bodies)
     assert any('"Key Terms" means the Key Terms section of this Agreement, which includes' in b.replace("“", '"')
                .replace("”", '"') for b in bodies)
+
+
+def test_a_form_written_for_a_person_is_no_base_between_companies(library):
+    """Common Paper's contractor form defines "Contractor" as "the individual providing Services" (payroll taxes,
+    employee benefits): a consulting firm's deal with a company starts from the professional services form; an
+    individual consultant's deal still may start from it."""
+    from hybrid.precedents.base import for_a_person, is_entity
+
+    assert is_entity("Lumen Advisory Partners LLC") and is_entity("Cobalt Manufacturing Co.")
+    assert not is_entity("Dana Whitfield")
+    t = load_template("consulting-services")
+    firms = choose_bases(library, t, t.example)
+    assert firms and not any(for_a_person(b.sections) for b in firms)
+    person = choose_bases(library, t, {**t.example, "party_a": "Dana Whitfield"})
+    assert any(b.doc_id.endswith("common-paper-independent-contractor-agreement.txt") for b in person)
+    assert for_a_person(next(b for b in person if b.doc_id.endswith("contractor-agreement.txt")).sections)
+
+
+def test_the_subject_is_what_the_template_marks_so_or_else_every_free_text_field():
+    """Supply's pricing and delivery terms ("FCA Supplier's facility") had drowned its products in the meaning of a
+    deal: an electronics manufacturer's "contract price" came nearest to plastic containers. A template marks its
+    subject fields (x-subject); a user's template that marks none has all its free-text fields taken."""
+    from dataclasses import replace
+
+    from hybrid.precedents.base import _subject_fields
+
+    t = load_template("supply")
+    assert _subject_fields(t.example, t) == [t.example["products"]]
+    props = {k: {kk: vv for kk, vv in spec.items() if kk != "x-subject"} for k, spec in t.fields["properties"].items()}
+    unmarked = replace(t, fields={**t.fields, "properties": props})
+    assert _subject_fields(t.example, unmarked) == [t.example[k] for k in ("products", "pricing", "delivery_terms")]
+
+
+@pytest.mark.parametrize("tid,line,gone", [
+    ("software-license", "Subscription Period: perpetual.", "License Term:"),
+    ("hosting", "Subscription Period: 24 months.", "Term Length:"),
+])
+def test_the_deals_term_is_the_forms_term_variable_by_another_name(library, tid, line, gone):
+    """Seed 149 and 211 readings: "The term of the license is perpetual" beside "Subscription Period: [___]" (the
+    grant runs "During the Subscription Period"); hosting's "continues for 24 months" beside the same blank. The
+    deal's one term names the form's one Variable for how long the agreement runs ("Warranty Period" is no such)."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template(tid)
+    keys = next(s.frame for s in base_variants(library, t, t.example, 1)[0].skeleton.spans if s.heading == "Key Terms")
+    assert line in keys.splitlines() and gone not in keys
+    assert "Subscription Period: [___]." not in keys
+
+
+def test_a_term_the_key_terms_state_is_not_defined_by_an_order_alone(library):
+    """Seed 149 and 211 readings: '"Subscription Term" means the term ... as identified in an Order', with no Order;
+    the Key Terms state it, so it is identified there or in an Order. A term the Key Terms do not state keeps the
+    form's words."""
+    import re
+
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("saas-agreement")
+    bodies = "\n".join(d.body for d in base_variants(library, t, t.example, 1)[0].draws if d)
+    assert re.search(r'"Subscription Term" means [^.]* in the Key Terms or an Order\.', bodies)
+    assert not re.search(r'"Subscription Term" means [^.]* in an Order\.', bodies)

@@ -47,6 +47,14 @@ def test_the_terms_a_clause_brings_are_those_neither_the_base_nor_the_deal_uses(
     assert v.imports("Each party's liability is limited to the Fees paid.") == []
 
 
+def test_an_acronym_the_base_never_uses_is_a_term_brought():
+    """Seed 211: a franchise lacking a liability cap took a data processing agreement's ("arising out of or related
+    to this DPA"): an acronym neither the base nor the deal writes reads as another document's."""
+    v = Vocabulary(["Franchisee shall pay the royalty. The USD amounts are fixed."], "Franchise deal in the USA")
+    assert v.imports("Each party's total liability arising out of or related to this DPA is limited.") == ["DPA"]
+    assert v.imports("All amounts are in USD and the royalty is paid monthly.") == []
+
+
 @pytest.fixture(scope="module")
 def library():
     from hybrid.precedents.library import load_library

@@ -1,0 +1,83 @@
+"""A cover-page form's Key Terms: the deal's terms as the form's cover page would state them, under the form's own
+names, and the Variables the deal does not state as blanks to complete.
+
+Owns `key_terms` (one "Label: value." line per field), `cover_variables` (the form's Variables its sections use and do
+not define: which are the deal's terms by another name, which stay blank) and `term_words` (a term's content words,
+as two namings of one term compare). Pure functions of text and the template; hybrid.skeleton.from_base writes the
+Key Terms section with them.
+"""
+
+import re
+
+from hybrid.data.roles import ROLE_WORDS
+
+__all__ = ["key_terms", "cover_variables", "term_words"]
+
+_ACRONYMS = frozenset({"nda", "ip", "sla", "sow", "usd"})
+_SMALL = frozenset("a an and as at by for in of on or the to with".split())
+
+
+def key_terms(template, values: dict, names=None) -> str:
+    """The deal's terms as a standard form's cover page would state them, one "Label: value." line per field the
+    parties' names and the date aside (the preamble states those): "Subscription Term: 12 months."; `names` renames
+    a label to the form's own name for the term ({"Subscription Term": "Subscription Period"})."""
+    skip, names = {"party_a", "party_b", "effective_date"}, names or {}
+    def label(name: str) -> str:
+        text = " ".join(w.upper() if w in _ACRONYMS else w.capitalize() for w in name.split("_"))
+        return names.get(text, text)
+
+    return "\n".join(f"{label(name)}: {str(v).rstrip('.')}." for name, v in values.items()
+                     if name not in skip and v not in (None, ""))
+
+
+def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
+    """A cover-page form's Variables its sections use and do not define ("General Cap Amount", "Provider Covered
+    Claims"), as (the deal's Key Terms labels renamed to the form's own name for the same term: {"Confidentiality
+    Term": "Term of Confidentiality", "Subscription Term": "Subscription Period"}, the Variables the deal does not
+    state): each of the latter becomes a Key Terms line with a blank, as the form's cover page has it, where the
+    consistency pass had written it in lower case, undefined ("not more than the general cap amount")."""
+    from hybrid.precedents.definitions import entries, inline_definitions
+    from hybrid.precedents.undefined_terms import term_forms, undefined_runs
+
+    bodies = [p.body for p in sections]
+    defined = inline_definitions("\n\n".join(bodies)) | set(getattr(template, "defined_terms", ()))
+    defined |= {t for p in sections if p.clause_type == "definitions" for t, _ in entries(p.body)[1]}
+    labels = {term_words(label): label for label in re.findall(r"^([^:\n]+):", key_terms(template, values), re.M)}
+    renamed, blank = {}, {}
+    for v in undefined_runs(bodies, defined):
+        key = term_words(v)
+        if len(v.split()) < 2 or key in blank or key <= _NO_VARIABLE:  # "Key Terms", "Company and Partner"
+            continue
+        if key in labels:
+            renamed.setdefault(labels[key], v)
+        else:
+            blank[key] = v
+    # the deal's one term and the form's one term Variable are the same term by other names ("License Term" is the
+    # software licence's "Subscription Period"; hosting's "Term Length" too): "Subscription Period: [___]" had stood
+    # beside "The term of the license is perpetual"
+    termed = [k for k in blank if "term" in k and k - {"term"} <= _AGREEMENT_TERM]  # not "Warranty Period"
+    open_labels = [k for k, label in labels.items() if "term" in k and label not in renamed]
+    if len(termed) == 1 and len(open_labels) == 1:
+        renamed[labels[open_labels[0]]] = blank.pop(termed[0])
+    # a Variable named for a party ("Provider Covered Claims"): a role word opens it, which undefined_runs leaves
+    forms = term_forms(defined)
+    parties = {w.capitalize() for w in ROLE_WORDS} | {t for t in getattr(template, "defined_terms", ()) if " " not in t}
+    led = re.compile(rf"(?<=[a-z,] )((?:{'|'.join(sorted(map(re.escape, parties)))}) {_LED_TAIL})\b")
+    for v in dict.fromkeys(m.group(1) for b in bodies for m in led.finditer(b)):
+        if v.lower() not in forms and term_words(v) - _NO_VARIABLE and term_words(v) not in blank:
+            blank[term_words(v)] = v
+    return renamed, list(blank.values())
+
+
+_LED_TAIL = r"(?:[A-Z][a-z]+ ){0,2}(?:Claims?|Parties|Materials|Obligations)"  # "<party> Covered Claims"
+# words no Variable is made of alone: a form's "Key Terms", its parties ("Company and Partner")
+_NO_VARIABLE = frozenset({"key", "term", "company", "partner"}) | {w.lower() for w in ROLE_WORDS}
+# the words of a name for how long the agreement runs: "Subscription Period", "Initial Term", "License Term"
+_AGREEMENT_TERM = frozenset({"subscription", "license", "licence", "initial", "agreement", "service", "contract"})
+_SAME = {"period": "term", "duration": "term"}  # a cover page's "Subscription Period" is a deal's "Subscription Term"
+
+
+def term_words(label: str) -> frozenset:
+    """A term's content words as two namings of it compare ("Term of Confidentiality" = "Confidentiality Term")."""
+    words = (w[:-1] if len(w) > 3 and w.endswith("s") else w for w in label.lower().split() if w not in _SMALL)
+    return frozenset(_SAME.get(w, w) for w in words)
