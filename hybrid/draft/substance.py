@@ -285,7 +285,7 @@ def _paid_party_pays(sents, template, values):
         return []
     pat = re.compile(rf"\b{re.escape(paid)}\s+{_MODAL}\s+pay\s+(?:to\s+)?(?:the\s+)?{re.escape(pays)}\b(?![^.;]*"
                      rf"(?:refund|credit|reimburs|damages|indemn))[^.;]*?(?:\bfor\s+(?:the\s+|all\s+|any\s+)?"
-                     rf"{_DELIVERABLE}|\b(?:fees|price)\b)")
+                     rf"{_DELIVERABLE}|\b(?:fees|price|compensation|consideration|royalt(?:y|ies))\b)")
     return [_finding("paid_party_pays", s, f"the {paid} is paid by the {pays}, not the other way")
             for s in sents if pat.search(s[2])]
 

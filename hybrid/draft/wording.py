@@ -205,7 +205,13 @@ def drop_second_term(text: str, frame: str, guard=None) -> tuple[str, list[str]]
     if not frame or not states_term(frame):
         return text, []
     about = _term_of(frame)
-    return drop_sentences(text, lambda piece: states_term(piece) and _term_of(piece) == about, frame, guard)
+    text, dropped = drop_sentences(text, lambda piece: states_term(piece) and _term_of(piece) == about, frame, guard)
+    # "This Agreement shall have a term of [___] from the effective date and shall automatically renew ...": its
+    # renewal stays, its own term goes (seed 223: supply's "continues for 5 years" beside it)
+    if about == "agreement":
+        dropped += [m[2].strip() for m in _TERM_THEN_RENEWAL.finditer(text)]
+        text = _TERM_THEN_RENEWAL.sub(r"\1 \3", text)
+    return text, dropped
 
 
 # "Customer will pay the fees described in the Order." where the frame states the fees: a second, emptier statement
@@ -224,6 +230,13 @@ def drop_second_fee(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
     if not frame or not _STATES_FEE.search(frame):
         return text, []
     return drop_sentences(text, lambda piece: bool(_FEES_ELSEWHERE.match(piece)), frame, guard)
+
+
+# a sentence stating the agreement's own term, then its renewal: group 2 is the term and its "and"
+_TERM_THEN_RENEWAL = re.compile(
+    r"\b((?:[Tt]his|[Tt]he) Agreement)( (?:shall|will) (?:have an? (?:initial )?term of|be in effect for"
+    r"|continue(?: in effect)? for|remain in (?:full force and )?effect for) [^.;]{1,80}? and) "
+    r"((?:shall|will) (?:automatically )?(?:be )?renew)")
 
 
 def _term_of(sentence: str) -> str:

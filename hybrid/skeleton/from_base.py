@@ -92,6 +92,8 @@ _MEANS_KEY_TERMS = re.compile(r"\bmeans the Key Terms that\b")
 # (seed 149 and 211 readings: the draft "runs on Orders that do not exist") -> "in the Key Terms or an Order"
 _ORDER_DEFINED = re.compile(r'"(?P<term>[A-Z][\w ]{2,40})" '
                             r'(means [^."\n]*?\b(?:identified|specified|set forth|stated) in )((?:an|the) Orders?)\b')
+_ANY_CLAUSE = frozenset({"party", "partie", "agreement"})  # words of any clause's heading ("THIRD PARTIES.")
+_OPENING_PART = re.compile(r"\s*([A-Z][\w'’&-]*(?: [\w'’&-]+){0,4})\.\s")  # "License. During the ..."
 _STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
 _COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b")
 
@@ -172,11 +174,17 @@ def _rows(base, template, values) -> list[dict]:
 
 def _frame_row(rows, clause: str, heading: str) -> "int | None":
     """The base's section a framed clause's frame opens: of the clause's type or an alias's (FRAME_ALIASES, in that
-    order), the first whose heading shares a word with the template's heading for it, else the first (Bonterms'
-    "Suspension", typed termination, comes before its "Term and Termination": the deal's term had opened Suspension)."""
+    order), the first whose heading shares a word with the template's heading for it, else the first section of any
+    type whose opening part's run-in heading does, else the first of the type (Bonterms' "Suspension", typed
+    termination, comes before its "Term and Termination": the deal's term had opened Suspension)."""
     rows_of = [i for c in FRAME_ALIASES.get(clause, (clause,)) for i, r in enumerate(rows) if r["clause"] == c]
     want = term_words(heading)
-    return next((i for i in rows_of if term_words(rows[i]["heading"]) & want), rows_of[0] if rows_of else None)
+    headed = next((i for i in rows_of if term_words(rows[i]["heading"]) & want), None)
+    # a section of another type that opens with a part headed as the clause: Common Paper's "Software" section opens
+    # "License. During the Subscription Period ... Licensor grants" (the grant had opened "Restrictions")
+    opens = next((i for i, r in enumerate(rows) if (m := _OPENING_PART.match(getattr(r.get("draw"), "body", "") or ""))
+                  and term_words(m[1]) & want - _ANY_CLAUSE), None)
+    return next((i for i in (headed, opens) if i is not None), rows_of[0] if rows_of else None)
 
 
 def _frame_index(rows, template, clause: str) -> int:

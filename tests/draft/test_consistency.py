@@ -1218,3 +1218,18 @@ def test_a_subscription_term_frame_takes_the_subscription_terms_statement_not_th
     assert renewal not in drop_restated(body, frame, locked, ["12 months"])[1]  # the pass before this one
     kept, gone = drop_second_term(body, frame)
     assert gone == [last] and renewal in kept and agreement in kept
+
+
+def test_a_second_term_with_its_renewal_keeps_the_renewal():
+    """Seed 223: supply's "continues for 5 years" beside "This Agreement shall have a term of [___] from the effective
+    date ... and shall automatically renew": the second term goes, its renewal stays."""
+    from hybrid.draft.wording import drop_second_term
+
+    frame = "This Agreement begins on the Effective Date and continues for 5 years unless terminated earlier."
+    body = ("This Agreement shall have a term of [___] from the effective date hereof and shall automatically renew "
+            "for additional [___] terms unless either party gives notice. Buyer pays.")
+    kept, gone = drop_second_term(body, frame)
+    assert kept.startswith("This Agreement shall automatically renew for additional [___] terms")
+    assert gone == ["shall have a term of [___] from the effective date hereof and"]
+    sub = "The subscription term is 12 months."  # a subscription's term leaves the agreement's own alone
+    assert drop_second_term(f"{sub} This Agreement will be in effect for 3 years and will renew.", sub)[1] == []

@@ -60,6 +60,10 @@ POSITIVES = [
         ("Supply", "Buyer shall manufacture the Products in accordance with the Specifications.")]),
     ("one_off_sale_clause", "supply", {"term_length": "5 years"}, [
         ("Termination", "Either Party may terminate this Agreement at any time prior to delivery of the Product.")]),
+    # seed 223: an endorsement deal's "Company shall pay Endorser" as an alternative clause of a sponsorship
+    ("paid_party_pays", "sponsorship", {}, [
+        ("Sponsorship Fee", "For the entire term of this Agreement Rights Holder shall pay Sponsor a base "
+                            "compensation of [___] dollars.")]),
 ]
 
 NEGATIVES = [

@@ -376,3 +376,19 @@ def test_a_term_the_key_terms_state_is_not_defined_by_an_order_alone(library):
     bodies = "\n".join(d.body for d in base_variants(library, t, t.example, 1)[0].draws if d)
     assert re.search(r'"Subscription Term" means [^.]* in the Key Terms or an Order\.', bodies)
     assert not re.search(r'"Subscription Term" means [^.]* in an Order\.', bodies)
+
+
+def test_a_frame_opens_the_section_whose_opening_part_is_its_clause(library):
+    """Seed 211 and 223 readings: Common Paper's licence grant sits in "Software" (typed services), which opens
+    "License. During the Subscription Period ... Licensor grants"; the deal's grant had opened "Restrictions &
+    Obligations" as a second, unqualified grant. A part headed only with words of any heading ("THIRD PARTIES.")
+    draws no frame (the joint venture's contributions stay in a section of their own)."""
+    from hybrid.skeleton.from_base import base_variants
+
+    def framed(tid):
+        t = load_template(tid)
+        return {s.heading: s.frame for s in base_variants(library, t, t.example, 1)[0].skeleton.spans if s.frame}
+
+    assert "grants the Licensee a license" in framed("software-license")["Software"]
+    jv = framed("joint-venture")
+    assert "Miscellaneous Provisions" not in jv and "shall contribute" in jv["Obligations of the Parties"]
