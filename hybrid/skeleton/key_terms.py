@@ -26,8 +26,15 @@ def key_terms(template, values: dict, names=None) -> str:
         text = " ".join(w.upper() if w in _ACRONYMS else w.capitalize() for w in name.split("_"))
         return names.get(text, text)
 
-    return "\n".join(f"{label(name)}: {str(v).rstrip('.')}." for name, v in values.items()
-                     if name not in skip and v not in (None, ""))
+    props = getattr(template, "fields", {}).get("properties", {})
+
+    def value(name: str, v) -> str:  # a percent field's bare number with its unit ("Target Uptime: 99.9 percent.")
+        text = str(v).rstrip(".")
+        bare = props.get(name, {}).get("x-kind") == "percent" and re.fullmatch(r"\d+(?:\.\d+)?", text)
+        return f"{text} percent" if bare else text
+
+    return "\n".join(f"{label(name)}: {value(name, v)}." for name, v in values.items()
+                      if name not in skip and v not in (None, ""))
 
 
 def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
@@ -59,6 +66,14 @@ def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
     open_labels = [k for k, label in labels.items() if "term" in k and label not in renamed]
     if len(termed) == 1 and len(open_labels) == 1:
         renamed[labels[open_labels[0]]] = blank.pop(termed[0])
+    # a deal's term names the form's Variable whose head word (its last) is the term's own word: "Uptime Percent"
+    # is the SLA's "Target Uptime" ("Uptime Credit" is about credits), where each side has one such
+    for k, label in labels.items():
+        if label in renamed or not (own := k - _UNITS):
+            continue
+        heads = [key for key, v in blank.items() if term_words(v.split()[-1]) <= own]
+        if len(heads) == 1 and sum(1 for kk in labels if term_words(blank[heads[0]].split()[-1]) <= kk) == 1:
+            renamed[label] = blank.pop(heads[0])
     # a Variable named for a party ("Provider Covered Claims"): a role word opens it, which undefined_runs leaves
     forms = term_forms(defined)
     parties = {w.capitalize() for w in ROLE_WORDS} | {t for t in getattr(template, "defined_terms", ()) if " " not in t}
@@ -72,6 +87,8 @@ def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
 _LED_TAIL = r"(?:[A-Z][a-z]+ ){0,2}(?:Claims?|Parties|Materials|Obligations)"  # "<party> Covered Claims"
 # words no Variable is made of alone: a form's "Key Terms", its parties ("Company and Partner")
 _NO_VARIABLE = frozenset({"key", "term", "company", "partner"}) | {w.lower() for w in ROLE_WORDS}
+# words a field's label adds to say what kind of value it is ("Uptime Percent", "Term Length")
+_UNITS = frozenset({"percent", "length", "amount", "name", "number", "value", "description"})
 # the words of a name for how long the agreement runs: "Subscription Period", "Initial Term", "License Term"
 _AGREEMENT_TERM = frozenset({"subscription", "license", "licence", "initial", "agreement", "service", "contract"})
 _SAME = {"period": "term", "duration": "term"}  # a cover page's "Subscription Period" is a deal's "Subscription Term"

@@ -392,3 +392,16 @@ def test_a_frame_opens_the_section_whose_opening_part_is_its_clause(library):
     assert "grants the Licensee a license" in framed("software-license")["Software"]
     jv = framed("joint-venture")
     assert "Miscellaneous Provisions" not in jv and "shall contribute" in jv["Obligations of the Parties"]
+
+
+def test_a_deal_term_names_the_form_variable_whose_head_word_is_its_own(library):
+    """Readings at seeds 131, 149, 211, 223: hosting's "at least 99.9 percent" beside "Target Uptime: [___]", which
+    under "Defining Variables" switched the SLA off. The deal's "Uptime Percent" is the SLA's "Target Uptime" (its
+    head word "uptime"), not its "Uptime Credit"; a percent is written as one."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("hosting")
+    keys = next(s.frame for s in base_variants(library, t, t.example, 1)[0].skeleton.spans if s.heading == "Key Terms")
+    lines = keys.splitlines()
+    assert "Target Uptime: 99.9 percent." in lines and "Uptime Credit: [___]." in lines
+    assert not any(line.startswith(("Uptime Percent:", "Target Uptime: [___]")) for line in lines)
