@@ -107,7 +107,10 @@ _ITEMS: dict[str, tuple[str, str, str | None, tuple[str, ...]]] = {
         rf"(?:maximum|not exceed|in excess of){_G}(?:units|volume|quantit|users|copies)",)),
     "ip_ownership_assignment": ("Assignment of IP ownership", "intellectual_property", "Ip Ownership Assignment", (
         r"hereby (?:irrevocably )?assigns?", r"works? made for hire", rf"(?:shall|will) (?:vest|belong){_G}(?:to|in)",
-        r"(?:shall|will) be the (?:sole )?(?:and )?(?:exclusive )?property of")),
+        r"(?:shall|will) be the (?:sole )?(?:and )?(?:exclusive )?property of",
+        # Common Paper's professional services form: "Provider assigns all right, title, and interest in the
+        # Deliverables ... to Customer" (the contractor form's IP section had been inserted beside it)
+        r"\bassigns? (?:to \w+ )?all (?:of its )?right, title,? and interest")),
     "joint_ip_ownership": ("Joint IP ownership", "intellectual_property", "Joint Ip Ownership", (
         r"joint(?:ly)? own", r"co-?own")),
     "license_grant": ("Licence grant", "license", "License Grant", (

@@ -405,3 +405,18 @@ def test_a_deal_term_names_the_form_variable_whose_head_word_is_its_own(library)
     lines = keys.splitlines()
     assert "Target Uptime: 99.9 percent." in lines and "Uptime Credit: [___]." in lines
     assert not any(line.startswith(("Uptime Percent:", "Target Uptime: [___]")) for line in lines)
+
+
+def test_a_forms_own_ip_assignment_is_held_and_none_is_inserted_beside_it(library):
+    """Seed 223: the professional services form's "Consultant assigns all right, title, and interest in the
+    Deliverables ... to Client" was not seen as an IP assignment, so the contractor form's ("works made for hire",
+    no carve-out) was inserted as a second IP section."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("consulting-services")
+    v = base_variants(library, t, t.example, 1)[0]
+    assert not [i for i in v.inserted if i["for"] == "ip_ownership_assignment"]
+    rows = [{"heading": "IP", "clause": "intellectual_property",
+             "body": "Consultant assigns all right, title, and interest in the Deliverables to Client."}]
+    item = next(i for i in market_check(t, rows)["items"] if i["key"] == "ip_ownership_assignment")
+    assert item["held"]
