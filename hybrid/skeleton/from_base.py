@@ -88,6 +88,10 @@ _COVER_USE = re.compile(r"[^.\n]*\b(?:complete and (?:sign|execute)|must complet
 # a definition of the cover page, now the draft's own Key Terms section: '"Key Terms" means the cover page that
 # includes ...' had read '"Key Terms" means the Key Terms that includes ...' (seed-131 reading)
 _MEANS_KEY_TERMS = re.compile(r"\bmeans the Key Terms that\b")
+# Common Paper's '"SOW" means a Cover Page that includes the key business details ... that are not defined in the Key
+# Terms or Standard Terms': as the Key Terms section, what it holds is not "not defined in the Key Terms" (seed 223)
+_CIRCULAR_KEY_TERMS = re.compile(r"(\bmeans the Key Terms section of this Agreement, which [^.\n]*?) that are not "
+                                 r"defined in the Key Terms(?: or (?:the )?Standard Terms)?")
 # a term the Key Terms state, defined by an Order: '"Subscription Term" means the term ... as identified in an Order'
 # (seed 149 and 211 readings: the draft "runs on Orders that do not exist") -> "in the Key Terms or an Order"
 _ORDER_DEFINED = re.compile(r'"(?P<term>[A-Z][\w ]{2,40})" '
@@ -112,6 +116,7 @@ def _on_key_terms(p, template, values: dict):
     body = _COVER_USE.sub(_between, p.body)
     body = _COVER_REF.sub("the Key Terms", body)
     body = _MEANS_KEY_TERMS.sub("means the Key Terms section of this Agreement, which", body)
+    body = _CIRCULAR_KEY_TERMS.sub(r"\1", body)
     body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)
     body = _COURTS_IN.sub(rf"\1 {BLANK}", body)
     stated = {term_words(k) for k in re.findall(r"^([^:\n]+):", key_terms(template, values), re.M)}

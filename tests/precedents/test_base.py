@@ -420,3 +420,16 @@ def test_a_forms_own_ip_assignment_is_held_and_none_is_inserted_beside_it(librar
              "body": "Consultant assigns all right, title, and interest in the Deliverables to Client."}]
     item = next(i for i in market_check(t, rows)["items"] if i["key"] == "ip_ownership_assignment")
     assert item["held"]
+
+
+def test_the_key_terms_section_is_not_defined_by_what_it_does_not_hold(library):
+    """Seed 223: '"SOW" means the Key Terms section of this Agreement, which includes the key business details ...
+    that are not defined in the Key Terms or Standard Terms' (Common Paper's "a Cover Page that includes ...")."""
+    import re
+
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("consulting-services")
+    bodies = "\n".join(d.body for d in base_variants(library, t, t.example, 1)[0].draws if d)
+    sow = re.search(r'"SOW" means the Key Terms section of this Agreement[^.]*\.', bodies)
+    assert sow and "not defined in the Key Terms" not in sow[0]
