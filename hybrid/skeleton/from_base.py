@@ -19,6 +19,7 @@ import functools
 import re
 from dataclasses import dataclass, field, replace
 
+from hybrid.common.sentences import HEADING_BEFORE_TEXT
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.facts import BLANK, adapt
 from hybrid.data.roles import ROLE_WORDS
@@ -27,7 +28,7 @@ from hybrid.precedents.base import choose_bases, documents, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.deal import deal_from_template
-from hybrid.skeleton.key_terms import cover_variables, key_terms, term_words
+from hybrid.skeleton.key_terms import SMALL_WORDS, cover_variables, key_terms, term_words
 from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
@@ -51,7 +52,6 @@ GENERIC_CLAUSES = BOILERPLATE_CLAUSES | {"confidentiality", "limitation_of_liabi
 INSERT_WORDS = 1500  # an inserted clause longer than this is a whole article of another contract
 FOREIGN_INSERT = 1  # another deal's subject phrases an inserted clause may hold (one reads as a slip, two as a deal)
 GOOD_BASE_MARGIN = 0.75  # a contract base whose fit is this far below the best one's is not offered as a variant
-_SMALL = frozenset("a an and as at by for in of on or the to with".split())
 
 
 @dataclass
@@ -76,7 +76,7 @@ def base_heading(heading: str) -> str:
     heading = " ".join(heading.split()).strip(" .:")
     if heading.isupper():
         words = heading.lower().split()
-        heading = " ".join(w if i and w in _SMALL else w.capitalize() for i, w in enumerate(words))
+        heading = " ".join(w if i and w in SMALL_WORDS else w.capitalize() for i, w in enumerate(words))
     return heading
 
 
@@ -97,7 +97,7 @@ _CIRCULAR_KEY_TERMS = re.compile(r"(\bmeans the Key Terms section of this Agreem
 _ORDER_DEFINED = re.compile(r'"(?P<term>[A-Z][\w ]{2,40})" '
                             r'(means [^."\n]*?\b(?:identified|specified|set forth|stated) in )((?:an|the) Orders?)\b')
 _ANY_CLAUSE = frozenset({"party", "partie", "agreement"})  # words of any clause's heading ("THIRD PARTIES.")
-_OPENING_PART = re.compile(r"\s*([A-Z][\w'’&-]*(?: [\w'’&-]+){0,4})\.\s")  # "License. During the ..."
+_OPENING_PART = re.compile(rf"\s*({HEADING_BEFORE_TEXT})\s")  # "License. During the ..."
 _STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
 _COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b")
 
@@ -109,17 +109,16 @@ def _between(m: re.Match) -> str:
     return " " if a and not text[a - 1].isspace() and b < len(text) and text[b] != "\n" else ""
 
 
-def _on_key_terms(p, template, values: dict):
+def _on_key_terms(p, values: dict, stated: set):
     """A form's section pointing at its cover page, pointed at the draft's Key Terms section instead (its governing
-    law the deal's, a forum it leaves open a blank, a term the Key Terms state defined by them or an Order); the
-    instruction to complete a cover page out."""
+    law the deal's, a forum it leaves open a blank, a term the Key Terms state (`stated`: their labels' term_words)
+    defined by them or an Order); the instruction to complete a cover page out."""
     body = _COVER_USE.sub(_between, p.body)
     body = _COVER_REF.sub("the Key Terms", body)
     body = _MEANS_KEY_TERMS.sub("means the Key Terms section of this Agreement, which", body)
     body = _CIRCULAR_KEY_TERMS.sub(r"\1", body)
     body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)
     body = _COURTS_IN.sub(rf"\1 {BLANK}", body)
-    stated = {term_words(k) for k in re.findall(r"^([^:\n]+):", key_terms(template, values), re.M)}
     body = _ORDER_DEFINED.sub(lambda m: m[0] if term_words(m["term"]) not in stated
                               else f'"{m["term"]}" {m[2]}the Key Terms or {m[3]}', body)
     return p if body == p.body else replace(p, body=body)
@@ -145,7 +144,8 @@ def _rows(base, template, values) -> list[dict]:
     sections = base.sections
     covered = base.kind == "form" and any(_COVER_REF.search(p.body) for p in sections)
     if covered:
-        sections = [_on_key_terms(p, template, values) for p in sections]
+        stated = {term_words(k) for k in re.findall(r"^([^:\n]+):", key_terms(template, values), re.M)}
+        sections = [_on_key_terms(p, values, stated) for p in sections]
     elif base.kind == "form":  # the instruction to complete a cover page the draft does not have: out
         sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
     sections = _on_deal_subject(sections, base, template)
@@ -188,7 +188,7 @@ def _frame_row(rows, clause: str, heading: str) -> "int | None":
     # a section of another type that opens with a part headed as the clause: Common Paper's "Software" section opens
     # "License. During the Subscription Period ... Licensor grants" (the grant had opened "Restrictions")
     opens = next((i for i, r in enumerate(rows) if (m := _OPENING_PART.match(getattr(r.get("draw"), "body", "") or ""))
-                  and term_words(m[1]) & want - _ANY_CLAUSE), None)
+                  and term_words(m[1].rstrip(".")) & want - _ANY_CLAUSE), None)
     return next((i for i in (headed, opens) if i is not None), rows_of[0] if rows_of else None)
 
 

@@ -11,10 +11,10 @@ import re
 
 from hybrid.data.roles import ROLE_WORDS
 
-__all__ = ["key_terms", "cover_variables", "term_words"]
+__all__ = ["key_terms", "cover_variables", "term_words", "SMALL_WORDS"]
 
 _ACRONYMS = frozenset({"nda", "ip", "sla", "sow", "usd"})
-_SMALL = frozenset("a an and as at by for in of on or the to with".split())
+SMALL_WORDS = frozenset("a an and as at by for in of on or the to with".split())  # a title's lower-case words
 
 
 def key_terms(template, values: dict, names=None) -> str:
@@ -96,5 +96,5 @@ _SAME = {"period": "term", "duration": "term"}  # a cover page's "Subscription P
 
 def term_words(label: str) -> frozenset:
     """A term's content words as two namings of it compare ("Term of Confidentiality" = "Confidentiality Term")."""
-    words = (w[:-1] if len(w) > 3 and w.endswith("s") else w for w in label.lower().split() if w not in _SMALL)
+    words = (w[:-1] if len(w) > 3 and w.endswith("s") else w for w in label.lower().split() if w not in SMALL_WORDS)
     return frozenset(_SAME.get(w, w) for w in words)
