@@ -131,7 +131,9 @@ def check_line(d) -> str:
                  "and no other document's clause keeps its terms")
     return (f"base {base} ({d.base.get('kind', '')}); market check {mc.get('held', 0)}/{mc.get('total', 0)} "
             f"(lacks {lacks}); contradictions {sub.get('contradictions', 0)}; "
-            f"foreign subject matter {len(d.checks.get('foreign_subjects', []))}")
+            f"foreign subject matter {len(d.checks.get('foreign_subjects', []))}"
+            + (f"; Key Terms the form proposes {len(d.base['proposed_terms'])} (drafts.json)"
+               if d.base.get("proposed_terms") else ""))
 
 
 def print_drafts(out: Path, drafts, paths, report: dict, as_json: bool) -> None:

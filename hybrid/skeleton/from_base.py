@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from hybrid.common.sentences import HEADING_BEFORE_TEXT
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.facts import BLANK, adapt
+from hybrid.data.form_defaults import proposals_for
 from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import choose_bases, documents, kinds_of
@@ -64,9 +65,11 @@ class BaseVariant:
     inserted: list = field(default_factory=list)  # {"section", "clause", "for", "source"} per inserted clause
     alternatives: list = field(default_factory=list)  # {"section", "source"} where a repeated base varies
     repeats: int | None = None  # the earlier variant whose base and clauses this one repeats (no alternative fits)
+    proposed: list = field(default_factory=list)  # {"term", "value", "from"}: a Key Term the form proposes
 
     def summary(self) -> dict:
-        out = {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives}
+        out = {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives,
+               "proposed_terms": self.proposed}
         return {**out, "repeats": self.repeats} if self.repeats is not None else out
 
 
@@ -154,9 +157,15 @@ def _rows(base, template, values) -> list[dict]:
     if covered:
         renamed, variables = cover_variables(sections, template, values)
         deal = deal_from_template(template, values)  # a Variable named for a party, in the deal's words for it
-        lines = [key_terms(template, values, renamed)] + [f"{adapt(v, deal)}: {BLANK}." for v in variables]
+        # what the forms' cover pages propose for a Variable the deal leaves open
+        proposals = {term_words(k): v for k, v in proposals_for(base.doc_id, [p.body for p in base.sections]).items()}
+        proposed = [{"term": adapt(v, deal), "value": adapt(proposals[term_words(v)][0], deal),
+                     "from": proposals[term_words(v)][1]} for v in variables if term_words(v) in proposals]
+        said = {p["term"]: p["value"] for p in proposed}
+        lines = [key_terms(template, values, renamed)] + [f"{adapt(v, deal)}: {said.get(adapt(v, deal), BLANK)}."
+                                                          for v in variables]
         rows.insert(0, {"clause": "other", "heading": "Key Terms", "draw": "", "frame": "\n".join(filter(None, lines)),
-                        "insert": "key_terms"})
+                        "insert": "key_terms", "proposed": proposed})
     for clause, spec in template.clauses.items():
         frame = spec.get("frame")
         names = PLACEHOLDER.findall(frame or "")
@@ -346,8 +355,9 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
         # a repeat no alternative clause fits (every other document's clause brings its own deal's terms) says so,
         # rather than pass for a different draft
         repeats = v % len(good) if v >= len(good) and not alternatives else None
+        proposed = [p for r in rows for p in r.get("proposed", [])]
         out.append(BaseVariant(base, _skeleton(template, values, rows), [r["draw"] for r in rows], inserted,
-                               alternatives, repeats))
+                               alternatives, repeats, proposed))
     return out
 
 

@@ -183,8 +183,10 @@ def test_a_cover_page_forms_variables_are_key_terms_with_blanks_and_the_deals_te
     variants = base_variants(library, t, t.example, 4)
     bv = next(v for v in variants if v.base.doc_id.endswith("cloud-service-agreement.txt"))
     frame = bv.skeleton.spans[0].frame
-    # the liability cap's amount is the form's Variable, defined on a cover page the draft does not carry
-    assert f"General Cap Amount: {BLANK}." in frame
+    # the liability cap's amount is the form's Variable, defined on a cover page the draft does not carry: the
+    # Key Terms state what the forms' cover pages propose (hybrid.data.form_defaults)
+    assert "General Cap Amount: 1x the fees paid or payable by Customer to Provider" in frame
+    assert f"Provider Covered Claims: {BLANK}." not in frame
     # the deal's "Subscription Term" is the form's "Subscription Period", stated once under the form's name
     assert "Subscription Period: 12 months." in frame and "Subscription Term" not in frame
     assert f"Subscription Period: {BLANK}" not in frame and "Subscription Periods" not in frame
@@ -433,3 +435,21 @@ def test_the_key_terms_section_is_not_defined_by_what_it_does_not_hold(library):
     bodies = "\n".join(d.body for d in base_variants(library, t, t.example, 1)[0].draws if d)
     sow = re.search(r'"SOW" means the Key Terms section of this Agreement[^.]*\.', bodies)
     assert sow and "not defined in the Key Terms" not in sow[0]
+
+
+def test_a_drafts_key_terms_state_what_the_form_proposes_in_the_deals_role_words_and_say_so(library):
+    """Common Paper gives a Variable its cover page omits the meaning "none": "General Cap Amount: [___]." left the
+    draft without a limitation of liability (every seed's reading of the Common Paper drafts quoted the blanks
+    first)."""
+    from hybrid.data.facts import BLANK
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("consulting-services")
+    bv = base_variants(library, t, t.example, 1)[0]
+    frame = bv.skeleton.spans[0].frame
+    line = "General Cap Amount: 1x the fees paid or payable by Client to Consultant in the 12 month period"
+    assert line in frame and f"General Cap Amount: {BLANK}" not in frame
+    assert f"Security Policy: {BLANK}." in frame  # the cloud form's proposal is about a Cloud Service
+    said = {p["term"]: p for p in bv.summary()["proposed_terms"]}
+    assert said["General Cap Amount"]["from"].endswith("common-paper-csa-click-through.txt")
+    assert "Security Policy" not in said

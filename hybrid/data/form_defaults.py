@@ -1,0 +1,120 @@
+"""What a standard form's cover page proposes for its Variables: the option it ticks ("[ x ]Provider will use
+commercially reasonable efforts to secure the Cloud Service ..."), or the value a filled-in cover page gives
+("**General Cap Amount:** [[ 1x the fees paid or payable by Customer to Provider in the 12 month period immediately
+before the claim. ]]").
+
+Owns `cover_defaults` (one form's text -> {Variable: proposed value}), `form_defaults` (every train-split form's,
+per form and merged) and `proposals_for` (those that fit one base form). Knows nothing of drafts:
+hybrid.skeleton.from_base writes a proposed value in the Key Terms where the deal states none.
+
+Why: a Common Paper form gives a Variable its cover page leaves out the meaning "none" ("if the Cover Page omits or
+does not define a highlighted word, the default meaning will be 'none' ... and the correlating clause ... does not
+apply"), so a draft whose Key Terms read "General Cap Amount: [___]." had no limitation of liability; every reading
+of the Common Paper drafts quoted its blank Key Terms first. The form's own proposal is what a lawyer filling the
+cover page starts from.
+"""
+
+import functools
+import re
+from pathlib import Path
+
+__all__ = ["cover_defaults", "form_defaults", "proposals_for"]
+
+# a filled-in cover page: "**General Cap Amount:** [[ 1x the fees ... claim. ]]"
+_FILLED = re.compile(r"\*\*([A-Z][^*\n]{2,60}?):\*\*\s*\[\[\s*(.+?)\s*\]\]")
+_TICKED = re.compile(r"^\s*[\[(] x [\])]\s*(.+?)\s*$")  # "[ x ]Worldwide", "( x )Date of last signature ..."
+_OPTION = re.compile(r"^\s*[\[(]\s*x?\s*[\])]")  # any option line, ticked or not
+# a cover page's row label: a short title-case line ("General Cap Amount", "Insurance Minimums")
+_WORD = r"(?:[A-Z][A-Za-z&'’-]*|of|and|or|the|for|to)"
+_LABEL = re.compile(rf"^{_WORD}(?: {_WORD}){{0,5}}$")
+_NAMED = re.compile(r"^([A-Z][A-Za-z ]{2,60}?):\s*\[?(.+?)\]?\.?$")  # "Provider Covered Claims: [Any action ...]"
+_FILL_IN = re.compile(r"\{[a-z_][a-z0-9_]*\}|\$\{|\[ ?# ?\]")  # a value still to be filled: no proposal
+# a value about the cover page's own mechanics, meaningless in a draft that has no cover page or order form
+_MECHANICS = re.compile(r"\b(?:Cover Page|Order Form|signature|Default choice)\b|^See\b", re.I)
+_CONDITION = re.compile(r"\{(?:IF [a-z_]+|END-IF)\}")  # a generated cover page's row conditions
+
+
+def cover_defaults(text: str) -> dict[str, str]:
+    """{Variable: the value its cover page proposes} of one form's text: a filled-in value, else the ticked
+    option(s) under the Variable's row label (several ticked: joined with "; "); a ticked option naming its own
+    Variable ("Provider Covered Claims: [...]") under that name. A value with a blank still in it (`{field}`,
+    "[ # ]") or about the cover page itself ("Date of last signature on this Order Form") proposes nothing."""
+    out = {name.strip(): _clean(value) for name, value in _FILLED.findall(text)}
+    label, ticked = None, {}
+    for line in text.splitlines():
+        stripped = _CONDITION.sub("", line).strip()
+        if not stripped:
+            continue
+        m = _TICKED.match(stripped)
+        if m:
+            value = m.group(1)
+            named = _NAMED.match(value)
+            if named and _LABEL.match(named.group(1)):
+                ticked.setdefault(named.group(1), []).append(named.group(2))
+            elif label:
+                ticked.setdefault(label, []).append(value)
+        elif not _OPTION.match(stripped) and _LABEL.match(stripped):
+            label = stripped
+    for name, values in ticked.items():
+        values = [_clean(v) for v in values]
+        if name not in out and values and not any(_FILL_IN.search(v) or _MECHANICS.search(v) for v in values):
+            out[name] = "; ".join(values)
+    return {k: v for k, v in out.items() if v and not _FILL_IN.search(v) and not _MECHANICS.search(v)}
+
+
+def _clean(value: str) -> str:
+    """A proposed value as a Key Terms line writes it: its optional-text brackets and final full stop gone."""
+    return re.sub(r"\s+", " ", value.replace("[", "").replace("]", "")).strip().rstrip(".").strip()
+
+
+@functools.lru_cache(maxsize=4)
+def form_defaults(root: str) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """({form path: cover_defaults}, merged: each Variable's value as the most forms propose it, the first such
+    form's on a tie) over the corpus's train-split standard forms (held-out forms are never read)."""
+    from collections import Counter
+
+    from hybrid.data.corpus import load_manifest
+
+    per_form = {}
+    for entry in load_manifest(root):
+        if entry["split"] != "train" or entry["source"] not in ("commonpaper", "bonterms"):
+            continue
+        found = cover_defaults((Path(root) / entry["path"]).read_text(encoding="utf-8", errors="replace"))
+        if found:
+            per_form[entry["path"]] = found
+    votes = Counter((name, value) for found in per_form.values() for name, value in found.items())
+    merged: dict[str, str] = {}
+    for (name, value), _ in sorted(votes.items(), key=lambda kv: -kv[1]):  # stable: manifest order on a tie
+        merged.setdefault(name, value)
+    return per_form, merged
+
+
+def proposals_for(doc_id: str, bodies: list[str], corpus=None) -> dict[str, tuple[str, str]]:
+    """{Variable: (proposed value, the form proposing it)} for a base form (its corpus path and section bodies): its
+    own cover page's proposals, and another form's only where the value is in the base's terms (every capitalized
+    word after its first in the base's text; no section number): the cloud service form's "Security Policy" ("secure
+    the Cloud Service") or "Customer to Provider" are no proposal for a consulting form or a partnership, nor its
+    "Breach of Section 3 (Privacy & Security)" where the base numbers its sections otherwise. {} where no corpus is
+    at hand."""
+    from hybrid.common.errors import CorpusError
+    from hybrid.data.corpus import corpus_root
+
+    try:
+        per_form, merged = form_defaults(str(corpus_root(corpus)))
+    except CorpusError:
+        return {}
+    text, own = "\n".join(bodies), per_form.get(doc_id, {})
+
+    def fits(value: str) -> bool:
+        rest = value.split(None, 1)[-1]
+        own_terms = all(re.search(rf"\b{w}\b", text) for w in _CAPITALIZED.findall(rest))
+        return own_terms and not _SECTION_NUMBER.search(value)
+
+    def source(name: str, value: str) -> str:
+        return next(path for path, found in per_form.items() if found.get(name) == value)
+
+    return {**{k: (v, source(k, v)) for k, v in merged.items() if fits(v)}, **{k: (v, doc_id) for k, v in own.items()}}
+
+
+_SECTION_NUMBER = re.compile(r"\bSections? \d")
+_CAPITALIZED = re.compile(r"\b[A-Z][a-z]+\b")

@@ -1,0 +1,54 @@
+"""What a standard form's cover page proposes for its Variables (hybrid.data.form_defaults); the Key Terms a draft
+states with it: tests/precedents/test_base.py."""
+
+from hybrid.data.corpus import corpus_root
+from hybrid.data.form_defaults import cover_defaults, form_defaults, proposals_for
+
+COVER = """Key Terms
+General Cap Amount
+Limitation of liability amount for most claims
+[Drafting note: Select one option and delete the others.]
+
+[ x ]{cap_multiplier}x the Fees paid or payable by Customer to Provider in the 12 month period before the claim
+[    ]${general_cap_amount}
+Covered Claims
+[ x ]Provider Covered Claims: [Any action, proceeding, or claim that the Software infringes anyone's rights.]
+{IF has_security}Security Policy
+[ x ]Provider will use commercially reasonable efforts to secure the Software.
+[    ]Provider will comply with the Security Policy available at {dpa_reference}.
+Increased Claims
+[ x ]Breach of Section 3 (Privacy & Security)
+[ x ]Breach of Section 10 (Confidentiality)
+Order Date
+( x )Date of last signature on this Order Form
+**Increased Cap Amount:** [[ 5x the fees paid or payable by Customer to Provider in the 12 months before the claim. ]]
+"""
+
+
+def test_a_cover_page_proposes_its_ticked_options_and_its_filled_in_values():
+    found = cover_defaults(COVER)
+    claims = "Any action, proceeding, or claim that the Software infringes anyone's rights"
+    assert found["Provider Covered Claims"] == claims
+    assert found["Security Policy"] == "Provider will use commercially reasonable efforts to secure the Software"
+    both = "Breach of Section 3 (Privacy & Security); Breach of Section 10 (Confidentiality)"
+    assert found["Increased Claims"] == both
+    assert found["Increased Cap Amount"].startswith("5x the fees paid or payable by Customer to Provider")
+    # a ticked option with a blank still in it proposes nothing, nor one about the cover page's own mechanics
+    assert "General Cap Amount" not in found and "Order Date" not in found
+
+
+def test_the_corpus_forms_propose_a_liability_cap_and_another_forms_proposal_must_be_in_the_bases_terms():
+    per_form, merged = form_defaults(str(corpus_root()))
+    assert merged["General Cap Amount"].startswith("1x the fees paid or payable by Customer to Provider")
+    assert all(path.startswith("standard-agreements/") for path in per_form)
+    cloud = "Provider shall make the Cloud Service available to Customer. Customer pays the fees."
+    services = "Provider will perform the Services for Customer. Customer pays the fees and Applicable Laws apply."
+    on_cloud = proposals_for("mine.txt", [cloud])
+    on_services = proposals_for("mine.txt", [services])
+    assert on_cloud["General Cap Amount"][0].startswith("1x the fees") and on_cloud["General Cap Amount"][1].endswith(
+        "common-paper-csa-click-through.txt")
+    # "secure the Cloud Service": no proposal for a form that has no Cloud Service; a section number neither
+    assert "Security Policy" in on_cloud and "Security Policy" not in on_services
+    assert "Increased Claims" not in on_cloud
+    assert "General Cap Amount" not in proposals_for("mine.txt", ["Company and Partner will cooperate."])
+
