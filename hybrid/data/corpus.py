@@ -27,12 +27,14 @@ from hybrid.data.cuad import file_key, load_cuad_fields
 from hybrid.data.document import Document, Section
 from hybrid.data.sections import split_numbered
 
-__all__ = ["SPLITS", "corpus_root", "load_manifest", "load_documents", "build_document", "cache_dir"]
+__all__ = ["SPLITS", "STANDARD_SOURCES", "corpus_root", "load_manifest", "load_documents", "build_document",
+           "cache_dir"]
 
 SPLITS = ("train", "val", "test")
 _REPO_ROOT = Path(__file__).resolve().parents[2]
 _MANIFEST_KEYS = ("path", "source", "doc_type", "group", "split")
 CUAD_CSV = Path("cuad") / "master_clauses.csv"
+STANDARD_SOURCES = ("commonpaper", "bonterms")  # the manifest's publishers of standard forms written to be reused
 
 
 def corpus_root(path: str | os.PathLike | None = None) -> Path:

@@ -267,8 +267,10 @@ _COVER_TERMS = (  # the rest of a standard form's cover page, in words the deal'
 )
 
 
-def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
-    """Replace the document's own facts in `text` by typed markers; returns the text and the facts replaced."""
+def normalize(text: str, fields: dict, preamble: str = "", own_terms: bool = False) -> Normalized:
+    """Replace the document's own facts in `text` by typed markers; returns the text and the facts replaced. own_terms:
+    a standard form's periods, rates and amounts are its own positions ("within 30 days", "99.9%"), a place it names a
+    law it cites ("the United Kingdom" of the UK GDPR): they stay (as markers they were blanks in its drafts)."""
     facts: list[str] = []
 
     def sub(pattern, marker, s):
@@ -287,10 +289,8 @@ def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
         out = pattern.sub(words, out)
     out = sub(_name_pattern(a), "[PARTY_A]", out)
     out = sub(_name_pattern(b), "[PARTY_B]", out)
-    out = sub(_AMOUNT_RE, "[AMOUNT]", out)
-    out = sub(_PERCENT_RE, "[PERCENT]", out)
-    out = sub(_DATE_RE, "[DATE]", out)
-    out = sub(_DURATION_RE, "[DURATION]", out)
+    for pattern, marker in () if own_terms else _TERM_MARKERS:
+        out = sub(pattern, marker, out)
     law = fields.get("governing_law")
     if law:
         out = sub(
@@ -298,11 +298,13 @@ def normalize(text: str, fields: dict, preamble: str = "") -> Normalized:
             "[LAW]",
             out,
         )
-    out = sub(_LAW_RE, "[LAW]", out)
+    out = out if own_terms else sub(_LAW_RE, "[LAW]", out)
     sides = tuple(next((f for f in map(family_of, names) if f), None) for names in (a, b))
     return Normalized(out, list(dict.fromkeys(f.strip() for f in facts)), sides if any(sides) else ())
 
 
+_TERM_MARKERS = ((_AMOUNT_RE, "[AMOUNT]"), (_PERCENT_RE, "[PERCENT]"), (_DATE_RE, "[DATE]"),
+                 (_DURATION_RE, "[DURATION]"))
 _MARKER_RE = re.compile("|".join(re.escape(m) for m in MARKERS))
 _PLACEHOLDER_RE = re.compile(r"\{([a-z][a-z0-9_]{0,60})\}")
 _PLACEHOLDER_MARKERS = [
@@ -323,7 +325,6 @@ def _placeholders(text: str, facts: list[str]) -> str:
                 return marker
         return m.group(0)
     return _PLACEHOLDER_RE.sub(repl, text)
-
 
 
 def swapped(sides: tuple, deal: DealFacts) -> bool:

@@ -73,11 +73,11 @@ def form_defaults(root: str) -> tuple[dict[str, dict[str, str]], dict[str, str]]
     form's on a tie) over the corpus's train-split standard forms (held-out forms are never read)."""
     from collections import Counter
 
-    from hybrid.data.corpus import load_manifest
+    from hybrid.data.corpus import STANDARD_SOURCES, load_manifest
 
     per_form = {}
     for entry in load_manifest(root):
-        if entry["split"] != "train" or entry["source"] not in ("commonpaper", "bonterms"):
+        if entry["split"] != "train" or entry["source"] not in STANDARD_SOURCES:
             continue
         found = cover_defaults((Path(root) / entry["path"]).read_text(encoding="utf-8", errors="replace"))
         if found:

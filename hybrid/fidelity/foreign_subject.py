@@ -33,7 +33,7 @@ from pathlib import Path
 
 from nltk.stem import PorterStemmer
 
-from hybrid.data.corpus import _write_atomic, cache_dir, corpus_root, load_manifest
+from hybrid.data.corpus import STANDARD_SOURCES, _write_atomic, cache_dir, corpus_root, load_manifest
 
 __all__ = [
     "SubjectIndex",
@@ -51,9 +51,6 @@ MAX_DF = 0.015  # a subject phrase sits in at most this share of train contracts
 TOPICAL_DF = 0.10  # a topic's word may be more common than its phrases ("clinical" of every pharma deal)
 RARE_DOCS = 2  # a word that this few contracts use is theirs alone, whatever else it does
 MIN_REPEATED = 2  # a term: at least this many contracts (and half of those holding it) write it twice
-# The standard-form publishers of the manifest (hybrid.precedents.checklist.STANDARD_SOURCES, which
-# this layer may not import).
-STANDARD_SOURCES = ("commonpaper", "bonterms")
 
 # Word tokens and punctuation tokens; hyphens and spaces glue words into one run ("injection-moulded").
 _TOKEN = re.compile(r"[A-Za-z]+|[^A-Za-z\s-]+")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from hybrid.data.corpus import CUAD_CSV, corpus_root, load_documents, load_manifest
+from hybrid.data.corpus import CUAD_CSV, STANDARD_SOURCES, corpus_root, load_documents, load_manifest
 from hybrid.data.cuad import file_key
 from hybrid.templates.template import Template, load_template
 
@@ -38,7 +38,6 @@ PRACTICE_SHARE = 0.5  # a CUAD category or a form's clause is on the checklist w
 MIN_CONTRACTS = 3  # fewer CUAD contracts of a kind say what those contracts hold, not what the market does
 MIN_CONTRACT_WORDS = 400  # NDA cover pages and filing fragments hold too few clauses to set a contract's bar
 MIN_BODY_WORDS = 5  # a body shorter than this ("[Reserved]") holds no clause whatever its heading says
-STANDARD_SOURCES = ("commonpaper", "bonterms")
 ORIGINS = ("cuad", "form", "core", "nda")  # also the order in which an equal share keeps its origin
 
 

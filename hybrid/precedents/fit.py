@@ -24,6 +24,7 @@ from hybrid.common.cancel import cancellable
 from hybrid.common.sentences import cut_to_clause, sentence_boundaries
 from hybrid.common.stems import stem
 from hybrid.data.clean import REDACTION_RE
+from hybrid.data.corpus import STANDARD_SOURCES  # standard agreements written to be reused
 from hybrid.precedents.library import MARKER_RE, letter_words
 from hybrid.precedents.reversed import reversed_roles  # re-exported: fit's quality reads it
 from hybrid.text.lexicon import LEANING
@@ -49,7 +50,6 @@ __all__ = [
     "without_hollow",
 ]
 
-STANDARD_SOURCES = frozenset({"commonpaper", "bonterms"})  # standard agreements written to be reused
 POLICY_SOURCES = frozenset({"github-site-policy", "basecamp-policies"})  # website policies: not bilateral contracts
 CONSPICUOUS = frozenset({"warranties", "limitation_of_liability"})  # clause types that conventionally shout
 # clause types whose text does not depend on the kind of deal: a standard form's version serves any contract

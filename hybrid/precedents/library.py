@@ -331,7 +331,7 @@ def build_library(corpus=None, *, progress: bool = True, on_doc=None) -> Library
     called before document i (a server's progress; an exception it raises stops the build)."""
     from tqdm import tqdm
 
-    from hybrid.data.corpus import corpus_root, load_documents, load_manifest
+    from hybrid.data.corpus import STANDARD_SOURCES, corpus_root, load_documents, load_manifest
 
     root = corpus_root(corpus)
     licenses = {e["path"]: _license(e) for e in load_manifest(root) if e["split"] == "train"}
@@ -345,7 +345,7 @@ def build_library(corpus=None, *, progress: bool = True, on_doc=None) -> Library
             body = join_page_breaks(own_clause(s.body, s.clause_type))
             if len(body.split()) < MIN_WORDS or _is_form(body):
                 continue
-            n = normalize(body, doc.fields, doc.preamble)
+            n = normalize(body, doc.fields, doc.preamble, own_terms=doc.source in STANDARD_SOURCES)
             out.append(Precedent(f"{doc.path}#{s.number}", doc.path, doc.source, licenses.get(doc.path, ""),
                                  doc.doc_type, s.clause_type, s.heading, stop_run_in_headings(n.text), n.facts,
                                  list(n.sides), list(s.numbers)))

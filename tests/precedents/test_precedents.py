@@ -388,3 +388,29 @@ def test_a_period_spelled_in_two_number_words_is_replaced_whole():
                   "prior to expiry", {}, "")
     assert n.text == ("renewed for successive [DURATION] periods, unless notice is received no later than "
                       "[DURATION] prior to expiry")
+
+
+def test_a_standard_forms_own_periods_rates_and_cited_laws_stay_as_it_writes_them():
+    """A standard form has no deal: "within 30 days after the invoice date", "99.9% of the time", "1.5% per month"
+    are its positions, "the United Kingdom" a law it cites. As markers they were blanks in every form-based draft
+    ("all amounts are due within [___] after the invoice date"); a contract's own are still another deal's facts."""
+    text = ("All amounts are due within 30 days after the invoice date. Late payments bear 1.5% per month. Uptime is "
+            "99.9% of the time. GDPR as applied in the United Kingdom. Liability will not exceed US$1,000.")
+    form = normalize(text, {}, "", own_terms=True)
+    assert form.text == text and form.facts == []
+    contract = normalize(text, {}, "").text
+    assert "within [DURATION] after" in contract and "[PERCENT] per month" in contract and "[LAW]" in contract
+    # a form's fill-in fields still become the deal's facts
+    assert normalize("The law of {governing_law} governs.", {}, "", own_terms=True).text == "The law of [LAW] governs."
+
+
+def test_the_library_keeps_a_standard_forms_own_periods(library, corpus):
+    import re
+
+    from hybrid.data.corpus import load_documents
+
+    doc = next(d for d in load_documents(corpus, splits=("train",)) if d.source == "commonpaper")
+    periods = {m.group(0) for s in doc.sections for m in re.finditer(r"\b\d+ days\b", s.body)}
+    assert periods, "the Common Paper excerpt states no period: the test reads nothing"
+    bodies = " ".join(p.body for p in library.precedents if p.source == "commonpaper")
+    assert all(period in bodies for period in periods) and "[DURATION]" not in bodies
