@@ -174,6 +174,12 @@ _PAREN_AFTER = re.compile(r"\s*\)")
 _AND_MORE_AFTER = re.compile(r"\s+and\s+(?=(?:all|any|each|the|such|those|every)\b)([a-z])")
 _NOTWITHSTANDING_BEFORE = re.compile(r"\b(?i:(notwithstanding))\s+$")
 _THE_BEFORE = re.compile(r"\b(?i:the)\s+$")
+# an exception whose object is the reference: with no such section it excepts nothing, and "Except for claims
+# arising under this Agreement, in no event will either party be liable ..." had undone the whole waiver
+_EXCEPTION = r"(?i:except\s+for|other\s+than|excluding|save\s+for|with\s+the\s+exception\s+of)\b[^.,;:()\n]{0,80}?"
+_EXCEPT_BEFORE = re.compile(rf"(?:^|\n|[.!?:]{_CLOSE}*\s+)\s*({_EXCEPTION})$")
+_EXCEPT_LEAD = re.compile(rf",\s*{_EXCEPTION}$")
+_COMMA_WORD = re.compile(r",\s*([a-z])")
 
 
 def _rewrite_unresolved(text: str, start: int, end: int) -> "tuple[int, int, str, str] | None":
@@ -185,6 +191,8 @@ def _rewrite_unresolved(text: str, start: int, end: int) -> "tuple[int, int, str
     The table, in order:
       parenthetical   "(see Section 8)", "(as defined in Section 4.2(b))"   -> removed with its space
       notwithstanding "notwithstanding Section 17,"        -> "notwithstanding any other provision of this Agreement,"
+      exception       "Except for claims under Section 19, in no event" -> "In no event"; ", other than under
+                       Section 19." -> "." (an exception of a section the draft lacks excepts nothing)
       coordinated subject "Paragraphs 1 and 13 and all accrued obligations ... survive" -> "All accrued obligations
                        ... survive" (a subject that goes on after the reference keeps its other part)
       the             "described in the Section 6"          -> "described in this Agreement"
@@ -205,6 +213,11 @@ def _rewrite_unresolved(text: str, start: int, end: int) -> "tuple[int, int, str
     nw = _NOTWITHSTANDING_BEFORE.search(before)
     if nw:
         return nw.start(), end, nw.group(1) + " any other provision of this Agreement", "notwithstanding"
+    exc, lead = _EXCEPT_BEFORE.search(before), _EXCEPT_LEAD.search(before)
+    if exc and (after := _COMMA_WORD.match(text, end)):  # "Except for claims under Section 19, in no event"
+        return exc.start(1), after.end(), after.group(1).upper(), "exception"
+    if lead and re.match(r"\s*[,.;]", text[end:]):  # "..., other than under Section 19."
+        return lead.start(), end, "", "exception"
     the = _THE_BEFORE.search(before)
     if the:
         if _SENTENCE_START.search(before, 0, the.start()):

@@ -25,7 +25,7 @@ from hybrid.data.facts import BLANK, adapt
 from hybrid.data.form_defaults import proposals_for
 from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.foreign_facts import allowed_text
-from hybrid.precedents.base import choose_bases, documents, kinds_of
+from hybrid.precedents.base import between_companies, choose_bases, documents, kinds_of, person_document
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.deal import deal_from_template
@@ -297,7 +297,9 @@ def _alternative(rows, library, template, base, v: int, fits) -> list[dict]:
              if k < len(alts)]
     if not pairs:
         return []
-    i, p = pairs[(v - 1) % len(pairs)]
+    if v > len(pairs):  # every alternative taken: a repeat says which variant it repeats, not pass for another draft
+        return []
+    i, p = pairs[v - 1]
     rows[i]["draw"] = p
     return [{"section": i, "source": p.id}]
 
@@ -345,6 +347,8 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
         base = good[v % len(good)]
         rows = _rows(base, template, values)
         fits = base_fits(base, rows, template, values)
+        if between_companies(values):  # no clause of a document written for a person ("her own honest opinions")
+            fits = functools.partial(_not_for_a_person, library, fits)
         inserted = _insert_lacking(rows, library, template, allowed_text(template, values), base.kind == "form",
                                    index, fits)
         alternatives = _alternative(rows, library, template, base, v // len(good), fits) if v >= len(good) else []
@@ -359,6 +363,13 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
         out.append(BaseVariant(base, _skeleton(template, values, rows), [r["draw"] for r in rows], inserted,
                                alternatives, repeats, proposed))
     return out
+
+
+def _not_for_a_person(library, fits, p, *args) -> bool:
+    """fits(p, ...) and p's document is not written for a person (hybrid.precedents.base.for_a_person): between
+    companies, an endorsement agreement's "Rights Holder represents that she is a bona fide user of Sponsor products"
+    had been inserted as the sponsorship's warranty."""
+    return not person_document(library, p.doc_id) and fits(p, *args)
 
 
 def doc_sections(library, doc_id: str) -> list:

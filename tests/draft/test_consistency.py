@@ -338,6 +338,14 @@ FIX = [
     ("the meaning described in the Section 6 and", {}, None, "the meaning described in this Agreement and"),
     ('"Change Order" (as defined in Section 4.2(b)) means', {}, None, '"Change Order" means'),
     ("the fees (see Section 8) are due", {}, None, "the fees are due"),
+    # an exception of a section the draft lacks excepts nothing: "Except for claims arising under this Agreement, in
+    # no event will either party be liable" had undone a sponsorship's consequential damages waiver
+    ("Except for claims arising under Section 19, in no event will either party be liable.", {}, None,
+     "In no event will either party be liable."),
+    ("No party is liable for lost profits, other than under Section 19.", {}, None,
+     "No party is liable for lost profits."),
+    ("Except for claims arising under Section 19, in no event", {"19": "7"}, None,
+     "Except for claims arising under Section 7, in no event"),
     ("the fees (Section 8) are due", {}, None, "the fees are due"),
     (
         "(which notice, notwithstanding Section 17, will be addressed to",

@@ -215,9 +215,12 @@ def test_a_kind_without_a_form_of_its_own_starts_from_the_neighbouring_form_its_
     bases = choose_bases(library, t, t.example)
     assert bases[0].kind == "form" and bases[0].doc_id.endswith("common-paper-csa-with-sla.txt")
     variants = base_variants(library, t, t.example, 4)
-    # one form, four variants: each repeat takes another clause, never a sister form's copy of the same text
-    texts = {tuple(" ".join(d.body.split()) if d else "" for d in v.draws) for v in variants}
-    assert len(texts) == 4
+    # one form, four variants: each repeat takes another clause, never a sister form's copy of the same text, or,
+    # every alternative taken, says which variant it repeats
+    texts = [tuple(" ".join(d.body.split()) if d else "" for d in v.draws) for v in variants]
+    fresh = [x for x, v in zip(texts, variants) if v.repeats is None]
+    assert len(set(fresh)) == len(fresh) >= 3
+    assert all(texts[v.repeats] == x for x, v in zip(texts, variants) if v.repeats is not None)
     # the Key Terms state the governing law: no section of its own after the form's General Terms
     spans = variants[0].skeleton.spans
     assert "Governing Law" not in [s.heading for s in spans]
@@ -453,3 +456,35 @@ def test_a_drafts_key_terms_state_what_the_form_proposes_in_the_deals_role_words
     said = {p["term"]: p for p in bv.summary()["proposed_terms"]}
     assert said["General Cap Amount"]["from"].endswith("common-paper-csa-click-through.txt")
     assert "Security Policy" not in said
+
+
+def test_a_document_that_speaks_of_a_party_as_she_or_he_is_written_for_a_person():
+    from types import SimpleNamespace as S
+
+    from hybrid.precedents.base import for_a_person
+
+    golfer = [S(body="Athlete represents that she is a bona fide user of the Products and that her opinions are her "
+                     "own. " + "Company shall pay the fee when due. " * 20)]
+    firms = [S(body="Each employee shall perform his or her duties, and he or she shall keep records. "
+                    + "Company shall pay the fee when due. " * 20)]
+    assert for_a_person(golfer) and not for_a_person(firms)
+
+
+def test_between_companies_no_clause_comes_from_a_document_written_for_a_person(library):
+    """A sponsorship between two companies had the endorsement agreements' "Rights Holder represents that she is a
+    bona fide user of Sponsor products" inserted as its warranty and "the name, likeness, image and personal
+    identification of Rights Holder" as its licence (seed-211 to 241 readings)."""
+    from hybrid.precedents.base import person_document
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("sponsorship")
+    variants = base_variants(library, t, t.example, 4)
+    sources = [r["source"] for v in variants for r in v.inserted + v.alternatives]
+    assert sources, "nothing inserted: the test reads nothing"
+    assert not any(person_document(library, s.split("#")[0]) for s in sources)
+    bodies = " ".join(getattr(d, "body", "") for v in variants for d in v.draws)
+    assert "bona fide user" not in bodies and "honest opinions" not in bodies
+    # a person's deal may still take them: the filter is for companies only
+    person = {**t.example, "party_b": "Jordan Avery"}
+    assert any(person_document(library, r["source"].split("#")[0])
+               for v in base_variants(library, t, person, 4) for r in v.inserted + v.alternatives)
