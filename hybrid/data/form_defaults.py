@@ -30,16 +30,23 @@ _LABEL = re.compile(rf"^{_WORD}(?: {_WORD}){{0,5}}$")
 _NAMED = re.compile(r"^([A-Z][A-Za-z ]{2,60}?):\s*\[?(.+?)\]?\.?$")  # "Provider Covered Claims: [Any action ...]"
 _FILL_IN = re.compile(r"\{[a-z_][a-z0-9_]*\}|\$\{|\[ ?# ?\]")  # a value still to be filled: no proposal
 # a value about the cover page's own mechanics, meaningless in a draft that has no cover page or order form
-_MECHANICS = re.compile(r"\b(?:Cover Page|Order Form|signature|Default choice)\b|^See\b", re.I)
+_MECHANICS = re.compile(r"\b(?:Cover Page|Order Form|signature|Default choice)\b|^(?:See|As defined)\b", re.I)
+# a period the terms define where they name it: 'all amounts are due within 30 days after the invoice date (the
+# "Payment Period")' (Bonterms: "Unless the Order states otherwise")
+_INLINE = re.compile(r"\bwithin (\d+ (?:business )?days?\b[^()“”\"\n]{0,40}?) "
+                     r"\((?:the )?[“\"]\**([A-Z][A-Za-z ]{2,40}?)\**[”\"]\)")
 _CONDITION = re.compile(r"\{(?:IF [a-z_]+|END-IF)\}")  # a generated cover page's row conditions
 
 
 def cover_defaults(text: str) -> dict[str, str]:
-    """{Variable: the value its cover page proposes} of one form's text: a filled-in value, else the ticked
+    """{Variable: the value its cover page proposes} of one form's text: a filled-in value, a period its terms
+    define in place ('within 30 days after the invoice date (the "Payment Period")'), else the ticked
     option(s) under the Variable's row label (several ticked: joined with "; "); a ticked option naming its own
     Variable ("Provider Covered Claims: [...]") under that name. A value with a blank still in it (`{field}`,
     "[ # ]") or about the cover page itself ("Date of last signature on this Order Form") proposes nothing."""
     out = {name.strip(): _clean(value) for name, value in _FILLED.findall(text)}
+    for value, name in _INLINE.findall(text):  # the terms' own default: "due within 30 days ... (the "Payment Period")"
+        out.setdefault(name.strip(), _clean(value))
     label, ticked = None, {}
     for line in text.splitlines():
         stripped = _CONDITION.sub("", line).strip()

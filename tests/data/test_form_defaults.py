@@ -22,6 +22,7 @@ Increased Claims
 Order Date
 ( x )Date of last signature on this Order Form
 **Increased Cap Amount:** [[ 5x the fees paid or payable by Customer to Provider in the 12 months before the claim. ]]
+Payment. All amounts are due within 30 days after the invoice date (the “**Payment Period**”).
 """
 
 
@@ -33,6 +34,7 @@ def test_a_cover_page_proposes_its_ticked_options_and_its_filled_in_values():
     both = "Breach of Section 3 (Privacy & Security); Breach of Section 10 (Confidentiality)"
     assert found["Increased Claims"] == both
     assert found["Increased Cap Amount"].startswith("5x the fees paid or payable by Customer to Provider")
+    assert found["Payment Period"] == "30 days after the invoice date"  # the terms' own default, where they name it
     # a ticked option with a blank still in it proposes nothing, nor one about the cover page's own mechanics
     assert "General Cap Amount" not in found and "Order Date" not in found
 
