@@ -18,7 +18,7 @@ import functools
 import re
 from pathlib import Path
 
-__all__ = ["cover_defaults", "form_defaults", "proposals_for"]
+__all__ = ["cover_defaults", "form_defaults", "proposals_for", "row_requires"]
 
 # a filled-in cover page: "**General Cap Amount:** [[ 1x the fees ... claim. ]]"
 _FILLED = re.compile(r"\*\*([A-Z][^*\n]{2,60}?):\*\*\s*\[\[\s*(.+?)\s*\]\]")
@@ -69,31 +69,45 @@ def cover_defaults(text: str) -> dict[str, str]:
     return {k: v for k, v in out.items() if v and not _FILL_IN.search(v) and not _MECHANICS.search(v)}
 
 
+# a drafting note tying one row to another: "If no Increased Claims are included, delete the entire row and the row
+# for Increased Cap Amount" (or "... and the Increased Cap Amount row")
+_TIED_ROW = re.compile(r"If no ([A-Z][A-Za-z ]{2,40}?) (?:are|is) included, delete (?:the|this) entire row and the "
+                       r"(?:row for ([A-Z][A-Za-z ]{2,40}?)|([A-Z][A-Za-z ]{2,40}?) row)\.")
+
+
+def row_requires(text: str) -> dict[str, str]:
+    """{Variable: the Variable without which its row goes} of one form's drafting notes ({"Increased Cap Amount":
+    "Increased Claims"}): a cap for claims none of which are named is no term to propose."""
+    return {(m.group(2) or m.group(3)).strip(): m.group(1).strip() for m in _TIED_ROW.finditer(text)}
+
+
 def _clean(value: str) -> str:
     """A proposed value as a Key Terms line writes it: its optional-text brackets and final full stop gone."""
     return re.sub(r"\s+", " ", value.replace("[", "").replace("]", "")).strip().rstrip(".").strip()
 
 
 @functools.lru_cache(maxsize=4)
-def form_defaults(root: str) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+def form_defaults(root: str) -> tuple[dict[str, dict[str, str]], dict[str, str], dict[str, str]]:
     """({form path: cover_defaults}, merged: each Variable's value as the most forms propose it, the first such
-    form's on a tie) over the corpus's train-split standard forms (held-out forms are never read)."""
+    form's on a tie, row_requires of them all) over the corpus's train-split standard forms (held-out forms are never
+    read)."""
     from collections import Counter
 
     from hybrid.data.corpus import STANDARD_SOURCES, load_manifest
 
-    per_form = {}
+    per_form, requires = {}, {}
     for entry in load_manifest(root):
         if entry["split"] != "train" or entry["source"] not in STANDARD_SOURCES:
             continue
-        found = cover_defaults((Path(root) / entry["path"]).read_text(encoding="utf-8", errors="replace"))
-        if found:
+        text = (Path(root) / entry["path"]).read_text(encoding="utf-8", errors="replace")
+        requires.update(row_requires(text))
+        if found := cover_defaults(text):
             per_form[entry["path"]] = found
     votes = Counter((name, value) for found in per_form.values() for name, value in found.items())
     merged: dict[str, str] = {}
     for (name, value), _ in sorted(votes.items(), key=lambda kv: -kv[1]):  # stable: manifest order on a tie
         merged.setdefault(name, value)
-    return per_form, merged
+    return per_form, merged, requires
 
 
 def proposals_for(doc_id: str, bodies: list[str], corpus=None) -> dict[str, tuple[str, str]]:
@@ -102,12 +116,13 @@ def proposals_for(doc_id: str, bodies: list[str], corpus=None) -> dict[str, tupl
     word after its first in the base's text; no section number): the cloud service form's "Security Policy" ("secure
     the Cloud Service") or "Customer to Provider" are no proposal for a consulting form or a partnership, nor its
     "Breach of Section 3 (Privacy & Security)" where the base numbers its sections otherwise. {} where no corpus is
-    at hand."""
+    at hand. A proposal whose row the drafting notes tie to another Variable (row_requires) goes where that one has
+    none."""
     from hybrid.common.errors import CorpusError
     from hybrid.data.corpus import corpus_root
 
     try:
-        per_form, merged = form_defaults(str(corpus_root(corpus)))
+        per_form, merged, requires = form_defaults(str(corpus_root(corpus)))
     except CorpusError:
         return {}
     text, own = "\n".join(bodies), per_form.get(doc_id, {})
@@ -120,7 +135,10 @@ def proposals_for(doc_id: str, bodies: list[str], corpus=None) -> dict[str, tupl
     def source(name: str, value: str) -> str:
         return next(path for path, found in per_form.items() if found.get(name) == value)
 
-    return {**{k: (v, source(k, v)) for k, v in merged.items() if fits(v)}, **{k: (v, doc_id) for k, v in own.items()}}
+    chosen = {k: (v, source(k, v)) for k, v in merged.items() if fits(v)}
+    chosen.update({k: (v, doc_id) for k, v in own.items()})
+    # a row whose drafting note ties it to another goes without it: no "Increased Cap Amount" for no Increased Claims
+    return {k: v for k, v in chosen.items() if requires.get(k, k) in chosen}
 
 
 _SECTION_NUMBER = re.compile(r"\bSections? \d")

@@ -266,10 +266,22 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
         same = [i for i, r in enumerate(rows) if r["clause"] == item.clause]
         at = same[-1] + 1 if same else _closing_index(rows)
         heading = base_heading(found.heading) or template.clauses.get(item.clause, {}).get("heading") or item.label
+        if same and (part := _holding_part(template, key, found)) is not found:  # beside the base's own section
+            found, heading = part, " ".join(w if w in SMALL_WORDS else w[0].upper() + w[1:] for w in item.label.split())
         rows.insert(at, {"clause": item.clause, "heading": heading, "draw": found, "frame": "", "insert": key})
         held_now |= _held(template, item.clause, heading, found.body)
         inserted.append({"clause": item.clause, "for": key, "label": item.label, "source": found.id})
     return inserted
+
+
+def _holding_part(template, key: str, p):
+    """p with only its paragraphs that hold checklist item `key` on their own, or p itself where none does alone or
+    all do. Inserted beside a base section of its type, a whole section brought its own term and termination ("shall
+    remain in full force and effect for a period of [___] (2)", termination for convenience) into a distributor
+    draft that lacked only what happens after termination."""
+    paragraphs = [x for x in re.split(r"\n\s*\n", p.body) if x.strip()]
+    keep = [x for x in paragraphs if key in _held(template, p.clause_type, "", x)]
+    return replace(p, body="\n\n".join(keep)) if keep and len(keep) < len(paragraphs) else p
 
 
 def _alternative(rows, library, template, base, v: int, fits) -> list[dict]:

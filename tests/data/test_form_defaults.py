@@ -2,7 +2,7 @@
 states with it: tests/precedents/test_base.py."""
 
 from hybrid.data.corpus import corpus_root
-from hybrid.data.form_defaults import cover_defaults, form_defaults, proposals_for
+from hybrid.data.form_defaults import cover_defaults, form_defaults, proposals_for, row_requires
 
 COVER = """Key Terms
 General Cap Amount
@@ -40,7 +40,8 @@ def test_a_cover_page_proposes_its_ticked_options_and_its_filled_in_values():
 
 
 def test_the_corpus_forms_propose_a_liability_cap_and_another_forms_proposal_must_be_in_the_bases_terms():
-    per_form, merged = form_defaults(str(corpus_root()))
+    per_form, merged, requires = form_defaults(str(corpus_root()))
+    assert requires["Increased Cap Amount"] == "Increased Claims"
     assert merged["General Cap Amount"].startswith("1x the fees paid or payable by Customer to Provider")
     assert all(path.startswith("standard-agreements/") for path in per_form)
     cloud = "Provider shall make the Cloud Service available to Customer. Customer pays the fees."
@@ -52,5 +53,14 @@ def test_the_corpus_forms_propose_a_liability_cap_and_another_forms_proposal_mus
     # "secure the Cloud Service": no proposal for a form that has no Cloud Service; a section number neither
     assert "Security Policy" in on_cloud and "Security Policy" not in on_services
     assert "Increased Claims" not in on_cloud
+    assert "Increased Cap Amount" not in on_cloud  # a supercap for no claims: its drafting note ties it to them
     assert "General Cap Amount" not in proposals_for("mine.txt", ["Company and Partner will cooperate."])
 
+
+
+def test_a_drafting_note_ties_a_row_to_another():
+    note = ("[Drafting note: This is an optional Variable. If no Increased Claims are included, delete the entire row "
+            "and the row for Increased Cap Amount.] [Drafting note: If no Unlimited Claims are included, delete this "
+            "entire row.] If no Increased Claims are included, delete this entire row and the Increased Cap Amount "
+            "row.")
+    assert row_requires(note) == {"Increased Cap Amount": "Increased Claims"}

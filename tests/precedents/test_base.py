@@ -488,3 +488,24 @@ def test_between_companies_no_clause_comes_from_a_document_written_for_a_person(
     person = {**t.example, "party_b": "Jordan Avery"}
     assert any(person_document(library, r["source"].split("#")[0])
                for v in base_variants(library, t, person, 4) for r in v.inserted + v.alternatives)
+
+
+def test_a_clause_inserted_beside_a_base_section_of_its_type_brings_only_the_paragraphs_that_hold_the_item():
+    """A distributor base lacking only post-termination obligations had a whole second "Term and Termination"
+    inserted: "shall remain in full force and effect for a period of [___] (2)" and a termination for convenience
+    beside the base's own term (seed-241 distributor draft)."""
+    from hybrid.precedents.library import Precedent
+    from hybrid.skeleton.from_base import _holding_part
+
+    t = load_template("distributor")
+    body = ("This Agreement shall remain in full force and effect for a period of [DURATION], unless earlier "
+            "terminated.\n\nTermination for convenience. This Agreement may be terminated by either party for any "
+            "reason by giving the other party written notice [DURATION] in advance.\n\nEffect of Termination. Upon "
+            "termination of this Agreement, Distributor shall return all price lists and materials furnished by "
+            "Supplier and shall cease to use Supplier's Trademarks.")
+    p = Precedent("d#11", "d", "cuad", "", "DISTRIBUTOR AGREEMENT", "termination", "Term and Termination", body)
+    part = _holding_part(t, "post_termination", p)
+    assert part.body.startswith("Effect of Termination.") and "full force and effect for a period" not in part.body
+    assert part.id == p.id  # it cites its source
+    whole = Precedent("d#12", "d", "cuad", "", "DISTRIBUTOR AGREEMENT", "termination", "Term", body.split("\n\n")[0])
+    assert _holding_part(t, "post_termination", whole) is whole  # nothing holds it alone: the clause as it is
