@@ -99,6 +99,9 @@ _CIRCULAR_KEY_TERMS = re.compile(r"(\bmeans the Key Terms section of this Agreem
 # (seed 149 and 211 readings: the draft "runs on Orders that do not exist") -> "in the Key Terms or an Order"
 _ORDER_DEFINED = re.compile(r'"(?P<term>[A-Z][\w ]{2,40})" '
                             r'(means [^."\n]*?\b(?:identified|specified|set forth|stated) in )((?:an|the) Orders?)\b')
+# a form's ordering document, on which its remedies hang ("terminate the affected Order"): the draft's Key Terms are
+# one (seed-257 reading: "No Order exists, so the main refund and exit remedies have nothing to attach to")
+_ORDER_MEANS = re.compile(r'("Orders?" means (?:an?|the|any) (?:order|ordering)\b[^.\n]*?)\.(?=\s|$)')
 _ANY_CLAUSE = frozenset({"party", "partie", "agreement"})  # words of any clause's heading ("THIRD PARTIES.")
 _OPENING_PART = re.compile(rf"\s*({HEADING_BEFORE_TEXT})\s")  # "License. During the ..."
 _STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
@@ -120,6 +123,7 @@ def _on_key_terms(p, values: dict, stated: set):
     body = _COVER_REF.sub("the Key Terms", body)
     body = _MEANS_KEY_TERMS.sub("means the Key Terms section of this Agreement, which", body)
     body = _CIRCULAR_KEY_TERMS.sub(r"\1", body)
+    body = _ORDER_MEANS.sub(r"\1, the Key Terms section of this Agreement included.", body)
     body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)
     body = _COURTS_IN.sub(rf"\1 {BLANK}", body)
     body = _ORDER_DEFINED.sub(lambda m: m[0] if term_words(m["term"]) not in stated
@@ -275,10 +279,9 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
 
 
 def _holding_part(template, key: str, p):
-    """p with only its paragraphs that hold checklist item `key` on their own, or p itself where none does alone or
-    all do. Inserted beside a base section of its type, a whole section brought its own term and termination ("shall
-    remain in full force and effect for a period of [___] (2)", termination for convenience) into a distributor
-    draft that lacked only what happens after termination."""
+    """p with only its paragraphs that hold checklist item `key` on their own (p where none or all do): a whole
+    section had brought its own term and a termination for convenience into a distributor draft lacking only what
+    happens after termination."""
     paragraphs = [x for x in re.split(r"\n\s*\n", p.body) if x.strip()]
     keep = [x for x in paragraphs if key in _held(template, p.clause_type, "", x)]
     return replace(p, body="\n\n".join(keep)) if keep and len(keep) < len(paragraphs) else p

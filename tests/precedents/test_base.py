@@ -509,3 +509,16 @@ def test_a_clause_inserted_beside_a_base_section_of_its_type_brings_only_the_par
     assert part.id == p.id  # it cites its source
     whole = Precedent("d#12", "d", "cuad", "", "DISTRIBUTOR AGREEMENT", "termination", "Term", body.split("\n\n")[0])
     assert _holding_part(t, "post_termination", whole) is whole  # nothing holds it alone: the clause as it is
+
+
+def test_a_forms_ordering_document_includes_the_drafts_key_terms(library):
+    """Bonterms' remedies hang on an Order ("terminate the affected Order and refund ... pre-paid, unused fees"), and
+    the draft is the parties' only document: its Key Terms are an Order (seed-257 reading: "No Order exists")."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("saas-agreement")
+    bv = next(v for v in base_variants(library, t, t.example, 4) if v.base.doc_id.endswith("bonterms-cloud-terms.md"))
+    bodies = " ".join(getattr(d, "body", "") for d in bv.draws)
+    assert ('"Order" means an order for Customer\'s access to the Cloud Service, Support, Professional Services or '
+            'related services that is executed by the parties and references this Agreement, the Key Terms section '
+            'of this Agreement included.') in bodies
