@@ -29,7 +29,7 @@ from hybrid.precedents.base import between_companies, choose_bases, documents, k
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.deal import deal_from_template
-from hybrid.skeleton.key_terms import SMALL_WORDS, cover_variables, key_terms, term_words
+from hybrid.skeleton.key_terms import SMALL_WORDS, cover_variables, key_terms, on_key_terms, term_words
 from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
@@ -88,24 +88,8 @@ _COVER_REF = re.compile(r"\b(?:a|an|each|any|the|this|such)\s+(?:cover page|Cove
 # the instruction to complete a cover page: Common Paper's "complete and sign", Bonterms' "complete and execute"
 _COVER_USE = re.compile(r"[^.\n]*\b(?:complete and (?:sign|execute)|must complete)\b[^.\n]*\bcover page\b[^.\n]*\.\s*",
                         re.I)
-# a definition of the cover page, now the draft's own Key Terms section: '"Key Terms" means the cover page that
-# includes ...' had read '"Key Terms" means the Key Terms that includes ...' (seed-131 reading)
-_MEANS_KEY_TERMS = re.compile(r"\bmeans the Key Terms that\b")
-# Common Paper's '"SOW" means a Cover Page that includes the key business details ... that are not defined in the Key
-# Terms or Standard Terms': as the Key Terms section, what it holds is not "not defined in the Key Terms" (seed 223)
-_CIRCULAR_KEY_TERMS = re.compile(r"(\bmeans the Key Terms section of this Agreement, which [^.\n]*?) that are not "
-                                 r"defined in the Key Terms(?: or (?:the )?Standard Terms)?")
-# a term the Key Terms state, defined by an Order: '"Subscription Term" means the term ... as identified in an Order'
-# (seed 149 and 211 readings: the draft "runs on Orders that do not exist") -> "in the Key Terms or an Order"
-_ORDER_DEFINED = re.compile(r'"(?P<term>[A-Z][\w ]{2,40})" '
-                            r'(means [^."\n]*?\b(?:identified|specified|set forth|stated) in )((?:an|the) Orders?)\b')
-# a form's ordering document, on which its remedies hang ("terminate the affected Order"): the draft's Key Terms are
-# one (seed-257 reading: "No Order exists, so the main refund and exit remedies have nothing to attach to")
-_ORDER_MEANS = re.compile(r'("Orders?" means (?:an?|the|any) (?:order|ordering)\b[^.\n]*?)\.(?=\s|$)')
 _ANY_CLAUSE = frozenset({"party", "partie", "agreement"})  # words of any clause's heading ("THIRD PARTIES.")
 _OPENING_PART = re.compile(rf"\s*({HEADING_BEFORE_TEXT})\s")  # "License. During the ..."
-_STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
-_COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b")
 
 
 def _between(m: re.Match) -> str:
@@ -121,13 +105,7 @@ def _on_key_terms(p, values: dict, stated: set):
     defined by them or an Order); the instruction to complete a cover page out."""
     body = _COVER_USE.sub(_between, p.body)
     body = _COVER_REF.sub("the Key Terms", body)
-    body = _MEANS_KEY_TERMS.sub("means the Key Terms section of this Agreement, which", body)
-    body = _CIRCULAR_KEY_TERMS.sub(r"\1", body)
-    body = _ORDER_MEANS.sub(r"\1, the Key Terms section of this Agreement included.", body)
-    body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)
-    body = _COURTS_IN.sub(rf"\1 {BLANK}", body)
-    body = _ORDER_DEFINED.sub(lambda m: m[0] if term_words(m["term"]) not in stated
-                              else f'"{m["term"]}" {m[2]}the Key Terms or {m[3]}', body)
+    body = on_key_terms(body, values, stated)
     return p if body == p.body else replace(p, body=body)
 
 

@@ -2,16 +2,18 @@
 names, and the Variables the deal does not state as blanks to complete.
 
 Owns `key_terms` (one "Label: value." line per field), `cover_variables` (the form's Variables its sections use and do
-not define: which are the deal's terms by another name, which stay blank) and `term_words` (a term's content words,
-as two namings of one term compare). Pure functions of text and the template; hybrid.skeleton.from_base writes the
+not define: which are the deal's terms by another name, which stay blank), `on_key_terms` (a form's text about its
+cover page made true of the Key Terms section) and `term_words` (a term's content words, as two namings of one term
+compare). Pure functions of text and the template; hybrid.skeleton.from_base writes the
 Key Terms section with them.
 """
 
 import re
 
+from hybrid.data.facts import BLANK
 from hybrid.data.roles import ROLE_WORDS
 
-__all__ = ["key_terms", "cover_variables", "term_words", "SMALL_WORDS"]
+__all__ = ["key_terms", "cover_variables", "on_key_terms", "term_words", "SMALL_WORDS"]
 
 _ACRONYMS = frozenset({"nda", "ip", "sla", "sow", "usd"})
 SMALL_WORDS = frozenset("a an and as at by for in of on or the to with".split())  # a title's lower-case words
@@ -98,3 +100,40 @@ def term_words(label: str) -> frozenset:
     """A term's content words as two namings of it compare ("Term of Confidentiality" = "Confidentiality Term")."""
     words = (w[:-1] if len(w) > 3 and w.endswith("s") else w for w in label.lower().split() if w not in SMALL_WORDS)
     return frozenset(_SAME.get(w, w) for w in words)
+
+
+# a definition of the cover page, now the draft's own Key Terms section: '"Key Terms" means the cover page that
+# includes ...' had read '"Key Terms" means the Key Terms that includes ...' (seed-131 reading)
+_MEANS_KEY_TERMS = re.compile(r"\bmeans the Key Terms that\b")
+# Common Paper's '"SOW" means a Cover Page that includes the key business details ... that are not defined in the Key
+# Terms or Standard Terms': as the Key Terms section, what it holds is not "not defined in the Key Terms" (seed 223)
+_CIRCULAR_KEY_TERMS = re.compile(r"(\bmeans the Key Terms section of this Agreement, which [^.\n]*?) that are not "
+                                 r"defined in the Key Terms(?: or (?:the )?Standard Terms)?")
+# a term the Key Terms state, defined by an Order: '"Subscription Term" means the term ... as identified in an Order'
+# (seed 149 and 211 readings: the draft "runs on Orders that do not exist") -> "in the Key Terms or an Order"
+_ORDER_DEFINED = re.compile(r'"(?P<term>[A-Z][\w ]{2,40})" '
+                            r'(means [^."\n]*?\b(?:identified|specified|set forth|stated) in )((?:an|the) Orders?)\b')
+# a form's ordering document, on which its remedies hang ("terminate the affected Order"): the draft's Key Terms are
+# one (seed-257 reading: "No Order exists, so the main refund and exit remedies have nothing to attach to")
+_ORDER_MEANS = re.compile(r'("Orders?" means (?:an?|the|any) (?:order|ordering)\b[^.\n]*?)\.(?=\s|$)')
+_STATE_OF_LAW = re.compile(r"\bthe State of Governing Law\b")
+_COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b")
+# the cover page's Variables read back as if defined: "the conflict of laws provisions of such Governing Law", "the
+# exclusive jurisdiction of such jurisdiction"
+_SUCH_LAW = re.compile(r"(?<=\bsuch )(Governing Law|[Jj]urisdiction)\b(?= in\b|[.,;]|$)")
+
+
+def on_key_terms(body: str, values: dict, stated: set) -> str:
+    """A form's text about its cover page made true of the draft's Key Terms section: a definition of the cover page
+    is the Key Terms section's, an ordering document includes it, the governing law is the deal's, and so are the
+    courts of a forum the form leaves open (its other cover pages write "the courts of" that State; the one-way NDA's
+    "federal or state courts located in [___]" had been the seed-257 reading's first fault), and a term the Key Terms
+    state (`stated`: their labels' term_words) is defined by them or an Order."""
+    body = _MEANS_KEY_TERMS.sub("means the Key Terms section of this Agreement, which", body)
+    body = _CIRCULAR_KEY_TERMS.sub(r"\1", body)
+    body = _ORDER_MEANS.sub(r"\1, the Key Terms section of this Agreement included.", body)
+    body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)
+    body = _COURTS_IN.sub(rf"\1 {values.get('governing_law') or BLANK}", body)
+    body = _SUCH_LAW.sub(lambda m: "law" if m[1] == "Governing Law" else "courts", body)
+    return _ORDER_DEFINED.sub(lambda m: m[0] if term_words(m["term"]) not in stated
+                              else f'"{m["term"]}" {m[2]}the Key Terms or {m[3]}', body)

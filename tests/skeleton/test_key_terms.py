@@ -1,0 +1,30 @@
+"""A form's text about its cover page made true of the draft's Key Terms section (hybrid.skeleton.key_terms)."""
+
+from hybrid.skeleton.key_terms import on_key_terms, term_words
+
+LAW = ("This NDA is governed by the laws of the State of Governing Law, without regard to the conflict of laws "
+       "provisions of such Governing Law. Any legal suit, action, or proceeding relating to this NDA must be "
+       "instituted in the federal or state courts located in Jurisdiction. Each party irrevocably submits to the "
+       "exclusive jurisdiction of such Jurisdiction in any such suit, action, or proceeding.")
+
+
+def test_an_open_forum_is_the_courts_of_the_governing_laws_state_and_the_variables_read_as_words():
+    """The one-way NDA's "federal or state courts located in [___]" and "the exclusive jurisdiction of such
+    jurisdiction" were the seed-257 reader's first fault; the other Common Paper drafts name the governing law's
+    courts."""
+    out = on_key_terms(LAW, {"governing_law": "the State of New York"}, set())
+    assert "governed by the laws of the State of New York" in out
+    assert "the conflict of laws provisions of such law." in out
+    assert "federal or state courts located in the State of New York." in out
+    assert "the exclusive jurisdiction of such courts in any such suit" in out
+    # no governing law stated: a blank to complete, not a guess
+    assert "courts located in [___]." in on_key_terms(LAW, {}, set())
+
+
+def test_an_ordering_document_includes_the_key_terms_and_a_term_they_state_is_defined_by_them():
+    body = ('"Order" means an order for Customer\'s access to the Cloud Service that is executed by the parties.\n\n'
+            '"Subscription Term" means the term identified in an Order.')
+    out = on_key_terms(body, {}, {term_words("Subscription Term")})
+    assert '"Order" means an order for Customer\'s access to the Cloud Service that is executed by the parties, the ' \
+           'Key Terms section of this Agreement included.' in out
+    assert '"Subscription Term" means the term identified in the Key Terms or an Order.' in out
