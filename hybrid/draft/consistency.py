@@ -34,7 +34,7 @@ from hybrid.draft.references import Ref, dangling_references, find_references, f
 from hybrid.draft.revise_passes import REASONS as REASONS  # re-exported: it was defined here
 from hybrid.draft.revise_passes import deal_texts, listed
 from hybrid.draft.substance import states_term
-from hybrid.draft.wording import defines_party, trade_terms
+from hybrid.draft.wording import defines_party, perpetual, trade_terms
 from hybrid.text.context import ReviseContext, WholeContext
 from hybrid.text.passes import run
 from hybrid.text.pipeline import phase
@@ -120,6 +120,7 @@ def consistency_pass(
         "has_term": bool(TERM_CLAUSES & set(clauses)),
         # the frame that states the deal's term, if one does: a statement of the term elsewhere is a second one
         "term_frame": next((f for sec in sections if states_term(f := sec.get("frame", "") or "")), ""),
+        "perpetual": any(perpetual(sec.get("frame", "")) for sec in sections),  # a term that does not renew
         "trade": trade_terms("\n".join(deal_texts(preamble, sections))),  # the Incoterm the deal states, if any
         "guard": Guard([(sec["heading"], sec["body"]) for sec in sections]),
         "sections": sections,  # each with its optional "source": the document it was drafted from

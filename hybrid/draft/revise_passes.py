@@ -22,6 +22,7 @@ from hybrid.draft.wording import (
     capitalize_defined_party,
     drop_conflicting,
     drop_presupposing,
+    drop_renewal,
     drop_restated,
     drop_second_fee,
     drop_second_term,
@@ -51,6 +52,7 @@ _AT_WILL = "a right to end the agreement at will outside the term section, which
 _SECOND_FEE = "points the fees at a document the deal does not have, where the section's frame states them"
 _SECOND_TERM = "states how long the agreement runs, which the section's frame states as the deal's term"
 _TERM_ELSEWHERE = "states how long the agreement runs, which another section's frame states as the deal's term"
+_PERPETUAL_RENEWAL = "renews a term that a frame states as perpetual"
 
 
 def listed(words) -> str:
@@ -146,12 +148,14 @@ def _conflicting(body, ctx):
     term = frame if states_term(frame) else ctx.draft.get("term_frame", "")
     body, second = drop_second_term(body, term, guard=guard)
     body, fee = drop_second_fee(body, frame, guard=guard)
-    second += fee
+    body, renewal = drop_renewal(body, guard=guard) if ctx.draft.get("perpetual") else (body, [])
+    second += fee + renewal
     ctx.relist |= bool(conflicting or second)
     return body, removals("conflicting_term", conflicting, guard,
                           lambda r: f"{REASONS['conflicting_term']} ({', '.join(sorted(trade))})") + removals(
         "conflicting_term", second, guard,
-        lambda r: _SECOND_FEE if r in fee else _SECOND_TERM if term == frame else _TERM_ELSEWHERE)
+        lambda r: _SECOND_FEE if r in fee else _PERPETUAL_RENEWAL if r in renewal else _SECOND_TERM if term == frame
+        else _TERM_ELSEWHERE)
 
 
 def _party_case(body, ctx):
@@ -320,6 +324,10 @@ _PASSES = (
              "Buyer orders monthly.", {"term_frame": _TERM_FRAME}),
             (f"{_FEE_FRAME} Customer will pay the fees described in the Order. Amounts are due on invoice.",
              f"{_FEE_FRAME} Amounts are due on invoice.", {"frame": _FEE_FRAME}),
+            ("The Agreement will start on the Order Date, continue through the Subscription Period, and automatically "
+             "renew for additional Subscription Periods unless either party gives notice. Buyer orders monthly.",
+             "The Agreement will start on the Order Date and continue through the Subscription Period. Buyer orders "
+             "monthly.", {"perpetual": True}),
             ("All shipments shall be made FOB Supplier's office. Buyer pays on receipt.",
              "All shipments shall be made FOB Supplier's office. Buyer pays on receipt.")),
     _revise("relist", "a list lettered again where a removal before it broke the sequence", _relist,

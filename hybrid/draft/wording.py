@@ -26,8 +26,8 @@ from hybrid.data.facts import BLANK
 from hybrid.draft.substance import states_term
 
 __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "drop_conflicting",
-           "drop_second_term", "drop_second_fee", "trade_terms", "defines_party", "capitalize_defined_party",
-           "drop_sentences"]
+           "drop_second_term", "drop_second_fee", "perpetual", "drop_renewal", "trade_terms", "defines_party",
+           "capitalize_defined_party", "drop_sentences"]
 
 # a sentence renewing or extending a term: Bonterms' "Each Subscription Term will renew for successive periods unless
 # ... [___] prior to the end of the current Subscription Term" had gone as a blanked restatement of the deal's term
@@ -212,6 +212,31 @@ def drop_second_term(text: str, frame: str, guard=None) -> tuple[str, list[str]]
         dropped += [m[2].strip() for m in _TERM_THEN_RENEWAL.finditer(text)]
         text = _TERM_THEN_RENEWAL.sub(r"\1 \3", text)
     return text, dropped
+
+
+# a term stated as perpetual ("The term of the license is perpetual."), not a perpetual licence within a term
+_PERPETUAL = re.compile(r"\b(?:term|period)\b[^.]{0,40}\bis perpetual\b|\bperpetual term\b", re.I)
+# a renewal tied onto a sentence about the term: "..., continue through the Subscription Period, and automatically
+# renew for additional Subscription Periods unless ... before the Non-Renewal Notice Date"
+_RENEWAL_TAIL = re.compile(r"(?:, (\w[^,.;]*?),)? and (?:will |shall )?(?:automatically )?renew\b[^.;]*")
+_RENEWS = re.compile(r"^\W*(?:[A-Z]\w*\s){1,4}(?:will|shall) (?:automatically )?(?:be )?renew(?:ed)?\b")
+
+
+def perpetual(frame: str) -> bool:
+    """The frame states a perpetual term: "The term of the license is perpetual."."""
+    return bool(_PERPETUAL.search(frame or ""))
+
+
+def drop_renewal(text: str, guard=None) -> tuple[str, list[str]]:
+    """(text without its renewals, what went) for a draft whose term is perpetual, which does not renew: a renewal
+    tied onto a sentence goes with its conditions ("will start on the Order Date, continue through the Subscription
+    Period, and automatically renew ... before the Non-Renewal Notice Date" -> "will start on the Order Date and
+    continue through the Subscription Period"; the seed-223 and 257 readers' first software-licence fault), a
+    sentence that only renews goes whole; `guard` as in drop_sentences."""
+    text, dropped = drop_sentences(text, lambda s: bool(_RENEWS.search(s)), "", guard)
+    tails = [m[0][m[0].index(" and ") + 1:] if m[1] else m[0].strip(" ,") for m in _RENEWAL_TAIL.finditer(text)]
+    text = _RENEWAL_TAIL.sub(lambda m: f" and {m[1]}" if m[1] else "", text)
+    return text, dropped + tails
 
 
 # "Customer will pay the fees described in the Order." where the frame states the fees: a second, emptier statement

@@ -232,3 +232,21 @@ def test_parts_of_the_section_it_stands_in_keep_their_names_and_this_opens_a_sen
     assert "Section 9 (General Cap) and Section 9 (Consequential Damages Waiver) will not apply" in out
     out, _ = fix_references("Terms. Section 16.3 shall govern.", lambda n: "9", own="9")
     assert out == "Terms. This Section shall govern."
+
+
+def test_a_perpetual_term_does_not_renew_and_a_perpetual_licence_within_a_term_keeps_the_renewal():
+    """The software licence's "Subscription Period: perpetual." beside "automatically renew for additional
+    Subscription Periods unless ... before the Non-Renewal Notice Date" (seed-223 and 257 readings)."""
+    from hybrid.draft.wording import drop_renewal, perpetual
+
+    assert perpetual("The Licensor grants the Licensee a license to use the X software. The term of the license is "
+                     "perpetual.")
+    assert not perpetual("Consultant grants Client a non-exclusive, perpetual license to the Pre-Existing Materials.")
+    text = ("For each Order Form, the Agreement will start on the Order Date, continue through the Subscription "
+            "Period, and automatically renew for additional Subscription Periods unless one party gives notice. "
+            "This Agreement will automatically renew for successive one-year terms. Licensee pays.")
+    out, gone = drop_renewal(text)
+    assert out == ("For each Order Form, the Agreement will start on the Order Date and continue through the "
+                   "Subscription Period. Licensee pays.")
+    assert gone == ["This Agreement will automatically renew for successive one-year terms.",
+                    "and automatically renew for additional Subscription Periods unless one party gives notice"]
