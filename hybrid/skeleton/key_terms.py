@@ -104,10 +104,15 @@ def term_words(label: str) -> frozenset:
 
 # a definition of the cover page, now the draft's own Key Terms section: '"Key Terms" means the cover page that
 # includes ...' had read '"Key Terms" means the Key Terms that includes ...' (seed-131 reading)
-_MEANS_KEY_TERMS = re.compile(r"\bmeans the Key Terms that\b")
+_MEANS_KEY_TERMS = re.compile(r'(?:"(?P<term>[^"\n]{1,40})" )?\bmeans the Key Terms that\b')
+# a document of which the form's cover page is the first ("SOW", "Order Form"): the draft's Key Terms section or a later
+# one the parties sign, as its own text has it ("Client or its Affiliates may enter SOWs", "For each Order Form"); the
+# seed-257 and 223 readers: "SOW" defined as the Key Terms section "yet 'Client or its Affiliates may enter SOWs'"
+_ANOTHER = "or another document the parties sign that refers to this Agreement, each of which"
 # Common Paper's '"SOW" means a Cover Page that includes the key business details ... that are not defined in the Key
 # Terms or Standard Terms': as the Key Terms section, what it holds is not "not defined in the Key Terms" (seed 223)
-_CIRCULAR_KEY_TERMS = re.compile(r"(\bmeans the Key Terms section of this Agreement, which [^.\n]*?) that are not "
+_CIRCULAR_KEY_TERMS = re.compile(r"(\bmeans the Key Terms section of this Agreement,? (?:or [^,\n]*?, each of )?which "
+                                 r"[^.\n]*?) that are not "
                                  r"defined in the Key Terms(?: or (?:the )?Standard Terms)?")
 # a term the Key Terms state, defined by an Order: '"Subscription Term" means the term ... as identified in an Order'
 # (seed 149 and 211 readings: the draft "runs on Orders that do not exist") -> "in the Key Terms or an Order"
@@ -123,13 +128,22 @@ _COURTS_IN = re.compile(r"\b(courts? (?:located )?in) (?:the )?[Jj]urisdiction\b
 _SUCH_LAW = re.compile(r"(?<=\bsuch )(Governing Law|[Jj]urisdiction)\b(?= in\b|[.,;]|$)")
 
 
+def _key_terms_section(m: re.Match) -> str:
+    """A definition of the cover page as the Key Terms section: the "Key Terms" themselves are that section alone; a
+    document the cover page was the first of ("SOW", "Order Form") is it or a later one (_ANOTHER)."""
+    term = m["term"]
+    lead = f'"{term}" ' if term else ""
+    return f"{lead}means the Key Terms section of this Agreement" + (
+        ", which" if term in (None, "Key Terms") else f" {_ANOTHER}")
+
+
 def on_key_terms(body: str, values: dict, stated: set) -> str:
     """A form's text about its cover page made true of the draft's Key Terms section: a definition of the cover page
     is the Key Terms section's, an ordering document includes it, the governing law is the deal's, and so are the
     courts of a forum the form leaves open (its other cover pages write "the courts of" that State; the one-way NDA's
     "federal or state courts located in [___]" had been the seed-257 reading's first fault), and a term the Key Terms
     state (`stated`: their labels' term_words) is defined by them or an Order."""
-    body = _MEANS_KEY_TERMS.sub("means the Key Terms section of this Agreement, which", body)
+    body = _MEANS_KEY_TERMS.sub(_key_terms_section, body)
     body = _CIRCULAR_KEY_TERMS.sub(r"\1", body)
     body = _ORDER_MEANS.sub(r"\1, the Key Terms section of this Agreement included.", body)
     body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)

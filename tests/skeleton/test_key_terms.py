@@ -28,3 +28,14 @@ def test_an_ordering_document_includes_the_key_terms_and_a_term_they_state_is_de
     assert '"Order" means an order for Customer\'s access to the Cloud Service that is executed by the parties, the ' \
            'Key Terms section of this Agreement included.' in out
     assert '"Subscription Term" means the term identified in the Key Terms or an Order.' in out
+
+
+def test_a_document_the_cover_page_was_the_first_of_is_the_key_terms_or_a_later_one():
+    """'"SOW" means the Key Terms section of this Agreement' beside "Client or its Affiliates may enter SOWs" read as
+    circular (seed-223, 257 and 263 consulting readers); the Key Terms themselves are that section alone."""
+    sow = on_key_terms('"SOW" means the Key Terms that includes the key business details for this Agreement that are '
+                       'not defined in the Key Terms or Standard Terms.', {}, set())
+    assert sow == ('"SOW" means the Key Terms section of this Agreement or another document the parties sign that '
+                   'refers to this Agreement, each of which includes the key business details for this Agreement.')
+    own = on_key_terms('"Key Terms" means the Key Terms that includes the key legal details.', {}, set())
+    assert own == '"Key Terms" means the Key Terms section of this Agreement, which includes the key legal details.'
