@@ -39,3 +39,16 @@ def test_a_document_the_cover_page_was_the_first_of_is_the_key_terms_or_a_later_
                    'refers to this Agreement, each of which includes the key business details for this Agreement.')
     own = on_key_terms('"Key Terms" means the Key Terms that includes the key legal details.', {}, set())
     assert own == '"Key Terms" means the Key Terms section of this Agreement, which includes the key legal details.'
+
+
+def test_the_forms_own_terms_are_the_terms_as_written_adapted_from_the_published_version():
+    """'"Standard Terms" means these Common Paper ... Standard Terms Version 1.0, which are posted at https://...' read
+    as incorporating a web text that differs from the signed one (seed-257 and 263 readers)."""
+    out = on_key_terms('"Standard Terms" means these Common Paper Software License Standard Terms Version 1.0, which '
+                       'are posted at https://commonpaper.com/standards/software-license-agreement/1.0.', {}, set())
+    assert out == ('"Standard Terms" means these terms as written in this Agreement, adapted from the Common Paper '
+                   'Software License Standard Terms Version 1.0 posted at '
+                   'https://commonpaper.com/standards/software-license-agreement/1.0.')
+    assert on_key_terms('"Bonterms Cloud Terms" means these Bonterms Cloud Terms (Version 1.0).', {}, set()) == (
+        '"Bonterms Cloud Terms" means these terms as written in this Agreement, adapted from the Bonterms Cloud Terms '
+        '(Version 1.0).')
