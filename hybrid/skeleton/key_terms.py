@@ -13,7 +13,8 @@ import re
 from hybrid.data.facts import BLANK
 from hybrid.data.roles import ROLE_WORDS
 
-__all__ = ["key_terms", "cover_variables", "on_key_terms", "term_words", "SMALL_WORDS"]
+__all__ = ["key_terms", "cover_variables", "on_key_terms", "part_of_agreement", "term_words", "SMALL_WORDS",
+           "PART_VALUE"]
 
 _ACRONYMS = frozenset({"nda", "ip", "sla", "sow", "usd"})
 SMALL_WORDS = frozenset("a an and as at by for in of on or the to with".split())  # a title's lower-case words
@@ -57,6 +58,8 @@ def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
         key = term_words(v)
         if len(v.split()) < 2 or key in blank or key <= _NO_VARIABLE:  # "Key Terms", "Company and Partner"
             continue
+        if key <= _PARTS and "key" in key:  # "Key Terms and Standard Terms": the agreement's parts, no Variable
+            continue
         if key in labels:
             renamed.setdefault(labels[key], v)
         else:
@@ -89,6 +92,18 @@ def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
 _LED_TAIL = r"(?:[A-Z][a-z]+ ){0,2}(?:Claims?|Parties|Materials|Obligations)"  # "<party> Covered Claims"
 # words no Variable is made of alone: a form's "Key Terms", its parties ("Company and Partner")
 _NO_VARIABLE = frozenset({"key", "term", "company", "partner"}) | {w.lower() for w in ROLE_WORDS}
+# the words of a name for a part of the agreement itself: "Standard Terms", "Key Terms and Standard Terms"
+_PARTS = frozenset({"key", "standard", "framework", "term"})
+PART_VALUE = "the terms of this Agreement other than the Key Terms"
+"""What a form's "Standard Terms" are in a draft that has no cover page: the consulting draft's "Standard Terms:
+[___]." and "Key Terms and Standard Terms: [___]." read as meaningless entries (seed-257 and 263 readers)."""
+
+
+def part_of_agreement(variable: str) -> bool:
+    """The Variable names the form's terms as a part of the agreement ("Standard Terms", "Framework Terms")."""
+    return term_words(variable) <= _PARTS and "key" not in term_words(variable)
+
+
 # words a field's label adds to say what kind of value it is ("Uptime Percent", "Term Length")
 _UNITS = frozenset({"percent", "length", "amount", "name", "number", "value", "description"})
 # the words of a name for how long the agreement runs: "Subscription Period", "Initial Term", "License Term"
