@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from hybrid.common.sentences import HEADING_BEFORE_TEXT
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
-from hybrid.data.facts import BLANK, adapt
+from hybrid.data.facts import adapt
 from hybrid.data.form_defaults import proposals_for
 from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.foreign_facts import allowed_text
@@ -29,15 +29,7 @@ from hybrid.precedents.base import between_companies, choose_bases, documents, k
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.deal import deal_from_template
-from hybrid.skeleton.key_terms import (
-    PART_VALUE,
-    SMALL_WORDS,
-    cover_variables,
-    key_terms,
-    on_key_terms,
-    part_of_agreement,
-    term_words,
-)
+from hybrid.skeleton.key_terms import SMALL_WORDS, cover_variables, key_terms, on_key_terms, term_words, variable_value
 from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
@@ -152,9 +144,9 @@ def _rows(base, template, values) -> list[dict]:
         proposed = [{"term": adapt(v, deal), "value": adapt(proposals[term_words(v)][0], deal),
                      "from": proposals[term_words(v)][1]} for v in variables if term_words(v) in proposals]
         said = {p["term"]: p["value"] for p in proposed}
+        text = "\n".join(p.body for p in sections)
         lines = [key_terms(template, values, renamed)] + [
-            f"{adapt(v, deal)}: {PART_VALUE if part_of_agreement(v) else said.get(adapt(v, deal), BLANK)}."
-            for v in variables]
+            f"{adapt(v, deal)}: {variable_value(v, said.get(adapt(v, deal)), text)}." for v in variables]
         rows.insert(0, {"clause": "other", "heading": "Key Terms", "draw": "", "frame": "\n".join(filter(None, lines)),
                         "insert": "key_terms", "proposed": proposed})
     for clause, spec in template.clauses.items():

@@ -13,8 +13,8 @@ import re
 from hybrid.data.facts import BLANK
 from hybrid.data.roles import ROLE_WORDS
 
-__all__ = ["key_terms", "cover_variables", "on_key_terms", "part_of_agreement", "term_words", "SMALL_WORDS",
-           "PART_VALUE"]
+__all__ = ["key_terms", "cover_variables", "on_key_terms", "part_of_agreement", "variable_value", "term_words",
+           "SMALL_WORDS", "PART_VALUE"]
 
 _ACRONYMS = frozenset({"nda", "ip", "sla", "sow", "usd"})
 SMALL_WORDS = frozenset("a an and as at by for in of on or the to with".split())  # a title's lower-case words
@@ -97,6 +97,21 @@ _PARTS = frozenset({"key", "standard", "framework", "term"})
 PART_VALUE = "the terms of this Agreement other than the Key Terms"
 """What a form's "Standard Terms" are in a draft that has no cover page: the consulting draft's "Standard Terms:
 [___]." and "Key Terms and Standard Terms: [___]." read as meaningless entries (seed-257 and 263 readers)."""
+
+
+def variable_value(variable: str, proposed: "str | None", text: str) -> str:
+    """What a Key Terms line states for a Variable the deal leaves open: the agreement's part (PART_VALUE), what the
+    cover pages propose, "none identified" where the form's own text provides for none ("If no Security Measures are
+    identified, Provider will use appropriate ... measures", "the Security Policy, if any": a blank had left it
+    unclear whether the fallback applies, seed-263 SaaS reader), else a blank to complete."""
+    if part_of_agreement(variable):
+        return PART_VALUE
+    if proposed:
+        return proposed
+    name = re.escape(variable)
+    optional = re.search(rf"\bIf no {name} (?:is|are) identified\b|\b{name}(?: \([A-Z]{{2,6}}\))?,? if any\b"
+                         rf"|\bany {name}(?: \([A-Z]{{2,6}}\))? identified\b", text)
+    return "none identified" if optional else BLANK
 
 
 def part_of_agreement(variable: str) -> bool:

@@ -452,7 +452,8 @@ def test_a_drafts_key_terms_state_what_the_form_proposes_in_the_deals_role_words
     frame = bv.skeleton.spans[0].frame
     line = "General Cap Amount: 1x the fees paid or payable by Client to Consultant in the 12 month period"
     assert line in frame and f"General Cap Amount: {BLANK}" not in frame
-    assert f"Security Policy: {BLANK}." in frame  # the cloud form's proposal is about a Cloud Service
+    # the cloud form's proposal is about a Cloud Service: none proposed; the form provides for none ("if any")
+    assert "Security Policy: none identified." in frame
     # the agreement's own parts are no Variables to complete (seed-257 and 263 readers: "meaningless entries")
     assert "Standard Terms: the terms of this Agreement other than the Key Terms." in frame
     assert "Key Terms and Standard Terms:" not in frame

@@ -52,3 +52,18 @@ def test_the_forms_own_terms_are_the_terms_as_written_adapted_from_the_published
     assert on_key_terms('"Bonterms Cloud Terms" means these Bonterms Cloud Terms (Version 1.0).', {}, set()) == (
         '"Bonterms Cloud Terms" means these terms as written in this Agreement, adapted from the Bonterms Cloud Terms '
         '(Version 1.0).')
+
+
+def test_a_variable_the_form_provides_for_none_of_reads_none_identified_and_another_stays_a_blank():
+    from hybrid.skeleton.key_terms import PART_VALUE, variable_value
+
+    text = ("Provider will implement the Security Measures identified in this Agreement. If no Security Measures are "
+            "identified, Provider will use appropriate measures. Customer will comply with any Acceptable Use Policy "
+            "(AUP) identified in this Agreement. The parties will adhere to the DPA, if any. Client will comply with "
+            "Client Obligations, if any. Consultant assigns the Deliverables at the Time of Assignment.")
+    assert variable_value("Security Measures", None, text) == "none identified"
+    assert variable_value("Acceptable Use Policy", None, text) == "none identified"
+    assert variable_value("Client Obligations", None, text) == "none identified"
+    assert variable_value("Time of Assignment", None, text) == "[___]"  # the form provides for no absence
+    assert variable_value("Time of Assignment", "upon payment", text) == "upon payment"
+    assert variable_value("Standard Terms", None, text) == PART_VALUE
