@@ -43,6 +43,11 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
     if m and heading is not None and not m.group("number"):  # an unnumbered one on another subject stays
         if not content_stems(m.group(0)) & content_stems(heading):
             return text
+        # the first of its parts, each headed so ("Liability Caps." before "Damages Waiver." and "Exceptions." under
+        # Limitation of Liability): its heading stays, which the others' references name ("Section 8 (Liability
+        # Caps)" had pointed at a heading the draft no longer had, seed-263 reading)
+        if sum(1 for line in text[m.end() :].splitlines()[1:] if _INLINE_HEADING.match(line)) >= 2:
+            return text
     return text[m.end() :] if m else text
 
 
@@ -146,7 +151,10 @@ _PASSES = (
           ("Delivery; Shipment. (a) Each shipment is insured.", "(a) Each shipment is insured."),
           ("Section 1.1 Defined Terms. Terms have their meaning.", "Terms have their meaning."),
           ("Entire Agreement. This Agreement is all of it.", "Entire Agreement. This Agreement is all of it.",
-           {"heading": "General"})),
+           {"heading": "General"}),
+          ("Liability Caps.\nEach cap applies.\nDamages Waiver. No lost profits.\nExceptions. None apply.",
+           "Liability Caps.\nEach cap applies.\nDamages Waiver. No lost profits.\nExceptions. None apply.",
+           {"heading": "Limitation of Liability"})),
     _pass("repeated_parts", "its parts headed as one of the draft's other clause types out",
           lambda t, c: (drop_repeated_parts(t, "", c.others)[0] if c.others else t, []),
           ("Payment. Buyer pays in 30 days.\n\nGoverning Law. New York law governs.", "Payment. Buyer pays in 30 days.",
