@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from hybrid.common.sentences import CLOSE as _CLOSE
 from hybrid.data.facts import BLANK
 from hybrid.draft.reference_lists import fix_listed
-from hybrid.draft.reference_resolve import Exact, Headed, resolve_one
+from hybrid.draft.reference_resolve import Exact, Headed, part_by_order, resolve_one
 
 __all__ = ["Exact", "Headed", "Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
 
@@ -276,8 +276,9 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
         elif parts := _titled_parts(ref, resolve, resolve_title):  # each part by its name: "Section 17 (General Cap)"
             span = (ref.start, _through_direction(text, ref.end), _titled_list(parts, ref), "resolved", "renumbered")
         elif ref.tops and set(ref.tops) <= itself and not _THE_BEFORE.search(text, 0, ref.start):
-            # "Clause 10.2 above" -> "this Clause": the draft does not number its paragraphs
-            new = _this(ref.keyword, text, ref.start)
+            # "Clause 10.2 above" -> its part by heading (part_by_order), else "this Clause": no paragraph numbers
+            new = own is not None and part_by_order(ref.numbers[0], text, str(own))
+            new = new or _this(ref.keyword, text, ref.start)
             span = (ref.start, _through_direction(text, ref.end), new, "part of itself", "renumbered")
         else:
             titles = ref.titles or ("",) * len(ref.tops)
@@ -290,8 +291,8 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
                 alone = own is not None and [str(d) for d in drafted] == [str(own)]
                 if part:  # "Section 8.4 (Exceptions)" -> "Section 9 (Exceptions)": the part keeps its name
                     new = f"{new} ({part})"
-                elif alone:
-                    new = _into_itself(ref, text, end, new)
+                elif alone:  # by its part's heading where it names a part ("7.1(a)"), else "this Section"
+                    new = part_by_order(ref.numbers[0], text, new.split()[-1]) or _into_itself(ref, text, end, new)
                 if text[ref.start : end] == new:
                     continue
                 span = (ref.start, end, new, "resolved", "renumbered")

@@ -346,6 +346,20 @@ FIX = [
      "No party is liable for lost profits."),
     ("Except for claims arising under Section 19, in no event", {"19": "7"}, None,
      "Except for claims arising under Section 7, in no event"),
+    # a part of its own section by the part's heading where the section is made of headed parts ("this Section" had
+    # widened "The liability cap in Section 7.1(a)" to every cap, seed 263), else "this Section"
+    ("Liability Caps.\nEach party's liability is capped.\nIncreased Claims are capped higher.\nExceptions. The liability "
+     "cap in Section 7.1(a) does not apply to Increased Claims. Section 7.1 applies to all claims.", {"7": "8"}, "8",
+     "Liability Caps.\nEach party's liability is capped.\nIncreased Claims are capped higher.\nExceptions. The liability "
+     "cap in the first paragraph of Section 8 (Liability Caps) does not apply to Increased Claims. Section 8 (Liability "
+     "Caps) applies to all claims."),
+    ("Mutual. Each party warrants its authority.\nLicensor Warranty. The Software conforms.\nExclusions. The "
+     "warranty in Section 5.2 does not apply to misuse. This Section 5 applies.", {}, "6",
+     "Mutual. Each party warrants its authority.\nLicensor Warranty. The Software conforms.\nExclusions. The "
+     "warranty in Section 6 (Licensor Warranty) does not apply to misuse. This Section applies."),
+    ("Each party's liability is capped. The liability cap in Section 7.1(a) does not apply to Increased Claims.",
+     {"7": "8"}, "8", "Each party's liability is capped. The liability cap in this Section does not apply to Increased "
+     "Claims."),
     ("the fees (Section 8) are due", {}, None, "the fees are due"),
     (
         "(which notice, notwithstanding Section 17, will be addressed to",
