@@ -150,7 +150,7 @@ _ORDER_DEFINED = re.compile(r'"(?P<term>[A-Z][\w ]{2,40})" '
                             r'(means [^."\n]*?\b(?:identified|specified|set forth|stated) in )((?:an|the) Orders?)\b')
 # a form's ordering document, on which its remedies hang ("terminate the affected Order"): the draft's Key Terms are
 # one (seed-257 reading: "No Order exists, so the main refund and exit remedies have nothing to attach to")
-_ORDER_MEANS = re.compile(r'("Orders?" means (?:an?|the|any) (?:order|ordering)\b[^.\n]*?)\.(?=\s|$)')
+_ORDER_MEANS = re.compile(r'("(Order)s?" means (?:an?|the|any) (?:order|ordering)\b[^.\n]*?)\.(?=\s|$)')
 # the form's own terms defined as its published version: '"Standard Terms" means these Common Paper Software License
 # Standard Terms Version 1.0, which are posted at https://...' read as incorporating a web text that differs from the
 # signed one (seed-257 and 263 readers); the draft's are the terms as written, adapted from that version
@@ -181,7 +181,7 @@ def on_key_terms(body: str, values: dict, stated: set) -> str:
     state (`stated`: their labels' term_words) is defined by them or an Order."""
     body = _MEANS_KEY_TERMS.sub(_key_terms_section, body)
     body = _CIRCULAR_KEY_TERMS.sub(r"\1", body)
-    body = _ORDER_MEANS.sub(r"\1, the Key Terms section of this Agreement included.", body)
+    body = _ORDER_MEANS.sub(r"\1. The Key Terms section of this Agreement is an \2.", body)
     body = _PUBLISHED.sub(lambda m: f"{m[1]}terms as written in this Agreement, adapted from the {m[2]}"
                           + (f" posted at {m[3]}." if m[3] else "."), body)
     body = _STATE_OF_LAW.sub(str(values.get("governing_law") or BLANK), body)

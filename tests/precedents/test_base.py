@@ -524,5 +524,5 @@ def test_a_forms_ordering_document_includes_the_drafts_key_terms(library):
     bv = next(v for v in base_variants(library, t, t.example, 4) if v.base.doc_id.endswith("bonterms-cloud-terms.md"))
     bodies = " ".join(getattr(d, "body", "") for d in bv.draws)
     assert ('"Order" means an order for Customer\'s access to the Cloud Service, Support, Professional Services or '
-            'related services that is executed by the parties and references this Agreement, the Key Terms section '
-            'of this Agreement included.') in bodies
+            'related services that is executed by the parties and references this Agreement. The Key Terms section '
+            'of this Agreement is an Order.') in bodies

@@ -25,8 +25,8 @@ def test_an_ordering_document_includes_the_key_terms_and_a_term_they_state_is_de
     body = ('"Order" means an order for Customer\'s access to the Cloud Service that is executed by the parties.\n\n'
             '"Subscription Term" means the term identified in an Order.')
     out = on_key_terms(body, {}, {term_words("Subscription Term")})
-    assert '"Order" means an order for Customer\'s access to the Cloud Service that is executed by the parties, the ' \
-           'Key Terms section of this Agreement included.' in out
+    assert '"Order" means an order for Customer\'s access to the Cloud Service that is executed by the parties. The ' \
+           'Key Terms section of this Agreement is an Order.' in out
     assert '"Subscription Term" means the term identified in the Key Terms or an Order.' in out
 
 
