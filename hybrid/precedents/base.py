@@ -229,12 +229,12 @@ def is_entity(name: str) -> bool:
     return bool(COMPANY_SUFFIX_RE.search(name.strip()))
 
 
-def _unfit_for_companies(pool, values: dict) -> list:
+def _unfit_for_companies(library, pool, values: dict) -> list:
     """pool less the documents written for a person where every party of the deal is a company (a consulting firm
     took the individual contractor form: "not eligible for ... any employee benefit"), unless none is left."""
     if not between_companies(values):
         return pool
-    kept = [(d, ps) for d, ps in pool if not for_a_person(ps)]
+    kept = [(d, ps) for d, ps in pool if not person_document(library, d)]
     return kept or pool
 
 
@@ -272,7 +272,7 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
                 forms.append((doc_id, ps))
         elif MIN_BASE_WORDS <= words <= MAX_BASE_WORDS and (pageable is None or pageable(ps)):
             contracts.append((doc_id, ps))
-    forms, contracts = _unfit_for_companies(forms, values), _unfit_for_companies(contracts, values)
+    forms, contracts = _unfit_for_companies(library, forms, values), _unfit_for_companies(library, contracts, values)
     pool = forms + contracts
     if not pool:
         return []

@@ -141,12 +141,12 @@ def _rows(base, template, values) -> list[dict]:
         deal = deal_from_template(template, values)  # a Variable named for a party, in the deal's words for it
         # what the forms' cover pages propose for a Variable the deal leaves open
         proposals = {term_words(k): v for k, v in proposals_for(base.doc_id, [p.body for p in base.sections]).items()}
-        proposed = [{"term": adapt(v, deal), "value": adapt(proposals[term_words(v)][0], deal),
-                     "from": proposals[term_words(v)][1]} for v in variables if term_words(v) in proposals]
-        said = {p["term"]: p["value"] for p in proposed}
-        text = "\n".join(p.body for p in sections)
-        lines = [key_terms(template, values, renamed)] + [
-            f"{adapt(v, deal)}: {variable_value(v, said.get(adapt(v, deal)), text)}." for v in variables]
+        text, lines, proposed = "\n".join(p.body for p in sections), [key_terms(template, values, renamed)], []
+        for v in variables:
+            name, found = adapt(v, deal), proposals.get(term_words(v))
+            if found:
+                proposed.append({"term": name, "value": adapt(found[0], deal), "from": found[1]})
+            lines.append(f"{name}: {variable_value(v, proposed[-1]['value'] if found else None, text)}.")
         rows.insert(0, {"clause": "other", "heading": "Key Terms", "draw": "", "frame": "\n".join(filter(None, lines)),
                         "insert": "key_terms", "proposed": proposed})
     for clause, spec in template.clauses.items():
