@@ -292,7 +292,7 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
                 if part:  # "Section 8.4 (Exceptions)" -> "Section 9 (Exceptions)": the part keeps its name
                     new = f"{new} ({part})"
                 elif alone:  # by its part's heading where it names a part ("7.1(a)"), else "this Section"
-                    new = part_by_order(ref.numbers[0], text, new.split()[-1]) or _into_itself(ref, text, end, new)
+                    new = part_by_order(ref.numbers[0], text, str(own)) or _into_itself(ref, text, end, new)
                 if text[ref.start : end] == new:
                     continue
                 span = (ref.start, end, new, "resolved", "renumbered")
