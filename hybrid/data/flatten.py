@@ -19,8 +19,9 @@ _SENT_END = r"(?:(?<=[.:;!?])|(?<=[.:;!?][\"')]))"
 # Markers that start a paragraph when they follow a sentence end inside a flattened line.
 _PARA_MARKERS = [
     r"(?:ARTICLE|Article)\s+(?:[IVXLC]+|\d{1,2})\b",
-    r"(?:SECTION|Section)\s+\d{1,2}(?:\.\d{1,3})*\.?\s+(?=[A-Z\"(])",
-    # not a titled reference in a list: "survive: 5.4 (Usage Data), 8.4 (Disclaimers), ..."
+    # not a titled reference in a list: "survive: 5.4 (Usage Data), 8.4 (Disclaimers), ...", "survive ...
+    # Agreement: Section 2.1 (Deliverables), Section 2.3 (Pre-Existing Materials), ..."
+    rf"(?:SECTION|Section)\s+\d{{1,2}}(?:\.\d{{1,3}})*\.?\s+(?=[A-Z\"(])(?!{TITLED_LIST_ITEM})",
     rf"\d{{1,2}}\.(?:\d{{1,3}}\.?)*\s+(?=[A-Z\"(])(?!{TITLED_LIST_ITEM})",
     r"\d{1,2}\s+(?=[A-Z]{4,}\b)",
     r"(?P<secn>\d{1,2})\s+(?=[A-Z][^.\n]{2,80}?\s(?P=secn)\.1\s)",

@@ -195,6 +195,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         ("restated_sentence", "removed"): "restated_sentences_removed",
         ("absent_clause", "removed"): "absent_clause_sentences_removed",
         ("conflicting_term", "removed"): "conflicting_sentences_removed",
+        ("conflicting_term", "replaced"): "conflicting_sentences_removed",  # by the frame, in its place
         ("repeated_clause", "removed"): "repeated_clauses_removed",
         ("defined_term_case", "capitalized"): "defined_terms_capitalized",
         ("undefined_term", "lowered"): "undefined_terms_lowered",

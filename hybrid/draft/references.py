@@ -257,9 +257,9 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
     - a source heading restated at a paragraph's start ("Section 1.1 Definitions. ") -> removed.
     Each change: {"old", "new", "action": "renumbered" | "removed" | "left", "rule", "numbers"}; a
     "left" one changes nothing. A reference already true of the draft is no change."""
-    text, changes = fix_listed(text, lambda number, title: resolve_one(_top(number), title, resolve, resolve_title))
+    text, changes, listed = fix_listed(text, lambda n, title: resolve_one(_top(n), title, resolve, resolve_title))
     pieces, at = [], 0
-    refs = find_references(text)
+    refs = [r for r in find_references(text) if not any(a <= r.start < b for a, b in listed)]  # renumbered already
     # the numbers the clause calls itself ("this Clause 10"): its "Clause 10.2 above" is a part of the same clause,
     # whatever number the source's section got at ingestion (a source whose numbering skipped a heading)
     itself = {r.tops[0] for r in refs if r.role == "self" and r.tops} - ({str(own)} if own is not None else set())
@@ -287,7 +287,7 @@ def fix_references(text: str, resolve, own: "str | None" = None, resolve_title=N
             if drafted:
                 end = _through_direction(text, ref.end)  # the draft's order is not the source's
                 new = _format_sections(drafted, ref.keyword.isupper())
-                part = _part_title(ref, drafted)
+                part = _part_title(ref, mapped)
                 alone = own is not None and [str(d) for d in drafted] == [str(own)]
                 if part:  # "Section 8.4 (Exceptions)" -> "Section 9 (Exceptions)": the part keeps its name
                     new = f"{new} ({part})"
@@ -365,22 +365,20 @@ def _titled_parts(ref: Ref, resolve, resolve_title) -> list:
     pairs = [(m.group("num"), m.group("title")) for m in _TITLED.finditer(ref.text)]
     if ref.role != "reference" or len(pairs) < 2 or len(pairs) != len(ref.numbers):
         return []
-    if not any(re.match(r"\d+[.(]\w", n) for n, _ in pairs):
-        return []
-    out = []
-    for num, title in pairs:
-        d = resolve_one(_top(num), title, resolve, resolve_title)
-        if d is not None:
-            out.append((int(d), title))
-    return out
+    resolved = [resolve_one(_top(num), title, resolve, resolve_title) for num, title in pairs]
+    if not any(re.match(r"\d+[.(]\w", n) for n, _ in pairs) and not all(isinstance(d, Headed) for d in resolved):
+        return []  # whole sections the draft heads otherwise: "Sections 12 through 14"
+    return [(int(d), title) for d, (_, title) in zip(resolved, pairs) if d is not None]
 
 
-def _part_title(ref: Ref, drafted: list) -> str:
+def _part_title(ref: Ref, mapped: list) -> str:
     """The heading a reference to one part of a section writes after its number ("Exceptions" of "Section 8.4
-    (Exceptions)"), kept where the draft does not number its paragraphs; "" for a whole section or several."""
-    if len(ref.numbers) != 1 or len(set(drafted)) != 1 or not ref.titles or not ref.titles[0]:
+    (Exceptions)"), kept where the draft does not number its paragraphs, and a whole section's where the draft's
+    section has that very heading ("Section 12 (Confidentiality)"); "" for several sections or another heading."""
+    drafted = {int(m) for m in mapped if m is not None}
+    if len(ref.numbers) != 1 or len(drafted) != 1 or not ref.titles or not ref.titles[0]:
         return ""
-    return ref.titles[0] if re.match(r"\d+[.(]\w", ref.numbers[0]) else ""
+    return ref.titles[0] if re.match(r"\d+[.(]\w", ref.numbers[0]) or isinstance(mapped[0], Headed) else ""
 
 
 def dangling_references(sections_bodies: list[str], n_sections: int) -> list[dict]:

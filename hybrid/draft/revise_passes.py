@@ -26,6 +26,8 @@ from hybrid.draft.wording import (
     drop_restated,
     drop_second_fee,
     drop_second_term,
+    frame_apart,
+    term_in_place,
 )
 from hybrid.precedents.generic_uses import capitalize_uses
 from hybrid.precedents.undefined_terms import deal_capitals, lower_undefined, term_forms
@@ -51,6 +53,7 @@ _LAW_AGAIN = "restates the governing law, which the Governing Law section states
 _AT_WILL = "a right to end the agreement at will outside the term section, which sets the term"
 _SECOND_FEE = "points the fees at a document the deal does not have, where the section's frame states them"
 _SECOND_TERM = "states how long the agreement runs, which the section's frame states as the deal's term"
+_IN_PLACE = "states how long the agreement runs: the section's frame, stating the deal's term, takes its place"
 _TERM_ELSEWHERE = "states how long the agreement runs, which another section's frame states as the deal's term"
 _PERPETUAL_RENEWAL = "renews a term that a frame states as perpetual"
 
@@ -137,6 +140,17 @@ def _absent(body, ctx):
     body, leaning = drop_presupposing(body, draft["lacks"], convenience, ctx.section.get("frame", ""), guard=guard)
     ctx.relist |= bool(leaning)
     return body, removals("absent_clause", leaning, guard, lambda r: _absent_reason(r, draft["lacks"]))
+
+
+def _frame_in_place(body, ctx):
+    guard = ctx.draft["guard"]
+    frame = ctx.section.get("frame", "").strip()
+    body, moved = term_in_place(body, frame, guard=guard)
+    out = removals("conflicting_term", moved, guard, lambda r: _IN_PLACE)
+    apart = frame_apart(body, frame)
+    return apart, [{**c, "new": frame, "action": "replaced"} if c["action"] == "removed" else c for c in out] + (
+        [change("paragraph", frame, frame + "\n", "repaired", "the frame on its own line above the headed parts")]
+        if apart != body else [])
 
 
 def _conflicting(body, ctx):
@@ -289,6 +303,17 @@ _COMMA_LIST = ("Customer:\n\n(a) will not use the Service for High Risk Activiti
                "Data, and\n\n(c) accepts this.")  # items ending on a comma are a list, not sentences cut mid-way
 _RELETTERED = "Buyer shall pay.\n\n(a) Supplier ships.\n\n(b) Buyer inspects."
 _PASSES = (
+    _revise("frame_in_place", "the frame stating the deal's term in the place of the base's own headed statement of "
+            "it; a frame before headed parts on its own line", _frame_in_place,
+            (f"{_TERM_FRAME} Term. This Agreement will start on the Effective Date and continue for 12 months.\n"
+             "Termination. Either party may terminate on notice.",
+             f"Term. {_TERM_FRAME}\nTermination. Either party may terminate on notice.", {"frame": _TERM_FRAME}),
+            (f"{_TERM_FRAME} This Agreement will start on the Effective Date and continue for 12 months.",
+             f"{_TERM_FRAME} This Agreement will start on the Effective Date and continue for 12 months.",
+             {"frame": _TERM_FRAME}),  # no heading: the frame stays on top, conflicting_term takes the sentence
+            (f"{_TERM_FRAME} Renewal. It renews yearly.\nNotice. Either party may give notice.",
+             f"{_TERM_FRAME}\nRenewal. It renews yearly.\nNotice. Either party may give notice.",
+             {"frame": _TERM_FRAME})),
     _revise("references", "cross-references renumbered to the draft's sections, or rewritten to read without one",
             _references,
             ("Notices under Section 14.2 are in writing.", "Notices under Section 3 are in writing.",

@@ -19,15 +19,15 @@ hybrid.draft.consistency runs both over every section.
 
 import re
 
-from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
+from hybrid.common.sentences import HEADING_BEFORE_TEXT, RUN_IN_HEADING, sentence_boundaries
 from hybrid.common.stems import content_stems
 from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
 from hybrid.draft.substance import states_term
 
 __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "drop_conflicting",
-           "drop_second_term", "drop_second_fee", "perpetual", "drop_renewal", "trade_terms", "defines_party",
-           "capitalize_defined_party", "drop_sentences"]
+           "drop_second_term", "term_in_place", "frame_apart", "drop_second_fee", "perpetual", "drop_renewal",
+           "trade_terms", "defines_party", "capitalize_defined_party", "drop_sentences"]
 
 # a sentence renewing or extending a term: Bonterms' "Each Subscription Term will renew for successive periods unless
 # ... [___] prior to the end of the current Subscription Term" had gone as a blanked restatement of the deal's term
@@ -212,6 +212,48 @@ def drop_second_term(text: str, frame: str, guard=None) -> tuple[str, list[str]]
         dropped += [m[2].strip() for m in _TERM_THEN_RENEWAL.finditer(text)]
         text = _TERM_THEN_RENEWAL.sub(r"\1 \3", text)
     return text, dropped
+
+
+def term_in_place(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
+    """(text, [the statement replaced]) with a frame stating the deal's term that opens `text` moved into the place
+    of the base's own statement of the term where that stands under a run-in heading: "<frame> Term. This Agreement
+    will start on the Effective Date and continue until 12 months ..." becomes "Term. <frame>" (the professional
+    services form's "Term." had stood empty and gone, and with it the first of the parts its "Section 5.2(a)" counts);
+    unchanged where the frame does not open the text, where no such statement stands under a heading, or where
+    `guard` (as in drop_sentences) keeps it."""
+    frame = (frame or "").strip()
+    if not frame or not states_term(frame) or not text.startswith(frame):
+        return text, []
+    about = _term_of(frame)
+    goes = lambda piece: states_term(piece) and _term_of(piece) == about  # noqa: E731
+    bounds = [0, *[b for b in sentence_boundaries(text) if 0 < b < len(text)], len(text)]
+    for a, b in zip(bounds, bounds[1:]):
+        piece = text[a:b]
+        if a < len(frame) or not piece.strip() or not goes(piece) or not _headed(text[:a]):
+            continue
+        if guard is not None and not guard(text, [(a, b)]):
+            return text, []
+        lead = len(piece) - len(piece.lstrip())
+        moved = text[:a + lead] + frame + text[a + lead + len(piece.strip()):]
+        return moved[len(frame):].lstrip(), [piece.strip()]
+    return text, []
+
+
+_HEADED_PART = re.compile(rf"^[ \t]*{HEADING_BEFORE_TEXT}(?=\s|$)", re.M)
+
+
+def frame_apart(text: str, frame: str) -> str:
+    """text with the frame that opens it on a line of its own where a run-in heading follows it on its line and the
+    body is made of headed parts (two or more): "<frame> Providing Services. Client or its Affiliates may ..." ->
+    "<frame>\nProviding Services. Client ..." (the first part's heading kept, hybrid.precedents.start_passes, had read
+    as words inside the frame's paragraph); unchanged otherwise."""
+    frame = (frame or "").strip()
+    if not frame or not text.startswith(frame):
+        return text
+    rest = text[len(frame):]
+    if not rest[:1] == " " or not _HEADED_PART.match(rest.lstrip(" ")) or len(_HEADED_PART.findall(rest)) < 2:
+        return text
+    return f"{frame}\n{rest.lstrip(' ')}"
 
 
 # a term stated as perpetual ("The term of the license is perpetual."), not a perpetual licence within a term

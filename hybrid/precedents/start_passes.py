@@ -34,19 +34,25 @@ _INLINE_HEADING = re.compile(
 )
 
 
+_PART_LINE = re.compile(rf"^\s*{HEADING_BEFORE_TEXT}(?=\s|$)")
+"""A line opening a headed part: a run-in heading, or a heading alone above its paragraphs ("Termination.")."""
+
+
 def strip_inline_heading(text: str, heading: str | None = None) -> str:
     """text without the run-in heading it opens with ("Delivery; Shipment. (a) Each ..." -> "(a) Each ...";
     numbered too: "Section 1.1 Defined Terms. ..."): the draft's own heading stands above the clause, and a frame
     sentence may open it. Given the section's `heading`, an unnumbered run-in heading on another subject stays: it
-    heads a part of the clause ("Entire Agreement. This Agreement ..." under "General"), as contracts write it."""
+    heads a part of the clause ("Entire Agreement. This Agreement ..." under "General"), as contracts write it. With
+    or without it, the unnumbered heading of the first of two or more headed parts stays."""
     m = _INLINE_HEADING.match(text)
-    if m and heading is not None and not m.group("number"):  # an unnumbered one on another subject stays
-        if not content_stems(m.group(0)) & content_stems(heading):
-            return text
+    if m and not m.group("number"):
+        if heading is not None and not content_stems(m.group(0)) & content_stems(heading):
+            return text  # an unnumbered one on another subject stays
         # the first of its parts, each headed so ("Liability Caps." before "Damages Waiver." and "Exceptions." under
         # Limitation of Liability): its heading stays, which the others' references name ("Section 8 (Liability
-        # Caps)" had pointed at a heading the draft no longer had, seed-263 reading)
-        if sum(1 for line in text[m.end() :].splitlines()[1:] if _INLINE_HEADING.match(line)) >= 2:
+        # Caps)" had pointed at a heading the draft no longer had, seed-263 reading); "Term." before "Termination." and
+        # "Survival." standing alone above their paragraphs too (seed 281)
+        if sum(1 for line in text[m.end() :].splitlines()[1:] if _PART_LINE.match(line)) >= 2:
             return text
     return text[m.end() :] if m else text
 

@@ -35,6 +35,7 @@ PIPELINE = {
     ),
     # hybrid.draft.consistency.consistency_pass, section by section in the draft's order
     "revise": (
+        "frame_in_place",  # the term's frame in the place of the base's headed statement of it; before parts, apart
         "references",  # cross-references renumbered to the draft's sections, or rewritten to read without them
         "doubled_words",  # "with with" -> "with"
         "paragraphs",  # a list marker or heading with nothing under it, a sentence cut mid-way, repaired

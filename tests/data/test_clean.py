@@ -157,3 +157,15 @@ def test_strip_markdown_inline_table(raw, expected):
 
 def test_to_ascii_folds_accents_and_drops_other_symbols():
     assert to_ascii("Pi\u00f1on Gathering\u2122  Company") == "Pinon Gathering Company"
+
+
+def test_a_list_of_titled_section_references_after_a_colon_stays_one_paragraph():
+    """The professional services form's survival list ("... of the Agreement: Section 2.1 (Deliverables), Section 2.3
+    (Pre-Existing Materials), ...", 719 characters) had been split before its first "Section", which a draft then
+    renumbered as a bare "3 (Deliverables)". A section's heading after a sentence still starts a paragraph."""
+    items = ", ".join(f"Section {n}.{k} (Heading Number {n}{k})" for n in range(2, 9) for k in (1, 2, 3))
+    survive = f"The following sections will survive expiration or termination of the Agreement: {items}."
+    assert len(survive) > 700
+    assert [p.strip() for p in paragraphs(clean_text(survive))] == [survive]
+    headed = f"{survive} Section 9.1 Termination. Either party may terminate this Agreement on notice."
+    assert paragraphs(clean_text(headed))[-1].startswith("Section 9.1 Termination.")

@@ -357,6 +357,28 @@ FIX = [
      "warranty in Section 5.2 does not apply to misuse. This Section 5 applies.", {}, "6",
      "Mutual. Each party warrants its authority.\nLicensor Warranty. The Software conforms.\nExclusions. The "
      "warranty in Section 6 (Licensor Warranty) does not apply to misuse. This Section applies."),
+    # a lettered item written in one paragraph is its clause ("the warranty in this Section" had widened the form's
+    # 6.3(c), seed 263 and 281); an item after a lead-in ending in a colon is counted from the lead-in's first item
+    ("Mutual. Each party warrants its authority.\nFrom Consultant. Consultant "
+     "warrants that: (a) it is competent; (b) it owns the Deliverables; and (c) the Deliverables conform.\nRemedy. If "
+     "Consultant breaches the warranty in Section 6.2(c), Client may terminate.", {"6": "7"}, "7",
+     "Mutual. Each party warrants its authority.\nFrom Consultant. Consultant "
+     "warrants that: (a) it is competent; (b) it owns the Deliverables; and (c) the Deliverables conform.\nRemedy. If "
+     "Consultant breaches the warranty in clause (c) of Section 7 (From Consultant), Client may terminate."),
+    ("Term. This Agreement lasts 6 months.\nTermination.\nEither party may terminate for breach.\nEither party may "
+     "terminate for force majeure.\nEffect of Termination. Upon termination:\nAll SOWs end.\nExcept where Client "
+     "terminates pursuant to Section 5.2(a), Provider will refund fees, as Section 5.3(a) says.", {"5": "6"}, "6",
+     "Term. This Agreement lasts 6 months.\nTermination.\nEither party may terminate for breach.\nEither party may "
+     "terminate for force majeure.\nEffect of Termination. Upon termination:\nAll SOWs end.\nExcept where Client "
+     "terminates pursuant to the first paragraph of Section 6 (Termination), Provider will refund fees, as the first "
+     "item of Section 6 (Effect of Termination) says."),
+    # a section opening with a line of its own (a frame, which may stand for the first part): not counted
+    ("This Agreement lasts 6 months.\nTermination.\nEither party may terminate for breach.\nEither party may "
+     "terminate for force majeure.\nEffect of Termination. Upon termination:\nAll SOWs end unless terminated under "
+     "Section 5.2(a).", {"5": "6"}, "6",
+     "This Agreement lasts 6 months.\nTermination.\nEither party may terminate for breach.\nEither party may "
+     "terminate for force majeure.\nEffect of Termination. Upon termination:\nAll SOWs end unless terminated under "
+     "this Section."),
     ("Each party's liability is capped. The liability cap in Section 7.1(a) does not apply to Increased Claims.",
      {"7": "8"}, "8", "Each party's liability is capped. The liability cap in this Section does not apply to Increased "
      "Claims."),
@@ -1172,8 +1194,28 @@ def test_a_colon_list_whose_first_item_names_its_keyword_and_a_qualifier_is_renu
     text = ("The following sections will survive: Section 2 (Non-Solicitation) for the time period specified, 3 "
             "(Intellectual Property), 4.3 (Effect of Termination), and 10 (Definitions).")
     new, _ = fix_references(text, {"2": "2", "3": "5", "4": "6", "10": "13"}.get, own="6")
-    assert new == ("The following sections will survive: 2 (Non-Solicitation) for the time period specified, 5 "
-                   "(Intellectual Property), 6 (Effect of Termination) and 13 (Definitions).")
+    assert new == ("The following sections will survive: Section 2 (Non-Solicitation) for the time period specified, 5 "
+                   "(Intellectual Property), 6 (Effect of Termination), and 13 (Definitions).")  # its own joins
+
+
+def test_a_colon_list_of_items_each_with_its_keyword_keeps_them_and_is_renumbered_once():
+    """The professional services form's survival list (seed 281): "Section 2.1 (Deliverables)" had become "3
+    (Deliverables)", its list cut in two at a qualifier over 40 characters and joined by "and" twice; an item the
+    draft lacks goes, and the list's own last join joins what is left. Renumbered once: "Section 3 (Deliverables)" is
+    not read again as the source's section 3."""
+    from hybrid.draft.references import fix_references
+
+    text = ("The following sections will survive termination: Section 2.1 (Deliverables), Section 4 (Payment & Taxes) "
+            "for fees accrued or payable before expiration or termination, Section 10 (Insurance) for the time period "
+            "specified, and Section 13 (Definitions), and the portions of a Cover Page referenced by these sections.")
+    resolve = {"2": "3", "3": "9", "4": "5", "10": "11", "13": "14"}
+    new, changes = fix_references(text, resolve.get, own="6")
+    assert new == text.replace("2.1 (", "3 (").replace("4 (", "5 (").replace("10 (", "11 (").replace("13 (", "14 (")
+    assert [c["rule"] for c in changes] == ["listed"]
+    del resolve["10"]
+    new, _ = fix_references(text, resolve.get, own="6")
+    assert ("Section 3 (Deliverables), Section 5 (Payment & Taxes) for fees accrued or payable before expiration or "
+            "termination, and Section 14 (Definitions), and the portions") in new
 
 
 def test_an_article_of_a_numbered_regulation_is_not_the_agreements():
@@ -1255,3 +1297,20 @@ def test_a_second_term_with_its_renewal_keeps_the_renewal():
     assert gone == ["shall have a term of [___] from the effective date hereof and"]
     sub = "The subscription term is 12 months."  # a subscription's term leaves the agreement's own alone
     assert drop_second_term(f"{sub} This Agreement will be in effect for 3 years and will renew.", sub)[1] == []
+
+
+def test_a_term_frame_takes_the_place_of_the_headed_term_it_replaces():
+    """Seed 281: the professional services form's "Term. This Agreement will start on the Effective Date and continue
+    until 12 months ..." went as a second term and left "Term." empty (then gone), so its "Section 5.2(a)" counted the
+    parts one short and read "this Section". The frame now stands under the heading; without a heading it stays on top."""
+    from hybrid.draft.wording import drop_second_term, term_in_place
+
+    frame = "This Agreement begins on the Effective Date and continues for 6 months unless terminated earlier."
+    own = "This Agreement will start on the Effective Date and continue until 12 months have elapsed."
+    rest = "Termination.\nEither party may terminate this Agreement if the other party fails to cure a material breach."
+    kept, gone = term_in_place(f"{frame} Term. {own}\n{rest}", frame)
+    assert kept == f"Term. {frame}\n{rest}" and gone == [own]
+    assert term_in_place(kept, frame) == (kept, [])  # once in place, nothing more moves
+    assert term_in_place(f"{frame} {own}\n{rest}", frame) == (f"{frame} {own}\n{rest}", [])  # no heading
+    kept, gone = drop_second_term(f"{frame} {own}\n{rest}", frame)  # ... where the next pass takes the sentence
+    assert kept == f"{frame}\n{rest}" and gone == [own]

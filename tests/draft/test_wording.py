@@ -115,8 +115,10 @@ def test_a_restatements_run_in_heading_goes_with_it_and_the_list_is_renumbered()
     sec = {"heading": "Term and Renewal", "clause": "term", "body": body, "frame": frame,
            "locked": ["Effective Date"], "terms": ["10 years"]}
     bodies, report = consistency_pass([sec], preamble="")
-    assert bodies[0] == f"{frame}\n\nA. Renewal. You may renew twice.\n\nB. Notice. You must give notice."
-    assert report["sections"][0]["changes"][0]["old"] == f"A. Term. {again}"
+    # the frame takes the restatement's place under its heading (seed 281: the first of the parts a reference counts)
+    assert bodies[0] == f"A. Term. {frame}\n\nB. Renewal. You may renew twice.\n\nC. Notice. You must give notice."
+    change = report["sections"][0]["changes"][0]
+    assert (change["old"], change["new"], change["action"]) == (again, frame, "replaced")
     # never a word of the frame: "Effective Date." ends the frame, not a heading of the restatement
     out, _ = drop_restated(f"{frame} {again}", frame, ["Effective Date"], ["10 years"])
     assert out == frame

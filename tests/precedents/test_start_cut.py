@@ -64,6 +64,11 @@ def test_a_run_in_heading_on_another_subject_than_the_sections_stays_as_the_head
     assert strip_inline_heading(whole, "Entire Agreement") == "This Agreement is the whole agreement."
     assert strip_inline_heading("Term. It lasts a year.", "Term and Termination") == "It lasts a year."
     assert strip_inline_heading("2.3 Payment Terms. Buyer shall pay.", "General") == "Buyer shall pay."  # numbered
+    # the first of a section's headed parts stays, parts that stand alone above their paragraphs counted too (the
+    # professional services form's "Term." before "Termination." and "Survival.", seed 281)
+    parts = "Term. It lasts a year.\nTermination.\nEither party may end it for breach.\nSurvival.\nFees survive."
+    assert strip_inline_heading(parts, "Term and Termination") == parts
+    assert strip_inline_heading(parts.replace("Survival.\n", ""), "Term and Termination").startswith("It lasts")
 
 
 def test_periods_and_sums_of_a_precedent_do_not_become_the_deals_term_and_fee():
