@@ -110,14 +110,16 @@ def form_defaults(root: str) -> tuple[dict[str, dict[str, str]], dict[str, str],
     return per_form, merged, requires
 
 
-def proposals_for(doc_id: str, bodies: list[str], corpus=None) -> dict[str, tuple[str, str]]:
+def proposals_for(doc_id: str, bodies: list[str], corpus=None, headings=()) -> dict[str, tuple[str, str]]:
     """{Variable: (proposed value, the form proposing it)} for a base form (its corpus path and section bodies): its
     own cover page's proposals, and another form's only where the value is in the base's terms (every capitalized
     word after its first in the base's text; no section number): the cloud service form's "Security Policy" ("secure
     the Cloud Service") or "Customer to Provider" are no proposal for a consulting form or a partnership, nor its
     "Breach of Section 3 (Privacy & Security)" where the base numbers its sections otherwise. {} where no corpus is
     at hand. A proposal whose row the drafting notes tie to another Variable (row_requires) goes where that one has
-    none."""
+    none. Given the base's section `headings`, a proposal listing items separated by ";" keeps those whose every
+    section is named by a heading the base has ("Breach of Section 10 (Confidentiality) (however, ...)" for a base with
+    a Confidentiality section and no Privacy & Security one; the draft renumbers it by that heading)."""
     from hybrid.common.errors import CorpusError
     from hybrid.data.corpus import corpus_root
 
@@ -132,14 +134,21 @@ def proposals_for(doc_id: str, bodies: list[str], corpus=None) -> dict[str, tupl
         own_terms = all(re.search(rf"\b{w}\b", text) for w in _CAPITALIZED.findall(rest))
         return own_terms and not _SECTION_NUMBER.search(value)
 
+    def titled(value: str) -> str:  # the items whose every section the base heads so; "" where none
+        items = [item for item in value.split("; ") if all(t in headings for t in _TITLED.findall(item))
+                 and len(_TITLED.findall(item)) == len(_SECTION_NUMBER.findall(item)) and fits(_TITLED.sub("", item))]
+        return "; ".join(items) if headings else ""
+
     def source(name: str, value: str) -> str:
         return next(path for path, found in per_form.items() if found.get(name) == value)
 
     chosen = {k: (v, source(k, v)) for k, v in merged.items() if fits(v)}
+    chosen.update({k: (t, source(k, v)) for k, v in merged.items() if k not in chosen and (t := titled(v))})
     chosen.update({k: (v, doc_id) for k, v in own.items()})
     # a row whose drafting note ties it to another goes without it: no "Increased Cap Amount" for no Increased Claims
     return {k: v for k, v in chosen.items() if requires.get(k, k) in chosen}
 
 
 _SECTION_NUMBER = re.compile(r"\bSections? \d")
+_TITLED = re.compile(r"\bSection \d+(?:\.\d+)* \(([^()]+)\)")  # "Section 10 (Confidentiality)" -> its heading
 _CAPITALIZED = re.compile(r"\b[A-Z][a-z]+\b")

@@ -140,7 +140,8 @@ def _rows(base, template, values) -> list[dict]:
         renamed, variables = cover_variables(sections, template, values)
         deal = deal_from_template(template, values)  # a Variable named for a party, in the deal's words for it
         # what the forms' cover pages propose for a Variable the deal leaves open
-        proposals = {term_words(k): v for k, v in proposals_for(base.doc_id, [p.body for p in base.sections]).items()}
+        proposals = {term_words(k): v for k, v in proposals_for(
+            base.doc_id, [p.body for p in base.sections], headings={p.heading for p in base.sections}).items()}
         text, lines, proposed = "\n".join(p.body for p in sections), [key_terms(template, values, renamed)], []
         for v in variables:
             name, found = adapt(v, deal), proposals.get(term_words(v))

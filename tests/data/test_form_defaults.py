@@ -55,6 +55,14 @@ def test_the_corpus_forms_propose_a_liability_cap_and_another_forms_proposal_mus
     assert "Increased Claims" not in on_cloud
     assert "Increased Cap Amount" not in on_cloud  # a supercap for no claims: its drafting note ties it to them
     assert "General Cap Amount" not in proposals_for("mine.txt", ["Company and Partner will cooperate."])
+    # a listed proposal keeps the items whose sections the base heads so (renumbered by that heading in the draft)
+    headed = proposals_for("mine.txt", [cloud], headings={"Confidentiality", "Payment"})
+    assert headed["Increased Claims"][0] == ("Breach of Section 10 (Confidentiality) (however, excluding any data or "
+                                             "security breaches)")
+    assert headed["Increased Cap Amount"][0].startswith("5x the fees")  # its tie now holds
+    both = proposals_for("mine.txt", [cloud], headings={"Confidentiality", "Privacy & Security"})
+    assert both["Increased Claims"][0].startswith("Breach of Section 3 (Privacy & Security); Breach of Section 10")
+    assert "Increased Claims" not in proposals_for("mine.txt", [cloud], headings={"Payment"})
 
 
 
