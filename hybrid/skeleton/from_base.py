@@ -30,6 +30,7 @@ from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.deal import deal_from_template
 from hybrid.skeleton.key_terms import SMALL_WORDS, cover_variables, key_terms, on_key_terms, term_words, variable_value
+from hybrid.skeleton.positions import own_definitions
 from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
@@ -133,7 +134,7 @@ def _rows(base, template, values) -> list[dict]:
         sections = [_on_key_terms(p, values, stated) for p in sections]
     elif base.kind == "form":  # the instruction to complete a cover page the draft does not have: out
         sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
-    sections = _on_deal_subject(sections, base, template)
+    sections = own_definitions(_on_deal_subject(sections, base, template), template, values)
     rows = [{"clause": p.clause_type, "heading": base_heading(p.heading) or template.clauses.get(
         p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""} for p in sections]
     if covered:

@@ -112,6 +112,7 @@ class Template:
     grounding: dict = field(default_factory=dict)
     outline_rules: dict = field(default_factory=dict)
     roles: dict = field(default_factory=dict)  # "pays"/"paid"/"delivers"/"owns_ip"/"appointed"/"promotes" -> role
+    definitions: dict = field(default_factory=dict)  # a term the base defines -> the deal's meaning of it
     path: str = ""
 
     @cached_property

@@ -1,0 +1,39 @@
+"""The deal's own meaning of a term its base document defines: a template's `definitions` ("Cloud Service": "the
+Host's hosting and operation of the Application ...") written after the base's "means" in place of the base's own
+meaning ("the product described in the Order Form").
+
+Why: a hosting deal drafted from a cloud service form kept the form's "Cloud Service" (the vendor's product) and its
+"Customer Content" (what the customer uploads), so the Customer's own platform read as the Host's product ("Host
+retains all right, title, and interest in and to the Product", seed-263 and 269 readers). A lawyer adapting the form
+rewrites those two definitions; the template says how. Pure string work on the base's section bodies.
+"""
+
+import re
+from dataclasses import replace
+
+from hybrid.templates.rendered import substitute
+
+__all__ = ["own_definitions", "redefine"]
+
+
+def redefine(body: str, term: str, meaning: str) -> str:
+    """body with the rest of each line that defines `term` ('"Cloud Service" means the product described in the Order
+    Form.') reading `meaning` instead, closed by a full stop; unchanged where the body does not define it so."""
+    pattern = re.compile(rf'(^[ \t]*(?:\([a-z0-9]{{1,3}}\)[ \t]+)?["“]{re.escape(term)}["”][ \t]+'
+                         rf'(?:means|shall mean)[ \t]+)[^\n]*', re.M)
+    return pattern.sub(lambda m: m.group(1) + meaning.rstrip(". ") + ".", body)
+
+
+def own_definitions(sections: list, template, values: dict) -> list:
+    """The base's sections (Precedents) with each term the template's `definitions` gives a meaning of redefined so
+    (its {field} placeholders substituted from `values`)."""
+    meanings = {term: substitute(text, values) for term, text in (getattr(template, "definitions", None) or {}).items()}
+    if not meanings:
+        return sections
+    out = []
+    for p in sections:
+        body = p.body
+        for term, meaning in meanings.items():
+            body = redefine(body, term, meaning)
+        out.append(p if body == p.body else replace(p, body=body))
+    return out

@@ -1,0 +1,37 @@
+"""A template's `definitions`: the deal's meaning of a term its base defines, in place of the base's."""
+
+from dataclasses import dataclass
+
+from hybrid.skeleton.positions import own_definitions, redefine
+from hybrid.templates.template import load_template
+
+
+@dataclass(frozen=True)
+class _Section:
+    body: str
+
+
+def test_a_term_the_base_defines_takes_the_deals_meaning_and_nothing_else_changes():
+    body = ('"Beta Product" means an early version of the Product.\n"Cloud Service" means the product described in the '
+            'Order Form.\n(c) "Customer Content" shall mean data submitted by Customer.\nThe Cloud Service is hosted.')
+    out = redefine(body, "Cloud Service", "the hosting of the Application.")
+    assert out.splitlines()[1] == '"Cloud Service" means the hosting of the Application.'
+    assert out.splitlines()[0] == body.splitlines()[0] and out.splitlines()[3] == body.splitlines()[3]
+    out = redefine(out, "Customer Content", "data and the Application")
+    assert out.splitlines()[2] == '(c) "Customer Content" shall mean data and the Application.'
+    assert redefine(body, "Software", "the Host's tools") == body  # a term the base does not define: left alone
+
+
+def test_the_hosting_template_redefines_the_cloud_service_form_so_the_customer_keeps_its_application():
+    """Seed 263 and 269 readers: the cloud service form's "Cloud Service" (its vendor's product) and "Customer Content"
+    made the Customer's own platform read as the Host's ("Host retains all right, title, and interest in and to the
+    Product")."""
+    template = load_template("hosting")
+    values = dict(template.example)
+    defs = _Section(body='"Cloud Service" means the product described in the Order Form.\n"Customer Content" '
+                                'means data, information, or materials submitted by or on behalf of Customer.')
+    other = _Section(body="Provider retains all right, title, and interest in and to the Product.")
+    new_defs, same = own_definitions([defs, other], template, values)
+    assert same is other
+    assert '"Cloud Service" means the hosting and operation of the Application that the Host provides' in new_defs.body
+    assert "including the Application" in new_defs.body
