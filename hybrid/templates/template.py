@@ -4,8 +4,7 @@ Owns: the Template type, finding and loading a template file, field validation (
 naming the field) and outline validation. What it renders (the Skeleton and Span types) and the
 `{field}` placeholder substitution are hybrid.templates.rendered's, importable from here. The
 checks a template file must pass at load are hybrid.templates.rules; the outline schema's shape and
-its readers are hybrid.templates.outline_schema. Knows nothing about models, tokenizers or grammars
-(no model imports).
+its readers are hybrid.templates.outline_schema. Knows nothing about models, tokenizers or grammars (no model imports).
 
 A template argument is an id from templates/ or a path to a template JSON file. Placeholders are
 `{name}` with a lower-case identifier naming a declared field; they are replaced by a regex from
