@@ -46,9 +46,9 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 def part_by_order(number: str, text: str, section: str) -> str:
     """A reference to a part of its own section ("7.1(a)" in section 7, drafted as `section`) by the part's run-in
     heading, where the section is made of headed parts (its first line opens with one) and holds as many as the
-    number's second level counts: "Section 8 (Liability Caps)"; for a lettered item, "clause (c) of Section 7 (From
-    Consultant)" where the part letters its items in one paragraph, "the first paragraph of Section 8 (Liability
-    Caps)" where it has that many paragraphs ("the second item of ..." after a lead-in ending in a colon); ""
+    number's second level counts: "Section 8 (Liability Caps)"; for a lettered item, 'clause (c) under "From
+    Consultant" in Section 7' where the part letters its items in one paragraph, 'the first paragraph under "Liability
+    Caps" in Section 8' where it has that many paragraphs ("the second item under ..." after a lead-in's colon); ""
     otherwise. A section that opens with a line of its own (a frame) is not counted: the frame may stand for its first
     part. Written "this Section", the form's "The liability cap in Section 7.1(a) does not apply to any Increased
     Claims" had undone the increased cap (seed 263: three of six readers)."""
@@ -70,12 +70,14 @@ def part_by_order(number: str, text: str, section: str) -> str:
     item = ord(m[2]) - ord("a") if m[2] else None
     if item is None:
         return named
+    under = f'under "{parts[k - 1][0]}" in Section {section}'  # "the first paragraph of Section 6 (Termination)" had
+    # read as the section's own first paragraph (seed-283 reader)
     items = parts[k - 1][1:]
     letters = [chr(ord("a") + i) for i in range(item + 1)]
     joined = " ".join(items)  # "(a) it will perform ...; (b) ...; (c) the Deliverables ...", not "Section 5.2(a)"
     if all(re.search(rf"(?<![\w.)])\({x}\)\s", joined) for x in letters):
-        return f"clause ({letters[-1]}) of {named}"
+        return f"clause ({letters[-1]}) {under}"
     kind = "paragraph"
     if items[1:] and items[0].rstrip().endswith(":"):  # "Upon any expiration or termination:" then its items
         items, kind = items[1:], "item"
-    return f"the {_ORDINALS[item]} {kind} of {named}" if item < len(items) and items[1:] else ""
+    return f"the {_ORDINALS[item]} {kind} {under}" if item < len(items) and items[1:] else ""

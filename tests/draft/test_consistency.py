@@ -351,7 +351,7 @@ FIX = [
     ("Liability Caps.\nEach party's liability is capped.\nIncreased Claims are capped higher.\nExceptions. The liability "
      "cap in Section 7.1(a) does not apply to Increased Claims. Section 7.1 applies to all claims.", {"7": "8"}, "8",
      "Liability Caps.\nEach party's liability is capped.\nIncreased Claims are capped higher.\nExceptions. The liability "
-     "cap in the first paragraph of Section 8 (Liability Caps) does not apply to Increased Claims. Section 8 (Liability "
+     "cap in the first paragraph under \"Liability Caps\" in Section 8 does not apply to Increased Claims. Section 8 (Liability "
      "Caps) applies to all claims."),
     ("Mutual. Each party warrants its authority.\nLicensor Warranty. The Software conforms.\nExclusions. The "
      "warranty in Section 5.2 does not apply to misuse. This Section 5 applies.", {}, "6",
@@ -364,14 +364,14 @@ FIX = [
      "Consultant breaches the warranty in Section 6.2(c), Client may terminate.", {"6": "7"}, "7",
      "Mutual. Each party warrants its authority.\nFrom Consultant. Consultant "
      "warrants that: (a) it is competent; (b) it owns the Deliverables; and (c) the Deliverables conform.\nRemedy. If "
-     "Consultant breaches the warranty in clause (c) of Section 7 (From Consultant), Client may terminate."),
+     "Consultant breaches the warranty in clause (c) under \"From Consultant\" in Section 7, Client may terminate."),
     ("Term. This Agreement lasts 6 months.\nTermination.\nEither party may terminate for breach.\nEither party may "
      "terminate for force majeure.\nEffect of Termination. Upon termination:\nAll SOWs end.\nExcept where Client "
      "terminates pursuant to Section 5.2(a), Provider will refund fees, as Section 5.3(a) says.", {"5": "6"}, "6",
      "Term. This Agreement lasts 6 months.\nTermination.\nEither party may terminate for breach.\nEither party may "
      "terminate for force majeure.\nEffect of Termination. Upon termination:\nAll SOWs end.\nExcept where Client "
-     "terminates pursuant to the first paragraph of Section 6 (Termination), Provider will refund fees, as the first "
-     "item of Section 6 (Effect of Termination) says."),
+     "terminates pursuant to the first paragraph under \"Termination\" in Section 6, Provider will refund fees, as "
+     "the first item under \"Effect of Termination\" in Section 6 says."),
     # a section opening with a line of its own (a frame, which may stand for the first part): not counted
     ("This Agreement lasts 6 months.\nTermination.\nEither party may terminate for breach.\nEither party may "
      "terminate for force majeure.\nEffect of Termination. Upon termination:\nAll SOWs end unless terminated under "
@@ -1314,3 +1314,15 @@ def test_a_term_frame_takes_the_place_of_the_headed_term_it_replaces():
     assert term_in_place(f"{frame} {own}\n{rest}", frame) == (f"{frame} {own}\n{rest}", [])  # no heading
     kept, gone = drop_second_term(f"{frame} {own}\n{rest}", frame)  # ... where the next pass takes the sentence
     assert kept == f"{frame}\n{rest}" and gone == [own]
+
+
+def test_a_term_heading_left_alone_after_the_frame_takes_the_frame():
+    """Seed 283: the partnership form's "Term. This Agreement starts on the Effective Date and continues until the
+    End Date" went as a restatement of the frame and left "Term." alone on the line after it."""
+    from hybrid.draft.wording import term_in_place
+
+    frame = "This Agreement continues for 3 years from the Effective Date unless terminated earlier under this Section."
+    rest = "Termination. Either Party may terminate the Agreement immediately."
+    for gap in (" ", "\n"):
+        assert term_in_place(f"{frame}{gap}Term.\n{rest}", frame) == (f"Term. {frame}\n{rest}", [])
+    assert term_in_place(f"{frame} Termination.\n{rest}", frame)[0] == f"{frame} Termination.\n{rest}"
