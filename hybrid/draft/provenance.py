@@ -1,20 +1,25 @@
-"""Where each clause of a draft came from, as data: the source text of its precedent and a word redline.
+"""Where each clause of a draft came from, as data: the precedent's own words and a word redline against them.
 
-Owns: `attach_sources` (each section of a draft edited from precedent gets "source_text": the precedent's
-body with the deal's facts in its markers, what the filler started from), `word_redline` (what the engine
-deleted from and inserted into that text, word by word, with difflib) and `citation_line` (one source as
-a short line: heading, file, source, license). Knows nothing about models; Draft (hybrid.draft.result)
-exposes the results as Draft.sources and Draft.edits, and the DOCX and Markdown forms cite them.
+Owns: `attach_sources` (each section edited from one precedent gets "source_text": the part of that precedent's own
+words it came from, as the corpus or the user's library holds them (hybrid.precedents.originals), never the text with
+the deal's facts written in; each other section gets "origin": why it has no redline, composed by the engine),
+`used_part` (the part of a source a section came from: a long source's words before and after it left out),
+`word_redline` (what the engine deleted from and inserted into that text, word by word, with difflib) and
+`citation_line` (one source as a short line: heading, file, source, license). Knows nothing about models; Draft
+(hybrid.draft.result) exposes the results as Draft.sources and Draft.edits, and the DOCX and Markdown forms cite them.
 """
 
 import difflib
 import re
-import weakref
 
-__all__ = ["attach_sources", "word_redline", "citation_line", "source_text"]
+__all__ = ["attach_sources", "word_redline", "citation_line", "used_part", "COMPOSED", "INDEX", "NO_ORIGINAL"]
 
 _TOKENS = re.compile(r"\s+|[^\s]+")
-_INDEX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> {precedent id: Precedent}
+COMPOSED = "Composed by the engine"  # every note of a section with no redline opens so
+INDEX = f"{COMPOSED}: an index of the terms this draft defines elsewhere (no redline)."
+FROM_TEMPLATE = f"{COMPOSED} from the template's own sentences (no precedent behind it, no redline)."
+KEPT = 0.25  # a section and its source sharing less of the shorter one's words: the engine's, not an edit of it
+NO_ORIGINAL = "No redline: the precedent's own words are not at hand (its library no longer holds them)."
 
 
 def citation_line(p: dict) -> str:
@@ -24,34 +29,62 @@ def citation_line(p: dict) -> str:
     return f"{p['heading']} ({where}; {p['source']}, {p.get('license') or 'license unknown'})"
 
 
-def _by_id(library) -> dict:
-    index = _INDEX.get(library)
-    if index is None or len(index) != len(library.precedents):
-        index = _INDEX[library] = {p.id: p for p in library.precedents}
-    return index
+def _origin(library, sec: dict) -> dict:
+    """{"source_text": the words sec came from} or {"origin": why it has none}, plus "origin" for a cut source."""
+    from hybrid.precedents.originals import original_text
+
+    cites = sec.get("precedents") or []
+    if sec.get("indexed"):
+        return {"origin": INDEX}
+    if not cites:
+        return {"origin": FROM_TEMPLATE}
+    if len(cites) > 1:
+        return {"origin": f"{COMPOSED} from entries of {len(cites)} precedents (listed as its sources; no redline)."}
+    original = original_text(library, cites[0]) if library is not None else None
+    if not original:
+        return {"origin": NO_ORIGINAL}
+    part, before, after = used_part(original, sec["body"])
+    if part is None:
+        return {"origin": f"{COMPOSED}: rewritten from its source, with under {KEPT:.0%} of its wording in common "
+                          "(no redline)."}
+    if not (before or after):
+        return {"source_text": part}
+    total = len(original.split())
+    return {"source_text": part, "origin": f"Redlined against the part of its source it came from: {before} words "
+                                          f"before it and {after} after it, of {total}, left out."}
 
 
-def source_text(library, citations: list[dict], deal) -> str | None:
-    """The text a section was drafted from: its cited precedents' bodies (a composed one cites several),
-    adapted to the deal (hybrid.precedents.library.Precedent.adapted); None when none is in the library."""
-    index = _by_id(library)
-    bodies = [index[c["id"]].adapted(deal) for c in citations if c.get("id") in index]
-    return "\n\n".join(bodies) if bodies else None
-
-
-def attach_sources(drafts, library, template, values: dict) -> None:
-    """Set "source_text" on every section of `drafts` that cites precedents of `library` (in place)."""
-    if library is None:
-        return
-    from hybrid.skeleton.from_precedents import deal_from_template
-
-    deal = deal_from_template(template, values)
+def attach_sources(drafts, library) -> None:
+    """Set "source_text" (the precedent's own words) or "origin" (why there is no redline) on every section (in
+    place)."""
     for d in drafts:
         for sec in d.sections:
-            if sec.get("precedents"):
-                text = source_text(library, sec["precedents"], deal)
-                if text is not None:
-                    sec["source_text"] = text
+            sec.pop("source_text", None)
+            sec.pop("origin", None)
+            sec.update(_origin(library, sec))
+
+
+def used_part(source: str, text: str) -> tuple[str | None, int, int]:
+    """(the part of `source` that `text` came from, words of source left out before it, words left out after it):
+    source's words before its first word `text` keeps and after its last are no part of it, save as many as `text`
+    writes in their place (a replaced first or last word). (None, 0, 0) where the words text keeps of source are
+    under KEPT of the shorter of the two (a redline of it would be all deletions and insertions)."""
+    a, b = _TOKENS.findall(source), _TOKENS.findall(text)
+    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    kept = [op for op in ops if op[0] == "equal" and any(t.strip() for t in a[op[1]:op[2]])]
+    if not kept or sum(_words(a[op[1]:op[2]]) for op in kept) < KEPT * min(_words(a), _words(b)):
+        return None, 0, 0
+    lo, hi = kept[0][1], kept[-1][2]
+    first, last = ops[0], ops[-1]
+    if first[0] == "replace":
+        lo = max(first[1], first[2] - (first[4] - first[3]))
+    if last[0] == "replace":
+        hi = min(last[2], last[1] + (last[4] - last[3]))
+    return "".join(a[lo:hi]).strip(), _words(a[:lo]), _words(a[hi:])
+
+
+def _words(tokens: list[str]) -> int:
+    return sum(1 for t in tokens if t.strip())
 
 
 def word_redline(source: str, text: str) -> list[tuple[str, str]]:

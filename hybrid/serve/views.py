@@ -1,7 +1,8 @@
 """What the page shows of a draft and what it downloads: variants as JSON, a final draft assembled from picks.
 
 Owns: draft_view (one ranked variant: its score breakdown in numbers and in words, its preamble and closing, and,
-per section, the body, its sources and the redline against its source, from Draft.sources and Draft.edits),
+per section, the body, its sources and the redline against its precedent's own words, or why it has none: composed by
+the engine, from Draft.sources and Draft.edits),
 assemble (a Draft whose every section is taken from the variant the user picked for it) and export (that draft as
 DOCX or Markdown bytes, built in memory: the server writes no file).
 """
@@ -32,6 +33,7 @@ def draft_view(d) -> dict:
             "body": s["body"],
             "sources": [{**c, "line": citation_line(c)} for c in src["citations"]],
             "redline": edit["redline"],
+            "origin": edit["origin"],
         })
     return {"rank": d.rank, "variant": d.variant, "score": _finite(d.score), "words": d.words,
             "scores": {k: _finite(v) for k, v in d.scores.items()}, "explained": explain_scores(d.scores),

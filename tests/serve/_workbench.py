@@ -28,9 +28,21 @@ WORDING = [
 ]
 
 
+# what the firm's files said where the library holds markers: a redline strikes these, never the deal's words
+FIRM_FACTS = {"[PARTY_A]": "Zebulon Holdings", "[PARTY_B]": "Quill Ltd", "[DATE]": "1 May 2019",
+              "[DURATION]": "two years", "[LAW]": "England"}
+
+
+def original(body: str) -> str:
+    for marker, fact in FIRM_FACTS.items():
+        body = body.replace(marker, fact)
+    return body
+
+
 def small_library() -> Library:
     """Three precedents per clause type of mutual-nda, each worded its own way, from three firm files (each long
-    enough to be a whole base a variant starts from: hybrid.precedents.base.MIN_BASE_WORDS)."""
+    enough to be a whole base a variant starts from: hybrid.precedents.base.MIN_BASE_WORDS); their own words, the
+    firm's facts in them, as `originals` (hybrid.precedents.originals)."""
     precedents = []
     for i, c in enumerate(NDA.clause_types):
         for j, wording in enumerate(WORDING):
@@ -38,7 +50,9 @@ def small_library() -> Library:
             precedents.append(Precedent(f"{doc}#{i + 1}", doc, "firm", "CC-BY-4.0", "MUTUAL NDA", c,
                                         c.replace("_", " ").title(), wording.format(c=c.replace("_", " ")),
                                         facts=["Zebulon Holdings"]))
-    return Library(precedents, "fp")
+    lib = Library(precedents, "fp")
+    lib.originals = {p.id: original(p.body) for p in precedents}
+    return lib
 
 
 @pytest.fixture(scope="session")

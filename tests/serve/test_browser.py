@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed
 from hybrid.draft.docx_export import xml_safe  # noqa: E402
 from hybrid.templates.template import load_template  # noqa: E402
 
-from _workbench import drafter, make_app, server  # noqa: E402, F401 (fixtures)
+from _workbench import FIRM_FACTS, drafter, make_app, server, small_library  # noqa: E402, F401 (fixtures)
 
 NDA = load_template("mutual-nda")
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "workbench.png"
@@ -83,6 +83,11 @@ def test_draft_compare_pick_and_download(page, server, tmp_path):
     assert first.locator(".redline").is_hidden()
     first.locator("button.show-redline").click()
     assert first.locator(".redline").is_visible() and first.locator(".redline del, .redline ins").count() > 0
+    # what it strikes is the firm's own words (its parties' names among them), never the deal's
+    struck = first.locator(".redline del").all_inner_texts()
+    assert any(fact in " ".join(struck) for fact in FIRM_FACTS.values())
+    assert all(any(x.strip() in own for own in small_library().originals.values()) for x in struck)
+    assert not any(NDA.example["party_a"] in x for x in struck)
     assert "Source: " in first.locator(".source").inner_text()
     # pick section i from variant 1 when i is even, from variant 2 when odd
     picks = [1 if i % 2 == 0 else 2 for i in range(n_sections)]

@@ -69,10 +69,10 @@ function clauseCell(d, sec, i) {
     el("label", { class: "pick" }, pick, document.createTextNode(" use this")),
     el("div", { class: "body", text: sec.body }));
   for (const src of sec.sources) cell.append(el("div", { class: "source", text: `Source: ${src.line}` }));
-  if (!sec.sources.length) cell.append(el("div", { class: "source", text: "Written by the engine (no precedent behind it)" }));
+  if (sec.origin) cell.append(el("div", { class: "origin", text: sec.origin }));
   if (sec.redline) {
     const box = redlineNode(sec.redline);
-    const button = el("button", { type: "button", class: "show-redline", text: "redline against source" });
+    const button = el("button", { type: "button", class: "show-redline", text: "redline against the precedent's own words" });
     button.addEventListener("click", () => { box.hidden = !box.hidden; });
     cell.append(button, box);
   }
