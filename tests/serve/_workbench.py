@@ -55,6 +55,30 @@ def small_library() -> Library:
     return lib
 
 
+# a firm's contract to add as a user library: three run-in headed clauses
+CONTRACT = """MUTUAL NONDISCLOSURE AGREEMENT
+
+This Agreement is made between Pelican Bay Holdings LLC ("Pelican") and Osprey Partners Inc. ("Osprey").
+
+1. Confidentiality. Pelican shall hold Osprey's confidential information in strict confidence, as agreed at the
+offsite, and use it only to evaluate the proposed collaboration between the parties.
+
+2. Term. This Agreement lasts for three years from the date it is signed by both parties, and its obligations
+survive for two further years after it ends for any reason whatsoever.
+
+3. Governing Law. This Agreement is governed by the laws of the State of New York, without regard to its conflict
+of laws rules, and the parties submit to the courts of New York County.
+"""
+
+
+def live_library(name: str):
+    """The library a draft naming a user library drafts from here: its clauses alone (no shipped library is built in a
+    test; too short to be a whole base, so each section is drafted from its own clause)."""
+    from hybrid.precedents.user import load_user_library
+
+    return load_user_library(name)
+
+
 @pytest.fixture(scope="session")
 def drafter(tiny_model, tokenizer):
     return Drafter(tiny_model, tokenizer, library=small_library())

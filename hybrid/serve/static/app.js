@@ -22,6 +22,7 @@ async function loadTemplates() {
     select.append(el("option", { value: t.id, text: `${t.title} (${t.id})` }));
   }
   for (const name of data.libraries) $("#library").append(el("option", { value: name, text: name }));
+  refreshLibraries();
   $("#n").max = data.max_n;
   $("#n-limit").textContent = `1 to ${data.max_n}`;
   select.value = state.templates["mutual-nda"] ? "mutual-nda" : data.templates[0].id;
