@@ -209,5 +209,5 @@ def base_events(drafter, request, emit, variants=None):
     for d in drafts:
         d.timings, d.settings = timings, settings
     checkpoint()
-    attach_sources(drafts, library)
+    attach_sources(drafts, library, template, values)
     yield DraftEvent("rank", time.perf_counter() - t0, drafts=drafts)

@@ -2,7 +2,8 @@
 
 Owns: `attach_sources` (each section edited from one precedent gets "source_text": the part of that precedent's own
 words it came from, as the corpus or the user's library holds them (hybrid.precedents.originals), never the text with
-the deal's facts written in; each other section gets "origin": why it has no redline, composed by the engine),
+the deal's facts written in; each other section gets "origin": why it has no redline, composed by the engine; and
+"start_text": the precedents adapted to the deal, what the filler started from),
 `used_part` (the part of a source a section came from: a long source's words before and after it left out),
 `word_redline` (what the engine deleted from and inserted into that text, word by word, with difflib) and
 `citation_line` (one source as a short line: heading, file, source, license). Knows nothing about models; Draft
@@ -11,13 +12,17 @@ the deal's facts written in; each other section gets "origin": why it has no red
 
 import difflib
 import re
+import weakref
 
-__all__ = ["attach_sources", "word_redline", "citation_line", "used_part", "COMPOSED", "INDEX", "NO_ORIGINAL"]
+__all__ = ["attach_sources", "start_text", "word_redline", "citation_line", "used_part", "COMPOSED", "INDEX",
+           "NO_ORIGINAL"]
 
 _TOKENS = re.compile(r"\s+|[^\s]+")
+_INDEX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> {precedent id: Precedent}
 COMPOSED = "Composed by the engine"  # every note of a section with no redline opens so
 INDEX = f"{COMPOSED}: an index of the terms this draft defines elsewhere (no redline)."
 FROM_TEMPLATE = f"{COMPOSED} from the template's own sentences (no precedent behind it, no redline)."
+LEFT_OUT = 20  # words of a source left out before and after a section's part that its note counts (fewer: a stop)
 KEPT = 0.25  # a section and its source sharing less of the shorter one's words: the engine's, not an edit of it
 NO_ORIGINAL = "No redline: the precedent's own words are not at hand (its library no longer holds them)."
 
@@ -47,28 +52,52 @@ def _origin(library, sec: dict) -> dict:
     if part is None:
         return {"origin": f"{COMPOSED}: rewritten from its source, with under {KEPT:.0%} of its wording in common "
                           "(no redline)."}
-    if not (before or after):
+    if before + after < LEFT_OUT:
         return {"source_text": part}
     total = len(original.split())
     return {"source_text": part, "origin": f"Redlined against the part of its source it came from: {before} words "
                                           f"before it and {after} after it, of {total}, left out."}
 
 
-def attach_sources(drafts, library) -> None:
-    """Set "source_text" (the precedent's own words) or "origin" (why there is no redline) on every section (in
-    place)."""
+def start_text(library, citations: list[dict], deal) -> str | None:
+    """The text a section was drafted from: its cited precedents' bodies (a composed one cites several), adapted to
+    the deal (hybrid.precedents.library.Precedent.adapted: the deal's facts in the markers); None when none is in
+    the library. What the filler started from, never a redline's source (the deal's names are in it)."""
+    index = _by_id(library)
+    bodies = [index[c["id"]].adapted(deal) for c in citations if c.get("id") in index]
+    return "\n\n".join(bodies) if bodies else None
+
+
+def _by_id(library) -> dict:
+    index = _INDEX.get(library)
+    if index is None or len(index) != len(library.precedents):
+        index = _INDEX[library] = {p.id: p for p in library.precedents}
+    return index
+
+
+def attach_sources(drafts, library, template, values: dict) -> None:
+    """Set on every section (in place) "source_text" (the precedent's own words) or "origin" (why there is no
+    redline), and "start_text" where it cites precedents of `library` (start_text: what the engine started from,
+    the measure of what the model wrote: benchmarks/reading.py, evals' pasting system)."""
+    from hybrid.skeleton.from_precedents import deal_from_template
+
+    deal = deal_from_template(template, values) if library is not None else None
     for d in drafts:
         for sec in d.sections:
-            sec.pop("source_text", None)
-            sec.pop("origin", None)
+            for key in ("source_text", "origin", "start_text"):
+                sec.pop(key, None)
             sec.update(_origin(library, sec))
+            start = start_text(library, sec["precedents"], deal) if deal is not None and sec.get("precedents") else None
+            if start is not None:
+                sec["start_text"] = start
 
 
 def used_part(source: str, text: str) -> tuple[str | None, int, int]:
     """(the part of `source` that `text` came from, words of source left out before it, words left out after it):
-    source's words before its first word `text` keeps and after its last are no part of it, save as many as `text`
-    writes in their place (a replaced first or last word). (None, 0, 0) where the words text keeps of source are
-    under KEPT of the shorter of the two (a redline of it would be all deletions and insertions)."""
+    source's words before its first word `text` keeps and after its last are no part of it, save those `text`
+    replaces ("on the Cover Page." -> "in this Agreement.": as many as it writes there, and LEFT_OUT words more).
+    (None, 0, 0) where the words text keeps of source are under KEPT of the shorter of the two (a redline of it
+    would be all deletions and insertions)."""
     a, b = _TOKENS.findall(source), _TOKENS.findall(text)
     ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     kept = [op for op in ops if op[0] == "equal" and any(t.strip() for t in a[op[1]:op[2]])]
@@ -76,10 +105,11 @@ def used_part(source: str, text: str) -> tuple[str | None, int, int]:
         return None, 0, 0
     lo, hi = kept[0][1], kept[-1][2]
     first, last = ops[0], ops[-1]
+    slack = 2 * LEFT_OUT  # tokens (a word and its space each) of a replaced end kept beyond what replaces them
     if first[0] == "replace":
-        lo = max(first[1], first[2] - (first[4] - first[3]))
+        lo = max(first[1], first[2] - (first[4] - first[3]) - slack)
     if last[0] == "replace":
-        hi = min(last[2], last[1] + (last[4] - last[3]))
+        hi = min(last[2], last[1] + (last[4] - last[3]) + slack)
     return "".join(a[lo:hi]).strip(), _words(a[:lo]), _words(a[hi:])
 
 

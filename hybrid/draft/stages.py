@@ -151,4 +151,4 @@ def finish_drafts(drafts, timings, prep: PrecedentStart, revisions, template, va
         for sec, report in zip(d.sections, d.consistency["sections"] if d.consistency else []):
             if report.get("indexed"):  # the body is the engine's index of the draft's terms (its note says so)
                 sec["indexed"] = report["indexed"]
-    attach_sources(drafts, prep.library)
+    attach_sources(drafts, prep.library, template, values)

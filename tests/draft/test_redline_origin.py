@@ -11,7 +11,9 @@ import pytest
 from hybrid.draft.provenance import COMPOSED, INDEX, NO_ORIGINAL, attach_sources, used_part
 from hybrid.draft.result import Draft
 from hybrid.precedents.library import Library, Precedent
+from hybrid.templates.template import load_template
 
+NDA = load_template("mutual-nda")
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 CITE = {"id": "firm/c.txt#3", "doc_id": "firm/c.txt", "heading": "Records", "source": "firm", "license": "CC-BY-4.0"}
 OWN = "Consultant shall keep accurate records of the Services for three years after the Effective Date."
@@ -34,13 +36,17 @@ def _section(body=BODY, precedents=(CITE,), **extra) -> dict:
             **extra}
 
 
+def _attach(d: Draft, library: Library) -> None:
+    attach_sources([d], library, NDA, NDA.example)
+
+
 def _struck(edit) -> list[str]:
     return [w for op, w in edit["redline"] if op == "delete"]
 
 
 def test_the_struck_text_is_the_precedents_own_words_not_the_deals():
     d = _draft(_section())
-    attach_sources([d], _library({CITE["id"]: OWN}))
+    _attach(d, _library({CITE["id"]: OWN}))
     (edit,) = d.edits
     assert edit["source_text"] == OWN and edit["origin"] is None
     struck = _struck(edit)
@@ -48,6 +54,8 @@ def test_the_struck_text_is_the_precedents_own_words_not_the_deals():
     assert all(w.strip() in OWN for w in struck)
     assert not any("Borealis" in w for w in struck)  # the deal's name is an insertion, never the precedent's text
     assert ("equal", " shall keep accurate records of the Services for ") in edit["redline"]
+    # what the engine started from (the precedent with the deal's facts in) is kept apart, never redlined against
+    assert d.sections[0]["start_text"].startswith(NDA.example["party_a"])
 
 
 @pytest.mark.parametrize("section, library, note", [
@@ -59,7 +67,7 @@ def test_the_struck_text_is_the_precedents_own_words_not_the_deals():
 ])
 def test_a_section_without_its_precedents_words_says_why_instead_of_a_redline(section, library, note):
     d = _draft(section)
-    attach_sources([d], _library(library))
+    _attach(d, _library(library))
     (edit,) = d.edits
     assert edit["redline"] is None and edit["source_text"] is None
     assert edit["origin"].startswith(note)
@@ -82,7 +90,7 @@ def test_a_long_source_is_redlined_only_where_the_section_came_from(tmp_path):
     assert len(source.split()) > 10_000
     body = "\n\n".join(entries[200:208]).replace("the Supplier", "Acme Robotics, Inc.", 1)
     d = _draft(_section(body=body))
-    attach_sources([d], _library({CITE["id"]: source}))
+    _attach(d, _library({CITE["id"]: source}))
     (edit,) = d.edits
     assert edit["source_text"] == "\n\n".join(entries[200:208])
     assert edit["origin"].startswith("Redlined against the part of its source it came from")
@@ -94,9 +102,15 @@ def test_a_long_source_is_redlined_only_where_the_section_came_from(tmp_path):
     assert deleted and all(x in " ".join(source.split()) for x in deleted)
 
 
-def test_used_part_keeps_a_replaced_first_and_last_word_and_drops_unused_words():
-    part, before, after = used_part("A B C x y z D E", "Q y z R")
-    assert (part, before, after) == ("x y z D", 3, 1)
+def test_used_part_keeps_the_replaced_ends_and_drops_the_unused_words_beyond():
+    # a replaced end is kept whole ("Cover Page." struck, not "Cover" alone) ...
+    assert used_part("disclosed on the Cover Page.", "disclosed in this Agreement.") == (
+        "disclosed on the Cover Page.", 0, 0)
+    # ... up to LEFT_OUT words more than replace it; the words beyond are no part of the section
+    head, tail = " ".join(f"h{i}" for i in range(100)), " ".join(f"t{i}" for i in range(100))
+    part, before, after = used_part(f"{head} x y z {tail}", "Q y z R")
+    assert part.endswith("x y z t0 t1 t2 t3 t4 t5 t6 t7 t8 t9 t10 t11 t12 t13 t14 t15 t16 t17 t18 t19 t20")
+    assert part.startswith("h80 h81") and (before, after) == (80, 79)
     assert used_part("a b", "c d") == (None, 0, 0)
 
 
@@ -110,7 +124,7 @@ def test_tracked_changes_carry_a_date(tmp_path):
     changes = [*doc.element.body.iter(f"{W}ins"), *doc.element.body.iter(f"{W}del")]
     assert len(changes) == 2 and {c.get(f"{W}date") for c in changes} == {"2026-03-01T09:30:00Z"}
     d = _draft(_section())
-    attach_sources([d], _library({CITE["id"]: OWN}))
+    _attach(d, _library({CITE["id"]: OWN}))
     red = docx.Document(str(d.to_docx(tmp_path / "r.docx", redline=True))).element.body
     dates = [c.get(f"{W}date") for c in [*red.iter(f"{W}ins"), *red.iter(f"{W}del")]]
     assert dates and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", x) for x in dates)
