@@ -7,7 +7,7 @@ import base64
 
 import pytest
 
-from _workbench import CONTRACT, NDA, client, drafter, live_library, make_app  # noqa: F401 (fixtures)
+from _workbench import CONTRACT, NDA, client, drafter, live_library, make_app, read_events  # noqa: F401 (fixtures)
 
 
 def upload(name="mine", files=None, **extra) -> dict:
@@ -46,8 +46,6 @@ def test_a_library_added_while_the_server_runs_drafts_at_once_and_goes_when_remo
     assert listed["mine"]["precedents"] == 3 and listed["mine"]["files"] == 1
     job = _draft(live, "mine")
     assert job.status_code == 202, job.text
-    from _workbench import read_events
-
     with live.stream("GET", f"/api/drafts/{job.json()['job']}/events") as s:
         events = read_events(s.iter_lines())
     assert events[-1]["event"] == "done", events[-1]
@@ -102,3 +100,19 @@ def test_a_user_librarys_drafter_is_made_again_when_its_file_changes(drafter, tm
     assert again is not first and made == ["mine", "mine"]
     assert {p.doc_id for p in again.precedent_library().precedents if p.source == "library:mine"} == {"nda.txt",
                                                                                                       "more.txt"}
+
+
+def test_a_library_added_with_the_cli_beside_a_running_server_is_offered_at_once(live, tmp_path, capsys):
+    from hybrid.cli.main import main
+
+    (tmp_path / "firm").mkdir()
+    (tmp_path / "firm" / "nda.txt").write_text(CONTRACT)
+    assert _draft(live, "firm").status_code == 400
+    assert main(["library", "add", str(tmp_path / "firm"), "--name", "firm"]) == 0
+    assert "firm" in live.get("/api/templates").json()["libraries"]
+    job = _draft(live, "firm")
+    assert job.status_code == 202
+    with live.stream("GET", f"/api/drafts/{job.json()['job']}/events") as s:
+        assert read_events(s.iter_lines())[-1]["event"] == "done"
+    assert main(["library", "remove", "firm"]) == 0
+    assert "firm" not in live.get("/api/templates").json()["libraries"]
