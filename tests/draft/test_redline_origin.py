@@ -128,3 +128,21 @@ def test_tracked_changes_carry_a_date(tmp_path):
     red = docx.Document(str(d.to_docx(tmp_path / "r.docx", redline=True))).element.body
     dates = [c.get(f"{W}date") for c in [*red.iter(f"{W}ins"), *red.iter(f"{W}del")]]
     assert dates and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", x) for x in dates)
+
+
+def test_two_whole_long_sections_are_redlined_in_seconds_not_minutes():
+    # 600 definitions (15,600 words) against the same with 50 of them edited: word by word over the whole took 138 s
+    import time
+
+    from hybrid.draft.provenance import word_redline
+
+    entries = [f'"Term {i}" means the thing numbered {i} that the Supplier provides under a Statement of Work agreed '
+               f'between the parties from time to time, as amended.' for i in range(600)]
+    source = "\n\n".join(entries)
+    text = source.replace("the Supplier", "Acme Robotics, Inc.", 50)
+    t = time.perf_counter()
+    ops = word_redline(source, text)
+    assert time.perf_counter() - t < 10
+    assert "".join(w for op, w in ops if op != "insert") == source
+    assert "".join(w for op, w in ops if op != "delete") == text
+    assert " ".join(w for op, w in ops if op == "delete").split() == ["the", "Supplier"] * 50
