@@ -24,7 +24,7 @@ INDEX = f"{COMPOSED}: an index of the terms this draft defines elsewhere (no red
 FROM_TEMPLATE = f"{COMPOSED} from the template and the deal's terms (no precedent behind it, no redline)."
 LEFT_OUT = 20  # words of a source left out before and after a section's part that its note counts (fewer: a stop)
 KEPT = 0.25  # a section and its source sharing less of the shorter one's words: the engine's, not an edit of it
-NO_ORIGINAL = "No redline: the precedent's own words are not at hand (its library no longer holds them)."
+NO_ORIGINAL = "No redline: the precedent's own words are not at hand"  # every such note opens so
 
 
 def citation_line(p: dict) -> str:
@@ -47,7 +47,7 @@ def _origin(library, sec: dict) -> dict:
         return {"origin": f"{COMPOSED} from entries of {len(cites)} precedents (listed as its sources; no redline)."}
     original = original_text(library, cites[0]) if library is not None else None
     if not original:
-        return {"origin": NO_ORIGINAL}
+        return {"origin": _no_original(cites[0])}
     part, before, after = used_part(original, sec["body"])
     if part is None:
         return {"origin": f"{COMPOSED}: rewritten from its source, with under {KEPT:.0%} of its wording in common "
@@ -57,6 +57,16 @@ def _origin(library, sec: dict) -> dict:
     total = len(original.split())
     return {"source_text": part, "origin": f"Redlined against the part of its source it came from: {before} words "
                                           f"before it and {after} after it, of {total}, left out."}
+
+
+def _no_original(cite: dict) -> str:
+    """Why a precedent's own words cannot be had, and what brings them back."""
+    source = str(cite.get("source", ""))
+    if source.startswith("library:"):
+        name = source.partition(":")[2]
+        return (f"{NO_ORIGINAL}: library {name!r} was added before its clauses' own words were kept; add its folder "
+                f"again (`hybrid library add DIR --name {name}`) to redline against them.")
+    return f"{NO_ORIGINAL}: the corpus it came from is not on this machine."
 
 
 def start_text(library, citations: list[dict], deal) -> str | None:

@@ -62,7 +62,8 @@ def test_the_struck_text_is_the_precedents_own_words_not_the_deals():
     (_section(indexed=["Services"]), {CITE["id"]: OWN}, INDEX),
     (_section(precedents=()), {}, COMPOSED + " from the template"),
     (_section(precedents=(CITE, {**CITE, "id": "firm/d.txt#2"})), {CITE["id"]: OWN}, COMPOSED + " from entries of 2"),
-    (_section(), {}, NO_ORIGINAL),
+    (_section(), {}, NO_ORIGINAL + ": the corpus it came from is not on this machine."),
+    (_section(precedents=({**CITE, "source": "library:firm"},)), {}, NO_ORIGINAL + ": library 'firm' was added before"),
     (_section(body="Nothing here is like the other text at all."), {CITE["id"]: OWN}, COMPOSED + ": rewritten"),
 ])
 def test_a_section_without_its_precedents_words_says_why_instead_of_a_redline(section, library, note):
