@@ -92,8 +92,8 @@ def count(library, template, drafts, tot, index, subjects) -> None:
                 tot["same_kind"] += 1
             elif len(tot["other_kind_examples"]) < 12:
                 tot["other_kind_examples"].append(f"{template.id} {s['heading']}: {cited[0].doc_type}")
-            if s.get("source_text"):
-                redline = word_redline(s["source_text"].lower(), s["body"].lower())
+            if s.get("start_text"):
+                redline = word_redline(s["start_text"].lower(), s["body"].lower())
                 tot["model_words"] += sum(len(w.split()) for op, w in redline if op == "insert")
         check = market_check(template, secs)
         tot["coverage"].append(check["coverage"])

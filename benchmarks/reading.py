@@ -172,9 +172,9 @@ def count(drafter, t, drafts, tot, examples):
             terms = list(span.required_terms) if span else []
             tot["required_terms"] += len(terms)
             tot["required_terms_stated"] += sum(term in sec["body"] for term in terms)
-            if sec.get("source_text"):
+            if sec.get("start_text"):
                 frame = len(span.frame.split()) if span and span.frame else 0
-                redline = word_redline(sec["source_text"].lower(), sec["body"].lower())
+                redline = word_redline(sec["start_text"].lower(), sec["body"].lower())
                 ins = sum(len(w.split()) for op, w in redline if op == "insert")
                 tot["model_words"] += max(ins - frame, 0)
                 written += _written(redline, t.id, frame)

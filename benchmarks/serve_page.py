@@ -62,9 +62,9 @@ def main() -> None:
     ap.add_argument("--cpu", action="store_true")
     ap.add_argument("--out", help="also write the JSON line to this file")
     args = ap.parse_args()
-    from hybrid.cli.serve import _drafters
     from hybrid.draft.drafter import Drafter
     from hybrid.serve.app import create_app
+    from hybrid.serve.libraries import Libraries, drafters
     from hybrid.templates.template import load_template
     from tests.serve._workbench import serving
 
@@ -72,7 +72,8 @@ def main() -> None:
     nda = load_template("mutual-nda")
     drafter.draft(nda, nda.example, n=1)  # warm: the clause library, the reranker
     fields = {k: str(v) for k, v in nda.example.items()}
-    with serving(create_app(_drafters(drafter))) as url, httpx.Client(base_url=url, timeout=60) as client:
+    with serving(create_app(drafters(drafter), libraries=Libraries())) as url, \
+            httpx.Client(base_url=url, timeout=60) as client:
         first_load = _first_load_ms(url)
         job = client.post("/api/drafts", json={"template": "mutual-nda", "fields": fields, "n": args.n}).json()
         times, events = [], []

@@ -116,7 +116,7 @@ def _table() -> dict[str, System]:
             None,
             "no generation: what `hybrid` drafts each section from, pasted: the default draft's own outline, and "
             "per section its frame sentence and the precedent it starts from with the deal's facts substituted "
-            "(Draft.edits' source_text), cut to the draft's length; variant v pastes variant v's precedents",
+            "(each section's start_text), cut to the draft's length; variant v pastes variant v's precedents",
         ),
         System(
             "form",
@@ -295,7 +295,7 @@ def _pasted(template, fields, draft) -> list[str]:
         frames = [getattr(sp, "frame", "") for sp in spans] if len(spans) == len(draft.sections) else []
     out = []
     for i, sec in enumerate(draft.sections):
-        source = sec.get("source_text")
+        source = sec.get("start_text")
         if not source:
             out.append(sec["body"])
             continue

@@ -230,7 +230,8 @@ def _add_output_arguments(d) -> None:
     d.add_argument("--format", choices=FORMATS, default="md", help="draft file format (default: md; sources: "
                    "footnotes in md, Word comments in docx)")
     d.add_argument("--redline", action="store_true",
-                   help="with --format docx: each clause drafted from precedent as tracked changes against its source")
+                   help="with --format docx: each clause drafted from precedent as dated tracked changes against "
+                   "the precedent's own words (a section the engine composed says so in its comment)")
     d.add_argument(
         "--out", metavar="DIR", type=out_dir, default=None, help="output directory (default: drafts/<template>-<time>)"
     )

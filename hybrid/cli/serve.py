@@ -1,7 +1,9 @@
 """`hybrid serve`: the drafting workbench (hybrid.serve.app) on a local web server (uvicorn).
 
 Owns: this subcommand's arguments (bind address, port, threads, checkpoint, bounds) and the warning when
-the page is bound beyond this machine. `add_parsers(subparsers)` is wired into hybrid/cli/main.py.
+the page is bound beyond this machine. The libraries it offers are live (hybrid.serve.libraries): one added with
+`hybrid library add` or on the page while it runs is offered to the next draft. `add_parsers(subparsers)` is wired
+into hybrid/cli/main.py.
 """
 
 import ipaddress
@@ -25,49 +27,13 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _drafters(base):
-    """drafter_for(library name): the base Drafter for the shipped library, one Drafter per user library
-    (hybrid.precedents.user.drafting_library) sharing its model, made on first use."""
-    from hybrid.draft.drafter import Drafter
-    from hybrid.precedents.user import drafting_library
-    from hybrid.precedents.user_store import SHIPPED
-
-    made = {}
-
-    def drafter_for(name):
-        if name in (None, SHIPPED):
-            return base
-        if name not in made:
-            made[name] = Drafter(base.model, base.tokenizer, filler=base.filler, record=base.record, path=base.path,
-                                 library=drafting_library(name))
-        return made[name]
-
-    return drafter_for
-
-
-def _offered() -> tuple[str, ...]:
-    """The libraries the page offers: the shipped one and every user library that loads; a damaged one is left out
-    with a warning naming it and how to repair it (one damaged library never stops the server)."""
-    from hybrid.precedents import user
-    from hybrid.precedents.user_store import DamagedLibrary
-
-    names = []
-    for name in user.user_libraries():  # a file under a reserved name is none of them
-        try:
-            user.load_user_library(name)
-        except DamagedLibrary as e:
-            print(f"warning: {e} The workbench does not offer it.", file=sys.stderr)
-            continue
-        names.append(name)
-    return (user.SHIPPED, *names)
-
-
 def _cmd_serve(args) -> int:
     import uvicorn
 
     from hybrid.draft.drafter import Drafter
     from hybrid.serve.app import create_app
     from hybrid.serve.forms import Templates, check_defaults
+    from hybrid.serve.libraries import Libraries, drafters
 
     if not is_loopback(args.host):
         print(
@@ -79,7 +45,9 @@ def _cmd_serve(args) -> int:
     check_defaults(defaults, Templates())  # the DraftRequest's rules, before the model loads
     drafter = Drafter.from_pretrained(args.checkpoint, device="cpu" if args.cpu else None)
     hosts = LOOPBACK_NAMES if is_loopback(args.host) else None
-    app = create_app(_drafters(drafter), max_n=args.max_n, defaults=defaults, libraries=_offered(),
+    libraries = Libraries()
+    libraries.names()  # a damaged library's warning now, before the page is served
+    app = create_app(drafters(drafter), max_n=args.max_n, defaults=defaults, libraries=libraries,
                      allowed_hosts=hosts, max_queue=args.max_queue)
     print(f"hybrid workbench: http://{args.host}:{args.port}/", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

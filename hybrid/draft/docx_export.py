@@ -4,13 +4,15 @@ Owns: the document layout in Word: a Title paragraph, the preamble, one "Heading
 section numbered by Word's own list numbering (a decimal "1." list bound to the headings, so Word
 renumbers when a section is moved or deleted), the body as paragraphs (blank lines split them,
 single newlines become line breaks), the signature block, each section's sources as a Word comment on
-it, the optional redline (the body as tracked insertions and deletions against its source), and the
+it, the optional redline (the body as tracked insertions and deletions against its source, each dated: w:date),
+and the
 atomic write. Knows nothing
 about models or ranking: it takes plain strings.
 """
 
 import os
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 
 from docx import Document
@@ -99,11 +101,13 @@ def _paragraphs(doc, text: str) -> list:
     return runs
 
 
-def _tracked(paragraph, op: str, text: str, change_id: int) -> None:
-    """A run of `text` in `paragraph`, inside a w:ins or w:del tracked change (op "insert" / "delete")."""
+def _tracked(paragraph, op: str, text: str, change_id: int, date: str) -> None:
+    """A run of `text` in `paragraph`, inside a w:ins or w:del tracked change (op "insert" / "delete") of `date`
+    (ISO 8601, as Word writes it: "2026-03-01T09:30:00Z")."""
     wrap = OxmlElement("w:ins" if op == "insert" else "w:del")
     wrap.set(qn("w:id"), str(change_id))
     wrap.set(qn("w:author"), TRACK_AUTHOR)
+    wrap.set(qn("w:date"), date)
     run = OxmlElement("w:r")
     t = OxmlElement("w:t" if op == "insert" else "w:delText")
     t.set(qn("xml:space"), "preserve")
@@ -113,9 +117,9 @@ def _tracked(paragraph, op: str, text: str, change_id: int) -> None:
     paragraph._p.append(wrap)
 
 
-def _redline_paragraphs(doc, redline: list, first_id: int) -> tuple[list, int]:
+def _redline_paragraphs(doc, redline: list, first_id: int, date: str) -> tuple[list, int]:
     """The body as tracked changes against its source: equal words plain, deletions and insertions as
-    w:del / w:ins (paragraphs split at blank lines of either side). Returns (plain runs, next change id)."""
+    w:del / w:ins of `date` (paragraphs split at blank lines of either side). Returns (plain runs, next change id)."""
     runs, change_id, p = [], first_id, doc.add_paragraph()
     for op, text in redline:
         pieces = re.split(r"\n\s*\n", xml_safe(text))
@@ -128,16 +132,17 @@ def _redline_paragraphs(doc, redline: list, first_id: int) -> tuple[list, int]:
             if op == "equal":
                 runs.append(p.add_run(piece))
             else:
-                _tracked(p, op, piece, change_id)
+                _tracked(p, op, piece, change_id, date)
                 change_id += 1
     return runs, change_id
 
 
-def build_document(title: str, preamble: str, sections: list[dict], tail: str = ""):
+def build_document(title: str, preamble: str, sections: list[dict], tail: str = "", *, date: datetime | None = None):
     """A python-docx Document: sections are dicts with "heading", "body" and optionally "comment" (a Word
     comment on the section's heading and body, e.g. its sources: hybrid.draft.result.source_note) and
     "redline" ([(op, words)] of hybrid.draft.provenance.word_redline: the body written as tracked changes
-    against its source); numbers come from Word. The contract text itself carries no notes."""
+    against its source, dated `date`: None, now); numbers come from Word. The contract text itself carries no notes."""
+    stamp = (date or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     doc = Document()
     title = xml_safe(title)
     doc.core_properties.title = title
@@ -150,7 +155,7 @@ def build_document(title: str, preamble: str, sections: list[dict], tail: str = 
         heading = doc.add_heading(xml_safe(s["heading"]).strip().rstrip(".:"), level=1)
         _number(heading, num_id)
         if s.get("redline"):
-            runs, change_id = _redline_paragraphs(doc, s["redline"], change_id)
+            runs, change_id = _redline_paragraphs(doc, s["redline"], change_id, stamp)
         else:
             runs = _paragraphs(doc, s["body"])
         if s.get("comment"):

@@ -58,12 +58,14 @@ class Draft:
     @property
     def edits(self) -> list[dict]:
         """What the engine changed in each section's source: [{"number", "heading", "source_text", "redline":
-        [(op, words)]}] (hybrid.draft.provenance.word_redline; op "equal", "delete" or "insert"); source_text
-        and redline are None for a section with no source text (drafted from scratch)."""
+        [(op, words)], "origin"}] (hybrid.draft.provenance.word_redline; op "equal", "delete" or "insert"; the
+        source text is the precedent's own words, never the deal's); source_text and redline are None for a section
+        composed by the engine, and "origin" says why (or which part of a long source it was redlined against)."""
         from hybrid.draft.provenance import word_redline
 
         return [{"number": s["number"], "heading": s["heading"], "source_text": s.get("source_text"),
-                 "redline": word_redline(s["source_text"], s["body"]) if s.get("source_text") else None}
+                 "redline": word_redline(s["source_text"], s["body"]) if s.get("source_text") else None,
+                 "origin": s.get("origin")}
                 for s in self.sections]
 
     @property
@@ -87,14 +89,15 @@ class Draft:
     def to_docx(self, path, *, redline: bool = False) -> Path:
         """Write a Word document (title, numbered Heading 1 sections, paragraphs) atomically. Each section
         drafted from precedent carries a Word comment naming its sources; redline=True writes each such body
-        as tracked changes against its source text (deletions and insertions)."""
+        as tracked changes against its precedent's own words (deletions and insertions, dated now) and adds to
+        the comment of a section without one why (composed by the engine)."""
         from hybrid.draft.docx_export import write_docx
 
-        edits = self.edits if redline else [{"redline": None}] * len(self.sections)
-        sections = [
-            {**s, "comment": section_note(s) if s.get("precedents") else "", "redline": e["redline"]}
-            for s, e in zip(self.sections, edits)
-        ]
+        edits = self.edits if redline else [{"redline": None, "origin": None}] * len(self.sections)
+        sections = []
+        for s, e in zip(self.sections, edits):
+            note = " ".join(n for n in (section_note(s) if s.get("precedents") else "", e["origin"] or "") if n)
+            sections.append({**s, "comment": note, "redline": e["redline"]})
         return write_docx(path, self.title, self.preamble, sections, self.tail)
 
 

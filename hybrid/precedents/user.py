@@ -26,7 +26,9 @@ from hybrid.precedents.library import MIN_WORDS, Library, Precedent, PrecedentEr
 from hybrid.precedents.user_store import (
     SHIPPED,
     check_name,
+    load_originals,
     load_user_library,
+    save_originals,
     user_libraries,
     user_library_path,
 )
@@ -173,7 +175,8 @@ def _paragraph(p, marks: dict, default: str | None) -> str:
     return f"{mark} {text.strip()}" if mark and text.strip() else text
 
 
-def _precedents(rel: str, text: str, name: str, doc_type: str) -> list[Precedent]:
+def _precedents(rel: str, text: str, name: str, doc_type: str, originals: dict) -> list[Precedent]:
+    """The clauses of one contract file; each clause's own words go into originals (by clause id)."""
     from hybrid.data.corpus import build_document
     from hybrid.data.facts import normalize
     from hybrid.data.run_in import split_run_in
@@ -189,6 +192,7 @@ def _precedents(rel: str, text: str, name: str, doc_type: str) -> list[Precedent
         if len(s.body.split()) < MIN_WORDS or _is_form(s.body):
             continue
         n = normalize(s.body, doc.fields, doc.preamble)
+        originals[f"{rel}#{s.number}"] = s.body
         out.append(Precedent(f"{rel}#{s.number}", rel, f"library:{name}", USER_LICENSE, doc_type, s.clause_type,
                              s.heading, n.text, n.facts, list(n.sides), list(s.numbers)))
     return out
@@ -220,12 +224,12 @@ def add_folder(folder, name: str, doc_type: str = "", *, replace: bool = False) 
     if not root.is_dir():
         raise PrecedentError(f"library add: {printable(str(root))} is not a directory.")
     old = load_user_library(name).precedents if path.is_file() and not replace else []
-    added, skipped, new = [], [], []
+    added, skipped, new, originals = [], [], [], {}
     for file in sorted(p for p in root.rglob("*") if not p.is_dir() or p.is_symlink()):
         rel = file.relative_to(root).as_posix()
         try:
             _check_citable(rel)
-            clauses = _precedents(rel, read_contract(file, root), name, doc_type)
+            clauses = _precedents(rel, read_contract(file, root), name, doc_type, originals)
         except ValueError as e:
             skipped.append({"file": printable(rel), "reason": str(e)})
             continue
@@ -241,6 +245,8 @@ def add_folder(folder, name: str, doc_type: str = "", *, replace: bool = False) 
     precedents = [p for p in old if p.doc_id not in files] + new
     digest = hashlib.sha256("\n".join(f"{p.id}\t{p.body}" for p in precedents).encode()).hexdigest()[:16]
     library = Library(precedents, f"user:{name}:{digest}", f"user:{name}")
+    kept = load_originals(name) if old else {}
+    save_originals(name, {p.id: (originals.get(p.id) or kept.get(p.id, "")) for p in precedents})
     library.save(path)
     return path, library, added, skipped
 

@@ -4,8 +4,10 @@ Owns: what a library may be named (RESERVED names refused, each with its reason)
 every stored field checked, the state of each (`statuses`: what `hybrid library list` shows) and removing one. A
 library whose file is cut short, overwritten or holds a field of the wrong kind is a DamagedLibrary naming that
 library and the commands that repair it: never a TypeError later while drafting, never a reason to rebuild the
-shipped library, and never another library's problem (`statuses` reports it beside the others). What a library holds
-and how a folder of contracts becomes one: hybrid.precedents.user.
+shipped library, and never another library's problem (`statuses` reports it beside the others). Beside each library,
+<name>.originals.json keeps its clauses' own words as their files had them (`save_originals`, `load_originals`: what a
+redline strikes from, hybrid.precedents.originals). What a library holds and how a folder of contracts becomes one:
+hybrid.precedents.user.
 """
 
 import json
@@ -18,7 +20,7 @@ from hybrid.common.textsafe import printable, shown
 from hybrid.precedents.library import FORMAT, Library, Precedent, PrecedentError, default_library_path
 
 __all__ = ["SHIPPED", "RESERVED", "DamagedLibrary", "check_name", "user_library_path", "user_libraries",
-           "load_user_library", "statuses", "remove_library", "repair"]
+           "load_user_library", "statuses", "remove_library", "repair", "save_originals", "load_originals"]
 
 SHIPPED = "shipped"
 RESERVED = {  # a user library may not take these names: each already means something where a library is chosen
@@ -170,4 +172,41 @@ def remove_library(name: str) -> Path:
     if not (path.is_file() or path.is_symlink()):
         raise _unknown(name)
     path.unlink()
+    _originals_path(name).unlink(missing_ok=True)
     return path
+
+
+def _originals_path(name: str) -> Path:
+    return _folder() / f"{name}.originals.json"
+
+
+def save_originals(name: str, originals: dict[str, str]) -> Path:
+    """Keep {clause id: its words as its file had them} beside user library `name` (written whole, then renamed)."""
+    import tempfile
+
+    path = _originals_path(check_name(name))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(originals, f, ensure_ascii=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_originals(name: str) -> dict[str, str]:
+    """{clause id: its own words} of user library `name`; {} where none were kept (a library added before they were,
+    a name that is no library's) or the file is not one (a redline is then left out, never drawn against other
+    words)."""
+    if not _NAME.match(str(name)):
+        return {}
+    try:
+        data = json.loads(_originals_path(name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}

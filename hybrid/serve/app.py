@@ -7,7 +7,10 @@ token and its place in the queue; 400 with every field's error; 503 when the que
 (its state), /api/drafts/{id}/events (server-sent events, each with its index as id: queued, started, progress,
 plan, precedents, fill steps, rank, then done / cancelled / failed), POST /api/drafts/{id}/cancel and DELETE
 /api/drafts/{id} (the owner's token in the X-Job-Token header), /api/drafts/{id}/export (a final draft assembled
-from one variant per section, as DOCX or Markdown). Requests are bounded: MAX_BODY bytes nested at most MAX_DEPTH
+from one variant per section, as DOCX or Markdown), GET /api/libraries (each library and its state), POST /api/libraries
+(a user library added from uploaded contracts: hybrid.serve.libraries, at most MAX_UPLOAD bytes, run in a worker of
+its own for up to LIBRARY_SECONDS) and DELETE /api/libraries/{name}; a library added or removed is offered to the
+next draft, without a restart. Requests are bounded: MAX_BODY bytes nested at most MAX_DEPTH
 levels, n <= max_n, at most max_queue drafts waiting (hybrid.serve.jobs). The event loop only moves bytes: a body's
 parse, a draft request's and an upload's checks and an export run in worker threads, each bounded in time
 (hybrid.serve.offload), so the page answers while they run. A request's unknown keys are refused by name.
@@ -25,6 +28,7 @@ from hybrid.common.errors import HybridError
 from hybrid.common.textsafe import shown
 from hybrid.serve.forms import FieldErrors, RequestError, Templates, draft_request, template_form, unknown_keys
 from hybrid.serve.jobs import MAX_QUEUE, Jobs, NotOwner, QueueFull
+from hybrid.serve.libraries import MAX_UPLOAD, FixedLibraries
 from hybrid.serve.names import download_name, job_label
 from hybrid.serve.offload import Busy, Offload
 from hybrid.serve.views import EXPORT_FORMATS, assemble, check_format, export
@@ -34,9 +38,11 @@ __all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "DEFAULT_MAX_N", "TOKEN_HEADER
 MAX_BODY = 1 << 20  # bytes of one request (an uploaded template is a few KiB)
 MAX_DEPTH = 16  # levels of JSON arrays and objects in one request (the page's deepest is 3: {"fields": {name: value}})
 DEFAULT_MAX_N = 8
+LIBRARY_SECONDS = 300.0  # the most one library upload's segmentation may run (a contract of 1 MB: ~20 s)
 TOKEN_HEADER = "X-Job-Token"  # the owner token of POST /api/drafts, asked by cancel and delete
 _STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
            "form.js": "text/javascript; charset=utf-8", "jobs.js": "text/javascript; charset=utf-8",
+           "libraries.js": "text/javascript; charset=utf-8",
            "style.css": "text/css; charset=utf-8", "favicon.svg": "image/svg+xml"}
 _TERMINAL = ("done", "cancelled", "failed")
 _TOO_DEEP = f"the request's JSON is nested too deeply: at most {MAX_DEPTH} levels of arrays and objects."
@@ -54,20 +60,20 @@ def _error(e: HybridError, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": str(e), "field": getattr(e, "field", None)}, status_code=status)
 
 
-async def _body_bytes(request: Request) -> bytes:
-    """The request's body, sent as JSON, at most MAX_BODY bytes (a longer one is refused while it is read); parsed
+async def _body_bytes(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The request's body, sent as JSON, at most `limit` bytes (a longer one is refused while it is read); parsed
     in a worker thread (parse_json)."""
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         # a cross-site form can send text/plain without asking; application/json needs the browser's consent
         raise RequestError("a request body must be JSON sent as Content-Type: application/json.")
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise RequestError(f"request too large: at most {MAX_BODY} bytes, got {declared}.")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise RequestError(f"request too large: at most {limit} bytes, got {declared}.")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
-            raise RequestError(f"request too large: at most {MAX_BODY} bytes.")
+        if size > limit:
+            raise RequestError(f"request too large: at most {limit} bytes.")
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -101,16 +107,20 @@ def _deeper_than(value, limit: int) -> bool:
 def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None = None,
                libraries=("shipped",), allowed_hosts=None, max_queue: int = MAX_QUEUE) -> FastAPI:
     """The app. drafter_for(library name or None) -> the Drafter that drafts from it; defaults: DraftRequest
-    fields of every draft (e.g. steps), the page's own over them; libraries: the names the page offers;
+    fields of every draft (e.g. steps), the page's own over them; libraries: the names the page offers (fixed), or a
+    hybrid.serve.libraries.Libraries (live: the page lists, adds and removes them);
     allowed_hosts: the Host headers answered (None: any; `hybrid serve` on a loopback address answers only
     its own names, so a web page elsewhere cannot reach it by rebinding a domain to 127.0.0.1); max_queue: drafts
     that may wait behind the running one."""
-    offload = Offload()
+    offload, slow = Offload(), Offload(workers=1)
+    slow.seconds = LIBRARY_SECONDS
+    libraries = libraries if hasattr(libraries, "names") else FixedLibraries(libraries)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
         offload.close()
+        slow.close()
 
     app = FastAPI(title="hybrid drafting workbench", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     if allowed_hosts:
@@ -131,6 +141,7 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
 
     _page_routes(app, offload, templates, libraries, max_n)
     _draft_routes(app, offload, jobs, templates, (libraries, max_n, defaults or {}))
+    _library_routes(app, slow, libraries)
     return app
 
 
@@ -154,8 +165,8 @@ def _page_routes(app, offload: Offload, templates: Templates, libraries, max_n: 
 
     @app.get("/api/templates")
     def list_templates():
-        return {"templates": templates.forms(),
-                "libraries": list(libraries), "max_n": max_n}
+        return {"templates": templates.forms(), "libraries": list(libraries.names()),
+                "manage_libraries": libraries.manage, "max_n": max_n}
 
     @app.get("/api/templates/{key}")
     def one_template(key: str):
@@ -180,9 +191,11 @@ def _uploaded(raw: bytes, templates: Templates) -> dict:
 def _checked_draft(raw: bytes, templates: Templates, libraries, max_n: int, defaults: dict) -> tuple[dict, dict]:
     """(the checked draft request, its label) of a POST /api/drafts body (in a worker thread)."""
     checked = draft_request(parse_json(raw), templates, max_n, defaults)
-    if checked["library"] not in (None, *libraries):
+    offered = libraries.names()
+    if checked["library"] not in (None, *offered):
         raise RequestError(f"unknown library {checked['library'][:80]!r}; this server offers: "
-                           f"{', '.join(libraries)} (add one with `hybrid library add DIR --name NAME`).", "library")
+                           f"{', '.join(offered)} (add one under Libraries on the page, or with `hybrid library add "
+                           "DIR --name NAME`).", "library")
     return checked, job_label(checked["request"])
 
 
@@ -275,3 +288,20 @@ def _draft_routes(app, offload: Offload, jobs: Jobs, templates: Templates, bound
         data, name, fmt = await offload.run(_exported, raw, job, what="the export")
         return Response(data, media_type=EXPORT_FORMATS[fmt],
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _library_routes(app, slow: Offload, libraries) -> None:
+    """List the libraries, add one from uploaded contracts, remove one (live: the next draft sees the change)."""
+
+    @app.get("/api/libraries")
+    def listing():
+        return {"libraries": libraries.listing(), "manage": libraries.manage}
+
+    @app.post("/api/libraries")
+    async def add(request: Request):
+        raw = await _body_bytes(request, MAX_UPLOAD)
+        return await slow.run(lambda: libraries.add(parse_json(raw)), what="the library upload", field="library-files")
+
+    @app.delete("/api/libraries/{name}")
+    async def remove(name: str):
+        return await slow.run(libraries.remove, name, what="the library removal", field="library-name")

@@ -1,7 +1,9 @@
 """What the page shows of a draft and what it downloads: variants as JSON, a final draft assembled from picks.
 
-Owns: draft_view (one ranked variant: its score breakdown in numbers and in words, its preamble and closing, and,
-per section, the body, its sources and the redline against its source, from Draft.sources and Draft.edits),
+Owns: draft_view (one ranked variant: its score breakdown in numbers and in words, its preamble and closing, the
+blanks left to complete (`blanks`), its market check (`market`), the document it was drafted from, and,
+per section, the body, its sources and the redline against its precedent's own words, or why it has none: composed by
+the engine, from Draft.sources and Draft.edits),
 assemble (a Draft whose every section is taken from the variant the user picked for it) and export (that draft as
 DOCX or Markdown bytes, built in memory: the server writes no file).
 """
@@ -15,8 +17,9 @@ from hybrid.common.textsafe import shown
 from hybrid.serve.explain import explain_scores
 from hybrid.serve.forms import RequestError
 
-__all__ = ["draft_view", "assemble", "export", "check_format", "EXPORT_FORMATS"]
+__all__ = ["draft_view", "blanks", "market", "assemble", "export", "check_format", "EXPORT_FORMATS"]
 
+BLANK_CONTEXT = 80  # characters of a blank's sentence shown on each side of it in the to-do list
 EXPORT_FORMATS = {"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
                   "md": "text/markdown; charset=utf-8"}
 
@@ -32,11 +35,49 @@ def draft_view(d) -> dict:
             "body": s["body"],
             "sources": [{**c, "line": citation_line(c)} for c in src["citations"]],
             "redline": edit["redline"],
+            "origin": edit["origin"],
         })
     return {"rank": d.rank, "variant": d.variant, "score": _finite(d.score), "words": d.words,
             "scores": {k: _finite(v) for k, v in d.scores.items()}, "explained": explain_scores(d.scores),
-            "preamble": d.preamble, "tail": d.tail,
-            "title": d.title, "sections": sections}
+            "preamble": d.preamble, "tail": d.tail, "title": d.title, "sections": sections,
+            "blanks": blanks(d), "market": market(d), "base": _base_line(d.base)}
+
+
+def blanks(d) -> list[dict]:
+    """The blanks [___] a lawyer completes, in document order: [{"number" (None: the preamble or the closing), "where":
+    the section's heading, "text": the sentence around the blank, cut to BLANK_CONTEXT characters each side}]."""
+    from hybrid.data.facts import BLANK
+
+    parts = [(None, "Preamble", d.preamble), *((s["number"], s["heading"], s["body"]) for s in d.sections),
+             (None, "Closing", d.tail)]
+    out = []
+    for number, where, text in parts:
+        at = text.find(BLANK)
+        while at >= 0:
+            lo = max(text.rfind("\n", 0, at) + 1, at - BLANK_CONTEXT)
+            hi = text.find("\n", at)
+            hi = min(hi if hi >= 0 else len(text), at + len(BLANK) + BLANK_CONTEXT)
+            out.append({"number": number, "where": where,
+                        "text": ("…" if lo > 0 and text[lo - 1] != "\n" else "") + text[lo:hi].strip()
+                        + ("…" if hi < len(text) and text[hi] != "\n" else "")})
+            at = text.find(BLANK, at + len(BLANK))
+    return out
+
+
+def market(d) -> dict | None:
+    """The market check (hybrid.precedents.checklist.market_check) as the page shows it: {"held", "total",
+    "lacking": [labels]}; None for a draft that has none (drafted section by section)."""
+    m = (d.checks or {}).get("market_check")
+    return {"held": m["held"], "total": m["total"], "lacking": list(m["lacking"])} if m else None
+
+
+def _base_line(base: dict) -> str | None:
+    """The document a variant was drafted from, in a line: "standard-agreements/x.md (bonterms, a standard form)"."""
+    if not base or not base.get("doc_id"):
+        return None
+    kind = {"form": "a standard form of the kind", "precedent": "a contract of the kind",
+            "nearest": "the nearest kind: the corpus has none of this one"}.get(base.get("kind"), base.get("kind"))
+    return f"{base['doc_id']} ({', '.join(x for x in (base.get('source'), kind) if x)})"
 
 
 def _finite(v):

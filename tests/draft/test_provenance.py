@@ -82,6 +82,8 @@ def test_hybrid_draft_redline_needs_docx_and_writes_tracked_changes(tmp_path, ca
     lib = Library([Precedent(f"firm/a.txt#{i}", "firm/a.txt", "firm", "CC-BY-4.0", "MUTUAL NDA", c, c,
                              "[PARTY_A] and [PARTY_B] keep this clause from [DATE] under the laws of [LAW] always.")
                    for i, c in enumerate(t.clause_types, 1)], "fp")
+    lib.originals = {p.id: "Zebulon and Quill keep this clause from 1 May 2019 under the laws of England always."
+                     for p in lib.precedents}
     monkeypatch.setattr(Drafter, "from_pretrained",
                         classmethod(lambda cls, *a, **k: Drafter(tiny_model, tokenizer, library=lib)))
     out = tmp_path / "docx"

@@ -269,12 +269,12 @@ def test_pasting_is_the_default_drafts_own_sources_with_their_frames(tiny_model,
         frames = [sec["frame"] for sec in d.sections]  # a base draft records each section's frame
         for i, sec in enumerate(d.sections):
             body = pasted.bodies[v][i]
-            if not sec.get("source_text"):
+            if not sec.get("start_text"):
                 assert body == sec["body"]
                 continue
             sourced += 1
             assert len(body.split()) <= len(sec["body"].split())
-            start = f"{frames[i]} {sec['source_text']}" if frames[i] else sec["source_text"]
+            start = f"{frames[i]} {sec['start_text']}" if frames[i] else sec["start_text"]
             assert " ".join(start.split()).startswith(" ".join(body.split()))  # no word the engine wrote
     assert sourced and pasted.bodies != drafted.bodies
 

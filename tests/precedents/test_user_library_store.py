@@ -153,13 +153,15 @@ def test_reserved_names_are_refused_with_the_reason(folder, tmp_path, monkeypatc
 
 
 def test_the_workbench_offers_the_libraries_that_load_and_says_why_not_the_others(folder, capsys):
-    from hybrid.cli.serve import _offered
+    from hybrid.serve.libraries import Libraries
 
     for name in ("firm", "cut"):
         assert _run(["library", "add", str(folder), "--name", name], capsys)[0] == 0
     _damage("cut", None)
     user_library_path("firm").with_name("shipped.json").write_bytes(user_library_path("firm").read_bytes())
-    assert _offered() == ("shipped", "firm")
+    libraries = Libraries()
+    assert libraries.names() == ("shipped", "firm")
+    assert libraries.names() == ("shipped", "firm")  # warned once per state of the damaged file
     err = capsys.readouterr().err
     assert err.startswith("warning: library 'cut' is damaged") and "--name cut --replace" in err
     assert err.strip().endswith("The workbench does not offer it.") and len(err.strip().splitlines()) == 1

@@ -28,9 +28,21 @@ WORDING = [
 ]
 
 
+# what the firm's files said where the library holds markers: a redline strikes these, never the deal's words
+FIRM_FACTS = {"[PARTY_A]": "Zebulon Holdings", "[PARTY_B]": "Quill Ltd", "[DATE]": "1 May 2019",
+              "[DURATION]": "two years", "[LAW]": "England"}
+
+
+def original(body: str) -> str:
+    for marker, fact in FIRM_FACTS.items():
+        body = body.replace(marker, fact)
+    return body
+
+
 def small_library() -> Library:
     """Three precedents per clause type of mutual-nda, each worded its own way, from three firm files (each long
-    enough to be a whole base a variant starts from: hybrid.precedents.base.MIN_BASE_WORDS)."""
+    enough to be a whole base a variant starts from: hybrid.precedents.base.MIN_BASE_WORDS); their own words, the
+    firm's facts in them, as `originals` (hybrid.precedents.originals)."""
     precedents = []
     for i, c in enumerate(NDA.clause_types):
         for j, wording in enumerate(WORDING):
@@ -38,7 +50,33 @@ def small_library() -> Library:
             precedents.append(Precedent(f"{doc}#{i + 1}", doc, "firm", "CC-BY-4.0", "MUTUAL NDA", c,
                                         c.replace("_", " ").title(), wording.format(c=c.replace("_", " ")),
                                         facts=["Zebulon Holdings"]))
-    return Library(precedents, "fp")
+    lib = Library(precedents, "fp")
+    lib.originals = {p.id: original(p.body) for p in precedents}
+    return lib
+
+
+# a firm's contract to add as a user library: three run-in headed clauses
+CONTRACT = """MUTUAL NONDISCLOSURE AGREEMENT
+
+This Agreement is made between Pelican Bay Holdings LLC ("Pelican") and Osprey Partners Inc. ("Osprey").
+
+1. Confidentiality. Pelican shall hold Osprey's confidential information in strict confidence, as agreed at the
+offsite, and use it only to evaluate the proposed collaboration between the parties.
+
+2. Term. This Agreement lasts for three years from the date it is signed by both parties, and its obligations
+survive for two further years after it ends for any reason whatsoever.
+
+3. Governing Law. This Agreement is governed by the laws of the State of New York, without regard to its conflict
+of laws rules, and the parties submit to the courts of New York County.
+"""
+
+
+def live_library(name: str):
+    """The library a draft naming a user library drafts from here: its clauses alone (no shipped library is built in a
+    test; too short to be a whole base, so each section is drafted from its own clause)."""
+    from hybrid.precedents.user import load_user_library
+
+    return load_user_library(name)
 
 
 @pytest.fixture(scope="session")

@@ -70,15 +70,22 @@ def test_a_draft_streams_every_stage_and_shows_three_variants_with_sources_and_r
     assert counted == sorted(set(counted)) and 1 <= counted[0] and counted[-1] <= 2 * 3
     drafts = next(e for e in events if e["event"] == "rank")["drafts"]
     assert [d["rank"] for d in drafts] == [1, 2, 3]
+    redlines = 0
     for d in drafts:
         assert {"total", "loglik"} <= set(d["scores"])
         for s in d["sections"]:
             (src,) = s["sources"]
             assert src["doc_id"].startswith("firm/nda-") and src["license"] == "CC-BY-4.0"
             assert f"section {src['id'].rpartition('#')[2]}" in src["line"]
-            # the redline turns the source into the body: equal + insert parts give the body back
+            # the redline turns the precedent's own words into the body: equal + insert parts give the body back;
+            # a body the engine wrote (a frame sentence where the precedent went) says so instead
+            if s["redline"] is None:
+                assert s["origin"].startswith("Composed by the engine")
+                continue
+            redlines += 1
             assert "".join(t for op, t in s["redline"] if op != "delete") == s["body"]
             assert "firm/nda" not in s["body"]
+    assert redlines >= len(drafts)
 
 
 def test_the_assembled_draft_takes_each_section_from_the_picked_variant(drafted):

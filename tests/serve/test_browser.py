@@ -3,10 +3,8 @@ draft 3 variants, watch the progress and the 3 columns, open a redline, pick sec
 the DOCX and read it back; bad input shows the error next to its field; the page and the template list answer in
 under 200 ms while a draft runs. Skipped when Chromium or Playwright is not installed (README: one command)."""
 
-import os
 import shutil
 import time
-from pathlib import Path
 
 import docx
 import pytest
@@ -18,10 +16,9 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed
 from hybrid.draft.docx_export import xml_safe  # noqa: E402
 from hybrid.templates.template import load_template  # noqa: E402
 
-from _workbench import drafter, make_app, server  # noqa: E402, F401 (fixtures)
+from _workbench import FIRM_FACTS, drafter, make_app, server, small_library  # noqa: E402, F401 (fixtures)
 
 NDA = load_template("mutual-nda")
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "workbench.png"
 
 
 @pytest.fixture
@@ -43,21 +40,13 @@ def _fill(page, values: dict):
 
 
 def _screenshot(page, tmp):
-    """The comparison view (its first sections, one redline open) as a PNG; with HYBRID_SCREENSHOT=1 it becomes
-    the README's docs/workbench.png (a palette of 48 colours when Pillow is there), else it stays in tmp."""
+    """The comparison view (its first sections, one redline open) as a PNG in tmp: the page draws it (the committed
+    screenshots come from scripts/screenshots.py, on the shipped model)."""
     page.evaluate("document.querySelector('#compare').scrollIntoView()")
     box = page.locator("#compare").bounding_box()  # in the viewport's coordinates, as clip takes them
     page.screenshot(path=str(tmp), clip={"x": box["x"], "y": box["y"], "width": box["width"],
                                         "height": min(box["height"], 620)})
     assert tmp.stat().st_size > 1000
-    if os.environ.get("HYBRID_SCREENSHOT") != "1":
-        return
-    try:
-        from PIL import Image
-    except ImportError:
-        shutil.copyfile(tmp, SCREENSHOT)
-        return
-    Image.open(tmp).convert("RGB").quantize(colors=48).save(SCREENSHOT, optimize=True)
 
 
 def test_draft_compare_pick_and_download(page, server, tmp_path):
@@ -75,6 +64,12 @@ def test_draft_compare_pick_and_download(page, server, tmp_path):
     stages = page.locator("#stages li").all_inner_texts()
     assert any(s.startswith("precedents:") for s in stages) and any(s.startswith("fill: step") for s in stages)
     assert page.locator("#variants thead th.variant").count() == 3  # three columns
+    # each column says what it was drafted from, its market check and the blanks left to complete
+    head = page.locator("#variants thead th.variant").nth(0)
+    assert head.locator(".base-line").inner_text().startswith("Drafted from firm/nda-")
+    assert head.locator(".market").inner_text().startswith("Market check: holds ")
+    assert head.locator(".blanks summary").inner_text() in ("No blanks to complete",) or \
+        head.locator(".blanks summary").inner_text().startswith("To complete: ")
     rows = page.locator("#variants tbody tr")
     n_sections = rows.count()
     assert n_sections >= 3
@@ -83,6 +78,11 @@ def test_draft_compare_pick_and_download(page, server, tmp_path):
     assert first.locator(".redline").is_hidden()
     first.locator("button.show-redline").click()
     assert first.locator(".redline").is_visible() and first.locator(".redline del, .redline ins").count() > 0
+    # what it strikes is the firm's own words (its parties' names among them), never the deal's
+    struck = first.locator(".redline del").all_inner_texts()
+    assert any(fact in " ".join(struck) for fact in FIRM_FACTS.values())
+    assert all(any(x.strip() in own for own in small_library().originals.values()) for x in struck)
+    assert not any(NDA.example["party_a"] in x for x in struck)
     assert "Source: " in first.locator(".source").inner_text()
     # pick section i from variant 1 when i is even, from variant 2 when odd
     picks = [1 if i % 2 == 0 else 2 for i in range(n_sections)]
@@ -156,3 +156,22 @@ def test_the_page_answers_fast_while_a_draft_runs(page, server):
     times.sort()
     print(f"while drafting: median {times[len(times) // 2] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
     assert times[-1] < 0.2, times
+
+
+def test_each_blank_to_complete_links_to_its_clause(page):
+    # a variant as the server sends it (hybrid.serve.views.draft_view), shown without drafting
+    sections = [{"number": str(i), "heading": f"Clause {i}", "body": f"Body {i}." + (" Fee: [___]." if i == 7 else ""),
+                 "sources": [], "redline": None, "origin": "Composed by the engine"} for i in range(1, 9)]
+    variant = {"rank": 1, "words": 40, "score": 0, "scores": {}, "explained": [], "preamble": "Made.", "tail": "",
+               "title": "T", "sections": sections, "market": {"held": 8, "total": 9, "lacking": ["Notices"]},
+               "base": "firm/a.txt (firm, a contract of the kind)",
+               "blanks": [{"number": "7", "where": "Clause 7", "text": "Fee: [___]."}]}
+    page.evaluate("(v) => showVariants([v])", variant)
+    head = page.locator("#variants thead th.variant")
+    assert head.locator(".market").inner_text().endswith("lacking: Notices")
+    head.locator(".blanks summary").click()
+    assert head.locator(".todo li").inner_text() == "7. Clause 7: Fee: [___]."
+    head.locator(".todo-link").click()
+    target = page.locator("#v1-s7")
+    assert "flash" in target.get_attribute("class") and target.is_visible()
+    assert page.evaluate("location.hash") == ""  # the job in the URL stays: the link only scrolls

@@ -22,6 +22,7 @@ async function loadTemplates() {
     select.append(el("option", { value: t.id, text: `${t.title} (${t.id})` }));
   }
   for (const name of data.libraries) $("#library").append(el("option", { value: name, text: name }));
+  refreshLibraries();
   $("#n").max = data.max_n;
   $("#n-limit").textContent = `1 to ${data.max_n}`;
   select.value = state.templates["mutual-nda"] ? "mutual-nda" : data.templates[0].id;
@@ -55,24 +56,55 @@ function scoresNode(d) {
   return el("details", {}, el("summary", { text: "why this rank" }), list);
 }
 
+// what a lawyer reads first of a variant: the document it was drafted from and its market check
+function checksNode(d) {
+  const box = el("div", { class: "checks" });
+  if (d.base) box.append(el("div", { class: "base-line", text: `Drafted from ${d.base}` }));
+  if (d.market) {
+    const lacking = d.market.lacking.length ? `; lacking: ${d.market.lacking.join(", ")}` : "";
+    box.append(el("div", { class: "market", text: `Market check: holds ${d.market.held} of the ${d.market.total} clauses contracts of this kind usually hold${lacking}` }));
+  }
+  return box;
+}
+
+// the blanks [___] left to complete, each a link to its section's clause in this variant's column
+function blanksNode(d) {
+  const list = el("ol", { class: "todo" });
+  for (const b of d.blanks || []) {
+    const go = el("a", { href: "#", class: "todo-link", text: b.number ? `${b.number}. ${b.where}` : b.where });
+    go.addEventListener("click", (e) => {
+      e.preventDefault();
+      const target = b.number ? document.getElementById(`v${d.rank}-s${b.number}`) : $("#preview");
+      if (!b.number) $("#preview").open = true;
+      target.scrollIntoView({ block: "center" });
+      target.classList.add("flash");
+      setTimeout(() => target.classList.remove("flash"), 1500);
+    });
+    list.append(el("li", {}, go, document.createTextNode(`: ${b.text}`)));
+  }
+  const n = (d.blanks || []).length;
+  return el("details", { class: "blanks" }, el("summary", { text: n ? `To complete: ${n} blank${n === 1 ? "" : "s"} [___]` : "No blanks to complete" }), list);
+}
+
 function headerCell(d) {
   const take = el("button", { type: "button", class: "take-all", "data-rank": d.rank, text: `use variant ${d.rank} for every section` });
   take.addEventListener("click", () => { state.picks = state.picks.map(() => d.rank); syncPicks(); });
   return el("th", { class: "variant", "data-rank": d.rank },
-    el("div", { text: `Variant ${d.rank}${d.rank === 1 ? " (ranked best)" : ""} · ${d.words} words` }), take, scoresNode(d));
+    el("div", { text: `Variant ${d.rank}${d.rank === 1 ? " (ranked best)" : ""} · ${d.words} words` }), take,
+    checksNode(d), blanksNode(d), scoresNode(d));
 }
 
 function clauseCell(d, sec, i) {
   const pick = el("input", { type: "radio", name: `pick-${i}`, value: String(d.rank), "data-rank": d.rank });
   pick.addEventListener("change", () => { state.picks[i] = d.rank; syncPicks(); });
-  const cell = el("td", { class: "clause", "data-rank": d.rank },
+  const cell = el("td", { class: "clause", "data-rank": d.rank, id: `v${d.rank}-s${sec.number}` },
     el("label", { class: "pick" }, pick, document.createTextNode(" use this")),
     el("div", { class: "body", text: sec.body }));
   for (const src of sec.sources) cell.append(el("div", { class: "source", text: `Source: ${src.line}` }));
-  if (!sec.sources.length) cell.append(el("div", { class: "source", text: "Written by the engine (no precedent behind it)" }));
+  if (sec.origin) cell.append(el("div", { class: "origin", text: sec.origin }));
   if (sec.redline) {
     const box = redlineNode(sec.redline);
-    const button = el("button", { type: "button", class: "show-redline", text: "redline against source" });
+    const button = el("button", { type: "button", class: "show-redline", text: "redline against the precedent's own words" });
     button.addEventListener("click", () => { box.hidden = !box.hidden; });
     cell.append(button, box);
   }
