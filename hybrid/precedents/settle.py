@@ -298,6 +298,9 @@ def trim_headings(text: str) -> str:
         text = text[: ends[-1]].rstrip()
 
 
+MIN_RESTATING_WORDS = 3  # a piece with fewer content words is a run-in heading ("License."), no restatement
+
+
 def drop_restated(text: str, frame: str, overlap: float = 0.6) -> str:
     """text without the sentences that restate `frame` (the template's sentence with the deal's facts, which
     opens the clause): "This Agreement shall be governed by the laws of Ohio." after the frame "This Agreement is
@@ -309,9 +312,9 @@ def drop_restated(text: str, frame: str, overlap: float = 0.6) -> str:
     bounds = [0, *[e for e in sentence_boundaries(text) if 0 < e < len(text)], len(text)]
     sentences = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
 
-    def same(x: str) -> float:  # the share of x's content words the frame writes
-        theirs = set(_CONTENT.findall(x.lower()))
-        return len(mine & theirs) / len(theirs) if theirs else 0.0
+    def same(x: str) -> float:  # the share of x's content words the frame writes; a heading restates nothing
+        theirs = set(_CONTENT.findall(x.lower()))  # ("License." had gone after the licence frame, seed 283)
+        return len(mine & theirs) / len(theirs) if len(theirs) >= MIN_RESTATING_WORDS else 0.0
 
     def covers(x: str) -> float:  # the share of the frame's content words x writes
         return len(mine & set(_CONTENT.findall(x.lower()))) / len(mine) if mine else 0.0

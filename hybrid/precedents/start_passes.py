@@ -236,7 +236,10 @@ _PASSES = (
            "Buyer shall deliver to Zanzibar Quux Holdings the goods.")),
     _pass("restated_frame", "sentences restating the span's frame out", _restated_frame,
           (f"{_FRAME} Buyer pays on receipt.", "Buyer pays on receipt.", {"frame": _FRAME}),
-          ("Supplier agrees to sell the Products to Buyer. Buyer pays.", "Buyer pays.", {"frame": _FRAME})),
+          ("Supplier agrees to sell the Products to Buyer. Buyer pays.", "Buyer pays.", {"frame": _FRAME}),
+          ("License. Licensor grants rights in the Software.\nUser Accounts. Users keep their accounts.",
+           "License. Licensor grants rights in the Software.\nUser Accounts. Users keep their accounts.",
+           {"frame": "The Licensee's license to use the Software is perpetual."})),  # a heading restates nothing
     _pass("fit", "cut after its last whole sentence that fits the span's room",
           lambda t, c: (fit_text(c.tokenizer, t, c.room), []),
           ("Buyer pays on receipt. Supplier ships within ten days of the order.", "Buyer pays on receipt.",
