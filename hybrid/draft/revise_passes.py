@@ -54,6 +54,7 @@ _AT_WILL = "a right to end the agreement at will outside the term section, which
 _SECOND_FEE = "points the fees at a document the deal does not have, where the section's frame states them"
 _SECOND_TERM = "states how long the agreement runs, which the section's frame states as the deal's term"
 _IN_PLACE = "states how long the agreement runs: the section's frame, stating the deal's term, takes its place"
+_FEE_IN_PLACE = "points the fees at a document the deal does not have: the section's frame, stating them, takes it over"
 _TERM_ELSEWHERE = "states how long the agreement runs, which another section's frame states as the deal's term"
 _PERPETUAL_RENEWAL = "renews a term that a frame states as perpetual"
 
@@ -146,7 +147,7 @@ def _frame_in_place(body, ctx):
     guard = ctx.draft["guard"]
     frame = ctx.section.get("frame", "").strip()
     body, moved = term_in_place(body, frame, guard=guard)
-    out = removals("conflicting_term", moved, guard, lambda r: _IN_PLACE)
+    out = removals("conflicting_term", moved, guard, lambda r: _IN_PLACE if states_term(frame) else _FEE_IN_PLACE)
     apart = frame_apart(body, frame)
     return apart, [{**c, "new": frame, "action": "replaced"} if c["action"] == "removed" else c for c in out] + (
         [change("paragraph", frame, frame + "\n", "repaired", "the frame on its own line above the headed parts")]
@@ -311,6 +312,9 @@ _PASSES = (
             (f"{_TERM_FRAME} This Agreement will start on the Effective Date and continue for 12 months.",
              f"{_TERM_FRAME} This Agreement will start on the Effective Date and continue for 12 months.",
              {"frame": _TERM_FRAME}),  # no heading: the frame stays on top, conflicting_term takes the sentence
+            (f"{_FEE_FRAME} Payment. Customer will pay the fees described in the Order. Amounts are due on "
+             "invoice.\nTaxes. Customer pays taxes.", f"Payment. {_FEE_FRAME} Amounts are due on invoice.\nTaxes. "
+             "Customer pays taxes.", {"frame": _FEE_FRAME}),  # the fees pointed at an Order: the frame in its place
             (f"{_TERM_FRAME} Renewal. It renews yearly.\nNotice. Either party may give notice.",
              f"{_TERM_FRAME}\nRenewal. It renews yearly.\nNotice. Either party may give notice.",
              {"frame": _TERM_FRAME})),

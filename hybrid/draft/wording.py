@@ -218,22 +218,29 @@ _BARE_TERM = re.compile(r"(\s+)([ \t]*(?:\(?[A-Za-z0-9]{1,3}[.)][ \t]+)?(?:Initi
 
 
 def term_in_place(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
-    """(text, [the statement replaced]) with a frame stating the deal's term that opens `text` moved into the place
-    of the base's own statement of the term where that stands under a run-in heading: "<frame> Term. This Agreement
-    will start on the Effective Date and continue until 12 months ..." becomes "Term. <frame>" (the professional
-    services form's "Term." had stood empty and gone, and with it the first of the parts its "Section 5.2(a)" counts);
-    a heading left alone on the line after the frame ("Term." whose statement went as a restatement of the frame) takes
-    the frame (the partnership form's "Term." had stood empty, seed 283); unchanged where the frame does not open the
-    text, where no such statement stands under a heading, or where `guard` (as in drop_sentences) keeps it."""
+    """(text, [the statement replaced]) with a frame stating the deal's term (or its fees) that opens `text`
+    moved into the place of the base's own statement of it (drop_second_term's, drop_second_fee's) where that stands
+    under a run-in heading: "<frame> Term. This Agreement will start on the Effective Date and continue until 12
+    months ..." becomes "Term. <frame>" (the professional services form's "Term." had stood empty and gone, and with
+    it the first of the parts its "Section 5.2(a)" counts); Bonterms' "Payment. Customer will pay the fees described
+    in the Order." becomes "Payment. <frame>" (its survival list's "13 (Payment)" had named a heading gone, seed
+    283); a "Term." left alone on the line after the frame (its statement gone as a restatement of the frame) takes
+    the frame (the partnership form's, seed 283); unchanged where the frame does not open the text, where no such
+    statement stands under a heading, or where `guard` (as in drop_sentences) keeps it."""
     frame = (frame or "").strip()
-    if not frame or not states_term(frame) or not text.startswith(frame):
+    if not frame or not text.startswith(frame):
         return text, []
-    # the statement already gone (restating the frame), its heading left alone on the line after the frame: "Term."
-    bare = _BARE_TERM.match(text, len(frame))
-    if bare:
-        return text[bare.end(1):bare.end(2)] + " " + frame + text[bare.end():], []
-    about = _term_of(frame)
-    goes = lambda piece: states_term(piece) and _term_of(piece) == about  # noqa: E731
+    if states_term(frame):
+        # the statement already gone (restating the frame), its heading alone on the line after the frame: "Term."
+        bare = _BARE_TERM.match(text, len(frame))
+        if bare:
+            return text[bare.end(1):bare.end(2)] + " " + frame + text[bare.end():], []
+        about = _term_of(frame)
+        goes = lambda piece: states_term(piece) and _term_of(piece) == about  # noqa: E731
+    elif _STATES_FEE.search(frame):  # "Payment. Customer will pay the fees described in the Order." (Bonterms)
+        goes = lambda piece: bool(_FEES_ELSEWHERE.match(piece))  # noqa: E731
+    else:
+        return text, []
     bounds = [0, *[b for b in sentence_boundaries(text) if 0 < b < len(text)], len(text)]
     for a, b in zip(bounds, bounds[1:]):
         piece = text[a:b]
