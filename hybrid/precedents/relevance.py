@@ -6,22 +6,28 @@ linear combination that turns the features into one score (RelevanceWeights). Kn
 about the backbone: the PMI feature comes in as a callable (hybrid.rank.rerank passes its own PMI),
 and the dense encoder is any `embed(texts) -> (n, d)` callable (default: the bundled MiniLM).
 
-The default (DEFAULT_WEIGHTS, `hybrid rank` and Reranker.score) is the MiniLM cosine alone: of the configurations
-benchmarks/relevance_acord.py fits on ACORD's expert-rated train queries (ACORD, The Atticus Project, CC BY 4.0),
-it scored best on ACORD valid (benchmarks/results/relevance-acord.json holds every configuration compared, per
-query), so no other feature is computed for it. The other features stay for the weights that use them:
+The default (DEFAULT_WEIGHTS, `hybrid rank` and Reranker.score) is the "feedback" feature alone, MiniLM with
+pseudo-relevance feedback over each candidate's whole text and windows: of the configurations
+benchmarks/relevance_acord.py fits on ACORD's expert-rated train queries (ACORD, The Atticus Project, CC BY 4.0) whose
+features keep `hybrid rank` within its time (MiniLM's alone: BM25 and coverage stem with nltk, whose import alone
+costs more), it scored best on train cross-validated by query category (benchmarks/results/relevance-acord.json holds
+every configuration compared, per query, with valid's figures beside), so no other feature is computed for it. The
+other features stay for the weights that use them:
 PRECEDENT_WEIGHTS (precedent retrieval), CUAD_CATEGORY_WEIGHTS (the reranker's fit check) and REQUEST_WEIGHTS (the
 default before issue 53, a benchmarks' baseline). A scorer computes only the features its weights use; the others
 are None in its breakdown.
 
-Two stages. The first ranks the whole list by its weighted bm25, dense and type; the re-ranking stage (pointwise:
-each candidate scored on its own) adds its terms to the first stage's best RERANK_TOP only, the rest getting the
-smallest of those terms, so it can re-order that top but never lift a candidate into it.
+Two stages. The first ranks the whole list by its weighted bm25, dense, feedback and type; the re-ranking stage
+(pointwise: each candidate scored on its own) adds its terms to the first stage's best RERANK_TOP only, the rest
+getting the smallest of those terms, so it can re-order that top but never lift a candidate into it.
 Features, each computed against the whole candidate list of one spec:
 - "bm25" (first stage): Okapi BM25 (rank_bm25, k1 1.5, b 0.75) of the spec's terms over the candidates
   (lower-cased, Porter-stemmed words, function words dropped), divided by the list's maximum,
   so in [0, 1] whatever the spec's length; the idf is the list's own.
 - "dense" (first stage): cosine of the spec's and the candidate's all-MiniLM-L6-v2 embeddings.
+- "feedback" (first stage): the same cosine after Rocchio's pseudo-relevance feedback (the spec's vector plus
+  FEEDBACK_BETA times the mean of its FEEDBACK_TOP nearest candidates', on a list of at least FEEDBACK_MIN), each
+  candidate's best over its whole text and its windows (`windows`: MiniLM reads the first 256 word pieces only).
 - "type" (first stage): how likely the spec and the candidate are of one clause type: each one's softmax
   (TYPE_TEMPERATURE) over its MiniLM cosines to the clause-type centroids (the mean embedding of the clause
   library's clauses of each type, clause_type_centroids.npz), the dot product of the two (type_agreement).
@@ -115,8 +121,9 @@ _FUNCTION_WORDS = frozenset(
 
 @dataclass(frozen=True)
 class RelevanceWeights:
-    """Weights of the features (score = sum of weight * feature); the defaults are the shipped scorer, the MiniLM
-    cosine alone (DEFAULT_WEIGHTS, see the module doc). Each weight's "off" value is 0: the feature is not computed."""
+    """Weights of the features (score = sum of weight * feature); the defaults are the MiniLM cosine alone (the
+    shipped scorer is DEFAULT_WEIGHTS, see the module doc). Each weight's "off" value is 0: the feature is not
+    computed."""
 
     bm25: float = bounded(0.0, WEIGHT)
     """>= 0. BM25 divided by the list's best, in [0, 1] (first stage)."""
@@ -343,8 +350,9 @@ class RelevanceScorer:
         return [r["score"] for r in self.breakdown(spec, candidates, pmi)]
 
 
-DEFAULT_WEIGHTS = RelevanceWeights()
-"""The MiniLM cosine alone: the configuration that scored best on ACORD valid (see the module doc)."""
+DEFAULT_WEIGHTS = RelevanceWeights(dense=0.0, feedback=1.0)
+"""MiniLM with pseudo-relevance feedback and windows: of the configurations within `hybrid rank`'s time, the best on
+ACORD train cross-validated by query category (see the module doc)."""
 REQUEST_WEIGHTS = RelevanceWeights(bm25=2.95, dense=8.0, type=4.0, coverage=6.0, pieces=2.0, best_piece=1.0)
 """The default before issue 53: a grid search by benchmarks/relevance.py --fit on the `fit` slice of
 evals.drafting_relevance (requests as lawyers write them, built from train documents) plus the `dev` part of
