@@ -152,19 +152,27 @@ def test_the_reranking_stage_scores_its_top_only_and_cannot_lift_a_candidate_int
     assert "pieces, best_piece on the best 50 by bm25 + dense" in REQUEST_WEIGHTS.formula()
 
 
-def test_the_default_is_the_minilm_cosine_alone_and_computes_no_other_feature():
-    """The default is what won on ACORD valid (benchmarks/results/relevance-acord.json); a feature it does not weigh
-    costs nothing: BM25, type, coverage and the re-ranking stage are not computed (None), one embedding call."""
+def test_the_default_is_the_feedback_feature_alone_and_computes_no_other_feature():
+    """The default is what won on ACORD train cross-validated (benchmarks/results/relevance-acord.json); a feature it
+    does not weigh costs nothing: BM25, MiniLM's plain cosine, type, coverage and the re-ranking stage are not
+    computed (None), one embedding call (the candidates are short: no windows)."""
     seen = Counting()
     rows = RelevanceScorer(embed=EmbeddingCache(seen, path=None)).breakdown("Governing law", CANDS)
-    assert RelevanceWeights() == DEFAULT_WEIGHTS and DEFAULT_WEIGHTS.formula() == "1 * dense"
+    assert DEFAULT_WEIGHTS == RelevanceWeights(dense=0.0, feedback=1.0) and DEFAULT_WEIGHTS.formula() == "1 * feedback"
     assert seen.seen == ["Governing law", *CANDS]
     for r in rows:
-        assert r["score"] == r["dense"] and {k for k, v in r.items() if v is None} == {
-            "bm25", "type", "coverage", "pieces", "best_piece", "pmi"}
+        assert r["score"] == r["feedback"] and {k for k, v in r.items() if v is None} == {
+            "bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi"}
     assert max(range(3), key=lambda i: rows[i]["score"]) == 1
     zero = RelevanceScorer(RelevanceWeights(dense=0.0), embed=EmbeddingCache(seen, path=None))
     assert zero.score("Governing law", CANDS) == [0.0, 0.0, 0.0]
+
+
+def test_a_long_candidate_is_embedded_whole_and_in_its_windows_by_the_default():
+    seen = Counting()
+    long = " ".join(f"Fee {i} is now due." for i in range(50))  # 250 words: two windows, the second to its end
+    RelevanceScorer(embed=EmbeddingCache(seen, path=None)).score("Fees", [long, CANDS[1]])
+    assert seen.seen == ["Fees", long, CANDS[1], *windows(long)] and len(windows(long)) == 2
 
 
 @pytest.mark.parametrize("kw", [{"top": 0}, {"top": 2.5}, {"shortlist": True}])
@@ -361,7 +369,7 @@ def test_rank_json_names_every_part_of_the_score(capsys, monkeypatch, tiny_model
         ]
     )
     out = json.loads(capsys.readouterr().out)
-    assert code == 0 and out["metric"] == "relevance" and "dense" in out["formula"]
+    assert code == 0 and out["metric"] == "relevance" and out["formula"] == relevance.DEFAULT_WEIGHTS.formula()
     rows = out["candidates"]
     assert rows[0]["text"] == CANDS[1] and [r["rank"] for r in rows] == [1, 2, 3]
     w = relevance.DEFAULT_WEIGHTS
