@@ -3,10 +3,11 @@ start and imports included), on the machine's cores.
 
 Prints one JSON line: the wall seconds of RUNS runs of `hybrid rank --json --threads N` after one warm-up run that
 caches the embeddings (as a second `hybrid rank` over the same clauses finds them), their min and median; in the
-same run, the default scorer in process, the weights before issue 53 (REQUEST_WEIGHTS: BM25, type, coverage and the
-re-ranking stage's pieces besides MiniLM) in process, and the backbone's load, which `hybrid rank` paid before
-issue 53 and now pays only where the score weighs the PMI. The candidates are the first 1,000 clauses of ACORD's
-clause pool (../shared/acord/corpus.jsonl, CC BY 4.0; no query or rating is read).
+same run, the default scorer in process (its windows and feedback), MiniLM's cosine alone, the weights before issue
+53 (REQUEST_WEIGHTS: BM25, type, coverage and the re-ranking stage's pieces besides MiniLM) in process, and the
+backbone's load, which `hybrid rank` paid before issue 53 and now pays only where the score weighs the PMI. The
+candidates are the first 1,000 clauses of ACORD's clause pool (../shared/acord/corpus.jsonl, CC BY 4.0; no query or
+rating is read).
 
     .venv/bin/python benchmarks/rank_speed.py --threads 2 --out benchmarks/results/rank-speed.json
 """
@@ -42,11 +43,14 @@ def rank_wall(path: str, spec: str, threads: int) -> float:
 
 
 def in_process(texts: list[str], spec: str) -> dict:
-    """Seconds of the default scorer and of REQUEST_WEIGHTS over the cached candidates, and of the backbone's load."""
+    """Seconds of the default scorer, of MiniLM's cosine alone and of REQUEST_WEIGHTS over the cached candidates, and
+    of the backbone's load."""
     from hybrid.precedents import relevance as rel
 
     out = {}
-    for name, w in (("default_scorer_seconds", rel.DEFAULT_WEIGHTS), ("request_weights_seconds", rel.REQUEST_WEIGHTS)):
+    named = (("default_scorer_seconds", rel.DEFAULT_WEIGHTS), ("minilm_alone_seconds", rel.RelevanceWeights()),
+             ("request_weights_seconds", rel.REQUEST_WEIGHTS))
+    for name, w in named:
         scorer = rel.RelevanceScorer(w)
         scorer.breakdown(spec, texts)  # the re-ranking stage's pieces into the cache
         t = time.perf_counter()

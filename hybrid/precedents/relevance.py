@@ -6,22 +6,28 @@ linear combination that turns the features into one score (RelevanceWeights). Kn
 about the backbone: the PMI feature comes in as a callable (hybrid.rank.rerank passes its own PMI),
 and the dense encoder is any `embed(texts) -> (n, d)` callable (default: the bundled MiniLM).
 
-The default (DEFAULT_WEIGHTS, `hybrid rank` and Reranker.score) is the MiniLM cosine alone: of the configurations
-benchmarks/relevance_acord.py fits on ACORD's expert-rated train queries (ACORD, The Atticus Project, CC BY 4.0),
-it scored best on ACORD valid (benchmarks/results/relevance-acord.json holds every configuration compared, per
-query), so no other feature is computed for it. The other features stay for the weights that use them:
+The default (DEFAULT_WEIGHTS, `hybrid rank` and Reranker.score) is the "feedback" feature alone, MiniLM with
+pseudo-relevance feedback over each candidate's whole text and windows: of the configurations
+benchmarks/relevance_acord.py fits on ACORD's expert-rated train queries (ACORD, The Atticus Project, CC BY 4.0) whose
+features keep `hybrid rank` within its time (MiniLM's alone: BM25 and coverage stem with nltk, whose import alone
+costs more), it scored best on train cross-validated by query category (benchmarks/results/relevance-acord.json holds
+every configuration compared, per query, with valid's figures beside), so no other feature is computed for it. The
+other features stay for the weights that use them:
 PRECEDENT_WEIGHTS (precedent retrieval), CUAD_CATEGORY_WEIGHTS (the reranker's fit check) and REQUEST_WEIGHTS (the
 default before issue 53, a benchmarks' baseline). A scorer computes only the features its weights use; the others
 are None in its breakdown.
 
-Two stages. The first ranks the whole list by its weighted bm25, dense and type; the re-ranking stage (pointwise:
-each candidate scored on its own) adds its terms to the first stage's best RERANK_TOP only, the rest getting the
-smallest of those terms, so it can re-order that top but never lift a candidate into it.
+Two stages. The first ranks the whole list by its weighted bm25, dense, feedback and type; the re-ranking stage
+(pointwise: each candidate scored on its own) adds its terms to the first stage's best RERANK_TOP only, the rest
+getting the smallest of those terms, so it can re-order that top but never lift a candidate into it.
 Features, each computed against the whole candidate list of one spec:
 - "bm25" (first stage): Okapi BM25 (rank_bm25, k1 1.5, b 0.75) of the spec's terms over the candidates
   (lower-cased, Porter-stemmed words, function words dropped), divided by the list's maximum,
   so in [0, 1] whatever the spec's length; the idf is the list's own.
 - "dense" (first stage): cosine of the spec's and the candidate's all-MiniLM-L6-v2 embeddings.
+- "feedback" (first stage): the same cosine after Rocchio's pseudo-relevance feedback (the spec's vector plus
+  FEEDBACK_BETA times the mean of its FEEDBACK_TOP nearest candidates', on a list of at least FEEDBACK_MIN), each
+  candidate's best over its whole text and its windows (`windows`: MiniLM reads the first 256 word pieces only).
 - "type" (first stage): how likely the spec and the candidate are of one clause type: each one's softmax
   (TYPE_TEMPERATURE) over its MiniLM cosines to the clause-type centroids (the mean embedding of the clause
   library's clauses of each type, clause_type_centroids.npz), the dot product of the two (type_agreement).
@@ -93,12 +99,18 @@ __all__ = [
     "unit_rows",
 ]
 
-FEATURES = ("bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi")
-FIRST_FEATURES = ("bm25", "dense", "type")  # the first stage's, over the whole list
+FEATURES = ("bm25", "dense", "feedback", "type", "coverage", "pieces", "best_piece", "pmi")
+FIRST_FEATURES = ("bm25", "dense", "feedback", "type")  # the first stage's, over the whole list
 TOP_FEATURES = ("coverage", "pieces", "best_piece")  # the re-ranking stage's, on the RERANK_TOP best by the first
 SHORTLIST = 20  # candidates whose PMI is computed (one backbone forward pair each)
 RERANK_TOP = 50  # candidates the re-ranking stage scores (their pieces cost one embedding each, cached)
 PIECE_WORDS = 40  # a candidate's sentences are cut into pieces of at most this many words
+# "feedback": Rocchio's pseudo-relevance feedback, (top, beta) fit on ACORD train (benchmarks/relevance_acord.py)
+FEEDBACK_TOP = 5  # the spec's vector moves towards the mean of its list's best this many by the MiniLM cosine
+FEEDBACK_BETA = 1.0  # by this weight of that mean (the spec's own vector has weight 1)
+FEEDBACK_MIN = 50  # a list of fewer candidates gets no feedback: its best few are no sample of what the spec finds
+# MiniLM reads 256 word pieces (about 180 words of contract text); a longer candidate is also read in windows
+WINDOW_WORDS, WINDOW_STRIDE, WINDOW_LONG = 150, 100, 180  # window width, its step, the words a text needs to get any
 
 _WORD = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
@@ -109,13 +121,17 @@ _FUNCTION_WORDS = frozenset(
 
 @dataclass(frozen=True)
 class RelevanceWeights:
-    """Weights of the features (score = sum of weight * feature); the defaults are the shipped scorer, the MiniLM
-    cosine alone (DEFAULT_WEIGHTS, see the module doc). Each weight's "off" value is 0: the feature is not computed."""
+    """Weights of the features (score = sum of weight * feature); the defaults are the MiniLM cosine alone (the
+    shipped scorer is DEFAULT_WEIGHTS, see the module doc). Each weight's "off" value is 0: the feature is not
+    computed."""
 
     bm25: float = bounded(0.0, WEIGHT)
     """>= 0. BM25 divided by the list's best, in [0, 1] (first stage)."""
     dense: float = bounded(1.0, WEIGHT)
     """>= 0. MiniLM cosine, in [-1, 1] (first stage)."""
+    feedback: float = bounded(0.0, WEIGHT)
+    """>= 0. MiniLM cosine of the candidate (its best over its whole text and its windows) with the spec's vector
+    after pseudo-relevance feedback, in [-1, 1] (first stage)."""
     type: float = bounded(0.0, WEIGHT)
     """>= 0. Probability that the spec and the candidate are of one clause type, in [0, 1] (first stage)."""
     coverage: float = bounded(0.0, WEIGHT)
@@ -160,6 +176,32 @@ def pieces(text: str, words: int = PIECE_WORDS) -> list[str]:
             out += [" ".join(w[i : i + words]) for i in range(0, len(w), words)]
         start = end
     return out or [text]
+
+
+def windows(text: str, words: int = WINDOW_WORDS, stride: int = WINDOW_STRIDE, long: int = WINDOW_LONG) -> list[str]:
+    """A text of more than `long` words cut into windows of `words` words every `stride` (the last ends at the
+    text's end); none for a shorter text, which MiniLM reads whole."""
+    w = text.split()
+    if len(w) <= long:
+        return []
+    return [" ".join(w[i : i + words]) for i in range(0, len(w) - words + stride, stride)]
+
+
+def feedback(spec_vec: np.ndarray, vecs: np.ndarray, win_vecs: np.ndarray, owner: np.ndarray,
+             top: int = FEEDBACK_TOP, beta: float = FEEDBACK_BETA, least: int = FEEDBACK_MIN) -> np.ndarray:
+    """The "feedback" feature from unit vectors: the spec's (d,), the candidates' (n, d), their windows' (m, d)
+    and each window's candidate (m,). Rocchio's pseudo-relevance feedback: the spec's vector plus beta times the
+    mean of the `top` candidates it is nearest (a list of fewer than `least` keeps the spec's own), scaled to unit
+    length; each candidate's cosine with it, the best of its whole text and its windows."""
+    q = spec_vec
+    if top and beta and len(vecs) >= least:
+        first = vecs @ spec_vec
+        q = spec_vec + beta * vecs[np.argsort(-first, kind="stable")[:top]].mean(0)
+    q = q / max(float(np.linalg.norm(q)), 1e-12)
+    out = (vecs @ q).astype(np.float64)
+    if len(win_vecs):
+        np.maximum.at(out, owner, (win_vecs @ q).astype(np.float64))
+    return out
 
 
 def request_parts(spec: str) -> list[str]:
@@ -236,9 +278,14 @@ class RelevanceScorer:
                 bm25 = np.asarray(BM25Okapi([d or ["_"] for d in docs]).get_scores(q), dtype=np.float64)
                 top = bm25.max()
                 out["bm25"] = bm25 / top if top > 0 else np.zeros(n)
-        if "dense" in names or "type" in names:
-            vecs = unit_rows(self.embed([spec, *candidates]))
+        if "dense" in names or "type" in names or "feedback" in names:
+            cut = [windows(c) for c in candidates] if "feedback" in names else [[] for _ in candidates]
+            owner = np.array([i for i, c in enumerate(cut) for _ in c], dtype=np.int64)
+            vecs = unit_rows(self.embed([spec, *candidates, *(w for c in cut for w in c)]))
+            vecs, win_vecs = vecs[: n + 1], vecs[n + 1 :]
             out["dense"] = (vecs[1:] @ vecs[0]).astype(np.float64)
+        if "feedback" in names:
+            out["feedback"] = feedback(vecs[0], vecs[1:], win_vecs, owner)
         if "type" in names:
             out["type"] = np.zeros(n)
             if self.centroids is not None and self.centroids.shape[1] == vecs.shape[1]:
@@ -303,8 +350,9 @@ class RelevanceScorer:
         return [r["score"] for r in self.breakdown(spec, candidates, pmi)]
 
 
-DEFAULT_WEIGHTS = RelevanceWeights()
-"""The MiniLM cosine alone: the configuration that scored best on ACORD valid (see the module doc)."""
+DEFAULT_WEIGHTS = RelevanceWeights(dense=0.0, feedback=1.0)
+"""MiniLM with pseudo-relevance feedback and windows: of the configurations within `hybrid rank`'s time, the best on
+ACORD train cross-validated by query category (see the module doc)."""
 REQUEST_WEIGHTS = RelevanceWeights(bm25=2.95, dense=8.0, type=4.0, coverage=6.0, pieces=2.0, best_piece=1.0)
 """The default before issue 53: a grid search by benchmarks/relevance.py --fit on the `fit` slice of
 evals.drafting_relevance (requests as lawyers write them, built from train documents) plus the `dev` part of

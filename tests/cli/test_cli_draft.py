@@ -265,7 +265,8 @@ def test_rank_prints_candidates_best_first(capsys, checkpoint, tmp_path):
     )
 
     assert result["metric"] == "relevance" and result["formula"] == DEFAULT_WEIGHTS.formula()
-    assert all(set(r["scores"]) == {"bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi"} for r in rows)
+    parts = {"bm25", "dense", "feedback", "type", "coverage", "pieces", "best_piece", "pmi"}
+    assert all(set(r["scores"]) == parts for r in rows)
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,11 @@ from hybrid.precedents.relevance import (
     EmbeddingCache,
     RelevanceScorer,
     RelevanceWeights,
+    feedback,
     pieces,
     request_parts,
     terms,
+    windows,
 )
 
 VOCAB = ("law", "govern", "pay", "fee", "notic", "terminat", "confidenti")
@@ -73,7 +75,7 @@ def test_score_is_the_weighted_sum_of_the_breakdown_in_input_order():
     w = RelevanceWeights(bm25=0.5, dense=2.0, type=0.3, coverage=0.25, pieces=1.5, best_piece=0.75)
     s = scorer(w, centroids=np.eye(len(VOCAB))[[0, 2, 5]])
     rows = s.breakdown("Termination on notice", CANDS)
-    assert set(rows[0]) == {"score", "bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi"}
+    assert set(rows[0]) == {"score", "bm25", "dense", "feedback", "type", "coverage", "pieces", "best_piece", "pmi"}
     assert any(r["type"] > 0.01 for r in rows)
     for r in rows:
         want = 0.5 * r["bm25"] + 2.0 * r["dense"] + 0.3 * r["type"] + 0.25 * r["coverage"] + 1.5 * r["pieces"]
@@ -89,6 +91,39 @@ def test_pieces_and_request_parts():
     assert pieces("one two three four five", words=2) == ["one two", "three four", "five"]
     assert request_parts("a cap on damages, excluding fraud; and mutual") == [
         "a cap on damages", "excluding fraud", "and mutual"]
+
+
+def test_a_long_text_is_read_in_overlapping_windows_to_its_end_and_a_short_one_whole():
+    words = [f"w{i}" for i in range(400)]
+    got = windows(" ".join(words), words=150, stride=100, long=180)
+    assert [w.split()[0] for w in got] == ["w0", "w100", "w200", "w300"]
+    assert got[-1].split()[-1] == "w399" and all(len(w.split()) <= 150 for w in got)
+    assert windows(" ".join(words[:180]), words=150, stride=100, long=180) == []
+
+
+def _unit(*rows):
+    v = np.array(rows, dtype=np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def test_feedback_moves_the_spec_towards_its_best_candidates_only_on_a_long_enough_list():
+    """The spec [1, 0, 0] is nearest the two candidates that share its second word [*, 1, 0]: with feedback, the
+    candidate of that word alone [0, 1, 0] passes the one nearer the spec by a little of its first ([0.3, 0, 1])."""
+    spec = _unit([1, 0, 0])[0]
+    vecs = _unit([1, 0.6, 0], [1, 0.5, 0], [0.3, 0, 1], [0, 1, 0], *[[0, 0, 1]] * 6)
+    none = np.zeros((0, 3), dtype=np.float32), np.zeros(0, dtype=np.int64)
+    plain = feedback(spec, vecs, *none, top=2, beta=2.0, least=len(vecs) + 1)
+    assert plain == pytest.approx(vecs @ spec) and plain[2] > plain[3]
+    moved = feedback(spec, vecs, *none, top=2, beta=2.0, least=len(vecs))
+    assert moved[3] > moved[2] and np.argmax(moved) in (0, 1)
+    assert feedback(spec, vecs, *none, top=2, beta=0.0, least=1) == pytest.approx(plain)
+
+
+def test_feedback_takes_a_candidates_best_window():
+    spec = _unit([1, 0, 0])[0]
+    vecs = _unit([0, 1, 0], [0.5, 0.5, 0])
+    got = feedback(spec, vecs, _unit([1, 0.1, 0]), np.array([0]), beta=0.0)
+    assert got[0] > got[1] and got[0] == pytest.approx(float(_unit([1, 0.1, 0])[0] @ spec))
 
 
 TWO = [  # two sentences each: their pieces differ from the whole text
@@ -117,19 +152,27 @@ def test_the_reranking_stage_scores_its_top_only_and_cannot_lift_a_candidate_int
     assert "pieces, best_piece on the best 50 by bm25 + dense" in REQUEST_WEIGHTS.formula()
 
 
-def test_the_default_is_the_minilm_cosine_alone_and_computes_no_other_feature():
-    """The default is what won on ACORD valid (benchmarks/results/relevance-acord.json); a feature it does not weigh
-    costs nothing: BM25, type, coverage and the re-ranking stage are not computed (None), one embedding call."""
+def test_the_default_is_the_feedback_feature_alone_and_computes_no_other_feature():
+    """The default is what won on ACORD train cross-validated (benchmarks/results/relevance-acord.json); a feature it
+    does not weigh costs nothing: BM25, MiniLM's plain cosine, type, coverage and the re-ranking stage are not
+    computed (None), one embedding call (the candidates are short: no windows)."""
     seen = Counting()
     rows = RelevanceScorer(embed=EmbeddingCache(seen, path=None)).breakdown("Governing law", CANDS)
-    assert RelevanceWeights() == DEFAULT_WEIGHTS and DEFAULT_WEIGHTS.formula() == "1 * dense"
+    assert DEFAULT_WEIGHTS == RelevanceWeights(dense=0.0, feedback=1.0) and DEFAULT_WEIGHTS.formula() == "1 * feedback"
     assert seen.seen == ["Governing law", *CANDS]
     for r in rows:
-        assert r["score"] == r["dense"] and {k for k, v in r.items() if v is None} == {
-            "bm25", "type", "coverage", "pieces", "best_piece", "pmi"}
+        assert r["score"] == r["feedback"] and {k for k, v in r.items() if v is None} == {
+            "bm25", "dense", "type", "coverage", "pieces", "best_piece", "pmi"}
     assert max(range(3), key=lambda i: rows[i]["score"]) == 1
     zero = RelevanceScorer(RelevanceWeights(dense=0.0), embed=EmbeddingCache(seen, path=None))
     assert zero.score("Governing law", CANDS) == [0.0, 0.0, 0.0]
+
+
+def test_a_long_candidate_is_embedded_whole_and_in_its_windows_by_the_default():
+    seen = Counting()
+    long = " ".join(f"Fee {i} is now due." for i in range(50))  # 250 words: two windows, the second to its end
+    RelevanceScorer(embed=EmbeddingCache(seen, path=None)).score("Fees", [long, CANDS[1]])
+    assert seen.seen == ["Fees", long, CANDS[1], *windows(long)] and len(windows(long)) == 2
 
 
 @pytest.mark.parametrize("kw", [{"top": 0}, {"top": 2.5}, {"shortlist": True}])
@@ -326,7 +369,7 @@ def test_rank_json_names_every_part_of_the_score(capsys, monkeypatch, tiny_model
         ]
     )
     out = json.loads(capsys.readouterr().out)
-    assert code == 0 and out["metric"] == "relevance" and "dense" in out["formula"]
+    assert code == 0 and out["metric"] == "relevance" and out["formula"] == relevance.DEFAULT_WEIGHTS.formula()
     rows = out["candidates"]
     assert rows[0]["text"] == CANDS[1] and [r["rank"] for r in rows] == [1, 2, 3]
     w = relevance.DEFAULT_WEIGHTS

@@ -3,13 +3,14 @@
 never). The real MiniLM, embeddings in memory only. A pin on the behaviour, not a measure: the measure is
 benchmarks/relevance_acord.py."""
 
+import dataclasses
 import itertools
 import json
 from pathlib import Path
 
 import pytest
 
-from hybrid.precedents.relevance import EmbeddingCache, RelevanceScorer, RelevanceWeights, minilm_encoder
+from hybrid.precedents.relevance import DEFAULT_WEIGHTS, EmbeddingCache, RelevanceScorer, minilm_encoder
 
 SAMPLE = json.loads((Path(__file__).with_name("acord_train_sample.json")).read_text())
 QUERIES = SAMPLE["queries"]
@@ -42,6 +43,8 @@ def test_the_default_scorer_orders_rated_acord_clauses_as_the_experts_do(query, 
 
 
 def test_zeroed_weights_do_not_pass_that_ordering(embed):
-    zero = RelevanceScorer(RelevanceWeights(dense=0.0), embed=embed)
+    zeroed = dataclasses.replace(DEFAULT_WEIGHTS, **{k: 0.0 for k in DEFAULT_WEIGHTS.used()})
+    zero = RelevanceScorer(zeroed, embed=embed)
+    assert not zero.weights.used()
     for q in QUERIES:
         assert misordered(q, zero.score(q["query"], [c["text"] for c in q["clauses"]]))
