@@ -43,7 +43,7 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
     numbered too: "Section 1.1 Defined Terms. ..."): the draft's own heading stands above the clause, and a frame
     sentence may open it. Given the section's `heading`, an unnumbered run-in heading on another subject stays: it
     heads a part of the clause ("Entire Agreement. This Agreement ..." under "General"), as contracts write it. With
-    or without it, the unnumbered heading of the first of two or more headed parts stays."""
+    or without it, the unnumbered heading of the first of its headed parts stays where another headed part follows."""
     m = _INLINE_HEADING.match(text)
     if m and not m.group("number"):
         if heading is not None and not content_stems(m.group(0)) & content_stems(heading):
@@ -52,7 +52,7 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
         # Limitation of Liability): its heading stays, which the others' references name ("Section 8 (Liability
         # Caps)" had pointed at a heading the draft no longer had, seed-263 reading); "Term." before "Termination." and
         # "Survival." standing alone above their paragraphs too (seed 281)
-        if sum(1 for line in text[m.end() :].splitlines()[1:] if _PART_LINE.match(line)) >= 2:
+        if sum(1 for line in text[m.end() :].splitlines()[1:] if _PART_LINE.match(line)) >= 1:
             return text
     return text[m.end() :] if m else text
 

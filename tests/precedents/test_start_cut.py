@@ -65,10 +65,13 @@ def test_a_run_in_heading_on_another_subject_than_the_sections_stays_as_the_head
     assert strip_inline_heading("Term. It lasts a year.", "Term and Termination") == "It lasts a year."
     assert strip_inline_heading("2.3 Payment Terms. Buyer shall pay.", "General") == "Buyer shall pay."  # numbered
     # the first of a section's headed parts stays, parts that stand alone above their paragraphs counted too (the
-    # professional services form's "Term." before "Termination." and "Survival.", seed 281)
+    # professional services form's "Term." before "Termination." and "Survival.", seed 281; the software licence's
+    # "Restrictions on Customer." before "Suspension.", which its other sections name, seed 287)
     parts = "Term. It lasts a year.\nTermination.\nEither party may end it for breach.\nSurvival.\nFees survive."
     assert strip_inline_heading(parts, "Term and Termination") == parts
-    assert strip_inline_heading(parts.replace("Survival.\n", ""), "Term and Termination").startswith("It lasts")
+    one = "Restrictions on Customer.\nCustomer will not copy it.\nSuspension. If Customer breaches, Provider suspends."
+    assert strip_inline_heading(one, "Restrictions & Obligations") == one
+    assert strip_inline_heading("Term. It lasts a year.\nEither party may end it.", "Term").startswith("It lasts")
 
 
 def test_periods_and_sums_of_a_precedent_do_not_become_the_deals_term_and_fee():
