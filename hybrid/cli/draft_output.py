@@ -132,7 +132,7 @@ def check_line(d) -> str:
     return (f"base {base} ({d.base.get('kind', '')}); market check {mc.get('held', 0)}/{mc.get('total', 0)} "
             f"(lacks {lacks}); contradictions {sub.get('contradictions', 0)}; "
             f"foreign subject matter {len(d.checks.get('foreign_subjects', []))}"
-            + (f"; Key Terms the form proposes {len(d.base['proposed_terms'])} (drafts.json)"
+            + (f"; Key Terms proposed to confirm {len(d.base['proposed_terms'])} (drafts.json)"
                if d.base.get("proposed_terms") else ""))
 
 

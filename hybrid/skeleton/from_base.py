@@ -30,7 +30,7 @@ from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.deal import deal_from_template
 from hybrid.skeleton.key_terms import SMALL_WORDS, cover_variables, key_terms, on_key_terms, term_words, variable_value
-from hybrid.skeleton.positions import own_definitions
+from hybrid.skeleton.positions import own_definitions, own_positions
 from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
@@ -66,7 +66,7 @@ class BaseVariant:
     inserted: list = field(default_factory=list)  # {"section", "clause", "for", "source"} per inserted clause
     alternatives: list = field(default_factory=list)  # {"section", "source"} where a repeated base varies
     repeats: int | None = None  # the earlier variant whose base and clauses this one repeats (no alternative fits)
-    proposed: list = field(default_factory=list)  # {"term", "value", "from"}: a Key Term the form proposes
+    proposed: list = field(default_factory=list)  # {"term", "value", "from"}: a proposed Key Term
 
     def summary(self) -> dict:
         out = {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives,
@@ -143,9 +143,11 @@ def _rows(base, template, values) -> list[dict]:
         # what the forms' cover pages propose for a Variable the deal leaves open
         proposals = {term_words(k): v for k, v in proposals_for(
             base.doc_id, [p.body for p in base.sections], headings={p.heading for p in base.sections}).items()}
+        own = own_positions(template, values, term_words)  # the template's own positions first
         text, lines, proposed = "\n".join(p.body for p in sections), [key_terms(template, values, renamed)], []
         for v in variables:
-            name, found = adapt(v, deal), proposals.get(term_words(v))
+            name = adapt(v, deal)
+            found = own.get(term_words(name)) or own.get(term_words(v)) or proposals.get(term_words(v))
             if found:
                 proposed.append({"term": name, "value": adapt(found[0], deal), "from": found[1]})
             lines.append(f"{name}: {variable_value(v, proposed[-1]['value'] if found else None, text)}.")

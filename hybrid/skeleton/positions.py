@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from hybrid.templates.rendered import substitute
 
-__all__ = ["own_definitions", "redefine"]
+__all__ = ["own_definitions", "redefine", "own_positions"]
 
 
 def redefine(body: str, term: str, meaning: str) -> str:
@@ -37,3 +37,13 @@ def own_definitions(sections: list, template, values: dict) -> list:
             body = redefine(body, term, meaning)
         out.append(p if body == p.body else replace(p, body=body))
     return out
+
+
+def own_positions(template, values: dict, key) -> dict:
+    """{key(Variable): (the template's value for it, "template <id>")} of the template's `positions`: what its Key
+    Terms state for a cover-page Variable the deal leaves open, ahead of other forms' proposals (a software licence's
+    "Permitted Uses", which no corpus cover page proposes, had read "[___]" under the form's "none" default: a licence
+    for no use, seed-283 and 287 readers). `key` is how the caller names a Variable (hybrid.skeleton.key_terms'
+    term_words)."""
+    return {key(name): (substitute(text, values), f"template {template.id}")
+            for name, text in (getattr(template, "positions", None) or {}).items()}

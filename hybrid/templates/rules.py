@@ -80,7 +80,7 @@ def check_template_data(data: dict, where: str) -> None:
     _check_kinds(props, where)
     texts = [("/preamble", data["preamble"]), ("/signature_block", data["signature_block"])]
     texts += [(f"/defined_terms/{i}", t) for i, t in enumerate(data.get("defined_terms", []))]
-    texts += [(f"/definitions/{term}", t) for term, t in data.get("definitions", {}).items()]
+    texts += [(f"/{key}/{term}", t) for key in ("definitions", "positions") for term, t in data.get(key, {}).items()]
     for ctype, spec in data["clauses"].items():
         texts += [(f"/clauses/{ctype}/required_terms/{i}", t) for i, t in enumerate(spec["required_terms"])]
         if "frame" in spec:

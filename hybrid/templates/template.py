@@ -1,21 +1,20 @@
 """Contract templates: load, validate user fields and outlines, render skeletons.
 
-Owns: the Template type, finding and loading a template file, field validation (with messages
-naming the field) and outline validation. What it renders (the Skeleton and Span types) and the
-`{field}` placeholder substitution are hybrid.templates.rendered's, importable from here. The
-checks a template file must pass at load are hybrid.templates.rules; the outline schema's shape and
-its readers are hybrid.templates.outline_schema. Knows nothing about models, tokenizers or grammars (no model imports).
+Owns: the Template type, finding and loading a template file, field validation (with messages naming the field)
+and outline validation. What it renders (the Skeleton and Span types) and the `{field}` placeholder substitution are
+hybrid.templates.rendered's, importable from here. The checks a template file must pass at load are
+hybrid.templates.rules; the outline schema's shape and its readers are hybrid.templates.outline_schema. Knows nothing
+about models, tokenizers or grammars (no model imports).
 
-A template argument is an id from templates/ or a path to a template JSON file. Placeholders are
-`{name}` with a lower-case identifier naming a declared field; they are replaced by a regex from
-the validated fields only: no str.format, no attribute access, nothing executed. Any other use of
-braces in a template's text (`{party_a.__class__}`, `{0}`, a stray `{`) is refused at load.
+A template argument is an id from templates/ or a path to a template JSON file. Placeholders are `{name}` with a
+lower-case identifier naming a declared field; they are replaced by a regex from the validated fields only: no
+str.format, no attribute access, nothing executed. Any other use of braces in a template's text
+(`{party_a.__class__}`, `{0}`, a stray `{`) is refused at load.
 
-Structure beyond the JSON Schema (also checked at load): a clause may carry a `frame`, a sentence
-with placeholders that opens its body (locked in the span, the filler writes after it), and
-`required_when`, fields whose presence makes the clause required in every outline. The optional
-clause types of the canonical outline schema (build_outline_schema) are read as an ordered list:
-an outline takes each at most once (unless `outline_rules.repeatable`), in that order
+Structure beyond the JSON Schema (also checked at load): a clause may carry a `frame`, a sentence with placeholders
+that opens its body (locked in the span, the filler writes after it), and `required_when`, fields whose presence
+makes the clause required in every outline. The canonical outline schema's (build_outline_schema) optional clause
+types are an ordered list: an outline takes each at most once (unless `outline_rules.repeatable`), in that order
 (`OutlineStructure`, which hybrid.plan.grammar turns into the planner's grammar).
 """
 
@@ -112,6 +111,7 @@ class Template:
     outline_rules: dict = field(default_factory=dict)
     roles: dict = field(default_factory=dict)  # "pays"/"paid"/"delivers"/"owns_ip"/"appointed"/"promotes" -> role
     definitions: dict = field(default_factory=dict)  # a term the base defines -> the deal's meaning of it
+    positions: dict = field(default_factory=dict)  # a cover-page Variable -> the template's value for it
     path: str = ""
 
     @cached_property

@@ -526,3 +526,19 @@ def test_a_forms_ordering_document_includes_the_drafts_key_terms(library):
     assert ('"Order" means an order for Customer\'s access to the Cloud Service, Support, Professional Services or '
             'related services that is executed by the parties and references this Agreement. The Key Terms section '
             'of this Agreement is an Order.') in bodies
+
+
+def test_a_templates_own_positions_fill_the_key_terms_no_cover_page_proposes(library):
+    """Seed-283 and 287 readers: "Permitted Uses: [___]" and "Warranty Period: [___]" under Common Paper's "none"
+    default made a licence for no use and a warranty for no period; the template's `positions` state them, listed
+    among the proposed terms as the template's."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("software-license")
+    bv = base_variants(library, t, t.example, 1)[0]
+    frame = bv.skeleton.spans[0].frame
+    assert "Permitted Uses: the Licensee's internal business purposes." in frame
+    assert "Warranty Period: 90 days after the Software is first delivered to the Licensee." in frame
+    said = {p["term"]: p for p in bv.summary()["proposed_terms"]}
+    assert said["Permitted Uses"]["from"] == "template software-license"
+    assert said["General Cap Amount"]["from"].startswith("standard-agreements/")  # the corpus's where none is given
