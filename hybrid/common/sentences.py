@@ -8,8 +8,8 @@ stop) and `ends_mid_sentence` (the reading check). Pure string functions: a budg
 
 import re
 
-__all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "HEADING_BEFORE_TEXT", "sentence_boundaries", "cut_to_sentence",
-           "cut_to_clause", "ends_mid_sentence", "HEADING_WORD", "without_run_in_headings"]
+__all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "HEADING_BEFORE_TEXT", "PART_LINE", "sentence_boundaries",
+           "cut_to_sentence", "cut_to_clause", "ends_mid_sentence", "HEADING_WORD", "without_run_in_headings"]
 
 _CLOSERS = "\"'”’)]"
 _CLOSE = "[" + re.escape(_CLOSERS) + "]"  # one closing quote or bracket, for a pattern
@@ -137,6 +137,10 @@ _NOT_HEADING_STOP = "".join(rf"(?<!\b{a})" for a in _COMPANY_ABBREVIATIONS)
 HEADING_BEFORE_TEXT = rf"{_HEADING_WORDS}{_NOT_HEADING_STOP}\."
 """A run-in heading with a sentence after it: RUN_IN_HEADING, but not one whose stop is a company's abbreviation
 ("Berkely Lights, Inc. shall ..." is a sentence; "Indemnification by Adaptimmune LLC." alone is a heading)."""
+
+PART_LINE = re.compile(rf"^[ \t]*{HEADING_BEFORE_TEXT}(?=\s|$)", re.M)
+"""A line opening a headed part: a run-in heading before its text, or a heading alone above its paragraphs
+("Termination."); `match` one line, or `findall` a text's such lines."""
 
 _RUN_IN_AT_START = re.compile(rf"(?m)^([ \t]*(?:\(?[A-Za-z0-9]{{1,3}}[.)][ \t]+)?){HEADING_BEFORE_TEXT}(?=\s|$)")
 

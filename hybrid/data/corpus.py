@@ -13,10 +13,10 @@ an edit to the cleaning rules or to a file invalidates exactly what it changes.
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
+from hybrid.common.atomic import write_text_atomic
 from hybrid.common.errors import CorpusError
 from hybrid.common.jsonl import json_lines
 from hybrid.data import clauses, clean, cover, document, flatten, headings, page_noise, sections, sections_markdown
@@ -139,14 +139,7 @@ def _write_atomic(target: Path, payload: str) -> None:
     ignore = target.parent.parent / ".gitignore"
     if not ignore.exists():
         ignore.write_text("*\n")  # the cache ignores itself, like .pytest_cache
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(payload)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomic(target, payload)
 
 
 def _load_one(root: Path, entry: dict, fields: dict, directory: Path | None) -> Document:

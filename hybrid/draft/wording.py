@@ -19,7 +19,7 @@ hybrid.draft.consistency runs both over every section.
 
 import re
 
-from hybrid.common.sentences import HEADING_BEFORE_TEXT, RUN_IN_HEADING, sentence_boundaries
+from hybrid.common.sentences import PART_LINE, RUN_IN_HEADING, sentence_boundaries
 from hybrid.common.stems import content_stems
 from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
@@ -205,7 +205,7 @@ def drop_second_term(text: str, frame: str, guard=None) -> tuple[str, list[str]]
     if not frame or not states_term(frame):
         return text, []
     about = _term_of(frame)
-    text, dropped = drop_sentences(text, lambda piece: states_term(piece) and _term_of(piece) == about, frame, guard)
+    text, dropped = drop_sentences(text, _term_statement(about), frame, guard)
     # "This Agreement shall have a term of [___] from the effective date and shall automatically renew ...": its
     # renewal stays, its own term goes (seed 223: supply's "continues for 5 years" beside it)
     if about == "agreement":
@@ -236,7 +236,7 @@ def term_in_place(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
         if bare:
             return text[bare.end(1):bare.end(2)] + " " + frame + text[bare.end():], []
         about = _term_of(frame)
-        goes = lambda piece: states_term(piece) and _term_of(piece) == about  # noqa: E731
+        goes = _term_statement(about)
     elif _STATES_FEE.search(frame):  # "Payment. Customer will pay the fees described in the Order." (Bonterms)
         goes = lambda piece: bool(_FEES_ELSEWHERE.match(piece))  # noqa: E731
     else:
@@ -254,9 +254,6 @@ def term_in_place(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
     return text, []
 
 
-_HEADED_PART = re.compile(rf"^[ \t]*{HEADING_BEFORE_TEXT}(?=\s|$)", re.M)
-
-
 def frame_apart(text: str, frame: str) -> str:
     """text with the frame that opens it on a line of its own where a run-in heading follows it on its line and the
     body is made of headed parts (two or more): "<frame> Providing Services. Client or its Affiliates may ..." ->
@@ -266,7 +263,7 @@ def frame_apart(text: str, frame: str) -> str:
     if not frame or not text.startswith(frame):
         return text
     rest = text[len(frame):]
-    if not rest[:1] == " " or not _HEADED_PART.match(rest.lstrip(" ")) or len(_HEADED_PART.findall(rest)) < 2:
+    if not rest[:1] == " " or not PART_LINE.match(rest.lstrip(" ")) or len(PART_LINE.findall(rest)) < 2:
         return text
     return f"{frame}\n{rest.lstrip(' ')}"
 
@@ -319,6 +316,11 @@ _TERM_THEN_RENEWAL = re.compile(
     r"\b((?:[Tt]his|[Tt]he) Agreement)( (?:shall|will) (?:have an? (?:initial )?term of|be in effect for"
     r"|continue(?: in effect)? for|remain in (?:full force and )?effect for) [^.;]{1,80}? and) "
     r"((?:shall|will) (?:automatically )?(?:be )?renew)")
+
+
+def _term_statement(about: str):
+    """A predicate: the sentence states how long `about` ("agreement" or "subscription", _term_of) runs."""
+    return lambda piece: states_term(piece) and _term_of(piece) == about
 
 
 def _term_of(sentence: str) -> str:

@@ -31,11 +31,11 @@ import os
 import random
 import re
 import sys
-import tempfile
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from hybrid.common.atomic import write_text_atomic
 from hybrid.common.errors import HybridError
 from hybrid.common.options import int_range
 from hybrid.data import facts as facts_module
@@ -297,19 +297,9 @@ class Library:
         ]
 
     def save(self, path) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"format": FORMAT, "corpus_fingerprint": self.fingerprint, "corpus": self.corpus,
                    "precedents": [asdict(p) for p in self.precedents]}
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(payload, f, ensure_ascii=False)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return path
+        return write_text_atomic(path, json.dumps(payload, ensure_ascii=False))
 
 
 _FORM_RE = re.compile(r"\{[a-z][a-z0-9_]*\}|\[ ?x? ?\]")

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from hybrid.common.sentences import (
     HEADING_BEFORE_TEXT,
+    PART_LINE,
     cut_to_clause,
     cut_to_sentence,
     sentence_boundaries,
@@ -34,10 +35,6 @@ _INLINE_HEADING = re.compile(
 )
 
 
-_PART_LINE = re.compile(rf"^\s*{HEADING_BEFORE_TEXT}(?=\s|$)")
-"""A line opening a headed part: a run-in heading, or a heading alone above its paragraphs ("Termination.")."""
-
-
 def strip_inline_heading(text: str, heading: str | None = None) -> str:
     """text without the run-in heading it opens with ("Delivery; Shipment. (a) Each ..." -> "(a) Each ...";
     numbered too: "Section 1.1 Defined Terms. ..."): the draft's own heading stands above the clause, and a frame
@@ -52,7 +49,7 @@ def strip_inline_heading(text: str, heading: str | None = None) -> str:
         # Limitation of Liability): its heading stays, which the others' references name ("Section 8 (Liability
         # Caps)" had pointed at a heading the draft no longer had, seed-263 reading); "Term." before "Termination." and
         # "Survival." standing alone above their paragraphs too (seed 281)
-        if sum(1 for line in text[m.end() :].splitlines()[1:] if _PART_LINE.match(line)) >= 1:
+        if sum(1 for line in text[m.end() :].splitlines()[1:] if PART_LINE.match(line)) >= 1:
             return text
     return text[m.end() :] if m else text
 

@@ -16,6 +16,7 @@ import re
 import stat
 from pathlib import Path
 
+from hybrid.common.atomic import write_text_atomic
 from hybrid.common.textsafe import printable, shown
 from hybrid.precedents.library import FORMAT, Library, Precedent, PrecedentError, default_library_path
 
@@ -182,19 +183,7 @@ def _originals_path(name: str) -> Path:
 
 def save_originals(name: str, originals: dict[str, str]) -> Path:
     """Keep {clause id: its words as its file had them} beside user library `name` (written whole, then renamed)."""
-    import tempfile
-
-    path = _originals_path(check_name(name))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(originals, f, ensure_ascii=False)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_text_atomic(_originals_path(check_name(name)), json.dumps(originals, ensure_ascii=False))
 
 
 def load_originals(name: str) -> dict[str, str]:
