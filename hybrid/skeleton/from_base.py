@@ -89,6 +89,12 @@ _COVER_REF = re.compile(r"\b(?:a|an|each|any|the|this|such)\s+(?:cover page|Cove
 # the instruction to complete a cover page: Common Paper's "complete and sign", Bonterms' "complete and execute"
 _COVER_USE = re.compile(r"[^.\n]*\b(?:complete and (?:sign|execute)|must complete)\b[^.\n]*\bcover page\b[^.\n]*\.\s*",
                         re.I)
+# a form's words about itself as a form, which no signed agreement keeps (the seed-283 readers' "leftover form
+# introduction"): Bonterms' "The Bonterms Cloud Terms are standardized terms for use of cloud services.", "This Mutual
+# Non-Disclosure Agreement ("NDA") is designed to allow each party ("Discloser") to disclose ...". The roles it names
+# are the template's preamble's, which every draft opens with.
+_ABOUT_ITSELF = re.compile(r"(?:(?<=^)|(?<=\n)|(?<=[.:] ))(?:The|This)\s+(?:[A-Z][\w-]*\s+){1,5}(?:\([^()\n]*\)\s+)?"
+                           r"(?:is|are)\s+(?:standardized terms|designed to)\b[^.\n]*\.\s*")
 _ANY_CLAUSE = frozenset({"party", "partie", "agreement"})  # words of any clause's heading ("THIRD PARTIES.")
 _OPENING_PART = re.compile(rf"\s*({HEADING_BEFORE_TEXT})\s")  # "License. During the ..."
 
@@ -128,6 +134,8 @@ def _rows(base, template, values) -> list[dict]:
     standard form written around a cover page (Common Paper: "the information on each cover page") gets a first
     section, Key Terms, stating the deal's terms (key_terms), which its references to a cover page point at."""
     sections = base.sections
+    if base.kind == "form":
+        sections = [q if q.body == (b := _ABOUT_ITSELF.sub(_between, q.body)) else replace(q, body=b) for q in sections]
     covered = base.kind == "form" and any(_COVER_REF.search(p.body) for p in sections)
     if covered:
         stated = {term_words(k) for k in re.findall(r"^([^:\n]+):", key_terms(template, values), re.M)}
