@@ -346,6 +346,15 @@ def flip_parties(body: str) -> str:
     """A normalized body with its two parties' markers exchanged."""
     return _PARTY_MARKER.sub(lambda m: _PARTY_SWAP[m.group(0)], body)
 # a [DATE] the deal's effective date stands in for: the date an agreement is made, dated or starts on
+# where a place a precedent names is its law or its forum, which the deal's governing law takes: "governed by the
+# laws of", "the courts of", "venue", "arbitration in". Elsewhere a place is the source deal's own (an address, a
+# territory, a place of business): "Supplier of the State of Minnesota" and "'Territory' shall be defined as the
+# People's the State of Ohio" had read the governing law into another deal's places (readers at seeds 283 and 313).
+_LAW_CONTEXT = re.compile(r"\b(?:laws?|legal|statutes?|courts?|tribunals?|jurisdictions?|venue|forum|governed|"
+                          r"governing|construed|interpreted|enforced|arbitrat\w*|judicial)\b[^.;:!?\n]*$", re.I)
+LAW_WINDOW = 120  # characters before a place in which its law or forum is named
+OTHER_PLACE = BLANK
+_PEOPLES = re.compile(r"\b(?:[Tt]he\s+)?People'?s\s+\[LAW\]")
 _START_DATE = re.compile(
     r"(?:\b(?:as of|dated|effective(?: as of| on)?|made(?: on)?|entered into(?: on)?|commenc\w* (?:on|as of)|"
     r"(?:begin|start)\w* (?:on|as of)|Effective Date[^.]{0,20}?(?:is|of|means))\s*(?:the\s+)?)$",
@@ -366,6 +375,8 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
         marker = _PARTY_SWAP.get(m.group(0), m.group(0)) if swap else m.group(0)
         if marker == "[DATE]" and not _START_DATE.search(m.string, 0, m.start()):
             return OTHER_DATE  # an expiry or a deadline of the source's deal is not the deal's effective date
+        if marker == "[LAW]" and not _LAW_CONTEXT.search(m.string, max(0, m.start() - LAW_WINDOW), m.start()):
+            return OTHER_PLACE  # a place of the source's deal (an address, a territory) is not the governing law
         got = deal.value(marker)
         party = marker in _PARTY_SWAP  # a party's name or role; other facts stand as the deal writes them
         if party and _in_capitals(m.string, m.start(), m.end()):
@@ -378,6 +389,7 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
     shown = lambda m: _PARTY_SWAP[m] if swap else m  # noqa: E731  the deal's party a marker is written as
     named = lambda m: family_of(deal.party_a if shown(m) == "[PARTY_A]" else deal.party_b) is None  # noqa: E731
     text = apply_offering(apply_roles(company_as_marker(text, named), deal.roles), deal.offering)
+    text = _PEOPLES.sub("[LAW]", text)  # "the People's Republic of China": the marker took only "Republic of China"
     # a possessive of capitals after a name written as the deal writes it: "CELEBRITY'S use" -> "Rights Holder's use"
     return _CAPS_POSSESSIVE.sub("'s", _MARKER_RE.sub(value, text).replace(f"{BLANK}(s)", BLANK))
 

@@ -116,6 +116,23 @@ def test_a_marker_the_deal_does_not_give_becomes_a_neutral_phrase_never_the_prec
     assert adapt("It expires on [DATE].", DealFacts(date="2025-07-01")) == f"It expires on {OTHER_DATE}."
 
 
+@pytest.mark.parametrize("source,expected", [
+    ("This Agreement shall be governed by the laws of the People's Republic of China.",
+     "This Agreement shall be governed by the laws of the State of Ohio."),
+    ("Any dispute shall be finally settled by arbitration in Hong Kong.",
+     "Any dispute shall be finally settled by arbitration in the State of Ohio."),
+    ('"Territory" shall be defined as the People\'s Republic of China.', '"Territory" shall be defined as [___].'),
+    ("Distributor may use the name Supplier of Texas in its advertising.",
+     "Distributor may use the name Supplier of [___] in its advertising."),
+])
+def test_a_place_is_the_deals_governing_law_only_where_the_precedent_names_its_law_or_forum(source, expected):
+    # another deal's address, territory or place of business is no governing law: "Supplier of the State of
+    # Minnesota", "the People's the State of Ohio" (readers at seeds 283 and 313)
+    n = normalize(source, {}, "")
+    assert "[LAW]" in n.text
+    assert adapt(n.text, DealFacts(law="the State of Ohio")) == expected
+
+
 def test_a_redaction_in_a_precedent_is_a_blank_to_complete_not_a_hole_for_the_filler():
     body = "A breach not corrected within [***] after written notice, or [***] units a year, ends it."
     p = Precedent("d#1", "d", "cuad", "CC-BY-4.0", "SUPPLY AGREEMENT", "termination", "Term", body)
