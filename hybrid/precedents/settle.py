@@ -49,6 +49,24 @@ _REDACTED_CLAUSE = re.compile(
 # a sentence whose source lost what it ends on, unmarked: "receive the ISO13488 standard by no later than ."
 _LOST_END = re.compile(r"\b(?:than|by|at|before|until|the|our)[ \t]*\.(?=[\"')\]]*(?:\s|$))")
 # a page's confidentiality legend the source's text kept: "CONFIDENTIAL Page 12 of", "CONFIDENTIAL 13.2 Supplier's"
+# a bilingual contract's other-language text in an English draft: Chinese, Japanese or Korean letters out ("MARKETING
+# REGIONS 销售区域 Buyer and Supplier agree", seed-283 and 313 readers), their full-width punctuation as English writes it
+_CJK_PUNCTUATION = {"。": ". ", "，": ", ", "；": "; ", "：": ": ", "（": " (", "）": ") ", "、": ", "}
+_CJK_PUNCT = re.compile(r"[ \t]*([。，；：（）、])[ \t]*")
+_CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]+"
+_CJK_RUN = re.compile(rf"(^[ \t]*)?{_CJK}(?:[ \t]+{_CJK})*[ \t]*", re.M)
+
+
+def other_script(text: str) -> str:
+    """text without another script's letters (a bilingual contract's Chinese), its full-width punctuation written
+    as English writes it ("[___]。" -> "[___].", "including，without" -> "including, without")."""
+    if not _CJK_RUN.search(text) and not _CJK_PUNCT.search(text):
+        return text
+    text = _CJK_PUNCT.sub(lambda m: _CJK_PUNCTUATION[m.group(1)], text)
+    text = _CJK_RUN.sub(lambda m: "" if m.group(1) is not None else " ", text)
+    return re.sub(r"[ \t]+(?=[.,;:)]|$)|(?<=\()[ \t]+", "", re.sub(r"(?<=\S)[ \t]{2,}", " ", text), flags=re.M)
+
+
 _PAGE_LEGEND = re.compile(
     r"(^|[ \t]+)CONFIDENTIAL(?:\s+Page\s+\d+(?:\s+of(?:\s+\d+)?)?|(?=\s+\d{1,2}\.\d))[ \t]*", re.M
 )

@@ -14,6 +14,7 @@ PIPELINE = {
         "inline_heading",  # its run-in heading out; an unframed span keeps one on another subject
         "repeated_parts",  # its parts headed as another section's clause type out, while run-in headings stand
         "page_legend",  # a page's running legend glued into the text out
+        "other_script",  # another script's letters out (a bilingual contract's Chinese), its punctuation as English's
         "glued_number",  # a section number glued to a word out ("4.1Product" -> "Product")
         "number_line",  # a line holding only the source's article number out
         "lost_stop_number",  # a sub-clause number where the source lost its stop -> a stop
