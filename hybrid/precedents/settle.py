@@ -49,8 +49,9 @@ _REDACTED_CLAUSE = re.compile(
 # a sentence whose source lost what it ends on, unmarked: "receive the ISO13488 standard by no later than ."
 _LOST_END = re.compile(r"\b(?:than|by|at|before|until|the|our)[ \t]*\.(?=[\"')\]]*(?:\s|$))")
 # a page's confidentiality legend the source's text kept: "CONFIDENTIAL Page 12 of", "CONFIDENTIAL 13.2 Supplier's"
-# a bilingual contract's other-language text in an English draft: Chinese, Japanese or Korean letters out ("MARKETING
-# REGIONS 销售区域 Buyer and Supplier agree", seed-283 and 313 readers), their full-width punctuation as English writes it
+# a bilingual contract's other-language text in an English draft: Chinese, Japanese or Korean letters out
+# ("MARKETING REGIONS 销售区域 Buyer and Supplier agree", seed-283 and 313 readers), their full-width
+# punctuation as English writes it
 _CJK_PUNCTUATION = {"。": ". ", "，": ", ", "；": "; ", "：": ": ", "（": " (", "）": ") ", "、": ", "}
 _CJK_PUNCT = re.compile(r"[ \t]*([。，；：（）、])[ \t]*")
 _CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]+"
