@@ -19,7 +19,7 @@ import functools
 import re
 from dataclasses import dataclass, field, replace
 
-from hybrid.common.sentences import HEADING_BEFORE_TEXT
+from hybrid.common.sentences import HEADING_BEFORE_TEXT, PART_LINE
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.facts import adapt
 from hybrid.data.form_defaults import proposals_for
@@ -181,6 +181,12 @@ def _rows(base, template, values) -> list[dict]:
     return rows
 
 
+def _names_part(part_heading: str, want: frozenset) -> bool:
+    """Whether a part's heading names the clause headed `want`'s words ("TERM." of "Term and Renewal")."""
+    words = term_words(part_heading.strip().rstrip(".")) - _ANY_CLAUSE
+    return bool(words) and words <= want
+
+
 def _frame_row(rows, clause: str, heading: str) -> "int | None":
     """The base's section a framed clause's frame opens: of the clause's type or an alias's (FRAME_ALIASES, in that
     order), the first whose heading shares a word with the template's heading for it, else the first section of any
@@ -193,7 +199,10 @@ def _frame_row(rows, clause: str, heading: str) -> "int | None":
     # "License. During the Subscription Period ... Licensor grants" (the grant had opened "Restrictions")
     opens = next((i for i, r in enumerate(rows) if (m := _OPENING_PART.match(getattr(r.get("draw"), "body", "") or ""))
                   and term_words(m[1].rstrip(".")) & want - _ANY_CLAUSE), None)
-    return next((i for i in (headed, opens) if i is not None), rows_of[0] if rows_of else None)
+    # else one holding such a part anywhere: IFFC's "TERM." after "GRANT." (the term had opened its section 18)
+    part = next((i for i, r in enumerate(rows) if any(
+        _names_part(m[0], want) for m in PART_LINE.finditer(getattr(r.get("draw"), "body", "") or ""))), None)
+    return next((i for i in (headed, opens, part) if i is not None), rows_of[0] if rows_of else None)
 
 
 def _frame_index(rows, template, clause: str) -> int:

@@ -303,6 +303,23 @@ def test_the_deals_term_opens_the_term_section_not_an_earlier_one_of_its_type(li
     assert _frame_row(rows, "payment", "Fees") is None
 
 
+def test_the_deals_term_opens_the_section_that_states_the_bases_term_under_its_own_heading():
+    """The IFFC franchise states its term under "TERM." inside "Franchise Grant", after "GRANT."; its first
+    termination-typed section is "Default and Effects of Termination", which the deal's term had opened (seed-313
+    reader: two term statements, one in section 18). A part headed as the clause wherever it stands wins over the
+    first section of the type; a part headed only with words every clause uses ("Party") does not."""
+    from types import SimpleNamespace as D
+
+    from hybrid.skeleton.from_base import _frame_row
+
+    grant = D(body="GRANT. Franchisor grants Franchisee the right to operate.\nTERM. The term is ten years.")
+    rows = [{"clause": "license_grant", "heading": "Franchise Grant", "draw": grant},
+            {"clause": "termination", "heading": "Default and Effects of Termination", "draw": D(body="Default.")}]
+    assert _frame_row(rows, "term", "Term and Renewal") == 0
+    rows[0]["draw"] = D(body="GRANT. Franchisor grants Franchisee the right to operate.\nParty. Each party agrees.")
+    assert _frame_row(rows, "term", "Term and Renewal") == 1
+
+
 def test_the_instruction_to_complete_a_cover_page_goes_in_bonterms_words_too(library):
     """Bonterms' Cloud Terms: "To use the Bonterms Cloud Terms, Customer and Provider complete and execute a Cover
     Page that specifies Key Terms ..." had read "complete and execute the Key Terms that specifies Key Terms" in the
