@@ -97,8 +97,6 @@ PARAMETERS_ALLOWED: dict[str, int] = {
     "precedents/start.py:start_tokens": 9,
     "skeleton/from_precedents.py:condition": 9,
     "skeleton/from_precedents.py:draft_from_precedents": 10,
-    "train/loop.py:_train_step": 11,
-    "train/state.py:training_record": 14,
 }
 
 
