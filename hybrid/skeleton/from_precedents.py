@@ -38,6 +38,7 @@ from hybrid.precedents.definitions import (
 )
 from hybrid.precedents.fit import (
     STANDARD_SOURCES,
+    FitContext,
     common_words,
     other_subject,
     pick,
@@ -115,6 +116,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     lacks = absent_types([s.clause for s in skeleton.spans], skeleton.deal_text)
     absent = lambda text: len(absent_mentions(text, lacks))  # noqa: E731  leaning on a clause the draft lacks
     others = other_clauses(skeleton.spans)
+    judged = FitContext(doc_types, holes, topic, absent)
 
     def kept(p, s, si: int) -> int:  # an unframed span's edit: the words it keeps
         own = source_facts(library, p)
@@ -132,12 +134,9 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 s.heading,
                 s.clause,
                 s.budget,
-                doc_types=doc_types,
-                holes=holes,
+                judged,
                 ranks=ranks,
-                topic=topic,
                 kinds=kinds,
-                absent=absent,
                 kept=None if s.frame else (lambda p, s=s, si=si: kept(p, s, si)),
             )
         )
