@@ -570,7 +570,7 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
     with the same start, per template and pooled (module docstring)."""
     from hybrid.fill.ar_batched import _targets
     from hybrid.precedents.library import load_library
-    from hybrid.skeleton.from_precedents import draft_from_precedents
+    from hybrid.skeleton.from_precedents import PrecedentDraw, draft_from_precedents
 
     a = b.args
     ks = [p.strip() for p in a.edit_steps.split(",")]
@@ -619,7 +619,7 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
         t = load_template(tid)
         skel = t.render_skeleton(full_outline(t, b.sections), t.example)
         skel, _, start, _ = draft_from_precedents(
-            b.tok, skel, library, t, t.example, b.n, k=1, seed=a.seed, start_noise=a.edit
+            b.tok, skel, library, t, t.example, PrecedentDraw(b.n, 1, a.seed, a.edit)
         )
         sk = from_template(b.tok, skel)
         forced, _, _ = _targets(b.tok, sk, b.n, start)
