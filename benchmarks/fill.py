@@ -45,6 +45,7 @@ from hybrid.data.document import Segment  # noqa: E402
 from hybrid.data.layout import lay_out  # noqa: E402
 from hybrid.fill import ar as arfill  # noqa: E402
 from hybrid.fill import ar_batched as arfill_batched  # noqa: E402
+from hybrid.fill.ar import ARConfig  # noqa: E402
 from hybrid.fill.diffusion import sampler  # noqa: E402
 from hybrid.fill.diffusion.commit import COMMIT_RULES  # noqa: E402
 from hybrid.fill.diffusion.sampler import FillConfig  # noqa: E402
@@ -327,7 +328,7 @@ class Bench:
     def ar(self, sk, nn=None):
         a = self.args
         return _timed(lambda: arfill.fill(self.model, self.tok, sk, n=nn or self.n, seed=a.seed, params=self.params,
-                                          precision=a.precision), self.device)
+                                          config=ARConfig(precision=a.precision)), self.device)
 
     def ar_batched(self, sk, nn=None):
         a = self.args
@@ -339,8 +340,7 @@ class Bench:
                 n=nn or self.n,
                 seed=a.seed,
                 params=self.params,
-                window=a.window,
-                precision=a.precision,
+                config=ARConfig(window=a.window, precision=a.precision),
             ),
             self.device,
         )
@@ -348,8 +348,8 @@ class Bench:
     def warm_up(self) -> None:
         warm = synthetic_skeleton(self.tok, 64, (8,))  # first-call allocations, kernels
         sampler.fill(self.model, self.tok, warm, n=2, steps=2, guidance=1.0, config=self.cfg)
-        arfill.fill(self.model, self.tok, warm, n=2, precision=self.args.precision)
-        arfill_batched.fill(self.model, self.tok, warm, n=2, precision=self.args.precision)
+        arfill.fill(self.model, self.tok, warm, n=2, config=ARConfig(precision=self.args.precision))
+        arfill_batched.fill(self.model, self.tok, warm, n=2, config=ARConfig(precision=self.args.precision))
 
     def quality(self, sk, results) -> dict:
         return quality(self.model, self.tok, sk, [r.tokens for r in results], [r.spans for r in results], self.window)
@@ -570,7 +570,7 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
     with the same start, per template and pooled (module docstring)."""
     from hybrid.fill.ar_batched import _targets
     from hybrid.precedents.library import load_library
-    from hybrid.skeleton.from_precedents import draft_from_precedents
+    from hybrid.skeleton.from_precedents import PrecedentDraw, draft_from_precedents
 
     a = b.args
     ks = [p.strip() for p in a.edit_steps.split(",")]
@@ -619,7 +619,7 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
         t = load_template(tid)
         skel = t.render_skeleton(full_outline(t, b.sections), t.example)
         skel, _, start, _ = draft_from_precedents(
-            b.tok, skel, library, t, t.example, b.n, k=1, seed=a.seed, start_noise=a.edit
+            b.tok, skel, library, t, t.example, PrecedentDraw(b.n, 1, a.seed, a.edit)
         )
         sk = from_template(b.tok, skel)
         forced, _, _ = _targets(b.tok, sk, b.n, start)
@@ -639,10 +639,8 @@ def edit_compare(b: Bench, tids: list[str]) -> dict:
                         n=b.n,
                         seed=a.seed,
                         params=b.params,
-                        window=a.window,
-                        precision=a.precision,
                         start=start,
-                        kept_per_step=kr,
+                        config=ARConfig(window=a.window, precision=a.precision, kept_per_step=kr),
                     )
                 ),
             )

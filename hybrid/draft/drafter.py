@@ -25,9 +25,8 @@ import torch
 
 from hybrid.common.cancel import checkpoint
 from hybrid.common.config import SHIPPED_CHECKPOINT
-from hybrid.common.errors import SamplingError
 from hybrid.common.options import set_threads
-from hybrid.draft.loading import FILLERS, HEADING_SOURCES, HEADINGS, fill_function, load_model
+from hybrid.draft.loading import FILLERS, HEADING_SOURCES, HEADINGS, DrafterConfig, fill_function, load_model
 from hybrid.draft.request import DRAFT_SAMPLING, DraftRequest, PrecedentMode, RequestValueError
 from hybrid.draft.result import Draft, DraftEvent, source_note
 from hybrid.draft.stages import (  # MAX_START_TOKENS re-exported
@@ -41,11 +40,12 @@ from hybrid.draft.stages import (  # MAX_START_TOKENS re-exported
 from hybrid.draft.streaming import cancel_check, progress_events, run_streamed, step_events, token_events
 from hybrid.fill.api import FillResult
 from hybrid.rank.likelihood import trained_window
-from hybrid.rank.rerank import ContractSpec, Reranker, RerankWeights
+from hybrid.rank.rerank import ContractSpec, Reranker
 from hybrid.templates.template import load_template
 
 __all__ = [
     "Drafter",
+    "DrafterConfig",
     "Draft",
     "DraftEvent",
     "load_model",
@@ -72,36 +72,24 @@ class Drafter:
     or a duration that the deal's text does not state (hybrid.fidelity.fact_guard).
     """
 
-    def __init__(
-        self,
-        model,
-        tokenizer,
-        *,
-        filler: str = "diffusion",
-        fill_config=None,
-        weights: RerankWeights | None = None,
-        record: dict | None = None,
-        path=None,
-        headings: str = "template",
-        library=None,
-        fact_guard: bool = True,
-    ):
+    def __init__(self, model, tokenizer, config: DrafterConfig | None = None, *, record: dict | None = None, path=None,
+                 library=None, **options):
+        """config: DrafterConfig (filler, fill_config, weights, headings, fact_guard), or its fields as keywords;
+        record, path: the checkpoint's training record and directory; library: hybrid.precedents.library.Library."""
         from hybrid.plan.planner import Planner
 
-        fill_function(filler)  # an unknown name fails here, not at the first draft
-        if headings not in HEADING_SOURCES:
-            raise SamplingError(f"headings must be one of {', '.join(HEADINGS)}, got {headings!r}.")
-        self.headings = headings
+        cfg = replace(config or DrafterConfig(), **options)
+        self.config, self.headings = cfg, cfg.headings
         self.model, self.tokenizer = model.eval(), tokenizer
-        self.filler, self.fill_config = filler, fill_config
+        self.filler, self.fill_config = cfg.filler, cfg.fill_config
         self.planner = Planner(model, tokenizer)
         self.record = record or {}
-        self.reranker = Reranker(model, tokenizer, weights, **trained_window(self.record))
+        self.reranker = Reranker(model, tokenizer, cfg.weights, **trained_window(self.record))
         self.path = str(path) if path is not None else None
         self._lock = threading.RLock()
         self._library = library  # hybrid.precedents.library.Library; None = the default cache, loaded on first use
         # hybrid.fidelity.fact_guard on template drafts: names, numbers, durations the deal does not state
-        self.fact_guard = fact_guard
+        self.fact_guard = cfg.fact_guard
 
     @classmethod
     def from_pretrained(cls, path=None, *, device=None, **kwargs) -> "Drafter":
@@ -152,22 +140,11 @@ class Drafter:
         with self._lock:
             return self.planner.plan(req.template, fields, seed=req.seed, params=req.sampling, on_token=on_token)
 
-    def fill(
-        self,
-        template,
-        fields: dict,
-        outline: dict,
-        *,
-        n: int = 4,
-        steps: int | None = None,
-        guidance: float | None = None,
-        seed: int = 0,
-        on_step=None,
-        **sampling,
-    ) -> list[FillResult]:
-        """n filled variants of the skeleton of `outline` (unranked, in batch order)."""
-        req = DraftRequest.of(template, fields, n=n, steps=steps, guidance=guidance, seed=seed, outline=outline,
-                              precedent_mode="off", filler=self.filler, **sampling)
+    def fill(self, template, fields: dict, outline: dict, *, on_step=None, **settings) -> list[FillResult]:
+        """n filled variants of the skeleton of `outline` (unranked, in batch order); settings: a DraftRequest's
+        (n=4, seed=0, steps, guidance, temperature, ... as DraftRequest.of takes them)."""
+        req = DraftRequest.of(template, fields, **{"n": 4, "seed": 0, **settings}, outline=outline,
+                              precedent_mode="off", filler=self.filler)
         with self._lock:
             skeleton = req.template.render_skeleton(outline, fields)
             return self._fill(req, skeleton, req.guidance, on_step)

@@ -1,11 +1,13 @@
-"""What a Drafter runs on: the checkpoint (load_model) and the filler (fill_function).
+"""What a Drafter runs on: the checkpoint (load_model), the filler (fill_function) and its settings (DrafterConfig).
 
 Owns: loading a checkpoint directory, a Llama directory or a fetched base name onto a device (the shipped
 model when none is named), the fillers' names (FILLERS) and the factory that maps a name to its fill
-function, and where a planned draft's headings come from (HEADINGS). Imports the model and filler modules only when
-called, so importing it costs nothing; hybrid.draft.drafter re-exports every public name.
+function, where a planned draft's headings come from (HEADINGS), and a Drafter's own settings (DrafterConfig).
+Imports the model and filler modules only when called, so importing it costs nothing; hybrid.draft.drafter
+re-exports every public name.
 """
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -13,7 +15,7 @@ import torch
 from hybrid.common.config import SHIPPED_CHECKPOINT
 from hybrid.common.errors import CheckpointError, SamplingError
 
-__all__ = ["load_model", "fill_function", "FILLERS", "HEADINGS", "HEADING_SOURCES"]
+__all__ = ["DrafterConfig", "load_model", "fill_function", "FILLERS", "HEADINGS", "HEADING_SOURCES"]
 
 FILLERS = ("diffusion", "ar", "ar-batched")
 HEADING_SOURCES = {
@@ -25,6 +27,24 @@ HEADINGS = tuple(HEADING_SOURCES)
 """Where a planned draft's title and section headings come from: the template's defaults for the
 planned clause types ("template", the default: the small shipped model's free-text headings are
 often garbled) or the planner's own text ("planned")."""
+
+
+
+@dataclass(frozen=True)
+class DrafterConfig:
+    """How a Drafter drafts whatever it is asked (a request's own settings are its DraftRequest); checked at
+    construction. Drafter's keywords update it: `Drafter(model, tok, filler="ar")`."""
+
+    filler: str = "diffusion"  # FILLERS: the filler a request names by default (its filler field overrides it)
+    fill_config: object = None  # the diffusion filler's FillConfig (None: its defaults)
+    weights: object = None  # the reranker's RerankWeights (None: its defaults)
+    headings: str = "template"  # HEADINGS: where a planned draft's headings come from
+    fact_guard: bool = True  # the fillers may not write a fact the deal does not state (hybrid.fidelity.fact_guard)
+
+    def __post_init__(self):
+        fill_function(self.filler)  # an unknown name fails here, not at the first draft
+        if self.headings not in HEADING_SOURCES:
+            raise SamplingError(f"headings must be one of {', '.join(HEADINGS)}, got {self.headings!r}.")
 
 
 def load_model(path=None, device=None):

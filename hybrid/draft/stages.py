@@ -65,19 +65,11 @@ def prepare_precedents(drafter, skeleton, request) -> PrecedentStart:
     }
     if not precedents:
         return PrecedentStart(skeleton, settings, library=library)
-    from hybrid.skeleton.from_precedents import draft_from_precedents
+    from hybrid.skeleton.from_precedents import PrecedentDraw, draft_from_precedents
 
+    draw = PrecedentDraw(request.n, precedents, request.seed, precedent_start, MAX_START_TOKENS)
     skeleton, provenance, start, facts = draft_from_precedents(
-        drafter.tokenizer,
-        skeleton,
-        library,
-        request.template,
-        request.fields,
-        request.n,
-        k=precedents,
-        seed=request.seed,
-        start_noise=precedent_start,
-        max_start_tokens=MAX_START_TOKENS,
+        drafter.tokenizer, skeleton, library, request.template, request.fields, draw
     )
     return PrecedentStart(skeleton, settings, True, library, provenance, start, facts)
 

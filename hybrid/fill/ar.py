@@ -16,18 +16,44 @@ context stays within what the model has seen and positions stay far below max_le
 """
 
 import time
+from dataclasses import dataclass
 
 import torch
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.options import int_range
-from hybrid.common.precision import autocast
+from hybrid.common.precision import PRECISIONS, autocast
 from hybrid.common.sampling import SamplingParams, apply_processors, sample
-from hybrid.fill.api import FillResult, StepEvent, fill_processors
+from hybrid.fill.api import FillJob, FillResult, StepEvent, fill_job, fill_processors
 from hybrid.model.cache import KVCache
 from hybrid.skeleton.tokenized import DEFAULT_WINDOW, as_token_skeleton
 
-__all__ = ["fill", "prepare"]
+__all__ = ["ARConfig", "DrawRules", "fill", "prepare"]
+
+
+@dataclass(frozen=True)
+class ARConfig:
+    """The AR fillers' own knobs (FillConfig's counterpart), checked at construction."""
+
+    window: int = DEFAULT_WINDOW  # >= 16: tokens of causal context a row keeps (rebuilt from its last window/2)
+    precision: str = "auto"  # "auto" | "fp32" | "bf16": autocast of the forwards, as FillConfig.precision
+    kept_per_step: int = 0  # >= 0, editing (ar_batched): kept tokens fed per row per step at most; 0 = whole runs
+
+    def __post_init__(self):
+        int_range(16).check("window", self.window, error=SamplingError)
+        if self.precision not in PRECISIONS:
+            raise SamplingError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}.")
+
+
+@dataclass(frozen=True)
+class DrawRules:
+    """What every AR draw obeys: the specials banned, the shared processors, greedy or sampled (params), and the
+    <pad> a finished row feeds."""
+
+    ban: torch.Tensor  # (V,) bool: special ids but <eos>
+    procs: list  # fill_processors(params)
+    params: SamplingParams
+    pad: int
 
 
 class _Decoder:
@@ -86,20 +112,19 @@ class _Decoder:
             self._forward(part, pv)
 
 
-def prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window):
-    """What both AR fillers start from: (TokenSkeleton, params, processors, device). n, steps, guidance (1: the
-    AR fillers have no unconditional branch) and seed come checked from the draft's request
-    (hybrid.draft.request); the window is the filler's own, >= 16."""
-    int_range(16).check("window", window, error=SamplingError)
+def prepare(model, tokenizer, skeleton, params) -> tuple:
+    """What both AR fillers start from: (TokenSkeleton, params, processors, device). A job's n, steps, guidance (1:
+    the AR fillers have no unconditional branch) and seed come checked from the draft's request
+    (hybrid.draft.request); the window is checked in ARConfig."""
     params = params or SamplingParams()
     return as_token_skeleton(tokenizer, skeleton), params, fill_processors(params), next(model.parameters()).device
 
 
-def _write_span(dec, sk, s, ids_all, ban, procs, gen, params, pad_id: int):
+def _write_span(dec, sk, s, ids_all, rules: DrawRules, gen):
     """Decode span `s` of every variant left to right after what `dec` has read: locked tokens fed as
     they are, the rest drawn (specials `ban`ned, <eos> only after the last locked token); a variant
     that wrote <eos> is padded. (out (n, s.length) token ids, decode steps run)."""
-    n, device, eos = dec.B, dec.device, sk.eos_id
+    n, device, eos, pad_id = dec.B, dec.device, sk.eos_id, rules.pad
     locked = sk.locked[s.start : s.end].tolist()
     lock_end = max((i + 1 for i in range(s.length - 1) if locked[i]), default=0)
     out = torch.full((n, s.length), pad_id, dtype=torch.long, device=device)
@@ -109,10 +134,11 @@ def _write_span(dec, sk, s, ids_all, ban, procs, gen, params, pad_id: int):
         if locked[t]:
             x = torch.full((n,), ids_all[s.start + t], dtype=torch.long, device=device)
         else:
-            logits = dec.last.masked_fill(ban, float("-inf"))
+            logits = dec.last.masked_fill(rules.ban, float("-inf"))
             if t < lock_end:
                 logits[:, eos] = float("-inf")
-            x = sample(apply_processors(procs, out[:, :t], logits), gen, temperature=0.0 if params.greedy else 1.0)
+            temperature = 0.0 if rules.params.greedy else 1.0
+            x = sample(apply_processors(rules.procs, out[:, :t], logits), gen, temperature=temperature)
         x = torch.where(done, pad_id, x)
         out[:, t] = x
         dec.feed(x[:, None], ~done[:, None])
@@ -124,23 +150,27 @@ def _write_span(dec, sk, s, ids_all, ban, procs, gen, params, pad_id: int):
 
 
 @torch.no_grad()
-def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
-         params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW,
-         precision: str = "auto") -> list[FillResult]:
+def fill(model, tokenizer, skeleton, job: FillJob | None = None, on_step=None, config: ARConfig | None = None,
+         **kw) -> list[FillResult]:
     """Write every span of `skeleton` left to right, n variants in one batch (same API as the diffusion fill).
 
-    steps is accepted for signature parity and ignored (one decode step per token); guidance
-    must be 1 = off (the causal path has no unconditional branch). on_step(StepEvent) after each span.
-    precision: autocast of the forwards, as FillConfig.precision of the diffusion filler.
+    job (hybrid.fill.api.FillJob, or its fields as keywords): steps is accepted for signature parity and ignored (one
+    decode step per token); guidance must be 1 = off (the causal path has no unconditional branch); no start (the
+    batched AR filler edits one). on_step(StepEvent) after each span. config: ARConfig (window, precision).
     """
     t_start = time.perf_counter()
-    sk, params, procs, device = prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window)
+    job, cfg = fill_job(job, kw), config or ARConfig()
+    if job.start is not None:
+        raise SamplingError("the sequential AR filler writes no edit start; the batched one does (ar-batched).")
+    n, seed, window = job.n, job.seed, cfg.window
+    sk, params, procs, device = prepare(model, tokenizer, skeleton, job.params)
     V = model.cfg.vocab_size
     eos = sk.eos_id
     gen = torch.Generator(device=device).manual_seed(seed)
     ban = torch.zeros(V, dtype=torch.bool, device=device)
     ban[[i for i in tokenizer.special_ids if i != eos and i < V]] = True
-    with autocast(device, precision):
+    rules = DrawRules(ban, procs, params, tokenizer.pad_id)
+    with autocast(device, cfg.precision):
         dec = _Decoder(model, n, window, tokenizer.pad_id, device)
         ids_all = sk.ids.tolist()
         bodies: list[list[list[int]]] = [[] for _ in range(n)]
@@ -153,7 +183,7 @@ def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guida
                 dec.feed(torch.tensor(ids_all[prev : s.start], device=device)[None].expand(n, -1))
             t1 = time.perf_counter()
             t_skel += t1 - t0
-            out, written = _write_span(dec, sk, s, ids_all, ban, procs, gen, params, tokenizer.pad_id)
+            out, written = _write_span(dec, sk, s, ids_all, rules, gen)
             decode_steps += written
             for b, row in enumerate(out.tolist()):
                 bodies[b].append(row[: row.index(eos)])

@@ -22,14 +22,14 @@ kept word, a hole that writes a word outside SpanStart.words given its precedent
 """
 
 import time
+from dataclasses import replace
 
 import torch
 
 from hybrid.common.precision import autocast
-from hybrid.common.sampling import SamplingParams, apply_processors, sample, variant_seed
-from hybrid.fill.api import FillResult, StepEvent, check_start
-from hybrid.fill.ar import _Decoder, prepare
-from hybrid.skeleton.tokenized import DEFAULT_WINDOW
+from hybrid.common.sampling import apply_processors, sample, variant_seed
+from hybrid.fill.api import FillJob, FillResult, StepEvent, check_start, fill_job
+from hybrid.fill.ar import ARConfig, DrawRules, _Decoder, prepare
 
 __all__ = ["fill"]
 
@@ -65,21 +65,21 @@ def _prefilled(model, sk, B: int, window: int, capacity: int, pad: int, device) 
 
 
 @torch.no_grad()
-def fill(model, tokenizer, skeleton, n: int = 8, steps: int | None = None, guidance: float = 1.0, seed: int = 0,
-         params: SamplingParams | None = None, on_step=None, window: int = DEFAULT_WINDOW, precision: str = "auto",
-         start=None, kept_per_step: int = 0) -> list[FillResult]:
+def fill(model, tokenizer, skeleton, job: FillJob | None = None, on_step=None, config: ARConfig | None = None,
+         **kw) -> list[FillResult]:
     """Write every span of `skeleton` of n variants in one batch of n x spans rows (same API as the
-    other fillers; steps is ignored, guidance must be 1 = off). on_step(StepEvent) after each token step.
+    other fillers; job as hybrid.fill.api.FillJob or its fields as keywords: steps is ignored, guidance must be
+    1 = off). on_step(StepEvent) after each token step. config: ARConfig (window, precision, kept_per_step).
     start: start[v][s] token ids (hybrid.precedents.start), as the diffusion filler's `start`: kept
-    tokens forced, only the holes written (module docstring); kept_per_step k > 0 feeds at most k
+    tokens forced, only the holes written (module docstring); ARConfig.kept_per_step k > 0 feeds at most k
     tokens per row per step (1: one token, kept or sampled), less padding than whole uneven runs."""
     t_start = time.perf_counter()
-    sk, params, procs, device = prepare(model, tokenizer, skeleton, n, steps, guidance, seed, params, window)
-    if start is not None:
-        check_start(start, n, len(sk.spans))
-        return _edit(
-            model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, kept_per_step
-        )
+    job, cfg = fill_job(job, kw), config or ARConfig()
+    n, seed, window, precision = job.n, job.seed, cfg.window, cfg.precision
+    sk, params, procs, device = prepare(model, tokenizer, skeleton, job.params)
+    if job.start is not None:
+        check_start(job.start, n, len(sk.spans))
+        return _edit(model, tokenizer, sk, replace(job, params=params), cfg, procs, t_start)
     V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
     S = len(sk.spans)
     if S == 0:
@@ -176,12 +176,12 @@ def _targets(tokenizer, sk, n: int, start) -> tuple[list[list[int]], list[list[b
     return targets, word_start, holes
 
 
-def _hole_logits(last, writing, out, last_kept, word_start, ban, glue, procs, eos: int, pad: int):
+def _hole_logits(last, writing, out, last_kept, word_start, rules: DrawRules, glue, eos: int):
     """The logits of the rows `writing` at their next hole, from their last outputs `last`: specials
     banned, <eos> not before a row's last kept token, no piece glued onto a kept word, then the shared
     processors with each row's own text so far as context."""
-    device, V = last.device, last.shape[-1]
-    logits = last.masked_fill(ban, float("-inf"))
+    device, V, pad = last.device, last.shape[-1], rules.pad
+    logits = last.masked_fill(rules.ban, float("-inf"))
     off = [len(out[b]) for b in writing]
     no_eos = torch.tensor([o < last_kept[b] for o, b in zip(off, writing)], device=device)
     logits[:, eos] = logits[:, eos].masked_fill(no_eos, float("-inf"))
@@ -191,7 +191,7 @@ def _hole_logits(last, writing, out, last_kept, word_start, ban, glue, procs, eo
     ctx = torch.tensor([[pad] * (width - len(out[b])) + out[b] for b in writing], dtype=torch.long).reshape(
         len(writing), width
     )
-    return apply_processors(procs, ctx.to(device), logits)
+    return apply_processors(rules.procs, ctx.to(device), logits)
 
 
 def _revert_holes(tokenizer, out, holes, eos: int) -> int:
@@ -210,14 +210,14 @@ def _revert_holes(tokenizer, out, holes, eos: int) -> int:
     return reverted
 
 
-def _edit(
-    model, tokenizer, sk, n, seed, params, procs, device, window, precision, start, t_start, chunk=0
-) -> list[FillResult]:
-    """The editing decode: per step every row feeds its sampled token and the kept run after it in
-    one forward (at most `chunk` tokens, 0 = the whole run), then samples its next hole if it has
+def _edit(model, tokenizer, sk, job: FillJob, cfg: ARConfig, procs, t_start: float) -> list[FillResult]:
+    """The editing decode of job.start: per step every row feeds its sampled token and the kept run after it in
+    one forward (at most cfg.kept_per_step tokens, 0 = the whole run), then samples its next hole if it has
     reached it (rows advance through their own offsets)."""
     from hybrid.fill.diffusion.guards import glue_tokens
 
+    n, seed, params, start, device = job.n, job.seed, job.params, job.start, next(model.parameters()).device
+    window, precision, chunk = cfg.window, cfg.precision, cfg.kept_per_step
     V, eos, pad = model.cfg.vocab_size, sk.eos_id, tokenizer.pad_id
     S = len(sk.spans)
     B = n * S
@@ -225,6 +225,7 @@ def _edit(
     ban = torch.zeros(V, dtype=torch.bool, device=device)
     ban[[i for i in tokenizer.special_ids if i != eos and i < V]] = True
     glue = glue_tokens(tokenizer, V).to(device)
+    rules = DrawRules(ban, procs, params, pad)
     targets, word_start, holes = _targets(tokenizer, sk, n, start)
     lengths = [len(t) for t in targets]
     last_kept = [max([t for t, x in enumerate(tg[:-1]) if x >= 0], default=-1) for tg in targets]
@@ -265,7 +266,7 @@ def _edit(
             if not writing:
                 continue
             r = torch.tensor(writing, device=device)
-            logits = _hole_logits(dec.last[r], writing, out, last_kept, word_start, ban, glue, procs, eos, pad)
+            logits = _hole_logits(dec.last[r], writing, out, last_kept, word_start, rules, glue, eos)
             if params.greedy:
                 x = sample(logits, None, temperature=0.0)
             else:

@@ -41,6 +41,7 @@ __all__ = [
     "causal_mask",
     "mode_mask",
     "cached_kv",
+    "Attending",
 ]
 
 MODES = ("causal", "fill", "bidirectional")
@@ -105,7 +106,20 @@ def _apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.
     return out.to(x.dtype)
 
 
-def attend(q, k, v, cos, sin, mask, cache, layer_idx: int, write_cache: bool, is_causal: bool) -> torch.Tensor:
+@dataclass(frozen=True)
+class Attending:
+    """What every layer of one forward attends with, built once per forward by DecoderBase.forward (as vLLM's
+    attention metadata): the rotary tables at the query positions, the mask and the cache."""
+
+    cos: torch.Tensor  # (B, 1, T, hs/2) rotary cosines at the query positions
+    sin: torch.Tensor  # (B, 1, T, hs/2) rotary sines
+    mask: torch.Tensor | None  # for scaled_dot_product_attention, True = may attend (mode_mask)
+    is_causal: bool  # SDPA's own causal mask, used where no mask is given
+    cache: object = None  # a KVCache (or transformers Cache) or None
+    write_cache: bool = True  # append this forward's keys/values; False only reads the past (skeleton cache)
+
+
+def attend(q, k, v, at: Attending, layer_idx: int) -> torch.Tensor:
     """Rotary positions, the cache and scaled dot-product attention: q (B, nh, T, hs), k/v (B, nkv, T, hs)
     -> (B, T, nh * hs), heads merged, before the output projection. Shared by every DecoderBase
     (Backbone, hybrid.model.llama); each keeps its own projections.
@@ -114,9 +128,9 @@ def attend(q, k, v, cos, sin, mask, cache, layer_idx: int, write_cache: bool, is
     transformers' repeat_kv order): faster per decode step than repeating k/v first
     (benchmarks/results/figures-without-a-result-file.md), identical outputs. The cache holds nkv heads, not nh.
     """
-    q, k = _apply_rope(q, cos, sin), _apply_rope(k, cos, sin)
-    k, v = cached_kv(cache, k, v, layer_idx, write_cache)  # (B, nkv, Tk, hs)
-    y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal and mask is None,
+    q, k = _apply_rope(q, at.cos, at.sin), _apply_rope(k, at.cos, at.sin)
+    k, v = cached_kv(at.cache, k, v, layer_idx, at.write_cache)  # (B, nkv, Tk, hs)
+    y = F.scaled_dot_product_attention(q, k, v, attn_mask=at.mask, is_causal=at.is_causal and at.mask is None,
                                        enable_gqa=k.shape[1] != q.shape[1])  # (B, nh, T, hs)
     return rearrange(y, "b h t d -> b t (h d)")
 
@@ -132,9 +146,9 @@ class Attention(nn.Module):
         # benchmarks/results/figures-without-a-result-file.md);
         # residual dropout (Block.drop) regularizes instead
 
-    def forward(self, x, cos, sin, mask, cache, layer_idx, write_cache, is_causal):
+    def forward(self, x, at: Attending, layer_idx: int):
         q, k, v = rearrange(self.qkv(x), "b t (three h d) -> three b h t d", three=3, h=self.n_heads)  # (B, nh, T, hs)
-        return self.proj(attend(q, k, v, cos, sin, mask, cache, layer_idx, write_cache, is_causal))
+        return self.proj(attend(q, k, v, at, layer_idx))
 
 
 class MLP(nn.Module):
@@ -157,8 +171,8 @@ class Block(nn.Module):
         self.mlp = MLP(cfg)
         self.drop = nn.Dropout(cfg.dropout)
 
-    def forward(self, x, cos, sin, mask, cache, layer_idx, write_cache, is_causal):
-        x = x + self.drop(self.attn(self.norm1(x), cos, sin, mask, cache, layer_idx, write_cache, is_causal))
+    def forward(self, x, at: Attending, layer_idx: int):
+        x = x + self.drop(self.attn(self.norm1(x), at, layer_idx))
         return x + self.drop(self.mlp(self.norm2(x)))
 
 
@@ -246,8 +260,7 @@ class DecoderBase(nn.Module):
     """`forward(ids, mode, cache, ...)`, the contract every backbone honours (the planner, the fillers
     and the reranker call nothing else), over a pre-norm decoder stack. A subclass names its modules
     as its state dict does and supplies them through `embed_ids`, `decoder_layers`, `final_norm`,
-    `rope_tables` and `output_weight`; each layer takes (x, cos, sin, mask, cache, layer_idx,
-    write_cache, is_causal)."""
+    `rope_tables` and `output_weight`; each layer takes (x, Attending, layer_idx)."""
 
     cfg: object  # the subclass's config: `max_len` bounds the positions
 
@@ -313,11 +326,11 @@ class DecoderBase(nn.Module):
         if int(positions.max()) >= self.cfg.max_len:
             raise ConfigError(f"position {int(positions.max())} exceeds max_len={self.cfg.max_len}; window the input.")
         cos_t, sin_t = self.rope(ids.device)
-        cos, sin = cos_t[positions][:, None], sin_t[positions][:, None]  # (B, 1, T, hs/2)
+        at = Attending(cos_t[positions][:, None], sin_t[positions][:, None], mask, is_causal, cache, write_cache)
         x = self.embed_ids(ids)
         for i, layer in enumerate(self.decoder_layers):
             checkpoint()  # a long document's forward takes seconds on a CPU: a cancelled stream stops between blocks
-            x = layer(x, cos, sin, mask, cache, i, write_cache, is_causal)
+            x = layer(x, at, i)
         x = self.final_norm(x)
         if return_hidden:
             return x

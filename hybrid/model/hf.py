@@ -29,11 +29,9 @@ class HybridConfig(PreTrainedConfig):
         "max_position_embeddings": "max_len",
     }
 
-    def __init__(self, vocab_size=8192, d_model=256, n_layers=6, n_heads=8, d_ff=0, max_len=4096,
-                 rope_theta=10000.0, dropout=0.0, norm_eps=1e-5, init_std=0.02, **kwargs):
-        bc = BackboneConfig(
-            vocab_size, d_model, n_layers, n_heads, d_ff, max_len, rope_theta, dropout, norm_eps, init_std
-        )
+    def __init__(self, **kwargs):
+        """BackboneConfig's fields by name (its defaults where absent, checked by it); the rest is transformers'."""
+        bc = BackboneConfig(**{k: kwargs.pop(k) for k in _FIELDS if k in kwargs})
         for k in _FIELDS:
             setattr(self, k, getattr(bc, k))
         kwargs.setdefault("tie_word_embeddings", True)
@@ -75,9 +73,10 @@ class HybridForCausalLM(PreTrainedModel, GenerationMixin):
     def set_input_embeddings(self, value):
         self.backbone.embed = value
 
-    def forward(self, input_ids=None, attention_mask=None, cache=None, past_key_values=None, use_cache=None,
-                labels=None, position_ids=None, logits_to_keep=0, **kwargs):
-        cache = cache if cache is not None else past_key_values
+    def forward(self, input_ids=None, attention_mask=None, cache=None, use_cache=None, labels=None, position_ids=None,
+                logits_to_keep=0, **kwargs):
+        """transformers' causal-LM forward; the cache comes as `cache` or, from older callers, `past_key_values`."""
+        cache = cache if cache is not None else kwargs.get("past_key_values")
         if use_cache is False:
             cache = None
         mask = None

@@ -122,11 +122,11 @@ class LlamaAttention(nn.Module):
         self.v_proj = nn.Linear(cfg.d_model, cfg.n_kv_heads * cfg.head_dim, bias=b)
         self.o_proj = nn.Linear(cfg.n_heads * cfg.head_dim, cfg.d_model, bias=b)
 
-    def forward(self, x, cos, sin, mask, cache, layer_idx, write_cache, is_causal):
+    def forward(self, x, at: backbone.Attending, layer_idx: int):
         q = rearrange(self.q_proj(x), "b t (h d) -> b h t d", h=self.nh)  # (B, nh, T, hd)
         k = rearrange(self.k_proj(x), "b t (h d) -> b h t d", h=self.nkv)  # (B, nkv, T, hd): GQA when nkv < nh
         v = rearrange(self.v_proj(x), "b t (h d) -> b h t d", h=self.nkv)
-        return self.o_proj(attend(q, k, v, cos, sin, mask, cache, layer_idx, write_cache, is_causal))
+        return self.o_proj(attend(q, k, v, at, layer_idx))
 
 
 class LlamaMLP(nn.Module):
@@ -148,8 +148,8 @@ class LlamaDecoderLayer(nn.Module):
         self.post_attention_layernorm = RMSNorm(cfg.d_model, cfg.norm_eps)
         self.mlp = LlamaMLP(cfg)
 
-    def forward(self, x, cos, sin, mask, cache, layer_idx, write_cache, is_causal):
-        x = x + self.self_attn(self.input_layernorm(x), cos, sin, mask, cache, layer_idx, write_cache, is_causal)
+    def forward(self, x, at: backbone.Attending, layer_idx: int):
+        x = x + self.self_attn(self.input_layernorm(x), at, layer_idx)
         return x + self.mlp(self.post_attention_layernorm(x))
 
 

@@ -30,6 +30,7 @@ from hybrid.precedents.reversed import reversed_roles  # re-exported: fit's qual
 from hybrid.text.lexicon import LEANING
 
 __all__ = [
+    "FitContext",
     "FitScore",
     "fit",
     "ranked",
@@ -208,23 +209,33 @@ class FitScore:
         return {k: round(getattr(self, k), 3) for k in keys}
 
 
-def fit(
-    p, heading: str, clause: str, budget: int, doc_types=(), holes=None, rank: int | None = None, topic=None,
-    kind: float | None = None, absent=None,
-) -> FitScore:
+@dataclass(frozen=True)
+class FitContext:
+    """What a draft judges every candidate of every section by (fit, ranked); None: not counted."""
+
+    doc_types: tuple | list = ()  # the template's document types: a clause from one of them fits better
+    # text -> the holes an edit of it must open (the source's own facts: hybrid.precedents.start.fact_holes;
+    # None: the source's replaced facts are counted instead)
+    holes: object = None
+    topic: object = None  # text -> how many of its words are another kind of deal's (topic_counter)
+    # text -> how many of its phrases presuppose a clause the draft does not have (hybrid.common.topics.absent_mentions)
+    absent: object = None
+
+
+def fit(p, heading: str, clause: str, budget: int, ctx: FitContext = FitContext(), rank: int | None = None,
+        kind: float | None = None) -> FitScore:
     """How well precedent `p` (hybrid.precedents.library.Precedent) serves a section of type `clause` headed
-    `heading` with a budget of `budget` tokens; doc_types: the template's document types (a clause from
-    one of them fits better); holes(text) -> the number of holes an edit of text must open (the source's
-    own facts: hybrid.precedents.start.fact_holes; None: count the source's replaced facts instead);
-    rank: its place in the relevance ranking of the section's query (None: not ranked); topic(text) -> how many
-    of its words are another kind of deal's (topic_counter; None: not counted); kind: its cosine to the clauses of
-    the section's type that the template's doc types write (deal_kind; None: not known), worth KIND_WEIGHT a unit:
-    a supply agreement's "Term and Termination" from an NDA ("Recipient's obligations relating to Confidential
-    Information will survive") or its "Obligations of the Parties" from an outsourcing agreement (back-up data
-    files) reads as another kind of deal though its heading fits; absent(text) -> how many of its phrases
-    presuppose a clause the draft does not have (hybrid.common.topics.absent_mentions; None: not counted), each
-    worth ABSENT_COST up to two ("the license hereby granted" in a supply agreement without a licence). A clause
-    written in the first or second person ("signed by both of us") loses FIRST_PERSON_COST."""
+    `heading` with a budget of `budget` tokens, judged by `ctx` (FitContext: a clause of the template's doc types
+    fits better; the holes an edit must open count as deal-specific; another deal's topic words cost);
+    rank: its place in the relevance ranking of the section's query (None: not ranked); kind: its cosine to the
+    clauses of the section's type that the template's doc types write (deal_kind; None: not known), worth
+    KIND_WEIGHT a unit: a supply agreement's "Term and Termination" from an NDA ("Recipient's obligations relating to
+    Confidential Information will survive") or its "Obligations of the Parties" from an outsourcing agreement
+    (back-up data files) reads as another kind of deal though its heading fits; each phrase presupposing a clause
+    the draft does not have (ctx.absent) costs ABSENT_COST up to two ("the license hereby granted" in a supply
+    agreement without a licence). A clause written in the first or second person ("signed by both of us") loses
+    FIRST_PERSON_COST."""
+    doc_types, holes, topic, absent = ctx.doc_types, ctx.holes, ctx.topic, ctx.absent
     mine, theirs = heading_words(heading), heading_words(p.heading)
     overlap = len(mine & theirs) / len(mine | theirs) if mine and theirs else 0.0
     room = budget * WORDS_PER_TOKEN
@@ -272,32 +283,21 @@ def fit(
     return FitScore(overlap, quality, specific, length, total, topical, kind or 0.0, leaning)
 
 
-def ranked(
-    candidates,
-    heading: str,
-    clause: str,
-    budget: int,
-    *,
-    doc_types=(),
-    holes=None,
-    ranks=None,
-    topic=None,
-    kinds=None,
-    absent=None,
-    kept=None,
-) -> list:
+def ranked(candidates, heading: str, clause: str, budget: int, ctx: FitContext = FitContext(), *, ranks=None,
+           kinds=None, kept=None) -> list:
     """[(FitScore, candidate)] of every candidate (None skipped), best fit first (ties: the given order), less
     those whose kind is KIND_GAP below the best kind of a candidate whose heading shares a word with the section's
     (a standard form of the template's own doc types stays), and those with TOPIC_LIMIT topic words per 100 words
     where a candidate whose heading shares a word has fewer (a supply agreement's "Exclusivity" that is all about
     "the exclusive cooperator of Supplier's real estate and home furnishing cooperation channel"), and those
     leaning on a clause the draft lacks (fit's absent) where a candidate whose heading shares a word does not.
-    holes, topic, absent: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id: fit's kind}
+    ctx: as fit's; ranks: {precedent id: relevance rank}; kinds: {precedent id: fit's kind}
     (deal_kind). kept(candidate) -> the words an edit of it keeps (None: not asked): `without_hollow`."""
+    doc_types = ctx.doc_types
     ranks, kinds = ranks or {}, kinds or {}
     scored = sorted(
         (
-            (fit(p, heading, clause, budget, doc_types, holes, ranks.get(p.id), topic, kinds.get(p.id), absent), i, p)
+            (fit(p, heading, clause, budget, ctx, ranks.get(p.id), kinds.get(p.id)), i, p)
             for i, p in enumerate(candidates)
             if p is not None
         ),

@@ -14,6 +14,7 @@ the sentence about the other deal, or writes its defined term as plain words; th
 """
 
 import re
+from dataclasses import dataclass, replace
 
 from hybrid.common.protections import protection_kind
 from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
@@ -26,7 +27,7 @@ from hybrid.precedents.holes import on_subject, outside, worded_holes
 from hybrid.precedents.library import letter_words
 from hybrid.text.lexicon import LEANING, TITLED_LIST_ITEM
 
-__all__ = ["lower_common_names", "drop_fact_sentences", "blank_values", "blank_holes", "drop_restated",
+__all__ = ["SentenceCut", "lower_common_names", "drop_fact_sentences", "blank_values", "blank_holes", "drop_restated",
            "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]
 
 KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words ...
@@ -73,10 +74,19 @@ _PAGE_LEGEND = re.compile(
 )
 
 
-def drop_fact_sentences(
-    text: str, deal: DealFacts, allowed: str, own_facts=(), keep_share: float = KEEP_SHARE, may_empty: bool = False,
-    names: bool | None = None, heading: str | None = None, whole: bool = False,
-) -> str:
+@dataclass(frozen=True)
+class SentenceCut:
+    """How far drop_fact_sentences may cut a text (its keywords update it: `keep_share=0.9`)."""
+
+    keep_share: float = KEEP_SHARE  # at least this share of the words stays (dense, named, redacted ones aside)
+    may_empty: bool = False  # the last sentence may go too (a frame sentence stands before the clause)
+    names: bool | None = None  # a sentence naming another deal's name or term goes (None: NAME_HOLES_GO)
+    heading: str | None = None  # the clause's heading: its own sentence on that subject stays, named or not
+    whole: bool = False  # a section of the base the whole draft stands on: only what is beyond mending goes
+
+
+def drop_fact_sentences(text: str, deal: DealFacts, allowed: str, own_facts=(), rule: SentenceCut | None = None,
+                        **kw) -> str:
     """text without the sentences that hold a fact the deal does not state (the runs start_tokens would mask:
     another deal's names, figures, redactions, acronyms), most holes per word first, as long as at least
     `keep_share` of its words and one sentence remain; the holes left are rewritten by the filler. A sentence
@@ -90,7 +100,10 @@ def drop_fact_sentences(
     Paragraph breaks are kept. whole: the text is a section of the base the whole draft stands on
     (hybrid.skeleton.from_base), where a deletion costs the contract a term: only the dense, redacted and
     other-document sentences go, never one that grants a right, remedy or protection
-    (hybrid.common.protections); a figure or name left in the others is a blank or hole to complete."""
+    (hybrid.common.protections); a figure or name left in the others is a blank or hole to complete. rule:
+    SentenceCut, or its fields as keywords."""
+    rule = replace(rule or SentenceCut(), **kw)
+    keep_share, may_empty, names, heading, whole = rule.keep_share, rule.may_empty, rule.names, rule.heading, rule.whole
     keep, drop = fact_spans(text, deal, allowed, own_facts)
     drop = outside(drop, keep, text)
     # "the License Agreement" where every word of it is the deal's: still a document the deal does not have
@@ -144,8 +157,9 @@ def drop_fact_sentences(
     out = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", out))  # spaces off first: "\n\n \n\n" is one break
     out = re.sub(r"[ \t]{2,}", " ", out).strip()
     if not may_empty and (not out or out.endswith(":")):  # nothing left but a lead-in: the clause stays, with holes
-        # (an empty start had the filler write the whole clause from scratch)
-        return drop_fact_sentences(text, deal, allowed, own_facts, keep_share, names=False) if names else text
+        # (an empty start had the filler write the whole clause from scratch); names kept: the share alone decides
+        again = SentenceCut(keep_share, names=False)
+        return drop_fact_sentences(text, deal, allowed, own_facts, again) if names else text
     return out
 
 

@@ -33,6 +33,8 @@ from hybrid.text.pipeline import FIT, phase
 
 __all__ = [
     "SpanStart",
+    "WordNoise",
+    "StartNoise",
     "fact_holes",
     "start_tokens",
     "precedent_starts",
@@ -61,17 +63,29 @@ class SpanStart(list):
         self.spaced: "SpanStart | None" = None  # the start of " " + text (start_tokens)
 
 
-def start_tokens(
-    tokenizer,
-    text: str,
-    deal: DealFacts,
-    allowed: str,
-    t: float,
-    rng: random.Random,
-    budget: int,
-    own_facts=(),
-    words=None,
-) -> SpanStart:
+@dataclass(frozen=True)
+class WordNoise:
+    """How one span's start is noised: each word masked with probability t, drawn from rng."""
+
+    t: float  # in [0, 1]: 0 keeps the precedent's words, 1 masks them all
+    rng: random.Random  # one per variant and span (StartNoise.of)
+
+
+@dataclass(frozen=True)
+class StartNoise:
+    """How a draft's n variants' starts are noised: each word masked with probability t, variant v's span s drawn
+    from its own generator seeded by (seed, v, s), so variants of one precedent differ where they were masked."""
+
+    t: float  # in [0, 1], checked where the request entered (hybrid.draft.request.DraftRequest)
+    n: int  # variants
+    seed: int
+
+    def of(self, v: int, s: int) -> WordNoise:
+        return WordNoise(self.t, random.Random(f"{self.seed}:{v}:{s}"))
+
+
+def start_tokens(tokenizer, text: str, deal: DealFacts, allowed: str, noise: WordNoise, budget: int, own_facts=(),
+                 words=None) -> SpanStart:
     """The first `budget` tokens of `text` (an adapted precedent), <mask> where the filler writes:
     tokens of the deal's facts kept (also inside a phrase masked as foreign), tokens of facts `allowed` does not state,
     of isolated acronyms
@@ -84,6 +98,7 @@ def start_tokens(
     the whole text fits the budget, and `spaced` is the same start (the same words masked) for the
     text after a space, which the filler takes where a frame sentence ends right before the span
     ("... Effective Date." + " The term ...", not "Date.The")."""
+    t, rng = noise.t, noise.rng
     keep, drop = fact_spans(text, deal, allowed, own_facts)
     draws = [rng.random() < t for _ in range(len(text.split()) + 1)]  # one per whitespace word (+ a trailing space)
     out = _start(tokenizer, text, keep, drop, draws, budget, words, t < 1)
@@ -128,26 +143,16 @@ def _start(tokenizer, text, keep, drop, draws, budget, words, stops: bool = True
     return SpanStart(out, original, words, ends=len(enc.ids) <= budget)
 
 
-def precedent_starts(
-    tokenizer,
-    texts,
-    deal: DealFacts,
-    allowed: "str | list[list[str]]",
-    t: float,
-    n: int,
-    seed: int,
-    budgets: list[int],
-    own_facts=None,
-    words=None,
-) -> list[list[list[int]]]:
-    """start[v][s] for n variants: span s starts from texts[s] (None or "": fully masked), or, when
+def precedent_starts(tokenizer, texts, deal: DealFacts, allowed: "str | list[list[str]]", noise: StartNoise,
+                     budgets: list[int], own_facts=None, words=None) -> list[list[list[int]]]:
+    """start[v][s] for noise.n variants (StartNoise): span s starts from texts[s] (None or "": fully masked), or, when
     texts holds one list per variant (len n, each a list per span), variant v's span s from
     texts[v][s] (each variant edits its own draw of precedents); own_facts[s] (or own_facts[v][s]):
     the facts its precedent's normalization replaced (Precedent.facts), masked wherever they still
     stand; words: the lower-case words a hole may write (hybrid.precedents.library.Library.words; None = any);
     allowed: the deal's text, or allowed[v][s] per variant and span: what span s of variant v may state as it
     stands (edit_allowed)."""
-    t = float(t)  # in [0, 1]: checked where the request entered (hybrid.draft.request.DraftRequest)
+    n, noise = noise.n, replace(noise, t=float(noise.t))
     per_variant = bool(texts) and isinstance(texts[0], (list, tuple))
     if per_variant and len(texts) != n:
         raise SamplingError(f"per-variant start texts must hold n={n} lists, got {len(texts)}.")
@@ -159,8 +164,8 @@ def precedent_starts(
         words = frozenset(words).union(*(letter_words(a) for a in texts_allowed))
     return [
         [
-            start_tokens(tokenizer, x, deal, allowed_of[v][s] if allowed_of else allowed, t,
-                         random.Random(f"{seed}:{v}:{s}"), b, f, words) if x else []
+            start_tokens(tokenizer, x, deal, allowed_of[v][s] if allowed_of else allowed, noise.of(v, s), b, f, words)
+            if x else []
             for s, (x, b, f) in enumerate(zip(texts_v[v], budgets, facts_v[v]))
         ]
         for v in range(n)
@@ -258,8 +263,8 @@ def starts_from_draws(tokenizer, draws, edits: SpanEdits, t: float, seed: int) -
     frame_only = {(v, s) for v, row in enumerate(texts) for s, x in enumerate(row) if x == "" and frames[s]}
     allowed = [[edit_allowed(p, x or "", edits.allowed, f) for p, x, f in zip(d, row, fs)]
                for d, row, fs in zip(draws, texts, facts)]  # per variant and span: a user library's own words too
-    start = precedent_starts(tokenizer, texts, edits.deal, allowed, t, len(draws), seed, edits.budgets, facts,
-                             words=edits.words)
+    start = precedent_starts(tokenizer, texts, edits.deal, allowed, StartNoise(t, len(draws), seed), edits.budgets,
+                             facts, words=edits.words)
     for v, s in frame_only:  # the precedent only restated the frame: the clause ends after it
         start[v][s] = SpanStart([], ends=True)
     return start, list(dict.fromkeys(f for row in facts for fs in row for f in fs))

@@ -44,7 +44,7 @@ up to its weight in nats/token. The defaults make any check failure outweigh typ
 gaps between fluent variants (tenths of a nat/token): contract defects rank below fluency.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hybrid.common.config import TrainConfig
 from hybrid.common.errors import ConfigError, SamplingError
@@ -59,6 +59,7 @@ from hybrid.skeleton.tokenized import as_token_skeleton
 
 __all__ = [
     "Reranker",
+    "RerankConfig",
     "RerankWeights",
     "ContractSpec",
     "Ranked",
@@ -120,40 +121,43 @@ class Ranked:
     scores: dict
 
 
+@dataclass(frozen=True)
+class RerankConfig:
+    """How the reranker reads text (the weights of what it finds are RerankWeights); checked against the model by
+    Reranker, whose keywords update it (`Reranker(model, tok, window=1024)`)."""
+
+    window: int = TrainConfig.seq_len  # 16..max_len: tokens per scoring window (the checkpoint's training window)
+    stride: int = TrainConfig.stride  # 1..window-1: tokens between window starts
+    max_batch_tokens: int = MAX_BATCH_TOKENS  # >= window: tokens per backbone batch
+    ngram: int = 5  # >= 2: the n of the repeated n-gram check
+    pmi_mode: str = "fill"  # PMI_MODES: how the PMI hides the spec (hybrid.rank.pmi)
+    lexical_weight: float = LEXICAL_WEIGHT  # >= 0: the spec coverage's weight in pmi_coverage_score
+
+
 class Reranker:
     """Scores candidates with a causal backbone (`model(ids, "causal", return_hidden=True)`, tied
-    output projection `model.output_weight`)."""
+    output projection `model.output_weight`). config: RerankConfig, or its fields as keywords; relevance: a
+    hybrid.precedents.relevance.RelevanceScorer (None: the default one, built on first score())."""
 
-    def __init__(
-        self,
-        model,
-        tokenizer,
-        weights: RerankWeights | None = None,
-        *,
-        window: int = TrainConfig.seq_len,
-        stride: int = TrainConfig.stride,
-        max_batch_tokens: int = MAX_BATCH_TOKENS,
-        ngram: int = 5,
-        pmi_mode: str = "fill",
-        lexical_weight: float = LEXICAL_WEIGHT,
-        relevance=None,
-    ):
+    def __init__(self, model, tokenizer, weights: RerankWeights | None = None, config: RerankConfig | None = None, *,
+                 relevance=None, **options):
+        cfg = replace(config or RerankConfig(), **options)
+        window, stride, max_batch_tokens = cfg.window, cfg.stride, cfg.max_batch_tokens
         if not 16 <= window <= model.cfg.max_len:
             raise ConfigError(f"window must be in [16, {model.cfg.max_len}], got {window}.")
         if not 1 <= stride < window:
             raise ConfigError(f"stride must be in [1, window={window}), got {stride}.")
         if max_batch_tokens < window:
             raise ConfigError(f"max_batch_tokens must be >= window ({window}), got {max_batch_tokens}.")
-        if ngram < 2:
-            raise ConfigError(f"ngram must be >= 2, got {ngram}.")
-        WEIGHT.check("lexical_weight", lexical_weight)
-        self._pmi = pmi_estimator(pmi_mode, window=window, stride=stride, max_batch_tokens=max_batch_tokens)
-        self.model, self.tokenizer = model, tokenizer
+        if cfg.ngram < 2:
+            raise ConfigError(f"ngram must be >= 2, got {cfg.ngram}.")
+        WEIGHT.check("lexical_weight", cfg.lexical_weight)
+        self._pmi = pmi_estimator(cfg.pmi_mode, window=window, stride=stride, max_batch_tokens=max_batch_tokens)
+        self.model, self.tokenizer, self.config = model, tokenizer, cfg
         self.weights = weights or RerankWeights()
-        self.window, self.stride, self.max_batch_tokens, self.ngram = window, stride, max_batch_tokens, ngram
-        self.pmi_mode, self.lexical_weight = pmi_mode, float(lexical_weight)
-        # a hybrid.precedents.relevance.RelevanceScorer; the default one is built on first score()
-        self._relevance = relevance
+        self.window, self.stride, self.max_batch_tokens, self.ngram = window, stride, max_batch_tokens, cfg.ngram
+        self.pmi_mode, self.lexical_weight = cfg.pmi_mode, float(cfg.lexical_weight)
+        self._relevance = relevance  # the default one is built on first score()
         self._fit_scorer = None  # the fit check's own scorer when none is given (see fit_relevance)
 
     # likelihood core

@@ -20,7 +20,7 @@ precedent with it; the skeleton cache stays exact (skeleton tokens never see spa
 """
 
 import weakref
-from dataclasses import is_dataclass, replace
+from dataclasses import dataclass, is_dataclass, replace
 
 from hybrid.common.options import MAX_PRECEDENTS  # re-exported: the bound of an option's range
 from hybrid.common.topics import absent_mentions, absent_types
@@ -38,6 +38,7 @@ from hybrid.precedents.definitions import (
 )
 from hybrid.precedents.fit import (
     STANDARD_SOURCES,
+    FitContext,
     common_words,
     other_subject,
     pick,
@@ -51,6 +52,7 @@ from hybrid.skeleton.deal import clause_deal, deal_from_template  # re-exported:
 from hybrid.text.context import StartContext
 
 __all__ = [
+    "PrecedentDraw",
     "deal_from_template",
     "section_query",
     "condition",
@@ -77,17 +79,14 @@ def condition(
     k: int,
     *,
     seed: int = 0,
-    variant: int = 0,
     max_words: int = MAX_PRECEDENT_WORDS,
     return_hits: bool = False,
 ):
-    """(the skeleton with each span's k precedents before it, [[provenance dict] per span]), and with
-    return_hits the Precedents themselves per span as a third item."""
+    """(the skeleton with each span's k precedents before it, the same for every variant, [[provenance dict] per
+    span]), and with return_hits the Precedents themselves per span as a third item."""
     deal = deal_from_template(template, values)
     hits = [
-        library.retrieve(
-            s.clause, section_query(s, values), doc_type=template.doc_type, k=k, seed=seed, variant=variant
-        )
+        library.retrieve(s.clause, section_query(s, values), doc_type=template.doc_type, k=k, seed=seed)
         for s in skeleton.spans
     ]
     segments, i = [], 0
@@ -115,6 +114,7 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
     lacks = absent_types([s.clause for s in skeleton.spans], skeleton.deal_text)
     absent = lambda text: len(absent_mentions(text, lacks))  # noqa: E731  leaning on a clause the draft lacks
     others = other_clauses(skeleton.spans)
+    judged = FitContext(doc_types, holes, topic, absent)
 
     def kept(p, s, si: int) -> int:  # an unframed span's edit: the words it keeps
         own = source_facts(library, p)
@@ -132,12 +132,9 @@ def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: in
                 s.heading,
                 s.clause,
                 s.budget,
-                doc_types=doc_types,
-                holes=holes,
+                judged,
                 ranks=ranks,
-                topic=topic,
                 kinds=kinds,
-                absent=absent,
                 kept=None if s.frame else (lambda p, s=s, si=si: kept(p, s, si)),
             )
         )
@@ -288,38 +285,38 @@ def source_facts(library, precedent) -> list[str]:
     return list(dict.fromkeys([*precedent.facts, *(f for d in docs for f in by_doc.get(d, ()))]))
 
 
-def draft_from_precedents(
-    tokenizer,
-    skeleton,
-    library,
-    template,
-    values: dict,
-    n: int,
-    *,
-    k: int,
-    seed: int = 0,
-    start_noise: float = 1.0,
-    max_start_tokens: int = 4096,
-):
+@dataclass(frozen=True)
+class PrecedentDraw:
+    """How a draft's sections take their precedents: the request's precedent settings (hybrid.draft.request)."""
+
+    n: int  # variants
+    k: int  # precedents beside each span (start_noise 1)
+    seed: int = 0
+    # 1: the k precedents beside each span; < 1: each variant edits its own, each word masked with this probability
+    start_noise: float = 1.0
+    max_start_tokens: int = 4096  # a span's start holds at most this many tokens
+
+
+def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, draw: PrecedentDraw):
     """What Drafter.draft(precedents=k, precedent_start=start_noise) fills: (skeleton, provenance[v][s],
-    start or None, the facts of the precedents' source contracts (source_facts) for the fact guard). start_noise = 1:
-    the k precedents
-    sit beside each span (condition), the same for every variant; < 1: nothing beside the spans,
-    each variant edits its own draw (variant_draws) through hybrid.precedents.start's start tokens,
-    its holes checked against the library's words."""
+    start or None, the facts of the precedents' source contracts (source_facts) for the fact guard), as `draw`
+    says. start_noise = 1: the k precedents sit beside each span (condition), the same for every variant; < 1:
+    nothing beside the spans, each variant edits its own draw (variant_draws) through hybrid.precedents.start's
+    start tokens, its holes checked against the library's words."""
     from hybrid.precedents.start import SpanEdits, starts_from_draws
 
-    if start_noise >= 1:
-        skeleton, beside, hits = condition(skeleton, library, template, values, k, seed=seed, return_hits=True)
+    n, seed = draw.n, draw.seed
+    if draw.start_noise >= 1:
+        skeleton, beside, hits = condition(skeleton, library, template, values, draw.k, seed=seed, return_hits=True)
         facts = list(dict.fromkeys(f for h in hits for p in h for f in source_facts(library, p)))
         return skeleton, [beside] * n, None, facts
     draws = variant_draws(skeleton, library, template, values, n, seed=seed)
     draws = [[frame_alone(s, p) for s, p in zip(skeleton.spans, d)] for d in draws]
     rooms = [s.budget - (len(tokenizer.encode(s.frame)) if s.frame else 0) - ROOM_MARGIN for s in skeleton.spans]
     deal = deal_from_template(template, values)
-    edits = SpanEdits(deal, skeleton.deal_text, [max_start_tokens] * len(skeleton.spans), rooms=rooms,
+    edits = SpanEdits(deal, skeleton.deal_text, [draw.max_start_tokens] * len(skeleton.spans), rooms=rooms,
                       **library_start_args(library, deal, skeleton.spans), others=other_clauses(skeleton.spans))
-    start, facts = starts_from_draws(tokenizer, draws, edits, start_noise, seed)
+    start, facts = starts_from_draws(tokenizer, draws, edits, draw.start_noise, seed)
     return skeleton, [[p.citations() if p else [] for p in d] for d in draws], start, facts
 
 

@@ -19,6 +19,7 @@ import math
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -43,7 +44,7 @@ from hybrid.model.checkpoint import (  # noqa: F401  (re-exported)
 from hybrid.model.objective import align_fill, fill_shift, mdlm_loss, q_xt, sample_times
 from hybrid.model.schedule import get_schedule
 from hybrid.tokenizer.bpe import HybridTokenizer
-from hybrid.train.state import check_train_out, restore, resume_state, train_state, training_record
+from hybrid.train.state import Progress, RunFacts, check_train_out, restore, resume_state, train_state, training_record
 
 # checkpoint I/O re-exported from hybrid.model.checkpoint
 __all__ = ["train", "joint_losses", "load_checkpoint", "save_checkpoint", "noise_generator", "ATTRIBUTION"]
@@ -210,6 +211,15 @@ def _model_and_optimizer(cfg: TrainConfig, tok, adapted):
     return model, trainable, opt, sched
 
 
+def _steps_per_epoch(rows: int, cfg: TrainConfig, acc) -> int:
+    """Optimizer steps per epoch over `rows` training rows; ConfigError where a batch exceeds a process's share."""
+    per_epoch = rows // (cfg.batch_size * acc.num_processes)
+    if per_epoch < 1:
+        raise ConfigError(f"batch_size must be <= {rows // acc.num_processes} (train rows per process), got "
+                          f"{cfg.batch_size}.")
+    return per_epoch
+
+
 def _batch(train_rows: Rows, step: int, per_epoch: int, cfg: TrainConfig, acc, device) -> Rows:
     """This process's rows of step `step`: epoch e's permutation seeded by (seed, e), cut per process."""
     epoch, pos = divmod(step, per_epoch)
@@ -219,19 +229,35 @@ def _batch(train_rows: Rows, step: int, per_epoch: int, cfg: TrainConfig, acc, d
     return Rows(rows.ids.to(device), rows.kind.to(device), rows.section.to(device), rows.is_plan.to(device))
 
 
-def _train_step(model, opt, sched, acc, rows: Rows, tok_ids, schedule, cfg: TrainConfig, step: int, device, shift):
+@dataclass(frozen=True)
+class _Stepper:
+    """What every optimizer step of a run uses: the (prepared) model, its optimizer and schedule, the processes,
+    and the objective's pieces (the <mask> id, the noise schedule, whether fill logits are shifted)."""
+
+    cfg: TrainConfig
+    model: object
+    opt: object
+    sched: object
+    acc: object
+    tok_ids: dict
+    schedule: object
+    shift: bool
+
+
+def _train_step(run: _Stepper, rows: Rows, step: int):
     """One optimizer step on `rows` (AR + diffusion_weight x MDLM, clipped); the two losses (tensors)."""
+    cfg, model, acc = run.cfg, run.model, run.acc
     with acc.autocast():
-        gen = noise_generator(cfg.seed, acc.process_index, step, device)
+        gen = noise_generator(cfg.seed, acc.process_index, step, acc.device)
         ar, diff, n_ar, n_sp = joint_losses(
-            model, rows, tok_ids, schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0, shift
+            model, rows, run.tok_ids, run.schedule, gen, cfg.cond_dropout, cfg.diffusion_weight > 0, run.shift
         )
         loss = ar + cfg.diffusion_weight * diff
-    opt.zero_grad(set_to_none=True)
+    run.opt.zero_grad(set_to_none=True)
     acc.backward(loss)
     acc.clip_grad_norm_(model.parameters(), cfg.grad_clip)
-    opt.step()
-    sched.step()
+    run.opt.step()
+    run.sched.step()
     return ar, diff
 
 
@@ -269,12 +295,7 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
     log(f"model {raw.num_params() / 1e6:.2f}M params, {len(train_rows)} train rows x {cfg.seq_len}, "
         f"{len(val_rows)} val rows, device {device}")
 
-    per_epoch = len(train_rows) // (cfg.batch_size * acc.num_processes)
-    if per_epoch < 1:
-        raise ConfigError(
-            f"batch_size must be <= {len(train_rows) // acc.num_processes} (train rows per process), got "
-            f"{cfg.batch_size}."
-        )
+    per_epoch = _steps_per_epoch(len(train_rows), cfg, acc)
     t0 = time.time()
     wall0 = wall
     record = record if resume else {}  # resumed at or past max_steps: the checkpoint's record is the result
@@ -282,9 +303,11 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
                dynamic_ncols=True)
     model.train()
     stop_reason = "max_steps"
+    stepper = _Stepper(cfg, model, opt, sched, acc, tok_ids, schedule, shift)
+    facts = RunFacts(cfg, raw, trainable, adapted, acc, precision, per_epoch, len(train_docs), bytes_per_token)
     while step < cfg.max_steps:
         rows = _batch(train_rows, step, per_epoch, cfg, acc, device)
-        ar, diff = _train_step(model, opt, sched, acc, rows, tok_ids, schedule, cfg, step, device, shift)
+        ar, diff = _train_step(stepper, rows, step)
         step += 1
         ar, diff = float(ar.detach()), float(diff.detach())
         tokens_seen += int((rows.kind != KIND_PAD).sum()) * acc.num_processes
@@ -303,10 +326,10 @@ def _train(cfg: TrainConfig, resume: bool, log) -> dict:
             curves["val_ar"].append(round(v["val_ar"], 4))
             curves["val_diff"].append(round(v["val_diff"], 4))
             log(f"step {step}: val_ar {v['val_ar']:.4f} val_diff {v['val_diff']:.4f} ({elapsed / 60:.1f} min)")
-            record = training_record(cfg, raw, trainable, step, per_epoch, tokens_seen, elapsed, device, acc,
-                                     precision, train_docs, bytes_per_token, curves, adapted)
+            at = Progress(step, tokens_seen, elapsed, curves)
+            record = training_record(facts, at)
             if acc.is_main_process:
-                st = train_state(raw, adapted, opt, sched, step, tokens_seen, elapsed, curves)
+                st = train_state(raw, adapted, opt, sched, at)
                 (adapted.save if adapted else save_checkpoint)(out, raw, tok, record, st)
             if out_of_time:
                 stop_reason = f"max_minutes={cfg.max_minutes}"

@@ -8,6 +8,7 @@ Knows nothing about losses, data or the loop itself (hybrid.train.loop).
 
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -17,7 +18,33 @@ from hybrid.common.errors import CheckpointError
 from hybrid.common.outdir import check_writable, is_bookkeeping
 from hybrid.model.checkpoint import STATE_FILE, read_record
 
-__all__ = ["check_train_out", "resume_state", "restore", "training_record", "train_state", "git_commit"]
+__all__ = ["Progress", "RunFacts", "check_train_out", "resume_state", "restore", "training_record", "train_state",
+           "git_commit"]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a run stands at a checkpoint: what its record states and --resume continues from."""
+
+    step: int  # optimizer steps done
+    tokens_seen: int  # non-pad tokens trained on, over every process
+    elapsed: float  # wall seconds, over every resumed part of the run
+    curves: dict  # the train / val loss and learning-rate curves so far
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What a run's record says of it that holds from its start to its end."""
+
+    cfg: TrainConfig
+    raw: object  # the unwrapped model
+    trainable: list  # the parameters that train (with LoRA: the adapter only)
+    adapted: object  # hybrid.model.adapt's adapted base of --init-from, or None
+    acc: object  # the accelerate.Accelerator: its device and processes
+    precision: str  # "fp32" | "bf16", resolved (hybrid.common.precision)
+    per_epoch: int  # optimizer steps per epoch
+    train_docs: int  # documents in the train split
+    bytes_per_token: float  # val split, measures the tokenizer
 
 
 def git_commit() -> str:
@@ -90,41 +117,42 @@ def restore(state: dict, model, adapted, opt, sched):
     return state["step"], state["tokens_seen"], state["wall_seconds"], state["curves"]
 
 
-def training_record(cfg, raw, trainable, step, per_epoch, tokens_seen, elapsed, device, acc, precision, train_docs,
-                    bytes_per_token, curves, adapted) -> dict:
-    """training_record.json of the checkpoint written at `step`."""
+def training_record(run: RunFacts, at: Progress) -> dict:
+    """training_record.json of the checkpoint written at `at.step`."""
+    cfg, raw, acc, adapted, device = run.cfg, run.raw, run.acc, run.adapted, run.acc.device
+    step, tokens_seen, elapsed = at.step, at.tokens_seen, at.elapsed
     return {
         "config": cfg.to_dict(),
         "model_config": raw.cfg.to_dict(),
         "params": raw.num_params(),
-        "trainable_params": sum(p.numel() for p in trainable),
+        "trainable_params": sum(p.numel() for p in run.trainable),
         "git_commit": git_commit(),
         "step": step,
-        "epochs": round(step / max(per_epoch, 1), 3),
+        "epochs": round(step / max(run.per_epoch, 1), 3),
         "tokens_seen": tokens_seen,
         "wall_seconds": round(elapsed, 3),
         "tokens_per_second": round(tokens_seen / max(elapsed, 1e-9), 1),
         "device": str(device) if device.type != "cuda" else torch.cuda.get_device_name(),
         "processes": acc.num_processes,
-        "precision": precision,
-        "train_docs": len(train_docs),
-        "bytes_per_token": bytes_per_token,  # val split, measures the tokenizer
-        "curves": curves,
+        "precision": run.precision,
+        "train_docs": run.train_docs,
+        "bytes_per_token": run.bytes_per_token,  # val split, measures the tokenizer
+        "curves": at.curves,
         "command": "hybrid train " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "hybrid train",
         **({"adapted_from": adapted.base} if adapted else {}),
     }
 
 
-def train_state(raw, adapted, opt, sched, step, tokens_seen, elapsed, curves) -> dict:
+def train_state(raw, adapted, opt, sched, at: Progress) -> dict:
     """train_state.pt: what --resume needs to continue exactly (weights, optimizer, schedule, counters, RNG)."""
     return {
         "model": adapted.train_state() if adapted else raw.state_dict(),
         "optimizer": opt.state_dict(),
         "scheduler": sched.state_dict(),
-        "step": step,
-        "tokens_seen": tokens_seen,
-        "wall_seconds": elapsed,
-        "curves": curves,
+        "step": at.step,
+        "tokens_seen": at.tokens_seen,
+        "wall_seconds": at.elapsed,
+        "curves": at.curves,
         "rng": {
             "torch": torch.get_rng_state(),
             **({"cuda": torch.cuda.get_rng_state_all()} if torch.cuda.is_available() else {}),

@@ -7,7 +7,7 @@ import torch
 from hybrid.common.errors import SamplingError
 from hybrid.common.sampling import SamplingParams
 from hybrid.data.document import Segment
-from hybrid.fill.ar import _Decoder, fill
+from hybrid.fill.ar import ARConfig, _Decoder, fill
 from hybrid.skeleton.tokenized import tokenize_segments
 
 
@@ -44,7 +44,8 @@ def _reference(model, tokenizer, sk):
 
 def test_greedy_matches_a_no_cache_reference(lively_model, tokenizer):
     sk = _small(tokenizer)
-    res = fill(lively_model, tokenizer, sk, n=2, params=SamplingParams(temperature=0), precision="fp32")
+    res = fill(lively_model, tokenizer, sk, n=2, params=SamplingParams(temperature=0),
+               config=ARConfig(precision="fp32"))
     want = _reference(lively_model, tokenizer, sk)
     assert res[0].tokens == want and res[1].tokens == want
 
@@ -92,7 +93,7 @@ def test_locks_and_budgets(tiny_model, tokenizer):
 )
 def test_bad_arguments_name_the_argument(tiny_model, tokenizer, kwargs, match):
     with pytest.raises(SamplingError, match=match):
-        fill(tiny_model, tokenizer, _small(tokenizer), **kwargs)
+        fill(tiny_model, tokenizer, _small(tokenizer), config=ARConfig(**kwargs))
 
 
 def test_document_longer_than_the_context_fills(tiny_model, tokenizer):
@@ -116,7 +117,7 @@ def test_document_longer_than_the_context_fills(tiny_model, tokenizer):
             seen.append(int(kw["positions"].max()))
             return self.m(ids, mode, **kw)
 
-    res = fill(Spy(), tokenizer, sk, n=2, seed=0, precision="bf16")
+    res = fill(Spy(), tokenizer, sk, n=2, seed=0, config=ARConfig(precision="bf16"))
     assert max(seen) < 512
     assert all(len(r.tokens) == 24 for r in res) and res[0].text.startswith("LONG AGREEMENT")
 

@@ -7,11 +7,14 @@ import torch
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.sampling import SamplingParams
+from hybrid.fill.ar import ARConfig
 from hybrid.fill.ar_batched import fill
 
 from test_arfill import _small  # the same three-clause skeleton
 
 GREEDY = SamplingParams(temperature=0)
+FP32 = ARConfig(precision="fp32")
+ONE_BY_ONE = ARConfig(precision="fp32", kept_per_step=1)  # one token per row per step
 
 
 def _reference(model, tokenizer, sk, starts=None):
@@ -52,7 +55,7 @@ def _reference(model, tokenizer, sk, starts=None):
 @pytest.mark.parametrize("budgets", [(12, 9, 14), (5, 30, 3)])
 def test_batched_rows_equal_a_no_cache_reference(lively_model, tokenizer, budgets):
     sk = _small(tokenizer, budgets)
-    got = fill(lively_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32")
+    got = fill(lively_model, tokenizer, sk, n=2, params=GREEDY, config=FP32)
     want = _reference(lively_model, tokenizer, sk)
     assert got[0].tokens == want and got[1].tokens == want
 
@@ -60,8 +63,8 @@ def test_batched_rows_equal_a_no_cache_reference(lively_model, tokenizer, budget
 def test_variant_i_does_not_depend_on_n(tiny_model, tokenizer):
     sk = _small(tokenizer)
     p = SamplingParams(temperature=1.0, top_p=0.95)
-    two = fill(tiny_model, tokenizer, sk, n=2, seed=5, params=p, precision="fp32")
-    four = fill(tiny_model, tokenizer, sk, n=4, seed=5, params=p, precision="fp32")
+    two = fill(tiny_model, tokenizer, sk, n=2, seed=5, params=p, config=FP32)
+    four = fill(tiny_model, tokenizer, sk, n=4, seed=5, params=p, config=FP32)
     assert [r.tokens for r in two] == [r.tokens for r in four[:2]]
     assert four[0].tokens != four[1].tokens
 
@@ -89,9 +92,8 @@ def test_editing_forces_the_kept_tokens_and_equals_a_no_cache_reference(lively_m
     starts = [_holed(tokenizer, " The Supplier shall deliver the Products on time", {0, 3, 4}),
               _holed(tokenizer, " Each party shall keep", {1}),
               _holed(tokenizer, " This Agreement is governed by the laws of Delaware", {2, 5, 6, 7})]
-    got = fill(
-        lively_model, tokenizer, sk, n=2, params=GREEDY, precision="fp32", start=[starts, starts], kept_per_step=chunk
-    )
+    got = fill(lively_model, tokenizer, sk, n=2, params=GREEDY, start=[starts, starts],
+               config=ARConfig(precision="fp32", kept_per_step=chunk))
     want = _reference(lively_model, tokenizer, sk, starts)
     assert got[0].tokens == want and got[1].tokens == want
     for body, st in zip(got[0].tokens, starts):
@@ -124,8 +126,8 @@ def test_editing_variant_i_does_not_depend_on_n(lively_model, tokenizer):
     ]
     b = [_holed(tokenizer, " The Supplier shall deliver the Products on time and in full", {0, 2, 4, 9}),
          _holed(tokenizer, " This Agreement is governed", {0, 1, 2}), []]
-    one = fill(lively_model, tokenizer, sk, n=1, seed=3, params=p, start=[a], precision="fp32", kept_per_step=1)
-    two = fill(lively_model, tokenizer, sk, n=2, seed=3, params=p, start=[a, b], precision="fp32", kept_per_step=1)
+    one = fill(lively_model, tokenizer, sk, n=1, seed=3, params=p, start=[a], config=ONE_BY_ONE)
+    two = fill(lively_model, tokenizer, sk, n=2, seed=3, params=p, start=[a, b], config=ONE_BY_ONE)
     assert one[0].tokens == two[0].tokens
-    other = fill(lively_model, tokenizer, sk, n=1, seed=4, params=p, start=[a], precision="fp32", kept_per_step=1)
+    other = fill(lively_model, tokenizer, sk, n=1, seed=4, params=p, start=[a], config=ONE_BY_ONE)
     assert other[0].tokens != one[0].tokens  # the premise: the draws matter

@@ -136,7 +136,7 @@ def test_the_generic_terms_are_defined_by_at_least_ten_train_precedents():
 def test_an_edited_definition_keeps_the_term_it_defines(tokenizer):
     import random
 
-    from hybrid.precedents.start import start_tokens
+    from hybrid.precedents.start import WordNoise, start_tokens
     from hybrid.skeleton.from_precedents import deal_from_template
 
     values = T.validate_fields(T.example)
@@ -144,7 +144,8 @@ def test_an_edited_definition_keeps_the_term_it_defines(tokenizer):
     text = (
         '"Affiliate" means any entity under common control. "Widget Spec" means the thing. "Purpose" includes the aim.'
     )
-    start = start_tokens(tokenizer, text, deal_from_template(T, values), allowed, 0.99, random.Random(0), 200)
+    noise = WordNoise(0.99, random.Random(0))
+    start = start_tokens(tokenizer, text, deal_from_template(T, values), allowed, noise, 200)
     kept = tokenizer.decode([i for i in start if i != tokenizer.mask_id])
     assert '"Affiliate"' in kept and '"Purpose"' in kept  # boilerplate, and a term of the deal's own text
     assert "Widget" not in kept and "entity" not in kept  # another deal's term, and the words the noise took

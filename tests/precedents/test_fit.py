@@ -4,13 +4,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from hybrid.precedents.fit import fit, heading_words, pick, ranked
+from hybrid.precedents.fit import FitContext, fit, heading_words, pick, ranked
 from hybrid.precedents.library import Precedent
 
 
-def choose(candidates, heading, clause, budget, n, *, seed=0, **fit_args):
+def choose(candidates, heading, clause, budget, n, *, seed=0, ctx=None, **rank_args):
     """The precedent each of n variants adapts, as hybrid.skeleton.from_precedents.variant_draws picks it."""
-    return pick(ranked(candidates, heading, clause, budget, **fit_args), heading, clause, n, seed=seed)
+    return pick(ranked(candidates, heading, clause, budget, ctx or FitContext(), **rank_args), heading, clause, n,
+                seed=seed)
 
 
 def _p(id, heading, body, source="cuad", doc_type="SUPPLY AGREEMENT", facts=()):
@@ -41,7 +42,7 @@ def test_standard_forms_first_and_policies_last():
     std = _p("s#1", "Confidentiality", BODY, source="bonterms")
     policy = _p("p#1", "Confidentiality", BODY, source="github-site-policy")
     scores = {
-        p.source: fit(p, "Confidentiality", "confidentiality", 128, ["SUPPLY AGREEMENT"]).total
+        p.source: fit(p, "Confidentiality", "confidentiality", 128, FitContext(["SUPPLY AGREEMENT"])).total
         for p in (cuad, std, policy)
     }
     assert scores["bonterms"] > scores["cuad"] > scores["github-site-policy"]
@@ -117,8 +118,8 @@ def test_a_clause_in_words_the_templates_doc_type_never_writes_loses_fit():
     finally:
         fit_module.VOCABULARY_MIN = old
         fit_module._VOCAB.clear()
-    f = fit(other[0], "Exclusivity", "exclusivity", 64, topic=lambda t: 6)
-    g = fit(other[0], "Exclusivity", "exclusivity", 64, topic=lambda t: 0)
+    f = fit(other[0], "Exclusivity", "exclusivity", 64, FitContext(topic=lambda t: 6))
+    g = fit(other[0], "Exclusivity", "exclusivity", 64, FitContext(topic=lambda t: 0))
     assert f.total < g.total and f.topic > 0
 
 
@@ -269,17 +270,17 @@ def test_a_clause_far_below_the_best_kind_is_left_out_however_well_its_heading_f
     maker = _p("m#1", "Contractor's Obligations", BODY * 2, doc_type="MANUFACTURING AGREEMENT")
     form = _p("f#1", "Obligations", BODY, source="commonpaper", doc_type="SUPPLY AGREEMENT")
     kinds = {alliance.id: 0.6, maker.id: 0.6 + KIND_GAP + 0.05, form.id: 0.2}
-    args = dict(doc_types=["SUPPLY AGREEMENT"])
-    assert [p.id for _, p in ranked([alliance, maker], "Obligations of the Parties", "obligations", 256, **args)][
+    supply = FitContext(doc_types=["SUPPLY AGREEMENT"])
+    assert [p.id for _, p in ranked([alliance, maker], "Obligations of the Parties", "obligations", 256, supply)][
         0
     ] == "a#1"  # the heading alone would choose the alliance's
     got = [p.id for _, p in ranked([alliance, maker, form], "Obligations of the Parties", "obligations", 256,
-                                   kinds=kinds, **args)]
+                                   supply, kinds=kinds)]
     assert "a#1" not in got and set(got) == {"m#1", "f#1"}
     # within the gap it stays, and fit's KIND_WEIGHT orders them
     near = dict(kinds, **{alliance.id: 0.6 + 0.1})
     assert "a#1" in [p.id for _, p in ranked([alliance, maker], "Obligations of the Parties", "obligations", 256,
-                                             kinds=near, **args)]
+                                             supply, kinds=near)]
 
 
 def test_a_clause_leaning_on_a_clause_the_draft_lacks_or_written_to_you_loses_fit():
@@ -292,13 +293,14 @@ def test_a_clause_leaning_on_a_clause_the_draft_lacks_or_written_to_you_loses_fi
     plain = _p("a#1", "Exclusivity", "Buyer shall buy the Products only from Supplier during the Term. " * 3)
     licence = _p("b#1", "Exclusivity", "The license hereby granted shall be exclusive as to the Products. " * 3)
     ours = _p("c#1", "Exclusivity", "Buyer shall buy the Products only from us during the Term. " * 3)
-    got = {p.id: fit(p, "Exclusivity", "exclusivity", 128, absent=absent).total for p in (plain, licence, ours)}
+    leaning = FitContext(absent=absent)
+    got = {p.id: fit(p, "Exclusivity", "exclusivity", 128, leaning).total for p in (plain, licence, ours)}
     assert got["a#1"] > got["b#1"] and got["a#1"] > got["c#1"]
     assert fit(licence, "Exclusivity", "exclusivity", 128).total == fit(plain, "Exclusivity", "exclusivity", 128).total
-    assert choose([licence, plain], "Exclusivity", "exclusivity", 128, 1, absent=absent) == [plain]
+    assert choose([licence, plain], "Exclusivity", "exclusivity", 128, 1, ctx=leaning) == [plain]
     # left out where a clause without such a phrase fits the heading; kept where none does
-    assert [p.id for _, p in ranked([licence, plain], "Exclusivity", "exclusivity", 128, absent=absent)] == ["a#1"]
-    assert [p.id for _, p in ranked([licence], "Exclusivity", "exclusivity", 128, absent=absent)] == ["b#1"]
+    assert [p.id for _, p in ranked([licence, plain], "Exclusivity", "exclusivity", 128, leaning)] == ["a#1"]
+    assert [p.id for _, p in ranked([licence], "Exclusivity", "exclusivity", 128, leaning)] == ["b#1"]
 
 
 def test_a_clause_about_another_deals_topic_is_left_out_where_another_fits():
@@ -308,9 +310,9 @@ def test_a_clause_about_another_deals_topic_is_left_out_where_another_fits():
     channel = _p("a#1", "Exclusivity", "Buyer is the exclusive cooperator of the real estate and home furnishing "
                  "cooperation channel. " * 3)
     plain = _p("b#1", "Non-Exclusivity", "Nothing herein requires Buyer to purchase any quantity of Products. " * 3)
-    got = [p.id for _, p in ranked([channel, plain], "Exclusivity", "exclusivity", 128, topic=topic)]
+    got = [p.id for _, p in ranked([channel, plain], "Exclusivity", "exclusivity", 128, FitContext(topic=topic))]
     assert got == ["b#1"]
-    assert [p.id for _, p in ranked([channel], "Exclusivity", "exclusivity", 128, topic=topic)] == ["a#1"]
+    assert [p.id for _, p in ranked([channel], "Exclusivity", "exclusivity", 128, FitContext(topic=topic))] == ["a#1"]
 
 
 def test_variants_that_differ_only_in_their_definitions_sources_count_as_repeats():

@@ -13,7 +13,7 @@ from hybrid.data.document import Segment
 from hybrid.data.facts import DealFacts
 from hybrid.fill.diffusion.sampler import FillConfig, fill
 from hybrid.fill.diffusion.start import HOLE_RECHECKS
-from hybrid.precedents.start import precedent_starts, start_tokens
+from hybrid.precedents.start import StartNoise, WordNoise, precedent_starts, start_tokens
 from hybrid.skeleton.tokenized import tokenize_segments
 
 DEAL = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC", law="Delaware")
@@ -90,23 +90,23 @@ def test_start_tokens_keep_deal_facts_mask_foreign_facts_and_noise_the_rest(toke
     text = ("Acme Robotics, Inc. shall pay Pretzel Business [***] within thirty (30) days under the laws of Delaware "
             "and the contract.")
     m = tokenizer.mask_id
-    full = start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200)
+    full = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(1.0, random.Random(0)), 200)
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     kept = "".join(text[a:b] for i, (a, b) in zip(full, enc.offsets) if i != m)
     assert "Acme Robotics, Inc." in kept and "Delaware" in kept  # the deal's facts are never noised
     assert "Pretzel" not in kept and "thirty" not in kept and "contract" not in kept
-    light = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.05, random.Random(0), 200)
+    light = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(0.05, random.Random(0)), 200)
     kept_light = "".join(text[a:b] for i, (a, b) in zip(light, enc.offsets) if i != m)
     assert "Pretzel" not in kept_light and "thirty (30) days" not in kept_light  # foreign facts: always rewritten
     assert "*" not in kept_light  # and CUAD's redaction marks
     assert kept_light.count(" ") > kept.count(" ")
-    assert len(start_tokens(tokenizer, text, DEAL, ALLOWED, 0.5, random.Random(0), 5)) == 5
+    assert len(start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(0.5, random.Random(0)), 5)) == 5
 
 
 def test_precedent_starts_differ_per_variant_and_repeat_for_a_seed(tokenizer):
     texts = ["The supplier shall deliver the goods to the buyer on time and in full at its own cost.", None]
-    a = precedent_starts(tokenizer, texts, DEAL, ALLOWED, 0.5, 3, 7, [64, 64])
-    assert a == precedent_starts(tokenizer, texts, DEAL, ALLOWED, 0.5, 3, 7, [64, 64])
+    a = precedent_starts(tokenizer, texts, DEAL, ALLOWED, StartNoise(0.5, 3, 7), [64, 64])
+    assert a == precedent_starts(tokenizer, texts, DEAL, ALLOWED, StartNoise(0.5, 3, 7), [64, 64])
     assert a[0][0] != a[1][0] and all(v[1] == [] for v in a)
 
 
@@ -131,18 +131,19 @@ def test_a_precedents_own_facts_left_in_its_text_are_masked(tokenizer):
     text = "CERES shall deliver the goods to the buyer on time."
     m = tokenizer.mask_id
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
-    got = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.01, random.Random(0), 200, own_facts=["CERES"])
+    got = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(0.01, random.Random(0)), 200, own_facts=["CERES"])
     kept = "".join(text[a:b] for i, (a, b) in zip(got, enc.offsets) if i != m)
     assert "CERES" not in kept and "deliver" in kept
 
 
 def test_another_deals_acronym_is_masked_but_emphasis_and_the_deals_own_acronyms_stay(tokenizer):
     text = "Payments go to LBIO under this Agreement. THE GOODS ARE SOLD AS IS. Borealis LLC is a party."
-    out = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.0, random.Random(0), 64)
+    out = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(0.0, random.Random(0)), 64)
     kept = tokenizer.decode([i for i in out if i != tokenizer.mask_id])
     assert "LBIO" not in kept  # another deal's short name: a hole to fill
     assert "AS IS" in kept and "LLC" in kept  # emphasis and the deal's own words are kept
-    assert "LBIO" in tokenizer.decode(start_tokens(tokenizer, text, DEAL, ALLOWED + " LBIO", 0.0, random.Random(0), 64))
+    kept = start_tokens(tokenizer, text, DEAL, ALLOWED + " LBIO", WordNoise(0.0, random.Random(0)), 64)
+    assert "LBIO" in tokenizer.decode(kept)
 
 
 def _hole_start(tokenizer, words):
@@ -237,9 +238,8 @@ def test_a_precedent_that_only_restates_the_frame_leaves_the_frame_alone(tokeniz
 
 def test_start_tokens_record_the_precedents_word_under_each_noised_hole_and_none_under_a_foreign_fact(tokenizer):
     text = "CERES shall deliver the goods to the buyer on time."
-    got = start_tokens(
-        tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200, own_facts=["CERES"], words=frozenset({"goods"})
-    )
+    got = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(1.0, random.Random(0)), 200, own_facts=["CERES"],
+                       words=frozenset({"goods"}))
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     ceres = [i for i, (a, b) in enumerate(enc.offsets) if a < 5]
     assert all(x == tokenizer.mask_id for x in got)  # t = 1: every word a hole
@@ -249,12 +249,12 @@ def test_start_tokens_record_the_precedents_word_under_each_noised_hole_and_none
     ]
     assert got.words == {"goods"} and got.ends
     # cut to the budget: the text goes on
-    assert not start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 4).ends
+    assert not start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(1.0, random.Random(0)), 4).ends
 
 
 def test_a_foreign_name_is_masked_wherever_it_stands_even_where_the_check_reads_a_list_start(tokenizer):
     text = "The goods go to Discloser on time, and (a) Discloser identifies the goods to the buyer."
-    out = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.0, random.Random(0), 64)
+    out = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(0.0, random.Random(0)), 64)
     kept = tokenizer.decode([i for i in out if i != tokenizer.mask_id])
     assert "Discloser" not in kept and "identifies" in kept
 
@@ -262,11 +262,11 @@ def test_a_foreign_name_is_masked_wherever_it_stands_even_where_the_check_reads_
 def test_the_spaced_start_masks_the_same_words(tokenizer):
     text = "The goods shall be delivered by Acme Robotics, Inc. to the buyer on time, in full and in good order."
     for seed in range(5):
-        x = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.5, random.Random(seed), 200)
+        x = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(0.5, random.Random(seed)), 200)
         kept = [tokenizer.decode([i for i in s if i != tokenizer.mask_id]).split() for s in (x, x.spaced)]
         assert kept[0] == kept[1] and x.spaced.original.count(-1) < len(x.spaced)
     # spaced already
-    assert start_tokens(tokenizer, " " + text, DEAL, ALLOWED, 0.5, random.Random(0), 200).spaced is None
+    assert start_tokens(tokenizer, " " + text, DEAL, ALLOWED, WordNoise(0.5, random.Random(0)), 200).spaced is None
 
 
 def test_a_deal_fact_inside_a_phrase_masked_as_foreign_is_kept(tokenizer):
@@ -275,7 +275,7 @@ def test_a_deal_fact_inside_a_phrase_masked_as_foreign_is_kept(tokenizer):
     text = "Products of any Pretzel Acme Robotics, Inc. competitor shall be excluded from the Territory."
     m = tokenizer.mask_id
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
-    st = start_tokens(tokenizer, text, DEAL, ALLOWED, 1e-9, random.Random(0), 200)
+    st = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(1e-9, random.Random(0)), 200)
     kept = "".join(text[a:b] for i, (a, b) in zip(st, enc.offsets) if i != m)
     assert "Acme Robotics, Inc." in kept and "Pretzel" not in kept
 
@@ -287,7 +287,7 @@ def test_a_character_of_several_byte_tokens_opens_one_word(tokenizer):
     m = tokenizer.mask_id
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     assert len(enc.ids) > len(set(enc.offsets))  # the premise: pieces that share a character's offsets
-    st = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.5, random.Random(0), 400)
+    st = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(0.5, random.Random(0)), 400)
     assert len(st) == len(enc.ids)
     for (a, b), _i in zip(enc.offsets, st):  # a word's pieces are masked together or kept together
         same = [j for (x, y), j in zip(enc.offsets, st) if (x, y) == (a, b)]
@@ -301,10 +301,10 @@ def test_a_noised_words_full_stop_stays_so_the_sentence_still_ends_there(tokeniz
     text = "The term ends on the date. Alternatively, either party may end it; notice: in writing."
     m = tokenizer.mask_id
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
-    st = start_tokens(tokenizer, text, DEAL, ALLOWED, 0.999999, random.Random(0), 200)
+    st = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(0.999999, random.Random(0)), 200)
     kept = [text[a:b] for i, (a, b) in zip(st, enc.offsets) if i != m]
     assert kept and set(kept) <= {".", ";", ":"} and "".join(kept).count(".") == 2
-    assert all(i == m for i in start_tokens(tokenizer, text, DEAL, ALLOWED, 1.0, random.Random(0), 200))
+    assert all(i == m for i in start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(1.0, random.Random(0)), 200))
 
 
 def test_the_run_rule_activates_the_first_open_slot_of_every_run_and_commits_them_all():
@@ -384,7 +384,7 @@ def test_the_run_rule_fills_every_hole_of_an_edit_start_in_as_many_steps_as_its_
 
 
 def _kept(tokenizer, text, t=0.0, **kw) -> str:
-    out = start_tokens(tokenizer, text, DEAL, ALLOWED, t, random.Random(0), 400, **kw)
+    out = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(t, random.Random(0)), 400, **kw)
     enc = tokenizer.hf.encode(text, add_special_tokens=False)
     return "".join(text[a:b] for i, (a, b) in zip(out, enc.offsets) if i != tokenizer.mask_id)
 

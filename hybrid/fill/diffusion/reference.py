@@ -40,6 +40,7 @@ both in the pipeline.
 """
 
 import math
+from dataclasses import dataclass
 
 import torch
 
@@ -48,7 +49,7 @@ from hybrid.model.backbone import fill_mask
 from hybrid.model.objective import align_fill, fill_shift
 from hybrid.skeleton.tokenized import TokenSkeleton
 
-__all__ = ["reference_fill"]
+__all__ = ["ReferenceCommit", "reference_fill"]
 
 SCHEDULES = {
     "linear": lambda t: 1.0 - t,
@@ -77,6 +78,20 @@ def _quota(masked: int, k: int, K: int, gamma) -> int:
     return max(1, masked - math.floor(masked * ratio))
 
 
+@dataclass(frozen=True)
+class ReferenceCommit:
+    """Which masked slots a step commits, as FillConfig's schedule, block and threshold (the fast sampler's
+    "confidence" rule), checked at construction."""
+
+    schedule: str = "linear"  # "linear" | "cosine": the share of a span's masked slots left after step k of K
+    block: int = 0  # > 0: only a span's first max(block, quota) masked slots may be committed; 0 = the whole span
+    threshold: float = 0.0  # > 0: also commit every candidate at least this confident; 0 = the schedule alone
+
+    def __post_init__(self):
+        if self.schedule not in SCHEDULES:
+            raise SamplingError(f"schedule must be one of {', '.join(SCHEDULES)}, got {self.schedule!r}.")
+
+
 @torch.no_grad()
 def reference_fill(
     model,
@@ -84,9 +99,7 @@ def reference_fill(
     sk: TokenSkeleton,
     steps: int,
     guidance: float = 1.0,
-    schedule: str = "linear",
-    block: int = 0,
-    threshold: float = 0.0,
+    commit: ReferenceCommit = ReferenceCommit(),
     temperature: float = 0.0,
     generator: torch.Generator | None = None,
 ) -> list[list[int]]:
@@ -95,11 +108,10 @@ def reference_fill(
     One draft, the whole document in one context (it must fit the model's max_len). temperature 0
     draws greedily (deterministic); otherwise `generator` drives the draws.
     """
-    if schedule not in SCHEDULES:
-        raise SamplingError(f"schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}.")
     if len(sk) > model.cfg.max_len:
         raise SamplingError(f"the reference sampler reads the document in one context: {len(sk)} tokens > "
                             f"max_len={model.cfg.max_len}.")
+    schedule, block, threshold = commit.schedule, commit.block, commit.threshold
     gamma, eos = SCHEDULES[schedule], sk.eos_id
     V = model.output_weight.shape[0]
     banned = [i for i in tokenizer.special_ids if i != eos and i < V]

@@ -49,13 +49,14 @@ variant v's text does not depend on how many variants are drafted with it.
 """
 
 import time
+from dataclasses import replace
 
 import torch
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.precision import autocast
 from hybrid.common.sampling import SamplingParams, variant_seed
-from hybrid.fill.api import FillResult, StepEvent, check_start, fill_processors
+from hybrid.fill.api import FillJob, FillResult, StepEvent, check_start, fill_job, fill_processors
 from hybrid.fill.diffusion.commit import COMMIT_SCHEDULES, NO_SLOT, get_commit_rule, resolve_commit
 from hybrid.fill.diffusion.draws import SlotDraws
 from hybrid.fill.diffusion.fill_config import CPU_MAX_BATCH_TOKENS, DEFAULT_GUIDANCE, DEFAULT_STEPS, FillConfig
@@ -81,19 +82,9 @@ class _Run(SlotDraws):
     hybrid.fill.diffusion.start.apply_start.
     """
 
-    def __init__(
-        self,
-        model,
-        tokenizer,
-        sk: TokenSkeleton,
-        n: int,
-        K: int,
-        w: float,
-        seed: int,
-        params,
-        cfg: FillConfig,
-        start=None,
-    ):
+    def __init__(self, model, tokenizer, sk: TokenSkeleton, job: FillJob, cfg: FillConfig):
+        """job: its steps, guidance and params resolved (fill)."""
+        n, K, w, seed, params, start = job.n, job.steps, job.guidance, job.seed, job.params, job.start
         self.model, self.cfg, self.params, self.K, self.w, self.n = model, cfg, params, K, w, n
         self.device = device = next(model.parameters()).device
         self.weight = model.output_weight
@@ -331,24 +322,14 @@ class _Run(SlotDraws):
 
 
 @torch.no_grad()
-def fill(
-    model,
-    tokenizer,
-    skeleton,
-    n: int = 8,
-    steps: int = DEFAULT_STEPS,
-    guidance: float = DEFAULT_GUIDANCE,
-    seed: int = 0,
-    params: SamplingParams | None = None,
-    on_step=None,
-    config: FillConfig | None = None,
-    start: list[list[list[int]]] | None = None,
-) -> list[FillResult]:
+def fill(model, tokenizer, skeleton, job: FillJob | None = None, on_step=None, config: FillConfig | None = None,
+         **kw) -> list[FillResult]:
     """Fill every span of `skeleton` in `steps` parallel denoising steps, n variants in one batch.
 
-    skeleton: TokenSkeleton, hybrid.templates.template.Skeleton or corpus Document. guidance: w >= 0 in
-    uncond + w (cond - uncond) (1 = off). params: SamplingParams shared with the planner (its no_repeat_ngram is applied
-    per position inside each span). on_step(StepEvent) after each step. Same seed -> same drafts.
+    skeleton: TokenSkeleton, hybrid.templates.template.Skeleton or corpus Document. job (hybrid.fill.api.FillJob, or
+    its fields as keywords): n, steps (None: DEFAULT_STEPS), guidance w >= 0 in uncond + w (cond - uncond) (1 = off;
+    None: DEFAULT_GUIDANCE), seed, params (SamplingParams shared with the planner; its no_repeat_ngram is applied per
+    position inside each span), start. on_step(StepEvent) after each step. Same seed -> same drafts.
     Returns one FillResult per variant; timings hold "skeleton", "fill", "total" seconds, the
     per-step seconds, the query tokens run ("forward_tokens"), "remasked" slots, "pages", an edit
     start's "rewritten_holes" and "reverted_holes" (hybrid.fill.diffusion.start), the "commit" rule used, and how many
@@ -359,11 +340,15 @@ def fill(
     text to edit, e.g. an adapted precedent: hybrid.precedents.start); None = every span starts masked.
     """
     t_start = time.perf_counter()
+    job = fill_job(job, kw)
+    steps = DEFAULT_STEPS if job.steps is None else job.steps
+    guidance = float(DEFAULT_GUIDANCE if job.guidance is None else job.guidance)
+    job = replace(job, steps=steps, guidance=guidance, params=job.params or SamplingParams())
     cfg = config or FillConfig()
     sk = as_token_skeleton(tokenizer, skeleton)
     with autocast(next(model.parameters()).device, cfg.precision):
-        check_start(start, n, len(sk.spans))
-        run = _Run(model, tokenizer, sk, n, steps, float(guidance), seed, params or SamplingParams(), cfg, start)
+        check_start(job.start, job.n, len(sk.spans))
+        run = _Run(model, tokenizer, sk, job, cfg)
         t0 = time.perf_counter()
         run.skel, hidden = encode_skeleton(model, run.lay)
         run.skel_hidden = hidden if run.shift else None

@@ -9,7 +9,7 @@ from test_sampler import _small as small_skeleton  # a three-clause document, on
 
 from hybrid.common.errors import SamplingError
 from hybrid.common.sampling import SamplingParams
-from hybrid.fill.diffusion.reference import reference_fill
+from hybrid.fill.diffusion.reference import ReferenceCommit, reference_fill
 from hybrid.fill.diffusion.sampler import FillConfig, fill
 
 GREEDY = SamplingParams(temperature=0)
@@ -36,8 +36,8 @@ def exact(**over) -> FillConfig:
 def test_fast_sampler_writes_the_reference_tokens(lively_model, tokenizer, steps, w, schedule, block, threshold):
     sk = small_skeleton(tokenizer).lock_text(tokenizer, 1, " Acme", offset=2)
     assert len(sk.pages(384)) == 1
-    want = reference_fill(lively_model, tokenizer, sk, steps, guidance=w, schedule=schedule, block=block,
-                          threshold=threshold)
+    want = reference_fill(lively_model, tokenizer, sk, steps, guidance=w,
+                          commit=ReferenceCommit(schedule=schedule, block=block, threshold=threshold))
     got = fill(lively_model, tokenizer, sk, n=2, steps=steps, guidance=w, seed=3, params=GREEDY,
                config=exact(schedule=schedule, block=block, threshold=threshold))
     assert [r.tokens for r in got] == [want, want]
@@ -75,7 +75,7 @@ def test_the_commit_order_matters_at_these_settings(lively_model, tokenizer):
     sk = small_skeleton(tokenizer)
     K = max(s.length for s in sk.spans)
     by_conf = reference_fill(lively_model, tokenizer, sk, 4)
-    left_to_right = reference_fill(lively_model, tokenizer, sk, K, block=1)
+    left_to_right = reference_fill(lively_model, tokenizer, sk, K, commit=ReferenceCommit(block=1))
     fast = fill(lively_model, tokenizer, sk, n=1, steps=K, params=GREEDY, config=exact(block=1))[0].tokens
     assert fast == left_to_right != by_conf
 
@@ -92,4 +92,4 @@ def test_sampled_reference_is_seeded_and_stays_in_its_budget(lively_model, token
 @pytest.mark.parametrize("schedule", ["sqrt", "LINEAR"])
 def test_unknown_schedule_is_refused_naming_the_choices(lively_model, tokenizer, schedule):
     with pytest.raises(SamplingError, match=f"schedule must be one of linear, cosine, got '{schedule}'"):
-        reference_fill(lively_model, tokenizer, small_skeleton(tokenizer), 2, schedule=schedule)
+        reference_fill(lively_model, tokenizer, small_skeleton(tokenizer), 2, commit=ReferenceCommit(schedule=schedule))
