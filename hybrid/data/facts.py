@@ -77,51 +77,17 @@ _DURATION_RE = re.compile(
 )
 _STATES = (
     "Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho Illinois "
-    "Indiana "
-    "Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri Montana "
-    "Nebraska "
-    "Nevada Ohio Oklahoma Oregon Pennsylvania Tennessee Texas Utah Vermont Virginia Washington Wisconsin Wyoming"
+    "Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri "
+    "Montana Nebraska Nevada Ohio Oklahoma Oregon Pennsylvania Tennessee Texas Utah Vermont Virginia Washington "
+    "Wisconsin Wyoming"
 ).split() + [
-    "New Hampshire",
-    "New Jersey",
-    "New Mexico",
-    "New York",
-    "North Carolina",
-    "North Dakota",
-    "Rhode Island",
-    "South Carolina",
-    "South Dakota",
-    "West Virginia",
-    "District of Columbia",
+    "New Hampshire", "New Jersey", "New Mexico", "New York", "North Carolina", "North Dakota", "Rhode Island",
+    "South Carolina", "South Dakota", "West Virginia", "District of Columbia",
 ]
 _COUNTRIES = [
-    "England and Wales",
-    "England",
-    "Scotland",
-    "Ireland",
-    "United Kingdom",
-    "Canada",
-    "Ontario",
-    "British Columbia",
-    "Quebec",
-    "Alberta",
-    "Germany",
-    "France",
-    "Switzerland",
-    "Israel",
-    "Singapore",
-    "Hong Kong",
-    "China",
-    "Japan",
-    "India",
-    "Australia",
-    "Netherlands",
-    "Sweden",
-    "Italy",
-    "Spain",
-    "Luxembourg",
-    "Bermuda",
-    "Cayman Islands",
+    "England and Wales", "England", "Scotland", "Ireland", "United Kingdom", "Canada", "Ontario", "British Columbia",
+    "Quebec", "Alberta", "Germany", "France", "Switzerland", "Israel", "Singapore", "Hong Kong", "China", "Japan",
+    "India", "Australia", "Netherlands", "Sweden", "Italy", "Spain", "Luxembourg", "Bermuda", "Cayman Islands",
 ]
 _PLACES = sorted(_STATES + _COUNTRIES, key=len, reverse=True)
 _LAW_RE = re.compile(
