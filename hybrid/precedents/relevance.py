@@ -1,13 +1,13 @@
 """Relevance of clause texts to a clause spec: one scorer for `hybrid rank`, the reranker's
-`score(spec, candidates)` and precedent retrieval.
+`score(spec, candidates)`, drafting's choice of a clause a base lacks and precedent retrieval.
 
 Owns: the relevance features of (spec, candidate) pairs, the embedding cache, and the small
 linear combination that turns the features into one score (RelevanceWeights). Knows nothing
 about the backbone: the PMI feature comes in as a callable (hybrid.rank.rerank passes its own PMI),
 and the dense encoder is any `embed(texts) -> (n, d)` callable (default: the bundled MiniLM).
 
-The default (DEFAULT_WEIGHTS, `hybrid rank` and Reranker.score) is the "feedback" feature alone, MiniLM with
-pseudo-relevance feedback over each candidate's whole text and windows: of the configurations
+The default (DEFAULT_WEIGHTS: `hybrid rank`, Reranker.score, hybrid.skeleton.clause_choice) is the "feedback"
+feature alone, MiniLM with pseudo-relevance feedback over each candidate's whole text and windows: of the configurations
 benchmarks/relevance_acord.py fits on ACORD's expert-rated train queries (ACORD, The Atticus Project, CC BY 4.0) whose
 features keep `hybrid rank` within its time (MiniLM's alone: BM25 and coverage stem with nltk, whose import alone
 costs more), it scored best on train cross-validated by query category (benchmarks/results/relevance-acord.json holds

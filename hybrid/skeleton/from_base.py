@@ -28,6 +28,7 @@ from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import between_companies, choose_bases, documents, kinds_of, person_document
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
+from hybrid.skeleton.clause_choice import chooser, clause_text, insert_query, ranked
 from hybrid.skeleton.deal import deal_from_template
 from hybrid.skeleton.key_terms import SMALL_WORDS, cover_variables, key_terms, on_key_terms, term_words, variable_value
 from hybrid.skeleton.positions import own_definitions, own_positions
@@ -223,24 +224,28 @@ def _closing_index(rows) -> int:
     return i
 
 
-def _candidates(library, template, clause: str, deal_text: str, forms_only: bool, index) -> list:
-    """Precedents an inserted clause may come from, in the order a lawyer would take them: standard forms of the
-    kind, contracts of the kind, then, for a clause whose words do not depend on the deal (GENERIC_CLAUSES),
+def _candidates(library, template, clause: str, deal_text: str, forms_only: bool, index) -> list[list]:
+    """Precedents an inserted clause may come from, in tiers in the order a lawyer would take them: standard forms of
+    the kind, contracts of the kind, then, for a clause whose words do not depend on the deal (GENERIC_CLAUSES),
     standard forms of any kind. One that names another deal's subject matter is no candidate
     (hybrid.fidelity.foreign_subject: a software licence's "the software will substantially conform" in a supply
     agreement). forms_only: standard forms alone (a standard form's base takes nothing from a filed contract, whose
     deal would come with it: a research-funding clause in a software licence). index(): the subject index."""
-    from hybrid.fidelity.foreign_subject import foreign_subjects
-
     wanted = kinds_of(template)
     pool = [p for p in library.of_type(clause) if len(p.body.split()) <= INSERT_WORDS]
     same_form = [p for p in pool if p.doc_type.upper() in wanted and p.source in STANDARD_SOURCES]
-    same = sorted((p for p in pool if p.doc_type.upper() in wanted and p.source not in STANDARD_SOURCES),
-                  key=lambda p: len(p.body.split()))
+    same = [p for p in pool if p.doc_type.upper() in wanted and p.source not in STANDARD_SOURCES]
     forms = [p for p in pool if p.doc_type.upper() not in wanted and p.source in STANDARD_SOURCES
              and clause in GENERIC_CLAUSES]
-    pool = same_form + forms if forms_only else same_form + same + forms
-    return [p for p in pool if len(foreign_subjects(p.body, deal_text, index=index())) <= FOREIGN_INSERT]
+    tiers = [same_form, forms] if forms_only else [same_form, same, forms]
+    return [[p for p in tier if _plain(p, deal_text, index)] for tier in tiers]
+
+
+def _plain(p, deal_text: str, index) -> bool:
+    """Whether p names at most FOREIGN_INSERT of another deal's subject phrases (hybrid.fidelity.foreign_subject)."""
+    from hybrid.fidelity.foreign_subject import foreign_subjects
+
+    return len(foreign_subjects(p.body, deal_text, index=index())) <= FOREIGN_INSERT
 
 
 def _held(template, clause: str, heading: str, body: str) -> set[str]:
@@ -249,10 +254,11 @@ def _held(template, clause: str, heading: str, body: str) -> set[str]:
         "items"] if it["held"]}
 
 
-def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index, fits) -> list[dict]:
-    """In place: a section for each checklist item the rows lack, from the first candidate holding it
-    (_candidates) that fits(precedent) the base's vocabulary (hybrid.skeleton.vocabulary.base_fits), right after
-    the base's last section of its clause type, or else before the closing provisions; returns what was inserted. An
+def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index, fits, scorer) -> list[dict]:
+    """In place: a section for each checklist item the rows lack, from the candidates holding it (_candidates, tier
+    by tier) the scorer's best answer to the item's query (hybrid.skeleton.clause_choice.ranked) that fits(precedent)
+    the base's vocabulary (hybrid.skeleton.vocabulary.base_fits), right after the base's last section of its clause
+    type, or else before the closing provisions; returns what was inserted, each with the query it answered. An
     item no candidate holds stays lacking (the market check says so)."""
     inserted = []
     items = {it.key: it for it in checklist(template)}
@@ -262,9 +268,10 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
     for key in [it["key"] for it in check["items"] if not it["held"]]:
         if key in held_now:
             continue
-        item = items[key]
-        found = next((p for p in _candidates(library, template, item.clause, deal_text, forms_only, index)
-                      if key in _held(template, p.clause_type, p.heading, p.body) and fits(p)), None)
+        item, query = items[key], insert_query(template, items[key].label)
+        tiers = _candidates(library, template, item.clause, deal_text, forms_only, index)
+        found = next((p for tier in tiers for _, p in ranked(scorer, query, [
+            p for p in tier if key in _held(template, p.clause_type, p.heading, p.body)]) if fits(p)), None)
         if found is None:
             continue
         same = [i for i, r in enumerate(rows) if r["clause"] == item.clause]
@@ -274,7 +281,7 @@ def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, i
             found, heading = part, " ".join(w if w in SMALL_WORDS else w[0].upper() + w[1:] for w in item.label.split())
         rows.insert(at, {"clause": item.clause, "heading": heading, "draw": found, "frame": "", "insert": key})
         held_now |= _held(template, item.clause, heading, found.body)
-        inserted.append({"clause": item.clause, "for": key, "label": item.label, "source": found.id})
+        inserted.append({"clause": item.clause, "for": key, "label": item.label, "source": found.id, "query": query})
     return inserted
 
 
@@ -287,12 +294,14 @@ def _holding_part(template, key: str, p):
     return replace(p, body="\n\n".join(keep)) if keep and len(keep) < len(paragraphs) else p
 
 
-def _alternative(rows, library, template, base, v: int, fits) -> list[dict]:
+def _alternative(rows, library, template, base, v: int, fits, scorer, plain) -> list[dict]:
     """In place, for the v-th repeat of a base: one unframed section takes a same-kind alternative of its clause
     type from another document (a standard form's from another standard form only, of the kind, or of any kind for a
     clause whose words do not depend on the deal: GENERIC_CLAUSES), so that repeated bases still give different
     drafts. It does the replaced section's work: it holds every checklist item that section holds and fits(precedent,
-    section) the base's vocabulary (base_fits: an NDA's equitable relief is no alternative to an SLA's credits)."""
+    section) the base's vocabulary (base_fits: an NDA's equitable relief is no alternative to an SLA's credits), and
+    is plain(precedent) of another deal's subject matter. A section's alternatives come best first by the scorer's
+    answer to its own text (clause_choice), the query named in the record."""
     wanted = kinds_of(template)
     options = []
     for i, r in enumerate(rows):
@@ -304,19 +313,18 @@ def _alternative(rows, library, template, base, v: int, fits) -> list[dict]:
                 and (p.source in STANDARD_SOURCES and (p.doc_type.upper() in wanted or r["clause"] in GENERIC_CLAUSES)
                      or p.doc_type.upper() in wanted and base.kind != "form")
                 and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))
-                and mine <= _held(template, r["clause"], p.heading, p.body) and fits(p, r["draw"])]
+                and mine <= _held(template, r["clause"], p.heading, p.body) and fits(p, r["draw"]) and plain(p)]
         if alts:
-            options.append((i, alts))
+            query = clause_text(r["draw"])
+            options.append((i, [p for _, p in ranked(scorer, query, alts, near=0.0)], query))
     # every (section, alternative) pair once, the sections in turn, before any repeats
-    pairs = [(i, alts[k]) for k in range(max((len(a) for _, a in options), default=0)) for i, alts in options
-             if k < len(alts)]
-    if not pairs:
-        return []
+    pairs = [(i, a[k], q) for k in range(max((len(a) for _, a, _ in options), default=0)) for i, a, q in options
+             if k < len(a)]
     if v > len(pairs):  # every alternative taken: a repeat says which variant it repeats, not pass for another draft
         return []
-    i, p = pairs[v - 1]
+    i, p, query = pairs[v - 1]
     rows[i]["draw"] = p
-    return [{"section": i, "source": p.id}]
+    return [{"section": i, "source": p.id, "query": query}]
 
 
 def _skeleton(template, values, rows) -> Skeleton:
@@ -341,11 +349,14 @@ def _skeleton(template, values, rows) -> Skeleton:
     return Skeleton(template.id, outline, values, segs, spans, allowed_text(template, values))
 
 
-def base_variants(library, template, values: dict, n: int, check=None, pageable=None) -> list[BaseVariant]:
+def base_variants(library, template, values: dict, n: int, check=None, pageable=None,
+                  scorer=None) -> list[BaseVariant]:
     """The n variants' bases and skeletons: variant v starts from the v-th good base of choose_bases (every whole
     standard form of the kind, else the contracts within GOOD_BASE_MARGIN of the best fit); past the last good base,
     from the good bases again in order, each repeat with one clause from another same-kind document. check(): called
-    before each base document is scored and each variant is made (a stream's cancel point); pageable: choose_bases'."""
+    before each base document is scored and each variant is made (a stream's cancel point); pageable: choose_bases';
+    scorer: what ranks the candidates of an inserted clause and of an alternative (None: `hybrid rank`'s,
+    hybrid.skeleton.clause_choice)."""
     from hybrid.fidelity.foreign_subject import load_subject_index
 
     check = check or (lambda: None)
@@ -357,6 +368,7 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
     good = [b for b in bases if b.kind == "form"] or [b for b in bases if b.score >= bases[0].score - GOOD_BASE_MARGIN]
     good = good[:n]
     out, index = [], functools.cache(load_subject_index)  # loaded once, when an inserted clause is first checked
+    scorer = scorer or chooser(library)
     for v in range(n):
         check()
         base = good[v % len(good)]
@@ -364,9 +376,11 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
         fits = base_fits(base, rows, template, values)
         if between_companies(values):  # no clause of a document written for a person ("her own honest opinions")
             fits = functools.partial(_not_for_a_person, library, fits)
-        inserted = _insert_lacking(rows, library, template, allowed_text(template, values), base.kind == "form",
-                                   index, fits)
-        alternatives = _alternative(rows, library, template, base, v // len(good), fits) if v >= len(good) else []
+        deal_text = allowed_text(template, values)
+        inserted = _insert_lacking(rows, library, template, deal_text, base.kind == "form", index, fits, scorer)
+        plain = functools.partial(_plain, deal_text=deal_text, index=index)
+        alternatives = _alternative(rows, library, template, base, v // len(good), fits, scorer, plain) if v >= len(
+            good) else []
         for i, r in enumerate(rows):
             for rec in inserted:
                 if r.get("insert") == rec["for"]:
