@@ -39,6 +39,8 @@ def test_an_edit_is_the_lawyers_change_laid_over_the_engines():
 def test_a_lawyers_word_inside_an_engines_change_makes_it_the_lawyers():
     state = section_state(SECTION, BODY.replace("three years", "four years", 1))
     assert ("two", "four", "you", "pending") in _changes(state)
+    struck_out = section_state(SECTION, BODY[len("Borealis"):])  # the engine's word deleted, nothing put instead
+    assert _changes(struck_out)[0] == ("Consultant", "", "you", "pending")
 
 
 def test_rejecting_restores_the_precedents_words_and_accepting_leaves_plain_text():
