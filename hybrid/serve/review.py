@@ -10,7 +10,9 @@ them (hybrid.draft.provenance: "source_text"), else the engine's text: a compose
 lawyer's. Knows nothing of routes (hybrid.serve.app) or of how a draft is drafted.
 """
 
+import difflib
 import hashlib
+import re
 import threading
 from dataclasses import dataclass, field
 
@@ -24,6 +26,8 @@ MAX_SECTION_CHARS = 100_000  # one section's edited text (the longest corpus sec
 REVIEWER = "workbench reviewer"  # the author of the lawyer's own changes in a redline DOCX (the engine's: "hybrid")
 DECISIONS = ("accept", "reject")
 _ALLOWED_CONTROLS = "\n\t"
+_TOKENS = re.compile(r"\s+|[^\s]+")  # words and the whitespace between them, as the redline compares them
+BIG = 4_000_000  # token pairs past which an edit's diff treats very common words as junk (difflib's autojunk)
 
 
 class ReviewConflict(RequestError):
@@ -55,6 +59,29 @@ def check_text(text) -> str | None:
         raise RequestError(f"text holds a control character (U+{ord(text[bad]):04X}) at character {bad + 1}: paste "
                            "the words as plain text.", "text")
     return text.strip("\n")
+
+
+def edit_ops(old: str, new: str) -> list[tuple[str, str]]:
+    """[(op, words)] turning `old` into `new` ("equal", "delete", "insert"), word by word around what the two share at
+    their start and end: an edit is local, so it is found where it was made (the redline's paragraph-then-sentence
+    diff, hybrid.draft.provenance.word_redline, pairs a section with a paragraph added from its end)."""
+    a, b = _TOKENS.findall(old), _TOKENS.findall(new)
+    lo = 0
+    while lo < min(len(a), len(b)) and a[lo] == b[lo]:
+        lo += 1
+    hi = 0
+    while hi < min(len(a), len(b)) - lo and a[-1 - hi] == b[-1 - hi]:
+        hi += 1
+    mid_a, mid_b = a[lo:len(a) - hi], b[lo:len(b) - hi]
+    ops = [("equal", "".join(a[:lo]))]
+    sm = difflib.SequenceMatcher(None, mid_a, mid_b, autojunk=len(mid_a) * len(mid_b) > BIG)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            ops.append(("equal", "".join(mid_a[i1:i2])))
+        else:
+            ops += [("delete", "".join(mid_a[i1:i2])), ("insert", "".join(mid_b[j1:j2]))]
+    ops.append(("equal", "".join(a[len(a) - hi:])))
+    return [(op, words) for op, words in ops if words]
 
 
 def _change_id(at: int, delete: str, insert: str) -> str:
@@ -95,8 +122,6 @@ def _items(base: str, body: str, text: str | None) -> list[list]:
     over them, so an edit is never read as a new diff of the whole (which may align otherwise). kind "text" (base's
     words kept), "delete" (base's words gone), "insert" (new words) or "touch" (the lawyer removed words the engine
     inserted); by "engine" or "you"."""
-    from hybrid.draft.provenance import word_redline
-
     own, anchors = [], {}  # per character of body: True where it is base's own; engine deletions by body position
     for seg in changes(base, body):
         if "text" in seg:
@@ -117,7 +142,7 @@ def _items(base: str, body: str, text: str | None) -> list[list]:
             add("delete", anchors.pop(at), "engine")
 
     at = 0
-    for op, words in [("equal", body)] if text is None else word_redline(body, text):
+    for op, words in [("equal", body)] if text is None else edit_ops(body, text):
         if op == "insert":
             anchor(at)
             add("insert", words, "you")
@@ -138,8 +163,6 @@ def _segments(section: dict, text: str | None) -> list[dict]:
     made or touched any of it, else "engine" (the lawyer's words beside an engine's change are a change of their
     own). A change of the lawyer's is diffed within itself, so words it gives back are the base's again: a rejected
     change's words, typed or restored, are no change."""
-    from hybrid.draft.provenance import word_redline
-
     base, _ = _base(section)
     grouped: list[dict] = []
     for kind, words, by in _items(base, section["body"], text):
@@ -157,7 +180,7 @@ def _segments(section: dict, text: str | None) -> list[dict]:
             last["last"], last["by"] = by, "you" if by == "you" else last["by"]
     out: list[dict] = []
     for seg in grouped:
-        ops = word_redline(seg["delete"], seg["insert"]) if seg.get("by") == "you" else None
+        ops = edit_ops(seg["delete"], seg["insert"]) if seg.get("by") == "you" else None
         fresh = True  # the group's first change is its own, never added to a change before it
         for op, words in ops or [("text" if "text" in seg else "change", seg)]:
             if op == "change":

@@ -112,3 +112,15 @@ def test_a_shipped_clause_is_shown_in_its_corpus_document(cuad_corpus, part):
     assert clause["passage"] == (passage or clause["passage"]) and clause["passage"] in own
     assert ctx["document"] == p.doc_id and ctx["before"] + ctx["after"]
     assert "[PARTY_A]" not in clause["before"] + clause["passage"] + clause["after"]
+
+
+def test_a_change_rejected_after_an_edit_leaves_the_other_changes_as_they_were():
+    # a paragraph added at the end: the edit is found where it was made, never by pairing the section's sentences
+    # from its end, so rejecting the engine's first change touches no other
+    review = Review()
+    edited = review.edit(SECTION, 1, 0, BODY + "\n\nEach party shall tell the other of any loss within five days.")
+    first, *others = [s for s in edited["review"] if "change" in s]
+    after = review.decide(SECTION, 1, 0, first["change"], "reject")
+    assert [(s["change"], s["by"]) for s in after["review"] if "change" in s] == [(s["change"], s["by"])
+                                                                                 for s in others]
+    assert after["body"].startswith("Consultant shall keep") and [s["by"] for s in others] == ["engine"] * 2 + ["you"]

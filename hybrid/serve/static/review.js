@@ -88,7 +88,8 @@ function reviewNode(d, sec, i) {
 function editorNode(d, sec, i, cell) {
   const key = sectionKey(d.rank, i);
   const typed = unsaved(key);
-  const area = el("textarea", { class: "editor", rows: String(Math.min(24, Math.max(6, sec.body.split("\n").length + 3))),
+  const lines = sec.body.split("\n").reduce((n, line) => n + 1 + Math.floor(line.length / 60), 0);
+  const area = el("textarea", { class: "editor", rows: String(Math.min(24, Math.max(6, lines + 2))),
                                 "aria-label": `edit section ${sec.number} of variant ${d.rank}` });
   area.value = typed !== undefined ? typed : sec.body;
   area.addEventListener("input", () => keepUnsaved(key, area.value));
