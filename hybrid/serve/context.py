@@ -15,6 +15,15 @@ CONTEXT_WORDS = 250  # of each neighbour: the end of one before, the start of on
 _NOT_HERE = "The document this precedent came from is not on this machine: only its citation is shown."
 
 
+def _not_here(citation: dict) -> str:
+    source = str(citation.get("source", ""))
+    if source.startswith("library:"):
+        name = source.partition(":")[2]
+        return (f"Library {name!r} holds no words of this clause's file (added before they were kept, or removed "
+                f"since): add its folder again (`hybrid library add DIR --name {name}`) to see them.")
+    return _NOT_HERE
+
+
 def _cut(text: str, words: int, keep_end: bool) -> str:
     parts = text.split(" ")
     if len(parts) <= words:
@@ -74,7 +83,7 @@ def source_context(library, citation: dict, part: str | None = None) -> dict:
     at = next((k for k, c in enumerate(clauses or []) if c[0] == number and c[1] == head["heading"]), None)
     at = next((k for k, c in enumerate(clauses or []) if c[0] == number), None) if at is None else at
     if at is None:
-        return {**head, "note": _NOT_HERE}
+        return {**head, "note": _not_here(citation)}
     num, heading, text = clauses[at]
     if part and part not in text:  # the section's own cut of it (hybrid.data.clauses.own_clause) holds it
         from hybrid.precedents.originals import original_text

@@ -93,7 +93,9 @@ def test_a_user_clause_is_shown_in_its_file_between_its_neighbours(tmp_path, mon
     assert [b["text"][:26] for b in ctx["before"]] == ["Confidential Information m"]
     assert [a["text"][:24] for a in ctx["after"]] == ["This Agreement lasts for"]
     gone = source_context(library, {**clause.provenance(), "id": "nda.txt#9"})
-    assert gone["clause"] is None and "not on this machine" in gone["note"]
+    assert gone["clause"] is None and "add its folder again (`hybrid library add DIR --name mine`)" in gone["note"]
+    shipped = source_context(library, {**clause.provenance(), "source": "cuad"})  # no corpus behind it here
+    assert shipped["clause"] is None and "not on this machine" in shipped["note"]
 
 
 @pytest.mark.parametrize("part", [None, "kept"])
