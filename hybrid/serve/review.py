@@ -3,10 +3,11 @@ against the precedent's own words accepted or rejected, as in a word processor's
 
 Owns: Review (one job's edits and decisions, by (variant rank, section index)), `changes` (a section's redline cut
 into changes, each an id that stays while other changes are decided: where it starts in the base and what it
-deletes and inserts), what the page shows of a section under review (`section_state`) and the tracked changes its
-DOCX carries (`tracked`: a change accepted is plain text, one rejected is gone, one pending is tracked, written by
-the engine or by the reviewer). The base a section is reviewed against is its precedent's own words where it has
-them (hybrid.draft.provenance: "source_text"), else the engine's text: a composed section's only changes are the
+deletes and inserts), `edit_ops` (the lawyer's edit of the engine's text, found where it was made), what the page
+shows of a section under review (`section_state`) and the tracked changes its DOCX carries (`tracked`: a change
+accepted is plain text, one rejected is gone, one pending is tracked, written by the engine or by the reviewer).
+The base a section is reviewed against is its precedent's own words where it has them (hybrid.draft.provenance:
+"source_text"), else the engine's text: a composed section's only changes are the
 lawyer's. Knows nothing of routes (hybrid.serve.app) or of how a draft is drafted.
 """
 
@@ -19,10 +20,10 @@ from dataclasses import dataclass, field
 from hybrid.common.textsafe import shown
 from hybrid.serve.forms import RequestError
 
-__all__ = ["Review", "ReviewConflict", "changes", "section_state", "tracked", "check_text", "MAX_SECTION_CHARS",
-           "REVIEWER", "DECISIONS"]
+__all__ = ["Review", "ReviewConflict", "changes", "edit_ops", "section_state", "tracked", "check_text",
+           "MAX_SECTION_CHARS", "REVIEWER", "DECISIONS"]
 
-MAX_SECTION_CHARS = 100_000  # one section's edited text (the longest corpus section is ~90,000 characters)
+MAX_SECTION_CHARS = 100_000  # one section's edited text: a long Definitions section fits, and its diff stays quick
 REVIEWER = "workbench reviewer"  # the author of the lawyer's own changes in a redline DOCX (the engine's: "hybrid")
 DECISIONS = ("accept", "reject")
 _ALLOWED_CONTROLS = "\n\t"
