@@ -1,6 +1,7 @@
 """The workbench's screenshots in docs/screenshots/, taken in headless Chromium on the shipped model: the form filled
-with the example values, the variants side by side, a redline against the precedent's own words, the queue and
-history of two drafts, and the libraries panel.
+with the example values, the variants side by side, a redline against the precedent's own words, a section edited in
+place and its review (a change rejected, one accepted, the lawyer's own edit), a precedent in its own document, the
+queue and history of two drafts, and the libraries panel.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--n 3]
 
@@ -92,12 +93,39 @@ def _views(browser, url, args):
     shoot(page, "#libraries", args.out / "libraries.png")
     page.click("#libraries summary")
     page.click("#draft")
-    page.wait_for_selector("#variants tbody tr", timeout=900_000)
+    page.wait_for_selector("#compare[data-reviewed]", timeout=900_000)
     shoot(page, "#compare", args.out / "compare.png")
     row = page.locator("#variants tbody tr:has(button.show-redline)").nth(1)
     row.locator("button.show-redline").first.click()
-    shoot(page, f"#variants tbody tr[data-section='{row.get_attribute('data-section')}']", args.out / "redline.png")
+    where = f"#variants tbody tr[data-section='{row.get_attribute('data-section')}']"
+    shoot(page, where, args.out / "redline.png")
+    _review(page, where, args.out)
     return page
+
+
+def _review(page, where: str, out: Path) -> None:
+    """In the redline's row: the first variant's section edited in place (a sentence added), one change rejected and
+    one accepted; then its precedent in its own document."""
+    cell = page.locator(f"{where} td.clause").first
+    cell.locator("button.edit-section").click()
+    area = cell.locator("textarea.editor")
+    area.fill(area.input_value() + "\n\nEach party shall tell the other of any loss of its Confidential Information "
+              "within five business days.")
+    shoot(page, where, out / "edit.png")
+    cell.locator("button.save-edit").click()
+    page.wait_for_selector(f"{where} .body.edited")
+    cell = page.locator(f"{where} td.clause").first
+    for decision in ("reject", "accept"):
+        n = cell.locator(".change.pending").count()
+        cell.locator(f".change.pending button.{decision}").first.click()
+        page.wait_for_function(f"document.querySelector(\"{where} td.clause\").querySelectorAll('.change.pending')"
+                               f".length < {n}")
+        cell = page.locator(f"{where} td.clause").first
+    shoot(page, where, out / "review.png")
+    cell.locator("button.show-context").first.click()
+    page.locator("#context mark").wait_for(state="visible")
+    shoot(page, "#context", out / "context.png", height=700)
+    page.click("#context-close")
 
 
 def _queue(browser, url, first, out: Path) -> None:
@@ -111,7 +139,7 @@ def _queue(browser, url, first, out: Path) -> None:
     second.click("#draft")
     second.wait_for_function("document.querySelector('#now').textContent.startsWith('queued')", timeout=60_000)
     shoot(second, "#history, #progress", out / "queue.png")
-    second.wait_for_selector("#variants tbody tr", timeout=900_000)
+    second.wait_for_selector("#compare[data-reviewed]", timeout=900_000)
     first.reload()
     first.wait_for_selector("#history-list li")
     shoot(first, "#history", out / "history.png")

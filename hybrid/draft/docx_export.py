@@ -101,12 +101,12 @@ def _paragraphs(doc, text: str) -> list:
     return runs
 
 
-def _tracked(paragraph, op: str, text: str, change_id: int, date: str) -> None:
+def _tracked(paragraph, op: str, text: str, change_id: int, date: str, author: str = TRACK_AUTHOR) -> None:
     """A run of `text` in `paragraph`, inside a w:ins or w:del tracked change (op "insert" / "delete") of `date`
-    (ISO 8601, as Word writes it: "2026-03-01T09:30:00Z")."""
+    (ISO 8601, as Word writes it: "2026-03-01T09:30:00Z") by `author`."""
     wrap = OxmlElement("w:ins" if op == "insert" else "w:del")
     wrap.set(qn("w:id"), str(change_id))
-    wrap.set(qn("w:author"), TRACK_AUTHOR)
+    wrap.set(qn("w:author"), author)
     wrap.set(qn("w:date"), date)
     run = OxmlElement("w:r")
     t = OxmlElement("w:t" if op == "insert" else "w:delText")
@@ -119,9 +119,10 @@ def _tracked(paragraph, op: str, text: str, change_id: int, date: str) -> None:
 
 def _redline_paragraphs(doc, redline: list, first_id: int, date: str) -> tuple[list, int]:
     """The body as tracked changes against its source: equal words plain, deletions and insertions as
-    w:del / w:ins of `date` (paragraphs split at blank lines of either side). Returns (plain runs, next change id)."""
+    w:del / w:ins of `date` (paragraphs split at blank lines of either side); an (op, words, author) triple names its
+    change's author (else TRACK_AUTHOR). Returns (plain runs, next change id)."""
     runs, change_id, p = [], first_id, doc.add_paragraph()
-    for op, text in redline:
+    for op, text, *author in redline:
         pieces = re.split(r"\n\s*\n", xml_safe(text))
         for k, piece in enumerate(pieces):
             if k:
@@ -132,7 +133,7 @@ def _redline_paragraphs(doc, redline: list, first_id: int, date: str) -> tuple[l
             if op == "equal":
                 runs.append(p.add_run(piece))
             else:
-                _tracked(p, op, piece, change_id, date)
+                _tracked(p, op, piece, change_id, date, *author)
                 change_id += 1
     return runs, change_id
 

@@ -31,6 +31,8 @@ from hybrid.serve.jobs import MAX_QUEUE, Jobs, NotOwner, QueueFull
 from hybrid.serve.libraries import MAX_UPLOAD, FixedLibraries
 from hybrid.serve.names import download_name, job_label
 from hybrid.serve.offload import Busy, Offload
+from hybrid.serve.review import ReviewConflict
+from hybrid.serve.review_routes import review_routes
 from hybrid.serve.views import EXPORT_FORMATS, assemble, check_format, export
 
 __all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "DEFAULT_MAX_N", "TOKEN_HEADER"]
@@ -42,7 +44,7 @@ LIBRARY_SECONDS = 300.0  # the most one library upload's segmentation may run (a
 TOKEN_HEADER = "X-Job-Token"  # the owner token of POST /api/drafts, asked by cancel and delete
 _STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
            "form.js": "text/javascript; charset=utf-8", "jobs.js": "text/javascript; charset=utf-8",
-           "libraries.js": "text/javascript; charset=utf-8",
+           "libraries.js": "text/javascript; charset=utf-8", "review.js": "text/javascript; charset=utf-8",
            "style.css": "text/css; charset=utf-8", "favicon.svg": "image/svg+xml"}
 _TERMINAL = ("done", "cancelled", "failed")
 _TOO_DEEP = f"the request's JSON is nested too deeply: at most {MAX_DEPTH} levels of arrays and objects."
@@ -135,14 +137,28 @@ def create_app(drafter_for, *, max_n: int = DEFAULT_MAX_N, defaults: dict | None
     async def _bad_request(request, e):
         if isinstance(e, FieldErrors):
             return JSONResponse({"error": str(e), "field": e.field, "errors": e.errors}, status_code=400)
-        status = (404 if isinstance(e, NoSuchJob) else 503 if isinstance(e, Busy)
-                  else 413 if str(e).startswith("request too large") else 400)
+        status = (404 if isinstance(e, NoSuchJob) else 503 if isinstance(e, Busy) else 409
+                  if isinstance(e, ReviewConflict) else 413 if str(e).startswith("request too large") else 400)
         return _error(e, status)
+
+    @app.exception_handler(NotOwner)
+    async def _not_owner(request, e):
+        return _error(e, 403)
 
     _page_routes(app, offload, templates, libraries, max_n)
     _draft_routes(app, offload, jobs, templates, (libraries, max_n, defaults or {}))
     _library_routes(app, slow, libraries)
+    review_routes(app, offload, lambda job_id: _job_of(jobs, job_id),
+                  lambda name: jobs.drafter_for(name).precedent_library(), _body_bytes, parse_json, TOKEN_HEADER)
     return app
+
+
+def _job_of(jobs: Jobs, job_id: str):
+    """The job of that id; NoSuchJob (404) when this server holds none."""
+    job = jobs.get(job_id)
+    if job is None:
+        raise NoSuchJob(f"no draft {job_id[:40]!r} on this server (it was deleted, or the server restarted).")
+    return job
 
 
 def _page_routes(app, offload: Offload, templates: Templates, libraries, max_n: int) -> None:
@@ -209,7 +225,7 @@ def _exported(raw: bytes, job) -> tuple[bytes, str, str]:
     check_format(fmt)  # before the picks: a bad format is named even with good picks
     if not isinstance(redline, bool):
         raise RequestError(f"redline must be true or false, got {shown(redline)}.", "redline")
-    data = export(assemble(job.drafts, body.get("picks")), fmt, redline=redline)
+    data = export(assemble(job.drafts, body.get("picks"), job.review), fmt, redline=redline)
     return data, download_name(job.label, fmt, redline=redline), fmt
 
 
@@ -248,10 +264,7 @@ def _draft_routes(app, offload: Offload, jobs: Jobs, templates: Templates, bound
                             status_code=202)
 
     def _job(job_id: str):
-        job = jobs.get(job_id)
-        if job is None:
-            raise NoSuchJob(f"no draft {job_id[:40]!r} on this server (it was deleted, or the server restarted).")
-        return job
+        return _job_of(jobs, job_id)
 
     @app.get("/api/drafts/{job_id}")
     def one(job_id: str):

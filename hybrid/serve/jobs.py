@@ -23,6 +23,7 @@ from collections import OrderedDict, deque
 from hybrid.common.errors import HybridError
 from hybrid.precedents.embeddings import read_only
 from hybrid.serve.progress import PageEvents
+from hybrid.serve.review import Review
 
 __all__ = ["Job", "Jobs", "QueueFull", "NotOwner", "MAX_QUEUE", "MAX_KEPT", "without_paths"]
 
@@ -61,6 +62,7 @@ class Job:
         self.state = "queued"
         self.position = 0  # place in the queue (1: next), 0 once it runs
         self.cancel_flag = threading.Event()  # the drafter's stream stops at its next event once set
+        self.review = Review()  # the lawyer's edits and decisions on its variants, once done
 
     def push(self, event: dict) -> None:
         """Append a page event (one list append: readers see whole events, in order)."""
@@ -80,7 +82,8 @@ class Job:
     def summary(self) -> dict:
         """The job as a history list shows it (no field values beyond its label, no token)."""
         return {"job": self.id, "state": self.state, "position": self.position, "created": self.created,
-                "label": self.label, "variants": len(self.drafts) if self.drafts else 0}
+                "label": self.label, "variants": len(self.drafts) if self.drafts else 0,
+                "edited": self.review.edited()}
 
 
 class Jobs:

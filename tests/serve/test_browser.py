@@ -61,6 +61,7 @@ def test_draft_compare_pick_and_download(page, server, tmp_path):
     page.click("#draft")
     page.wait_for_selector("#stages li.stage-plan", timeout=60_000)
     page.wait_for_selector("#stages li.stage-rank", timeout=60_000)
+    page.wait_for_selector("#compare[data-reviewed]", timeout=10_000)  # drawn again once done, as reviewed
     stages = page.locator("#stages li").all_inner_texts()
     assert any(s.startswith("precedents:") for s in stages) and any(s.startswith("fill: step") for s in stages)
     assert page.locator("#variants thead th.variant").count() == 3  # three columns

@@ -1,10 +1,11 @@
 // The workbench page: side-by-side variants (sections identical in every variant marked, "use variant N for every
-// section"), each clause's sources and redline, the scores in words, the assembled document as it will download,
-// and the boot (templates, the form as last typed, this browser's drafts, the job in the URL). form.js and jobs.js
+// section"), each clause's sources and its review (review.js: edit in place, accept / reject, the precedent in its
+// document), the scores in words, the assembled document as it will download, and the boot (templates, the form as last typed, this browser's drafts, the job in the URL). form.js and jobs.js
 // are loaded first. Text from the server is only ever set as textContent, never parsed as HTML.
 "use strict";
 
-const state = { templates: {}, current: null, counters: [], job: null, source: null, drafts: [], picks: [] };
+const state = { templates: {}, current: null, counters: [], job: null, source: null, drafts: [], picks: [],
+                done: false, open: new Set() };
 
 async function api(method, url, body, headers = {}) {
   return fetch(url, {
@@ -40,14 +41,6 @@ async function uploadTemplate(file) {
   $("#template").append(el("option", { value: data.key, text: `${data.title} (uploaded ${file.name})` }));
   $("#template").value = data.key;
   renderForm(state.templates[data.key]);
-}
-
-function redlineNode(ops) {
-  const box = el("div", { class: "redline", hidden: "" });
-  for (const [op, text] of ops) {
-    box.append(op === "equal" ? document.createTextNode(text) : el(op === "insert" ? "ins" : "del", { text }));
-  }
-  return box;
 }
 
 function scoresNode(d) {
@@ -100,26 +93,29 @@ function clauseCell(d, sec, i) {
   const cell = el("td", { class: "clause", "data-rank": d.rank, id: `v${d.rank}-s${sec.number}` },
     el("label", { class: "pick" }, pick, document.createTextNode(" use this")),
     el("div", { class: "body", text: sec.body }));
-  for (const src of sec.sources) cell.append(el("div", { class: "source", text: `Source: ${src.line}` }));
+  if (sec.edited) cell.querySelector(".body").classList.add("edited");
+  sec.sources.forEach((src, k) => {
+    const line = el("div", { class: "source", text: `Source: ${src.line} ` });
+    if (state.done) line.append(sourceButton(d, i, k));
+    cell.append(line);
+  });
   if (sec.origin) cell.append(el("div", { class: "origin", text: sec.origin }));
-  if (sec.redline) {
-    const box = redlineNode(sec.redline);
-    const button = el("button", { type: "button", class: "show-redline", text: "redline against the precedent's own words" });
-    button.addEventListener("click", () => { box.hidden = !box.hidden; });
-    cell.append(button, box);
-  }
+  cell.append(reviewTools(d, sec, i, cell));
+  if (state.done && ownToken(state.job) && unsaved(sectionKey(d.rank, i)) !== undefined) editorNode(d, sec, i, cell);
   return cell;
 }
 
-function showVariants(drafts) {
+// keep: the picks as they were (the same draft drawn again after an edit or a decision)
+function showVariants(drafts, keep) {
   state.drafts = drafts;
-  state.picks = drafts[0].sections.map(() => drafts[0].rank);
+  if (!keep || state.picks.length !== drafts[0].sections.length) state.picks = drafts[0].sections.map(() => drafts[0].rank);
   const table = $("#variants");
   table.replaceChildren();
   const head = el("tr", {}, el("th", { class: "section", text: "Section" }));
   for (const d of drafts) head.append(headerCell(d));
   table.append(el("thead", {}, head));
   const tbody = el("tbody");
+  table.append(tbody);  // in the page before its cells: an editor reopened in one takes the focus
   let same = 0;
   drafts[0].sections.forEach((s, i) => {
     const identical = drafts.every((d) => d.sections[i].body === s.body);
@@ -127,10 +123,9 @@ function showVariants(drafts) {
     const title = el("th", { class: "section", text: `${s.number}. ${s.heading}` });
     if (identical && drafts.length > 1) title.append(el("div", { class: "same-note", text: "identical in every variant" }));
     const row = el("tr", { "data-section": s.number, class: identical ? "same" : "differs" }, title);
-    for (const d of drafts) row.append(clauseCell(d, d.sections[i], i));
     tbody.append(row);
+    for (const d of drafts) row.append(clauseCell(d, d.sections[i], i));
   });
-  table.append(tbody);
   $("#differences").textContent = drafts.length > 1
     ? `${same} of ${drafts[0].sections.length} sections are identical in every variant; the other ${drafts[0].sections.length - same} differ (highlighted).`
     : "";

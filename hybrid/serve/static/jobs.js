@@ -104,6 +104,9 @@ function setNow(text, done, total) {
 function attach(job) {
   if (state.source) state.source.close();
   state.job = job;
+  state.done = false;
+  state.open = new Set();
+  delete $("#compare").dataset.reviewed;
   if (location.hash !== `#job=${job}`) location.hash = `job=${job}`;
   $("#stages").replaceChildren();
   setNow("waiting for the server", 0, 1);
@@ -150,7 +153,7 @@ function follow(job) {
     if (msg) { stage(msg, "stage-end"); setNow(msg, 1, 1); }
     renderHistory();
   };
-  on("done", () => end("done"));
+  on("done", () => { end("done"); loadReviewed(job); });
   on("cancelled", () => end("cancelled: nothing was kept"));
   on("failed", (ev) => { showError(ev.error); end("failed"); });
   source.onerror = async () => {
