@@ -25,12 +25,11 @@ from hybrid.data.facts import adapt
 from hybrid.data.form_defaults import proposals_for
 from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.foreign_facts import allowed_text
-from hybrid.precedents.base import between_companies, choose_bases, documents, kinds_of, person_document
-from hybrid.precedents.checklist import checklist, market_check
-from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
-from hybrid.skeleton.clause_choice import chooser, clause_text, insert_query, ranked
+from hybrid.precedents.base import between_companies, choose_bases, documents, person_document
+from hybrid.skeleton.clause_choice import chooser
 from hybrid.skeleton.deal import deal_from_template
-from hybrid.skeleton.key_terms import SMALL_WORDS, cover_variables, key_terms, on_key_terms, term_words, variable_value
+from hybrid.skeleton.insertions import CLOSING, alternative, base_heading, closing_index, insert_lacking, plain
+from hybrid.skeleton.key_terms import cover_variables, key_terms, on_key_terms, term_words, variable_value
 from hybrid.skeleton.positions import own_definitions, own_positions
 from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
@@ -47,13 +46,6 @@ FRAME_ALIASES = {
     "payment": ("payment", "taxes"),
     "confidentiality": ("confidentiality",),
 }
-# the closing provisions an inserted clause goes before (contracts end with them)
-CLOSING = frozenset({"general", "notices", "governing_law", "dispute_resolution", "entire_agreement", "amendment",
-                     "severability", "counterparts", "assignment", "relationship", "force_majeure", "survival"})
-# clause types a standard form of another kind may supply: their words do not depend on the deal
-GENERIC_CLAUSES = BOILERPLATE_CLAUSES | {"confidentiality", "limitation_of_liability"}
-INSERT_WORDS = 1500  # an inserted clause longer than this is a whole article of another contract
-FOREIGN_INSERT = 1  # another deal's subject phrases an inserted clause may hold (one reads as a slip, two as a deal)
 GOOD_BASE_MARGIN = 0.75  # a contract base whose fit is this far below the best one's is not offered as a variant
 
 
@@ -73,16 +65,6 @@ class BaseVariant:
         out = {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives,
                "proposed_terms": self.proposed}
         return {**out, "repeats": self.repeats} if self.repeats is not None else out
-
-
-def base_heading(heading: str) -> str:
-    """A base's heading as a draft writes it: capitals become title case ("LIMITATION OF LIABILITY" ->
-    "Limitation of Liability"); a heading in mixed case stays as the base writes it."""
-    heading = " ".join(heading.split()).strip(" .:")
-    if heading.isupper():
-        words = heading.lower().split()
-        heading = " ".join(w if i and w in SMALL_WORDS else w.capitalize() for i, w in enumerate(words))
-    return heading
 
 
 # a cover page named with a determiner, or as an item of a list ("the Bonterms Cloud Terms, Cover Page and any Orders")
@@ -209,122 +191,11 @@ def _frame_row(rows, clause: str, heading: str) -> "int | None":
 def _frame_index(rows, template, clause: str) -> int:
     """Where a framed clause the base lacks goes: before the base's first section of a clause the template puts
     after it (a deal's scope opens an alliance, not after the form's Definitions at its end), else before the
-    closing provisions (_closing_index)."""
+    closing provisions (closing_index)."""
     order = list(template.clauses)
     pos = order.index(clause) if clause in order else len(order)
     later = (i for i, r in enumerate(rows) if r["clause"] in order[pos + 1:] and r["clause"] not in CLOSING)
-    return min(next(later, len(rows)), _closing_index(rows))
-
-
-def _closing_index(rows) -> int:
-    """Where an inserted section goes: before the run of closing provisions the base ends with."""
-    i = len(rows)
-    while i > 0 and rows[i - 1]["clause"] in CLOSING:
-        i -= 1
-    return i
-
-
-def _candidates(library, template, clause: str, deal_text: str, forms_only: bool, index) -> list[list]:
-    """Precedents an inserted clause may come from, in tiers in the order a lawyer would take them: standard forms of
-    the kind, contracts of the kind, then, for a clause whose words do not depend on the deal (GENERIC_CLAUSES),
-    standard forms of any kind. One that names another deal's subject matter is no candidate
-    (hybrid.fidelity.foreign_subject: a software licence's "the software will substantially conform" in a supply
-    agreement). forms_only: standard forms alone (a standard form's base takes nothing from a filed contract, whose
-    deal would come with it: a research-funding clause in a software licence). index(): the subject index."""
-    wanted = kinds_of(template)
-    pool = [p for p in library.of_type(clause) if len(p.body.split()) <= INSERT_WORDS]
-    same_form = [p for p in pool if p.doc_type.upper() in wanted and p.source in STANDARD_SOURCES]
-    same = [p for p in pool if p.doc_type.upper() in wanted and p.source not in STANDARD_SOURCES]
-    forms = [p for p in pool if p.doc_type.upper() not in wanted and p.source in STANDARD_SOURCES
-             and clause in GENERIC_CLAUSES]
-    tiers = [same_form, forms] if forms_only else [same_form, same, forms]
-    return [[p for p in tier if _plain(p, deal_text, index)] for tier in tiers]
-
-
-def _plain(p, deal_text: str, index) -> bool:
-    """Whether p names at most FOREIGN_INSERT of another deal's subject phrases (hybrid.fidelity.foreign_subject)."""
-    from hybrid.fidelity.foreign_subject import foreign_subjects
-
-    return len(foreign_subjects(p.body, deal_text, index=index())) <= FOREIGN_INSERT
-
-
-def _held(template, clause: str, heading: str, body: str) -> set[str]:
-    """The checklist items one section holds (hybrid.precedents.checklist.market_check)."""
-    return {it["key"] for it in market_check(template, [{"heading": heading, "clause": clause, "body": body}])[
-        "items"] if it["held"]}
-
-
-def _insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index, fits, scorer) -> list[dict]:
-    """In place: a section for each checklist item the rows lack, from the candidates holding it (_candidates, tier
-    by tier) the scorer's best answer to the item's query (hybrid.skeleton.clause_choice.ranked) that fits(precedent)
-    the base's vocabulary (hybrid.skeleton.vocabulary.base_fits), right after the base's last section of its clause
-    type, or else before the closing provisions; returns what was inserted, each with the query it answered. An
-    item no candidate holds stays lacking (the market check says so)."""
-    inserted = []
-    items = {it.key: it for it in checklist(template)}
-    check = market_check(template, [{"heading": r["heading"], "clause": r["clause"],
-                                     "body": getattr(r["draw"], "body", "") + " " + r["frame"]} for r in rows])
-    held_now: set[str] = set()
-    for key in [it["key"] for it in check["items"] if not it["held"]]:
-        if key in held_now:
-            continue
-        item, query = items[key], insert_query(template, items[key].label)
-        tiers = _candidates(library, template, item.clause, deal_text, forms_only, index)
-        found = next((p for tier in tiers for _, p in ranked(scorer, query, [
-            p for p in tier if key in _held(template, p.clause_type, p.heading, p.body)]) if fits(p)), None)
-        if found is None:
-            continue
-        same = [i for i, r in enumerate(rows) if r["clause"] == item.clause]
-        at = same[-1] + 1 if same else _closing_index(rows)
-        heading = base_heading(found.heading) or template.clauses.get(item.clause, {}).get("heading") or item.label
-        if same and (part := _holding_part(template, key, found)) is not found:  # beside the base's own section
-            found, heading = part, " ".join(w if w in SMALL_WORDS else w[0].upper() + w[1:] for w in item.label.split())
-        rows.insert(at, {"clause": item.clause, "heading": heading, "draw": found, "frame": "", "insert": key})
-        held_now |= _held(template, item.clause, heading, found.body)
-        inserted.append({"clause": item.clause, "for": key, "label": item.label, "source": found.id, "query": query})
-    return inserted
-
-
-def _holding_part(template, key: str, p):
-    """p with only its paragraphs that hold checklist item `key` on their own (p where none or all do): a whole
-    section had brought its own term and a termination for convenience into a distributor draft lacking only what
-    happens after termination."""
-    paragraphs = [x for x in re.split(r"\n\s*\n", p.body) if x.strip()]
-    keep = [x for x in paragraphs if key in _held(template, p.clause_type, "", x)]
-    return replace(p, body="\n\n".join(keep)) if keep and len(keep) < len(paragraphs) else p
-
-
-def _alternative(rows, library, template, base, v: int, fits, scorer, plain) -> list[dict]:
-    """In place, for the v-th repeat of a base: one unframed section takes a same-kind alternative of its clause
-    type from another document (a standard form's from another standard form only, of the kind, or of any kind for a
-    clause whose words do not depend on the deal: GENERIC_CLAUSES), so that repeated bases still give different
-    drafts. It does the replaced section's work: it holds every checklist item that section holds and fits(precedent,
-    section) the base's vocabulary (base_fits: an NDA's equitable relief is no alternative to an SLA's credits), and
-    is plain(precedent) of another deal's subject matter. A section's alternatives come best first by the scorer's
-    answer to its own text (clause_choice), the query named in the record."""
-    wanted = kinds_of(template)
-    options = []
-    for i, r in enumerate(rows):
-        if r["frame"] or not r["draw"] or r["clause"] in ("definitions", "other", "general"):
-            continue
-        own = {" ".join(r["draw"].body.split())}  # a sister form's copy of the very clause is no alternative
-        mine = _held(template, r["clause"], r["heading"], r["draw"].body)
-        alts = [p for p in library.of_type(r["clause"]) if p.doc_id != base.doc_id and len(p.body.split()) <= 600
-                and (p.source in STANDARD_SOURCES and (p.doc_type.upper() in wanted or r["clause"] in GENERIC_CLAUSES)
-                     or p.doc_type.upper() in wanted and base.kind != "form")
-                and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))
-                and mine <= _held(template, r["clause"], p.heading, p.body) and fits(p, r["draw"]) and plain(p)]
-        if alts:
-            query = clause_text(r["draw"])
-            options.append((i, [p for _, p in ranked(scorer, query, alts, near=0.0)], query))
-    # every (section, alternative) pair once, the sections in turn, before any repeats
-    pairs = [(i, a[k], q) for k in range(max((len(a) for _, a, _ in options), default=0)) for i, a, q in options
-             if k < len(a)]
-    if v > len(pairs):  # every alternative taken: a repeat says which variant it repeats, not pass for another draft
-        return []
-    i, p, query = pairs[v - 1]
-    rows[i]["draw"] = p
-    return [{"section": i, "source": p.id, "query": query}]
+    return min(next(later, len(rows)), closing_index(rows))
 
 
 def _skeleton(template, values, rows) -> Skeleton:
@@ -377,9 +248,9 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
         if between_companies(values):  # no clause of a document written for a person ("her own honest opinions")
             fits = functools.partial(_not_for_a_person, library, fits)
         deal_text = allowed_text(template, values)
-        inserted = _insert_lacking(rows, library, template, deal_text, base.kind == "form", index, fits, scorer)
-        plain = functools.partial(_plain, deal_text=deal_text, index=index)
-        alternatives = _alternative(rows, library, template, base, v // len(good), fits, scorer, plain) if v >= len(
+        inserted = insert_lacking(rows, library, template, deal_text, base.kind == "form", index, fits, scorer)
+        is_plain = functools.partial(plain, deal_text=deal_text, index=index)
+        alternatives = alternative(rows, library, template, base, v // len(good), fits, scorer, is_plain) if v >= len(
             good) else []
         for i, r in enumerate(rows):
             for rec in inserted:

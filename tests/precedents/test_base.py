@@ -245,7 +245,8 @@ def test_a_kind_without_a_form_of_its_own_starts_from_the_neighbouring_form_its_
 
 
 def test_a_repeated_forms_alternative_is_of_the_kind_or_a_clause_whose_words_do_not_depend_on_the_deal(library):
-    from hybrid.skeleton.from_base import GENERIC_CLAUSES, base_variants
+    from hybrid.skeleton.from_base import base_variants
+    from hybrid.skeleton.insertions import GENERIC_CLAUSES
 
     by_id = {p.id: p for p in library.precedents}
     for tid in ("consulting-services", "hosting", "one-way-nda"):
@@ -533,7 +534,7 @@ def test_a_clause_inserted_beside_a_base_section_of_its_type_brings_only_the_par
     inserted: "shall remain in full force and effect for a period of [___] (2)" and a termination for convenience
     beside the base's own term (seed-241 distributor draft)."""
     from hybrid.precedents.library import Precedent
-    from hybrid.skeleton.from_base import _holding_part
+    from hybrid.skeleton.insertions import holding_part
 
     t = load_template("distributor")
     body = ("This Agreement shall remain in full force and effect for a period of [DURATION], unless earlier "
@@ -542,11 +543,11 @@ def test_a_clause_inserted_beside_a_base_section_of_its_type_brings_only_the_par
             "termination of this Agreement, Distributor shall return all price lists and materials furnished by "
             "Supplier and shall cease to use Supplier's Trademarks.")
     p = Precedent("d#11", "d", "cuad", "", "DISTRIBUTOR AGREEMENT", "termination", "Term and Termination", body)
-    part = _holding_part(t, "post_termination", p)
+    part = holding_part(t, "post_termination", p)
     assert part.body.startswith("Effect of Termination.") and "full force and effect for a period" not in part.body
     assert part.id == p.id  # it cites its source
     whole = Precedent("d#12", "d", "cuad", "", "DISTRIBUTOR AGREEMENT", "termination", "Term", body.split("\n\n")[0])
-    assert _holding_part(t, "post_termination", whole) is whole  # nothing holds it alone: the clause as it is
+    assert holding_part(t, "post_termination", whole) is whole  # nothing holds it alone: the clause as it is
 
 
 def test_a_forms_ordering_document_includes_the_drafts_key_terms(library):
