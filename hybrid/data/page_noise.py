@@ -21,9 +21,10 @@ LEADING_NOISE_RE = re.compile(
 
 # 5. noise lines
 
-_PAGE_NUMBER_RE = re.compile(
-    r"^(?:[-\u2013(\[]?\s*\d{1,3}\s*[-\u2013)\]]?|[A-Z]{1,2}\s?-\s?\d{1,3}|[ivxlc]{1,6}|Page\s+\d{1,4}"
-    r"|page\s+\d{1,4}|PAGE\s+\d{1,4}|\d{1,3}\s*\|\s*Page|Page\s*\|\s*\d{1,3}|\d{1,3}\s+of\s+\d{1,3}"
+_PAGE_NUMBER_RE = re.compile(  # "Page -2-" as LimeEnergy's distributor agreement numbers its pages
+    r"^(?:[-\u2013(\[]?\s*\d{1,3}\s*[-\u2013)\]]?|[A-Z]{1,2}\s?-\s?\d{1,3}|[ivxlc]{1,6}"
+    r"|(?:Page|page|PAGE)\s+(?:\d{1,4}|[-\u2013]\s*\d{1,4}\s*[-\u2013])"
+    r"|\d{1,3}\s*\|\s*Page|Page\s*\|\s*\d{1,3}|\d{1,3}\s+of\s+\d{1,3}"
     r"|\d{1,3}\s+\d{1,3}|\d{1,3}\s*-\s*\d{1,3}\s*-?)$"
 )
 _DRAFTING_NOTE_RE = re.compile(r"^\[Drafting [Nn]ote:[^\]]*\]$")

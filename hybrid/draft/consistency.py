@@ -22,10 +22,11 @@ draft section a source document's section became is a caller's `resolve` callabl
 library knows it; this module does not).
 """
 
+import hybrid.draft.notices  # noqa: F401  (registers the notice_addresses pass)
 from hybrid.common.protections import Guard
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
 from hybrid.common.topics import TERM_CLAUSES, absent_types
-from hybrid.data.facts import BLANK
+from hybrid.data.facts import BLANK, defined_names
 from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
 from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
 from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
@@ -99,9 +100,10 @@ def consistency_pass(
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
     "restated_sentences_removed", "absent_clause_sentences_removed", "conflicting_sentences_removed",
     "repeated_clauses_removed", "defined_terms_capitalized", "paragraphs_repaired", "undefined_terms_lowered",
-    "protections_kept", "blanks_to_complete"}}; each change carries its "kind" ("reference", "doubled_word",
-    "paragraph", "restated_sentence", "absent_clause", "conflicting_term", "repeated_clause", "defined_term_case",
-    "definition", "undefined_term"), "old", "new" and "action"; every removal ("removed", "dropped") its "reason".
+    "protections_kept", "notice_blocks_blanked", "blanks_to_complete"}}; each change carries its "kind"
+    ("reference", "doubled_word", "paragraph", "restated_sentence", "absent_clause", "conflicting_term",
+    "repeated_clause", "defined_term_case", "definition", "undefined_term", "notice_addresses"), "old", "new" and
+    "action"; every removal ("removed", "dropped") its "reason".
     No sentence or part removal (restated, absent clause, conflicting term, repeated part, restated law) takes a right,
     remedy or protection (hybrid.common.protections: termination for breach, a cure period, a limit of liability, an
     indemnity, ...) that the draft states nowhere else: such a span stays, reported as a change of its kind with
@@ -116,6 +118,7 @@ def consistency_pass(
     clauses = [sec.get("clause", "") for sec in sections]
     draft = {
         "party_defined": defines_party(preamble),
+        "roles": tuple(defined_names(preamble)),  # the parties' defined names, in the preamble's order
         "lacks": absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)])),
         "has_term": bool(TERM_CLAUSES & set(clauses)),
         # the frame that states the deal's term, if one does: a statement of the term elsewhere is a second one
@@ -186,6 +189,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         "paragraphs_repaired": 0,
         "undefined_terms_lowered": 0,
         "protections_kept": 0,
+        "notice_blocks_blanked": 0,
     }
     key = {
         ("reference", "renumbered"): "references_renumbered",
@@ -199,6 +203,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         ("repeated_clause", "removed"): "repeated_clauses_removed",
         ("defined_term_case", "capitalized"): "defined_terms_capitalized",
         ("undefined_term", "lowered"): "undefined_terms_lowered",
+        ("notice_addresses", "replaced"): "notice_blocks_blanked",
     }
     for r in reports:
         for c in r["changes"]:

@@ -56,7 +56,9 @@ _TERM_SUBJECT = re.compile(  # the agreement or its term, then the verb that sta
 _TERM_LEAD = re.compile(  # the words just before the duration: "for a period of", "on the", "is"
     r"\b(?:for|of|is|be|on|upon|until|through|expires?|terminates?|ends?)\s+(?:an?\s+|the\s+)?"
     r"(?:(?:initial|fixed|original)\s+)?(?:(?:period|term)\s+of\s+)?$", re.I)
-_NOT_TERM = re.compile(r"renew|successive|additional|extend|extension|notice|surviv|confidential|obligation|warrant"
+# "extended for a period of one year" renews; "shall commence on ... and extend through [___]" states the term
+_NOT_TERM = re.compile(r"renew|successive|additional|extend(?!s?\s+(?:through|until)\b)|extension|notice|surviv"
+                       r"|confidential|obligation|warrant"
                        r"|thereafter|prior to|before|within|records|retain|maintain|payment|invoice|\bmay\b|right to",
                        re.I)
 _HOW_LONG = re.compile(r"\b(?:until|as long as|through|expir\w*|anniversary|commenc\w*|continu\w*|remain\w*"

@@ -47,6 +47,7 @@ PIPELINE = {
         "party_case",  # "party" -> "Party" where the preamble defines it
         "repeated_clause",  # a part headed as another section's clause type out
         "restated_law",  # a governing-law sentence outside the Governing Law section out
+        "notice_addresses",  # another deal's notice address block as one blank address per party
         "relist",
     ),
     # hybrid.draft.consistency.consistency_pass, then over the whole draft, each pass over every section

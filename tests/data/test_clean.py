@@ -76,6 +76,18 @@ def test_page_numbers_source_stamps_and_underlines_are_dropped():
     assert "TABLE OF CONTENTS" not in table_of_contents and "PAGE ARTICLE I" not in table_of_contents
 
 
+def test_a_page_number_between_dashes_is_page_noise():
+    """LimeEnergy's distributor agreement numbers its pages "Page -2-": the seed-313 distributor draft read
+    "Page -[___]-" between its notice and entire-agreement paragraphs."""
+    from hybrid.data.page_noise import drop_noise_lines
+
+    lines = ["Notices. Any notice shall be in writing.", "Page -2-", "PAGE 3", "page \u20134\u2013",
+             "Page - 12 -", "Entire Agreement. This Agreement is the whole agreement."]
+    assert [ln for ln in drop_noise_lines(lines) if ln] == [lines[0], lines[-1]]
+    kept = ["Page -2- of the Schedule lists the prices.", "Page A-3"]
+    assert [ln for ln in drop_noise_lines(kept) if ln] == kept
+
+
 def test_a_sentence_cut_by_a_page_break_is_joined_again():
     out = clean_text(excerpt("cuad_numbered_2themart.txt"))
     # "... calculated by mutual" | page break + Source stamp | "consent of the parties ..."

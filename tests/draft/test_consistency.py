@@ -837,6 +837,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "paragraphs_repaired": 0,
         "undefined_terms_lowered": 0,
         "protections_kept": 0,
+        "notice_blocks_blanked": 0,
         "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]
@@ -1297,6 +1298,21 @@ def test_a_second_term_with_its_renewal_keeps_the_renewal():
     assert gone == ["shall have a term of [___] from the effective date hereof and"]
     sub = "The subscription term is 12 months."  # a subscription's term leaves the agreement's own alone
     assert drop_second_term(f"{sub} This Agreement will be in effect for 3 years and will renew.", sub)[1] == []
+
+
+def test_a_term_that_commences_and_extends_through_a_date_is_a_second_term():
+    """Seed 313: the sponsorship's "The sponsorship runs for 2 seasons from the Effective Date." stood beside GAINSCO's
+    "the term of this Agreement ... shall commence on 2025-03-15 and extend through [___]" (the reader: term stated
+    twice); "extend through" states how long it runs, where "extended for a period of one year" renews it."""
+    from hybrid.draft.substance import states_term
+    from hybrid.draft.wording import drop_second_term
+
+    frame = "The sponsorship runs for 2 seasons from the Effective Date."
+    own = ("Subject to the provisions of Section 15 hereof, the term of this Agreement and the sponsorship described "
+           "herein shall commence on 2025-03-15 and extend through [___].")
+    rest = "Sponsor may terminate on notice."
+    assert drop_second_term(f"{frame} {own} {rest}", frame) == (f"{frame} {rest}", [own])
+    assert not states_term("This Agreement shall then be automatically extended for a period of one (1) year.")
 
 
 def test_a_term_frame_takes_the_place_of_the_headed_term_it_replaces():
