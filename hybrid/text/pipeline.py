@@ -43,6 +43,7 @@ PIPELINE = {
         "restated",  # a sentence restating the section's frame out
         "absent_clause",  # a sentence leaning on a clause the draft lacks out
         "conflicting_term",  # an Incoterm the deal does not state, a second term, fees pointed at an Order, out
+        "frames_fee",  # "a sponsorship fee in the amount of [___]" after the frame's fee -> "the sponsorship fee"
         "relist",  # a list lettered again where a removal broke it
         "party_case",  # "party" -> "Party" where the preamble defines it
         "repeated_clause",  # a part headed as another section's clause type out

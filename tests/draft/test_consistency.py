@@ -838,6 +838,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "undefined_terms_lowered": 0,
         "protections_kept": 0,
         "notice_blocks_blanked": 0,
+        "blank_fees_named": 0,
         "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]
