@@ -51,7 +51,8 @@ _SPLIT = re.compile(r";|:\s|,\s+(?:and|but|or|provided)\b")  # the clauses of a 
 _NOT_SUBJECT = "".join(rf"(?<!\b{w} )" for w in ("with", "under", "to", "of", "by", "in", "from", "for", "upon", "on"))
 _TERM_SUBJECT = re.compile(  # the agreement or its term, then the verb that states how long it runs
     rf"\b(?:{_NOT_SUBJECT}(?:[Tt]his|[Tt]he) Agreement|Term|[Ii]nitial [Tt]erm|[Ss]ubscription [Tt]erm"
-    r"|[Tt]erm of (?:this|the) Agreement|[Ss]ponsorship)\b[^.;]{0,60}?"
+    r"|[Tt]erm of (?:this|the) Agreement|[Ss]ponsorship|(?:[Tt]he|[Tt]his) (?:licen[cs]e|franchise) hereby granted)"
+    r"\b[^.;]{0,60}?"
     r"\b(?:begin|commence|continue|remain|be|is|run|last|expire|terminate|end)s?\b")
 _TERM_LEAD = re.compile(  # the words just before the duration: "for a period of", "on the", "is"
     r"\b(?:for|of|is|be|on|upon|until|through|expires?|terminates?|ends?)\s+(?:an?\s+|the\s+)?"
@@ -88,7 +89,16 @@ _MODAL = r"(?:shall|will|must|agrees? to|undertakes? to)"
 def states_term(sentence: str) -> bool:
     """Whether a sentence states how long the agreement runs ("This Agreement will remain in full force and effect
     for as long as Consultant is performing Services"), not a renewal, notice, survival or right to end it, nor an
-    event that ends it ("terminates if ...")."""
+    event that ends it ("terminates if ..."). Of a text of several sentences (a frame that grants, then states the
+    term: "The Franchisor grants the Franchisee the right to operate ... The term of this Agreement is 10 years"),
+    whether one of them does."""
+    bounds = [0, *[b for b in sentence_boundaries(sentence) if 0 < b < len(sentence)], len(sentence)]
+    if len(bounds) > 2:
+        return any(_states_term(sentence[a:b]) for a, b in zip(bounds, bounds[1:]))
+    return _states_term(sentence)
+
+
+def _states_term(sentence: str) -> bool:
     return (bool(_TERM_SUBJECT.search(sentence)) and bool(_HOW_LONG.search(sentence) or _DURATION.search(sentence))
             and not _NOT_TERM.search(sentence) and not _ON_EVENT.search(sentence))
 

@@ -249,8 +249,16 @@ def term_in_place(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
         if guard is not None and not guard(text, [(a, b)]):
             return text, []
         lead = len(piece) - len(piece.lstrip())
-        moved = text[:a + lead] + frame + text[a + lead + len(piece.strip()):]
-        return moved[len(frame):].lstrip(), [piece.strip()]
+        # of a frame of several sentences, the ones stating the term move; the rest (a grant) opens the text still
+        parts = [frame[x:y].strip() for x, y in zip([0, *sentence_boundaries(frame)], [*sentence_boundaries(frame),
+                 len(frame)]) if frame[x:y].strip()] if states_term(frame) else [frame]
+        stay = " ".join(x for x in parts if not states_term(x)) if len(parts) > 1 else ""
+        moving = " ".join(x for x in parts if states_term(x)) if stay else frame
+        moved = text[:a + lead] + moving + text[a + lead + len(piece.strip()):]
+        rest = moved[len(frame):]
+        if stay:  # the rest of the frame opens the text, on its own line above headed parts as a frame does
+            return frame_apart(stay + rest[:len(rest) - len(rest.lstrip())] + rest.lstrip(), stay), [piece.strip()]
+        return rest.lstrip(), [piece.strip()]
     return text, []
 
 
@@ -337,7 +345,9 @@ def drop_sentences(text: str, goes, frame: str = "", guard=None) -> tuple[str, l
     bounds = [0, *[b for b in sentence_boundaries(text) if 0 < b < len(text)], len(text)]
     spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
     frame = frame.strip()
-    cuts = [(a, b) for a, b in spans if not (frame and frame in text[a:b]) and goes(text[a:b])]
+    # never the frame nor, of a frame of several sentences (a grant, then the term), one of its own
+    cuts = [(a, b) for a, b in spans
+            if not (frame and (frame in text[a:b] or text[a:b].strip() in frame)) and goes(text[a:b])]
     if len(cuts) == len(spans):  # never the whole body: its last sentence stays
         cuts = cuts[:-1]
     if guard is not None and cuts:

@@ -1333,6 +1333,33 @@ def test_a_term_frame_takes_the_place_of_the_headed_term_it_replaces():
     assert kept == f"{frame}\n{rest}" and gone == [own]
 
 
+def test_a_franchise_frame_that_grants_then_states_the_term_takes_the_place_of_the_bases_term_only_by_its_term():
+    """Seed 331: the franchise's frame "The Franchisor grants ... on the terms of this Agreement. The term of this
+    Agreement is 10 years from the Effective Date." stood above IFFC's "TERM. The license hereby granted shall
+    commence on the date the Franchised Restaurant opens for business ..." (the reader: the term stated twice, the two
+    in conflict). A frame of several sentences states the term where one of them does ("right to operate" had read
+    as no term statement), "the license hereby granted shall commence" states one, and only the frame's term sentence
+    moves under "TERM."; the grant stays on top and no sentence of the frame goes as a second term."""
+    from hybrid.draft.substance import states_term
+    from hybrid.draft.wording import drop_second_term, term_in_place
+
+    grant = "The Franchisor grants the Franchisee the right to operate a bakery cafe on the terms of this Agreement."
+    term = "The term of this Agreement is 10 years from the Effective Date."
+    frame = f"{grant} {term}"
+    own = ("The license hereby granted shall commence on the date the Franchised Restaurant opens for business and "
+           "shall continue for the period of years set forth on [___] hereto.")
+    assert states_term(frame) and states_term(own)
+    body = f"{frame}\nGRANT. Franchisor grants a licence.\nTERM. {own}\nRENEWAL. Franchisee may renew."
+    moved, gone = term_in_place(body, frame)
+    assert moved == f"{grant}\nGRANT. Franchisor grants a licence.\nTERM. {term}\nRENEWAL. Franchisee may renew."
+    assert gone == [own]
+    assert drop_second_term(moved, frame) == (moved, [])
+    on_one_line = f"{frame} GRANT. Franchisor grants a licence.\nTERM. {own}\nRENEWAL. Franchisee may renew."
+    assert term_in_place(on_one_line, frame)[0] == moved  # the grant on its own line above the headed parts
+    kept, gone = drop_second_term(body, frame)
+    assert term in kept and gone == [f"TERM. {own}"]
+
+
 def test_a_term_heading_left_alone_after_the_frame_takes_the_frame():
     """Seed 283: the partnership form's "Term. This Agreement starts on the Effective Date and continues until the
     End Date" went as a restatement of the frame and left "Term." alone on the line after it."""
