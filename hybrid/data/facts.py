@@ -226,6 +226,8 @@ _PARTY_LETTER = re.compile(r"\b(?:Party|PARTY) ([AB])\b")  # a contract that nam
 _COVER_TERMS = (  # the rest of a standard form's cover page, in words the deal's own agreement uses
     (re.compile(r"\s*\((?:which )?includ(?:es|ing) the Cover Page\)"), ""),  # "This NDA (which includes the Cover
     # Page) is the parties' entire agreement": not "This Agreement (which includes this Agreement)"
+    # "the meanings given herein or on the Cover Page", "on the Cover Page or below": the agreement holds both
+    (re.compile(r"\b(?:herein or (?:on|in) the Cover Page|(?:on|in) the Cover Page or below)\b"), "in this Agreement"),
     (re.compile(r"\b(?:on|in) the Cover Page\b"), "in this Agreement"),
     (re.compile(r"\bthe Cover Page\b"), "this Agreement"),
     (re.compile(r"\bthe (?:Term of NDA|MNDA Term|NDA Term)\b"), "the term of this Agreement"),

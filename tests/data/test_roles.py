@@ -55,6 +55,10 @@ def test_a_standard_forms_cover_page_terms_become_the_deals_words():
     # "This NDA (which includes the Cover Page)": the parenthesis goes, not "(which includes this Agreement)"
     n = normalize("This NDA (which includes the Cover Page) is the parties' entire agreement.", {}, "")
     assert n.text == "This NDA is the parties' entire agreement."
+    # seed 331: "the meanings given in this Agreement or below", "given herein or in this Agreement"
+    for text in ("capitalized terms have the meanings given on the Cover Page or below.",
+                 "capitalized terms have the meanings given herein or on the Cover Page."):
+        assert normalize(text, {}, "").text == "capitalized terms have the meanings given in this Agreement."
 
 
 def test_a_precedent_whose_parties_stand_the_other_way_round_is_swapped():
