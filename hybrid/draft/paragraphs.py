@@ -149,14 +149,16 @@ def _render(key: tuple, value: int, like: str) -> str:
 def _renumber(paragraphs: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     """Paragraph-opening markers renumbered in sequence per style: a marker continues the last one of its
     style; a style nested below another (_LEVEL) restarts when the one above moves on, and every style restarts
-    after a paragraph that opens a list (ends with ':')."""
+    after a paragraph that opens a list (ends with ':') or heads a part ("Effect of Termination.": Bonterms' (a) had
+    read "(d)" after the Data Export part's (c), seed 331)."""
     last: dict = {}  # style -> last value written
     out, changes = list(paragraphs), []
     for i in range(0, len(paragraphs), 2):
         m = _MARKER.match(paragraphs[i].lstrip())
         if not m:
-            if _stripped_end(paragraphs[i]).endswith(":"):
-                last.clear()  # "Supplier shall:" opens a list of its own
+            text = paragraphs[i].strip()
+            if _stripped_end(paragraphs[i]).endswith(":") or re.fullmatch(RUN_IN_HEADING, text) or _is_heading(text):
+                last.clear()  # "Supplier shall:" opens a list of its own; so does a part's heading above it
             continue
         key, value = _style(m, last)
         if key is None:

@@ -157,3 +157,15 @@ def test_a_section_number_left_alone_at_the_end_heads_nothing():
     assert repair_paragraphs(body)[0] == "The license grant shall apply to all material objects of the property."
     numbered = "Supplier ships the goods.\n\n4.1.\n\nBuyer pays on receipt."
     assert repair_paragraphs(numbered)[0] == "Supplier ships the goods.\n\nBuyer pays on receipt."
+
+
+def test_a_list_under_a_part_heading_starts_its_own_lettering():
+    """Seed 331: Bonterms' "Effect of Termination." list read "(d) Customer's right to use the Cloud Service ..."
+    after the Data Export part's (a)-(c); a part's heading starts its list again, as a paragraph ending ':' does."""
+    body = ("Data Export.\n\n(a) Customer may export.\n\n(b) Provider will delete.\n\n(c) Nonetheless, the recipient"
+            " may retain.\n\nEffect of Termination.\n\n(a) Customer's right to use the Cloud Service will cease.\n\n"
+            "(b) The following Sections will survive.")
+    assert repair_paragraphs(body) == (body, [])
+    continued = body.replace("(a) Customer's", "(d) Customer's").replace("(b) The following", "(e) The following")
+    assert repair_paragraphs(continued)[0] == body
+    assert paragraph_faults(body) == []
