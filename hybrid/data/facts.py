@@ -257,6 +257,7 @@ def normalize(text: str, fields: dict, preamble: str = "", own_terms: bool = Fal
         out = pattern.sub(words, out)
     out = sub(_name_pattern(a), "[PARTY_A]", out)
     out = sub(_name_pattern(b), "[PARTY_B]", out)
+    out = _MARKER_IN_NAME.sub(r"\1", out)  # "Igene Biotechnology, Inc." whose short name "Igene" was replaced
     for pattern, marker in () if own_terms else _TERM_MARKERS:
         out = sub(pattern, marker, out)
     law = fields.get("governing_law")
@@ -271,6 +272,11 @@ def normalize(text: str, fields: dict, preamble: str = "", own_terms: bool = Fal
     return Normalized(out, list(dict.fromkeys(f.strip() for f in facts)), sides if any(sides) else ())
 
 
+# a party's marker standing for the short name that opens its full name: the rest of the name goes with it (seed
+# 331: "Archer Daniels Midland Corporation v. Igene Biotechnology, Inc." read "v. SolarReach Energy Ltd.
+# Biotechnology, Inc.")
+_MARKER_IN_NAME = re.compile(r"(\[PARTY_[AB]\])(?:\s+[A-Z][\w&-]*){1,3},?\s+(?:Inc|Incorporated|Corp|Corporation|LLC"
+                             r"|L\.L\.C|Ltd|Limited|LLP|PLC|plc|GmbH|AG|S\.A|N\.V|B\.V)\b\.?")
 _TERM_MARKERS = ((_AMOUNT_RE, "[AMOUNT]"), (_PERCENT_RE, "[PERCENT]"), (_DATE_RE, "[DATE]"),
                  (_DURATION_RE, "[DURATION]"))
 _MARKER_RE = re.compile("|".join(re.escape(m) for m in MARKERS))

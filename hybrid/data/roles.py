@@ -139,8 +139,15 @@ def company_as_marker(text: str, named=lambda marker: False) -> str:
     Company is the other one. Left as it was, the filler rewrote it ("save harmless the claims"). named(marker):
     the deal calls that party by its name, not a role, so "the Company" loses its article."""
     markers = set(PARTY_MARKER.findall(text))
-    if len(markers) != 1 or _SIDE_WORDS.search(text) or not _COMPANY.search(text):
+    if len(markers) != 1 or _SIDE_WORDS.search(text) or not any(map(_alone, _COMPANY.finditer(text))):
         return text
     other = "[PARTY_A]" if markers.pop() == "[PARTY_B]" else "[PARTY_B]"
     article = not named(other)
-    return _COMPANY.sub(lambda m: (f"{m.group('the')} " if m.group("the") and article else "") + other, text)
+    return _COMPANY.sub(lambda m: m.group(0) if not _alone(m) else (
+        f"{m.group('the')} " if m.group("the") and article else "") + other, text)
+
+
+def _alone(m: re.Match) -> bool:
+    """Whether a "Company" match is a party's name, not the last word of another name: a joint venture's "the
+    Operating Company" had read "the Operating SolarReach Energy Ltd." (seed-331 reader)."""
+    return bool(m.group("the")) or not re.search(r"\b[A-Z][\w&-]*[ \t]+$", m.string[:m.start()])

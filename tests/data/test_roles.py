@@ -55,6 +55,11 @@ def test_a_standard_forms_cover_page_terms_become_the_deals_words():
     # "This NDA (which includes the Cover Page)": the parenthesis goes, not "(which includes this Agreement)"
     n = normalize("This NDA (which includes the Cover Page) is the parties' entire agreement.", {}, "")
     assert n.text == "This NDA is the parties' entire agreement."
+    # seed 331: a short name replaced inside the full name takes the rest of the name with it
+    pre = 'between Tate & Lyle Ltd. ("T&L") and Igene Biotechnology, Inc., a Maryland corporation ("Igene")'
+    n = normalize("styled Archer Daniels Midland Corporation v. Igene Biotechnology, Inc., in Maryland.", {}, pre)
+    assert "v. [PARTY_B], in" in n.text and "Biotechnology" not in n.text
+    assert normalize("Igene Products shall ship.", {}, pre).text == "[PARTY_B] Products shall ship."
     # seed 331: "the meanings given in this Agreement or below", "given herein or in this Agreement"
     for text in ("capitalized terms have the meanings given on the Cover Page or below.",
                  "capitalized terms have the meanings given herein or on the Cover Page."):
@@ -100,6 +105,13 @@ def test_company_beside_one_party_marker_is_the_other_party():
     )
     assert adapt("[PARTY_B] shall pay the Company and the Vendor.", named) == (
         "Borealis LLC shall pay the Company and the Vendor."
+    )
+    # the last word of another name is no party (seed 331: "the Operating SolarReach Energy Ltd.")
+    assert adapt("[PARTY_B] shall fund the Operating Company and pay the Company in full.", named) == (
+        "Borealis LLC shall fund the Operating Company and pay Acme Robotics, Inc. in full."
+    )
+    assert adapt("[PARTY_B] shall fund the Operating Company.", named) == (
+        "Borealis LLC shall fund the Operating Company."
     )
 
 
