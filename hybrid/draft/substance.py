@@ -51,7 +51,8 @@ _SPLIT = re.compile(r";|:\s|,\s+(?:and|but|or|provided)\b")  # the clauses of a 
 _NOT_SUBJECT = "".join(rf"(?<!\b{w} )" for w in ("with", "under", "to", "of", "by", "in", "from", "for", "upon", "on"))
 _TERM_SUBJECT = re.compile(  # the agreement or its term, then the verb that states how long it runs
     rf"\b(?:{_NOT_SUBJECT}(?:[Tt]his|[Tt]he) Agreement|Term|[Ii]nitial [Tt]erm|[Ss]ubscription [Tt]erm"
-    r"|[Tt]erm of (?:this|the) Agreement|[Ss]ponsorship|(?:[Tt]he|[Tt]his) (?:licen[cs]e|franchise) hereby granted)"
+    r"|[Tt]erm of (?:this|the) Agreement|[Ss]ponsorship|(?:[Tt]he|[Tt]his) (?:licen[cs]e|franchise) hereby granted"
+    r"|(?:[Tt]hese|[Tt]he) Framework Terms)"
     r"\b[^.;]{0,60}?"
     r"\b(?:begin|commence|continue|remain|be|is|run|last|expire|terminate|end)s?\b")
 _TERM_LEAD = re.compile(  # the words just before the duration: "for a period of", "on the", "is"

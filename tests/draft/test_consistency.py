@@ -1333,6 +1333,19 @@ def test_a_term_frame_takes_the_place_of_the_headed_term_it_replaces():
     assert kept == f"{frame}\n{rest}" and gone == [own]
 
 
+def test_a_cloud_forms_framework_term_is_a_second_term_beside_the_deals():
+    """Seed 331: hosting's "This Agreement begins on the Effective Date and continues for 24 months" stood beside
+    Common Paper's "These Framework Terms will start on the Effective Date and continue for the longer of one year or
+    until all Order Forms governed by the Framework Terms have ended." (the reader: three terms)."""
+    from hybrid.draft.wording import drop_second_term
+
+    frame = "This Agreement begins on the Effective Date and continues for 24 months unless terminated earlier."
+    own = ("These Framework Terms will start on the Effective Date and continue for the longer of one year or until all "
+           "Order Forms governed by the Framework Terms have ended.")
+    assert drop_second_term(f"{frame}\nFramework Terms. {own}\nEither party may terminate for breach.", frame) == (
+        f"{frame}\nEither party may terminate for breach.", [f"Framework Terms. {own}"])
+
+
 def test_a_franchise_frame_that_grants_then_states_the_term_takes_the_place_of_the_bases_term_only_by_its_term():
     """Seed 331: the franchise's frame "The Franchisor grants ... on the terms of this Agreement. The term of this
     Agreement is 10 years from the Effective Date." stood above IFFC's "TERM. The license hereby granted shall
