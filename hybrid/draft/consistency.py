@@ -23,6 +23,7 @@ library knows it; this module does not).
 """
 
 import hybrid.draft.fees  # noqa: F401  (registers the frames_fee pass)
+import hybrid.draft.key_term_lines  # noqa: F401  (registers the key_terms pass)
 import hybrid.draft.notices  # noqa: F401  (registers the notice_addresses pass)
 from hybrid.common.protections import Guard
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
@@ -101,10 +102,10 @@ def consistency_pass(
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
     "restated_sentences_removed", "absent_clause_sentences_removed", "conflicting_sentences_removed",
     "repeated_clauses_removed", "defined_terms_capitalized", "paragraphs_repaired", "undefined_terms_lowered",
-    "protections_kept", "notice_blocks_blanked", "blank_fees_named", "blanks_to_complete"}}; each change carries
-    its "kind" ("reference", "doubled_word", "paragraph", "restated_sentence", "absent_clause", "conflicting_term",
-    "repeated_clause", "defined_term_case", "definition", "undefined_term", "notice_addresses", "frames_fee"), "old",
-    "new" and "action"; every removal ("removed", "dropped") its "reason".
+    "protections_kept", "notice_blocks_blanked", "blank_fees_named", "key_terms_dropped", "blanks_to_complete"}};
+    each change carries its "kind" ("reference", "doubled_word", "paragraph", "restated_sentence", "absent_clause",
+    "conflicting_term", "repeated_clause", "defined_term_case", "definition", "undefined_term", "notice_addresses",
+    "frames_fee", "key_term"), "old", "new" and "action"; every removal ("removed", "dropped") its "reason".
     No sentence or part removal (restated, absent clause, conflicting term, repeated part, restated law) takes a right,
     remedy or protection (hybrid.common.protections: termination for breach, a cure period, a limit of liability, an
     indemnity, ...) that the draft states nowhere else: such a span stays, reported as a change of its kind with
@@ -192,6 +193,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         "protections_kept": 0,
         "notice_blocks_blanked": 0,
         "blank_fees_named": 0,
+        "key_terms_dropped": 0,
     }
     key = {
         ("reference", "renumbered"): "references_renumbered",
@@ -207,6 +209,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         ("undefined_term", "lowered"): "undefined_terms_lowered",
         ("notice_addresses", "replaced"): "notice_blocks_blanked",
         ("frames_fee", "replaced"): "blank_fees_named",
+        ("key_term", "dropped"): "key_terms_dropped",
     }
     for r in reports:
         for c in r["changes"]:

@@ -55,6 +55,7 @@ PIPELINE = {
     "whole": (
         "generic_terms",  # lower-case uses of a boilerplate term the Definitions defines capitalized
         "definitions",  # the Definitions index pruned to the entries the draft uses
+        "key_terms",  # a Key Terms blank whose term the draft no longer uses out ("End Date: [___].")
         "undefined_terms",  # capitalized terms the draft never defines in lower case
     ),
 }

@@ -839,6 +839,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "protections_kept": 0,
         "notice_blocks_blanked": 0,
         "blank_fees_named": 0,
+        "key_terms_dropped": 0,
         "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]
