@@ -220,7 +220,7 @@ def _name_pattern(names: list[str]) -> re.Pattern | None:
 
 # a standard form's cover-page terms for the law and the courts ("The Governing Law governs this NDA ... in the
 # Courts"): the deal's law stands in, as [LAW] does for a contract that names its own
-_COVER_LAW = re.compile(r"\b([Tt])he Governing Law\b(?!\s+(?:and|section|clause|provision|of)\b)")
+_COVER_LAW = re.compile(r"(?<!\bset )\b([Tt])he Governing Law\b(?!\s+(?:and|section|clause|provision|of)\b)")
 _COVER_COURTS = re.compile(r"\b([Tt])he (?:Chosen )?Courts\b(?!\s+of\b)")
 _PARTY_LETTER = re.compile(r"\b(?:Party|PARTY) ([AB])\b")  # a contract that names its parties "Party A" and "Party B"
 _COVER_TERMS = (  # the rest of a standard form's cover page, in words the deal's own agreement uses
@@ -229,6 +229,8 @@ _COVER_TERMS = (  # the rest of a standard form's cover page, in words the deal'
     # "the meanings given herein or on the Cover Page", "on the Cover Page or below": the agreement holds both
     (re.compile(r"\b(?:herein or (?:on|in) the Cover Page|(?:on|in) the Cover Page or below)\b"), "in this Agreement"),
     (re.compile(r"\b(?:on|in) the Cover Page\b"), "in this Agreement"),
+    # what the Key Terms may do: "set the Governing Law" (not "set the law of the State of Illinois", seed 331)
+    (re.compile(r"\bset the Governing Law\b"), "set the governing law"),
     (re.compile(r"\bthe Cover Page\b"), "this Agreement"),
     (re.compile(r"\bthe (?:Term of NDA|MNDA Term|NDA Term)\b"), "the term of this Agreement"),
     (re.compile(r"\bthe Confidentiality Period\b"), "the confidentiality period this Agreement states"),

@@ -55,6 +55,10 @@ def test_a_standard_forms_cover_page_terms_become_the_deals_words():
     # "This NDA (which includes the Cover Page)": the parenthesis goes, not "(which includes this Agreement)"
     n = normalize("This NDA (which includes the Cover Page) is the parties' entire agreement.", {}, "")
     assert n.text == "This NDA is the parties' entire agreement."
+    n = normalize("The Key Terms may include details about Covered Claims, set the Governing Law, or contain other "
+                  "legal details. The Governing Law governs.", {}, "")
+    assert n.text.startswith("The Key Terms may include details about Covered Claims, set the governing law, or")
+    assert n.text.endswith("The law of [LAW] governs.")
     # seed 331: a short name replaced inside the full name takes the rest of the name with it
     pre = 'between Tate & Lyle Ltd. ("T&L") and Igene Biotechnology, Inc., a Maryland corporation ("Igene")'
     n = normalize("styled Archer Daniels Midland Corporation v. Igene Biotechnology, Inc., in Maryland.", {}, pre)
