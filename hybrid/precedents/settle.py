@@ -59,9 +59,19 @@ _CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]+"
 _CJK_RUN = re.compile(rf"(^[ \t]*)?{_CJK}(?:[ \t]+{_CJK})*[ \t]*", re.M)
 
 
+# a sentence about the other language's text, which an English draft does not have: "This Agreement is made out in
+# Chinese and English ...", "Where any inconsistency occurs in ... these two texts, the English text shall be deemed
+# superior." (seed-331 supply reader: "a second text that does not exist")
+_LANGUAGES = r"(?:Chinese|Mandarin|Japanese|Korean|Spanish|French|German|Portuguese|Italian|Russian|Arabic|Hebrew)"
+_TWO_TEXTS = re.compile(rf"(?:(?<=^)|(?<=[.:]\s)|(?<=\n))[^.\n]*\b(?:(?:these|the|both) two (?:texts|versions"
+                        rf"|languages)|{_LANGUAGES} and English|English and {_LANGUAGES})\b[^.\n]*\.[ \t]*")
+
+
 def other_script(text: str) -> str:
     """text without another script's letters (a bilingual contract's Chinese), its full-width punctuation written
-    as English writes it ("[___]。" -> "[___].", "including，without" -> "including, without")."""
+    as English writes it ("[___]。" -> "[___].", "including，without" -> "including, without"), and without its
+    sentences about the other language's text (_TWO_TEXTS)."""
+    text = _TWO_TEXTS.sub("", text)
     if not _CJK_RUN.search(text) and not _CJK_PUNCT.search(text):
         return text
     text = _CJK_PUNCT.sub(lambda m: _CJK_PUNCTUATION[m.group(1)], text)

@@ -167,9 +167,12 @@ _PASSES = (
     _pass("page_legend", "a page's confidentiality legend kept in the text out", _sub(_settle._PAGE_LEGEND, r"\1"),
           ("the goods. CONFIDENTIAL Page 12 of 20 Buyer shall", "the goods. Buyer shall"),
           ("the goods CONFIDENTIAL 13.2 Supplier's", "the goods 13.2 Supplier's")),
-    _pass("other_script", "another script's letters out (a bilingual contract's Chinese), its punctuation as English's",
-          _text(_settle.other_script),
+    _pass("other_script", "another script's letters and words about the other language's text out, its punctuation "
+          "as English's", _text(_settle.other_script),
           ("MARKETING REGIONS 销售区域 Buyer and Supplier agree.", "MARKETING REGIONS Buyer and Supplier agree."),
+          ("This Agreement is made out in Chinese and English. Where any inconsistency occurs in these two texts, the "
+           "English text shall be deemed superior. Buyer pays.", "Buyer pays."),
+          ("Notices shall be written in English.", "Notices shall be written in English."),
           ('"Territory" means Ohio。 Buyer shall (including，without limitation) pay.',
            '"Territory" means Ohio. Buyer shall (including, without limitation) pay.')),
     _pass("glued_number", "a section number glued to the word after it out", _sub(_settle._GLUED_NUMBER, ""),
