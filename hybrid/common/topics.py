@@ -15,7 +15,8 @@ hybrid.draft.consistency do the same.
 
 import re
 
-__all__ = ["PRESUPPOSES", "absent_types", "absent_mentions", "convenience_termination", "TERM_CLAUSES"]
+__all__ = ["PRESUPPOSES", "absent_types", "absent_mentions", "convenience_termination", "TERM_CLAUSES",
+           "ARBITRATION", "absent_agreements"]
 
 PRESUPPOSES = {
     "indemnification": re.compile(
@@ -61,10 +62,25 @@ def absent_types(clauses, deal_text: str = "") -> frozenset[str]:
     )
 
 
+# An agreement a contract states in a sentence, not a section: to arbitrate. Its details ("The place of arbitration
+# shall be the State of Ohio.") only read where a sentence refers disputes to arbitration; a supply draft had kept
+# them after the reference itself (to another deal's arbitration centre) went (seed-331 reader).
+ARBITRATION = re.compile(r"\b(?:place|seat|venue|language|costs?|rules) of (?:the )?arbitration\b|\bthe arbitrators?\b"
+                         r"|\b(?:the )?arbitral tribunal\b", re.I)
+_ARBITRATES = re.compile(r"\b(?:settled|resolved|determined|decided|submitted|referred)\b[^.;]{0,120}?\barbitration\b"
+                         r"|\bbinding arbitration\b|\barbitrat\w*\b[^.;]{0,80}?\b(?:administered|rules of)\b", re.I)
+
+
+def absent_agreements(text: str) -> frozenset[str]:
+    """The agreements stated in a sentence (arbitration) whose details `text`, a whole draft, keeps without them."""
+    return frozenset({"arbitration"}) if ARBITRATION.search(text) and not _ARBITRATES.search(text) else frozenset()
+
+
 def absent_mentions(text: str, absent) -> list[tuple[int, int, str]]:
-    """[(start, end, clause type)] of each phrase in text that presupposes a clause of a type in `absent`, in
-    order."""
-    found = [(m.start(), m.end(), t) for t in absent for m in PRESUPPOSES[t].finditer(text)]
+    """[(start, end, clause type)] of each phrase in text that presupposes a clause of a type in `absent` (or an
+    agreement of absent_agreements), in order."""
+    found = [(m.start(), m.end(), t) for t in absent
+             for m in (ARBITRATION if t == "arbitration" else PRESUPPOSES[t]).finditer(text)]
     return sorted(found)
 
 

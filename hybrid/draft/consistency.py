@@ -27,7 +27,7 @@ import hybrid.draft.key_term_lines  # noqa: F401  (registers the key_terms pass)
 import hybrid.draft.notices  # noqa: F401  (registers the notice_addresses pass)
 from hybrid.common.protections import Guard
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
-from hybrid.common.topics import TERM_CLAUSES, absent_types
+from hybrid.common.topics import TERM_CLAUSES, absent_agreements, absent_types
 from hybrid.data.facts import BLANK, defined_names
 from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
 from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
@@ -121,7 +121,8 @@ def consistency_pass(
     draft = {
         "party_defined": defines_party(preamble),
         "roles": tuple(defined_names(preamble)),  # the parties' defined names, in the preamble's order
-        "lacks": absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)])),
+        "lacks": absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)]))
+        | absent_agreements("\n".join(sec["body"] for sec in sections)),
         "has_term": bool(TERM_CLAUSES & set(clauses)),
         # the frame that states the deal's term, if one does: a statement of the term elsewhere is a second one
         "term_frame": next((f for sec in sections if states_term(f := sec.get("frame", "") or "")), ""),

@@ -356,10 +356,12 @@ def drop_sentences(text: str, goes, frame: str = "", guard=None) -> tuple[str, l
         return text, []
     cuts = [(a - len(_headed(text[:a])), b) for a, b in cuts]
     out, at = [], 0
-    for a, b in cuts:
-        out.append(text[at:a])
+    for a, b in cuts:  # a cut opening a paragraph keeps the break before it ("Ohio.\n\nPartial invalidity")
+        lead = len(text[a:b]) - len(text[a:b].lstrip())
+        out.append(text[at:a + lead * ("\n" in text[a:a + lead])])
         at = max(at, b)
     out.append(text[at:])
+    out = [x.lstrip() if i and "".join(out[:i]).endswith("\n") else x for i, x in enumerate(out)]
     body = re.sub(r"\n{3,}", "\n\n", "".join(out)).strip()
     return body, [text[a:b].strip() for a, b in cuts]
 

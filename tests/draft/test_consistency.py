@@ -1384,3 +1384,38 @@ def test_a_term_heading_left_alone_after_the_frame_takes_the_frame():
     for gap in (" ", "\n"):
         assert term_in_place(f"{frame}{gap}Term.\n{rest}", frame) == (f"Term. {frame}\n{rest}", [])
     assert term_in_place(f"{frame} Termination.\n{rest}", frame)[0] == f"{frame} Termination.\n{rest}"
+
+
+def test_arbitration_details_without_an_agreement_to_arbitrate_go():
+    """Seed 331: the supply draft kept ElectraMeccanica's "The place of arbitration shall be the State of Ohio. The
+    language of arbitration shall be English." after its reference of disputes to another deal's arbitration centre
+    went (the reader: "a place of arbitration with no arbitration agreement behind it"). Where a sentence refers
+    disputes to arbitration, its details stay."""
+    from hybrid.common.topics import absent_agreements
+    from hybrid.draft.consistency import consistency_pass
+
+    general = ("Compliance. Each party will comply with all applicable laws. The place of arbitration shall be the State "
+               "of Ohio. The language of arbitration shall be English. This Agreement may be signed in counterparts.")
+    sections = [{"heading": "General", "clause": "general", "body": general, "frame": ""}]
+    bodies, report = consistency_pass(sections, preamble='This Agreement is between A ("Buyer") and B ("Supplier").')
+    assert bodies[0] == ("Compliance. Each party will comply with all applicable laws. This Agreement may be signed "
+                         "in counterparts.")
+    assert report["totals"]["absent_clause_sentences_removed"] == 2
+    agreed = "Any dispute shall be finally resolved by binding arbitration. " + general
+    assert absent_agreements(agreed) == frozenset() and absent_agreements(general) == {"arbitration"}
+    kept, _ = consistency_pass([{**sections[0], "body": agreed}], preamble="This Agreement is between A and B.")
+    assert kept[0] == agreed
+
+
+def test_a_sentence_cut_at_a_paragraphs_start_leaves_the_paragraph_break():
+    """Seed 331: with "The place of arbitration ..." cut from the start of its paragraph, the next part's "Partial
+    invalidity ..." had run on into the paragraph before ("... in the State of Ohio. Partial invalidity if ...")."""
+    from hybrid.draft.wording import drop_sentences
+
+    goes = lambda piece: "arbitration" in piece  # noqa: E731
+    text = ("Buyer complies in Ohio.\n\nThe place of arbitration shall be Ohio. The language of arbitration shall be "
+            "English. Partial invalidity. If any provision is invalid, the rest stays.")
+    assert drop_sentences(text, goes)[0] == ("Buyer complies in Ohio.\n\nPartial invalidity. If any provision is "
+                                             "invalid, the rest stays.")
+    assert drop_sentences("A is here. B is arbitration. C is there.", goes)[0] == "A is here. C is there."
+    assert drop_sentences("A is here.\nB is arbitration.\nC is there.", goes)[0] == "A is here.\nC is there."
