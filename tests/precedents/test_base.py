@@ -1,6 +1,8 @@
 """The base a variant starts from (hybrid.precedents.base) and its skeleton (hybrid.skeleton.from_base), on the
 real train-split library (built into .cache on first use, as hybrid.draft does)."""
 
+import re
+
 import pytest
 
 from hybrid.precedents.base import Base, choose_bases, kinds_of
@@ -337,12 +339,30 @@ def test_a_variable_named_for_a_party_is_a_key_term_in_the_deals_words(library):
     """Common Paper's cover page states "Provider Covered Claims" and "Customer Covered Claims"; the software
     licence, hosting and alliance drafts used them undefined (seed-131 reading: "the indemnities are empty"). The
     Key Terms list each as a blank to complete, in the deal's role words, as the body has them."""
+    from dataclasses import replace
+
     from hybrid.skeleton.from_base import base_variants
 
-    t = load_template("software-license")
+    shipped = load_template("software-license")
+    t = replace(shipped, positions={})  # a template that states no position of its own
     frame = base_variants(library, t, t.example, 1)[0].skeleton.spans[0].frame
     assert "Licensor Covered Claims: [___]." in frame and "Licensee Covered Claims: [___]." in frame
     assert "Provider Covered Claims" not in frame
+
+
+def test_every_form_based_template_states_who_covers_which_claims(library):
+    """Seed 331: the software licence's, consulting's and alliance's "Licensor Covered Claims: [___].", which the
+    form's own rule reads as none (no IP indemnity under an indemnity clause the Key Terms exempt from the cap). Each
+    shipped template whose form indemnifies "Covered Claims" states them: its own positions, or what the corpus's
+    cover pages propose (hosting)."""
+    from hybrid.skeleton.from_base import base_variants
+
+    for tid in ("software-license", "consulting-services", "strategic-alliance", "hosting", "saas-agreement"):
+        t = load_template(tid)
+        frame = base_variants(library, t, t.example, 1)[0].skeleton.spans[0].frame
+        assert "Covered Claims: [___]" not in frame, tid
+        if "Covered Claims" in frame:
+            assert re.search(r"Covered Claims: Any (?:claim|action)", frame), tid
 
 
 def test_a_definition_of_the_cover_page_points_at_the_key_terms_section_not_at_itself(library):
