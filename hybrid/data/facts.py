@@ -220,8 +220,13 @@ def _name_pattern(names: list[str]) -> re.Pattern | None:
 
 # a standard form's cover-page terms for the law and the courts ("The Governing Law governs this NDA ... in the
 # Courts"): the deal's law stands in, as [LAW] does for a contract that names its own
-_COVER_LAW = re.compile(r"(?<!\bset )\b([Tt])he Governing Law\b(?!\s+(?:and|section|clause|provision|of)\b)")
-_COVER_COURTS = re.compile(r"\b([Tt])he (?:Chosen )?Courts\b(?!\s+of\b)")
+# "identified in the SOW" after them goes: the deal's law is stated here (seed-331 contractor reader: "The law of
+# the State of Washington identified in the SOW", "the exclusive jurisdiction of such Chosen Courts")
+_WHERE_STATED = (r"(?:\s+(?:identified|specified|stated|set forth) (?:in|on) the "
+                 r"(?:SOW|Cover Page|Order Form|Key Terms))?")
+_COVER_LAW = re.compile(rf"(?<!\bset )\b([Tt])he Governing Law\b(?!\s+(?:and|section|clause|provision|of)\b)"
+                        rf"{_WHERE_STATED}")
+_COVER_COURTS = re.compile(rf"\b([Tt]he|[Ss]uch) (?:Chosen )?Courts\b(?!\s+of\b){_WHERE_STATED}")
 _PARTY_LETTER = re.compile(r"\b(?:Party|PARTY) ([AB])\b")  # a contract that names its parties "Party A" and "Party B"
 _COVER_TERMS = (  # the rest of a standard form's cover page, in words the deal's own agreement uses
     (re.compile(r"\s*\((?:which )?includ(?:es|ing) the Cover Page\)"), ""),  # "This NDA (which includes the Cover
@@ -254,7 +259,7 @@ def normalize(text: str, fields: dict, preamble: str = "", own_terms: bool = Fal
     b = [n for n in b if n.lower() not in {x.lower() for x in a}]
     out = _placeholders(text, facts)
     out = _COVER_LAW.sub(lambda m: f"{m.group(1)}he law of [LAW]", out)
-    out = _COVER_COURTS.sub(lambda m: f"{m.group(1)}he courts of [LAW]", out)
+    out = _COVER_COURTS.sub(lambda m: ("The" if m.group(1)[0].isupper() else "the") + " courts of [LAW]", out)
     for pattern, words in _COVER_TERMS:
         out = pattern.sub(words, out)
     out = sub(_name_pattern(a), "[PARTY_A]", out)

@@ -59,6 +59,10 @@ def test_a_standard_forms_cover_page_terms_become_the_deals_words():
                   "legal details. The Governing Law governs.", {}, "")
     assert n.text.startswith("The Key Terms may include details about Covered Claims, set the governing law, or")
     assert n.text.endswith("The law of [LAW] governs.")
+    n = normalize("The Governing Law identified in the SOW will govern. The parties will sue in the Chosen Courts "
+                  "identified in the SOW and submit to the exclusive jurisdiction of such Chosen Courts.", {}, "")
+    assert n.text == ("The law of [LAW] will govern. The parties will sue in the courts of [LAW] and submit to the "
+                      "exclusive jurisdiction of the courts of [LAW].")
     # seed 331: a short name replaced inside the full name takes the rest of the name with it
     pre = 'between Tate & Lyle Ltd. ("T&L") and Igene Biotechnology, Inc., a Maryland corporation ("Igene")'
     n = normalize("styled Archer Daniels Midland Corporation v. Igene Biotechnology, Inc., in Maryland.", {}, pre)
