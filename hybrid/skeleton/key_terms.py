@@ -150,7 +150,9 @@ _ORDER_DEFINED = re.compile(r'"(?P<term>[A-Z][\w ]{2,40})" '
                             r'(means [^."\n]*?\b(?:identified|specified|set forth|stated) in )((?:an|the) Orders?)\b')
 # a form's ordering document, on which its remedies hang ("terminate the affected Order"): the draft's Key Terms are
 # one (seed-257 reading: "No Order exists, so the main refund and exit remedies have nothing to attach to")
-_ORDER_MEANS = re.compile(r'("(Order)s?" means (?:an?|the|any) (?:order|ordering)\b[^.\n]*?)\.(?=\s|$)')
+# (and Common Paper's contractor form's '"SOW" means the ordering document that incorporates these Terms', whose fees
+# and notices "set forth in the SOW" had pointed at no document, a cold reader of a user's contractor template)
+_ORDER_MEANS = re.compile(r'("(Order|SOW)s?" means (?:an?|the|any) (?:order|ordering)\b[^.\n]*?)\.(?=\s|$)')
 # the form's own terms defined as its published version: '"Standard Terms" means these Common Paper Software License
 # Standard Terms Version 1.0, which are posted at https://...' read as incorporating a web text that differs from the
 # signed one (seed-257 and 263 readers); the draft's are the terms as written, adapted from that version

@@ -28,6 +28,10 @@ def test_an_ordering_document_includes_the_key_terms_and_a_term_they_state_is_de
     assert '"Order" means an order for Customer\'s access to the Cloud Service that is executed by the parties. The ' \
            'Key Terms section of this Agreement is an Order.' in out
     assert '"Subscription Term" means the term identified in the Key Terms or an Order.' in out
+    # Common Paper's contractor form: its fees and notices "set forth in the SOW" had pointed at no document
+    sow = on_key_terms('"SOW" means the ordering document that incorporates these Terms and identifies the Services.',
+                       {}, set())
+    assert sow.endswith("identifies the Services. The Key Terms section of this Agreement is an SOW.")
 
 
 def test_a_document_the_cover_page_was_the_first_of_is_the_key_terms_or_a_later_one():
