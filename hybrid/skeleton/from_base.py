@@ -30,7 +30,7 @@ from hybrid.skeleton.clause_choice import chooser
 from hybrid.skeleton.deal import deal_from_template
 from hybrid.skeleton.insertions import CLOSING, alternative, base_heading, closing_index, insert_lacking, plain
 from hybrid.skeleton.key_terms import cover_variables, key_terms, on_key_terms, term_words, variable_value
-from hybrid.skeleton.positions import own_definitions, own_positions
+from hybrid.skeleton.positions import default_position, own_definitions, own_positions
 from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
@@ -138,7 +138,8 @@ def _rows(base, template, values) -> list[dict]:
         text, lines, proposed = "\n".join(p.body for p in sections), [key_terms(template, values, renamed)], []
         for v in variables:
             name = adapt(v, deal)
-            found = own.get(term_words(name)) or own.get(term_words(v)) or proposals.get(term_words(v))
+            found = (own.get(term_words(name)) or own.get(term_words(v)) or proposals.get(term_words(v))
+                     or default_position(name, template))
             if found:
                 proposed.append({"term": name, "value": adapt(found[0], deal), "from": found[1]})
             lines.append(f"{name}: {variable_value(v, proposed[-1]['value'] if found else None, text)}.")

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from hybrid.templates.rendered import substitute
 
-__all__ = ["own_definitions", "redefine", "own_positions"]
+__all__ = ["own_definitions", "redefine", "own_positions", "default_position", "DEFAULT_SOURCE"]
 
 
 def redefine(body: str, term: str, meaning: str) -> str:
@@ -47,3 +47,26 @@ def own_positions(template, values: dict, key) -> dict:
     term_words)."""
     return {key(name): (substitute(text, values), f"template {template.id}")
             for name, text in (getattr(template, "positions", None) or {}).items()}
+
+
+DEFAULT_SOURCE = "hybrid default: third-party intellectual property claims"
+
+
+def default_position(name: str, template) -> "tuple[str, str] | None":
+    """(value, source) for a form's "<Role> Covered Claims" that neither the template's positions nor any corpus
+    cover page states: the claims each side's indemnity covers, third parties' intellectual property claims against
+    what that side supplies (the party the template's `roles` say delivers: what it delivers; the other: the
+    materials it provides). A blank there reads as none under the form's own rule, so no IP indemnity stood under an
+    indemnity clause exempt from the cap (a user's contractor template, 2026-12-07). None for any other Variable or
+    a template without roles; drafts.json lists the value among the proposed terms to confirm."""
+    roles = getattr(template, "roles", None) or {}
+    m = re.fullmatch(r"(.+?) Covered Claims", name.strip())
+    if not m or not roles:
+        return None
+    role = m[1]
+    what, verbs = ((f"what {role} delivers under this Agreement", "infringes or misappropriates")
+                   if role == roles.get("delivers") else
+                   (f"materials {role} provides under this Agreement", "infringe or misappropriate"))
+    return (f"Any claim by a third party that {what}, used as this Agreement permits, {verbs} that third party's "
+            f"intellectual property rights", DEFAULT_SOURCE)
+

@@ -344,10 +344,30 @@ def test_a_variable_named_for_a_party_is_a_key_term_in_the_deals_words(library):
     from hybrid.skeleton.from_base import base_variants
 
     shipped = load_template("software-license")
-    t = replace(shipped, positions={})  # a template that states no position of its own
+    t = replace(shipped, positions={}, roles={})  # no position of its own, no roles to read a default by
     frame = base_variants(library, t, t.example, 1)[0].skeleton.spans[0].frame
     assert "Licensor Covered Claims: [___]." in frame and "Licensee Covered Claims: [___]." in frame
     assert "Provider Covered Claims" not in frame
+
+
+def test_covered_claims_no_template_or_cover_page_states_are_each_sides_third_party_ip_claims(library):
+    """A user's contractor template on the professional services form read "Contractor Covered Claims: [___]." (a
+    cold reader: no IP indemnity). With roles and no position of its own, the side that delivers covers claims
+    against what it delivers, the other against the materials it provides; drafts.json lists both to confirm."""
+    from dataclasses import replace
+
+    from hybrid.skeleton.from_base import base_variants
+    from hybrid.skeleton.positions import DEFAULT_SOURCE
+
+    t = replace(load_template("software-license"), positions={})
+    v = base_variants(library, t, t.example, 1)[0]
+    frame = v.skeleton.spans[0].frame
+    assert ("Licensor Covered Claims: Any claim by a third party that what Licensor delivers under this Agreement, "
+            "used as this Agreement permits, infringes") in frame
+    assert ("Licensee Covered Claims: Any claim by a third party that materials Licensee provides under this "
+            "Agreement, used as this Agreement permits, infringe or misappropriate") in frame
+    assert {p["term"] for p in v.proposed if p["from"] == DEFAULT_SOURCE} == {"Licensor Covered Claims",
+                                                                              "Licensee Covered Claims"}
 
 
 def test_every_form_based_template_states_who_covers_which_claims(library):
