@@ -8,7 +8,7 @@ stop) and `ends_mid_sentence` (the reading check). Pure string functions: a budg
 
 import re
 
-__all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "HEADING_BEFORE_TEXT", "PART_LINE", "sentence_boundaries",
+__all__ = ["CLOSERS", "CLOSE", "RUN_IN_HEADING", "HEADING_BEFORE_TEXT", "PART_LINE", "sentence_boundaries", "sentences",
            "cut_to_sentence", "cut_to_clause", "ends_mid_sentence", "HEADING_WORD", "without_run_in_headings"]
 
 _CLOSERS = "\"'”’)]"
@@ -59,6 +59,12 @@ def sentence_boundaries(text: str) -> list[int]:
     ends = {m.end() for m in _STOP.finditer(text) if _ends_sentence(text, m.start(), m.end())}
     ends |= {m.end() for m in _PARAGRAPH_END.finditer(text)}
     return sorted(ends)
+
+
+def sentences(text: str) -> list[str]:
+    """The non-blank sentences of text (`sentence_boundaries`), stripped."""
+    ends = [b for b in sentence_boundaries(text) if 0 < b < len(text)]
+    return [s for a, b in zip([0, *ends], [*ends, len(text)]) if (s := text[a:b].strip())]
 
 
 def cut_to_sentence(text: str, fits) -> "str | None":

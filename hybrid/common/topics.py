@@ -71,6 +71,9 @@ _ARBITRATES = re.compile(r"\b(?:settled|resolved|determined|decided|submitted|re
                          r"|\bbinding arbitration\b|\barbitrat\w*\b[^.;]{0,80}?\b(?:administered|rules of)\b", re.I)
 
 
+_PHRASES = {**PRESUPPOSES, "arbitration": ARBITRATION}  # what leans on a clause type or on an agreement
+
+
 def absent_agreements(text: str) -> frozenset[str]:
     """The agreements stated in a sentence (arbitration) whose details `text`, a whole draft, keeps without them."""
     return frozenset({"arbitration"}) if ARBITRATION.search(text) and not _ARBITRATES.search(text) else frozenset()
@@ -79,8 +82,7 @@ def absent_agreements(text: str) -> frozenset[str]:
 def absent_mentions(text: str, absent) -> list[tuple[int, int, str]]:
     """[(start, end, clause type)] of each phrase in text that presupposes a clause of a type in `absent` (or an
     agreement of absent_agreements), in order."""
-    found = [(m.start(), m.end(), t) for t in absent
-             for m in (ARBITRATION if t == "arbitration" else PRESUPPOSES[t]).finditer(text)]
+    found = [(m.start(), m.end(), t) for t in absent for m in _PHRASES[t].finditer(text)]
     return sorted(found)
 
 

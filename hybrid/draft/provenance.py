@@ -61,11 +61,11 @@ def _origin(library, sec: dict) -> dict:
 
 def _no_original(cite: dict) -> str:
     """Why a precedent's own words cannot be had, and what brings them back."""
-    source = str(cite.get("source", ""))
-    if source.startswith("library:"):
-        name = source.partition(":")[2]
-        return (f"{NO_ORIGINAL}: library {name!r} was added before its clauses' own words were kept; add its folder "
-                f"again (`hybrid library add DIR --name {name}`) to redline against them.")
+    from hybrid.precedents.user_store import library_of, readd_hint
+
+    if (name := library_of(cite)) is not None:
+        return (f"{NO_ORIGINAL}: library {name!r} was added before its clauses' own words were kept; "
+                f"{readd_hint(name)} to redline against them.")
     return f"{NO_ORIGINAL}: the corpus it came from is not on this machine."
 
 

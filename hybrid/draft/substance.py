@@ -21,7 +21,7 @@ models or the precedent library. Sentences are split by hybrid.common.sentences.
 
 import re
 
-from hybrid.common.sentences import sentence_boundaries
+from hybrid.common.sentences import sentence_boundaries, sentences
 from hybrid.data.roles import FAMILIES, family_of
 
 __all__ = ["APPOINTMENT", "CHECKS", "TERM_FIELDS", "deal_exclusivity", "exclusivity_statement", "parse_duration",
@@ -93,10 +93,8 @@ def states_term(sentence: str) -> bool:
     event that ends it ("terminates if ..."). Of a text of several sentences (a frame that grants, then states the
     term: "The Franchisor grants the Franchisee the right to operate ... The term of this Agreement is 10 years"),
     whether one of them does."""
-    bounds = [0, *[b for b in sentence_boundaries(sentence) if 0 < b < len(sentence)], len(sentence)]
-    if len(bounds) > 2:
-        return any(_states_term(sentence[a:b]) for a, b in zip(bounds, bounds[1:]))
-    return _states_term(sentence)
+    parts = sentences(sentence)
+    return any(map(_states_term, parts)) if len(parts) > 1 else _states_term(sentence)
 
 
 def _states_term(sentence: str) -> bool:

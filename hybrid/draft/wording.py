@@ -19,7 +19,7 @@ hybrid.draft.consistency runs both over every section.
 
 import re
 
-from hybrid.common.sentences import PART_LINE, RUN_IN_HEADING, sentence_boundaries
+from hybrid.common.sentences import PART_LINE, RUN_IN_HEADING, sentence_boundaries, sentences
 from hybrid.common.stems import content_stems
 from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
@@ -250,14 +250,12 @@ def term_in_place(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
             return text, []
         lead = len(piece) - len(piece.lstrip())
         # of a frame of several sentences, the ones stating the term move; the rest (a grant) opens the text still
-        parts = [frame[x:y].strip() for x, y in zip([0, *sentence_boundaries(frame)], [*sentence_boundaries(frame),
-                 len(frame)]) if frame[x:y].strip()] if states_term(frame) else [frame]
+        parts = sentences(frame) if states_term(frame) else [frame]
         stay = " ".join(x for x in parts if not states_term(x)) if len(parts) > 1 else ""
         moving = " ".join(x for x in parts if states_term(x)) if stay else frame
-        moved = text[:a + lead] + moving + text[a + lead + len(piece.strip()):]
-        rest = moved[len(frame):]
+        rest = (text[:a + lead] + moving + text[a + lead + len(piece.strip()):])[len(frame):]
         if stay:  # the rest of the frame opens the text, on its own line above headed parts as a frame does
-            return frame_apart(stay + rest[:len(rest) - len(rest.lstrip())] + rest.lstrip(), stay), [piece.strip()]
+            return frame_apart(stay + rest, stay), [piece.strip()]
         return rest.lstrip(), [piece.strip()]
     return text, []
 
@@ -355,14 +353,13 @@ def drop_sentences(text: str, goes, frame: str = "", guard=None) -> tuple[str, l
     if not cuts:
         return text, []
     cuts = [(a - len(_headed(text[:a])), b) for a, b in cuts]
-    out, at = [], 0
-    for a, b in cuts:  # a cut opening a paragraph keeps the break before it ("Ohio.\n\nPartial invalidity")
+    body, at = "", 0
+    for a, b in [*cuts, (len(text), len(text))]:  # a cut opening a paragraph keeps the break before it
         lead = len(text[a:b]) - len(text[a:b].lstrip())
-        out.append(text[at:a + lead * ("\n" in text[a:a + lead])])
+        kept = text[at:a + lead * ("\n" in text[a:a + lead])]
+        body += kept.lstrip() if body.endswith("\n") else kept  # "Ohio.\n\nPartial invalidity", not "Ohio. Partial"
         at = max(at, b)
-    out.append(text[at:])
-    out = [x.lstrip() if i and "".join(out[:i]).endswith("\n") else x for i, x in enumerate(out)]
-    body = re.sub(r"\n{3,}", "\n\n", "".join(out)).strip()
+    body = re.sub(r"\n{3,}", "\n\n", body).strip()
     return body, [text[a:b].strip() for a, b in cuts]
 
 

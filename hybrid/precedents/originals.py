@@ -26,11 +26,10 @@ def original_text(library, citation: dict) -> str | None:
     own = getattr(library, "originals", None)
     if isinstance(own, dict) and citation.get("id") in own:
         return own[citation["id"]]
-    source = str(citation.get("source", ""))
-    if source.startswith("library:"):
-        from hybrid.precedents.user_store import load_originals
+    from hybrid.precedents.user_store import library_of, load_originals
 
-        return load_originals(source.partition(":")[2]).get(citation.get("id"))
+    if (name := library_of(citation)) is not None:
+        return load_originals(name).get(citation.get("id"))
     corpus = getattr(library, "corpus", "") or ""
     if not corpus or corpus.startswith("user:"):
         return None

@@ -25,6 +25,7 @@ from hybrid.common.textsafe import printable
 from hybrid.precedents.library import MIN_WORDS, Library, Precedent, PrecedentError, _is_form
 from hybrid.precedents.user_store import (
     SHIPPED,
+    SOURCE_PREFIX,
     check_name,
     load_originals,
     load_user_library,
@@ -185,7 +186,7 @@ def _precedents(rel: str, text: str, name: str, doc_type: str, originals: dict) 
     path = rel
     if rel.endswith(".docx"):  # its heading styles were written as Markdown headings (_paragraph)
         path = rel[: -len(".docx")] + (".md" if looks_markdown(text) else ".txt")
-    entry = {"path": path, "source": f"library:{name}", "doc_type": doc_type, "split": "user", "group": name}
+    entry = {"path": path, "source": f"{SOURCE_PREFIX}{name}", "doc_type": doc_type, "split": "user", "group": name}
     doc = split_run_in(build_document(entry, _without_cover_page(text)))
     out = []
     for s in doc.sections:
@@ -193,7 +194,7 @@ def _precedents(rel: str, text: str, name: str, doc_type: str, originals: dict) 
             continue
         n = normalize(s.body, doc.fields, doc.preamble)
         originals[f"{rel}#{s.number}"] = s.body
-        out.append(Precedent(f"{rel}#{s.number}", rel, f"library:{name}", USER_LICENSE, doc_type, s.clause_type,
+        out.append(Precedent(f"{rel}#{s.number}", rel, f"{SOURCE_PREFIX}{name}", USER_LICENSE, doc_type, s.clause_type,
                              s.heading, n.text, n.facts, list(n.sides), list(s.numbers)))
     return out
 

@@ -21,9 +21,22 @@ from hybrid.common.textsafe import printable, shown
 from hybrid.precedents.library import FORMAT, Library, Precedent, PrecedentError, default_library_path
 
 __all__ = ["SHIPPED", "RESERVED", "DamagedLibrary", "check_name", "user_library_path", "user_libraries",
-           "load_user_library", "statuses", "remove_library", "repair", "save_originals", "load_originals"]
+           "load_user_library", "statuses", "remove_library", "repair", "save_originals", "load_originals",
+           "SOURCE_PREFIX", "library_of", "readd_hint"]
 
 SHIPPED = "shipped"
+SOURCE_PREFIX = "library:"  # a user library's precedents' source: "library:<name>"
+
+
+def library_of(citation: dict) -> "str | None":
+    """The user library a cited precedent came from (its source "library:<name>"), or None for a shipped one."""
+    source = str(citation.get("source", ""))
+    return source[len(SOURCE_PREFIX):] if source.startswith(SOURCE_PREFIX) else None
+
+
+def readd_hint(name: str) -> str:
+    """What brings a user library's clauses' own words back: adding its folder again."""
+    return f"add its folder again (`hybrid library add DIR --name {name}`)"
 RESERVED = {  # a user library may not take these names: each already means something where a library is chosen
     SHIPPED: "it names the shipped library, which the workbench lists as 'shipped' and `hybrid draft --library "
              "shipped` drafts from",

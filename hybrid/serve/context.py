@@ -16,11 +16,11 @@ _NOT_HERE = "The document this precedent came from is not on this machine: only 
 
 
 def _not_here(citation: dict) -> str:
-    source = str(citation.get("source", ""))
-    if source.startswith("library:"):
-        name = source.partition(":")[2]
+    from hybrid.precedents.user_store import library_of, readd_hint
+
+    if (name := library_of(citation)) is not None:
         return (f"Library {name!r} holds no words of this clause's file (added before they were kept, or removed "
-                f"since): add its folder again (`hybrid library add DIR --name {name}`) to see them.")
+                f"since): {readd_hint(name)} to see them.")
     return _NOT_HERE
 
 
@@ -53,12 +53,11 @@ def _corpus_clauses(library, citation: dict) -> list[tuple[str, str, str]] | Non
 
 def _file_clauses(library, citation: dict) -> list[tuple[str, str, str]] | None:
     """[(number, heading, text)] of a user library's file, from the clauses' own words kept for it, or None."""
-    from hybrid.precedents.user_store import load_originals
+    from hybrid.precedents.user_store import library_of, load_originals
 
-    source = str(citation.get("source", ""))
     own = getattr(library, "originals", None)
-    if source.startswith("library:"):
-        own = load_originals(source.partition(":")[2])
+    if (name := library_of(citation)) is not None:
+        own = load_originals(name)
     if not isinstance(own, dict) or citation.get("id") not in own:
         return None
     doc = citation.get("doc_id", "")
@@ -76,8 +75,9 @@ def source_context(library, citation: dict, part: str | None = None) -> dict:
     head = {"document": citation.get("doc_id", ""), "source": citation.get("source", ""),
             "license": citation.get("license") or "license unknown", "heading": citation.get("heading", ""),
             "before": [], "clause": None, "after": [], "note": None}
-    user = str(citation.get("source", "")).startswith("library:") or citation.get("id") in (
-        getattr(library, "originals", None) or {})
+    from hybrid.precedents.user_store import library_of
+
+    user = library_of(citation) is not None or citation.get("id") in (getattr(library, "originals", None) or {})
     clauses = (_file_clauses if user else _corpus_clauses)(library, citation) if library is not None else None
     number = section_number(citation)
     at = next((k for k, c in enumerate(clauses or []) if c[0] == number and c[1] == head["heading"]), None)

@@ -3,8 +3,8 @@ and dropped with it; a shipped clause as its corpus document holds it, cut as th
 
 from hybrid.precedents.library import build_library
 from hybrid.precedents.originals import original_text
-from hybrid.precedents.user import add_folder
 from hybrid.precedents.user_store import load_originals, remove_library
+from tests.sample_contract import firm_library
 
 FIRM = """MUTUAL NONDISCLOSURE AGREEMENT
 
@@ -19,10 +19,7 @@ survive for two further years after it ends for any reason whatsoever.
 
 
 def test_a_user_clause_keeps_its_files_words_and_loses_them_with_its_library(tmp_path, monkeypatch):
-    monkeypatch.setenv("HYBRID_CACHE", str(tmp_path / "cache"))
-    (tmp_path / "firm").mkdir()
-    (tmp_path / "firm" / "nda.txt").write_text(FIRM)
-    _, library, _, _ = add_folder(tmp_path / "firm", "mine")
+    library = firm_library(tmp_path, monkeypatch, FIRM)
     (clause,) = [p for p in library.precedents if p.clause_type == "confidentiality"]
     own = original_text(library, {**clause.provenance()})
     assert own.startswith("Pelican shall hold Osprey's confidential information") and "[PARTY" not in own

@@ -7,6 +7,7 @@ import pytest
 
 from hybrid.serve.context import source_context
 from hybrid.serve.review import REVIEWER, Review, section_state, tracked
+from tests.sample_contract import firm_library
 
 SOURCE = ("Consultant shall keep the Confidential Information secret for two years. Consultant shall return it on "
           "request.\n\nNothing here grants a licence.")
@@ -80,12 +81,7 @@ survive for two further years after it ends for any reason whatsoever.
 
 
 def test_a_user_clause_is_shown_in_its_file_between_its_neighbours(tmp_path, monkeypatch):
-    from hybrid.precedents.user import add_folder
-
-    monkeypatch.setenv("HYBRID_CACHE", str(tmp_path / "cache"))
-    (tmp_path / "firm").mkdir()
-    (tmp_path / "firm" / "nda.txt").write_text(FIRM)
-    _, library, _, _ = add_folder(tmp_path / "firm", "mine")
+    library = firm_library(tmp_path, monkeypatch, FIRM)
     clause = next(p for p in library.precedents if p.clause_type == "confidentiality")
     ctx = source_context(library, clause.provenance(), "use it only to evaluate the proposed collaboration")
     assert ctx["clause"]["passage"] == "use it only to evaluate the proposed collaboration"
