@@ -23,6 +23,7 @@ library knows it; this module does not).
 """
 
 import hybrid.draft.fees  # noqa: F401  (registers the frames_fee pass)
+import hybrid.draft.frame_pointers  # noqa: F401  (registers the framed_pointers pass)
 import hybrid.draft.key_term_lines  # noqa: F401  (registers the key_terms pass; revise_passes registers the rest)
 import hybrid.draft.notices  # noqa: F401  (registers the notice_addresses pass)
 from hybrid.common.protections import Guard

@@ -55,6 +55,8 @@ PIPELINE = {
     "whole": (
         "generic_terms",  # lower-case uses of a boilerplate term the Definitions defines capitalized
         "definitions",  # the Definitions index pruned to the entries the draft uses
+        "framed_pointers",  # "the initial franchise fee described in [___]" -> "the initial franchise fee"
+        "price_to_agree",  # "The price ... will be determined by both parties" out where a frame states the price
         "key_terms",  # a Key Terms blank whose term the draft no longer uses out ("End Date: [___].")
         "undefined_terms",  # capitalized terms the draft never defines in lower case
     ),
