@@ -18,7 +18,7 @@ from hybrid.data.facts import BLANK
 from hybrid.draft.revise_passes import whole_example
 from hybrid.text.passes import Pass, change, register
 
-__all__ = ["framed_pointers", "price_to_agree"]
+__all__ = ["framed_pointers", "price_to_agree", "framed_contributions"]
 
 _B = re.escape(BLANK)
 _POINTS = r"(?:described|set\s+forth|specified|stated|referred\s+to|provided\s+for|identified)\s+in"
@@ -113,6 +113,46 @@ def _price_pass(body, ctx):
                          "state") for g in gone]
 
 
+# "Granite Peak Mining Corp. shall contribute a 30-year lease ...": who a frame says contributes
+_FRAME_CONTRIBUTES = re.compile(r"((?:[A-Z][\w.&'-]*\s+){1,6}?)(?:shall|will)\s+contribute\b")
+
+
+def framed_contributions(body: str, frames: str) -> tuple[str, list[str]]:
+    """(body without its sentences in which a party whose contribution `frames` state contributes a blank amount,
+    [the sentences removed]). The seed-331 joint venture's frame stated "Granite Peak Mining Corp. shall contribute a
+    30-year lease of the site and USD 2,000,000 in cash", and the base's next section "Granite Peak Mining Corp. shall
+    contribute ... to the Operating Company cash in the amount of [___]" (a reader: contributions stated twice, the
+    second blank). A sentence that also grants a protection stays."""
+    parties = {m.strip() for m in _FRAME_CONTRIBUTES.findall(frames) if len(m.split()) >= 1}
+    parties = {p for p in parties if p.split()[0] not in ("The", "Each", "Either", "Neither")}
+    if not parties or BLANK not in body:
+        return body, []
+    who = "|".join(re.escape(p) for p in sorted(parties, key=len, reverse=True))
+    restates = re.compile(rf"(?:{who})(?:'s)?[^.;]{{0,60}}?\bcontribut\w*\b[^.]*?{_B}")
+    gone: list[str] = []
+    paragraphs = body.split("\n")
+    for k, para in enumerate(paragraphs):
+        if BLANK not in para or not restates.search(para):
+            continue
+        kept = []
+        for sentence in sentences(para):
+            if restates.search(sentence) and not protection_kinds(sentence):
+                gone.append(sentence)
+            else:
+                kept.append(sentence)
+        paragraphs[k] = " ".join(kept)
+    if not gone:
+        return body, []
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(paragraphs)).strip("\n"), gone
+
+
+def _contribution_pass(body, ctx):
+    frames = " ".join(s.get("frame") or "" for s in ctx.sections)
+    body, gone = framed_contributions(body, frames)
+    return body, [change("framed_contribution", g, None, "dropped", "a second, blank statement of a contribution "
+                         "the draft's frames state") for g in gone]
+
+
 def _pass(body, ctx):
     frames = " ".join(s.get("frame") or "" for s in ctx.sections)
     body, changed = framed_pointers(body, frames)
@@ -151,4 +191,18 @@ register(Pass(
          "Buyer pays in USD.", {"frame": _PRICE}),
         ("Pricing. The price of Products will be determined by both parties each year.",
          "Pricing. The price of Products will be determined by both parties each year.", {"frame": ""}),  # no price
+    ), _example))
+
+
+_CONTRIBUTE = "Granite Peak Mining Corp. shall contribute USD 2,000,000, and SolarReach Ltd. shall contribute services."
+register(Pass(
+    "framed_contributions", "whole", "a second, blank statement of a contribution the frames state out",
+    _contribution_pass, (
+        (f"Granite Peak Mining Corp. shall contribute to the Operating Company cash in the amount of {BLANK}. The "
+         "Board manages the Company.", "The Board manages the Company.", {"frame": _CONTRIBUTE}),
+        (f"Profits are shared equally.\n\nSolarReach Ltd. further agrees to pay as a contribution to capital {BLANK}."
+         "\n\nThe Board meets quarterly.", "Profits are shared equally.\n\nThe Board meets quarterly.",
+         {"frame": _CONTRIBUTE}),
+        (f"Granite Peak Mining Corp. shall contribute cash in the amount of {BLANK}.",
+         f"Granite Peak Mining Corp. shall contribute cash in the amount of {BLANK}.", {"frame": ""}),  # no frame
     ), _example))

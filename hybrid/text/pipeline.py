@@ -57,6 +57,7 @@ PIPELINE = {
         "definitions",  # the Definitions index pruned to the entries the draft uses
         "framed_pointers",  # "the initial franchise fee described in [___]" -> "the initial franchise fee"
         "price_to_agree",  # "The price ... will be determined by both parties" out where a frame states the price
+        "framed_contributions",  # "X shall contribute ... [___]" out where a frame states X's contribution
         "key_terms",  # a Key Terms blank whose term the draft no longer uses out ("End Date: [___].")
         "undefined_terms",  # capitalized terms the draft never defines in lower case
     ),
