@@ -840,6 +840,9 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "notice_blocks_blanked": 0,
         "blank_fees_named": 0,
         "key_terms_dropped": 0,
+        "blank_pointers_named": 0,
+        "prices_to_agree_removed": 0,
+        "contributions_restated_removed": 0,
         "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]

@@ -5,7 +5,7 @@ import pytest
 
 import hybrid.draft.revise_passes  # noqa: F401  (registers the revise and whole passes)
 import hybrid.precedents.start_passes  # noqa: F401  (registers the start passes)
-from hybrid.draft.consistency import consistency_pass
+from hybrid.draft.consistency import COUNTED_BY_KIND, TOTAL_OF, consistency_pass
 from hybrid.text.passes import Pass, registered, run, without
 from hybrid.text.pipeline import PIPELINE, pass_names, phase
 
@@ -37,6 +37,20 @@ def test_every_pass_has_two_examples_and_a_one_line_contract(name):
 def test_example(name, i, example):
     text, expected, overrides = (*example, {})[:3]
     assert _apply(PASSES[name], text, overrides) == expected
+
+
+@pytest.mark.parametrize("name, i, example", EXAMPLES, ids=[f"{n}-{i}" for n, i, _ in EXAMPLES])
+def test_the_consistency_report_counts_each_change(name, i, example):
+    """A revise or whole pass's change is one the report's totals count: a kind and action missing from
+    hybrid.draft.consistency.TOTAL_OF stopped every draft that met it (a KeyError in the report)."""
+    p = PASSES[name]
+    if p.phase == "start":
+        return  # the start's changes go to the precedent's trace, not the consistency report
+    text, _, overrides = (*example, {})[:3]
+    _, changes = p(text, p.example_context(text, **overrides))
+    missing = [(c["kind"], c["action"]) for c in changes if c["action"] != "kept" and c["kind"] not in COUNTED_BY_KIND
+               and (c["kind"], c["action"]) not in TOTAL_OF]
+    assert not missing, f"{name}: changes the report does not count: {missing}"
 
 
 @pytest.mark.parametrize("name, i, example", EXAMPLES, ids=[f"{n}-{i}" for n, i, _ in EXAMPLES])
