@@ -22,8 +22,9 @@ def blank_values(text: str, allowed: str, own_facts=()) -> str:
     there is a number the filler makes up ("for a period of its thirty after written notice")."""
     found = [f for f in found_facts(text, allowed, own_facts) if f.kind in VALUE_KINDS]
     for f in sorted(found, key=lambda f: -f.start):
-        whole = _WHOLE_PART.search(text[: f.start]) if text[f.start : f.start + 1].isdigit() else None
-        start = whole.start() if whole else f.start  # "2.5 days" whole, not "2.[___]"
+        whole = _WHOLE_PART.search(text[: f.start]) if text[f.start : f.start + 1].isdigit() else _TENS_PART.search(
+            text[: f.start])
+        start = whole.start() if whole else f.start  # "2.5 days" whole, not "2.[___]"; "twenty-one day", not "twenty-"
         text = text[:start] + BLANK + text[f.end :]
     return text
 
@@ -41,8 +42,11 @@ def blank_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> str:
         else:
             runs.append([a, b])
     for a, b in reversed(runs):
-        text = text[:a] + BLANK + text[b:]
+        tens = _TENS_PART.search(text[:a])  # "twenty-one day" whole, not "twenty-[___]"
+        text = text[: tens.start() if tens else a] + BLANK + text[b:]
     return re.sub(rf"(?:{re.escape(BLANK)}\s*)+{re.escape(BLANK)}", BLANK, text)
 
 
 _WHOLE_PART = re.compile(r"(?<![\w.,])\d+[.,]$")  # the digits and point before a fact that is a number's decimals
+# the tens of a number word whose units the fact finder read alone ("twenty-one day period": "one day")
+_TENS_PART = re.compile(r"\b(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-$", re.I)

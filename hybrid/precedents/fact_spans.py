@@ -10,13 +10,28 @@ import re
 
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import DealFacts
+from hybrid.data.roles import PARTY_ROLE_WORDS
+from hybrid.fidelity.fact_vocab import common_words
 from hybrid.fidelity.foreign_facts import foreign_acronyms, foreign_facts, party_names, source_words
 from hybrid.fidelity.ordinary_words import load_ordinary_words
 from hybrid.precedents.definitions import defined_heads
 
-__all__ = ["ORDINARY_KINDS", "fact_holes", "found_facts", "fact_spans", "overlaps"]
+__all__ = ["ORDINARY_KINDS", "fact_holes", "found_facts", "fact_spans", "overlaps", "own_terms"]
 
 ORDINARY_KINDS = ("name", "statute")  # foreign facts that are no deal's when of ordinary words (fact_spans)
+# a term the text defines in quotes: '(the "Offer Notice")', '(each a "Board Dispute")', '"Offer Price" means'
+_QUOTED_TERM = re.compile(r"[\"“]([A-Z][\w'&-]*(?: [A-Z][\w'&-]*){0,4})[\"”]")
+
+
+def own_terms(text: str) -> set[str]:
+    """The terms text defines in quotes whose every word is a common lower-case word of the corpus
+    (hybrid.fidelity.fact_vocab.common_words) and no party's role word: the contract's own vocabulary, which it
+    defines for itself ("Offer Notice", "Board Dispute"), not another deal's name ("IFFC", "Neutraceutical
+    Opportunity"). Masked or blanked, a joint venture's buy-sell read 'a written notice (the "[___]")' and its
+    trigger had gone as a sentence dense with another deal's names (seed-347 reader: the deadlock exit gutted)."""
+    common = common_words()
+    return {t for t in _QUOTED_TERM.findall(text)
+            if all(w.lower() in common and w.lower() not in PARTY_ROLE_WORDS for w in t.split())}
 def fact_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> int:
     """How many holes an edit of `text` (an adapted precedent) must open at t = 0: the runs of characters
     start_tokens always masks (foreign facts, redactions, another deal's acronyms, the source's own facts)."""
@@ -57,6 +72,7 @@ def fact_spans(text: str, deal: DealFacts, allowed: str, own_facts) -> tuple[lis
     contracts of many companies write: masked, the filler rewrote it, and a base's blank read as damage."""
     keep = [(m.start(), m.end()) for f in deal.strings() for m in re.finditer(re.escape(f), text)]
     keep += defined_heads(text, allowed)  # '"Affiliate" means': the term a definition defines stays as written
+    keep += [(m.start(), m.end()) for t in own_terms(text) for m in re.finditer(rf"(?<!\w){re.escape(t)}(?!\w)", text)]
     ordinary = load_ordinary_words()
     found = [
         f

@@ -36,6 +36,7 @@ DENSE_HOLES, DENSE_WORDS = 3, 8  # ... except of sentences with this many holes,
 # 5M-parameter filler rewrote read as damage in 29 of 40 (2026-12-05, seed 7: "save harmless the claims" for "the
 # Company", "all Buyer as supplied" for "all Customer Materials"); the clause's last sentence still stays
 NAME_HOLES_GO = True
+PERIOD_KINDS = frozenset({"duration", "number"})  # a whole base's holes that count toward no density: blanks serve
 
 
 _DOCUMENT = r"(?:Agreements?|Addend(?:um|a)|Amendments?|Plan|Policy|Protocol)"  # what names a document
@@ -143,7 +144,15 @@ def drop_fact_sentences(text: str, deal: DealFacts, allowed: str, own_facts=(), 
         key=lambda s: (s not in other, -holes[s] / max(len(text[s[0] : s[1]].split()), 1)),
     )
     if whole:  # a base's section: keep what is not beyond mending, and every protection
-        bad = [s for s in bad if s in other or holes[s] >= DENSE_HOLES and not protection_kind(text[s[0] : s[1]])]
+        # a period or a count is a blank to complete ("not less than [___] after the expiration of the [___]
+        # period"): a mechanism written in them is the contract's, not another deal's. A joint venture's buy-sell
+        # trigger ("in the thirty day period beginning upon the end of the twenty day period ... three acceptable
+        # closing dates not less than ninety days after ...") had gone as dense, and the deadlock exit with it
+        # (seed-347 reader). Names, sums and dates still make a sentence another deal's.
+        periods = [(f.start, f.end) for f in found_facts(text, allowed, own_facts) if f.kind in PERIOD_KINDS]
+        particular = {s: sum(1 for x, y in runs if x < s[1] and s[0] < y and not overlaps(x, y, periods))
+                      for s in sentences}
+        bad = [s for s in bad if s in other or particular[s] >= DENSE_HOLES and not protection_kind(text[s[0] : s[1]])]
         keep_share, names = 0.0, False
     cut, left, n_left = set(), total, len(sentences)
     for a, b in bad:

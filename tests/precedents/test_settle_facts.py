@@ -413,3 +413,30 @@ def test_a_sentence_a_page_break_split_is_joined_again():
         "Agreement only."
     footer = "[PARTY_A] Confidential - 2 -\n\n[PARTY_A] will train staff.\n\nThe parties agree as follows -\n\n(a) x"
     assert join_page_breaks(footer) == footer  # a page number, and a list after a lead-in, stay
+
+
+BUY_SELL = (
+    "The Board meets quarterly. If a Board Dispute is not resolved, either Party, in the thirty day period after the "
+    "twenty day period, may provide a written notice (the \"Offer Notice\") setting forth a price (the \"Offer "
+    "Price\") and three closing dates not less than ninety days after the twenty-one day period. The other Party "
+    "must then sell or buy at the Offer Price."
+)
+
+
+def test_a_whole_bases_mechanism_written_in_periods_and_its_own_terms_stays_with_blanks():
+    """A joint venture's buy-sell trigger went as a sentence dense with another deal's facts: its periods and the
+    terms it defines itself ("Offer Notice") counted as holes, and the deadlock exit with it (seed-347 reader)."""
+    from hybrid.data.facts import BLANK
+    from hybrid.precedents.blanks import blank_holes, blank_values
+
+    out = drop_fact_sentences(BUY_SELL, DEAL, ALLOWED, whole=True)
+    assert "(the \"Offer Notice\")" in out
+    blanked = blank_holes(blank_values(out, ALLOWED), DEAL, ALLOWED)
+    assert "(the \"Offer Notice\")" in blanked and "at the Offer Price" in blanked  # its own terms as written
+    assert "twenty-" not in blanked and f"after the {BLANK} period" in blanked  # "twenty-one day" one blank
+    assert "twenty-" not in blank_values(out, ALLOWED) and "twenty-" not in blank_holes(out, DEAL, ALLOWED)
+    # sums and another deal's names still make a sentence another deal's
+    other = "Quux Holdings shall pay Zorbex Trading USD 90,000 and USD 40,000 to Vantor Mills."
+    kept = drop_fact_sentences(f"The Board meets quarterly. Each party pays its own costs. {other}", DEAL, ALLOWED,
+                               whole=True)
+    assert kept == "The Board meets quarterly. Each party pays its own costs."
