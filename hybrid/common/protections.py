@@ -12,7 +12,7 @@ shares words with a term frame ("unless terminated earlier under this Section") 
 it: the draft lost its termination right and kept an orphan ("In addition to the right to terminate this Agreement,
 the non-breaching party, shall have all rights ..."). Never remove a right, remedy or protection silently (the
 design card, "Drafting from precedent"). Pure string functions and a small stateful class; no model. This
-module removes nothing itself: the removal functions (hybrid.draft.wording, hybrid.draft.repeated_clauses) ask a
+module removes nothing itself: the removal functions (hybrid.text.wording, hybrid.text.repeated_clauses) ask a
 Guard which of their spans may go.
 """
 

@@ -1,7 +1,7 @@
 """What an edit keeps of a precedent before any hole opens: the precedent's own words, settled to the deal.
 
 Owns the rules of the start phase's settling passes (hybrid.text.pipeline; registered and run in order by
-hybrid.precedents.start_passes, whose `settle_facts` is this part of the phase): `lower_common_names` (another
+hybrid.text.start_passes, whose `settle_facts` is this part of the phase): `lower_common_names` (another
 deal's capitalized terms of common words in lower case),
 `drop_fact_sentences` (the sentences still holding another deal's facts taken out, within limits), `blank_values`
 (another deal's figures left standing written as blanks to complete),
@@ -16,16 +16,16 @@ the sentence about the other deal, or writes its defined term as plain words; th
 import re
 from dataclasses import dataclass, replace
 
+from hybrid.common.lexicon import LEANING, TITLED_LIST_ITEM
 from hybrid.common.protections import protection_kind
 from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import PARTY_ROLE_WORDS
-from hybrid.precedents.blanks import VALUE_KINDS, blank_holes, blank_values  # re-exported
 from hybrid.precedents.fact_spans import fact_spans, found_facts, overlaps
-from hybrid.precedents.holes import on_subject, outside, worded_holes
 from hybrid.precedents.library import letter_words
-from hybrid.text.lexicon import LEANING, TITLED_LIST_ITEM
+from hybrid.text.blanks import VALUE_KINDS, blank_holes, blank_values  # re-exported
+from hybrid.text.holes import on_subject, outside, worded_holes
 
 __all__ = ["SentenceCut", "lower_common_names", "drop_fact_sentences", "blank_values", "blank_holes", "drop_restated",
            "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]

@@ -4,7 +4,7 @@ Owns: `outside` (a run of another deal's text less the deal's own facts inside i
 `worded_holes` (the holes that are words, a name, a term, an acronym, not a figure: a figure becomes a blank
 to complete, a word the 5M-parameter filler rewrites), `on_subject` (a sentence that writes a word of its
 section's heading) and `unpointed` (pointers into another contract's exhibits taken out, the sentence kept).
-hybrid.precedents.settle decides with them which sentences go. Knows nothing about models.
+hybrid.text.settle decides with them which sentences go. Knows nothing about models.
 """
 
 import re
