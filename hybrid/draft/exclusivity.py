@@ -19,7 +19,7 @@ distributor"): the check reports what is left. Pure string functions, no model.
 
 import re
 
-from hybrid.common.sentences import sentence_boundaries
+from hybrid.common.sentences import sentence_spans
 from hybrid.draft.substance import APPOINTMENT, deal_exclusivity, exclusivity_statement
 
 __all__ = ["mend_exclusivity", "record_changes", "KIND"]
@@ -40,21 +40,11 @@ def _deal_keys(deal_texts, template, kind: str) -> set:
     the appointment, which the deal's exclusivity is about."""
     keys = {APPOINTMENT}
     for text in deal_texts:
-        for _, sentence in _sentences(text or ""):
-            stated = exclusivity_statement(sentence, template)
+        for a, b in sentence_spans(text or ""):
+            stated = exclusivity_statement(text[a:b], template)
             if stated and stated[0] == kind:
                 keys.add(stated[1])
     return keys
-
-
-def _sentences(body: str) -> list[tuple[int, str]]:
-    """(offset, text) of each non-blank sentence of body, as hybrid.draft.substance splits them."""
-    out, start = [], 0
-    for end in [*sentence_boundaries(body), len(body)]:
-        if body[start:end].strip():
-            out.append((start, body[start:end]))
-        start = end
-    return out
 
 
 def _flipped(mark: str, kind: str) -> str:
@@ -115,7 +105,8 @@ def mend_exclusivity(bodies: list[str], deal_texts, template, values: dict) -> t
     out, changes = [], []
     for i, body in enumerate(bodies):
         parts, last = [], 0
-        for offset, sentence in _sentences(body):
+        for offset, end in sentence_spans(body):
+            sentence = body[offset:end]
             stated = exclusivity_statement(sentence, template)
             if not stated or stated[0] == kind or stated[1] not in keys or _elsewhere(sentence, *stated[2:]):
                 continue
