@@ -9,8 +9,9 @@ the checks themselves, each a small function over the draft's sentences:
   notice period or a survival period is no statement of the term (what a duration and a statement of the
   term are: hybrid.text.term);
 - exclusivity: an appointment or grant is not stated both exclusive and non-exclusive, nor the appointment
-  otherwise than the deal says (`exclusivity_statement`: which appointment or grant a sentence states, and which
-  way; `deal_exclusivity`: which way the deal says; hybrid.draft.exclusivity mends by these same two);
+  otherwise than the deal says (by hybrid.text.appointment: `exclusivity_statement`, which appointment or grant a
+  sentence states, and which way; `deal_exclusivity`, which way the deal says; hybrid.text.exclusivity mends by these
+  same two);
 - roles (from the template's optional `roles`): the paid party is not given a cure period for
   nonpayment nor told to pay the paying party, the IP owner's counterpart does not retain the IP in an
   assignment section, the appointed party does not appoint, the promoting party is not promoted,
@@ -24,10 +25,10 @@ import re
 
 from hybrid.common.sentences import sentence_boundaries
 from hybrid.data.roles import FAMILIES, family_of
+from hybrid.text.appointment import APPOINTMENT, deal_exclusivity, exclusivity_statement, parties
 from hybrid.text.term import DURATION, NOT_TERM, TERM_SUBJECT, canonical_duration, parse_duration
 
-__all__ = ["APPOINTMENT", "CHECKS", "TERM_FIELDS", "deal_exclusivity", "exclusivity_statement",
-           "substance_checks"]
+__all__ = ["CHECKS", "TERM_FIELDS", "substance_checks"]
 
 TERM_FIELDS = ("term_length", "nda_term", "subscription_term", "sponsorship_term")
 """Fields that state the agreement's initial term (a licence term is the licence's, not the agreement's)."""
@@ -39,15 +40,6 @@ _TERM_LEAD = re.compile(  # the words just before the duration: "for a period of
 _NOT_TERM_AFTER = re.compile(  # "90 days' notice", "3 years after it expires" ("after the Effective Date" is a term)
     r"^\W*(?:'s|’s)?\s*(?:prior |advance )?(?:written )?notice|^\s*thereafter\b"
     r"|^\s*(?:after|following)\b(?!\s+the\s+(?:Effective Date|date (?:hereof|of this Agreement)))", re.I)
-# a word or phrase that states exclusivity: "non-exclusive" and "not to the exclusion of" one way, the rest the other
-_EXCLUSIVE = re.compile(r"\b(?:non[-\s]?exclusive|exclusive|(?:not\s+)?to\s+the\s+exclusion\s+of)\b", re.I)
-_GRANT = re.compile(r"\b(?:appoint|grant|licen[cs]e)\w*", re.I)
-_AUTHORIZES = re.compile(r"\bauthori[sz]\w*", re.I)
-_ANY_GRANT = re.compile(r"\b(?:appoint|grant|licen[cs]e|authori[sz])\w*", re.I)
-_SUB = re.compile(r"\bsub-?(?:distribut|licen|contract|agent)\w*", re.I)
-_ADJECTIVES = re.compile(r"(?:,?\s+(?:and\s+)?(?:non-?transferable|royalty-free|worldwide|perpetual|irrevocable|limited"
-                         r"|revocable|non-?sublicensable|(?:fully\s+)?paid-up|sole))*,?\s+(\w+)", re.I)
-_PARTY = re.compile(r'\{party_[ab]\} \(the "([^"]+)"\)')
 _ASSIGNMENT_HEADING = re.compile(r"assign|work product|ownership", re.I)
 _ASSIGNS = re.compile(r"\bhereby assigns?\b|\bshall assign\b|\bwork made for hire\b", re.I)
 _OWN_MATERIAL = re.compile(r"pre-?existing|background|prior|independently|\bContent\b|\bdata\b", re.I)
@@ -81,11 +73,6 @@ def _sentences(sections: list[dict]) -> list[tuple[int, str, str]]:
     return out
 
 
-def _parties(template) -> list[str]:
-    """The role names the template's preamble gives party A and party B ([] where it gives none)."""
-    return _PARTY.findall(getattr(template, "preamble", "") or "")
-
-
 def _side_words(role: str) -> str:
     """A pattern for a role and the words of its family ("Consultant" also reads "Contractor")."""
     words = {role, *FAMILIES.get(family_of(role) or "", ())} - {"Agreement"}
@@ -93,7 +80,7 @@ def _side_words(role: str) -> str:
 
 
 def _other(template, role: str) -> "str | None":
-    rest = [p for p in _parties(template) if p != role]
+    rest = [p for p in parties(template) if p != role]
     return rest[0] if len(rest) == 1 else None
 
 
@@ -128,68 +115,6 @@ def _term_statements(sents, template, values):
                 out.append(_finding("term", sent, f"states the term as {_shown(duration)}; section {first[0] + 1} "
                                     f"states {_shown(ref)}", first))
     return out
-
-
-APPOINTMENT = ("appoint",)
-"""exclusivity_statement's key of the appointment (of the template's appointed party): one per agreement."""
-
-
-def deal_exclusivity(values: dict) -> "tuple[str, str] | None":
-    """(field, "exclusive" | "non-exclusive") as the deal states its exclusivity: its `exclusivity` field, else the
-    fields whose values read one way ("Non-Exclusive", "non exclusive"); None where the deal is silent or its fields
-    say both."""
-    def kind(value) -> str:
-        return " ".join(str(value or "").lower().split()).replace(" ", "-").replace("nonexclusive", "non-exclusive")
-
-    if kind(values.get("exclusivity")) in ("exclusive", "non-exclusive"):
-        return "exclusivity", kind(values["exclusivity"])
-    stated = sorted((f, kind(v)) for f, v in values.items() if kind(v) in ("exclusive", "non-exclusive"))
-    return stated[0] if len({k for _, k in stated}) == 1 else None
-
-
-def _roles_re(template) -> re.Pattern:
-    roles = [*_parties(template), *(w for f in ("provider", "customer") for w in FAMILIES[f])]
-    return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, set(roles)), key=len, reverse=True)) + r")\b")
-
-
-def exclusivity_statement(text: str, template) -> "tuple[str, tuple, int, list[tuple[int, int]]] | None":
-    """(kind, key, grant, spans) where one sentence appoints, grants or licenses with an exclusivity word ("exclusive",
-    "non-exclusive", "(not) to the exclusion of"), all its words one way: kind "exclusive" or "non-exclusive"; key,
-    what makes two statements the same appointment or grant (APPOINTMENT for an appointment, or an authorization or
-    grant of the template's appointed party's role: "an authorized non-exclusive Distributor"; else ("grant", the
-    licence noun, the parties named)); grant, the offset of the grant word the key reads; spans, the exclusivity
-    words of that grant's phrase (up to the next grant word of another family: "appoints ... its exclusive
-    distributor, and grants ... a non-exclusive license to the Marks" holds two). None for a sentence that states no
-    grant, states both kinds (an exclusive licence of one thing beside a non-exclusive one of another), or is about a
-    sub-distributor or sublicence."""
-    marks = list(_EXCLUSIVE.finditer(text))
-    grant = _GRANT.search(text) or _AUTHORIZES.search(text)
-    if not grant or not marks or _SUB.search(text):
-        return None
-    kinds = {"non-exclusive" if m.group(0).lower().startswith("no") else "exclusive" for m in marks}
-    if len(kinds) > 1:
-        return None
-    word = next((m for m in marks if m.group(0).lower().endswith("exclusive")), None)
-    noun = _ADJECTIVES.match(text, word.end()) if word else None
-    noun = (noun.group(1).lower() if noun else "").replace("licence", "license")
-    appointed = (template.roles.get("appointed") or "").lower() if template else ""
-    if grant.group(0).lower().startswith("appoint") or (appointed and noun == appointed):
-        key = APPOINTMENT
-    elif _AUTHORIZES.fullmatch(grant.group(0)):
-        return None  # "authorized to use the Marks on a non-exclusive basis" authorizes no appointment
-    else:
-        key = ("grant", noun, tuple(dict.fromkeys(_roles_re(template).findall(text))))
-    return kinds.pop(), key, grant.start(), _phrase(text, grant.start(), marks)
-
-
-def _phrase(text: str, at: int, marks) -> list[tuple[int, int]]:
-    """The spans of marks in the phrase of the grant word at `at`: from the previous grant word of another family
-    (or the sentence's start) to the next one (or its end)."""
-    words = [(m.start(), m.group(0).lower().startswith(("appoint", "authori"))) for m in _ANY_GRANT.finditer(text)]
-    family = next(f for s, f in words if s == at)
-    lo = max((s for s, f in words if s < at and f != family), default=0)
-    hi = min((s for s, f in words if s > at and f != family), default=len(text))
-    return [m.span() for m in marks if lo <= m.start() < hi]
 
 
 def _exclusivity(sents, template, values):

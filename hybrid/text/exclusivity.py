@@ -10,9 +10,9 @@ Owns: `mend_exclusivity` (one draft's bodies: each sentence that states the deal
 way rewritten to the deal's way, the exclusivity words of that appointment flipped ("non-exclusive" <-> "exclusive",
 "not to the exclusion of" <-> "to the exclusion of") and the rest of the sentence kept, with a change per sentence)
 and `record_changes` (those changes into the draft's consistency report, as hybrid.draft.consistency reports its
-own). "The same appointment" is hybrid.draft.substance.exclusivity_statement's
+own). "The same appointment" is hybrid.text.appointment.exclusivity_statement's
 key (kind, licence noun, parties), so that an exclusive licence of one thing beside a non-exclusive licence of
-another stays; which way the deal says is substance.deal_exclusivity. A deal silent on exclusivity changes nothing,
+another stays; which way the deal says is appointment.deal_exclusivity. A deal silent on exclusivity changes nothing,
 nor does a sentence that appoints another, or appoints no one ("shall not appoint any other exclusive
 distributor"): the check reports what is left. Pure string functions, no model.
 """
@@ -20,7 +20,7 @@ distributor"): the check reports what is left. Pure string functions, no model.
 import re
 
 from hybrid.common.sentences import sentence_spans
-from hybrid.draft.substance import APPOINTMENT, deal_exclusivity, exclusivity_statement
+from hybrid.text.appointment import APPOINTMENT, deal_exclusivity, exclusivity_statement
 
 __all__ = ["mend_exclusivity", "record_changes", "KIND"]
 
