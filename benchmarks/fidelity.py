@@ -15,7 +15,7 @@ Per (template, seed) the same draft is made twice, interleaved so load drifts hi
   (a skeleton without deal_text), the reranker without the foreign-facts check (a ContractSpec
   without the deal's text), bodies as the filler wrote them.
 - "edit" (only with --arms ...,edit): Drafter.draft edited from precedent (--precedents 1
-  --precedent-start T, hybrid.precedents.start) on the outline "new" plans.
+  --precedent-start T, hybrid.text.start) on the outline "new" plans.
 Templates: the 12 of templates/ plus benchmarks/templates/equipment-lease.json (a user's own
 template file, not in templates/), each with its example fields. Every variant of every draft is
 measured (n per draft), not only the best: duplicate clause types per outline, outlines valid

@@ -5,7 +5,7 @@ each span's budget = its real body + <eos>), N variants each:
 - "with": the diffusion filler with each span's top BM25 precedent (train split, facts adapted
   to the document's deal, hybrid.data.precedent_pairs layout) right before the span;
 - "without": the same filler on the plain skeleton;
-- "edit": "with", the span starting from that precedent partly noised (hybrid.precedents.start,
+- "edit": "with", the span starting from that precedent partly noised (hybrid.text.start,
   t = --start-noise): the filler writes only the masked tokens, and a hole that writes a word
   the library never writes twice is written again, then given back its precedent's word
   (hybrid.fill.diffusion.start);
@@ -66,9 +66,9 @@ from hybrid.fill.diffusion import sampler  # noqa: E402
 from hybrid.fill.diffusion.fill_config import FillConfig  # noqa: E402
 from hybrid.model.checkpoint import load_checkpoint  # noqa: E402
 from hybrid.precedents.library import letter_words, load_library  # noqa: E402
-from hybrid.precedents.start import SpanEdits, starts_from_draws  # noqa: E402
 from hybrid.rank.likelihood import trained_window  # noqa: E402
 from hybrid.skeleton.from_precedents import document_skeleton  # noqa: E402
+from hybrid.text.start import SpanEdits, starts_from_draws  # noqa: E402
 
 SAMPLING = {"temperature": 0.8, "top_p": 0.9}  # evals.systems.EVAL_SAMPLING
 
@@ -243,7 +243,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument(
-        "--start-noise", type=float, default=0.5, help="the edit system's noise level t (hybrid.precedents.start)"
+        "--start-noise", type=float, default=0.5, help="the edit system's noise level t (hybrid.text.start)"
     )
     ap.add_argument("--draws-noise", type=float, default=None, help="edit_draws' noise level (default: --start-noise)")
     ap.add_argument(

@@ -8,7 +8,7 @@ in the same process with each arm:
   lower case and its fact-laden sentences taken out: the start phase of hybrid.text.pipeline);
 - `no-settle`: the same with the start phase's settling passes off (every foreign fact a hole the filler
   rewrites: the default before this change);
-- `no-repair`: the default without the consistency pass's paragraph repair (hybrid.draft.paragraphs: the
+- `no-repair`: the default without the consistency pass's paragraph repair (hybrid.text.paragraphs: the
   default before it);
 - `no-kind`: the default without the deal-kind fit (hybrid.precedents.library.Library.deal_kind off: a
   section's source chosen without its likeness to the template's own kind of deal's clauses);
@@ -16,7 +16,7 @@ in the same process with each arm:
   consistency pass's removal of such sentences (hybrid.common.topics: "obligations respecting confidentiality and
   indemnification" in an NDA without an indemnity);
 - `keep-names`: the default where a sentence holding another deal's name or term stays when taking it out would
-  leave less than half the precedent's words (hybrid.precedents.settle.NAME_HOLES_GO off: the filler rewrites the
+  leave less than half the precedent's words (hybrid.text.settle.NAME_HOLES_GO off: the filler rewrites the
   name's hole, the default before this change);
 - `noise-0.25`: the default when the issue was filed (precedent_start 0.25: a quarter of the words masked);
 
@@ -51,11 +51,11 @@ from hybrid.common.sentences import ends_mid_sentence, sentence_boundaries  # no
 from hybrid.common.topics import TERM_CLAUSES, absent_mentions, absent_types, convenience_termination  # noqa: E402
 from hybrid.draft.consistency import paragraph_faults, reading_checks  # noqa: E402
 from hybrid.draft.provenance import word_redline  # noqa: E402
-from hybrid.draft.references import dangling_references  # noqa: E402
 from hybrid.fidelity.foreign_facts import draft_foreign_facts  # noqa: E402
 from hybrid.precedents.fit import STANDARD_SOURCES  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 from hybrid.text.passes import without  # noqa: E402
+from hybrid.text.references import dangling_references  # noqa: E402
 
 from machine import machine  # noqa: E402
 
@@ -94,8 +94,8 @@ def _arm_switches(arm: str) -> None:
     """Each step an arm turns off that is no text pass (those go by name: _arm_passes): the deal-kind fit
     (no-kind), the fit's rule against clauses leaning on a clause the draft lacks (no-absent) and the settling's
     taking out of a sentence for another deal's name alone (keep-names); every other arm has them all on."""
-    import hybrid.precedents.settle as settle
     import hybrid.skeleton.from_precedents as from_precedents
+    import hybrid.text.settle as settle
     from hybrid.precedents.library import Library
 
     _switch(Library, "deal_kind", arm != "no-kind", lambda self, *a, **k: {})

@@ -31,7 +31,7 @@ _SELF = re.compile(r"\bthis\s+(?:Section|Article|Clause)\s+(\d{1,3})(?!\d)", re.
 
 def _check(lib, maps: dict) -> dict:
     from hybrid.data.clauses import classify_heading
-    from hybrid.draft.references import find_references
+    from hybrid.text.references import find_references
 
     out = {arm: {"self_right": 0, "titled_right": 0, "titled_numbered_right": 0} for arm in maps}
     n_self = n_titled = n_numbered = 0

@@ -13,7 +13,7 @@ for the planned clause types, as `hybrid draft` does by default) and fills that 
 The drafting model's fills apply the fact guard (hybrid.fidelity.fact_guard) with the document's skeleton
 and fields as the deal's text, as `hybrid draft` does with a template's; `hybrid-edit` starts each
 variant's span from its own seeded draw of precedents (variant 0: the top one) with a share of its
-words masked, nothing beside the span (hybrid.precedents.start), as `hybrid draft --precedent-start` does.
+words masked, nothing beside the span (hybrid.text.start), as `hybrid draft --precedent-start` does.
 
 Precedents (`precedents` = 1): each span's top train-split precedent, the deal's facts written
 in, sits right before it (hybrid.skeleton.from_precedents.document_skeleton, the layout benchmarks/precedent.py
@@ -59,7 +59,7 @@ class System:
     precedents: int = 0  # precedents per span in the skeleton (0 = none)
     model: str | None = None  # the model it drafts with; None = --checkpoint (the drafting model)
     costly: bool = False  # runs on the first --max-docs documents only (slow on CPU)
-    start: float = 1.0  # precedent start noise (hybrid.precedents.start; 1 = off: spans start masked)
+    start: float = 1.0  # precedent start noise (hybrid.text.start; 1 = off: spans start masked)
     filler: str | None = None  # "draft" systems: the request's --filler (None = the request's default)
 
 
@@ -589,7 +589,7 @@ class Engine:
 
             deal = deal_from_document(doc)
             if system.start < 1:  # as drafting edits: each variant its own draw, nothing beside the spans
-                from hybrid.precedents.start import SpanEdits, starts_from_draws
+                from hybrid.text.start import SpanEdits, starts_from_draws
 
                 draws = [self.library().for_document(doc, variant=v, seed=seed) for v in range(n)]
                 sk = document_skeleton(self.tokenizer, doc, None, deal)

@@ -13,8 +13,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "hybrid"
 
-ORDER = ["common", "text", "data", "tokenizer", "model", "fidelity", "templates", "plan", "precedents", "skeleton",
+ORDER = ["common", "data", "tokenizer", "model", "fidelity", "templates", "plan", "precedents", "text", "skeleton",
          "fill", "rank", "train", "draft", "serve", "cli"]
+# text above precedents: its passes read a precedent's fact spans (hybrid.precedents.fact_spans) and library words.
 """Bottom to top: the shared pieces, then the stages in pipeline order, then the entry points."""
 
 MAX_TOP_LEVEL_MODULES = 15

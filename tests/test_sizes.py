@@ -84,7 +84,7 @@ def test_allowlist_names_only_the_leads_files(key):
 
 MAX_PARAMETERS = 8
 """Parameters of a function under hybrid/ (self and cls aside; *args and **kwargs count one each): more is plumbing
-that a context object should carry (hybrid.text.context, hybrid.precedents.start.SpanEdits). The CLI's argument
+that a context object should carry (hybrid.text.context, hybrid.text.start.SpanEdits). The CLI's argument
 plumbing (hybrid/cli/) is exempt."""
 
 # Offenders allowed, as "path:function" -> its parameters; only ever shrinks, and empty since issue 49's plumbing

@@ -12,7 +12,7 @@ __all__ = ["add_parsers", "pipeline_rows", "render"]
 def pipeline_rows() -> list[dict]:
     """One row per place in the pipeline: {"phase", "step", "name", "contract", "examples"}."""
     import hybrid.draft.consistency  # noqa: F401  (registers the revise and whole passes, the phases it runs)
-    import hybrid.precedents.start_passes  # noqa: F401  (registers the start passes)
+    import hybrid.text.start_passes  # noqa: F401  (registers the start passes)
     from hybrid.text.passes import registered
     from hybrid.text.pipeline import PIPELINE
 

@@ -12,7 +12,7 @@ shares words with a term frame ("unless terminated earlier under this Section") 
 it: the draft lost its termination right and kept an orphan ("In addition to the right to terminate this Agreement,
 the non-breaching party, shall have all rights ..."). Never remove a right, remedy or protection silently (the
 design card, "Drafting from precedent"). Pure string functions and a small stateful class; no model. This
-module removes nothing itself: the removal functions (hybrid.draft.wording, hybrid.draft.repeated_clauses) ask a
+module removes nothing itself: the removal functions (hybrid.text.wording, hybrid.text.repeated_clauses) ask a
 Guard which of their spans may go.
 """
 
@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
+from hybrid.common.sentences import RUN_IN_HEADING, sentences
 from hybrid.common.stems import content_stems
 
 __all__ = ["PROTECTIONS", "CATCH_ALL", "SUBJECT_SHARE", "protection_kinds", "protection_kind", "stated_elsewhere",
@@ -120,10 +120,9 @@ _HEADING_ONLY = re.compile(rf"(?:\(?[A-Za-z0-9]{{1,3}}[.)]\s+)?{RUN_IN_HEADING}"
 
 
 def _sentences(text: str) -> list[str]:
-    """The sentences of text, stripped, less those that are only a run-in heading (which grant nothing)."""
-    ends = [b for b in sentence_boundaries(text) if 0 < b < len(text)]
-    pieces = (text[a:b].strip() for a, b in zip([0, *ends], [*ends, len(text)]))
-    return [s for s in pieces if s and not _HEADING_ONLY.fullmatch(s)]
+    """The sentences of text (hybrid.common.sentences.sentences), less those that are only a run-in heading (which
+    grant nothing)."""
+    return [s for s in sentences(text) if not _HEADING_ONLY.fullmatch(s)]
 
 
 @lru_cache(maxsize=1 << 14)

@@ -61,10 +61,16 @@ def sentence_boundaries(text: str) -> list[int]:
     return sorted(ends)
 
 
-def sentences(text: str) -> list[str]:
-    """The non-blank sentences of text (`sentence_boundaries`), stripped."""
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of the non-blank sentences of text (`sentence_boundaries`), whitespace included: for a
+    caller that rewrites a sentence in place."""
     ends = [b for b in sentence_boundaries(text) if 0 < b < len(text)]
-    return [s for a, b in zip([0, *ends], [*ends, len(text)]) if (s := text[a:b].strip())]
+    return [(a, b) for a, b in zip([0, *ends], [*ends, len(text)]) if text[a:b].strip()]
+
+
+def sentences(text: str) -> list[str]:
+    """The non-blank sentences of text (`sentence_spans`), stripped."""
+    return [text[a:b].strip() for a, b in sentence_spans(text)]
 
 
 def cut_to_sentence(text: str, fits) -> "str | None":

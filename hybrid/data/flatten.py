@@ -9,7 +9,7 @@ about the other cleaning steps, sections or files.
 import re
 from collections import Counter
 
-from hybrid.text.lexicon import TITLED_LIST_ITEM
+from hybrid.common.lexicon import TITLED_LIST_ITEM
 
 __all__ = ["LONG_LINE", "SPLIT_RE", "STARTS_PARA_RE", "split_at", "split_flattened"]
 

@@ -38,7 +38,7 @@ def base_allowed(variant, deal_text: str) -> str:
     """What a base's sections may say as they stand: the deal's text, and the base's own words where the base is a
     standard form (written to be reused: its "Recipient", "Subscription Period" and "Customer Content" are nobody's
     deal), else the terms the base defines ('"Territory" means', '(the "Products")'). Anything else of another deal
-    is a blank to complete (hybrid.precedents.settle.blank_holes)."""
+    is a blank to complete (hybrid.text.settle.blank_holes)."""
     from hybrid.precedents.definitions import inline_definitions
 
     own = "\n".join(getattr(d, "body", "") or "" for d in variant.draws if d)
@@ -49,11 +49,11 @@ def base_allowed(variant, deal_text: str) -> str:
 
 def base_starts(tokenizer, variant, library, template, values: dict, seed: int, t: float):
     """(start[0][s] for the variant's spans, the base's own facts): each section's precedent adapted to the deal
-    and settled (hybrid.precedents.start.starts_from_draws) with no room cut, its frame before it; the spans'
+    and settled (hybrid.text.start.starts_from_draws) with no room cut, its frame before it; the spans'
     budgets set in place to what their starts need."""
-    from hybrid.precedents.start import SpanEdits, starts_from_draws
     from hybrid.skeleton.from_precedents import deal_from_template, library_start_args
     from hybrid.templates.template import FRAME_MIN_FILL
+    from hybrid.text.start import SpanEdits, starts_from_draws
 
     sk = variant.skeleton
     deal = deal_from_template(template, values)

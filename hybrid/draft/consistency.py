@@ -12,8 +12,8 @@ Owns:
 - `consistency_pass` (all of the above over one draft, in a fixed order, with a JSON-able report whose every
   removal says why, and which never removes a right, remedy or protection the draft states nowhere else:
   hybrid.common.protections) and `reading_checks` (the counts a benchmark reports).
-This module owns the pass and the checks; the pieces live in hybrid.draft.doubled_words,
-hybrid.draft.references and hybrid.draft.defined_terms (the sentence functions in
+This module owns the pass and the checks; the pieces live in hybrid.text.doubled_words,
+hybrid.text.references and hybrid.text.defined_terms (the sentence functions in
 hybrid.common.sentences), and every name above is importable from here.
 
 Every function is pure and deterministic and returns text that needs no change unchanged, byte for
@@ -22,26 +22,26 @@ draft section a source document's section became is a caller's `resolve` callabl
 library knows it; this module does not).
 """
 
-import hybrid.draft.fees  # noqa: F401  (registers the frames_fee pass)
-import hybrid.draft.frame_pointers  # noqa: F401  (registers the framed_pointers pass)
-import hybrid.draft.key_term_lines  # noqa: F401  (registers the key_terms pass; revise_passes registers the rest)
-import hybrid.draft.notices  # noqa: F401  (registers the notice_addresses pass)
+import hybrid.text.fees  # noqa: F401  (registers the frames_fee pass)
+import hybrid.text.frame_pointers  # noqa: F401  (registers framed_pointers, price_to_agree, framed_contributions)
+import hybrid.text.key_term_lines  # noqa: F401  (registers the key_terms pass; revise_passes registers the rest)
+import hybrid.text.notices  # noqa: F401  (registers the notice_addresses pass)
 from hybrid.common.protections import Guard
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
 from hybrid.common.topics import TERM_CLAUSES, absent_agreements, absent_types
 from hybrid.data.facts import BLANK, defined_names
-from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
-from hybrid.draft.doubled_words import doubled_words, remove_doubled_words
-from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
-from hybrid.draft.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
-from hybrid.draft.references import Ref, dangling_references, find_references, fix_references
-from hybrid.draft.revise_passes import REASONS as REASONS  # re-exported: it was defined here
-from hybrid.draft.revise_passes import deal_texts, listed
-from hybrid.draft.substance import states_term
-from hybrid.draft.wording import defines_party, perpetual, trade_terms
 from hybrid.text.context import ReviseContext, WholeContext
+from hybrid.text.defined_terms import definition_entries, inline_definitions, prune_definitions
+from hybrid.text.doubled_words import doubled_words, remove_doubled_words
+from hybrid.text.paragraphs import paragraph_faults, repair_paragraphs
 from hybrid.text.passes import run
 from hybrid.text.pipeline import phase
+from hybrid.text.references import MAX_RANGE as MAX_RANGE  # re-exported: it was defined here
+from hybrid.text.references import Ref, dangling_references, find_references, fix_references
+from hybrid.text.revise_passes import REASONS as REASONS  # re-exported: it was defined here
+from hybrid.text.revise_passes import deal_texts, listed
+from hybrid.text.term import states_term
+from hybrid.text.wording import defines_party, perpetual, trade_terms
 
 __all__ = [
     "Ref",
@@ -85,20 +85,20 @@ def consistency_pass(
 
     In this order: references fixed per section (`fix_references`), doubled words removed
     (`remove_doubled_words`), paragraphs that stop without a full stop and list markers out of sequence repaired
-    (`repair_paragraphs`), a sentence that restates the section's frame removed (hybrid.draft.wording's
+    (`repair_paragraphs`), a sentence that restates the section's frame removed (hybrid.text.wording's
     `drop_restated`; a section dict's optional "frame", "locked" and "terms": its span's frame, locked strings and
-    required terms), a sentence leaning on a clause the draft lacks removed (hybrid.draft.wording's
+    required terms), a sentence leaning on a clause the draft lacks removed (hybrid.text.wording's
     `drop_presupposing`: a phrase of hybrid.common.topics.absent_types of the sections' clauses, or a right to end
     the agreement at will outside the term section where the draft has one), a sentence naming an Incoterm other than
     the one the deal states removed (`drop_conflicting`: "FOB Supplier's office" where the frame says "FCA"),
     "party"/"parties" written "Party"/"Parties" where the preamble defines the term (`capitalize_defined_party`), a
-    paragraph headed as another section's clause type removed (hybrid.draft.repeated_clauses: "Entire Agreement;
+    paragraph headed as another section's clause type removed (hybrid.text.repeated_clauses: "Entire Agreement;
     Modification. ..." in General Provisions beside an Entire Agreement section drafted from another document: a
     section dict's optional "source"); then, over the whole draft, the
     lower-case uses of a boilerplate term the Definitions section defines capitalized (hybrid.precedents.generic_uses:
     "any third party" -> "any Third Party"), the Definitions section (clause "definitions") pruned against the
     preamble and the other sections' new bodies (`prune_definitions`), and the capitalized terms the draft never
-    defines written in lower case (hybrid.precedents.undefined_terms). The report:
+    defines written in lower case (hybrid.text.undefined_terms). The report:
     {"sections": [{"index", "heading", "changes": [...], "emptied", "blanks"}], "totals": {"references_renumbered",
     "references_removed", "references_left", "doubled_words_removed", "definitions_dropped",
     "restated_sentences_removed", "absent_clause_sentences_removed", "conflicting_sentences_removed",
@@ -113,7 +113,7 @@ def consistency_pass(
     action "kept" and the reason "protection: <kinds>, stated nowhere else" (counted in "protections_kept", in no
     removal count); a removal that took one says in its reason where the draft states it and carries "where":
     [{"kind", "index", "section", "heading", "sentence"}]. The paragraph repairs' cuts (a sentence cut mid-way,
-    hybrid.draft.paragraphs) are not guarded: a fragment grants nothing whole.
+    hybrid.text.paragraphs) are not guarded: a fragment grants nothing whole.
     "emptied" is true for a section whose body the pass left empty (a Definitions section none of whose
     entries the draft needs: the caller drops or refills it, and renumbers). A body that needs no
     change comes back byte-identical."""

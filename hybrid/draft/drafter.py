@@ -213,7 +213,7 @@ class Drafter:
         of its own (variant 0 the top one, the others their seeded draws: hybrid.skeleton.from_precedents),
         adapted to the deal, each word masked with probability precedent_start (the deal's facts kept, the
         precedent's foreign facts always masked); the filler writes only the masked tokens and a clause ends
-        where its precedent ends (hybrid.precedents.start, hybrid.fill.diffusion.start). "beside": k precedents
+        where its precedent ends (hybrid.text.start, hybrid.fill.diffusion.start). "beside": k precedents
         sit before each span, precedent_guidance pushing the draft towards them. "off": from scratch. A request
         that leaves the precedents unset and cannot have the clause library is drafted from scratch, with a note
         in each Draft's settings["precedent_note"]. Every Draft carries the stage timings and the settings used.

@@ -8,11 +8,11 @@ the clause library). Knows nothing of models; the Drafter calls it between the f
 
 import re
 
+from hybrid.common.lexicon import TRAILING_HEADING_LINE
 from hybrid.common.sentences import cut_to_clause, cut_to_sentence, ends_mid_sentence
 from hybrid.draft.consistency import consistency_pass
-from hybrid.draft.defined_terms import definitions_index
-from hybrid.draft.reference_resolve import Exact, Headed
-from hybrid.text.lexicon import TRAILING_HEADING_LINE
+from hybrid.text.defined_terms import definitions_index
+from hybrid.text.reference_resolve import Exact, Headed
 
 __all__ = ["revise", "source_sections", "source_ids", "EMPTY_DEFINITIONS"]
 
@@ -21,7 +21,7 @@ EMPTY_DEFINITIONS = (
     "defined in this Agreement."
 )
 """A Definitions section none of whose entries the draft uses, in a draft that defines no term it uses elsewhere
-(hybrid.draft.defined_terms.definitions_index), keeps this sentence (the outline keeps the section)."""
+(hybrid.text.defined_terms.definitions_index), keeps this sentence (the outline keeps the section)."""
 _TOP = re.compile(r"^(\d+)")
 
 

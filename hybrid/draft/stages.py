@@ -3,7 +3,7 @@
 Owns: the clause library a draft uses (a request that left its precedents unset falls back to drafting
 from scratch without one, a note in Draft.settings; a request that asked for precedents raises), the
 precedent start of the skeleton (hybrid.skeleton.from_precedents), the draft-level consistency pass over each filled
-variant (hybrid.draft.revise, then hybrid.draft.exclusivity), the Drafts made from the reranker's order, and what
+variant (hybrid.draft.revise, then hybrid.text.exclusivity), the Drafts made from the reranker's order, and what
 every Draft carries from the run (stage timings, settings, consistency report, precedents, source texts).
 Holds no state: hybrid.draft.drafter.Drafter runs these in order under its lock.
 """
@@ -83,10 +83,10 @@ def variant_bodies(fills) -> list[list[str]]:
 
 def revise_variants(template, skeleton, fills, provenance, library, values: dict):
     """(each variant's bodies after the draft-level consistency pass, its report: hybrid.draft.revise), then the
-    appointment stated the way the deal says (hybrid.draft.exclusivity: each sentence rewritten is a change of kind
+    appointment stated the way the deal says (hybrid.text.exclusivity: each sentence rewritten is a change of kind
     "exclusivity" in its section's report, their count totals["exclusivity_rewritten"])."""
-    from hybrid.draft.exclusivity import mend_exclusivity, record_changes
     from hybrid.draft.revise import revise, source_ids, source_sections
+    from hybrid.text.exclusivity import mend_exclusivity, record_changes
 
     bodies = variant_bodies(fills)
     sources = source_sections(library) if library is not None else {}

@@ -6,10 +6,12 @@ report: each finding names its check, section, heading, the quoted sentence and 
 the checks themselves, each a small function over the draft's sentences:
 - term: the statements of the agreement's initial term ("continues for 24 months", "terminate on the
   third anniversary") name one duration, the deal's own where the deal gives one; a renewal term, a
-  notice period or a survival period is no statement of the term;
+  notice period or a survival period is no statement of the term (what a duration and a statement of the
+  term are: hybrid.text.term);
 - exclusivity: an appointment or grant is not stated both exclusive and non-exclusive, nor the appointment
-  otherwise than the deal says (`exclusivity_statement`: which appointment or grant a sentence states, and which
-  way; `deal_exclusivity`: which way the deal says; hybrid.draft.exclusivity mends by these same two);
+  otherwise than the deal says (by hybrid.text.appointment: `exclusivity_statement`, which appointment or grant a
+  sentence states, and which way; `deal_exclusivity`, which way the deal says; hybrid.text.exclusivity mends by these
+  same two);
 - roles (from the template's optional `roles`): the paid party is not given a cure period for
   nonpayment nor told to pay the paying party, the IP owner's counterpart does not retain the IP in an
   assignment section, the appointed party does not appoint, the promoting party is not promoted,
@@ -21,63 +23,23 @@ models or the precedent library. Sentences are split by hybrid.common.sentences.
 
 import re
 
-from hybrid.common.sentences import sentence_boundaries, sentences
+from hybrid.common.sentences import sentence_boundaries
 from hybrid.data.roles import FAMILIES, family_of
+from hybrid.text.appointment import APPOINTMENT, deal_exclusivity, exclusivity_statement, parties
+from hybrid.text.term import DURATION, NOT_TERM, TERM_SUBJECT, canonical_duration, parse_duration
 
-__all__ = ["APPOINTMENT", "CHECKS", "TERM_FIELDS", "deal_exclusivity", "exclusivity_statement", "parse_duration",
-           "substance_checks"]
+__all__ = ["CHECKS", "TERM_FIELDS", "substance_checks"]
 
 TERM_FIELDS = ("term_length", "nda_term", "subscription_term", "sponsorship_term")
 """Fields that state the agreement's initial term (a licence term is the licence's, not the agreement's)."""
 
-_ONES = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen " \
-        "seventeen eighteen nineteen".split()
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_NUMBERS = {w: i for i, w in enumerate(_ONES, 1)} | _TENS | {
-    f"{t}-{o}": v + i for t, v in _TENS.items() for i, o in enumerate(_ONES[:9], 1)}
-_ORDINALS = {w: i for i, w in enumerate(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1)}
-_NUM = "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True))
-_DURATION = re.compile(
-    rf"\b(?:(?P<word>{_NUM}|\d+)(?:\s*\(\d+\))?[\s-]+"
-    r"(?P<unit>(?:calendar |business )?(?:day|week|month|quarter|year|season))s?"
-    rf"|(?P<ord>{'|'.join(_ORDINALS)}|\d+(?:st|nd|rd|th))\s+anniversary)\b", re.I)
-_TO_CANON = {"year": (12, "months"), "quarter": (3, "months"), "month": (1, "months"), "week": (7, "days"),
-             "day": (1, "days"), "calendar day": (1, "days"), "business day": (1, "business days"),
-             "season": (1, "seasons")}
 _SPLIT = re.compile(r";|:\s|,\s+(?:and|but|or|provided)\b")  # the clauses of a sentence, each read alone
-# the agreement as an object ("materials ... furnished in connection with this Agreement ... shall remain the
-# Buyer's property") states no term
-_NOT_SUBJECT = "".join(rf"(?<!\b{w} )" for w in ("with", "under", "to", "of", "by", "in", "from", "for", "upon", "on"))
-_TERM_SUBJECT = re.compile(  # the agreement or its term, then the verb that states how long it runs
-    rf"\b(?:{_NOT_SUBJECT}(?:[Tt]his|[Tt]he) Agreement|Term|[Ii]nitial [Tt]erm|[Ss]ubscription [Tt]erm"
-    r"|[Tt]erm of (?:this|the) Agreement|[Ss]ponsorship|(?:[Tt]he|[Tt]his) (?:licen[cs]e|franchise) hereby granted"
-    r"|(?:[Tt]hese|[Tt]he) Framework Terms)"
-    r"\b[^.;]{0,60}?"
-    r"\b(?:begin|commence|continue|remain|be|is|run|last|expire|terminate|end)s?\b")
 _TERM_LEAD = re.compile(  # the words just before the duration: "for a period of", "on the", "is"
     r"\b(?:for|of|is|be|on|upon|until|through|expires?|terminates?|ends?)\s+(?:an?\s+|the\s+)?"
     r"(?:(?:initial|fixed|original)\s+)?(?:(?:period|term)\s+of\s+)?$", re.I)
-# "extended for a period of one year" renews; "shall commence on ... and extend through [___]" states the term
-_NOT_TERM = re.compile(r"renew|successive|additional|extend(?!s?\s+(?:through|until)\b)|extension|notice|surviv"
-                       r"|confidential|obligation|warrant"
-                       r"|thereafter|prior to|before|within|records|retain|maintain|payment|invoice|\bmay\b|right to",
-                       re.I)
-_HOW_LONG = re.compile(r"\b(?:until|as long as|through|expir\w*|anniversary|commenc\w*|continu\w*|remain\w*"
-                       r"|in (?:full )?(?:force|effect))\b", re.I)
-_ON_EVENT = re.compile(r"\bif\b|\bin the event\b|\bupon (?:the )?(?:occurrence|breach|insolvency|bankruptcy)", re.I)
 _NOT_TERM_AFTER = re.compile(  # "90 days' notice", "3 years after it expires" ("after the Effective Date" is a term)
     r"^\W*(?:'s|’s)?\s*(?:prior |advance )?(?:written )?notice|^\s*thereafter\b"
     r"|^\s*(?:after|following)\b(?!\s+the\s+(?:Effective Date|date (?:hereof|of this Agreement)))", re.I)
-# a word or phrase that states exclusivity: "non-exclusive" and "not to the exclusion of" one way, the rest the other
-_EXCLUSIVE = re.compile(r"\b(?:non[-\s]?exclusive|exclusive|(?:not\s+)?to\s+the\s+exclusion\s+of)\b", re.I)
-_GRANT = re.compile(r"\b(?:appoint|grant|licen[cs]e)\w*", re.I)
-_AUTHORIZES = re.compile(r"\bauthori[sz]\w*", re.I)
-_ANY_GRANT = re.compile(r"\b(?:appoint|grant|licen[cs]e|authori[sz])\w*", re.I)
-_SUB = re.compile(r"\bsub-?(?:distribut|licen|contract|agent)\w*", re.I)
-_ADJECTIVES = re.compile(r"(?:,?\s+(?:and\s+)?(?:non-?transferable|royalty-free|worldwide|perpetual|irrevocable|limited"
-                         r"|revocable|non-?sublicensable|(?:fully\s+)?paid-up|sole))*,?\s+(\w+)", re.I)
-_PARTY = re.compile(r'\{party_[ab]\} \(the "([^"]+)"\)')
 _ASSIGNMENT_HEADING = re.compile(r"assign|work product|ownership", re.I)
 _ASSIGNS = re.compile(r"\bhereby assigns?\b|\bshall assign\b|\bwork made for hire\b", re.I)
 _OWN_MATERIAL = re.compile(r"pre-?existing|background|prior|independently|\bContent\b|\bdata\b", re.I)
@@ -85,38 +47,6 @@ _ONE_OFF = re.compile(r"\bterminat\w*\b[^.;]{0,100}?\bat any time (?:prior to|be
                       re.I)
 _DELIVERABLE = r"(?:Products?|Services?|goods|Deliverables|Software|Application|Cloud Service)"
 _MODAL = r"(?:shall|will|must|agrees? to|undertakes? to)"
-
-
-def states_term(sentence: str) -> bool:
-    """Whether a sentence states how long the agreement runs ("This Agreement will remain in full force and effect
-    for as long as Consultant is performing Services"), not a renewal, notice, survival or right to end it, nor an
-    event that ends it ("terminates if ..."). Of a text of several sentences (a frame that grants, then states the
-    term: "The Franchisor grants the Franchisee the right to operate ... The term of this Agreement is 10 years"),
-    whether one of them does."""
-    parts = sentences(sentence)
-    return any(map(_states_term, parts)) if len(parts) > 1 else _states_term(sentence)
-
-
-def _states_term(sentence: str) -> bool:
-    return (bool(_TERM_SUBJECT.search(sentence)) and bool(_HOW_LONG.search(sentence) or _DURATION.search(sentence))
-            and not _NOT_TERM.search(sentence) and not _ON_EVENT.search(sentence))
-
-
-def parse_duration(text: str) -> "tuple[int, str] | None":
-    """The first duration in text in a comparable form: ("three (3) years", "36 months", "third
-    anniversary") -> (36, "months"); weeks and days -> days; None where text states none."""
-    m = _DURATION.search(text or "")
-    return _canonical(m) if m else None
-
-
-def _canonical(m: re.Match) -> "tuple[int, str] | None":
-    if m.group("ord"):
-        word = m.group("ord").lower()
-        return 12 * (_ORDINALS[word] if word in _ORDINALS else int(word[:-2])), "months"
-    word = m.group("word").lower()
-    qty = int(word) if word.isdigit() else _NUMBERS[word]
-    factor, unit = _TO_CANON[m.group("unit").lower()]
-    return qty * factor, unit
 
 
 def _shown(duration: tuple[int, str]) -> str:
@@ -143,11 +73,6 @@ def _sentences(sections: list[dict]) -> list[tuple[int, str, str]]:
     return out
 
 
-def _parties(template) -> list[str]:
-    """The role names the template's preamble gives party A and party B ([] where it gives none)."""
-    return _PARTY.findall(getattr(template, "preamble", "") or "")
-
-
 def _side_words(role: str) -> str:
     """A pattern for a role and the words of its family ("Consultant" also reads "Contractor")."""
     words = {role, *FAMILIES.get(family_of(role) or "", ())} - {"Agreement"}
@@ -155,7 +80,7 @@ def _side_words(role: str) -> str:
 
 
 def _other(template, role: str) -> "str | None":
-    rest = [p for p in _parties(template) if p != role]
+    rest = [p for p in parties(template) if p != role]
     return rest[0] if len(rest) == 1 else None
 
 
@@ -171,11 +96,11 @@ def _term_statements(sents, template, values):
     stated = []
     for sent in sents:
         for clause in _SPLIT.split(sent[2]):
-            for m in _DURATION.finditer(clause):
+            for m in DURATION.finditer(clause):
                 before, after = clause[: m.start()], clause[m.end():]
-                if (_TERM_SUBJECT.search(before) and _TERM_LEAD.search(before) and not _NOT_TERM.search(before)
+                if (TERM_SUBJECT.search(before) and _TERM_LEAD.search(before) and not NOT_TERM.search(before)
                         and not _NOT_TERM_AFTER.search(after)):
-                    stated.append((sent, _canonical(m)))
+                    stated.append((sent, canonical_duration(m)))
     name = next((f for f in TERM_FIELDS if values.get(f)), None)
     deal = parse_duration(str(values[name])) if name else None
     ref = deal or (stated[0][1] if stated else None)
@@ -190,68 +115,6 @@ def _term_statements(sents, template, values):
                 out.append(_finding("term", sent, f"states the term as {_shown(duration)}; section {first[0] + 1} "
                                     f"states {_shown(ref)}", first))
     return out
-
-
-APPOINTMENT = ("appoint",)
-"""exclusivity_statement's key of the appointment (of the template's appointed party): one per agreement."""
-
-
-def deal_exclusivity(values: dict) -> "tuple[str, str] | None":
-    """(field, "exclusive" | "non-exclusive") as the deal states its exclusivity: its `exclusivity` field, else the
-    fields whose values read one way ("Non-Exclusive", "non exclusive"); None where the deal is silent or its fields
-    say both."""
-    def kind(value) -> str:
-        return " ".join(str(value or "").lower().split()).replace(" ", "-").replace("nonexclusive", "non-exclusive")
-
-    if kind(values.get("exclusivity")) in ("exclusive", "non-exclusive"):
-        return "exclusivity", kind(values["exclusivity"])
-    stated = sorted((f, kind(v)) for f, v in values.items() if kind(v) in ("exclusive", "non-exclusive"))
-    return stated[0] if len({k for _, k in stated}) == 1 else None
-
-
-def _roles_re(template) -> re.Pattern:
-    roles = [*_parties(template), *(w for f in ("provider", "customer") for w in FAMILIES[f])]
-    return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, set(roles)), key=len, reverse=True)) + r")\b")
-
-
-def exclusivity_statement(text: str, template) -> "tuple[str, tuple, int, list[tuple[int, int]]] | None":
-    """(kind, key, grant, spans) where one sentence appoints, grants or licenses with an exclusivity word ("exclusive",
-    "non-exclusive", "(not) to the exclusion of"), all its words one way: kind "exclusive" or "non-exclusive"; key,
-    what makes two statements the same appointment or grant (APPOINTMENT for an appointment, or an authorization or
-    grant of the template's appointed party's role: "an authorized non-exclusive Distributor"; else ("grant", the
-    licence noun, the parties named)); grant, the offset of the grant word the key reads; spans, the exclusivity
-    words of that grant's phrase (up to the next grant word of another family: "appoints ... its exclusive
-    distributor, and grants ... a non-exclusive license to the Marks" holds two). None for a sentence that states no
-    grant, states both kinds (an exclusive licence of one thing beside a non-exclusive one of another), or is about a
-    sub-distributor or sublicence."""
-    marks = list(_EXCLUSIVE.finditer(text))
-    grant = _GRANT.search(text) or _AUTHORIZES.search(text)
-    if not grant or not marks or _SUB.search(text):
-        return None
-    kinds = {"non-exclusive" if m.group(0).lower().startswith("no") else "exclusive" for m in marks}
-    if len(kinds) > 1:
-        return None
-    word = next((m for m in marks if m.group(0).lower().endswith("exclusive")), None)
-    noun = _ADJECTIVES.match(text, word.end()) if word else None
-    noun = (noun.group(1).lower() if noun else "").replace("licence", "license")
-    appointed = (template.roles.get("appointed") or "").lower() if template else ""
-    if grant.group(0).lower().startswith("appoint") or (appointed and noun == appointed):
-        key = APPOINTMENT
-    elif _AUTHORIZES.fullmatch(grant.group(0)):
-        return None  # "authorized to use the Marks on a non-exclusive basis" authorizes no appointment
-    else:
-        key = ("grant", noun, tuple(dict.fromkeys(_roles_re(template).findall(text))))
-    return kinds.pop(), key, grant.start(), _phrase(text, grant.start(), marks)
-
-
-def _phrase(text: str, at: int, marks) -> list[tuple[int, int]]:
-    """The spans of marks in the phrase of the grant word at `at`: from the previous grant word of another family
-    (or the sentence's start) to the next one (or its end)."""
-    words = [(m.start(), m.group(0).lower().startswith(("appoint", "authori"))) for m in _ANY_GRANT.finditer(text)]
-    family = next(f for s, f in words if s == at)
-    lo = max((s for s, f in words if s < at and f != family), default=0)
-    hi = min((s for s, f in words if s > at and f != family), default=len(text))
-    return [m.span() for m in marks if lo <= m.start() < hi]
 
 
 def _exclusivity(sents, template, values):

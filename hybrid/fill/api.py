@@ -43,7 +43,7 @@ def fill_job(job: FillJob | None, keywords: dict) -> FillJob:
 
 
 def check_start(start, n: int, spans: int) -> None:
-    """An edit start (hybrid.precedents.start) as the fillers that edit take it: n lists of one token list per span."""
+    """An edit start (hybrid.text.start) as the fillers that edit take it: n lists of one token list per span."""
     if start is not None and (len(start) != n or any(len(x) != spans for x in start)):
         raise SamplingError(
             f"start must hold n={n} lists of {spans} token lists (one per span), got {[len(x) for x in start]} lists."

@@ -12,7 +12,7 @@ What it gives up against hybrid.fill.ar: a span does not see the bodies written 
 diffusion filler's spans see each other's partial text). It is the speed yardstick
 (benchmarks/fill.py), not the quality one.
 
-Editing (`start=`, an edit start as the diffusion filler takes it: hybrid.precedents.start): each
+Editing (`start=`, an edit start as the diffusion filler takes it: hybrid.text.start): each
 row's kept tokens are forced at the offsets the diffusion filler pins them to, and only the holes
 (and what follows a start that does not hold its whole text) are sampled. A run of kept tokens is
 fed in one forward together with the token sampled before it, so a step costs one forward per
@@ -70,7 +70,7 @@ def fill(model, tokenizer, skeleton, job: FillJob | None = None, on_step=None, c
     """Write every span of `skeleton` of n variants in one batch of n x spans rows (same API as the
     other fillers; job as hybrid.fill.api.FillJob or its fields as keywords: steps is ignored, guidance must be
     1 = off). on_step(StepEvent) after each token step. config: ARConfig (window, precision, kept_per_step).
-    start: start[v][s] token ids (hybrid.precedents.start), as the diffusion filler's `start`: kept
+    start: start[v][s] token ids (hybrid.text.start), as the diffusion filler's `start`: kept
     tokens forced, only the holes written (module docstring); ARConfig.kept_per_step k > 0 feeds at most k
     tokens per row per step (1: one token, kept or sampled), less padding than whole uneven runs."""
     t_start = time.perf_counter()

@@ -3,7 +3,7 @@
 Owns: `entries` (a definitions body cut into its lead-in and its '"Term" means ...' entries),
 `keep_terms` (which terms a template's Definitions section may define), `compose` (one
 precedent-like body from the kept entries of several ranked precedents, citing each source) and
-`defined_heads` (the quoted terms an edited precedent keeps unmasked: hybrid.precedents.start).
+`defined_heads` (the quoted terms an edited precedent keeps unmasked: hybrid.text.start).
 
 Why: a Definitions precedent defines its own deal's vocabulary ("Abnormal Use", "Aircraft", "kWh"),
 so editing one whole put another deal's terms, as junk, into every draft. What a template's

@@ -2,8 +2,8 @@
 keeps and always masks, memoized per text.
 
 Owns `found_facts` (hybrid.fidelity.foreign_facts of a text, memoized), `fact_spans` (keep, drop), `fact_holes` (how
-many holes an edit must open) and `overlaps`. Used by the start (hybrid.precedents.start), the settling
-(hybrid.precedents.settle, holes, blanks) and the fit; imports none of them.
+many holes an edit must open) and `overlaps`. Used by the start (hybrid.text.start), the settling
+(hybrid.text.settle, holes, blanks) and the fit; imports none of them.
 """
 
 import re

@@ -21,13 +21,13 @@ from collections import Counter
 from dataclasses import dataclass
 
 from hybrid.common.cancel import cancellable
+from hybrid.common.lexicon import LEANING
 from hybrid.common.sentences import cut_to_clause, sentence_boundaries
 from hybrid.common.stems import stem
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.corpus import STANDARD_SOURCES  # standard agreements written to be reused
 from hybrid.precedents.library import MARKER_RE, letter_words
 from hybrid.precedents.reversed import reversed_roles  # re-exported: fit's quality reads it
-from hybrid.text.lexicon import LEANING
 
 __all__ = [
     "FitContext",
@@ -144,7 +144,7 @@ _CASED_WORD = re.compile(r"[A-Za-z]+")
 def common_words(library, min_count: int = 5, ratio: float = 0.25) -> frozenset[str]:
     """The words the library's clauses write in lower case at least min_count times and at least `ratio` times
     as often as with a capital ("documentation", "payment", "claims"; not "san", "francisco", "addendum"): the
-    words a term of another deal may be written in lower case with (hybrid.precedents.settle.lower_common_names).
+    words a term of another deal may be written in lower case with (hybrid.text.settle.lower_common_names).
     Cached per library (for the default arguments)."""
     found = _LOWER.get(library) if (min_count, ratio) == (5, 0.25) else None
     if found is None:
@@ -214,7 +214,7 @@ class FitContext:
     """What a draft judges every candidate of every section by (fit, ranked); None: not counted."""
 
     doc_types: tuple | list = ()  # the template's document types: a clause from one of them fits better
-    # text -> the holes an edit of it must open (the source's own facts: hybrid.precedents.start.fact_holes;
+    # text -> the holes an edit of it must open (the source's own facts: hybrid.text.start.fact_holes;
     # None: the source's replaced facts are counted instead)
     holes: object = None
     topic: object = None  # text -> how many of its words are another kind of deal's (topic_counter)

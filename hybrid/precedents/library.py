@@ -180,7 +180,7 @@ class Library:
     def words(self, min_count: int = 2) -> frozenset[str]:
         """The lower-case words (runs of letters) that the library's clause bodies write at least
         min_count times, markers aside: what a rewritten hole of an edited precedent may write
-        (hybrid.precedents.start). Cached per min_count."""
+        (hybrid.text.start). Cached per min_count."""
         if min_count not in self._words:
             counts = Counter(w for p in self.precedents for w in letter_words(MARKER_RE.sub(" ", p.body)))
             self._words[min_count] = frozenset(w for w, c in counts.items() if c >= min_count)

@@ -11,7 +11,7 @@ budget is its start's length). What changes: the template's title, preamble and 
 facts; each framed clause type's frame sentence (the deal's term, price, law ...) opens the base's first section of
 that type, or a section of its own where the base has none; the clauses real contracts of the kind hold and the base
 lacks (hybrid.precedents.checklist) are inserted from a same-kind precedent, a standard form first, before the
-closing provisions; the base's own facts are adapted to the deal (hybrid.precedents.start.settled_start) and what
+closing provisions; the base's own facts are adapted to the deal (hybrid.text.start.settled_start) and what
 cannot be adapted becomes a hole the filler writes.
 """
 

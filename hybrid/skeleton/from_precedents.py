@@ -47,9 +47,9 @@ from hybrid.precedents.fit import (
     spare,
     topic_counter,
 )
-from hybrid.precedents.start import fact_holes, settled_start
 from hybrid.skeleton.deal import clause_deal, deal_from_template  # re-exported: the deal a draft adapts to
 from hybrid.text.context import StartContext
+from hybrid.text.start import fact_holes, settled_start
 
 __all__ = [
     "PrecedentDraw",
@@ -101,7 +101,7 @@ def condition(
 
 
 def variant_draws(skeleton, library, template, values: dict, n: int, *, seed: int = 0) -> list[list]:
-    """draws[v][s]: the precedent variant v edits in span s (hybrid.precedents.start), or None where the
+    """draws[v][s]: the precedent variant v edits in span s (hybrid.text.start), or None where the
     library has none of its clause type: v = 0 the top one (condition's first), v > 0 its own seeded
     draw among the best (hybrid.precedents.library.Library.retrieve(variant=v)), so that variants differ by
     their precedents as well as by their rewritten words; each continued by the sections after it in its source
@@ -224,7 +224,7 @@ def frame_alone(span, precedent):
 
 
 FRAME_ALONE = ""
-"""A draw that keeps a span to its frame sentence (hybrid.precedents.start.starts_from_draws ends it there)."""
+"""A draw that keeps a span to its frame sentence (hybrid.text.start.starts_from_draws ends it there)."""
 
 ROOM_MARGIN = 3  # span slots a start leaves free: the filler keeps the last one masked, and <eos> ends the span
 FIT_CANDIDATES = (
@@ -301,9 +301,9 @@ def draft_from_precedents(tokenizer, skeleton, library, template, values: dict, 
     """What Drafter.draft(precedents=k, precedent_start=start_noise) fills: (skeleton, provenance[v][s],
     start or None, the facts of the precedents' source contracts (source_facts) for the fact guard), as `draw`
     says. start_noise = 1: the k precedents sit beside each span (condition), the same for every variant; < 1:
-    nothing beside the spans, each variant edits its own draw (variant_draws) through hybrid.precedents.start's
+    nothing beside the spans, each variant edits its own draw (variant_draws) through hybrid.text.start's
     start tokens, its holes checked against the library's words."""
-    from hybrid.precedents.start import SpanEdits, starts_from_draws
+    from hybrid.text.start import SpanEdits, starts_from_draws
 
     n, seed = draw.n, draw.seed
     if draw.start_noise >= 1:

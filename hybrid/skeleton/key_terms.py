@@ -47,7 +47,7 @@ def cover_variables(sections, template, values: dict) -> tuple[dict, list[str]]:
     state): each of the latter becomes a Key Terms line with a blank, as the form's cover page has it, where the
     consistency pass had written it in lower case, undefined ("not more than the general cap amount")."""
     from hybrid.precedents.definitions import entries, inline_definitions
-    from hybrid.precedents.undefined_terms import term_forms, undefined_runs
+    from hybrid.text.undefined_terms import term_forms, undefined_runs
 
     bodies = [p.body for p in sections]
     defined = inline_definitions("\n\n".join(bodies)) | set(getattr(template, "defined_terms", ()))

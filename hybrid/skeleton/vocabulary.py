@@ -8,7 +8,7 @@ section works with, and cites every section it cites by title: an SLA's remedies
 and "Target Uptime", an NDA's equitable-relief clause of the same clause type does not and would leave the credits
 in the Key Terms with no clause to apply them; a sister form's damages-waiver exceptions without "Customer's breach
 of Section 1.1 (License)" take the licensor's protection away). Pure functions of text: a term is a mid-sentence
-capitalized run of common words (hybrid.precedents.undefined_terms.undefined_runs), compared in any case and number.
+capitalized run of common words (hybrid.text.undefined_terms.undefined_runs), compared in any case and number.
 Also `base_fits`, the check hybrid.skeleton.from_base applies to a candidate clause (this vocabulary, built from one
 variant's rows).
 
@@ -20,8 +20,8 @@ what they keep, not for what they bring (the Key Terms block names a family's Va
 import re
 
 from hybrid.fidelity.foreign_facts import allowed_text
-from hybrid.precedents.undefined_terms import deal_capitals, term_forms, undefined_runs
 from hybrid.templates.rendered import substitute
+from hybrid.text.undefined_terms import deal_capitals, term_forms, undefined_runs
 
 __all__ = ["Vocabulary", "KEEP_SHARE", "base_fits"]
 

@@ -3,8 +3,8 @@
 
 Owns `Pass` (name, phase, contract, the function, its worked examples), `change` (the record of one change: kind,
 old, new, action, reason; the consistency report's change, made general), `register` and `registered` (every pass
-known by name: the modules that implement a pass register it where they define it, so this package imports nothing
-above hybrid.common), `run` (the phase's passes of hybrid.text.pipeline.PIPELINE applied in order, each traced) and
+known by name: the modules that implement a pass register it where they define it, so this module imports nothing
+of theirs), `run` (the phase's passes of hybrid.text.pipeline.PIPELINE applied in order, each traced) and
 `without` (passes switched off by name, for ablations).
 
 A pass that reports no change of its own but alters the text is traced as one "rewritten" change, so the trace

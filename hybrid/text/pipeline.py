@@ -8,7 +8,7 @@ A name may stand twice where the same pass runs again ("relist": a list lettered
 __all__ = ["PIPELINE", "phase", "pass_names", "FIT"]
 
 PIPELINE = {
-    # hybrid.precedents.start.settled_start (memoized up to FIT) and starts_from_draws (from FIT on): one precedent
+    # hybrid.text.start.settled_start (memoized up to FIT) and starts_from_draws (from FIT on): one precedent
     # adapted to the deal (hybrid.precedents.library.Precedent.adapted) -> the text the filler edits
     "start": (
         "inline_heading",  # its run-in heading out; an unframed span keeps one on another subject

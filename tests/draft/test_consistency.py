@@ -936,7 +936,7 @@ def test_a_reference_rewritten_inside_capitals_stays_in_capitals():
 
 
 def test_a_possessive_written_twice_is_a_doubled_word():
-    from hybrid.draft.doubled_words import remove_doubled_words
+    from hybrid.text.doubled_words import remove_doubled_words
 
     text, found = remove_doubled_words("the Sponsor's's logo and the Sponsor’s’s marks, not the Sponsor's own")
     assert text == "the Sponsor's logo and the Sponsor’s marks, not the Sponsor's own" and len(found) == 2
@@ -1149,7 +1149,7 @@ def test_a_sentence_restating_the_governing_law_goes_where_the_draft_has_its_own
 
 
 def test_the_tail_of_a_longer_name_is_no_undefined_term():
-    from hybrid.precedents.undefined_terms import lower_undefined, term_forms
+    from hybrid.text.undefined_terms import lower_undefined, term_forms
 
     for text in ("the United Nations Convention on Contracts for the International Sale of Goods does not apply",
                  "exported under the International Traffic in Arms Regulations and the like"):
@@ -1161,7 +1161,7 @@ def test_the_tail_of_a_longer_name_is_no_undefined_term():
 def test_a_titled_list_renumbered_keeps_its_own_or():
     """Bonterms' "breach of Section 9.1 (Compliance) or 9.2 (High-Risk Activities & Sensitive Data)", both parts of
     the draft's section 10 now, had read "... and Section 10 (High-Risk ...)": an indemnity needing both breaches."""
-    from hybrid.draft.references import fix_references
+    from hybrid.text.references import fix_references
 
     text = "a claim arising from breach of Section 9.1 (Compliance) or 9.2 (High-Risk Activities & Sensitive Data)."
     new, _ = fix_references(text, {"9": "10"}.get, own="24")
@@ -1176,7 +1176,7 @@ def test_a_colon_list_of_titled_numbers_is_renumbered_item_by_item():
     """Bonterms' survival list names "Sections" once, before its colon: its items had kept the form's numbers
     ("16 (Limitations of Liability)" in a draft whose section 16 is Intellectual Property). Each item is renumbered
     (by its heading where the resolver knows it), keeps its qualifier, and an item the draft lacks goes."""
-    from hybrid.draft.references import fix_references
+    from hybrid.text.references import fix_references
 
     text = ("The following Sections will survive termination of this Agreement: 5.4 (Usage Data), 12.1 (Payment) "
             "(for amounts then due), 14.4 (Data Export & Deletion), 16 (Limitations of Liability) and 23 "
@@ -1195,7 +1195,7 @@ def test_a_colon_list_of_titled_numbers_is_renumbered_item_by_item():
 def test_a_colon_list_whose_first_item_names_its_keyword_and_a_qualifier_is_renumbered_whole():
     """Common Paper's contractor form: "...: Section 2 (Non-Solicitation) for the time period specified, 3
     (Intellectual Property), 4.3 (Effect of Termination), ..." had kept every number after the first."""
-    from hybrid.draft.references import fix_references
+    from hybrid.text.references import fix_references
 
     text = ("The following sections will survive: Section 2 (Non-Solicitation) for the time period specified, 3 "
             "(Intellectual Property), 4.3 (Effect of Termination), and 10 (Definitions).")
@@ -1209,7 +1209,7 @@ def test_a_colon_list_of_items_each_with_its_keyword_keeps_them_and_is_renumbere
     (Deliverables)", its list cut in two at a qualifier over 40 characters and joined by "and" twice; an item the
     draft lacks goes, and the list's own last join joins what is left. Renumbered once: "Section 3 (Deliverables)" is
     not read again as the source's section 3."""
-    from hybrid.draft.references import fix_references
+    from hybrid.text.references import fix_references
 
     text = ("The following sections will survive termination: Section 2.1 (Deliverables), Section 4 (Payment & Taxes) "
             "for fees accrued or payable before expiration or termination, Section 10 (Insurance) for the time period "
@@ -1227,7 +1227,7 @@ def test_a_colon_list_of_items_each_with_its_keyword_keeps_them_and_is_renumbere
 def test_an_article_of_a_numbered_regulation_is_not_the_agreements():
     """Bonterms' Sensitive Data: "enumerated in European Union Regulation 2016/679, Article 9(1)" (the GDPR's article)
     had been renumbered as the draft's "Section 10" (seed-83 reading)."""
-    from hybrid.draft.references import fix_references
+    from hybrid.text.references import fix_references
 
     text = "data enumerated in European Union Regulation 2016/679, Article 9(1) or any successor legislation."
     assert fix_references(text, {"9": "10"}.get, own="24")[0] == text
@@ -1239,8 +1239,8 @@ def test_a_reference_naming_a_heading_the_draft_has_goes_to_that_section_whateve
     the survival list's "14 (Definitions)", resolved exactly by its source number, had read "Section 14
     (Definitions)" where the draft's section 14 is Uptime (seed-83 reading). A title the draft has a section of
     that very heading wins over the number; a part's title it has no section of ("Exceptions") does not."""
-    from hybrid.draft.reference_resolve import Exact, Headed
-    from hybrid.draft.references import fix_references
+    from hybrid.text.reference_resolve import Exact, Headed
+    from hybrid.text.references import fix_references
 
     def resolve(n):
         return Exact({"5": "6", "14": "14", "8": "9"}[n]) if n in {"5", "14", "8"} else None
@@ -1259,7 +1259,7 @@ def test_a_list_item_after_a_titled_reference_is_not_read_as_its_part():
     risks material harm" had read "(b) Customer is in breach of Section 10 Customer's use ...": "or (c)" was taken
     for a part of section 9 and went with the reference (seed-83 reading). A part list still goes on after a
     number's own part ("subparagraphs 2.(a)(1) and (2)")."""
-    from hybrid.draft.references import find_references, fix_references
+    from hybrid.text.references import find_references, fix_references
 
     text = ("(b) Customer is in breach of Section 9 (Usage Rules) or (c) Customer's use of the Cloud Service risks "
             "material harm.")
@@ -1274,7 +1274,7 @@ def test_a_subscription_term_frame_takes_the_subscription_terms_statement_not_th
     12-month statement goes (the frame states it); the renewal, whose notice period was left blank, had gone as a
     'restatement' of the frame, and 'This Agreement starts on the Effective Date and continues until the end of all
     Subscription Terms' as a second term: the agreement's duration is not the subscription's."""
-    from hybrid.draft.wording import drop_restated, drop_second_term
+    from hybrid.text.wording import drop_restated, drop_second_term
 
     frame = ("The subscription term is 12 months from the Effective Date unless this Agreement is terminated earlier "
              "under this Section.")
@@ -1293,7 +1293,7 @@ def test_a_subscription_term_frame_takes_the_subscription_terms_statement_not_th
 def test_a_second_term_with_its_renewal_keeps_the_renewal():
     """Seed 223: supply's "continues for 5 years" beside "This Agreement shall have a term of [___] from the effective
     date ... and shall automatically renew": the second term goes, its renewal stays."""
-    from hybrid.draft.wording import drop_second_term
+    from hybrid.text.wording import drop_second_term
 
     frame = "This Agreement begins on the Effective Date and continues for 5 years unless terminated earlier."
     body = ("This Agreement shall have a term of [___] from the effective date hereof and shall automatically renew "
@@ -1309,8 +1309,8 @@ def test_a_term_that_commences_and_extends_through_a_date_is_a_second_term():
     """Seed 313: the sponsorship's "The sponsorship runs for 2 seasons from the Effective Date." stood beside GAINSCO's
     "the term of this Agreement ... shall commence on 2025-03-15 and extend through [___]" (the reader: term stated
     twice); "extend through" states how long it runs, where "extended for a period of one year" renews it."""
-    from hybrid.draft.substance import states_term
-    from hybrid.draft.wording import drop_second_term
+    from hybrid.text.term import states_term
+    from hybrid.text.wording import drop_second_term
 
     frame = "The sponsorship runs for 2 seasons from the Effective Date."
     own = ("Subject to the provisions of Section 15 hereof, the term of this Agreement and the sponsorship described "
@@ -1324,7 +1324,7 @@ def test_a_term_frame_takes_the_place_of_the_headed_term_it_replaces():
     """Seed 281: the professional services form's "Term. This Agreement will start on the Effective Date and continue
     until 12 months ..." went as a second term and left "Term." empty (then gone), so its "Section 5.2(a)" counted the
     parts one short and read "this Section". The frame now stands under the heading; without a heading it stays on top."""
-    from hybrid.draft.wording import drop_second_term, term_in_place
+    from hybrid.text.wording import drop_second_term, term_in_place
 
     frame = "This Agreement begins on the Effective Date and continues for 6 months unless terminated earlier."
     own = "This Agreement will start on the Effective Date and continue until 12 months have elapsed."
@@ -1341,7 +1341,7 @@ def test_a_cloud_forms_framework_term_is_a_second_term_beside_the_deals():
     """Seed 331: hosting's "This Agreement begins on the Effective Date and continues for 24 months" stood beside
     Common Paper's "These Framework Terms will start on the Effective Date and continue for the longer of one year or
     until all Order Forms governed by the Framework Terms have ended." (the reader: three terms)."""
-    from hybrid.draft.wording import drop_second_term
+    from hybrid.text.wording import drop_second_term
 
     frame = "This Agreement begins on the Effective Date and continues for 24 months unless terminated earlier."
     own = ("These Framework Terms will start on the Effective Date and continue for the longer of one year or until all "
@@ -1357,8 +1357,8 @@ def test_a_franchise_frame_that_grants_then_states_the_term_takes_the_place_of_t
     in conflict). A frame of several sentences states the term where one of them does ("right to operate" had read
     as no term statement), "the license hereby granted shall commence" states one, and only the frame's term sentence
     moves under "TERM."; the grant stays on top and no sentence of the frame goes as a second term."""
-    from hybrid.draft.substance import states_term
-    from hybrid.draft.wording import drop_second_term, term_in_place
+    from hybrid.text.term import states_term
+    from hybrid.text.wording import drop_second_term, term_in_place
 
     grant = "The Franchisor grants the Franchisee the right to operate a bakery cafe on the terms of this Agreement."
     term = "The term of this Agreement is 10 years from the Effective Date."
@@ -1380,7 +1380,7 @@ def test_a_franchise_frame_that_grants_then_states_the_term_takes_the_place_of_t
 def test_a_term_heading_left_alone_after_the_frame_takes_the_frame():
     """Seed 283: the partnership form's "Term. This Agreement starts on the Effective Date and continues until the
     End Date" went as a restatement of the frame and left "Term." alone on the line after it."""
-    from hybrid.draft.wording import term_in_place
+    from hybrid.text.wording import term_in_place
 
     frame = "This Agreement continues for 3 years from the Effective Date unless terminated earlier under this Section."
     rest = "Termination. Either Party may terminate the Agreement immediately."
@@ -1413,7 +1413,7 @@ def test_arbitration_details_without_an_agreement_to_arbitrate_go():
 def test_a_sentence_cut_at_a_paragraphs_start_leaves_the_paragraph_break():
     """Seed 331: with "The place of arbitration ..." cut from the start of its paragraph, the next part's "Partial
     invalidity ..." had run on into the paragraph before ("... in the State of Ohio. Partial invalidity if ...")."""
-    from hybrid.draft.wording import drop_sentences
+    from hybrid.text.wording import drop_sentences
 
     goes = lambda piece: "arbitration" in piece  # noqa: E731
     text = ("Buyer complies in Ohio.\n\nThe place of arbitration shall be Ohio. The language of arbitration shall be "

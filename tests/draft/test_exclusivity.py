@@ -1,14 +1,15 @@
-"""hybrid.draft.exclusivity: the base's appointment stated the way the deal says, on the drafting path. The
+"""hybrid.text.exclusivity: the base's appointment stated the way the deal says, on the drafting path. The
 sentences are the distributor base's own (benchmarks/results/coherence-cpu.json: the 9 contradictions left)."""
 
 from types import SimpleNamespace
 
 import pytest
 
-from hybrid.draft.exclusivity import mend_exclusivity
 from hybrid.draft.stages import revise_variants
-from hybrid.draft.substance import deal_exclusivity, substance_checks
+from hybrid.draft.substance import substance_checks
 from hybrid.templates.template import load_template
+from hybrid.text.appointment import deal_exclusivity
+from hybrid.text.exclusivity import mend_exclusivity
 
 FRAME = ("The Supplier appoints the Distributor as its exclusive distributor of the Products in Canada, and the "
          "Distributor accepts that appointment.")

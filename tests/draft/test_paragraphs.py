@@ -1,10 +1,10 @@
-"""hybrid.draft.paragraphs: paragraphs inside a clause that stop without a full stop, list markers out of sequence."""
+"""hybrid.text.paragraphs: paragraphs inside a clause that stop without a full stop, list markers out of sequence."""
 
 import pytest
 
 from hybrid.draft.consistency import consistency_pass
-from hybrid.draft.paragraphs import paragraph_faults, repair_paragraphs
-from hybrid.precedents.start_passes import strip_inline_heading
+from hybrid.text.paragraphs import paragraph_faults, repair_paragraphs
+from hybrid.text.start_passes import strip_inline_heading
 
 # (body, the faults' kinds, the repaired body) from drafts of the supply template (seed 7) before the repair
 CASES = [

@@ -2,8 +2,8 @@
 
 from types import SimpleNamespace
 
-from hybrid.draft.defined_terms import INDEX_LEAD
 from hybrid.draft.revise import EMPTY_DEFINITIONS, revise, source_ids, source_sections
+from hybrid.text.defined_terms import INDEX_LEAD
 
 
 def _spans(*clauses):
@@ -199,7 +199,7 @@ def test_a_base_drafts_reference_goes_to_the_section_drafted_from_that_very_sour
 
 
 def test_a_statutes_section_is_no_reference_to_the_agreement():
-    from hybrid.draft.references import find_references
+    from hybrid.text.references import find_references
 
     text = ('deemed "commercial items" according to FAR section 12.212 and DFAR section 227.7202, and "documentation" '
             "according to DFAR section 252.227-7014(a)(1), as Section 4 says.")
@@ -224,7 +224,7 @@ def test_a_list_of_parts_with_their_headings_is_renumbered_item_by_item_keeping_
 
 
 def test_parts_of_the_section_it_stands_in_keep_their_names_and_this_opens_a_sentence_with_a_capital():
-    from hybrid.draft.references import fix_references
+    from hybrid.text.references import fix_references
 
     # Bonterms' "Sections 16.1 (General Cap) and 16.2 (...) will not apply" in its own section 16 had read "this Section
     # will not apply to Enhanced Claims": the cap switched off by the very section that sets it
@@ -239,7 +239,7 @@ def test_parts_of_the_section_it_stands_in_keep_their_names_and_this_opens_a_sen
 def test_a_perpetual_term_does_not_renew_and_a_perpetual_licence_within_a_term_keeps_the_renewal():
     """The software licence's "Subscription Period: perpetual." beside "automatically renew for additional
     Subscription Periods unless ... before the Non-Renewal Notice Date" (seed-223 and 257 readings)."""
-    from hybrid.draft.wording import drop_renewal, perpetual
+    from hybrid.text.wording import drop_renewal, perpetual
 
     assert perpetual("The Licensor grants the Licensee a license to use the X software. The term of the license is "
                      "perpetual.")

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from hybrid.common.errors import TemplateError
-from hybrid.draft.substance import CHECKS, parse_duration, substance_checks
+from hybrid.draft.substance import CHECKS, substance_checks
 from hybrid.templates.rendered import substitute
 from hybrid.templates.template import list_templates, load_template, parse_template
+from hybrid.text.term import parse_duration
 
 
 def _sections(*pairs) -> list[dict]:

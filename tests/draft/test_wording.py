@@ -1,10 +1,10 @@
-"""hybrid.draft.wording: a precedent's sentence restating the frame, and "party" where the preamble defines "Party"."""
+"""hybrid.text.wording: a precedent's sentence restating the frame, and "party" where the preamble defines "Party"."""
 
 from types import SimpleNamespace
 
 from hybrid.draft.consistency import consistency_pass
 from hybrid.draft.revise import revise
-from hybrid.draft.wording import capitalize_defined_party, defines_party, drop_restated
+from hybrid.text.wording import capitalize_defined_party, defines_party, drop_restated
 
 FRAME = "This Agreement is governed by and construed in accordance with the laws of the State of Delaware."
 LAW = (

@@ -113,7 +113,7 @@ def test_editing_variant_i_does_not_depend_on_n(lively_model, tokenizer):
     draw its uniforms, or variant 0 reads another stream position when more variants run."""
     sk = _small(tokenizer, (40, 30, 40))
     p = SamplingParams(temperature=3.0, top_p=1.0)  # flat enough that a shifted uniform picks another token
-    from hybrid.precedents.start import SpanStart
+    from hybrid.text.start import SpanStart
 
 
     def ends(ids):  # each clause ends with its start: variant 0 has steps with no hole to write

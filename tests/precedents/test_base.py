@@ -136,8 +136,8 @@ def test_repeated_bases_still_differ(library):
 
 def test_a_whole_bases_protection_is_never_settled_away():
     from hybrid.fidelity.foreign_facts import allowed_text
-    from hybrid.precedents.settle import drop_fact_sentences
     from hybrid.skeleton.deal import deal_from_template
+    from hybrid.text.settle import drop_fact_sentences
 
     t = load_template("supply")
     deal, allowed = deal_from_template(t, t.example), allowed_text(t, t.example)
@@ -166,8 +166,8 @@ def test_a_form_written_around_a_cover_page_points_at_the_drafts_key_terms(libra
 def test_another_deals_term_in_a_whole_base_is_a_blank_not_a_hole():
     from hybrid.data.facts import BLANK
     from hybrid.fidelity.foreign_facts import allowed_text
-    from hybrid.precedents.settle import blank_holes
     from hybrid.skeleton.deal import deal_from_template
+    from hybrid.text.settle import blank_holes
 
     t = load_template("supply")
     deal, allowed = deal_from_template(t, t.example), allowed_text(t, t.example)

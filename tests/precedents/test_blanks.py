@@ -1,4 +1,4 @@
-"""Blanks to complete in a whole base (hybrid.precedents.blanks.blank_holes): another deal's names, places, products
+"""Blanks to complete in a whole base (hybrid.text.blanks.blank_holes): another deal's names, places, products
 and short names become "[___]", the words of contracts in general stay as written (hybrid.fidelity.ordinary_words,
 on the real train split: built into .cache on first use, as hybrid.draft does). The kept sentences are those a cold
 lawyer found damaged at seed 31 ("acts of [___]", "Supplier shall [___] provide a warranty")."""
@@ -7,10 +7,10 @@ import pytest
 
 from hybrid.data.facts import BLANK
 from hybrid.fidelity.foreign_facts import allowed_text
-from hybrid.precedents.blanks import blank_holes
-from hybrid.precedents.start import fact_holes
 from hybrid.skeleton.deal import deal_from_template
 from hybrid.templates.template import load_template
+from hybrid.text.blanks import blank_holes
+from hybrid.text.start import fact_holes
 
 from conftest import CORPUS
 

@@ -136,8 +136,8 @@ def test_the_generic_terms_are_defined_by_at_least_ten_train_precedents():
 def test_an_edited_definition_keeps_the_term_it_defines(tokenizer):
     import random
 
-    from hybrid.precedents.start import WordNoise, start_tokens
     from hybrid.skeleton.from_precedents import deal_from_template
+    from hybrid.text.start import WordNoise, start_tokens
 
     values = T.validate_fields(T.example)
     allowed = T.render_skeleton(OUTLINE, values).deal_text

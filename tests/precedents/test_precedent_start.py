@@ -13,8 +13,8 @@ from hybrid.data.document import Segment
 from hybrid.data.facts import DealFacts
 from hybrid.fill.diffusion.sampler import FillConfig, fill
 from hybrid.fill.diffusion.start import HOLE_RECHECKS
-from hybrid.precedents.start import StartNoise, WordNoise, precedent_starts, start_tokens
 from hybrid.skeleton.tokenized import tokenize_segments
+from hybrid.text.start import StartNoise, WordNoise, precedent_starts, start_tokens
 
 DEAL = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC", law="Delaware")
 ALLOWED = "Acme Robotics, Inc. and Borealis LLC, governed by the laws of Delaware."
@@ -148,7 +148,7 @@ def test_another_deals_acronym_is_masked_but_emphasis_and_the_deals_own_acronyms
 
 def _hole_start(tokenizer, words):
     """' the supplier shall deliver the goods on time' with ' deliver' a hole whose original token is known."""
-    from hybrid.precedents.start import SpanStart
+    from hybrid.text.start import SpanStart
 
     ids = tokenizer.encode(" the supplier shall deliver the goods on time")
     word = tokenizer.encode(" deliver")
@@ -203,7 +203,7 @@ def test_a_hole_that_writes_an_unknown_word_is_written_again_then_given_back_its
 
 
 def test_a_start_that_holds_its_whole_precedent_ends_the_span_where_it_ends(lively_model, tokenizer):
-    from hybrid.precedents.start import SpanStart
+    from hybrid.text.start import SpanStart
 
     sk = _sk(tokenizer, budgets=(30, 16))
     ids = tokenizer.encode(" the supplier shall deliver the goods")
@@ -224,7 +224,7 @@ def test_a_start_that_holds_its_whole_precedent_ends_the_span_where_it_ends(live
 def test_a_precedent_that_only_restates_the_frame_leaves_the_frame_alone(tokenizer):
     from types import SimpleNamespace
 
-    from hybrid.precedents.start import SpanEdits, SpanStart, starts_from_draws
+    from hybrid.text.start import SpanEdits, SpanStart, starts_from_draws
 
     frame = "This Agreement is governed by and construed in accordance with the laws of the State of Ohio."
     p = SimpleNamespace(facts=(), adapted=lambda deal: "This Agreement shall be governed by the laws of Ohio.")
@@ -342,7 +342,7 @@ def test_unknown_commit_rules_are_refused_naming_the_choices():
 
 
 def test_the_run_rule_fills_every_hole_of_an_edit_start_in_as_many_steps_as_its_longest_hole(lively_model, tokenizer):
-    from hybrid.precedents.start import SpanStart
+    from hybrid.text.start import SpanStart
 
     sk = _sk(tokenizer, budgets=(60, 16))
     m = tokenizer.mask_id
@@ -419,8 +419,8 @@ def test_the_precedents_own_names_are_masked_in_any_case_and_its_lower_case_word
 def test_a_framed_span_whose_best_precedent_is_headed_for_another_subject_keeps_its_frame_alone(tokenizer):
     from types import SimpleNamespace
 
-    from hybrid.precedents.start import SpanEdits, SpanStart, starts_from_draws
     from hybrid.skeleton.from_precedents import FRAME_ALONE, frame_alone
+    from hybrid.text.start import SpanEdits, SpanStart, starts_from_draws
 
     rent = SimpleNamespace(heading="Rent", frame="The Lessee shall pay the Lessor rent of USD 4,750 per month.")
     fees = SimpleNamespace(heading="Sponsor Fees", clause_type="payment", facts=(),

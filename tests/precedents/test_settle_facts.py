@@ -1,10 +1,10 @@
-"""What an edit keeps of a precedent before any hole opens (hybrid.precedents.start.settle_facts): another
+"""What an edit keeps of a precedent before any hole opens (hybrid.text.start.settle_facts): another
 deal's common-word terms in lower case, sentences holding another deal's facts taken out, within limits."""
 
 from hybrid.data.facts import DealFacts
-from hybrid.precedents.settle import drop_fact_sentences, lower_common_names
-from hybrid.precedents.start import fact_holes
-from hybrid.precedents.start_passes import settle_facts
+from hybrid.text.settle import drop_fact_sentences, lower_common_names
+from hybrid.text.start import fact_holes
+from hybrid.text.start_passes import settle_facts
 
 DEAL = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC", law="Delaware")
 ALLOWED = "Acme Robotics, Inc. and Borealis LLC, governed by the laws of Delaware. Supplier. Buyer. Products."
@@ -39,7 +39,7 @@ def test_a_sentence_holding_another_deals_name_goes_whatever_share_is_left():
     text = ("Zanzibar Quux Holdings shall deliver the goods to the plant of the buyer on time. "
             "Supplier will supply the Products to the buyer every month under this Agreement.")
     assert drop_fact_sentences(text, DEAL, ALLOWED, keep_share=0.9) == text.split(". ", 1)[1]
-    import hybrid.precedents.settle as settle
+    import hybrid.text.settle as settle
 
     settle.NAME_HOLES_GO = False
     try:
@@ -131,7 +131,7 @@ def test_a_run_in_heading_goes_with_the_sentence_it_heads():
 
 
 def test_a_cut_that_ends_on_a_heading_drops_it():
-    from hybrid.precedents.settle import trim_headings
+    from hybrid.text.settle import trim_headings
 
     assert trim_headings("Buyer shall pay every invoice. (c) Confidential Information.") == (
         "Buyer shall pay every invoice.")
@@ -151,7 +151,7 @@ def test_a_cut_that_ends_on_a_heading_drops_it():
 
 
 def test_a_sentence_restating_the_frame_is_taken_out_and_glued_numbers_go():
-    from hybrid.precedents.settle import drop_restated
+    from hybrid.text.settle import drop_restated
 
     frame = "This Agreement is governed by and construed in accordance with the laws of the State of Ohio."
     text = ("This Agreement shall be governed by and construed in accordance with the laws of the State of Ohio. "
@@ -189,8 +189,8 @@ def test_a_sentence_restating_the_frame_is_taken_out_and_glued_numbers_go():
 
 def test_another_deals_figures_left_standing_are_blanks_to_complete_not_holes():
     from hybrid.data.facts import BLANK, DealFacts
-    from hybrid.precedents.settle import blank_values
-    from hybrid.precedents.start_passes import settle_facts
+    from hybrid.text.settle import blank_values
+    from hybrid.text.start_passes import settle_facts
 
     allowed = "This Agreement lasts 5 years; fees of USD 4,750."
     text = "A breach unremedied for sixty days ends it. Fees are $99,000 for 3000 pagers. It lasts 5 years."
@@ -229,7 +229,7 @@ def test_a_named_document_goes_even_where_each_of_its_words_is_the_deals():
 
 
 def test_a_list_its_source_flattened_into_one_line_reads_as_a_run_in_list():
-    from hybrid.precedents.settle import dash_lists
+    from hybrid.text.settle import dash_lists
 
     text = "Buyer will provide the following: - Technical specifications - Drawings - Quality requirements. Then more."
     assert dash_lists(text) == (
@@ -314,7 +314,7 @@ def test_a_pages_confidentiality_legend_goes():
 
 
 def test_a_list_numbered_by_the_sources_sub_clauses_is_lettered():
-    from hybrid.precedents.settle import sub_numbers_as_markers
+    from hybrid.text.settle import sub_numbers_as_markers
 
     # the mutual NDA's draft 3 at 9c19f3d kept "can show:\n\n5.3.1 that such information ...; 5.3.2 it is ..."
     text = ("Information is not Confidential Information if the Receiving Party can show:\n\n5.3.1 that it entered "
@@ -427,7 +427,7 @@ def test_a_whole_bases_mechanism_written_in_periods_and_its_own_terms_stays_with
     """A joint venture's buy-sell trigger went as a sentence dense with another deal's facts: its periods and the
     terms it defines itself ("Offer Notice") counted as holes, and the deadlock exit with it (seed-347 reader)."""
     from hybrid.data.facts import BLANK
-    from hybrid.precedents.blanks import blank_holes, blank_values
+    from hybrid.text.blanks import blank_holes, blank_values
 
     out = drop_fact_sentences(BUY_SELL, DEAL, ALLOWED, whole=True)
     assert "(the \"Offer Notice\")" in out

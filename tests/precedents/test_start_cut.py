@@ -1,8 +1,8 @@
 """The start of an edited precedent: its run-in heading dropped, cut at a sentence end within the budget."""
 
 from hybrid.data.facts import DealFacts, adapt
-from hybrid.precedents.start_passes import fit_text, strip_inline_heading
 from hybrid.skeleton.from_precedents import clause_deal, deal_from_template
+from hybrid.text.start_passes import fit_text, strip_inline_heading
 
 
 class _Tok:
@@ -101,7 +101,7 @@ def test_a_field_named_like_a_term_counts_only_when_its_value_reads_as_one():
 
 
 def test_a_start_left_opening_on_a_connective_loses_it():
-    from hybrid.precedents.start_passes import strip_leaning_opening
+    from hybrid.text.start_passes import strip_leaning_opening
 
     assert strip_leaning_opening("In addition, Licensor may use it.") == "Licensor may use it."
     assert strip_leaning_opening("Further, the party shall pay.") == "The party shall pay."
@@ -114,9 +114,9 @@ def test_an_edit_drops_the_parts_another_section_holds_before_its_budget():
     # the sponsorship's General at 677867e was "a) Notice." alone: its Assignment and Governing Law parts took the
     # budget and the consistency pass dropped them after the fill
     from hybrid.precedents.library import Precedent
-    from hybrid.precedents.start import settled_start
     from hybrid.skeleton.from_precedents import other_clauses
     from hybrid.text.context import StartContext
+    from hybrid.text.start import settled_start
 
     body = (
         "a) Assignment. Neither party may assign this Agreement without consent.\n\n"
@@ -172,7 +172,7 @@ def test_where_only_the_run_in_heading_fits_its_sentence_is_closed_before_a_clau
 def test_a_part_defining_its_sections_terms_stays_beside_a_definitions_section():
     """Bonterms' 17.3 "Indemnification Definitions" defines the Covered Claims 17.1 and 17.2 use: dropped as a second
     Definitions section, the SaaS draft at seed 43 used both terms undefined."""
-    from hybrid.precedents.parts import drop_repeated_parts
+    from hybrid.text.repeated_parts import drop_repeated_parts
 
     body = ("Provider will defend Customer from any Provider-Covered Claims.\n\nIndemnification Definitions. The "
             "following definitions apply.\n\n\"Provider-Covered Claim\" means a third-party infringement claim.")

@@ -1,12 +1,12 @@
-"""A user's own library is trusted wording (hybrid.precedents.start.edit_allowed): an edit of its clause keeps every
+"""A user's own library is trusted wording (hybrid.text.start.edit_allowed): an edit of its clause keeps every
 word but the deal's facts, where the same clause from the shipped corpus has another deal's name masked."""
 
 import pytest
 
 from hybrid.data.facts import DealFacts
 from hybrid.precedents.library import Precedent
-from hybrid.precedents.start import SpanEdits, starts_from_draws
 from hybrid.precedents.user import USER_LICENSE
+from hybrid.text.start import SpanEdits, starts_from_draws
 
 DEAL = DealFacts(party_a="Acme Robotics, Inc.", party_b="Borealis LLC", law="Delaware")
 ALLOWED = "Acme Robotics, Inc. and Borealis LLC agree under the laws of Delaware."

@@ -324,7 +324,7 @@ def test_every_field_appears_where_its_template_puts_it_after_a_tiny_model_fill(
                 assert str(t.example[name]) in texts[place], (name, place)
         frames = {c: t.clauses[c].get("frame") for c in texts if c != "preamble"}
         # a framed body opens with its frame, unless the consistency pass let a fuller restatement of it stand in
-        # its place (hybrid.draft.wording.drop_restated): then the report says so and the values stay
+        # its place (hybrid.text.wording.drop_restated): then the report says so and the values stay
         changes = [c for r in d.consistency["sections"] for c in r["changes"]]
         replaced = {c["old"] for c in changes if c["kind"] == "restated_sentence"}
         for s in d.sections:

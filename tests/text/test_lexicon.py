@@ -1,4 +1,4 @@
-"""One lexicon (hybrid.text.lexicon): what a leaning sentence is, defined once. The fit penalizes the openings the
+"""One lexicon (hybrid.common.lexicon): what a leaning sentence is, defined once. The fit penalizes the openings the
 start strips, and no module of hybrid/ writes a rival pattern."""
 
 import ast
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hybrid.text.lexicon import CONNECTIVE_OPENING, LEANING
+from hybrid.common.lexicon import CONNECTIVE_OPENING, LEANING
 
 PACKAGE = Path(__file__).resolve().parents[2] / "hybrid"
 MARKS = ("Furthermore", "Moreover", "Notwithstanding the foregoing", "avoidance of doubt", "In such (?:case")

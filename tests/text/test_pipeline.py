@@ -3,8 +3,8 @@ examples, clean text left alone, a second run changing nothing, and the runner's
 
 import pytest
 
-import hybrid.draft.revise_passes  # noqa: F401  (registers the revise and whole passes)
-import hybrid.precedents.start_passes  # noqa: F401  (registers the start passes)
+import hybrid.text.revise_passes  # noqa: F401  (registers the revise and whole passes)
+import hybrid.text.start_passes  # noqa: F401  (registers the start passes)
 from hybrid.draft.consistency import COUNTED_BY_KIND, TOTAL_OF, consistency_pass
 from hybrid.text.passes import Pass, registered, run, without
 from hybrid.text.pipeline import PIPELINE, pass_names, phase

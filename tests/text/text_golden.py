@@ -28,9 +28,9 @@ def _start_record(names, text, ctx, tables) -> dict:
 
 
 def _typed(answer):
-    """A resolver's answer as JSON keeps it: an Exact or Headed answer (hybrid.draft.reference_resolve) as
+    """A resolver's answer as JSON keeps it: an Exact or Headed answer (hybrid.text.reference_resolve) as
     {"exact": n} / {"headed": n}, which the resolution order tells apart from a plain section number."""
-    from hybrid.draft.reference_resolve import Exact, Headed
+    from hybrid.text.reference_resolve import Exact, Headed
 
     if isinstance(answer, Exact):
         return {"exact": str(answer)}
@@ -38,7 +38,7 @@ def _typed(answer):
 
 
 def _untyped(answer):
-    from hybrid.draft.reference_resolve import Exact, Headed
+    from hybrid.text.reference_resolve import Exact, Headed
 
     if isinstance(answer, dict):
         return Exact(answer["exact"]) if "exact" in answer else Headed(answer["headed"])
@@ -48,7 +48,7 @@ def _untyped(answer):
 def capture(template_id: str, seed: int) -> dict:
     """Draft `template_id`'s example at `seed` (n=1) and record what its text phases were given and gave back."""
     import hybrid.draft.revise as revise
-    import hybrid.precedents.start as start
+    import hybrid.text.start as start
     from hybrid.common.options import set_threads
     from hybrid.draft.drafter import Drafter
     from hybrid.templates.template import load_template
@@ -95,7 +95,7 @@ def capture(template_id: str, seed: int) -> dict:
 
 def replay(record: dict) -> dict:
     """The record's inputs through today's passes: {"starts": [out, ...], "consistency": [(bodies, report), ...]}."""
-    import hybrid.precedents.start_passes  # noqa: F401  (registers the start passes)
+    import hybrid.text.start_passes  # noqa: F401  (registers the start passes)
     from hybrid.data.facts import DealFacts
     from hybrid.draft.consistency import consistency_pass
     from hybrid.text.context import StartContext

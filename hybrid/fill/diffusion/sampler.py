@@ -337,7 +337,7 @@ def fill(model, tokenizer, skeleton, job: FillJob | None = None, on_step=None, c
     "tokens_per_span_step").
     start: optional start[v][s] token ids per variant and span, committed into the span's first
     unlocked slots before the first step, <mask> where the filler is to write (a partly noised
-    text to edit, e.g. an adapted precedent: hybrid.precedents.start); None = every span starts masked.
+    text to edit, e.g. an adapted precedent: hybrid.text.start); None = every span starts masked.
     """
     t_start = time.perf_counter()
     job = fill_job(job, kw)

@@ -1,6 +1,6 @@
 """Editing a partly noised text: a fill's start tokens pinned into its slots before the first step.
 
-Owns: apply_start, which commits each (variant, span)'s start tokens (hybrid.precedents.start writes
+Owns: apply_start, which commits each (variant, span)'s start tokens (hybrid.text.start writes
 them: an adapted precedent with whole words masked) into a hybrid.fill.diffusion.sampler run's slots,
 pins them like locks, keeps <eos> out of the holes before the last kept token, marks the holes
 right after a kept word as word starts (no piece glued onto that word) and, for a start that holds

@@ -1,6 +1,6 @@
 """A list of the source's section numbers after a colon, each with its heading and no keyword of its own: "The
 following Sections will survive ...: 5.4 (Usage Data), 8.4 (Disclaimers), 12.1 (Payment) (for amounts then due)
-and 23 (Definitions)". hybrid.draft.references finds a reference by its keyword ("Section 8"), which such a list
+and 23 (Definitions)". hybrid.text.references finds a reference by its keyword ("Section 8"), which such a list
 names once, before the colon; `fix_listed` renumbers its items one by one to the draft's sections (by heading
 first, as the caller's resolver does), keeps each item's heading and its lower-case qualifier, and drops the items
 the draft lacks. Pure string functions; the caller resolves numbers.

@@ -7,8 +7,8 @@ consistency pass had dropped the parts before it. A paragraph that opens with a 
 another section of the draft holds (hybrid.data.clauses.classify_heading) goes, with the unheaded paragraphs after it
 up to the next run-in heading (the part's own); a section's own type, "other", "general" and "definitions" parts
 stay (a part defining its section's terms is no second Definitions section), and so does a body whose every
-paragraph would go. Pure string functions; hybrid.precedents.start.settled_start and
-hybrid.draft.consistency (through hybrid.draft.repeated_clauses) run it.
+paragraph would go. Pure string functions; hybrid.text.start.settled_start and
+hybrid.draft.consistency (through hybrid.text.repeated_clauses) run it.
 """
 
 import re

@@ -3,22 +3,27 @@ each wraps one repair of a finished draft under the pass contract, with the chan
 
 Owns the report's change records of these repairs (`removals`: each removal with its reason, and the spans the
 protection guard kept; REASONS) and the registrations. The repairs themselves stay beside the rules they share
-(hybrid.draft.references, doubled_words, paragraphs, wording, repeated_clauses, defined_terms;
-hybrid.precedents.generic_uses, undefined_terms). A revise pass reads a hybrid.text.context.ReviseContext, a whole
-pass a WholeContext. hybrid.draft.consistency runs both phases.
+(hybrid.text.references, doubled_words, paragraphs, wording, repeated_clauses, defined_terms,
+undefined_terms; hybrid.precedents.generic_uses, whose pattern the Definitions' composition counts uses with). A
+revise pass reads a hybrid.text.context.ReviseContext, a whole pass a WholeContext. hybrid.draft.consistency runs
+both phases.
 """
 
 import re
 
 from hybrid.common.protections import Guard
 from hybrid.common.topics import TERM_CLAUSES, absent_mentions
-from hybrid.draft.defined_terms import definition_entries, inline_definitions, prune_definitions
-from hybrid.draft.doubled_words import remove_doubled_words
-from hybrid.draft.paragraphs import repair_paragraphs
-from hybrid.draft.references import fix_references
-from hybrid.draft.repeated_clauses import drop_repeated, drop_restated_law
-from hybrid.draft.substance import states_term
-from hybrid.draft.wording import (
+from hybrid.precedents.generic_uses import capitalize_uses
+from hybrid.text.context import ReviseContext, WholeContext
+from hybrid.text.defined_terms import definition_entries, inline_definitions, prune_definitions
+from hybrid.text.doubled_words import remove_doubled_words
+from hybrid.text.paragraphs import repair_paragraphs
+from hybrid.text.passes import Pass, change, register
+from hybrid.text.references import fix_references
+from hybrid.text.repeated_clauses import drop_repeated, drop_restated_law
+from hybrid.text.term import states_term
+from hybrid.text.undefined_terms import deal_capitals, lower_undefined, term_forms
+from hybrid.text.wording import (
     capitalize_defined_party,
     drop_conflicting,
     drop_presupposing,
@@ -29,14 +34,10 @@ from hybrid.draft.wording import (
     frame_apart,
     term_in_place,
 )
-from hybrid.precedents.generic_uses import capitalize_uses
-from hybrid.precedents.undefined_terms import deal_capitals, lower_undefined, term_forms
-from hybrid.text.context import ReviseContext, WholeContext
-from hybrid.text.passes import Pass, change, register
 
 __all__ = ["REASONS", "removals", "listed", "deal_texts"]
 
-# why a removal of each kind went, where its change names no more ("restated_sentence": hybrid.draft.wording)
+# why a removal of each kind went, where its change names no more ("restated_sentence": hybrid.text.wording)
 REASONS = {
     "reference": "refers to a section the draft does not have",
     "doubled_word": "the word written twice",

@@ -24,8 +24,8 @@ letter). Pure string functions, no model; a body without a fault comes back unch
 
 import re
 
+from hybrid.common.lexicon import TRAILING_HEADING_AFTER_SENTENCE
 from hybrid.common.sentences import CLOSERS, HEADING_WORD, RUN_IN_HEADING, sentence_boundaries
-from hybrid.text.lexicon import TRAILING_HEADING_AFTER_SENTENCE
 
 __all__ = ["paragraph_faults", "repair_paragraphs"]
 

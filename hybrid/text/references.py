@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from hybrid.common.sentences import CLOSE as _CLOSE
 from hybrid.data.facts import BLANK
-from hybrid.draft.reference_lists import fix_listed
-from hybrid.draft.reference_resolve import Exact, Headed, part_by_order, resolve_one
+from hybrid.text.reference_lists import fix_listed
+from hybrid.text.reference_resolve import Exact, Headed, part_by_order, resolve_one
 
 __all__ = ["Exact", "Headed", "Ref", "MAX_RANGE", "find_references", "fix_references", "dangling_references"]
 

@@ -15,8 +15,8 @@ import re
 from hybrid.common.protections import protection_kinds
 from hybrid.common.sentences import RUN_IN_HEADING, sentences
 from hybrid.data.facts import BLANK
-from hybrid.draft.revise_passes import whole_example
 from hybrid.text.passes import Pass, change, register
+from hybrid.text.revise_passes import whole_example
 
 __all__ = ["framed_pointers", "price_to_agree", "framed_contributions"]
 

@@ -8,8 +8,9 @@ connective and its comma a pass may take off), and a run-in heading a text ends 
 of its own (`TRAILING_HEADING_LINE`: the draft's revise step) or after a sentence's stop in one paragraph
 (`TRAILING_HEADING_AFTER_SENTENCE`: the paragraph repair); the start's `trailing_headings` pass asks the settling's
 heading test sentence by sentence. The fit's penalty (hybrid.precedents.fit), the settling's fragment
-after a cut (hybrid.precedents.settle) and the start's strip (hybrid.precedents.start_passes) read these; a test
-finds any rival definition in hybrid/.
+after a cut (hybrid.text.settle) and the start's strip (hybrid.text.start_passes) read these, and ingestion
+(hybrid.data.flatten) reads `TITLED_LIST_ITEM`; so it sits in hybrid.common, below all of them. A test finds any
+rival definition in hybrid/.
 """
 
 import re

@@ -23,7 +23,7 @@ from hybrid.common.sentences import PART_LINE, RUN_IN_HEADING, sentence_boundari
 from hybrid.common.stems import content_stems
 from hybrid.common.topics import absent_mentions, convenience_termination
 from hybrid.data.facts import BLANK
-from hybrid.draft.substance import states_term
+from hybrid.text.term import states_term
 
 __all__ = ["RESTATED_SHARE", "restated_sentences", "drop_restated", "drop_presupposing", "drop_conflicting",
            "drop_second_term", "term_in_place", "frame_apart", "drop_second_fee", "perpetual", "drop_renewal",
@@ -263,7 +263,7 @@ def term_in_place(text: str, frame: str, guard=None) -> tuple[str, list[str]]:
 def frame_apart(text: str, frame: str) -> str:
     """text with the frame that opens it on a line of its own where a run-in heading follows it on its line and the
     body is made of headed parts (two or more): "<frame> Providing Services. Client or its Affiliates may ..." ->
-    "<frame>\nProviding Services. Client ..." (the first part's heading kept, hybrid.precedents.start_passes, had read
+    "<frame>\nProviding Services. Client ..." (the first part's heading kept, hybrid.text.start_passes, had read
     as words inside the frame's paragraph); unchanged otherwise."""
     frame = (frame or "").strip()
     if not frame or not text.startswith(frame):

@@ -12,8 +12,8 @@ the draft still uses.
 import re
 
 from hybrid.data.facts import BLANK
-from hybrid.draft.revise_passes import whole_example
 from hybrid.text.passes import Pass, change, register
+from hybrid.text.revise_passes import whole_example
 
 __all__ = ["unused_blank_terms", "KEY_TERMS"]
 

@@ -11,8 +11,8 @@ the frame's fee instead of a second amount: "... pay to Rights Holder the sponso
 import re
 
 from hybrid.data.facts import BLANK
-from hybrid.draft.revise_passes import example
 from hybrid.text.passes import Pass, change, register
+from hybrid.text.revise_passes import example
 
 __all__ = ["frames_fee"]
 

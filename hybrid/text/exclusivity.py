@@ -10,17 +10,17 @@ Owns: `mend_exclusivity` (one draft's bodies: each sentence that states the deal
 way rewritten to the deal's way, the exclusivity words of that appointment flipped ("non-exclusive" <-> "exclusive",
 "not to the exclusion of" <-> "to the exclusion of") and the rest of the sentence kept, with a change per sentence)
 and `record_changes` (those changes into the draft's consistency report, as hybrid.draft.consistency reports its
-own). "The same appointment" is hybrid.draft.substance.exclusivity_statement's
+own). "The same appointment" is hybrid.text.appointment.exclusivity_statement's
 key (kind, licence noun, parties), so that an exclusive licence of one thing beside a non-exclusive licence of
-another stays; which way the deal says is substance.deal_exclusivity. A deal silent on exclusivity changes nothing,
+another stays; which way the deal says is appointment.deal_exclusivity. A deal silent on exclusivity changes nothing,
 nor does a sentence that appoints another, or appoints no one ("shall not appoint any other exclusive
 distributor"): the check reports what is left. Pure string functions, no model.
 """
 
 import re
 
-from hybrid.common.sentences import sentence_boundaries
-from hybrid.draft.substance import APPOINTMENT, deal_exclusivity, exclusivity_statement
+from hybrid.common.sentences import sentence_spans
+from hybrid.text.appointment import APPOINTMENT, deal_exclusivity, exclusivity_statement
 
 __all__ = ["mend_exclusivity", "record_changes", "KIND"]
 
@@ -40,21 +40,11 @@ def _deal_keys(deal_texts, template, kind: str) -> set:
     the appointment, which the deal's exclusivity is about."""
     keys = {APPOINTMENT}
     for text in deal_texts:
-        for _, sentence in _sentences(text or ""):
-            stated = exclusivity_statement(sentence, template)
+        for a, b in sentence_spans(text or ""):
+            stated = exclusivity_statement(text[a:b], template)
             if stated and stated[0] == kind:
                 keys.add(stated[1])
     return keys
-
-
-def _sentences(body: str) -> list[tuple[int, str]]:
-    """(offset, text) of each non-blank sentence of body, as hybrid.draft.substance splits them."""
-    out, start = [], 0
-    for end in [*sentence_boundaries(body), len(body)]:
-        if body[start:end].strip():
-            out.append((start, body[start:end]))
-        start = end
-    return out
 
 
 def _flipped(mark: str, kind: str) -> str:
@@ -115,7 +105,8 @@ def mend_exclusivity(bodies: list[str], deal_texts, template, values: dict) -> t
     out, changes = [], []
     for i, body in enumerate(bodies):
         parts, last = [], 0
-        for offset, sentence in _sentences(body):
+        for offset, end in sentence_spans(body):
+            sentence = body[offset:end]
             stated = exclusivity_statement(sentence, template)
             if not stated or stated[0] == kind or stated[1] not in keys or _elsewhere(sentence, *stated[2:]):
                 continue

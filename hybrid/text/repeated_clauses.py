@@ -1,4 +1,4 @@
-"""A part of one section that is another section's clause: `drop_repeated_parts` (hybrid.precedents.parts's,
+"""A part of one section that is another section's clause: `drop_repeated_parts` (hybrid.text.repeated_parts's,
 re-exported), `drop_repeated` (the same under a guard) and `drop_restated_law`.
 
 A "General Provisions" precedent opens with "Entire Agreement; Modification. This Agreement ... supersedes all prior
@@ -6,7 +6,7 @@ agreements"; where the draft has its own Entire Agreement section, the draft say
 lawyer must reconcile. A paragraph of a section body that opens with a run-in heading of a clause type another
 section of the draft holds (hybrid.data.clauses.classify_heading) goes, with the unheaded paragraphs after it up to
 the next run-in heading (the part's own); a section's own type, "other" and "general" parts stay, and so does a body
-whose every paragraph would go. The edit's start drops such parts before the budget cut (hybrid.precedents.start
+whose every paragraph would go. The edit's start drops such parts before the budget cut (hybrid.text.start
 .settled_start), so the budget goes to the parts that stay; hybrid.draft.consistency runs it over every section
 again. Pure string functions; a body with nothing to drop comes back unchanged, byte for byte.
 
@@ -21,8 +21,8 @@ hand back stays (a right, remedy or protection the draft states nowhere else).
 
 import re
 
-from hybrid.draft.wording import drop_sentences
-from hybrid.precedents.parts import drop_repeated_parts
+from hybrid.text.repeated_parts import drop_repeated_parts
+from hybrid.text.wording import drop_sentences
 
 __all__ = ["drop_repeated_parts", "drop_repeated", "drop_restated_law"]
 

@@ -1,12 +1,11 @@
 """What an edit keeps of a precedent before any hole opens: the precedent's own words, settled to the deal.
 
 Owns the rules of the start phase's settling passes (hybrid.text.pipeline; registered and run in order by
-hybrid.precedents.start_passes, whose `settle_facts` is this part of the phase): `lower_common_names` (another
-deal's capitalized terms of common words in lower case),
-`drop_fact_sentences` (the sentences still holding another deal's facts taken out, within limits), `blank_values`
-(another deal's figures left standing written as blanks to complete),
-`drop_restated` (sentences restating the clause's frame sentence out) and `trim_headings` (no run-in heading
-left dangling at a clause's end). Knows nothing about models or tokenizers.
+hybrid.text.start_passes, whose `settle_facts` is this part of the phase): `lower_common_names` (another
+deal's capitalized terms of common words in lower case), `drop_fact_sentences` (the sentences still holding
+another deal's facts taken out, within limits), `blank_values` (another deal's figures left standing written as
+blanks to complete), `drop_restated` (sentences restating the clause's frame sentence out) and `trim_headings` (no
+run-in heading left dangling at a clause's end). Knows nothing about models or tokenizers.
 
 Every fact of another deal that stays in a precedent is a hole the 5M-parameter filler rewrites, and its
 rewrites read as damage ("including but not limited information"). A lawyer editing a precedent deletes
@@ -16,27 +15,25 @@ the sentence about the other deal, or writes its defined term as plain words; th
 import re
 from dataclasses import dataclass, replace
 
+from hybrid.common.lexicon import LEANING, TITLED_LIST_ITEM
 from hybrid.common.protections import protection_kind
 from hybrid.common.sentences import RUN_IN_HEADING, sentence_boundaries
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.data.roles import PARTY_ROLE_WORDS
-from hybrid.precedents.blanks import VALUE_KINDS, blank_holes, blank_values  # re-exported
 from hybrid.precedents.fact_spans import fact_spans, found_facts, overlaps
-from hybrid.precedents.holes import on_subject, outside, worded_holes
 from hybrid.precedents.library import letter_words
-from hybrid.text.lexicon import LEANING, TITLED_LIST_ITEM
+from hybrid.text.blanks import VALUE_KINDS, blank_holes, blank_values  # re-exported
+from hybrid.text.holes import beyond_mending, on_subject, outside, worded_holes
 
 __all__ = ["SentenceCut", "lower_common_names", "drop_fact_sentences", "blank_values", "blank_holes", "drop_restated",
            "trim_headings", "dash_lists", "KEEP_SHARE", "VALUE_KINDS"]
 
 KEEP_SHARE = 0.5  # drop_fact_sentences keeps at least this share of a precedent's words ...
 DENSE_HOLES, DENSE_WORDS = 3, 8  # ... except of sentences with this many holes, or one hole per this many words
-# ... or of a sentence holding another deal's name or term (not a figure, which becomes a blank): each such hole the
-# 5M-parameter filler rewrote read as damage in 29 of 40 (2026-12-05, seed 7: "save harmless the claims" for "the
-# Company", "all Buyer as supplied" for "all Customer Materials"); the clause's last sentence still stays
+# ... or of a sentence holding another deal's name or term (a figure becomes a blank): the filler's rewrite of each read
+# as damage in 29 of 40 (2026-12-05, seed 7: "save harmless the claims" for "the Company"); the last sentence stays
 NAME_HOLES_GO = True
-PERIOD_KINDS = frozenset({"duration", "number"})  # a whole base's holes that count toward no density: blanks serve
 
 
 _DOCUMENT = r"(?:Agreements?|Addend(?:um|a)|Amendments?|Plan|Policy|Protocol)"  # what names a document
@@ -96,6 +93,8 @@ class SentenceCut:
     whole: bool = False  # a section of the base the whole draft stands on: only what is beyond mending goes
 
 
+
+
 def drop_fact_sentences(text: str, deal: DealFacts, allowed: str, own_facts=(), rule: SentenceCut | None = None,
                         **kw) -> str:
     """text without the sentences that hold a fact the deal does not state (the runs start_tokens would mask:
@@ -144,15 +143,7 @@ def drop_fact_sentences(text: str, deal: DealFacts, allowed: str, own_facts=(), 
         key=lambda s: (s not in other, -holes[s] / max(len(text[s[0] : s[1]].split()), 1)),
     )
     if whole:  # a base's section: keep what is not beyond mending, and every protection
-        # a period or a count is a blank to complete ("not less than [___] after the expiration of the [___]
-        # period"): a mechanism written in them is the contract's, not another deal's. A joint venture's buy-sell
-        # trigger ("in the thirty day period beginning upon the end of the twenty day period ... three acceptable
-        # closing dates not less than ninety days after ...") had gone as dense, and the deadlock exit with it
-        # (seed-347 reader). Names, sums and dates still make a sentence another deal's.
-        periods = [(f.start, f.end) for f in found_facts(text, allowed, own_facts) if f.kind in PERIOD_KINDS]
-        particular = {s: sum(1 for x, y in runs if x < s[1] and s[0] < y and not overlaps(x, y, periods))
-                      for s in sentences}
-        bad = [s for s in bad if s in other or particular[s] >= DENSE_HOLES and not protection_kind(text[s[0] : s[1]])]
+        bad = beyond_mending(text, bad, other, runs, found_facts(text, allowed, own_facts), DENSE_HOLES)
         keep_share, names = 0.0, False
     cut, left, n_left = set(), total, len(sentences)
     for a, b in bad:

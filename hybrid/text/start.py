@@ -7,7 +7,9 @@ Owns: `start_tokens` (one span's start: the adapted precedent tokenized, each wo
 probability t, the deal's facts always kept, the precedent's foreign facts always masked so the
 guarded filler rewrites them), `SpanStart` (those ids with the precedent's own token under each
 noised hole and the words a hole may write) and `precedent_starts` (every variant and span of a
-draft). Knows nothing about models; the filler takes the result as `fill(..., start=...)`
+draft), and the start phase's runs of hybrid.text.pipeline: `settled_start` (a precedent through the start passes
+up to the fit, memoized) and `starts_from_draws` (the rest of the phase, cut to each span's room, then masked).
+Knows nothing about models; the filler takes the result as `fill(..., start=...)`
 (hybrid.fill.diffusion.start: a hole that writes a word no contract uses is masked again, and at the
 end given back its precedent's word; the clause ends where its precedent ends).
 
@@ -21,7 +23,7 @@ import random
 import re
 from dataclasses import dataclass, replace
 
-import hybrid.precedents.start_passes  # noqa: F401  (registers the start phase's passes)
+import hybrid.text.start_passes  # noqa: F401  (registers the start phase's passes)
 from hybrid.common.errors import SamplingError
 from hybrid.data.facts import DealFacts
 from hybrid.precedents.fact_spans import ORDINARY_KINDS as ORDINARY_KINDS  # re-exported
@@ -193,7 +195,7 @@ _SETTLED: dict = {}  # (text, deal, allowed, own facts, frame, heading, others) 
 def settled_start(p, ctx: StartContext) -> str:
     """What an edit of precedent p keeps before any hole opens: its text adapted to ctx.deal through the start phase
     of hybrid.text.pipeline up to the fit (its run-in heading dropped, a framed span's any; its parts headed as a
-    clause type in ctx.others dropped, while their run-in headings stand; settled: hybrid.precedents.start_passes;
+    clause type in ctx.others dropped, while their run-in headings stand; settled: hybrid.text.start_passes;
     ctx.whole: a section of a whole base, which keeps all it can mend). Memoized per passes switched off too:
     hybrid.skeleton.from_precedents asks it of the precedents it may choose, and starts_from_draws of those chosen."""
     text = p.adapted(ctx.deal)

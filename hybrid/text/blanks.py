@@ -2,14 +2,14 @@
 
 Owns: `blank_values` (another deal's figures: amounts, periods, years, numbers) and `blank_holes` (everything an edit
 would mask: another deal's names, terms, acronyms, redactions), and VALUE_KINDS. Knows nothing of models: it works on
-the fact spans of hybrid.precedents.start. hybrid.precedents.settle applies them while settling a precedent.
+the fact spans of hybrid.text.start. hybrid.text.settle applies them while settling a precedent.
 """
 
 import re
 
 from hybrid.data.facts import BLANK, DealFacts
 from hybrid.precedents.fact_spans import fact_spans, found_facts
-from hybrid.precedents.holes import outside
+from hybrid.text.holes import outside
 
 __all__ = ["VALUE_KINDS", "blank_values", "blank_holes"]
 

@@ -12,8 +12,8 @@ order, each address a blank: "If to Sponsor: [___]".
 import re
 
 from hybrid.data.facts import BLANK
-from hybrid.draft.revise_passes import example
 from hybrid.text.passes import Pass, change, register
+from hybrid.text.revise_passes import example
 
 __all__ = ["notice_addresses"]
 

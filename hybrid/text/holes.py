@@ -3,18 +3,33 @@
 Owns: `outside` (a run of another deal's text less the deal's own facts inside it: what start_tokens masks),
 `worded_holes` (the holes that are words, a name, a term, an acronym, not a figure: a figure becomes a blank
 to complete, a word the 5M-parameter filler rewrites), `on_subject` (a sentence that writes a word of its
-section's heading) and `unpointed` (pointers into another contract's exhibits taken out, the sentence kept).
-hybrid.precedents.settle decides with them which sentences go. Knows nothing about models.
+section's heading), `unpointed` (pointers into another contract's exhibits taken out, the sentence kept) and
+`beyond_mending` (which of a whole base's sentences no blank mends).
+hybrid.text.settle decides with them which sentences go. Knows nothing about models.
 """
 
 import re
 
+from hybrid.common.protections import protection_kind
 from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK
 from hybrid.precedents.fact_spans import found_facts
 
-__all__ = ["outside", "worded_holes", "on_subject", "unpointed"]
+__all__ = ["outside", "worded_holes", "on_subject", "unpointed", "beyond_mending", "PERIOD_KINDS"]
+
+PERIOD_KINDS = frozenset({"duration", "number"})  # a whole base's holes that count toward no density: blanks serve
+
+
+def beyond_mending(text: str, bad, other, runs, found, dense: int) -> list:
+    """Of a whole base's `bad` sentences ((start, end) spans), those no blank mends: naming a document the deal
+    lacks (`other`), or holding `dense` or more holes (`runs`) of another deal's names, sums and dates, and granting
+    no protection (hybrid.common.protections). A period or a count (`found` facts of PERIOD_KINDS) is a blank to
+    complete: a joint venture's buy-sell trigger ("in the thirty day period ... not less than ninety days after")
+    had gone as dense, and the deadlock exit with it (seed-347 reader)."""
+    periods = [(f.start, f.end) for f in found if f.kind in PERIOD_KINDS]
+    return [s for s in bad if s in other or not protection_kind(text[s[0] : s[1]]) and dense <= sum(
+        1 for x, y in runs if x < s[1] and s[0] < y and not any(x < e and a < y for a, e in periods))]
 
 
 def worded_holes(text: str, runs, allowed: str, own_facts, figure_kinds) -> list:

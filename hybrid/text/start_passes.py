@@ -1,14 +1,15 @@
 """The start phase's text passes (hybrid.text.pipeline.PIPELINE["start"]), registered: each wraps one step of
-hybrid.precedents.settle and hybrid.precedents.start under the pass contract, with worked examples.
+hybrid.text.settle and hybrid.text.start under the pass contract, with worked examples.
 
 Owns nothing but the registrations: each step's code stays beside the rules it shares. A pass reads its
 hybrid.text.context.StartContext: the deal, the words it allows, the precedent's own facts, the span's frame,
-heading and room. Imported by hybrid.precedents.start where the phase runs.
+heading and room. Imported by hybrid.text.start where the phase runs.
 """
 
 import re
 from dataclasses import replace
 
+from hybrid.common.lexicon import CONNECTIVE_OPENING
 from hybrid.common.sentences import (
     HEADING_BEFORE_TEXT,
     PART_LINE,
@@ -18,13 +19,12 @@ from hybrid.common.sentences import (
 )
 from hybrid.common.stems import content_stems
 from hybrid.data.facts import DealFacts
-from hybrid.precedents import settle as _settle
-from hybrid.precedents.holes import unpointed
-from hybrid.precedents.parts import drop_repeated_parts
+from hybrid.text import settle as _settle
 from hybrid.text.context import StartContext
-from hybrid.text.lexicon import CONNECTIVE_OPENING
+from hybrid.text.holes import unpointed
 from hybrid.text.passes import Pass, register, run
 from hybrid.text.pipeline import FIT, phase
+from hybrid.text.repeated_parts import drop_repeated_parts
 
 __all__ = ["settle_facts", "strip_inline_heading", "strip_leaning_opening", "fit_text", "example"]
 
