@@ -26,8 +26,8 @@ import hybrid.text.fees  # noqa: F401  (registers the frames_fee pass)
 import hybrid.text.frame_pointers  # noqa: F401  (registers framed_pointers, price_to_agree, framed_contributions)
 import hybrid.text.key_term_lines  # noqa: F401  (registers the key_terms pass; revise_passes registers the rest)
 import hybrid.text.notices  # noqa: F401  (registers the notice_addresses pass)
-from hybrid.common.protections import Guard
-from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries
+from hybrid.common.protections import Guard, protection_kinds
+from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries, sentences
 from hybrid.common.topics import TERM_CLAUSES, absent_agreements, absent_types
 from hybrid.data.facts import BLANK, defined_names
 from hybrid.text.context import ReviseContext, WholeContext
@@ -123,7 +123,7 @@ def consistency_pass(
         "party_defined": defines_party(preamble),
         "roles": tuple(defined_names(preamble)),  # the parties' defined names, in the preamble's order
         "lacks": absent_types(clauses, "\n".join([preamble, *(sec.get("frame", "") for sec in sections)]))
-        | absent_agreements("\n".join(sec["body"] for sec in sections)),
+        - held_in_substance(sections) | absent_agreements("\n".join(sec["body"] for sec in sections)),
         "has_term": bool(TERM_CLAUSES & set(clauses)),
         # the frame that states the deal's term, if one does: a statement of the term elsewhere is a second one
         "term_frame": next((f for sec in sections if states_term(f := sec.get("frame", "") or "")), ""),
@@ -174,6 +174,19 @@ def _reasons(reports: list[dict], guard) -> None:
                 kinds = listed(w["kind"] for w in c["where"])
                 places = listed(f"section {w['section']} ({w['heading']})" for w in c["where"])
                 c["reason"] = f"{c['reason']}; protection: {kinds}, stated in {places}"
+
+
+# a clause type a draft holds in substance where one of its sentences grants the protection that type grants
+_GRANTED_BY = {"indemnification": "indemnity", "confidentiality": "confidentiality"}
+
+
+def held_in_substance(sections) -> frozenset[str]:
+    """The clause types of _GRANTED_BY that a sentence of the sections grants whatever its section is headed: a
+    joint venture's indemnity under "Liabilities" and its confidentiality duty under "Miscellaneous" had left the
+    draft 'lacking' both, and the absent_clause pass removed the sentences leaning on them (the seed-347 draft's
+    '"INDEMNIFYING PARTY" is defined in Section 12.', its parties' duty to bind the venture to confidentiality)."""
+    granted = {k for sec in sections for s in sentences(sec.get("body", "")) for k in protection_kinds(s)}
+    return frozenset(t for t, kind in _GRANTED_BY.items() if kind in granted)
 
 
 TOTAL_OF = {

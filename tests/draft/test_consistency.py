@@ -1003,6 +1003,13 @@ def test_a_sentence_leaning_on_a_clause_the_draft_lacks_goes():
     sections.append({"heading": "Confidentiality", "clause": "confidentiality", "body": "Each party keeps it secret."})
     bodies, _ = consistency_pass(sections, preamble="")
     assert bodies[1] == survival and bodies[2] == general.replace("Information", "information")  # not defined here
+    # the clause held in substance under another heading: an indemnity in "Liabilities" (the seed-347 joint venture)
+    sections[0]["clause"] = "term"
+    sections[3] = {"heading": "Liabilities", "clause": "other",
+                   "body": "Each party shall indemnify and hold harmless the other from third-party claims. Each party "
+                           "shall hold the other's information in strict confidence."}
+    bodies, _ = consistency_pass(sections, preamble="")
+    assert bodies[1] == survival
     only = [{"heading": "Exclusivity", "clause": "exclusivity", "body": "The license hereby granted is exclusive."}]
     assert consistency_pass(only, preamble="")[0] == ["The license hereby granted is exclusive."]
 
