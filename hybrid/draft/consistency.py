@@ -22,6 +22,7 @@ draft section a source document's section became is a caller's `resolve` callabl
 library knows it; this module does not).
 """
 
+import hybrid.text.definition_pointers  # noqa: F401  (registers the definition_pointers pass)
 import hybrid.text.fees  # noqa: F401  (registers the frames_fee pass)
 import hybrid.text.frame_pointers  # noqa: F401  (registers framed_pointers, price_to_agree, framed_contributions)
 import hybrid.text.key_term_lines  # noqa: F401  (registers the key_terms pass; revise_passes registers the rest)
@@ -207,6 +208,8 @@ TOTAL_OF = {
     ("framed_pointer", "replaced"): "blank_pointers_named",
     ("price_to_agree", "dropped"): "prices_to_agree_removed",
     ("framed_contribution", "dropped"): "contributions_restated_removed",
+    ("definition_pointer", "dropped"): "definition_pointers_fixed",
+    ("definition_pointer", "renumbered"): "definition_pointers_fixed",
 }
 """(change kind, action) -> the report total that counts it; doubled words, repaired paragraphs and kept protections
 are counted by kind or action alone (`_totals`). A pass whose changes name a pair missing here fails its examples'
@@ -237,6 +240,7 @@ def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dic
         "blank_pointers_named": 0,
         "prices_to_agree_removed": 0,
         "contributions_restated_removed": 0,
+        "definition_pointers_fixed": 0,
     }
     for r in reports:
         for c in r["changes"]:

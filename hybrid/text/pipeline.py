@@ -54,6 +54,7 @@ PIPELINE = {
     # hybrid.draft.consistency.consistency_pass, then over the whole draft, each pass over every section
     "whole": (
         "generic_terms",  # lower-case uses of a boilerplate term the Definitions defines capitalized
+        "definition_pointers",  # '"X" is defined in Section 17.' pointed where a section defines X, or out
         "definitions",  # the Definitions index pruned to the entries the draft uses
         "framed_pointers",  # "the initial franchise fee described in [___]" -> "the initial franchise fee"
         "price_to_agree",  # "The price ... will be determined by both parties" out where a frame states the price

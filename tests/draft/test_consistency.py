@@ -843,6 +843,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "blank_pointers_named": 0,
         "prices_to_agree_removed": 0,
         "contributions_restated_removed": 0,
+        "definition_pointers_fixed": 0,
         "blanks_to_complete": 0,
     }
     changes = report["sections"][1]["changes"]
