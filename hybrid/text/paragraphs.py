@@ -252,6 +252,23 @@ _MARKER_ALONE = re.compile(r"\s*\(?(?:[A-Za-z]|[ivxIVX]{1,4}|\d{1,2}(?:\.\d{1,2}
 # a run-in heading closing a paragraph after a sentence ("... fixed for 12 months. Invoices and Payment.")
 
 
+# "Time of the essence." above "Force Majeure. Neither party ...": a run-in heading in sentence case whose text went,
+# among siblings that open with theirs (a distributor's General section, seed-347 reader: an empty heading); a part
+# heading above run-in parts is title case ("Miscellaneous.", "Payment Terms.") and stays
+_RUN_IN_OPENS = re.compile(rf"{RUN_IN_HEADING}\s+\S")
+_SMALL = frozenset("a an and as at by for in of on or the to with".split())
+
+
+def _bare_run_in(text: str, following: str) -> bool:
+    """Whether a paragraph is a sentence-case heading alone ("Time of the essence.") and the next opens with a run-in
+    heading of its own: what it headed went."""
+    t = text.strip()
+    words = t.rstrip(".").split()
+    sentence_case = any(w.islower() and w not in _SMALL for w in words[1:])
+    return (t.endswith(".") and 0 < len(words) <= 5 and sentence_case and _is_heading(t.rstrip("."))
+            and bool(_RUN_IN_OPENS.match(following.strip())))
+
+
 def _heads_nothing(texts: list[str]) -> list[int]:
     """Indices of the paragraphs (content only, in order) that are only a list marker, or a heading whose next
     paragraph is a heading too ("Invoices and Payment." above "Taxes."), or that end in a run-in heading with a
@@ -261,7 +278,7 @@ def _heads_nothing(texts: list[str]) -> list[int]:
         nxt = texts[k + 1] if k + 1 < len(texts) else ""
         heading_next = bool(nxt) and (_heading_alone(nxt) or bool(_MARKER_ALONE.fullmatch(nxt)))
         trailing = TRAILING_HEADING_AFTER_SENTENCE.search(t)
-        if _MARKER_ALONE.fullmatch(t) or heading_next and (_heading_alone(t) or trailing):
+        if _MARKER_ALONE.fullmatch(t) or heading_next and (_heading_alone(t) or trailing) or _bare_run_in(t, nxt):
             out.append(k)
     return out
 

@@ -333,7 +333,10 @@ _PASSES = (
     _revise("paragraphs", "a paragraph that stops without a full stop, or a list out of sequence, repaired",
             _paragraphs,
             ("Buyer shall pay the price\n\nSupplier ships.", "Buyer shall pay the price.\n\nSupplier ships."),
-            (_LIST, _RELETTERED), (_COMMA_LIST, _COMMA_LIST)),
+            (_LIST, _RELETTERED), (_COMMA_LIST, _COMMA_LIST),
+            ("Samples. Supplier sends samples.\n\nTime of the essence.\n\nForce Majeure. No party is liable.",
+             "Samples. Supplier sends samples.\n\nForce Majeure. No party is liable."),  # a heading whose text went
+            ("Miscellaneous.\n\nNotices. Notices are written.", "Miscellaneous.\n\nNotices. Notices are written.")),
     _revise("restated", "a sentence restating the section's frame out", _restated,
             (f"{_FRAME} Supplier agrees to sell the Products to Buyer. Buyer pays.", f"{_FRAME} Buyer pays.",
              {"frame": _FRAME}),
