@@ -10,6 +10,7 @@ disk cache is keyed by the file's path, size and mtime and by a hash of the inge
 an edit to the cleaning rules or to a file invalidates exactly what it changes.
 """
 
+import functools
 import hashlib
 import json
 import os
@@ -27,8 +28,8 @@ from hybrid.data.cuad import file_key, load_cuad_fields
 from hybrid.data.document import Document, Section
 from hybrid.data.sections import split_numbered
 
-__all__ = ["SPLITS", "STANDARD_SOURCES", "corpus_root", "load_manifest", "load_documents", "build_document",
-           "cache_dir"]
+__all__ = ["SPLITS", "STANDARD_SOURCES", "corpus_root", "load_manifest", "load_documents", "load_document",
+           "build_document", "cache_dir"]
 
 SPLITS = ("train", "val", "test")
 _REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -165,6 +166,26 @@ def _load_one(root: Path, entry: dict, fields: dict, directory: Path | None) -> 
 
 
 # ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def load_document(path: str, root: str | None = None) -> Document:
+    """One document of the train split by its manifest path, with its CUAD fields (what its parties are called):
+    what a base's section heading is normalized against (hybrid.skeleton.from_base). Raises CorpusError where the
+    path is not a train document."""
+    root_ = corpus_root(root)
+    entry = next((e for e in load_manifest(root_) if e["path"] == path), None)
+    if entry is None or entry["split"] != "train":
+        raise CorpusError(f"{path!r} is not a train document of {root_}")
+    fields = {}
+    if entry["source"] == "cuad" and (root_ / CUAD_CSV).is_file():
+        fields = _cuad_fields(str(root_ / CUAD_CSV)).get(file_key(entry["path"]), {})
+    return _load_one(root_, entry, fields, cache_dir())
+
+
+@functools.lru_cache(maxsize=2)
+def _cuad_fields(csv_path: str) -> dict:
+    return load_cuad_fields(csv_path)
 
 
 def load_documents(

@@ -19,9 +19,11 @@ import functools
 import re
 from dataclasses import dataclass, field, replace
 
+from hybrid.common.errors import CorpusError
 from hybrid.common.sentences import HEADING_BEFORE_TEXT, PART_LINE
+from hybrid.data.corpus import load_document
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
-from hybrid.data.facts import adapt
+from hybrid.data.facts import adapt, normalize
 from hybrid.data.form_defaults import proposals_for
 from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.foreign_facts import allowed_text
@@ -111,6 +113,22 @@ def _on_deal_subject(sections, base, template) -> list:
     return [q if q.body == (b := on_subject(q.body, found, subject[0])) else replace(q, body=b) for q in sections]
 
 
+def _heading_for_deal(p, values: dict, template) -> str:
+    """A base section's heading with the base's own parties and role words as the deal's ("Duties of Todos" ->
+    "Duties of Supplier", "Duties of the Reseller" -> "Duties of the Distributor"): the library normalizes bodies,
+    not headings, and the seed-347 distributor kept its base's company name in a heading. Normalized against the
+    base document's own fields, then adapted as its body is (hybrid.data.facts.adapt); unchanged where the heading
+    holds none of the section's own facts, or the document cannot be read."""
+    if not any(f in p.heading for f in p.facts if len(f) >= 3):
+        return p.heading
+    try:
+        doc = load_document(p.doc_id)
+    except CorpusError:
+        return p.heading
+    marked = normalize(p.heading, doc.fields, doc.preamble).text
+    return adapt(marked, deal_from_template(template, values), tuple(p.sides))
+
+
 def _rows(base, template, values) -> list[dict]:
     """The base's sections as draft rows ({"clause", "heading", "draw", "frame"}), each framed clause type's frame
     on the base's first section of that type (FRAME_ALIASES), or on a section of its own where the base has none. A
@@ -126,8 +144,9 @@ def _rows(base, template, values) -> list[dict]:
     elif base.kind == "form":  # the instruction to complete a cover page the draft does not have: out
         sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
     sections = own_definitions(_on_deal_subject(sections, base, template), template, values)
-    rows = [{"clause": p.clause_type, "heading": base_heading(p.heading) or template.clauses.get(
-        p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""} for p in sections]
+    rows = [{"clause": p.clause_type, "heading": base_heading(_heading_for_deal(p, values, template)) or
+             template.clauses.get(p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""}
+            for p in sections]
     if covered:
         renamed, variables = cover_variables(sections, template, values)
         deal = deal_from_template(template, values)  # a Variable named for a party, in the deal's words for it
