@@ -371,11 +371,14 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
     named = lambda m: family_of(deal.party_a if shown(m) == "[PARTY_A]" else deal.party_b) is None  # noqa: E731
     text = apply_offering(apply_roles(company_as_marker(text, named), deal.roles), deal.offering)
     text = _PEOPLES.sub("[LAW]", text)  # "the People's Republic of China": the marker took only "Republic of China"
+    text = _MARKER_SUFFIX.sub(r"\1", text)  # '"GAINSCO Inc. and all related entities"': the suffix is the name's
     # a possessive of capitals after a name written as the deal writes it: "CELEBRITY'S use" -> "Rights Holder's use"
     return _CAPS_POSSESSIVE.sub("'s", _MARKER_RE.sub(value, text).replace(f"{BLANK}(s)", BLANK))
 
 
 _CAPS_POSSESSIVE = re.compile(r"(?<=[a-z])'S\b")
+_MARKER_SUFFIX = re.compile(r"(\[PARTY_[AB]\]),?[ \t]+(?:Inc|LLC|L\.L\.C|Ltd|Limited|Corp|Corporation|Co|PLC|GmbH|AG|"
+                            r"S\.A|N\.V|L\.P|LP)(?:\.(?=\s+[a-z\"”])|(?=\.)|(?![.\w]))")
 
 
 _CAPS_WORD = re.compile(r"[A-Za-z]{2,}")

@@ -161,3 +161,15 @@ def test_a_possessive_of_capitals_follows_the_name_written_in():
     deal = DealFacts(party_a="Sponsor", party_b="Rights Holder")
     assert adapt("for [PARTY_B]'S use and [PARTY_A]'s family", deal) == "for Rights Holder's use and Sponsor's family"
     assert adapt("NOTHING LIMITS [PARTY_A]'S LIABILITY", deal) == "NOTHING LIMITS SPONSOR'S LIABILITY"
+
+
+def test_a_company_suffix_after_a_party_marker_goes_with_the_name():
+    """The library's marker took "GAINSCO" and left its "Inc.": the seed-347 sponsorship read '"Sponsor Inc. and all
+    related entities" as additional insureds'."""
+    from hybrid.data.facts import DealFacts, adapt
+
+    deal = DealFacts(party_a="Rights Holder", party_b="Sponsor")
+    assert adapt('evidencing "[PARTY_B] Inc. and all related entities"', deal) == (
+        'evidencing "Sponsor and all related entities"')
+    assert adapt("[PARTY_A], LLC shall pay [PARTY_B] Inc.", deal) == "Rights Holder shall pay Sponsor."
+    assert adapt("[PARTY_B] Incentive Plan", deal) == "Sponsor Incentive Plan"  # a word, not a suffix
