@@ -26,6 +26,8 @@ def _use_pattern(term: str) -> re.Pattern:
     forms = [re.escape(term) + "(?:s|es)?"]
     if term.endswith("y"):
         forms.append(re.escape(term[:-1]) + "ies")  # "Party" -> "Parties"
+    if term.isupper() and any(c.isalpha() for c in term):  # a head in capitals ("PARENT") is used as "Parent" too
+        return re.compile(rf"(?<![\w-])(?=[A-Z])(?i:{'|'.join(forms)})(?![\w-])")
     return re.compile(rf"(?<![\w-])(?:{'|'.join(forms)})(?![\w-])")
 
 

@@ -704,6 +704,15 @@ PRUNE = [
         'Definitions. "Affiliate" means X. "Person" means Y.',
         [("Law", "unused")],
     ),
+    # a head in capitals is used in title case: the seed-347 joint venture's "PARENT" went as unused beside
+    # "Parent hereby guarantees", and "Parent" read as undefined; a capitals head is no use of a lower-case word
+    (
+        "\"PARENT\" means the first Party's parent.\n\n\"LEASE\" means the site lease.",
+        "Parent hereby guarantees the lease.",
+        (),
+        "\"PARENT\" means the first Party's parent.",
+        [("LEASE", "unused")],
+    ),
     # nothing to read as entries, or nothing to drop: unchanged
     (
         "The terms used herein have their ordinary meanings.",
