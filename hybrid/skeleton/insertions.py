@@ -11,6 +11,7 @@ Key Terms or skeletons (hybrid.skeleton.from_base).
 import re
 from dataclasses import replace
 
+from hybrid.common.stems import content_stems
 from hybrid.precedents.base import kinds_of
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
@@ -118,14 +119,24 @@ def holding_part(template, key: str, p):
     return replace(p, body="\n\n".join(keep)) if keep and len(keep) < len(paragraphs) else p
 
 
+def same_subject(heading: str, replaced: str) -> bool:
+    """Whether a clause headed `heading` may stand in for a section headed `replaced`: their headings share a content
+    word's stem, or the replaced heading has none. A clause type is coarse ("payment" holds a sponsor's list of
+    benefits and a fee refund alike): the seed-347 sponsorship's "Advertising and Other Benefits" took another
+    contract's "Refund or Reduction of Sponsorship Fee" as its alternative, and the top draft listed no benefits."""
+    own = content_stems(replaced)
+    return not own or bool(own & content_stems(heading))
+
+
 def alternative(rows, library, template, base, v: int, fits, scorer, plain) -> list[dict]:
     """In place, for the v-th repeat of a base: one unframed section takes a same-kind alternative of its clause
     type from another document (a standard form's from another standard form only, of the kind, or of any kind for a
     clause whose words do not depend on the deal: GENERIC_CLAUSES), so that repeated bases still give different
     drafts. It does the replaced section's work: it holds every checklist item that section holds and fits(precedent,
-    section) the base's vocabulary (base_fits: an NDA's equitable relief is no alternative to an SLA's credits), and
-    is plain(precedent) of another deal's subject matter. A section's alternatives come best first by the scorer's
-    answer to its own text (clause_choice), the query named in the record."""
+    section) the base's vocabulary (base_fits: an NDA's equitable relief is no alternative to an SLA's credits), is
+    plain(precedent) of another deal's subject matter, and is headed on the same subject (same_subject). A section's
+    alternatives come best first by the scorer's answer to its own text (clause_choice), the query named in the
+    record."""
     wanted = kinds_of(template)
     options = []
     for i, r in enumerate(rows):
@@ -137,7 +148,8 @@ def alternative(rows, library, template, base, v: int, fits, scorer, plain) -> l
                 and (p.source in STANDARD_SOURCES and (p.doc_type.upper() in wanted or r["clause"] in GENERIC_CLAUSES)
                      or p.doc_type.upper() in wanted and base.kind != "form")
                 and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))
-                and mine <= _held(template, r["clause"], p.heading, p.body) and fits(p, r["draw"]) and plain(p)]
+                and mine <= _held(template, r["clause"], p.heading, p.body) and fits(p, r["draw"]) and plain(p)
+                and same_subject(p.heading, r["heading"])]
         if alts:
             query = clause_text(r["draw"])
             options.append((i, [p for _, p in ranked(scorer, query, alts, near=0.0)], query))

@@ -78,3 +78,21 @@ def test_no_alternative_drops_what_the_section_it_replaces_does(library, tid):
             assert set(_TITLED.findall(replaced.body)) <= set(_TITLED.findall(p.body)), (tid, alt)
             if "Uptime Credit" in replaced.body:
                 assert "Uptime Credit" in p.body, (tid, alt)
+
+
+@pytest.mark.parametrize("tid", ["sponsorship", "hosting", "software-license"])
+def test_an_alternative_is_headed_on_the_subject_of_the_section_it_replaces(library, tid):
+    """The seed-347 sponsorship's "Advertising and Other Benefits" (the list of what the sponsor gets) took another
+    contract's "Refund or Reduction of Sponsorship Fee" as its alternative: the top draft listed no benefits."""
+    from hybrid.skeleton.from_base import base_variants
+    from hybrid.skeleton.insertions import same_subject
+
+    assert not same_subject("Refund or Reduction of Sponsorship Fee", "Advertising and Other Benefits")
+    assert same_subject("Sponsorship Benefits", "Advertising and Other Benefits")
+    assert same_subject("Confidential Information", "CONFIDENTIALITY")
+    t = load_template(tid)
+    variants = base_variants(library, t, t.example, 6)
+    by_id = {p.id: p for p in library.precedents}
+    for v in variants:
+        for alt in v.alternatives:
+            assert same_subject(by_id[alt["source"]].heading, variants[0].draws[alt["section"]].heading), (tid, alt)
