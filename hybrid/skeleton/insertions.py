@@ -38,6 +38,9 @@ CLOSING = frozenset({"general", "notices", "governing_law", "dispute_resolution"
 # clause types a standard form of another kind may supply: their words do not depend on the deal
 GENERIC_CLAUSES = BOILERPLATE_CLAUSES | {"confidentiality", "limitation_of_liability"}
 INSERT_WORDS = 1500  # an inserted clause longer than this is a whole article of another contract
+# an alternative this much shorter than the section it replaces does not do its work: a sponsor's 467-word list of
+# benefits had given way to a one-sentence successors clause headed "Benefits", and the reranker preferred it
+ALT_MIN_SHARE = 0.4
 FOREIGN_INSERT = 1  # another deal's subject phrases an inserted clause may hold (one reads as a slip, two as a deal)
 
 
@@ -149,7 +152,8 @@ def alternative(rows, library, template, base, v: int, fits, scorer, plain) -> l
                      or p.doc_type.upper() in wanted and base.kind != "form")
                 and " ".join(p.body.split()) not in own and not own.add(" ".join(p.body.split()))
                 and mine <= _held(template, r["clause"], p.heading, p.body) and fits(p, r["draw"]) and plain(p)
-                and same_subject(p.heading, r["heading"])]
+                and same_subject(p.heading, r["heading"])
+                and len(p.body.split()) >= ALT_MIN_SHARE * len(r["draw"].body.split())]
         if alts:
             query = clause_text(r["draw"])
             options.append((i, [p for _, p in ranked(scorer, query, alts, near=0.0)], query))

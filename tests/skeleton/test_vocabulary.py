@@ -85,7 +85,7 @@ def test_an_alternative_is_headed_on_the_subject_of_the_section_it_replaces(libr
     """The seed-347 sponsorship's "Advertising and Other Benefits" (the list of what the sponsor gets) took another
     contract's "Refund or Reduction of Sponsorship Fee" as its alternative: the top draft listed no benefits."""
     from hybrid.skeleton.from_base import base_variants
-    from hybrid.skeleton.insertions import same_subject
+    from hybrid.skeleton.insertions import ALT_MIN_SHARE, same_subject
 
     assert not same_subject("Refund or Reduction of Sponsorship Fee", "Advertising and Other Benefits")
     assert same_subject("Sponsorship Benefits", "Advertising and Other Benefits")
@@ -95,4 +95,7 @@ def test_an_alternative_is_headed_on_the_subject_of_the_section_it_replaces(libr
     by_id = {p.id: p for p in library.precedents}
     for v in variants:
         for alt in v.alternatives:
-            assert same_subject(by_id[alt["source"]].heading, variants[0].draws[alt["section"]].heading), (tid, alt)
+            replaced, p = variants[0].draws[alt["section"]], by_id[alt["source"]]
+            assert same_subject(p.heading, replaced.heading), (tid, alt)
+            # and does its work: not a one-sentence clause for a list of benefits
+            assert len(p.body.split()) >= ALT_MIN_SHARE * len(replaced.body.split()), (tid, alt)
