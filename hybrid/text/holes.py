@@ -24,12 +24,19 @@ PERIOD_KINDS = frozenset({"duration", "number"})  # a whole base's holes that co
 def beyond_mending(text: str, bad, other, runs, found, dense: int) -> list:
     """Of a whole base's `bad` sentences ((start, end) spans), those no blank mends: naming a document the deal
     lacks (`other`), or holding `dense` or more holes (`runs`) of another deal's names, sums and dates, and granting
-    no protection (hybrid.common.protections). A period or a count (`found` facts of PERIOD_KINDS) is a blank to
-    complete: a joint venture's buy-sell trigger ("in the thirty day period ... not less than ninety days after")
-    had gone as dense, and the deadlock exit with it (seed-347 reader)."""
+    no protection (hybrid.common.protections) and opening no list. A period or a count (`found` facts of
+    PERIOD_KINDS) is a blank to complete: a joint venture's buy-sell trigger ("in the thirty day period ... not less
+    than ninety days after") had gone as dense, and the deadlock exit with it (seed-347 reader)."""
     periods = [(f.start, f.end) for f in found if f.kind in PERIOD_KINDS]
-    return [s for s in bad if s in other or not protection_kind(text[s[0] : s[1]]) and dense <= sum(
-        1 for x, y in runs if x < s[1] and s[0] < y and not any(x < e and a < y for a, e in periods))]
+    return [s for s in bad if s in other or not protection_kind(text[s[0] : s[1]]) and not _leads_in(text, s)
+            and dense <= sum(1 for x, y in runs if x < s[1] and s[0] < y
+                             and not any(x < e and a < y for a, e in periods))]
+
+
+def _leads_in(text: str, s) -> bool:
+    """A sentence that opens a list ("..., including but not limited to the following:"): cut, the list reads
+    headless (the seed-347 sponsorship's benefits list began "(i) displaying prominent identification ...")."""
+    return text[s[0] : s[1]].rstrip().endswith(":")
 
 
 def worded_holes(text: str, runs, allowed: str, own_facts, figure_kinds) -> list:

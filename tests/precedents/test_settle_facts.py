@@ -440,3 +440,17 @@ def test_a_whole_bases_mechanism_written_in_periods_and_its_own_terms_stays_with
     kept = drop_fact_sentences(f"The Board meets quarterly. Each party pays its own costs. {other}", DEAL, ALLOWED,
                                whole=True)
     assert kept == "The Board meets quarterly. Each party pays its own costs."
+
+
+def test_a_whole_bases_list_keeps_its_lead_in_with_blanks():
+    """The seed-347 sponsorship's benefits list began "(i) displaying prominent identification ..." once its
+    lead-in, dense with another deal's names and years, had gone."""
+    lead = ("During the term Zorbex Racing shall provide the benefits of a Quux Prototype Series team as in 2005 "
+            "- 2009 at Vantor Mills, including the following:")
+    text = f"The Board meets quarterly. {lead}\n\n(i) signage on the car;\n\n(ii) use of the garage."
+    out = drop_fact_sentences(text, DEAL, ALLOWED, whole=True)
+    assert "including the following:" in out and "(i) signage" in out
+    # a dense sentence that opens no list still goes
+    plain = lead.replace(", including the following:", ".")
+    assert "Quux" not in drop_fact_sentences(f"The Board meets quarterly. Each party pays its own costs. {plain}", DEAL,
+                                             ALLOWED, whole=True)
