@@ -89,9 +89,12 @@ class Ref:
     titles: tuple = ()  # per top, the source's heading after its number ("Section 10 (Confidentiality)"), or ""
 
 
+_TITLE_TEXT = re.compile(r"[ \t]+\([A-Z][^()\n]{2,60}\)")  # "Section 13 (GENERAL LIABILITY ...)": "L" is no 50
+
+
 def _parse_items(items: str) -> tuple[tuple, tuple]:
     numbers, tops, pending_range = [], [], False
-    for m in _TOKEN.finditer(items):
+    for m in _TOKEN.finditer(_TITLE_TEXT.sub("", items)):
         if m.group("range"):
             pending_range = True
             continue

@@ -252,3 +252,14 @@ def test_a_perpetual_term_does_not_renew_and_a_perpetual_licence_within_a_term_k
                    "Subscription Period. Licensee pays.")
     assert gone == ["This Agreement will automatically renew for successive one-year terms.",
                     "and automatically renew for additional Subscription Periods unless one party gives notice"]
+
+
+def test_a_heading_in_capitals_after_a_reference_holds_no_roman_numeral():
+    """"Section 13 (GENERAL LIABILITY INSURANCE)" had read as sections 13 and 50 (the "L" of "GENERAL"), and the
+    coherence benchmark counted 72 dangling references in franchise drafts that had none."""
+    from hybrid.text.references import dangling_references, find_references
+
+    ref = find_references("not limited by the insurance required under Section 13 (GENERAL LIABILITY INSURANCE).")[0]
+    assert ref.tops == ("13",)
+    assert dangling_references(["x"] * 12 + ["under Section 13 (GENERAL LIABILITY INSURANCE)."], 13) == []
+    assert find_references("as set out in Article IV.")[0].tops == ("4",)  # a roman numeral still reads as one
