@@ -99,12 +99,15 @@ def _trailing(text: str) -> tuple[int, str]:
     return at, t[at:]
 
 
+# a notice clause's address line ("If to Sponsor: [___]", hybrid.text.notices) is a label, as a signature block's is
+_ADDRESS_LINE = re.compile(r"(?:If|When)\s+to\s+[^:\n]{1,60}:\s")
+
 def _unterminated(text: str, following: str = "") -> bool:
     """Whether a paragraph that another (`following`) follows stops without a full stop (see the module doc); a list
     item ending on a comma before the next item is none ("(a) will not use the Cloud Service for High Risk
     Activities," above "(b) will not submit ...")."""
     t = _stripped_end(text)
-    if not t or t[-1] in _TERMINAL or _LIST_CONTINUES.search(t):
+    if not t or t[-1] in _TERMINAL or _LIST_CONTINUES.search(t) or _ADDRESS_LINE.match(t.lstrip()):
         return False
     if t[-1] == "," and _MARKER.match(text.lstrip()) and _MARKER.match(following.lstrip()):
         return False

@@ -169,3 +169,11 @@ def test_a_list_under_a_part_heading_starts_its_own_lettering():
     continued = body.replace("(a) Customer's", "(d) Customer's").replace("(b) The following", "(e) The following")
     assert repair_paragraphs(continued)[0] == body
     assert paragraph_faults(body) == []
+
+
+def test_a_notice_clauses_address_lines_are_no_unterminated_sentences():
+    """The notice_addresses pass writes one blank address line per party ("If to Sponsor: [___]"); the reading check
+    had counted each as a paragraph stopping without a full stop (12 in this session's sponsorship drafts)."""
+    body = "Notices go as follows:\n\nIf to Sponsor: [___]\n\nIf to Rights Holder: [___]\n\nEither party may change it."
+    assert paragraph_faults(body) == []
+    assert [f["kind"] for f in paragraph_faults("Buyer shall pay the\n\nSupplier ships.")] == ["unterminated"]
