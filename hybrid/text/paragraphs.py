@@ -221,6 +221,8 @@ _BLANK_LINE = re.compile(r"\n[^A-Za-z\n]*$")  # a last line with no letters: a f
 
 def _heading_alone(text: str) -> bool:
     """Whether a body's last paragraph is only a heading ("Renewal."): what it headed was cut."""
+    if _ADDRESS_LINE.match(text.strip()):
+        return False  # "If to Distributor: [___]" closing a notice clause: an address line, no heading
     t = text.strip()
     return bool(t) and (bool(re.fullmatch(RUN_IN_HEADING, t)) or (_is_heading(t) and t[-1] not in _TERMINAL))
 
@@ -281,6 +283,8 @@ def _heads_nothing(texts: list[str]) -> list[int]:
         nxt = texts[k + 1] if k + 1 < len(texts) else ""
         heading_next = bool(nxt) and (_heading_alone(nxt) or bool(_MARKER_ALONE.fullmatch(nxt)))
         trailing = TRAILING_HEADING_AFTER_SENTENCE.search(t)
+        if _ADDRESS_LINE.match(t.strip()):
+            continue  # "If to Supplier: [___]" above "If to Distributor: [___]": two address lines, no headings
         if _MARKER_ALONE.fullmatch(t) or heading_next and (_heading_alone(t) or trailing) or _bare_run_in(t, nxt):
             out.append(k)
     return out

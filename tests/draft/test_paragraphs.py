@@ -176,4 +176,7 @@ def test_a_notice_clauses_address_lines_are_no_unterminated_sentences():
     had counted each as a paragraph stopping without a full stop (12 in this session's sponsorship drafts)."""
     body = "Notices go as follows:\n\nIf to Sponsor: [___]\n\nIf to Rights Holder: [___]\n\nEither party may change it."
     assert paragraph_faults(body) == []
+    assert paragraph_faults(body.replace("\n\nEither party may change it.", "")) == []  # nor heads nothing
+    two = "Notices go as follows:\n\nIf to Supplier: [___]\n\nIf to Distributor: [___]"
+    assert paragraph_faults(two) == [] and paragraph_faults(two + "\n\nEither party may change it.") == []
     assert [f["kind"] for f in paragraph_faults("Buyer shall pay the\n\nSupplier ships.")] == ["unterminated"]
