@@ -206,12 +206,20 @@ def _opcodes(a, b, alo=0, ahi=None, blo=0, bhi=None, level=0) -> list[tuple]:
     return out
 
 
+def _agree(a, b, ua, ub) -> int:
+    """How many units paired in order open alike (their first 40 characters): which end a block's pairing runs from.
+    Paired from the end, a 2,000-word section of a cloud form whose trailing heading the revise took out read as
+    2,038 words the engine wrote (this session's coherence run: the model's share of hosting's words 0.36)."""
+    return sum("".join(a[i:j]).strip()[:40] == "".join(b[p:q]).strip()[:40] for (i, j), (p, q) in zip(ua, ub))
+
 def _replaced(a, b, ua, ub, first: bool, level: int) -> list[tuple]:
     """The opcodes of a block of units ua of a replaced by units ub of b: unit paired with unit, each diffed at the
     next level, from the block's end where it opens the text (the units a section kept sit before its first equal
     one: "Term 200" edited, "Term 0".."Term 199" unused), else from its start; the units left over deleted or
     inserted whole."""
     k = min(len(ua), len(ub))
+    if first and _agree(a, b, ua[:k], ub[:k]) > _agree(a, b, ua[len(ua) - k:], ub[len(ub) - k:]):
+        first = False  # what went is at the end: a hosting section's trailing heading had shifted every pair
     pairs = list(zip(ua[len(ua) - k:], ub[len(ub) - k:])) if first else list(zip(ua[:k], ub[:k]))
     rest_a, rest_b = (ua[: len(ua) - k], ub[: len(ub) - k]) if first else (ua[k:], ub[k:])
     extra = []

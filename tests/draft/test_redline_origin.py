@@ -147,3 +147,16 @@ def test_two_whole_long_sections_are_redlined_in_seconds_not_minutes():
     assert "".join(w for op, w in ops if op != "insert") == source
     assert "".join(w for op, w in ops if op != "delete") == text
     assert " ".join(w for op, w in ops if op == "delete").split() == ["the", "Supplier"] * 50
+
+
+def test_a_trailing_heading_cut_from_a_section_does_not_shift_the_redline():
+    """A cloud form's 2,000-word section lost its trailing heading ("Service Level Agreement") in the revise, and the
+    redline, pairing the paragraphs from the end, showed 2,038 of its words as the engine's."""
+    from hybrid.draft.provenance import word_redline
+
+    p0 = " ".join(f"Clause {i} binds the parties." for i in range(60))
+    p1 = " ".join(f"Term {i} survives termination." for i in range(60))
+    source = f"{p0}\n\n{p1}\n\nService Level Agreement"
+    text = f"{p0.replace('Clause 3 binds', 'Clause 3 holds')}\n\n{p1.replace('Term 7 survives', 'Term 7 outlives')}"
+    inserted = [w for op, w in word_redline(source, text) if op == "insert"]
+    assert " ".join(inserted).split() == ["holds", "outlives"]
