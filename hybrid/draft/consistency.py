@@ -220,28 +220,7 @@ COUNTED_BY_KIND = {"doubled_word": "doubled_words_removed", "paragraph": "paragr
 def _totals(reports: list[dict], sections: list[dict], bodies: list[str]) -> dict:
     """consistency_pass's report totals, counted from its sections' changes; sets each report's "emptied" and
     "blanks"."""
-    totals = {
-        "references_renumbered": 0,
-        "references_removed": 0,
-        "references_left": 0,
-        "doubled_words_removed": 0,
-        "definitions_dropped": 0,
-        "restated_sentences_removed": 0,
-        "absent_clause_sentences_removed": 0,
-        "conflicting_sentences_removed": 0,
-        "repeated_clauses_removed": 0,
-        "defined_terms_capitalized": 0,
-        "paragraphs_repaired": 0,
-        "undefined_terms_lowered": 0,
-        "protections_kept": 0,
-        "notice_blocks_blanked": 0,
-        "blank_fees_named": 0,
-        "key_terms_dropped": 0,
-        "blank_pointers_named": 0,
-        "prices_to_agree_removed": 0,
-        "contributions_restated_removed": 0,
-        "definition_pointers_fixed": 0,
-    }
+    totals = dict.fromkeys([*TOTAL_OF.values(), *COUNTED_BY_KIND.values(), "protections_kept"], 0)
     for r in reports:
         for c in r["changes"]:
             name = COUNTED_BY_KIND.get(c["kind"])

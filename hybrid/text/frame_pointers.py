@@ -77,6 +77,37 @@ _RUN_IN = re.compile(rf"{RUN_IN_HEADING}\s*$")
 _FRAME_PRICE = re.compile(r"\bprices?\b", re.I)
 
 
+def _drop_unprotected(body: str, pattern: re.Pattern, heading_too: bool = False) -> tuple[str, list[str]]:
+    """(body without the sentences `pattern` finds that grant no protection (hybrid.common.protections), [those
+    sentences]); heading_too: a run-in heading left before such a sentence goes with it ("Pricing."). A paragraph
+    keeps its text where none of its sentences goes; one a removal empties goes with its blank line."""
+    gone: list[str] = []
+    paragraphs = body.split("\n")
+    for k, para in enumerate(paragraphs):
+        if not pattern.search(para):
+            continue
+        kept, dropped = [], False
+        for s in sentences(para):
+            if pattern.search(s) and not protection_kinds(s):
+                gone.append(s)
+                dropped = True
+                if heading_too and kept and _RUN_IN.fullmatch(kept[-1]):
+                    kept.pop()
+            else:
+                kept.append(s)
+        if dropped:
+            paragraphs[k] = " ".join(kept)
+    if not gone:
+        return body, []
+    text = "\n".join(paragraphs)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") if text.strip() else text, gone
+
+
+def _frames(ctx) -> str:
+    """The frame sentences of every section of the draft, joined."""
+    return " ".join(sec.get("frame") or "" for sec in ctx.sections)
+
+
 def price_to_agree(body: str, frames: str) -> tuple[str, list[str]]:
     """(body without its sentences leaving the price to the parties to agree, where `frames` state the deal's
     price, [the sentences removed]). A run-in heading left with nothing after it in its paragraph goes with its
@@ -85,30 +116,11 @@ def price_to_agree(body: str, frames: str) -> tuple[str, list[str]]:
     year." (a reader: two prices)."""
     if not _FRAME_PRICE.search(frames) or not _TO_AGREE.search(body):
         return body, []
-    gone: list[str] = []
-    paragraphs = body.split("\n")
-    for k, para in enumerate(paragraphs):
-        if not _TO_AGREE.search(para):
-            continue
-        kept = []
-        for s in sentences(para):
-            if _TO_AGREE.search(s) and not protection_kinds(s):
-                gone.append(s)
-                if kept and _RUN_IN.fullmatch(kept[-1]):
-                    kept.pop()
-            else:
-                kept.append(s)
-        if len(kept) < len(sentences(para)):
-            paragraphs[k] = " ".join(kept)
-    if not gone:
-        return body, []
-    text = "\n".join(paragraphs)
-    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") if text.strip() else text, gone
+    return _drop_unprotected(body, _TO_AGREE, heading_too=True)
 
 
 def _price_pass(body, ctx):
-    frames = " ".join(s.get("frame") or "" for s in ctx.sections)
-    body, gone = price_to_agree(body, frames)
+    body, gone = price_to_agree(body, _frames(ctx))
     return body, [change("price_to_agree", g, None, "dropped", "leaves to the parties a price the draft's frames "
                          "state") for g in gone]
 
@@ -123,39 +135,23 @@ def framed_contributions(body: str, frames: str) -> tuple[str, list[str]]:
     30-year lease of the site and USD 2,000,000 in cash", and the base's next section "Granite Peak Mining Corp. shall
     contribute ... to the Operating Company cash in the amount of [___]" (a reader: contributions stated twice, the
     second blank). A sentence that also grants a protection stays."""
-    parties = {m.strip() for m in _FRAME_CONTRIBUTES.findall(frames) if len(m.split()) >= 1}
+    parties = {m.strip() for m in _FRAME_CONTRIBUTES.findall(frames)}
     parties = {p for p in parties if p.split()[0] not in ("The", "Each", "Either", "Neither")}
     if not parties or BLANK not in body:
         return body, []
     who = "|".join(re.escape(p) for p in sorted(parties, key=len, reverse=True))
     restates = re.compile(rf"(?:{who})(?:'s)?[^.;]{{0,60}}?\bcontribut\w*\b[^.]*?{_B}")
-    gone: list[str] = []
-    paragraphs = body.split("\n")
-    for k, para in enumerate(paragraphs):
-        if BLANK not in para or not restates.search(para):
-            continue
-        kept = []
-        for sentence in sentences(para):
-            if restates.search(sentence) and not protection_kinds(sentence):
-                gone.append(sentence)
-            else:
-                kept.append(sentence)
-        paragraphs[k] = " ".join(kept)
-    if not gone:
-        return body, []
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(paragraphs)).strip("\n"), gone
+    return _drop_unprotected(body, restates)
 
 
 def _contribution_pass(body, ctx):
-    frames = " ".join(s.get("frame") or "" for s in ctx.sections)
-    body, gone = framed_contributions(body, frames)
+    body, gone = framed_contributions(body, _frames(ctx))
     return body, [change("framed_contribution", g, None, "dropped", "a second, blank statement of a contribution "
                          "the draft's frames state") for g in gone]
 
 
 def _pass(body, ctx):
-    frames = " ".join(s.get("frame") or "" for s in ctx.sections)
-    body, changed = framed_pointers(body, frames)
+    body, changed = framed_pointers(body, _frames(ctx))
     return body, [change("framed_pointer", c, None, "replaced", "points to a blank for a term the draft's frames state")
                   for c in changed]
 

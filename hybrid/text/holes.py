@@ -14,7 +14,7 @@ from hybrid.common.protections import protection_kind
 from hybrid.common.stems import content_stems
 from hybrid.data.clean import REDACTION_RE
 from hybrid.data.facts import BLANK
-from hybrid.precedents.fact_spans import found_facts
+from hybrid.precedents.fact_spans import found_facts, overlaps
 
 __all__ = ["outside", "worded_holes", "on_subject", "unpointed", "beyond_mending", "PERIOD_KINDS"]
 
@@ -29,8 +29,7 @@ def beyond_mending(text: str, bad, other, runs, found, dense: int) -> list:
     than ninety days after") had gone as dense, and the deadlock exit with it (seed-347 reader)."""
     periods = [(f.start, f.end) for f in found if f.kind in PERIOD_KINDS]
     return [s for s in bad if s in other or not protection_kind(text[s[0] : s[1]]) and not _leads_in(text, s)
-            and dense <= sum(1 for x, y in runs if x < s[1] and s[0] < y
-                             and not any(x < e and a < y for a, e in periods))]
+            and dense <= sum(1 for x, y in runs if x < s[1] and s[0] < y and not overlaps(x, y, periods))]
 
 
 def _leads_in(text: str, s) -> bool:
