@@ -19,8 +19,8 @@ noun ("a supplier of components") is no party.
 
 import re
 
-__all__ = ["FAMILIES", "ROLE_WORDS", "PARTY_ROLE_WORDS", "family_of", "deal_roles", "apply_roles", "company_as_marker",
-           "PARTY_MARKER"]
+__all__ = ["FAMILIES", "ROLE_WORDS", "PARTY_ROLE_WORDS", "TURN_ROLES", "family_of", "deal_roles", "apply_roles",
+           "company_as_marker", "PARTY_MARKER"]
 
 FAMILIES = {
     "provider": (
@@ -56,6 +56,9 @@ FAMILIES = {
     "recipient": ("Receiving Party", "Recipient"),
     "agreement": ("Agreement", "MNDA", "NDA"),  # what a standard form calls itself ("this NDA")
 }
+# the families a clause gives either party by turns ("each party may be the Disclosing Party"): never a party's
+# identity, so never another deal's name, whatever the deal calls its parties
+TURN_ROLES = ("discloser", "recipient")
 # the single words of the role names, lower-cased ("service", "provider", "rights", "holder", ...): with what a
 # contract calls itself (ROLE_WORDS) and without it (PARTY_ROLE_WORDS: the parties' roles only)
 PARTY_ROLE_WORDS = frozenset(

@@ -48,6 +48,7 @@ Occurrences are counted; a span found by an earlier kind in that order is not co
 
 import re
 
+from hybrid.data.roles import FAMILIES, TURN_ROLES
 from hybrid.fidelity.ban_ids import TERMS_FILE as TERMS_FILE
 from hybrid.fidelity.ban_ids import build_capitalized_terms, deal_ban_ids, name_ban_ids, place_ban_ids
 from hybrid.fidelity.fact_finders import (
@@ -109,6 +110,13 @@ __all__ = [
 ]
 
 NOT_FOREIGN = ("reference",)  # kinds find_facts reports that foreign_facts never counts
+# a role a clause gives either party by turns (hybrid.data.roles.TURN_ROLES), possessive or not: no deal's name. A
+# master supply agreement's confidentiality clause defines "Disclosing Party" and "Receiving Party" in its own text;
+# read as another deal's names, the clause's definition and its use and return-or-destroy duties went as sentences
+# dense with them, and the rest read "a [___] represents ... to the [___]" (a reader's quote, session 35)
+_TURN_ROLE = re.compile(
+    r"(?<![\w-])(?:" + "|".join(re.escape(w) for f in TURN_ROLES for w in FAMILIES[f]) + r")(?:'s)?(?![\w-])"
+)
 
 
 def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = (), extra_names=()) -> list[Fact]:
@@ -141,7 +149,8 @@ def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = (), extra_
             continue
         if f.kind == "number" and set(_number_values(f.text)) <= bare:
             continue
-        words = [w for w in re.findall(_WORD_RE, f.text) if _is_name_word(w)] if f.kind == "name" else ()
+        named = _TURN_ROLE.sub(" ", f.text) if f.kind == "name" else ""
+        words = [w for w in re.findall(_WORD_RE, named) if _is_name_word(w)]
         if f.kind == "name" and all(_in_vocab(_base(w), vocab) for w in words):
             continue
         out.append(f)

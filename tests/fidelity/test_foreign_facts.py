@@ -397,3 +397,19 @@ def test_a_capitalized_word_opening_a_list_item_is_no_name():
     assert foreign_facts("d) Counterparts. This Agreement may be executed in counterparts.", "") == []
     assert foreign_facts("(d) Counterparts. It binds.", "") == []
     assert foreign_facts("Buyer pays Zanzibar Holdings.", "") == [{"kind": "name", "text": "Zanzibar Holdings"}]
+
+
+SUPPLY = load_template("supply")
+
+
+@pytest.mark.parametrize("sentence", [
+    'The other Party (referred to at times in this Section as the "Receiving Party") requests it.',
+    "The Disclosing Party's Confidential Information stays with the Recipient.",
+])
+def test_a_role_either_party_takes_by_turns_is_no_deals_name(sentence):
+    """A supply deal names no Disclosing Party, yet its base's confidentiality clause may define one: a role both
+    parties take by turns (hybrid.data.roles.TURN_ROLES) is no other deal's name. A party's role the deal does not
+    use still is ("Licensee" in a supply deal)."""
+    allowed = allowed_text(SUPPLY, SUPPLY.example)
+    assert foreign_facts(sentence, allowed, party_names()) == []
+    assert {"kind": "name", "text": "Licensee"} in foreign_facts("The Licensee shall pay.", allowed, party_names())

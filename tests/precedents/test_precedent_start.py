@@ -253,10 +253,10 @@ def test_start_tokens_record_the_precedents_word_under_each_noised_hole_and_none
 
 
 def test_a_foreign_name_is_masked_wherever_it_stands_even_where_the_check_reads_a_list_start(tokenizer):
-    text = "The goods go to Discloser on time, and (a) Discloser identifies the goods to the buyer."
+    text = "The goods go to Licensee on time, and (a) Licensee identifies the goods to the buyer."
     out = start_tokens(tokenizer, text, DEAL, ALLOWED, WordNoise(0.0, random.Random(0)), 64)
     kept = tokenizer.decode([i for i in out if i != tokenizer.mask_id])
-    assert "Discloser" not in kept and "identifies" in kept
+    assert "Licensee" not in kept and "identifies" in kept
 
 
 def test_the_spaced_start_masks_the_same_words(tokenizer):
