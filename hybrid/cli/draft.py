@@ -74,7 +74,7 @@ def draft_request(args):
             template, fields, n=args.n, seed=args.seed, steps=args.steps, guidance=args.guidance, sampling=sampling,
             precedents=args.precedents, precedent_guidance=args.precedent_guidance,
             precedent_start=args.precedent_start, filler=args.filler, commit=args.commit, threads=args.threads,
-            base=args.base,
+            base=args.base, base_doc=args.base_doc,
         )
     except RequestValueError as e:
         raise SamplingError(option_message(e)) from None
@@ -241,6 +241,11 @@ def _add_output_arguments(d) -> None:
                    "first), adapted to the deal, with the clauses real contracts of the kind hold inserted where it "
                    "lacks them (default: on when editing precedents); --no-base assembles each section from its own "
                    "precedent")
+    d.add_argument("--base-doc", metavar="DOC", default=None,
+                   help="start every variant from this base document of the template's kind: its library id or a "
+                   "part of one that names one candidate ('Reynolds'); the variants then differ by alternative "
+                   "clauses. A name that fits none or several lists the candidates, best fit first (default: the "
+                   "engine's choice, shown per draft in drafts.json and the summary)")
 
 
 def _add_model_arguments(d) -> None:

@@ -127,7 +127,8 @@ def check_line(d) -> str:
     lacks = ", ".join(mc.get("lacking", [])[:4]) or "nothing"
     base = d.base.get("doc_id", "").rsplit("/", 1)[-1]
     if d.base.get("repeats") is not None:  # drafts.json's variant numbers
-        base += (f", the sections of variant {d.base['repeats']} again: no other base of the kind fits this deal "
+        why = "the base named by --base-doc" if d.base.get("named") else "no other base of the kind fits this deal"
+        base += (f", the sections of variant {d.base['repeats']} again: {why} "
                  "and no other document's clause keeps its terms")
     return (f"base {base} ({d.base.get('kind', '')}); market check {mc.get('held', 0)}/{mc.get('total', 0)} "
             f"(lacks {lacks}); contradictions {sub.get('contradictions', 0)}; "

@@ -197,7 +197,10 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except HybridError as e:
-        print(f"hybrid: error: {_one_line(str(e))}", file=sys.stderr)
+        from hybrid.draft.request import RequestValueError, option_message
+
+        said = option_message(e) if isinstance(e, RequestValueError) else str(e)  # a field named by its option
+        print(f"hybrid: error: {_one_line(said)}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
         print("hybrid: interrupted", file=sys.stderr)

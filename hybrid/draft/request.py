@@ -45,7 +45,8 @@ _RANGES = {
 _AR_FILLERS = ("ar", "ar-batched")  # no unconditional branch: no guidance
 OPTIONS = {"n": "-n", "steps": "--steps", "guidance": "--guidance", "seed": "--seed", "temperature": "--temperature",
            "top_p": "--top-p", "precedents": "--precedents", "precedent_guidance": "--precedent-guidance",
-           "precedent_start": "--precedent-start", "filler": "--filler", "commit": "--commit", "threads": "--threads"}
+           "precedent_start": "--precedent-start", "filler": "--filler", "commit": "--commit", "threads": "--threads",
+           "base": "--base", "base_doc": "--base-doc"}
 """field -> the `hybrid draft` option that sets it: how the command line and the web page name it (option_message)."""
 
 
@@ -126,6 +127,10 @@ class DraftRequest:
     # one coherent base document per variant (hybrid.skeleton.from_base); False: each section from its own
     # precedent (the section-by-section assembly); None: on when editing precedents with no outline given
     base: bool | None = None
+    # the base document every variant starts from, chosen by the lawyer: a library document id or a part of one
+    # that names one candidate base of the kind (hybrid.skeleton.from_base.base_variants checks it against them);
+    # None: the engine's choice (hybrid.precedents.base.choose_bases)
+    base_doc: str | None = None
     precedent_fallback: bool = field(init=False, repr=False)  # no precedent field set: see the class docstring
 
     @classmethod
@@ -251,6 +256,12 @@ class DraftRequest:
                 f"{n('precedent_mode', self.precedent_mode.value)}"
                 f"{' and an outline' if self.outline is not None else ''}."
             )
+        if self.base_doc is not None and (not isinstance(self.base_doc, str) or not self.base_doc.strip()):
+            raise RequestValueError("base_doc", lambda n: f"{n('base_doc')} must name a base document (its id or a "
+                                    f"part of it), got {self.base_doc!r}.")
+        if self.base_doc is not None and not base:
+            raise RequestValueError("base_doc", lambda n: f"{n('base_doc')} names the document every variant starts "
+                                    f"from: it needs {n('base')} on (the default when editing precedents), got it off.")
         object.__setattr__(self, "base", base)
 
     def __repr__(self) -> str:

@@ -37,7 +37,8 @@ from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
 
-__all__ = ["BaseVariant", "base_variants", "FRAME_ALIASES", "CLOSING", "base_heading", "cover_variables"]
+__all__ = ["BaseVariant", "base_variants", "named_base", "FRAME_ALIASES", "CLOSING", "base_heading",
+           "cover_variables"]
 
 # where a base writes a framed clause type under another type: the term often sits in "Term and Termination"
 FRAME_ALIASES = {
@@ -62,10 +63,11 @@ class BaseVariant:
     alternatives: list = field(default_factory=list)  # {"section", "source"} where a repeated base varies
     repeats: int | None = None  # the earlier variant whose base and clauses this one repeats (no alternative fits)
     proposed: list = field(default_factory=list)  # {"term", "value", "from"}: a proposed Key Term
+    named: bool = False  # the lawyer named the base (base_doc), not the engine
 
     def summary(self) -> dict:
         out = {**self.base.summary(), "inserted": self.inserted, "alternatives": self.alternatives,
-               "proposed_terms": self.proposed}
+               "proposed_terms": self.proposed, **({"named": True} if self.named else {})}
         return {**out, "repeats": self.repeats} if self.repeats is not None else out
 
 
@@ -240,20 +242,40 @@ def _skeleton(template, values, rows) -> Skeleton:
     return Skeleton(template.id, outline, values, segs, spans, allowed_text(template, values))
 
 
+def named_base(bases: list, name: str) -> list:
+    """[the one base of `bases` (choose_bases, best first) that `name` names: its doc id, or a part of exactly one
+    id, in any case ("Reynolds", "common-paper-csa")]. A name that fits none or several raises ConfigError naming
+    what it got and the candidates, best first: a lawyer picks the document to start from among those of the kind."""
+    from hybrid.common.errors import ConfigError
+
+    low = name.strip().lower()
+    exact = [b for b in bases if b.doc_id.lower() == low]
+    found = exact or [b for b in bases if low in b.doc_id.lower()]
+    if len(found) == 1:
+        return found
+    shown = "; ".join(b.doc_id.rsplit("/", 1)[-1] for b in (found or bases)[:12])
+    more = f" (and {len(found or bases) - 12} more)" if len(found or bases) > 12 else ""
+    why = f"names {len(found)} base documents" if found else "names no base document of this kind"
+    raise ConfigError(f"base_doc {name!r} {why}; one of: {shown}{more}.")
+
+
 def base_variants(library, template, values: dict, n: int, check=None, pageable=None,
-                  scorer=None) -> list[BaseVariant]:
+                  scorer=None, base_doc: str | None = None) -> list[BaseVariant]:
     """The n variants' bases and skeletons: variant v starts from the v-th good base of choose_bases (every whole
     standard form of the kind, else the contracts within GOOD_BASE_MARGIN of the best fit); past the last good base,
     from the good bases again in order, each repeat with one clause from another same-kind document. check(): called
     before each base document is scored and each variant is made (a stream's cancel point); pageable: choose_bases';
     scorer: what ranks the candidates of an inserted clause and of an alternative (None: `hybrid rank`'s,
-    hybrid.skeleton.clause_choice)."""
+    hybrid.skeleton.clause_choice); base_doc: the document every variant starts from (named_base), the variants
+    varied by alternative clauses; None: the engine's choice."""
     from hybrid.fidelity.foreign_subject import load_subject_index
 
     check = check or (lambda: None)
     bases = choose_bases(library, template, values, check, pageable)
     if not bases:
         return []
+    if base_doc is not None:
+        bases = named_base(bases, base_doc)
     # a base well below the best is no alternative a lawyer would take (a municipal gas franchise of 577 words for a
     # bakery franchise): repeat the good ones, varied by alternative clauses, instead
     good = [b for b in bases if b.kind == "form"] or [b for b in bases if b.score >= bases[0].score - GOOD_BASE_MARGIN]
@@ -281,7 +303,7 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
         repeats = v % len(good) if v >= len(good) and not alternatives else None
         proposed = [p for r in rows for p in r.get("proposed", [])]
         out.append(BaseVariant(base, _skeleton(template, values, rows), [r["draw"] for r in rows], inserted,
-                               alternatives, repeats, proposed))
+                               alternatives, repeats, proposed, base_doc is not None))
     return out
 
 

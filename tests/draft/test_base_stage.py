@@ -133,6 +133,10 @@ def test_the_check_line_says_a_draft_repeats_another_variants_sections():
     line = check_line(NS(base={"doc_id": "cuad/contracts/X.txt", "kind": "precedent", "repeats": 0}, checks=checks))
     assert "the sections of variant 0 again" in line and line.startswith("base X.txt")
     assert "again" not in check_line(NS(base={"doc_id": "cuad/contracts/X.txt", "kind": "precedent"}, checks=checks))
+    # the lawyer named the base (--base-doc): the line says so, not that no other base fits
+    named = check_line(NS(base={"doc_id": "cuad/contracts/X.txt", "kind": "precedent", "repeats": 0, "named": True},
+                          checks=checks))
+    assert "the base named by --base-doc" in named and "no other base" not in named
 
 
 def test_a_base_with_a_section_the_filler_cannot_page_is_not_chosen(tiny_model, tokenizer, library):

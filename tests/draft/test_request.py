@@ -67,6 +67,10 @@ BAD = [  # (fields of the request, the field named, what the message says)
      r"precedent_start < 1 needs a filler that edits a start \(diffusion, ar-batched\), got filler='ar'"),
     ({"filler": "ar", "precedents": 1, "precedent_guidance": 1.0}, "precedent_guidance",
      r"precedent_guidance must be 0 \(off\) for the AR filler 'ar'"),
+    ({"base_doc": "  "}, "base_doc", r"base_doc must name a base document \(its id or a part of it\), got '  '\."),
+    ({"base_doc": 3}, "base_doc", r"base_doc must name a base document .*got 3\."),
+    ({"base": False, "base_doc": "Reynolds"}, "base_doc", r"base_doc names the document every variant starts from: "
+     r"it needs base on"),
 ]
 
 
