@@ -11,9 +11,10 @@ of choice:
 2. otherwise the train-split contracts of the template's kinds (its doc type and grounding doc types), by how well
    they fit the deal: the clauses real contracts of the kind hold (completeness: hybrid.precedents.checklist),
    the deal's subject matter (what it is about beside what the deal's fields say: MiniLM over its subject phrases,
-   `subject_profile`; and BM25 of the deal's own words over the document), how little of it is tied to another
-   deal (its replaced facts and redactions per 100 words, and another deal's subject matter per 1,000 words:
-   hybrid.fidelity.foreign_subject) and a length a lawyer would start from;
+   `subject_profile`, counted from MEANING_FLOOR only; and BM25 of the deal's own words over the document), how
+   little of it is tied to another deal (its replaced facts and redactions per 100 words, and another deal's subject
+   matter per 1,000 words: hybrid.fidelity.foreign_subject), how much of it is written as contracts for any deal are
+   (hybrid.precedents.typicality) and a length a lawyer would start from;
 3. for a kind the corpus lacks, the documents of any kind by the same measures, each marked `nearest`.
 A document written for a person (a role defined as "the individual") is no base where every party is a company,
 while another of its rank (form or contract) is left.
@@ -39,9 +40,19 @@ MAX_BASE_WORDS = 16000  # longer ones are mostly exhibits and schedules: too muc
 # weights of a contract's fit (each part in [0, 1]): clauses a lawyer expects first, then the deal's subject
 # The meaning of the deal's subject weighs most after completeness: a word match took an air-purifier franchise
 # (BM25 1.0: "County", "retail") for a bakery cafe over a fast-food one, mining rigs for ultrasound scanners.
-W_COMPLETE, W_SUBJECT, W_MEANING, W_TIED, W_FOREIGN, W_LENGTH = 2.0, 0.5, 3.0, 1.0, 1.5, 0.5
+# A base written as any contract of its kind is written carries less of its deal (hybrid.precedents.typicality): a
+# master supply agreement read B where a vehicle maker's manufacturing agreement read C (session 35).
+W_COMPLETE, W_SUBJECT, W_MEANING, W_TIED, W_FOREIGN, W_LENGTH, W_TYPICAL = 2.0, 0.5, 3.0, 1.0, 1.5, 0.5, 3.0
 PROFILE_PHRASES = 25  # the subject phrases that say what a document is about (subject_profile)
-MEANING_SPREAD = 0.15  # cosines closer than this tell documents apart by that share of W_MEANING only
+# The MiniLM cosine of a document's subject profile to the deal's subject from which it shares the deal's subject
+# at all, and the span over which it comes to share it wholly. Calibrated on the train split: a distributor of
+# cryptocurrency mining rigs finds the mining-rig reseller agreement at 0.47, of linear accelerators for radiation
+# oncology the accelerator maker's at 0.35; unrelated subjects stay under it (plastic containers against a vehicle
+# maker's agreement 0.26, ultrasound scanners against an energy distributor's 0.27, a solar venture against every
+# joint venture of the split at most 0.13). Scaled against the pool instead, as before, the nearest of unrelated
+# documents took all of W_MEANING, and chose the vehicle maker's agreement for plastic containers.
+MEANING_FLOOR, MEANING_SPAN = 0.2, 0.15
+TYPICAL_POOL = 8  # the contracts, best fit first without it, whose typicality is measured (one embedding a sentence)
 TIED_SCALE = 4.0  # replaced facts and redactions per 100 words at which a document counts as wholly tied
 # another deal's subject matter per 1,000 words at which a document counts as wholly another deal's (a pharma
 # supply agreement's "clinical trial material", "US DMF": hybrid.fidelity.foreign_subject)
@@ -163,25 +174,27 @@ def subject_profile(library, doc_id: str, sections, index) -> str:
     return memo[doc_id]
 
 
+def _embedder(library):
+    """The library's relevance scorer's embeddings (cached on disk per text), else MiniLM's through such a cache."""
+    from hybrid.precedents.embeddings import EmbeddingCache, minilm_encoder
+
+    return getattr(getattr(library, "relevance", None), "embed", None) or EmbeddingCache(minilm_encoder())
+
+
 def _meaning(library, pool, values: dict, template, index) -> list[float]:
-    """Per document of pool, how near what it is about (subject_profile) sits to the deal's subject fields: the
-    MiniLM cosine of its profile to each field, averaged over the fields, scaled over the pool to [0, 1] (the
-    least 0, the most 1, or less where the pool's cosines spread less than MEANING_SPREAD: no document is near).
-    All 0.0 where the deal states no subject or fewer than two documents have a profile. A whole document's
-    embedding reads as its boilerplate; its rare, repeated phrases are what only its deal has ("mining rigs")."""
-    from hybrid.precedents.embeddings import EmbeddingCache, minilm_encoder, unit_rows
+    """Per document of pool, how much what it is about (subject_profile) is the deal's subject: the MiniLM cosine of
+    its profile to each of the deal's subject fields, averaged over the fields, from MEANING_FLOOR (0) over
+    MEANING_SPAN (1). All 0.0 where the deal states no subject; 0.0 for a document without a profile. A whole
+    document's embedding reads as its boilerplate; its rare, repeated phrases are what only its deal has."""
+    from hybrid.precedents.embeddings import unit_rows
 
     fields = _subject_fields(values, template)
     profiles = [subject_profile(library, doc_id, ps, index) for doc_id, ps in pool]
-    if not fields or sum(1 for p in profiles if p) < 2:
+    if not fields or not any(profiles):
         return [0.0] * len(pool)
-    scorer = getattr(library, "relevance", None)
-    embed = getattr(scorer, "embed", None) or EmbeddingCache(minilm_encoder())
+    embed = _embedder(library)
     raw = (unit_rows(embed([p or "-" for p in profiles])) @ unit_rows(embed(fields)).T).mean(axis=1)
-    raw = [float(r) if p else None for r, p in zip(raw, profiles)]
-    known = [r for r in raw if r is not None]
-    lo, hi = min(known), max(known)
-    return [0.0 if r is None else (r - lo) / max(hi - lo, MEANING_SPREAD) for r in raw]
+    return [min(1.0, max(0.0, (float(r) - MEANING_FLOOR) / MEANING_SPAN)) if p else 0.0 for r, p in zip(raw, profiles)]
 
 
 # "“Contractor” means the individual providing Services": a role the document writes for a person
@@ -301,7 +314,26 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
                  - W_TIED * parts["tied"] - W_FOREIGN * parts["foreign"] + W_LENGTH * parts["length"])
         base_kind = "form" if is_form and kind == "precedent" else kind
         out.append(Base(doc_id, ps[0].doc_type, ps[0].source, list(ps), base_kind, score, parts))
+    _typical(library, out, docs, check)
     # a whole standard form of the kind comes before any contract: it was written to be reused
     out.sort(key=lambda b: (b.kind != "form", -b.score, b.doc_id))
     return out
+
+
+def _typical(library, bases: list, docs: dict, check=None) -> None:
+    """Each base's "typical" part and its weight in the score (hybrid.precedents.typicality): measured for the
+    TYPICAL_POOL contracts that fit best without it; 1.0 for a standard form (written for every deal of its kind);
+    0.0 for the contracts past the pool, which it cannot lift past those measured."""
+    from hybrid.precedents.typicality import typical_part, typicality
+
+    contracts = sorted((b for b in bases if b.kind != "form"), key=lambda b: (-b.score, b.doc_id))
+    measured = {b.doc_id for b in contracts[:TYPICAL_POOL]}
+    embed = _embedder(library) if measured else None
+    for b in bases:
+        if check is not None and b.doc_id in measured:
+            check()
+        value = 1.0 if b.kind == "form" else (
+            typical_part(typicality(library, b.doc_id, b.sections, embed, docs)) if b.doc_id in measured else 0.0)
+        b.parts["typical"] = value
+        b.score += W_TYPICAL * value
 

@@ -161,3 +161,20 @@ def test_a_base_with_a_section_the_filler_cannot_page_is_not_chosen(tiny_model, 
     refused = {b.doc_id for b in every} - {b.doc_id for b in kept}
     assert refused and kept  # the tiny tokenizer's ~3 tokens a word refuses the longest sections' documents
     assert all(fits(b.sections) for b in kept) and not any(fits(b.sections) for b in every if b.doc_id in refused)
+
+
+def test_variants_on_different_contracts_rank_in_their_bases_order_and_forms_by_score():
+    """Seed 433 supply: the vehicle maker's agreement (read C) scored 1.2 above the master supply agreement (read B,
+    the better fit): across filed contracts the bases' fit orders the drafts, within one base the score does; among
+    standard forms (all written for reuse) the score alone."""
+    from types import SimpleNamespace as NS
+
+    from hybrid.draft.base_stage import by_base_fit
+
+    def d(variant, doc, score, kind="precedent"):
+        return NS(variant=variant, score=score, base={"doc_id": doc, "kind": kind})
+
+    drafts = [d(0, "reynolds", -4.1), d(1, "electra", -2.9), d(2, "reynolds", -3.0), d(3, "electra", -2.5)]
+    assert [x.variant for x in sorted(drafts, key=by_base_fit(drafts))] == [2, 0, 3, 1]
+    forms = [d(0, "bonterms", -3.0, "form"), d(1, "common-paper", -2.0, "form")]
+    assert [x.variant for x in sorted(forms, key=by_base_fit(forms))] == [1, 0]

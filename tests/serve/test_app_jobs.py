@@ -52,7 +52,13 @@ def test_two_drafts_queue_and_only_their_owners_cancel_them(make_app):
     from fastapi.testclient import TestClient
 
     with TestClient(make_app(max_queue=1)) as c:
-        first, second = _draft(c, steps=64, n=8), _draft(c)
+        first = _draft(c, steps=64, n=8)
+        # the queue holds one waiting draft: the second is taken once the first has left it (on a loaded machine
+        # the worker may not have started the first when the second arrives, which then found the queue full)
+        deadline = time.monotonic() + 30
+        while c.get(f"/api/drafts/{first.json()['job']}").json()["state"] == "queued" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        second = _draft(c)
         assert (first.status_code, second.status_code) == (202, 202)
         assert second.json()["position"] in (1, 2)  # behind the first, which may not have started yet
         full = _draft(c)
