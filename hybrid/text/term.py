@@ -59,9 +59,19 @@ def states_term(sentence: str) -> bool:
     return any(map(_states_term, parts)) if len(parts) > 1 else _states_term(sentence)
 
 
+# a sentence opening a list of what ends it ("will end on the earlier of: (a) ...; (b) ... written notice ..."): its
+# term is stated before the list, whose items may name notices and events
+_LIST_OPENS = re.compile(r":\s*\(?(?:a|i|1)\)\s")
+
+
 def _states_term(sentence: str) -> bool:
-    return (bool(TERM_SUBJECT.search(sentence)) and bool(_HOW_LONG.search(sentence) or DURATION.search(sentence))
-            and not NOT_TERM.search(sentence) and not _ON_EVENT.search(sentence))
+    """One sentence's states_term, read up to a list it opens: a master supply agreement's 'The "Term" of this
+    Agreement will commence on the Effective Date and will end on the earlier of: (a) the first anniversary ...; (b) a
+    termination date elected by a Party in a written notice ...' had stood beside the deal's "continues for 5 years"
+    (two cold readers at seeds 401 and 433), its items' "notice" read as a notice clause's."""
+    head = _LIST_OPENS.split(sentence, 1)[0]
+    return (bool(TERM_SUBJECT.search(head)) and bool(_HOW_LONG.search(head) or DURATION.search(head))
+            and not NOT_TERM.search(head) and not _ON_EVENT.search(head))
 
 
 def parse_duration(text: str) -> "tuple[int, str] | None":

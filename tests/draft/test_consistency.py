@@ -1337,6 +1337,23 @@ def test_a_term_that_commences_and_extends_through_a_date_is_a_second_term():
     assert not states_term("This Agreement shall then be automatically extended for a period of one (1) year.")
 
 
+def test_a_term_that_ends_on_the_earlier_of_a_list_is_a_second_term():
+    """Seeds 401 and 433: a master supply agreement's 'The "Term" ... will commence on the Effective Date and will end
+    on the earlier of: (a) ...; (b) a termination date elected by a Party in a written notice ...' stood beside the
+    deal's "continues for 5 years" (both readers: the term stated twice): a sentence is read up to the list it opens.
+    A term that runs until notice is given, with no list, still states no term of its own."""
+    from hybrid.text.term import states_term
+    from hybrid.text.wording import drop_second_term
+
+    frame = "This Agreement begins on the Effective Date and continues for 5 years unless terminated earlier."
+    own = ('The "Term" of this Agreement will commence on the Effective Date and will end on the earlier of: (a) the '
+           "first anniversary of the expiration date of the last Purchase Schedule; (b) a termination date elected by a "
+           "Party in a written notice delivered to the other Party; or (c) a termination date under Section 11(d).")
+    rest = "The rights and obligations of the Parties will survive the expiration of this Agreement."
+    assert drop_second_term(f"{frame} {own} {rest}", frame) == (f"{frame} {rest}", [own])
+    assert not states_term("This Agreement shall continue until either party terminates it on thirty days' notice.")
+
+
 def test_a_term_frame_takes_the_place_of_the_headed_term_it_replaces():
     """Seed 281: the professional services form's "Term. This Agreement will start on the Effective Date and continue
     until 12 months ..." went as a second term and left "Term." empty (then gone), so its "Section 5.2(a)" counted the
