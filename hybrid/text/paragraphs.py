@@ -153,7 +153,8 @@ def _renumber(paragraphs: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     """Paragraph-opening markers renumbered in sequence per style: a marker continues the last one of its
     style; a style nested below another (_LEVEL) restarts when the one above moves on, and every style restarts
     after a paragraph that opens a list (ends with ':') or heads a part ("Effect of Termination.": Bonterms' (a) had
-    read "(d)" after the Data Export part's (c), seed 331)."""
+    read "(d)" after the Data Export part's (c), seed 331); a first marker ("A.", "(a)") after a paragraph of prose
+    starts its style again."""
     last: dict = {}  # style -> last value written
     out, changes = list(paragraphs), []
     for i in range(0, len(paragraphs), 2):
@@ -166,6 +167,9 @@ def _renumber(paragraphs: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
         key, value = _style(m, last)
         if key is None:
             continue
+        if value == 1 and i >= 2 and not _MARKER.match(paragraphs[i - 2].lstrip()):
+            last.pop(key, None)  # "A." after a paragraph of prose opens a list of its own (a franchise's curable
+            # defaults after the sentence granting a cure had read "K." to "P.", among the incurable ones: seed 457)
         for inner in [k for k in last if _LEVEL[k[1:]] > _LEVEL[key[1:]]]:
             del last[inner]  # "b)" after "a) ... i. ii.": the roman list under b) starts again
         want = last[key] + 1 if key in last else 1  # a second "(a)" in one list is its "(b)"

@@ -46,7 +46,11 @@ NOT_TERM = re.compile(r"renew|successive|additional|extend(?!s?\s+(?:through|unt
                        re.I)
 _HOW_LONG = re.compile(r"\b(?:until|as long as|through|expir\w*|anniversary|commenc\w*|continu\w*|remain\w*"
                        r"|in (?:full )?(?:force|effect))\b", re.I)
-_ON_EVENT = re.compile(r"\bif\b|\bin the event\b|\bupon (?:the )?(?:occurrence|breach|insolvency|bankruptcy)", re.I)
+# an event and what follows it: "Upon termination or expiration of this Agreement, ... all rights granted hereunder
+# ... shall immediately terminate, and:" opens a franchise's post-termination duties (it had gone as a second term and
+# left "A. You shall immediately cease to operate the Franchise" with no lead-in: seed 457)
+_ON_EVENT = re.compile(r"\bif\b|\bin the event\b|\bupon (?:the )?(?:occurrence|breach|insolvency|bankruptcy)"
+                       r"|\b(?:up)?on (?:the )?(?:any )?(?:termination|expiration|expiry)\b", re.I)
 
 
 def states_term(sentence: str) -> bool:

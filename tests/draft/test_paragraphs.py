@@ -171,6 +171,34 @@ def test_a_list_under_a_part_heading_starts_its_own_lettering():
     assert paragraph_faults(body) == []
 
 
+def test_a_first_marker_after_a_paragraph_of_prose_starts_a_list_of_its_own():
+    """Seed 457: a franchise's curable defaults ("A. You fail to pay promptly ...") after the sentence granting a cure
+    had been lettered K. to P., on from the incurable defaults above it, which put them among those without a cure
+    (the reader). A list that goes on after prose keeps its letters."""
+    body = ("Franchisor may terminate, without a cure, upon any of the following:\n\nA. You become insolvent or make "
+            "an assignment for the benefit of creditors.\n\nB. You abandon the Franchise for five days in a row.\n\nExcept for the defaults listed above, you shall have 30 days to remedy "
+            "any default.\n\nA. You fail to pay promptly any monies owing to Franchisor when due.\n\nB. You fail to keep "
+            "the standards of the operations manual.")
+    assert repair_paragraphs(body) == (body, [])
+    assert not [f for f in paragraph_faults(body) if f["kind"] == "enumeration"]
+    gone_on = body.replace("A. You fail", "C. You fail").replace("B. You fail", "D. You fail")
+    assert repair_paragraphs(gone_on) == (gone_on, [])
+
+
+def test_what_follows_termination_is_no_statement_of_the_term():
+    """Seed 457: the franchise's "Upon termination or expiration of this Agreement, this Agreement and all rights
+    granted hereunder to you shall immediately terminate, and:" had gone as a second term, and its list of
+    post-termination duties read with no lead-in."""
+    from hybrid.text.term import states_term
+    from hybrid.text.wording import drop_second_term
+
+    lead = ("Upon termination or expiration of this Agreement, this Agreement and all rights granted hereunder to you "
+            "shall immediately terminate, and:")
+    frame = "The term of this Agreement is 10 years from the Effective Date."
+    assert not states_term(lead)
+    assert drop_second_term(f"{lead}\n\nA. You shall cease to operate the Franchise.", frame)[1] == []
+
+
 def test_a_notice_clauses_address_lines_are_no_unterminated_sentences():
     """The notice_addresses pass writes one blank address line per party ("If to Sponsor: [___]"); the reading check
     had counted each as a paragraph stopping without a full stop (12 in this session's sponsorship drafts)."""
