@@ -175,10 +175,12 @@ def test_a_first_marker_after_a_paragraph_of_prose_starts_a_list_of_its_own():
     """Seed 457: a franchise's curable defaults ("A. You fail to pay promptly ...") after the sentence granting a cure
     had been lettered K. to P., on from the incurable defaults above it, which put them among those without a cure
     (the reader). A list that goes on after prose keeps its letters."""
-    body = ("Franchisor may terminate, without a cure, upon any of the following:\n\nA. You become insolvent or make "
-            "an assignment for the benefit of creditors.\n\nB. You abandon the Franchise for five days in a row.\n\nExcept for the defaults listed above, you shall have 30 days to remedy "
-            "any default.\n\nA. You fail to pay promptly any monies owing to Franchisor when due.\n\nB. You fail to keep "
-            "the standards of the operations manual.")
+    body = ("Franchisor may terminate, without a cure, upon any of the following:\n\n"
+            "A. You become insolvent or make an assignment for the benefit of creditors.\n\n"
+            "B. You abandon the Franchise for five days in a row.\n\n"
+            "Except for the defaults listed above, you shall have 30 days to remedy any default.\n\n"
+            "A. You fail to pay promptly any monies owing to Franchisor when due.\n\n"
+            "B. You fail to keep the standards of the operations manual.")
     assert repair_paragraphs(body) == (body, [])
     assert not [f for f in paragraph_faults(body) if f["kind"] == "enumeration"]
     gone_on = body.replace("A. You fail", "C. You fail").replace("B. You fail", "D. You fail")
