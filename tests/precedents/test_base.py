@@ -56,7 +56,24 @@ def test_a_base_written_as_any_contract_of_its_kind_outranks_one_about_its_own_d
     by = {b.doc_id: b for b in bases}
     reynolds = next(b for d, b in by.items() if "ReynoldsConsumerProductsInc_20191115" in d)
     electra = next(b for d, b in by.items() if "ELECTRAMECCANICA" in d)
-    assert reynolds.parts["typical"] > electra.parts["typical"] > 0
+    from hybrid.precedents.base import _embedder, documents
+    from hybrid.precedents.typicality import typicality
+
+    measured = [typicality(library, b.doc_id, b.sections, _embedder(library), documents(library))
+                for b in (reynolds, electra)]
+    assert measured[0] > measured[1] > 0 and reynolds.parts["typical"] > 0
+
+
+def test_an_unrelated_subject_earns_no_meaning_however_near_it_is_among_the_rest(library):
+    """Ultrasound scanners: the energy distributor's agreement sits at 0.27, the nearest of the split's distributors
+    and no distributor of scanners; it had taken the distributor's first place on that (read C, against a medical
+    device distributor's agreement, seed 457). Below MEANING_FLOOR a subject counts for nothing."""
+    from hybrid.precedents.base import MEANING_FLOOR
+
+    t = load_template("distributor")
+    bases = choose_bases(library, t, t.example)
+    assert all(b.parts["meaning"] == 0.0 for b in bases) and MEANING_FLOOR > 0.27
+    assert "LIMEENERGY" not in bases[0].doc_id
 
 
 def test_no_document_shares_a_subject_none_of_them_is_about(library):
