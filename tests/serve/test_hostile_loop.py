@@ -84,7 +84,9 @@ def test_slow_checks_never_hold_the_page(server, monkeypatch, target, method, ur
         took = _page_latencies(base, 1.5)
         for t in threads:
             t.join()
-    assert statistics.median(took) < 0.2 and max(took) < 0.5, took
+    # a page the check held would wait its whole 1.0 s; a loaded machine (load average 3 on 2 cores, a fresh-clone run
+    # beside a benchmark) had one unheld page at 0.53 s
+    assert statistics.median(took) < 0.2 and max(took) < 0.8, took
 
 
 def test_a_check_past_its_time_bound_is_refused_and_the_server_goes_on(make_app, monkeypatch):
