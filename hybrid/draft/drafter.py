@@ -287,10 +287,10 @@ class Drafter:
         whole document to start from (a user's own library of clauses) or cannot be had and the request left its
         precedents unset: such a draft goes section by section (stages.prepare_precedents notes a missing library).
         emit (stream only): the library build's "progress" counts, and a cancel point per base document and variant."""
-        from hybrid.common.errors import ConfigError, HybridError
+        from hybrid.common.errors import HybridError
         from hybrid.draft.base_stage import pageable
         from hybrid.draft.request import RequestValueError
-        from hybrid.skeleton.from_base import base_variants
+        from hybrid.skeleton.from_base import UnnamedBase, base_variants
 
         count = progress_events(emit, time.perf_counter())
         try:  # count: the library's build, document by document, when it is built now
@@ -302,11 +302,9 @@ class Drafter:
         try:
             return base_variants(library, request.template, request.fields, request.n, cancel_check(emit),
                                  pageable(self), base_doc=request.base_doc)
-        except ConfigError as e:  # the lawyer's base_doc names no one base of the kind: said as the request's field
-            said = str(e)
-            if request.base_doc is None or not said.startswith("base_doc "):
-                raise
-            raise RequestValueError("base_doc", lambda n: n("base_doc") + said[len("base_doc"):]) from None
+        except UnnamedBase as e:  # the lawyer's base_doc names no one base of the kind: said as the request's field
+            detail = e.detail
+            raise RequestValueError("base_doc", lambda n: f"{n('base_doc')} {detail}") from None
 
     def _plan_stage(self, request, emit, t0, timings) -> dict:
         """The draft's outline: the request's as given, or planned (its headings as self.headings says) with

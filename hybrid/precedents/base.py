@@ -183,7 +183,7 @@ def _embedder(library):
     return getattr(getattr(library, "relevance", None), "embed", None) or EmbeddingCache(minilm_encoder())
 
 
-def _meaning(library, pool, values: dict, template, index) -> list[float]:
+def _meaning(library, pool, values: dict, template, index, embed) -> list[float]:
     """Per document of pool, how much what it is about (subject_profile) is the deal's subject: the MiniLM cosine of
     its profile to each of the deal's subject fields, averaged over the fields, from MEANING_FLOOR (0) over
     MEANING_SPAN (1). All 0.0 where the deal states no subject; 0.0 for a document without a profile. A whole
@@ -194,7 +194,6 @@ def _meaning(library, pool, values: dict, template, index) -> list[float]:
     profiles = [subject_profile(library, doc_id, ps, index) for doc_id, ps in pool]
     if not fields or not any(profiles):
         return [0.0] * len(pool)
-    embed = _embedder(library)
     raw = (unit_rows(embed([p or "-" for p in profiles])) @ unit_rows(embed(fields)).T).mean(axis=1)
     return [min(1.0, max(0.0, (float(r) - MEANING_FLOOR) / MEANING_SPAN)) if p else 0.0 for r, p in zip(raw, profiles)]
 
@@ -298,7 +297,8 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
     lengths = sorted(sum(len(p.body.split()) for p in ps) for _, ps in contracts) or [MIN_FORM_WORDS * 4]
     median = lengths[len(lengths) // 2]
     index = load_subject_index()  # once: each load checks the corpus's every train file for a change
-    meaning = _meaning(library, pool, values, template, index)
+    embed = _embedder(library)  # one cache for the meaning and the typicality of this choice
+    meaning = _meaning(library, pool, values, template, index, embed)
     out = []
     for i, (doc_id, ps) in enumerate(pool):
         if check is not None:
@@ -316,13 +316,13 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
                  - W_TIED * parts["tied"] - W_FOREIGN * parts["foreign"] + W_LENGTH * parts["length"])
         base_kind = "form" if is_form and kind == "precedent" else kind
         out.append(Base(doc_id, ps[0].doc_type, ps[0].source, list(ps), base_kind, score, parts))
-    _typical(library, out, docs, check)
+    _typical(library, out, docs, embed, check)
     # a whole standard form of the kind comes before any contract: it was written to be reused
     out.sort(key=lambda b: (b.kind != "form", -b.score, b.doc_id))
     return out
 
 
-def _typical(library, bases: list, docs: dict, check=None) -> None:
+def _typical(library, bases: list, docs: dict, embed, check=None) -> None:
     """Each base's "typical" part and its weight in the score (hybrid.precedents.typicality): measured for the
     TYPICAL_POOL contracts that fit best without it; 1.0 for a standard form (written for every deal of its kind);
     0.0 for the contracts past the pool, which it cannot lift past those measured."""
@@ -330,7 +330,6 @@ def _typical(library, bases: list, docs: dict, check=None) -> None:
 
     contracts = sorted((b for b in bases if b.kind != "form"), key=lambda b: (-b.score, b.doc_id))
     measured = {b.doc_id for b in contracts[:TYPICAL_POOL]}
-    embed = _embedder(library) if measured else None
     for b in bases:
         if check is not None and b.doc_id in measured:
             check()

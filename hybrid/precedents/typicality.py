@@ -20,7 +20,7 @@ import weakref
 
 import numpy as np
 
-from hybrid.common.sentences import sentence_spans
+from hybrid.common.sentences import sentences
 from hybrid.precedents.fit import STANDARD_SOURCES
 
 __all__ = ["typicality", "typical_part", "TYPICAL_LO", "TYPICAL_SPAN", "MIN_SENTENCE_WORDS", "MAX_SENTENCES"]
@@ -29,19 +29,13 @@ MIN_SENTENCE_WORDS = 6  # shorter ones are headings, list items and signature li
 # the figure at which a document counts as not typical at all, and the span over which it becomes wholly typical:
 # the train split's supply, distributor, sponsorship, franchise and joint-venture candidates run 0.51-0.67
 TYPICAL_LO, TYPICAL_SPAN = 0.5, 0.2
-
-
 MAX_SENTENCES = 96  # a document's sentences weighed, evenly spaced through it: the figure moves by about 0.01 past it
 
 
 def _sentences(sections, most: int | None = None) -> list[str]:
     """The sentences of MIN_SENTENCE_WORDS words or more, in order; at most `most`, evenly spaced (None: all)."""
-    out = []
-    for p in sections:
-        for a, b in sentence_spans(p.body):
-            s = " ".join(p.body[a:b].split())
-            if len(s.split()) >= MIN_SENTENCE_WORDS:
-                out.append(s)
+    spaced = (" ".join(s.split()) for p in sections for s in sentences(p.body))
+    out = [s for s in spaced if len(s.split()) >= MIN_SENTENCE_WORDS]
     if most is not None and len(out) > most:
         out = [out[i * len(out) // most] for i in range(most)]
     return out

@@ -19,7 +19,7 @@ import functools
 import re
 from dataclasses import dataclass, field, replace
 
-from hybrid.common.errors import CorpusError
+from hybrid.common.errors import ConfigError, CorpusError
 from hybrid.common.sentences import HEADING_BEFORE_TEXT, PART_LINE
 from hybrid.data.corpus import load_document
 from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
@@ -37,8 +37,8 @@ from hybrid.skeleton.vocabulary import base_fits
 from hybrid.templates.rendered import Skeleton, Span, substitute
 from hybrid.templates.rules import PLACEHOLDER
 
-__all__ = ["BaseVariant", "base_variants", "named_base", "FRAME_ALIASES", "CLOSING", "base_heading",
-           "cover_variables"]
+__all__ = ["BaseVariant", "base_variants", "named_base", "UnnamedBase", "FRAME_ALIASES", "CLOSING",
+           "base_heading", "cover_variables"]
 
 # where a base writes a framed clause type under another type: the term often sits in "Term and Termination"
 FRAME_ALIASES = {
@@ -242,21 +242,29 @@ def _skeleton(template, values, rows) -> Skeleton:
     return Skeleton(template.id, outline, values, segs, spans, allowed_text(template, values))
 
 
+class UnnamedBase(ConfigError):
+    """A base_doc that names no one base of the kind; `detail`: what it got and the candidates, after the field's
+    name (the request words the field as its caller spells it: hybrid.draft.request.RequestValueError)."""
+
+    def __init__(self, detail: str):
+        self.detail = detail
+        super().__init__(f"base_doc {detail}")
+
+
 def named_base(bases: list, name: str) -> list:
     """[the one base of `bases` (choose_bases, best first) that `name` names: its doc id, or a part of exactly one
-    id, in any case ("Reynolds", "common-paper-csa")]. A name that fits none or several raises ConfigError naming
+    id, in any case ("Reynolds", "common-paper-csa")]. A name that fits none or several raises UnnamedBase naming
     what it got and the candidates, best first: a lawyer picks the document to start from among those of the kind."""
-    from hybrid.common.errors import ConfigError
-
     low = name.strip().lower()
     exact = [b for b in bases if b.doc_id.lower() == low]
     found = exact or [b for b in bases if low in b.doc_id.lower()]
     if len(found) == 1:
         return found
-    shown = "; ".join(b.doc_id.rsplit("/", 1)[-1] for b in (found or bases)[:12])
-    more = f" (and {len(found or bases) - 12} more)" if len(found or bases) > 12 else ""
+    shown = found or bases
+    listed = "; ".join(b.doc_id.rsplit("/", 1)[-1] for b in shown[:12])
+    more = f" (and {len(shown) - 12} more)" if len(shown) > 12 else ""
     why = f"names {len(found)} base documents" if found else "names no base document of this kind"
-    raise ConfigError(f"base_doc {name!r} {why}; one of: {shown}{more}.")
+    raise UnnamedBase(f"{name!r} {why}; one of: {listed}{more}.")
 
 
 def base_variants(library, template, values: dict, n: int, check=None, pageable=None,

@@ -102,12 +102,18 @@ def _trailing(text: str) -> tuple[int, str]:
 # a notice clause's address line ("If to Sponsor: [___]", hybrid.text.notices) is a label, as a signature block's is
 _ADDRESS_LINE = re.compile(r"(?:If|When)\s+to\s+[^:\n]{1,60}:\s")
 
+
+def _address_line(text: str) -> bool:
+    """Whether a paragraph is a notice clause's address line: no sentence, no heading."""
+    return bool(_ADDRESS_LINE.match(text.strip()))
+
+
 def _unterminated(text: str, following: str = "") -> bool:
     """Whether a paragraph that another (`following`) follows stops without a full stop (see the module doc); a list
     item ending on a comma before the next item is none ("(a) will not use the Cloud Service for High Risk
     Activities," above "(b) will not submit ...")."""
     t = _stripped_end(text)
-    if not t or t[-1] in _TERMINAL or _LIST_CONTINUES.search(t) or _ADDRESS_LINE.match(t.lstrip()):
+    if not t or t[-1] in _TERMINAL or _LIST_CONTINUES.search(t) or _address_line(t):
         return False
     if t[-1] == "," and _MARKER.match(text.lstrip()) and _MARKER.match(following.lstrip()):
         return False
@@ -225,8 +231,8 @@ _BLANK_LINE = re.compile(r"\n[^A-Za-z\n]*$")  # a last line with no letters: a f
 
 def _heading_alone(text: str) -> bool:
     """Whether a body's last paragraph is only a heading ("Renewal."): what it headed was cut."""
-    if _ADDRESS_LINE.match(text.strip()):
-        return False  # "If to Distributor: [___]" closing a notice clause: an address line, no heading
+    if _address_line(text):
+        return False  # "If to Distributor: [___]" closing a notice clause
     t = text.strip()
     return bool(t) and (bool(re.fullmatch(RUN_IN_HEADING, t)) or (_is_heading(t) and t[-1] not in _TERMINAL))
 
@@ -287,8 +293,8 @@ def _heads_nothing(texts: list[str]) -> list[int]:
         nxt = texts[k + 1] if k + 1 < len(texts) else ""
         heading_next = bool(nxt) and (_heading_alone(nxt) or bool(_MARKER_ALONE.fullmatch(nxt)))
         trailing = TRAILING_HEADING_AFTER_SENTENCE.search(t)
-        if _ADDRESS_LINE.match(t.strip()):
-            continue  # "If to Supplier: [___]" above "If to Distributor: [___]": two address lines, no headings
+        if _address_line(t):
+            continue  # "If to Supplier: [___]" above "If to Distributor: [___]"
         if _MARKER_ALONE.fullmatch(t) or heading_next and (_heading_alone(t) or trailing) or _bare_run_in(t, nxt):
             out.append(k)
     return out
