@@ -37,7 +37,7 @@ from hybrid.draft.provenance import word_redline  # noqa: E402
 from hybrid.draft.substance import substance_checks  # noqa: E402
 from hybrid.fidelity.foreign_facts import allowed_text, draft_foreign_facts  # noqa: E402
 from hybrid.fidelity.foreign_subject import foreign_subjects, load_subject_index  # noqa: E402
-from hybrid.precedents.base import kinds_of  # noqa: E402
+from hybrid.precedents.base import kind_phrases, kinds_of  # noqa: E402
 from hybrid.precedents.checklist import market_check, real_coverage  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
 
@@ -107,7 +107,7 @@ def count(library, template, drafts, tot, index, subjects) -> None:
         for k in READING:
             tot[k] += r[k]
         tot["foreign_facts"] += len(draft_foreign_facts(template, template.example, bodies, d["source_facts"]))
-        found = foreign_subjects("\n".join(bodies), deal_text, index=subjects)
+        found = foreign_subjects("\n".join(bodies), deal_text, index=subjects, kind=kind_phrases(template))
         tot["foreign_subjects"] += len(found)
         if found and len(tot["subject_examples"]) < 16:
             tot["subject_examples"].append(f"{template.id}: {', '.join(found[:4])}")

@@ -20,7 +20,18 @@ from pathlib import Path
 from hybrid.common.atomic import write_text_atomic
 from hybrid.common.errors import CorpusError
 from hybrid.common.jsonl import json_lines
-from hybrid.data import clauses, clean, cover, document, flatten, headings, page_noise, sections, sections_markdown
+from hybrid.data import (
+    clauses,
+    clean,
+    cover,
+    cuad,
+    document,
+    flatten,
+    headings,
+    page_noise,
+    sections,
+    sections_markdown,
+)
 from hybrid.data.clauses import classify_heading
 from hybrid.data.clean import clean_markdown, clean_text
 from hybrid.data.cover import drop_cover_page, run_in_parts
@@ -112,7 +123,7 @@ def build_document(entry: dict, raw: str, fields: dict | None = None) -> Documen
 
 def _code_version() -> str:
     h = hashlib.sha1()
-    for module in (clean, cover, flatten, page_noise, headings, sections, sections_markdown, clauses, document):
+    for module in (clean, cover, cuad, flatten, page_noise, headings, sections, sections_markdown, clauses, document):
         h.update(Path(module.__file__).read_bytes())
     h.update(Path(__file__).read_bytes())
     return h.hexdigest()[:16]

@@ -56,6 +56,25 @@ def parse_parties(answer: str) -> list[str]:
     return names
 
 
+def _principal(answer: str, names: list[str]) -> list[str]:
+    """names (parse_parties of answer) with, where there are more than two and the contract gives exactly two of
+    them a short name or role, those two first ('Tate & Lyle Fermentation Products Ltd. ("T&L"); Tate & Lyle PLC;
+    Igene Biotechnology, Inc. ("Igene")': the parent that only guarantees stands third, not as the other venturer);
+    else as they are."""
+    if len(names) <= 2:
+        return names
+    roles, last = set(), None
+    for part in answer.split(";"):
+        text = to_ascii(" ".join(part.split()))
+        name = next((n for n in names if text.startswith(n)), None)
+        last = name or last
+        role = text[len(name):] if name else text
+        if last and re.search(r"[(\"]", role) and not re.search(r"(?i)\b(?:collectively|together|each)\b", role):
+            roles.add(last)  # its own short name, not the parties' together ("(collectively the "Parties")")
+    named = [n for n in names if n in roles and not re.match(r"(?i)(?:each|either|both|all|individually)\b", n)]
+    return named + [n for n in names if n not in named] if len(named) == 2 else names
+
+
 def parse_date(answer: str) -> str:
     """'5/8/14' -> 'May 8, 2014'; '' for anything partial or malformed ('[]/[]/2018')."""
     m = _DATE_RE.match(answer.strip())
@@ -82,7 +101,8 @@ def load_cuad_fields(csv_path: str | Path) -> dict[str, dict[str, str]]:
             raise CorpusError(f"{csv_path}: missing columns {sorted(missing)}; got {reader.fieldnames}")
         for row in reader:
             fields: dict[str, str] = {}
-            parties = parse_parties(row.get("Parties-Answer", ""))
+            answer = row.get("Parties-Answer", "")
+            parties = _principal(answer, parse_parties(answer))
             for key, name in zip(("party_a", "party_b"), parties):
                 fields[key] = name
             date = parse_date(row.get("Effective Date-Answer", "")) or parse_date(row.get("Agreement Date-Answer", ""))

@@ -287,6 +287,7 @@ _MARKER_IN_NAME = re.compile(r"(\[PARTY_[AB]\])(?:\s+[A-Z][\w&-]*){1,3},?\s+(?:I
 _TERM_MARKERS = ((_AMOUNT_RE, "[AMOUNT]"), (_PERCENT_RE, "[PERCENT]"), (_DATE_RE, "[DATE]"),
                  (_DURATION_RE, "[DURATION]"))
 _MARKER_RE = re.compile("|".join(re.escape(m) for m in MARKERS))
+_ARTICLED = re.compile(r"(?:\b([Aa]n?)[ \t]+)?(" + _MARKER_RE.pattern + ")")  # a marker and the article before it
 _PLACEHOLDER_RE = re.compile(r"\{([a-z][a-z0-9_]{0,60})\}")
 _PLACEHOLDER_MARKERS = [
     ("law|jurisdiction|venue|court", "[LAW]"),
@@ -352,19 +353,24 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
     deal's fact (or its FALLBACK phrase)."""
     swap = swapped(sides, deal)
 
-    def value(m: re.Match) -> str:
-        marker = _PARTY_SWAP.get(m.group(0), m.group(0)) if swap else m.group(0)
-        if marker == "[DATE]" and not _START_DATE.search(m.string, 0, m.start()):
+    def fact(m: re.Match) -> str:
+        marker = _PARTY_SWAP.get(m.group(2), m.group(2)) if swap else m.group(2)
+        if marker == "[DATE]" and not _START_DATE.search(m.string, 0, m.start(2)):
             return OTHER_DATE  # an expiry or a deadline of the source's deal is not the deal's effective date
-        if marker == "[LAW]" and not _LAW_CONTEXT.search(m.string, max(0, m.start() - LAW_WINDOW), m.start()):
+        if marker == "[LAW]" and not _LAW_CONTEXT.search(m.string, max(0, m.start(2) - LAW_WINDOW), m.start(2)):
             return OTHER_PLACE  # a place of the source's deal (an address, a territory) is not the governing law
         got = deal.value(marker)
         party = marker in _PARTY_SWAP  # a party's name or role; other facts stand as the deal writes them
-        if party and _in_capitals(m.string, m.start(), m.end()):
+        if party and _in_capitals(m.string, m.start(2), m.end(2)):
             return got.upper()
-        if got[:1].islower() and _SENTENCE_OPEN.search(m.string, 0, m.start()):  # "The agreed percentage ..."
+        if got[:1].islower() and _SENTENCE_OPEN.search(m.string, 0, m.start(2)):  # "The agreed percentage ..."
             return got[:1].upper() + got[1:]
         return got
+
+    def value(m: re.Match) -> str:  # an article before the fact agrees with it: "an AIRSOPURE Center" -> "a Franchisor"
+        got, art, before = fact(m), m.group(1), m.group(0)[: m.start(2) - m.start()]
+        agreed = art and got[:1].isalpha() and art[0] + ("n" if got[0].lower() in "aeiou" else "")
+        return (agreed + before[len(art):] if agreed else before) + got
 
     # a blank for a period leaves no plural ending of the word it replaced: "until [___](s)" -> "until [___]"
     shown = lambda m: _PARTY_SWAP[m] if swap else m  # noqa: E731  the deal's party a marker is written as
@@ -373,14 +379,12 @@ def adapt(text: str, deal: DealFacts, sides: tuple = ()) -> str:
     text = _PEOPLES.sub("[LAW]", text)  # "the People's Republic of China": the marker took only "Republic of China"
     text = _MARKER_SUFFIX.sub(r"\1", text)  # '"GAINSCO Inc. and all related entities"': the suffix is the name's
     # a possessive of capitals after a name written as the deal writes it: "CELEBRITY'S use" -> "Rights Holder's use"
-    return _CAPS_POSSESSIVE.sub("'s", _MARKER_RE.sub(value, text).replace(f"{BLANK}(s)", BLANK))
+    return _CAPS_POSSESSIVE.sub("'s", _ARTICLED.sub(value, text).replace(f"{BLANK}(s)", BLANK))
 
 
 _CAPS_POSSESSIVE = re.compile(r"(?<=[a-z])'S\b")
 _MARKER_SUFFIX = re.compile(r"(\[PARTY_[AB]\]),?[ \t]+(?:Inc|LLC|L\.L\.C|Ltd|Limited|Corp|Corporation|Co|PLC|GmbH|AG|"
                             r"S\.A|N\.V|L\.P|LP)(?:\.(?=\s+[a-z\"”])|(?=\.)|(?![.\w]))")
-
-
 _CAPS_WORD = re.compile(r"[A-Za-z]{2,}")
 _SENTENCE_OPEN = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")  # where a marker opens a sentence
 

@@ -49,7 +49,6 @@ from hybrid.data.sections_markdown import looks_markdown, split_markdown
 __all__ = ["MAX_HEADING_CHARS", "MAX_TITLE_CHARS", "split_document", "split_numbered", "tidy_heading", "looks_markdown"]
 
 
-
 @dataclass
 class _Unit:
     text: str
@@ -187,10 +186,17 @@ def _candidates(units: list[_Unit], lo: int, hi: int) -> dict[str, list[_Cand]]:
     return out
 
 
+# a marker alone on its line ("7.", "B.", "(iv)"): where two stand together, a column of numbers a PDF extraction put
+# apart from the headings and text they number (a joint venture form's "2.\n3.\n4." between its headed sections)
+_BARE_MARKER = re.compile(r"^\(?(?:\d{1,2}(?:\.\d{1,2})*|[A-Za-z]|[ivxIVX]{1,5})[.)]$")
+
+
 def _raw_candidates(units: list[_Unit], lo: int, hi: int) -> dict[str, list[_Cand]]:
     out: dict[str, list[_Cand]] = {k: [] for k in _KINDS}
     for i in range(lo, hi):
         t = units[i].text
+        if _BARE_MARKER.match(t) and any(lo <= j < hi and _BARE_MARKER.match(units[j].text) for j in (i - 1, i + 1)):
+            continue  # numbers without their text: no section's start
         for kind, rx in _MARKER_RES.items():
             m = rx.match(t)
             if not m:
@@ -296,10 +302,6 @@ def _choose_chain(cands: dict[str, list[_Cand]]) -> list[_Cand]:
     return []
 
 
-# ---------------------------------------------------------------------------------------------
-# plain text
-
-
 def _split_plain(text: str, doc_type: str) -> NumberedSplit:
     units = _units(text)
     if not units:
@@ -368,9 +370,6 @@ def _split_plain(text: str, doc_type: str) -> NumberedSplit:
     merged = merge_empty([(h, _join(b), tuple(w)) for h, b, w in sections])
     return title, _join(preamble_units), merged, _join(units[hi:])
 
-
-# ---------------------------------------------------------------------------------------------
-# Markdown
 
 def split_numbered(text: str, *, doc_type: str = "", markdown: bool | None = None) -> NumberedSplit:
     """Cleaned text -> (title, preamble, [(heading, body, numbers), ...], tail); see the module docstring.

@@ -106,16 +106,19 @@ class _Step:
 
 def draft_checks(d, template, values: dict, deal_text: str) -> dict:
     """What a lawyer checks of a whole draft: the clauses real contracts of the kind hold (market_check), one
-    term, exclusivity and roles (substance) and another deal's subject matter (foreign_subjects)."""
+    term, exclusivity and roles (substance) and another deal's subject matter (foreign_subjects: the kind's own
+    language, hybrid.precedents.base.kind_phrases, is no other deal's)."""
     from hybrid.draft.substance import substance_checks
     from hybrid.fidelity.foreign_subject import foreign_subjects
+    from hybrid.precedents.base import kind_phrases
     from hybrid.precedents.checklist import market_check
 
     checks = {"market_check": market_check(template, d.sections)}
     checkpoint()  # each check reads the whole draft: a cancelled stream stops between them
     checks["substance"] = substance_checks(d.sections, template, values)
     checkpoint()
-    checks["foreign_subjects"] = foreign_subjects("\n".join(s["body"] for s in d.sections), deal_text)
+    checks["foreign_subjects"] = foreign_subjects("\n".join(s["body"] for s in d.sections), deal_text,
+                                                  kind=kind_phrases(template))
     return checks
 
 

@@ -31,8 +31,8 @@ from hybrid.data.clean import REDACTION_RE
 from hybrid.precedents.fit import POLICY_SOURCES, STANDARD_SOURCES
 from hybrid.precedents.library import MARKER_RE, letter_words
 
-__all__ = ["Base", "choose_bases", "documents", "kinds_of", "subject_profile", "person_document", "between_companies",
-           "MIN_FORM_WORDS", "MAX_BASE_WORDS"]
+__all__ = ["Base", "choose_bases", "documents", "kinds_of", "kind_phrases", "subject_profile", "person_document",
+           "between_companies", "MIN_FORM_WORDS", "MAX_BASE_WORDS"]
 
 MIN_FORM_WORDS = 600  # a standard form shorter than this is its cover page, not the agreement's terms
 MIN_BASE_WORDS = 400  # a contract shorter than this is an amendment, a letter or an exhibit
@@ -116,6 +116,14 @@ def kinds_of(template) -> set[str]:
     own kind (grounding "forms": a hosting deal from the cloud service agreement with a service level)."""
     named = [template.doc_type, *template.grounding.get("doc_types", []), *template.grounding.get("forms", [])]
     return {d.upper() for d in named}
+
+
+def kind_phrases(template) -> frozenset[str]:
+    """The phrases of the template's kind's own language (hybrid.fidelity.foreign_subject.kind_vocabulary over
+    kinds_of): a joint venture's "capital account" is no other deal's subject matter in a joint venture."""
+    from hybrid.fidelity.foreign_subject import kind_vocabulary
+
+    return kind_vocabulary(kinds_of(template))
 
 
 def _tied(sections) -> float:
@@ -252,11 +260,13 @@ def _unfit_for_companies(library, pool, values: dict) -> list:
     return kept or pool
 
 
-def _foreign(sections, deal_text: str, index) -> float:
-    """Another deal's subject matter per 1,000 words, scaled to [0, 1] (hybrid.fidelity.foreign_subject)."""
+def _foreign(sections, deal_text: str, index, kind: frozenset) -> float:
+    """Another deal's subject matter per 1,000 words, scaled to [0, 1] (hybrid.fidelity.foreign_subject; the
+    kind's own phrases, kind_phrases, are none)."""
     from hybrid.fidelity.foreign_subject import foreign_subject_rate
 
-    return min(1.0, foreign_subject_rate("\n".join(p.body for p in sections), deal_text, index) / FOREIGN_SCALE)
+    text = "\n".join(p.body for p in sections)
+    return min(1.0, foreign_subject_rate(text, deal_text, index, kind=kind) / FOREIGN_SCALE)
 
 
 def choose_bases(library, template, values: dict, check=None, pageable=None) -> list[Base]:
@@ -298,6 +308,7 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
     median = lengths[len(lengths) // 2]
     index = load_subject_index()  # once: each load checks the corpus's every train file for a change
     embed = _embedder(library)  # one cache for the meaning and the typicality of this choice
+    kind_words = kind_phrases(template)
     meaning = _meaning(library, pool, values, template, index, embed)
     out = []
     for i, (doc_id, ps) in enumerate(pool):
@@ -309,7 +320,7 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
             "subject": max(0.0, bm25[i] / top),
             "meaning": meaning[i],
             "tied": _tied(ps),
-            "foreign": _foreign(ps, deal_text, index),
+            "foreign": _foreign(ps, deal_text, index, kind_words),
             "length": 1.0 if is_form else _length(sum(len(p.body.split()) for p in ps), median),
         }
         score = (W_COMPLETE * parts["completeness"] + W_SUBJECT * parts["subject"] + W_MEANING * parts["meaning"]

@@ -27,7 +27,7 @@ from hybrid.data.facts import adapt, normalize
 from hybrid.data.form_defaults import proposals_for
 from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.foreign_facts import allowed_text
-from hybrid.precedents.base import between_companies, choose_bases, documents, person_document
+from hybrid.precedents.base import between_companies, choose_bases, documents, kind_phrases, person_document
 from hybrid.skeleton.clause_choice import chooser
 from hybrid.skeleton.deal import deal_from_template
 from hybrid.skeleton.insertions import CLOSING, alternative, base_heading, closing_index, insert_lacking, plain
@@ -120,8 +120,10 @@ def _heading_for_deal(p, values: dict, template) -> str:
     "Duties of Supplier", "Duties of the Reseller" -> "Duties of the Distributor"): the library normalizes bodies,
     not headings, and the seed-347 distributor kept its base's company name in a heading. Normalized against the
     base document's own fields, then adapted as its body is (hybrid.data.facts.adapt); unchanged where the heading
-    holds none of the section's own facts, or the document cannot be read."""
-    if not any(f in p.heading for f in p.facts if len(f) >= 3):
+    holds none of the section's own facts in any case (the facts "AIRSOPURE", the title-cased heading "Duties of
+    Airsopure"), or the document cannot be read."""
+    heading = p.heading.lower()
+    if not any(f.lower() in heading for f in p.facts if len(f) >= 3):
         return p.heading
     try:
         doc = load_document(p.doc_id)
@@ -299,7 +301,7 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
             fits = functools.partial(_not_for_a_person, library, fits)
         deal_text = allowed_text(template, values)
         inserted = insert_lacking(rows, library, template, deal_text, base.kind == "form", index, fits, scorer)
-        is_plain = functools.partial(plain, deal_text=deal_text, index=index)
+        is_plain = functools.partial(plain, deal_text=deal_text, index=index, kind=kind_phrases(template))
         alternatives = alternative(rows, library, template, base, v // len(good), fits, scorer, is_plain) if v >= len(
             good) else []
         for i, r in enumerate(rows):

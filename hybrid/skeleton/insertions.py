@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 
 from hybrid.common.stems import content_stems
-from hybrid.precedents.base import kinds_of
+from hybrid.precedents.base import kind_phrases, kinds_of
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.clause_choice import clause_text, insert_query, ranked
@@ -66,14 +66,16 @@ def _candidates(library, template, clause: str, deal_text: str, forms_only: bool
     forms = [p for p in pool if p.doc_type.upper() not in wanted and p.source in STANDARD_SOURCES
              and clause in GENERIC_CLAUSES]
     tiers = [same_form, forms] if forms_only else [same_form, same, forms]
-    return [[p for p in tier if plain(p, deal_text, index)] for tier in tiers]
+    kind = kind_phrases(template)
+    return [[p for p in tier if plain(p, deal_text, index, kind)] for tier in tiers]
 
 
-def plain(p, deal_text: str, index) -> bool:
-    """Whether p names at most FOREIGN_INSERT of another deal's subject phrases (hybrid.fidelity.foreign_subject)."""
+def plain(p, deal_text: str, index, kind: frozenset = frozenset()) -> bool:
+    """Whether p names at most FOREIGN_INSERT of another deal's subject phrases (hybrid.fidelity.foreign_subject;
+    kind: the phrases of the deal's kind's own language, hybrid.precedents.base.kind_phrases)."""
     from hybrid.fidelity.foreign_subject import foreign_subjects
 
-    return len(foreign_subjects(p.body, deal_text, index=index())) <= FOREIGN_INSERT
+    return len(foreign_subjects(p.body, deal_text, index=index(), kind=kind)) <= FOREIGN_INSERT
 
 
 def _held(template, clause: str, heading: str, body: str) -> set[str]:

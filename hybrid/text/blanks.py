@@ -37,16 +37,28 @@ def blank_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> str:
     keep, drop = fact_spans(text, deal, allowed, own_facts)
     runs: list[list[int]] = []
     for a, b in sorted(outside(drop, keep, text)):
-        if runs and a <= runs[-1][1] or runs and not text[runs[-1][1] : a].strip():
+        if runs and a <= runs[-1][1] or runs and text[runs[-1][1] : a].strip() in ("", "&"):
             runs[-1][1] = max(runs[-1][1], b)
         else:
             runs.append([a, b])
+    for run in runs:  # "Tate & Lyle Industries Ltd.": the company's designation goes with its name, one blank
+        tail = _DESIGNATION.match(text, run[1])
+        run[1] = tail.end() if tail else run[1]
+        stop = _ABBREVIATION_STOP.match(text, run[1]) if _LEGAL_FORM_END.search(text, 0, run[1]) else None
+        run[1] = stop.end() if stop else run[1]
     for a, b in reversed(runs):
         tens = _TENS_PART.search(text[:a])  # "twenty-one day" whole, not "twenty-[___]"
         text = text[: tens.start() if tens else a] + BLANK + text[b:]
     return re.sub(rf"(?:{re.escape(BLANK)}\s*)+{re.escape(BLANK)}", BLANK, text)
 
 
+# capitalized words ending in a company's legal form, right after a name: "Industries Ltd.", "North America, Inc."
+_DESIGNATION = re.compile(
+    r"(?:[ \t]+[A-Z][A-Za-z]+){0,3},?[ \t]+(?:Inc|Incorporated|Corp|Corporation|Co|LLC|Ltd|Limited|LLP|PLC|plc|GmbH|AG)"
+    r"\b")
+_LEGAL_FORM_END = re.compile(r"\b(?:Inc|Corp|Co|Ltd|LLC|LLP|PLC|plc)$")
+# the abbreviation's stop where the sentence goes on ("Ltd. shall pay"); where it ends there, it is the sentence's
+_ABBREVIATION_STOP = re.compile(r"\.(?=[ \t]*[,;:)a-z0-9])")
 _WHOLE_PART = re.compile(r"(?<![\w.,])\d+[.,]$")  # the digits and point before a fact that is a number's decimals
 # the tens of a number word whose units the fact finder read alone ("twenty-one day period": "one day")
 _TENS_PART = re.compile(r"\b(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-$", re.I)

@@ -1,5 +1,6 @@
 """master_clauses.csv -> planner fields (fixture: real rows, relevant columns only)."""
 
+import csv
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,29 @@ CSV = Path(__file__).parent / "excerpts" / "master_clauses_excerpt.csv"
 ])
 def test_parse_parties_keeps_names_drops_roles(answer, expected):
     assert parse_parties(answer) == expected
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ('Tate & Lyle Fermentation Products Ltd. ("T&L"); Tate & Lyle PLC; Igene Biotechnology, Inc. ("Igene"); '
+     '(collectively "Parties"); (each "Party")',
+     ("Tate & Lyle Fermentation Products Ltd.", "Igene Biotechnology, Inc.")),
+    ('MJ Syndicated, Inc.; SIMPLY HERBAL; individually and collectively "JVP"',
+     ("MJ Syndicated, Inc.", "SIMPLY HERBAL")),
+    ('United National Bancorp ("UNBJ"); United National Bank; BISYS Group, Inc. ("BISYS")',
+     ("United National Bancorp", "BISYS Group, Inc.")),
+    ('iPayment, Inc. ("ISO"); First Data Merchant Services Corporation ("FDMS"); Wells Fargo Bank, N.A. ("Bank")',
+     ("iPayment, Inc.", "First Data Merchant Services Corporation")),
+    ('Spok Holdings, Inc. ("Company"); White Hat Strategic Partners LP; White Hat SP GP LLC; (collectively the '
+     '"White Hat Parties")', ("Spok Holdings, Inc.", "White Hat Strategic Partners LP")),
+])
+def test_the_two_parties_are_those_the_contract_names_by_role(tmp_path, answer, expected):
+    """Of three or more names, the two a contract gives a short name stand as its parties (a parent that only
+    guarantees stands third); where the contract names more or fewer than two so, the order is the answer's."""
+    path = tmp_path / "master_clauses.csv"
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows([["Filename", "Parties-Answer", "Governing Law-Answer"], ["X.pdf", answer, ""]])
+    fields = load_cuad_fields(path)[file_key("X.pdf")]
+    assert (fields["party_a"], fields["party_b"]) == expected
 
 
 @pytest.mark.parametrize("answer, expected", [

@@ -173,3 +173,11 @@ def test_a_company_suffix_after_a_party_marker_goes_with_the_name():
         'evidencing "Sponsor and all related entities"')
     assert adapt("[PARTY_A], LLC shall pay [PARTY_B] Inc.", deal) == "Rights Holder shall pay Sponsor."
     assert adapt("[PARTY_B] Incentive Plan", deal) == "Sponsor Incentive Plan"  # a word, not a suffix
+
+
+def test_an_article_before_a_fact_agrees_with_what_is_written_in():
+    """A franchise base's "an AIRSOPURE Center" had read "an Franchisor Center"; a blank keeps its article."""
+    deal = DealFacts(party_a="Franchisor", party_b="Alder Foods LLC")
+    assert adapt("to operate an [PARTY_A] Center", deal) == "to operate a Franchisor Center"
+    assert adapt("A [PARTY_B] store and an [PARTY_A] store", deal) == "An Alder Foods LLC store and a Franchisor store"
+    assert adapt("for a [DURATION] term, Dan [PARTY_A]", deal) == "for a [___] term, Dan Franchisor"

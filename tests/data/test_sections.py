@@ -158,6 +158,17 @@ def test_headless_numbered_paragraphs_stay_as_text_of_the_previous_section_witho
     assert "\n\nProvider will also provide reports." in dict(parts)["Services"] and "2." not in dict(parts)["Services"]
 
 
+def test_a_column_of_bare_numbers_does_not_outrank_the_heading_lines():
+    """A PDF extraction put a form's numbers apart from its headed sections ("2.\n3.\n4." between them): the
+    headings are the sections, as they were when the column made a chain of numbers with nothing under them."""
+    body = "Each participant will contribute to the capital of the venture in cash or in property of agreed value."
+    text = ("JOINT VENTURE AGREEMENT\n\nFormation\n" + body + "\nA.\nB.\n1.\nPurpose\n" + body +
+            "\nCapital Contributions\n" + body + "\n2.\n3.\n4.\nProfit and Loss\n" + body + "\n5.\n6.\n"
+            "Dissolution\n" + body + "\n" + body + "\n")
+    _, _, parts, _ = split_document(text)
+    assert headings(parts) == ["Formation", "Purpose", "Capital Contributions", "Profit and Loss", "Dissolution"]
+
+
 def test_section_with_empty_body_is_merged_into_the_next():
     text = ("LICENSE AGREEMENT\n\n1. Definitions.\n\n2. Grant. Licensor grants a license.\n\n"
             "3. Term. One year.\n\n4. Fees. None.\n")

@@ -13,6 +13,7 @@ from hybrid.fidelity.foreign_subject import (
     build_subject_index,
     foreign_subject_rate,
     foreign_subjects,
+    kind_vocabulary,
     load_subject_index,
     phrases,
 )
@@ -185,3 +186,17 @@ def test_held_out_files_never_shape_the_index(tmp_path):
 def test_max_df_out_of_range_is_refused(index):
     with pytest.raises(ValueError, match=r"max_df must be in \(0, 1\], got 0"):
         foreign_subjects("card shuffling machine", DPA, index=index, max_df=0)
+
+
+def test_the_kinds_own_language_is_no_other_deals_subject(index):
+    """A phrase several filers of the deal's kind write is the kind's ("capital account" in joint ventures); one that a
+    single filer's deal writes stays another deal's subject ("Astaxanthin"), and so does a subject two racing
+    sponsorships share, among the many sponsorship filers ("race car")."""
+    venture = kind_vocabulary({"JOINT VENTURE AGREEMENT"}, CORPUS)
+    assert "capital account" in venture and "astaxanthin" not in venture
+    deal = "Granite Solar Ventures LLC, a solar installation on reclaimed mine land."
+    sentence = "Each capital account is credited with the Astaxanthin sold and with the capital accounts' interest."
+    assert "capital account" in foreign_subjects(sentence, deal, index=index)
+    assert foreign_subjects(sentence, deal, index=index, kind=venture) == ["Astaxanthin"]
+    sponsorship = kind_vocabulary({"SPONSORSHIP AGREEMENT", "ENDORSEMENT AGREEMENT", "PROMOTION AGREEMENT"}, CORPUS)
+    assert "race car" not in sponsorship

@@ -316,13 +316,13 @@ def test_an_alliance_starts_from_the_partnership_form_and_its_scope_opens_the_dr
 
 
 def test_a_repeat_no_alternative_fits_says_which_variant_it_repeats(library):
-    """The joint-venture example has one good base (Igene's), and every other joint venture's clause brings that
-    deal's own terms: variants past the first repeat it and say so (the seed-83 reading found a gaming centre's
-    trademark clause in a franchise's variant 2); a repeat with an alternative clause says nothing of the kind."""
+    """Started from Igene's joint venture (named), every other joint venture's clause brings that deal's own terms:
+    variants past the first repeat it and say so (the seed-83 reading found a gaming centre's trademark clause in a
+    franchise's variant 2); a repeat with an alternative clause says nothing of the kind."""
     from hybrid.skeleton.from_base import base_variants
 
     t = load_template("joint-venture")
-    vs = base_variants(library, t, t.example, 3)
+    vs = base_variants(library, t, t.example, 3, base_doc="IGENEBIOTECHNOLOGY")
     assert vs[0].repeats is None and "repeats" not in vs[0].summary()
     for v in vs[1:]:
         assert v.alternatives or v.summary()["repeats"] == 0

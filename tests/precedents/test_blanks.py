@@ -64,3 +64,19 @@ def test_another_deals_names_places_and_roles_stay_blanks(supply, sentence, fore
     deal, allowed = supply
     out = blank_holes(sentence, deal, allowed)
     assert foreign not in out and BLANK in out
+
+
+NAMED = [
+    # (sentence, as blanked): a company's whole name is one blank, "&" and its legal form with it; the stop of "Ltd."
+    # that ends the sentence stays the sentence's (a joint venture's '"PARENT" means [___] & [___]' had gone on to the
+    # filler as "Industries Ltd.", which it wrote as '":i.')
+    ('"PARENT" means Tate & Lyle Industries Ltd.\n\nThe Board decides.', '"PARENT" means [___].\n\nThe Board decides.'),
+    ("Notices go to Tate & Lyle North America, Inc., in writing.", "Notices go to [___], in writing."),
+    ("Buyer shall pay Zanzibar Quux Ltd. within the Term.", "Buyer shall pay [___] within the Term."),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", NAMED)
+def test_another_companys_whole_name_is_one_blank(supply, sentence, expected):
+    deal, allowed = supply
+    assert blank_holes(sentence, deal, allowed) == expected

@@ -25,6 +25,9 @@ def test_a_base_heading_names_the_deals_parties_not_the_bases():
     t = load_template("distributor")
     assert _heading_for_deal(_section("Duties of Todos"), t.example, t) == "Duties of Supplier"
     assert _heading_for_deal(_section("Duties of the Reseller"), t.example, t) == "Duties of Distributor"
+    # the heading title-cased where the document writes its short name in capitals (the facts' "TODOS")
+    capitals = replace(_section("Duties of Todos"), facts=["TODOS", "the Reseller"])
+    assert _heading_for_deal(capitals, t.example, t) == "Duties of Supplier"
     # a heading holding none of the section's own facts stays as the base writes it
     assert _heading_for_deal(_section("Grant of Rights"), t.example, t) == "Grant of Rights"
     # a section whose document is not a train document keeps its heading
