@@ -112,6 +112,8 @@ _NUMBER_WORD_BEFORE = re.compile(
 )
 _MONTH_BEFORE = re.compile(rf"{_MONTHS}[ \t]+$")
 _DIGITS_RE = re.compile(r"[0-9](?:[0-9,.:-]*[0-9])?")
+_CASE_NUMBER = re.compile(r"\b(?:[Cc]ase|[Dd]ocket|[Cc]ivil [Aa]ction|[Ii]ndex|[Ff]ile)[ \t]+(?:[Nn]o\.|[Nn]umber|#)"
+                          r"[ \t]*([A-Za-z0-9][\w:./-]*\d[\w-]*)")
 _ITEM_BEFORE = re.compile(r"(?:^|\n)[ \t]*$|[.;:!?][\"')\]”’]*[ \t]+$")
 
 
@@ -317,6 +319,8 @@ def find_facts(text: str, parties: tuple[str, ...] = (), extra_names=()) -> list
             add(kind, m.start(), m.end())
     for m in _YEAR_RE.finditer(text):
         add("year", m.start(), m.end())
+    for m in _CASE_NUMBER.finditer(text):  # "case no. S97-2358": a court's number for another deal's lawsuit
+        add("number", m.start(1), m.end(1))
     for s, e in _bare_numbers(text):
         add("number", s, e)
     for s, e, run in _cap_runs(text):

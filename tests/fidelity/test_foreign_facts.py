@@ -413,3 +413,14 @@ def test_a_role_either_party_takes_by_turns_is_no_deals_name(sentence):
     allowed = allowed_text(SUPPLY, SUPPLY.example)
     assert foreign_facts(sentence, allowed, party_names()) == []
     assert {"kind": "name", "text": "Licensee"} in foreign_facts("The Licensee shall pay.", allowed, party_names())
+
+
+def test_a_courts_case_number_is_another_deals_fact():
+    """A joint venture base's warranty "except for the Lawsuit ... case no. S97-2358" had kept the number: a code
+    with digits in it is no bare number, but after "case no." it is another deal's lawsuit."""
+    from hybrid.fidelity.foreign_facts import find_facts
+
+    text = "the lawsuit styled Archer v. Igene, case no. S97-2358, and Civil Action No. 1:19-cv-00123 shall survive."
+    numbers = [f.text for f in find_facts(text) if f.kind == "number"]
+    assert numbers == ["S97-2358", "1:19-cv-00123"]
+    assert [f.text for f in find_facts("a model no. EAR99 product", ()) if f.kind == "number"] == []
