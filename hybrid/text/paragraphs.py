@@ -31,8 +31,8 @@ __all__ = ["paragraph_faults", "repair_paragraphs"]
 
 _SPLIT = re.compile(r"(\n[ \t]*\n\s*)")  # a paragraph break, kept so that a repaired body keeps its spacing
 _TERMINAL = ".!?:;"
-# a list item that goes on in the next paragraph: "...; and" / "..., or"
-_LIST_CONTINUES = re.compile(r"[;,]\s+(?:and|or|and/or|AND|OR)$")
+# a list item that goes on in the next paragraph: "...; and" / "..., or" / "...: or" (a source's typo for "; or")
+_LIST_CONTINUES = re.compile(r"[;,:]\s+(?:and|or|and/or|AND|OR)$")
 # words a sentence does not end on: what is left where a sentence was cut ("... shall pay the")
 _NO_END = frozenset(
     "the a an of to and or in for with by on at from that which any such its their his her shall will may must "
@@ -251,7 +251,12 @@ def _repair_one(text: str) -> tuple[str, dict | None]:
         tail = tail.strip()
         return f"{head}\n\n{tail[0].upper()}{tail[1:]}", {"old": tail, "new": tail, "action": "split"}
     alpha = re.findall(r"[A-Za-z]+", tail)
-    ends_on_word = bool(re.search(r"[A-Za-z0-9]$", _stripped_end(text)))  # not on "-", "," or a "____" blank
+    end = _stripped_end(text)
+    if end[-1:] in ",;" and _MARKER.match(text.lstrip()) and len(alpha) > HEADING_WORDS:  # a list item whose next
+        # item went: a stop in place of its comma, never the item (an insolvency trigger of a termination right)
+        return end[:-1] + "." + text[len(end):].rstrip(), {"old": " ".join(words[-4:]), "new": end[-20:-1] + ".",
+                                                            "action": "terminated"}
+    ends_on_word = bool(re.search(r"[A-Za-z0-9]$", end))  # not on "-", "," or a "____" blank
     if alpha and ends_on_word and alpha[-1].lower() not in _NO_END:
         end = len(_stripped_end(text))
         return text[:end] + "." + text[end:].rstrip(), {"old": " ".join(words[-4:]), "new": " ".join(words[-4:]) + ".",

@@ -210,3 +210,20 @@ def test_a_notice_clauses_address_lines_are_no_unterminated_sentences():
     two = "Notices go as follows:\n\nIf to Supplier: [___]\n\nIf to Distributor: [___]"
     assert paragraph_faults(two) == [] and paragraph_faults(two + "\n\nEither party may change it.") == []
     assert [f["kind"] for f in paragraph_faults("Buyer shall pay the\n\nSupplier ships.")] == ["unterminated"]
+
+
+def test_a_termination_triggers_items_are_kept_whatever_their_source_wrote_between_them():
+    """A distributor base's insolvency triggers ended on ": or" (its typo for "; or") and had gone as sentences cut
+    mid-way, and a list item whose next item went ended on its comma and went too; a cold reader found the
+    termination right's "unable to pay its debts" and "winding up" removed. The items stay, the last one stopped."""
+    body = ("Either party may terminate this Agreement by notice if:\n\n"
+            "(a) the other party is unable to pay its debts as they fall due: or\n\n"
+            "(b) a petition is filed for the winding up of that other party: or\n\n"
+            "(c) a receiver is appointed over the assets of the other party.")
+    assert repair_paragraphs(body) == (body, [])
+    body = ("The Distributor shall notify the Supplier of:\n\n(a) any infringement of the trade marks; and\n\n"
+            "(b) any claim that any Product infringes the rights of any third party,\n\n"
+            "The Supplier shall have sole control of any action.")
+    out, changes = repair_paragraphs(body)
+    assert "(b) any claim that any Product infringes the rights of any third party.\n\nThe Supplier" in out
+    assert [c["action"] for c in changes] == ["terminated"]
