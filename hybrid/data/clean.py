@@ -179,6 +179,10 @@ def _normalize_redactions(text: str) -> str:
 _TEMPLATE_TAG_RE = re.compile(r"\{(?:IF [^{}\n]{1,80}|END-?IF|ELSE)\}")
 
 
+# an ordinal's suffix a PDF extraction split ("(4t h)", "the 1s t day"): one word again
+_SPLIT_ORDINAL = re.compile(r"\b(\d{1,4})(s|n|r|t) (t|d|h)\b")
+
+
 def clean_text(raw: str) -> str:
     """Clean one extracted document (see module docstring). Pure: no I/O, deterministic."""
     text = _normalize_chars(raw)
@@ -188,6 +192,7 @@ def clean_text(raw: str) -> str:
     text = _GRAPHIC_RE.sub(" ", text)
     text = LEADING_NOISE_RE.sub("", text, count=1)
     text = _TEMPLATE_TAG_RE.sub("", text)
+    text = _SPLIT_ORDINAL.sub(r"\1\2\3", text)
     lines: list[str] = []
     for line in text.split("\n"):
         line = _drop_banners(line)

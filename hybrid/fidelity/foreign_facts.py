@@ -169,13 +169,13 @@ _CAPS_WORD = re.compile(r"^[A-Z]{2,}$")
 def foreign_acronyms(text: str, allowed: str) -> list[tuple[int, int]]:
     """(start, end) of each isolated all-caps word of 2-6 letters ("LBIO", "JSC") that `allowed` never
     writes, is no roman numeral and no generic word ("LLC"): another deal's short name or defined
-    term. find_facts skips all-caps words (emphasis: "AS IS"), so a word whose neighbour is all caps
-    too is left alone here as well."""
+    term (in either number: a base defining its "Current SOPs" writes "the SOP"). find_facts skips all-caps words
+    (emphasis: "AS IS"), so a word whose neighbour is all caps too is left alone here as well."""
     written = set(_WORD_RE.findall(allowed))
     out = []
     for m in _ACRONYM.finditer(text):
         w = m.group(0)
-        if w in written or w.lower() in _GENERIC or _ROMAN.match(w):
+        if w in written or w + "s" in written or w.lower() in _GENERIC or _ROMAN.match(w):
             continue
         before = text[: m.start()].split()[-1:]
         after = text[m.end() :].split()[:1]

@@ -147,7 +147,7 @@ def _rows(base, template, values) -> list[dict]:
         sections = [_on_key_terms(p, values, stated) for p in sections]
     elif base.kind == "form":  # the instruction to complete a cover page the draft does not have: out
         sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
-    sections = own_definitions(_on_deal_subject(sections, base, template), template, values)
+    sections = own_definitions(_on_deal_subject(sections, base, template), template, values, base.kind != "form")
     rows = [{"clause": p.clause_type, "heading": base_heading(_heading_for_deal(p, values, template)) or
              template.clauses.get(p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""}
             for p in sections]

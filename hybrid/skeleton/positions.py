@@ -13,21 +13,39 @@ from dataclasses import replace
 
 from hybrid.templates.rendered import substitute
 
-__all__ = ["own_definitions", "redefine", "own_positions", "default_position", "DEFAULT_SOURCE"]
+__all__ = ["own_definitions", "redefine", "preamble_meanings", "own_positions", "default_position", "DEFAULT_SOURCE"]
 
 
 def redefine(body: str, term: str, meaning: str) -> str:
-    """body with the rest of each line that defines `term` ('"Cloud Service" means the product described in the Order
-    Form.') reading `meaning` instead, closed by a full stop; unchanged where the body does not define it so."""
+    """body with the rest of each line that defines `term` in any case ('"Cloud Service" means the product described
+    in the Order Form.', '"EFFECTIVE DATE" means ...') reading `meaning` instead, closed by a full stop; unchanged
+    where the body does not define it so."""
     pattern = re.compile(rf'(^[ \t]*(?:\([a-z0-9]{{1,3}}\)[ \t]+)?["“]{re.escape(term)}["”][ \t]+'
-                         rf'(?:means|shall mean)[ \t]+)[^\n]*', re.M)
+                         rf'(?:means|shall mean)[ \t]+)[^\n]*', re.M | re.I)
     return pattern.sub(lambda m: m.group(1) + meaning.rstrip(". ") + ".", body)
 
 
-def own_definitions(sections: list, template, values: dict) -> list:
+# a term the template's preamble defines as a field's value: '{effective_date} (the "Effective Date")'
+_PREAMBLE_TERM = re.compile(r'\{([a-z_][a-z0-9_]*)\}\s*\((?:the |each an? )?["“]([^"”]+)["”]\)')
+
+
+def preamble_meanings(template, values: dict) -> dict:
+    """{term: the deal's value} of each term the template's preamble defines as a field other than a party's
+    ("Effective Date": "2025-10-01", "Products": "the Vireo line of ..."). A filed contract's own definition of such
+    a term is its deal's: Igene's joint venture defined "EFFECTIVE DATE" as "[___] a.m. Eastern standard time on
+    [___]" against the deal's 2025-10-01 (a cold reader at seed 619)."""
+    return {term: str(values[field]) for field, term in _PREAMBLE_TERM.findall(template.preamble)
+            if not field.startswith("party_") and str(values.get(field, "")).strip()}
+
+
+def own_definitions(sections: list, template, values: dict, contract: bool = False) -> list:
     """The base's sections (Precedents) with each term the template's `definitions` gives a meaning of redefined so
-    (its {field} placeholders substituted from `values`)."""
-    meanings = {term: substitute(text, values) for term, text in (getattr(template, "definitions", None) or {}).items()}
+    (its {field} placeholders substituted from `values`); contract: the base is a filed contract, whose definitions
+    of the terms the template's preamble defines (preamble_meanings) read the deal's values too. A standard form's
+    definitions are written for any deal and stay."""
+    own = getattr(template, "definitions", None) or {}
+    meanings = {**(preamble_meanings(template, values) if contract else {}),
+                **{term: substitute(text, values) for term, text in own.items()}}
     if not meanings:
         return sections
     out = []

@@ -181,3 +181,10 @@ def test_a_list_of_titled_section_references_after_a_colon_stays_one_paragraph()
     assert [p.strip() for p in paragraphs(clean_text(survive))] == [survive]
     headed = f"{survive} Section 9.1 Termination. Either party may terminate this Agreement on notice."
     assert paragraphs(clean_text(headed))[-1].startswith("Section 9.1 Termination.")
+
+
+def test_an_ordinal_a_pdf_split_is_one_word_again():
+    """A master supply agreement's order of priority read "(4t h) the main body of this Agreement"."""
+    text = clean_text("(3rd) the SOP; and (4t h) the main body, from the 1s t day of June at 12t h Street.\n")
+    assert text == "(3rd) the SOP; and (4th) the main body, from the 1st day of June at 12th Street.\n"
+    assert clean_text("the 5 t h item at 4t hat\n") == "the 5 t h item at 4t hat\n"

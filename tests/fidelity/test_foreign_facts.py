@@ -359,6 +359,10 @@ def test_foreign_acronyms_are_isolated_caps_words_the_deal_never_writes():
     # a trade abbreviation any deal writes is no other deal's name: a tax, a file format, a trade term
     trade = "the price includes VAT; Buyer sends the CAD files; delivery FOB the plant of LBIO"
     assert [trade[a:b] for a, b in foreign_acronyms(trade, "Acme LLC")] == ["LBIO"]
+    # a term allowed in the plural is allowed in the singular: a supply base's "Current SOPs" writes "the SOP"
+    # (its order of priority had read "(2nd) the [___]")
+    sop = "the SOP and the JSC"
+    assert [sop[a:b] for a, b in foreign_acronyms(sop, 'the "Current SOPs"')] == ["JSC"]
 
 
 def test_boilerplate_defined_terms_are_generic_words_and_a_name_beside_them_is_not():

@@ -35,3 +35,24 @@ def test_the_hosting_template_redefines_the_cloud_service_form_so_the_customer_k
     assert same is other
     assert '"Cloud Service" means the hosting and operation of the Application that the Host provides' in new_defs.body
     assert "including the Application" in new_defs.body
+
+
+def test_a_filed_contracts_definition_of_a_preamble_term_reads_the_deals_value():
+    """Igene's joint venture defined "EFFECTIVE DATE" as "[___] a.m. Eastern standard time on [___]" against the deal's
+    2025-10-01 (a cold reader at seed 619): a filed contract's definition of a term the template's preamble defines
+    from a field reads the deal's value, in any case; a party's role is left as the contract defines it, and a standard
+    form's definitions stay (written for any deal)."""
+    from dataclasses import replace as dc_replace
+
+    from hybrid.precedents.library import Precedent
+    from hybrid.skeleton.positions import preamble_meanings
+
+    t = load_template("joint-venture")
+    assert preamble_meanings(t, t.example) == {"Effective Date": "2025-10-01", "Venture": "Granite Solar Ventures LLC"}
+    body = '"EFFECTIVE DATE" means [___] a.m. Eastern standard time on [___].\n\n"PARTY" means each of the parties.'
+    p = Precedent("d#1", "d", "cuad", "CC-BY-4.0", "JOINT VENTURE AGREEMENT", "definitions", "Definitions", body)
+    out = own_definitions([p], t, t.example, contract=True)[0].body
+    assert out == '"EFFECTIVE DATE" means 2025-10-01.\n\n"PARTY" means each of the parties.'
+    assert own_definitions([p], t, t.example)[0] is p
+    assert own_definitions([dc_replace(p, body="no definitions here")], t, t.example, contract=True)[0].body == (
+        "no definitions here")
