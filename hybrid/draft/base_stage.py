@@ -104,21 +104,19 @@ class _Step:
         return self.ev.partial(glyph)
 
 
-def draft_checks(d, template, values: dict, deal_text: str) -> dict:
+def draft_checks(d, template, values: dict, deal_text: str, kind: frozenset) -> dict:
     """What a lawyer checks of a whole draft: the clauses real contracts of the kind hold (market_check), one
     term, exclusivity and roles (substance) and another deal's subject matter (foreign_subjects: the kind's own
-    language, hybrid.precedents.base.kind_phrases, is no other deal's)."""
+    language, `kind` = hybrid.precedents.base.kind_phrases of the template, is no other deal's)."""
     from hybrid.draft.substance import substance_checks
     from hybrid.fidelity.foreign_subject import foreign_subjects
-    from hybrid.precedents.base import kind_phrases
     from hybrid.precedents.checklist import market_check
 
     checks = {"market_check": market_check(template, d.sections)}
     checkpoint()  # each check reads the whole draft: a cancelled stream stops between them
     checks["substance"] = substance_checks(d.sections, template, values)
     checkpoint()
-    checks["foreign_subjects"] = foreign_subjects("\n".join(s["body"] for s in d.sections), deal_text,
-                                                  kind=kind_phrases(template))
+    checks["foreign_subjects"] = foreign_subjects("\n".join(s["body"] for s in d.sections), deal_text, kind=kind)
     return checks
 
 
@@ -166,6 +164,7 @@ def base_events(drafter, request, emit, variants=None):
     filler's steps per variant, and "rank" with the drafts best first. variants: the bases already chosen
     (hybrid.skeleton.from_base.base_variants; None: chosen here)."""
     from hybrid.draft.streaming import cancel_check, progress_events, step_events
+    from hybrid.precedents.base import kind_phrases
     from hybrid.rank.rerank import ContractSpec
     from hybrid.skeleton.from_base import base_variants
 
@@ -188,7 +187,7 @@ def base_events(drafter, request, emit, variants=None):
     timings["precedents"] = time.perf_counter() - ts
     yield DraftEvent("precedents", time.perf_counter() - t0, sources=provenance)
     timings["fill"] = timings["revise"] = timings["rank"] = 0.0
-    drafts, on_step = [], step_events(emit, t0)
+    drafts, on_step, kind = [], step_events(emit, t0), kind_phrases(template)
     for v, (bv, (start, facts)) in enumerate(zip(variants, starts)):
         ts = time.perf_counter()
         counted = _Counted(on_step, v, len(variants)) if on_step else None
@@ -212,7 +211,7 @@ def base_events(drafter, request, emit, variants=None):
         d.source_facts, d.consistency = list(facts), revisions[0]
         for sec, prov in zip(d.sections, provenance[v]):
             sec["precedents"] = prov
-        d.base, d.checks = bv.summary(), draft_checks(d, template, values, bv.skeleton.deal_text)
+        d.base, d.checks = bv.summary(), draft_checks(d, template, values, bv.skeleton.deal_text, kind)
         _score_checks(d)
         drafts.append(d)
         count("rank", v + 1, len(variants))

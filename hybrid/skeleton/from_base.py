@@ -292,6 +292,9 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
     good = good[:n]
     out, index = [], functools.cache(load_subject_index)  # loaded once, when an inserted clause is first checked
     scorer = scorer or chooser(library)
+    # whether a clause another document supplies names another deal's subject matter: an insertion's, an alternative's
+    is_plain = functools.partial(plain, deal_text=allowed_text(template, values), index=index,
+                                 kind=kind_phrases(template))
     for v in range(n):
         check()
         base = good[v % len(good)]
@@ -299,9 +302,7 @@ def base_variants(library, template, values: dict, n: int, check=None, pageable=
         fits = base_fits(base, rows, template, values)
         if between_companies(values):  # no clause of a document written for a person ("her own honest opinions")
             fits = functools.partial(_not_for_a_person, library, fits)
-        deal_text = allowed_text(template, values)
-        inserted = insert_lacking(rows, library, template, deal_text, base.kind == "form", index, fits, scorer)
-        is_plain = functools.partial(plain, deal_text=deal_text, index=index, kind=kind_phrases(template))
+        inserted = insert_lacking(rows, library, template, base.kind == "form", is_plain, fits, scorer)
         alternatives = alternative(rows, library, template, base, v // len(good), fits, scorer, is_plain) if v >= len(
             good) else []
         for i, r in enumerate(rows):

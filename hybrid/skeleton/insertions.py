@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 
 from hybrid.common.stems import content_stems
-from hybrid.precedents.base import kind_phrases, kinds_of
+from hybrid.precedents.base import kinds_of
 from hybrid.precedents.checklist import checklist, market_check
 from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.clause_choice import clause_text, insert_query, ranked
@@ -52,13 +52,13 @@ def closing_index(rows) -> int:
     return i
 
 
-def _candidates(library, template, clause: str, deal_text: str, forms_only: bool, index) -> list[list]:
+def _candidates(library, template, clause: str, forms_only: bool, is_plain) -> list[list]:
     """Precedents an inserted clause may come from, in tiers in the order a lawyer would take them: standard forms of
     the kind, contracts of the kind, then, for a clause whose words do not depend on the deal (GENERIC_CLAUSES),
-    standard forms of any kind. One that names another deal's subject matter is no candidate
-    (hybrid.fidelity.foreign_subject: a software licence's "the software will substantially conform" in a supply
+    standard forms of any kind. One that names another deal's subject matter is no candidate (is_plain: `plain` of the
+    deal; hybrid.fidelity.foreign_subject: a software licence's "the software will substantially conform" in a supply
     agreement). forms_only: standard forms alone (a standard form's base takes nothing from a filed contract, whose
-    deal would come with it: a research-funding clause in a software licence). index(): the subject index."""
+    deal would come with it: a research-funding clause in a software licence)."""
     wanted = kinds_of(template)
     pool = [p for p in library.of_type(clause) if len(p.body.split()) <= INSERT_WORDS]
     same_form = [p for p in pool if p.doc_type.upper() in wanted and p.source in STANDARD_SOURCES]
@@ -66,8 +66,7 @@ def _candidates(library, template, clause: str, deal_text: str, forms_only: bool
     forms = [p for p in pool if p.doc_type.upper() not in wanted and p.source in STANDARD_SOURCES
              and clause in GENERIC_CLAUSES]
     tiers = [same_form, forms] if forms_only else [same_form, same, forms]
-    kind = kind_phrases(template)
-    return [[p for p in tier if plain(p, deal_text, index, kind)] for tier in tiers]
+    return [[p for p in tier if is_plain(p)] for tier in tiers]
 
 
 def plain(p, deal_text: str, index, kind: frozenset = frozenset()) -> bool:
@@ -84,7 +83,7 @@ def _held(template, clause: str, heading: str, body: str) -> set[str]:
         "items"] if it["held"]}
 
 
-def insert_lacking(rows, library, template, deal_text: str, forms_only: bool, index, fits, scorer) -> list[dict]:
+def insert_lacking(rows, library, template, forms_only: bool, is_plain, fits, scorer) -> list[dict]:
     """In place: a section for each checklist item the rows lack, from the candidates holding it (_candidates, tier
     by tier) the scorer's best answer to the item's query (hybrid.skeleton.clause_choice.ranked) that fits(precedent)
     the base's vocabulary (hybrid.skeleton.vocabulary.base_fits), right after the base's last section of its clause
@@ -99,7 +98,7 @@ def insert_lacking(rows, library, template, deal_text: str, forms_only: bool, in
         if key in held_now:
             continue
         item, query = items[key], insert_query(template, items[key].label)
-        tiers = _candidates(library, template, item.clause, deal_text, forms_only, index)
+        tiers = _candidates(library, template, item.clause, forms_only, is_plain)
         found = next((p for tier in tiers for _, p in ranked(scorer, query, [
             p for p in tier if key in _held(template, p.clause_type, p.heading, p.body)]) if fits(p)), None)
         if found is None:

@@ -258,9 +258,8 @@ def _repair_one(text: str) -> tuple[str, dict | None]:
                                                             "action": "terminated"}
     ends_on_word = bool(re.search(r"[A-Za-z0-9]$", end))  # not on "-", "," or a "____" blank
     if alpha and ends_on_word and alpha[-1].lower() not in _NO_END:
-        end = len(_stripped_end(text))
-        return text[:end] + "." + text[end:].rstrip(), {"old": " ".join(words[-4:]), "new": " ".join(words[-4:]) + ".",
-                                                         "action": "terminated"}
+        return end + "." + text[len(end):].rstrip(), {"old": " ".join(words[-4:]), "new": " ".join(words[-4:]) + ".",
+                                                      "action": "terminated"}
     kept = text[:at].rstrip()  # a sentence cut mid-way: it goes, the sentences before it stay ...
     if re.fullmatch(RUN_IN_HEADING, kept.strip()) or _is_heading(kept):
         kept, tail = "", text  # ... unless they are only its run-in heading ("Shipment.")
