@@ -114,6 +114,11 @@ _MONTH_BEFORE = re.compile(rf"{_MONTHS}[ \t]+$")
 _DIGITS_RE = re.compile(r"[0-9](?:[0-9,.:-]*[0-9])?")
 _CASE_NUMBER = re.compile(r"\b(?:[Cc]ase|[Dd]ocket|[Cc]ivil [Aa]ction|[Ii]ndex|[Ff]ile)[ \t]+(?:[Nn]o\.|[Nn]umber|#)"
                           r"[ \t]*([A-Za-z0-9][\w:./-]*\d[\w-]*)")
+# a county, parish or court division named in capitals ("COURTS OF DALLAS COUNTY", "NORTHERN DISTRICT OF TEXAS, DALLAS
+# DIVISION"): the run of capitalized names misses it, an all-capitals word being emphasis there
+_CAPS_PLACE = re.compile(r"(?<![\w-])((?!(?:THE|ANY|SUCH|SAID|EACH|SAME|OF|AND|OR|IN|FOR|THAT|WHICH)\b)[A-Z]{3,}"
+                         r"(?:[ \t]+[A-Z]{3,})?)[ \t]+(?:COUNTY|PARISH|DIVISION)\b"
+                         r"|\b(?:COUNTY|PARISH)[ \t]+OF[ \t]+([A-Z]{3,}(?:[ \t]+[A-Z]{3,})?)\b")
 _ITEM_BEFORE = re.compile(r"(?:^|\n)[ \t]*$|[.;:!?][\"')\]”’]*[ \t]+$")
 
 
@@ -323,6 +328,8 @@ def find_facts(text: str, parties: tuple[str, ...] = (), extra_names=()) -> list
         add("number", m.start(1), m.end(1))
     for s, e in _bare_numbers(text):
         add("number", s, e)
+    for m in _CAPS_PLACE.finditer(text):
+        add("name", *(m.span() if m.group(1) else m.span(2)))  # "DALLAS COUNTY" whole: COUNTY alone is an acronym
     for s, e, run in _cap_runs(text):
         if any(_is_name_word(w) for w in run):
             add("name", s, e)

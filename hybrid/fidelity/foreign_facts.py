@@ -150,6 +150,7 @@ def foreign_facts(text: str, allowed: str, parties: tuple[str, ...] = (), extra_
         if f.kind == "number" and set(_number_values(f.text)) <= bare:
             continue
         named = _TURN_ROLE.sub(" ", f.text) if f.kind == "name" else ""
+        named = named.title() if named.isupper() else named  # a county in capitals (fact_finders._CAPS_PLACE)
         words = [w for w in re.findall(_WORD_RE, named) if _is_name_word(w)]
         if f.kind == "name" and all(_in_vocab(_base(w), vocab) for w in words):
             continue
