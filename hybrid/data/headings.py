@@ -12,7 +12,7 @@ import re
 from hybrid.data.clean import strip_markdown_inline, to_ascii
 
 __all__ = ["MAX_HEADING_CHARS", "MAX_TITLE_CHARS", "tidy_heading", "is_heading_text", "split_heading", "tidy_title",
-           "find_title", "merge_empty", "Split", "NumberedSplit", "PARTY_RE"]
+           "find_title", "merge_empty", "Split", "NumberedSplit", "PARTY_RE", "line_heading"]
 
 MAX_HEADING_CHARS = 80  # the planner's bounded heading strings (^[ -~]{1,80}$)
 MAX_TITLE_CHARS = 100
@@ -141,6 +141,16 @@ def split_heading(rest: str) -> tuple[str, str]:
     if m and is_heading_text(m.group(1), sentence_case=True) and len(rest) - m.end() >= 20:
         return m.group(1), rest[m.end():]
     return "", rest
+
+
+def line_heading(rest: str) -> str:
+    """A marker's whole line as its heading in sentence case ("3. Distributor's undertakings", "5. Prices and
+    payment", alone on their lines): the style of many English and Australian contracts, which split_heading's Title
+    Case test reads as no heading, so their sections had gone into the one before ("" where rest is no such line)."""
+    bare = rest.strip()
+    if len(bare) > 60 or re.search(r"[.;:,]$", bare) or not is_heading_text(bare, sentence_case=True):
+        return ""
+    return bare
 
 
 # ---------------------------------------------------------------------------------------------

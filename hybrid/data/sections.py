@@ -39,6 +39,7 @@ from hybrid.data.headings import (
     Split,
     find_title,
     is_heading_text,
+    line_heading,
     merge_empty,
     split_heading,
     tidy_heading,
@@ -208,7 +209,8 @@ def _raw_candidates(units: list[_Unit], lo: int, hi: int) -> dict[str, list[_Can
                      else ord(num) - 64 if kind == "letter" else int(num),
                      int(m.group("sub")) if kind == "subnum" else 0)
             rest = m.group("rest")
-            heading = split_heading(rest)[0] or (not rest.strip() and i + 1 < hi and _next_heading(units[i + 1].text))
+            heading = (split_heading(rest)[0] or i + 1 < hi and line_heading(rest)
+                       or (not rest.strip() and i + 1 < hi and _next_heading(units[i + 1].text)))
             out[kind].append(_Cand(i, kind, value, rest, HEADED_WEIGHT if heading else HEADLESS_WEIGHT))
         if len(t) <= 60 and not re.search(r"[a-z\d]", t) and _is_caps_heading(units, i, hi):
             out["caps"].append(_Cand(i, "caps", (0, 0), t, HEADED_WEIGHT))
@@ -354,6 +356,8 @@ def _split_plain(text: str, doc_type: str) -> NumberedSplit:
             heading, rest = c.rest, ""
         else:
             heading, rest = split_heading(c.rest)
+            heading, rest = (heading, rest) if heading or body_start >= end else (line_heading(c.rest), rest)
+            rest = "" if heading and heading == c.rest.strip() else rest
             if not heading and not rest.strip() and body_start < end and _next_heading(units[body_start].text):
                 heading = _next_heading(units[body_start].text)
                 body_start += 1

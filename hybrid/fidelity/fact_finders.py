@@ -114,11 +114,13 @@ _MONTH_BEFORE = re.compile(rf"{_MONTHS}[ \t]+$")
 _DIGITS_RE = re.compile(r"[0-9](?:[0-9,.:-]*[0-9])?")
 _CASE_NUMBER = re.compile(r"\b(?:[Cc]ase|[Dd]ocket|[Cc]ivil [Aa]ction|[Ii]ndex|[Ff]ile)[ \t]+(?:[Nn]o\.|[Nn]umber|#)"
                           r"[ \t]*([A-Za-z0-9][\w:./-]*\d[\w-]*)")
-# a county, parish or court division named in capitals ("COURTS OF DALLAS COUNTY", "NORTHERN DISTRICT OF TEXAS, DALLAS
-# DIVISION"): the run of capitalized names misses it, an all-capitals word being emphasis there
+# a county, parish, court division or city named in capitals ("COURTS OF DALLAS COUNTY", "NORTHERN DISTRICT OF TEXAS,
+# DALLAS DIVISION", "IN DALLAS, TEXAS"): the run of capitalized names misses it, an all-capitals word being emphasis
 _CAPS_PLACE = re.compile(r"(?<![\w-])((?!(?:THE|ANY|SUCH|SAID|EACH|SAME|OF|AND|OR|IN|FOR|THAT|WHICH)\b)[A-Z]{3,}"
                          r"(?:[ \t]+[A-Z]{3,})?)[ \t]+(?:COUNTY|PARISH|DIVISION)\b"
-                         r"|\b(?:COUNTY|PARISH)[ \t]+OF[ \t]+([A-Z]{3,}(?:[ \t]+[A-Z]{3,})?)\b")
+                         r"|\b(?:COUNTY|PARISH)[ \t]+OF[ \t]+([A-Z]{3,}(?:[ \t]+[A-Z]{3,})?)\b"
+                         r"|(?<![\w-])([A-Z]{3,}(?:[ \t]+[A-Z]{3,})?),[ \t]+(?=the State of\b|STATE OF\b|"
+                         + "|".join(re.escape(q) for p in PLACES for q in (p, p.upper())) + r")")
 _ITEM_BEFORE = re.compile(r"(?:^|\n)[ \t]*$|[.;:!?][\"')\]”’]*[ \t]+$")
 
 
@@ -329,7 +331,8 @@ def find_facts(text: str, parties: tuple[str, ...] = (), extra_names=()) -> list
     for s, e in _bare_numbers(text):
         add("number", s, e)
     for m in _CAPS_PLACE.finditer(text):
-        add("name", *(m.span() if m.group(1) else m.span(2)))  # "DALLAS COUNTY" whole: COUNTY alone is an acronym
+        # "DALLAS COUNTY" whole: COUNTY alone reads as an acronym
+        add("name", *(m.span() if m.group(1) else m.span(2) if m.group(2) else m.span(3)))
     for s, e, run in _cap_runs(text):
         if any(_is_name_word(w) for w in run):
             add("name", s, e)

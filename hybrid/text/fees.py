@@ -14,7 +14,7 @@ from hybrid.data.facts import BLANK
 from hybrid.text.passes import Pass, change, register
 from hybrid.text.revise_passes import example
 
-__all__ = ["frames_fee", "frames_rate"]
+__all__ = ["frames_fee"]
 
 # the fee a frame names with its amount: "a sponsorship fee of USD 250,000", "subscription fees of USD 24,000"
 _FRAME_FEE = re.compile(r"\b((?:[a-z][a-z-]* ){0,2}fees?)\s+(?:of|in the (?:amount|sum) of|equal to)\s+(?!\[___\])")
@@ -38,49 +38,15 @@ def frames_fee(text: str, frame: str) -> tuple[str, list[str]]:
     return text[:start] + blank_fee.sub(lambda x: f"the {x.group(1)}", text[start:]), found
 
 
-# a rate a frame states: "a continuing royalty of 6 percent", "a Target Uptime of 99.9 percent"
-_FRAME_RATE = re.compile(r"\b([A-Za-z]{4,})\s+of\s+(\d+(?:\.\d+)?(?:\s*percent\b|\s*%))")
-_NOT_RATE = frozenset("within period after before by following than under days months interest late".split())
-_RATE_GAP = 8  # words between the rate's name and a blank that is its rate ("royalty fee on a monthly basis of")
-
-
-def frames_rate(text: str, frame: str) -> tuple[str, list[str]]:
-    """(text with a blank rate of a charge the frame states written as the frame's rate, [the phrases filled]):
-    after a franchise frame's "a continuing royalty of 6 percent of gross sales", the base's "a continuing
-    non-refundable royalty fee on a monthly basis of [___] of your total monthly gross sales" reads "... of 6 percent
-    of ..." (the seed-619 reader quoted the two as a conflict). Only a blank within _RATE_GAP words after the rate's
-    own name, in the same sentence, right after "of", "at", "be" or "is", with no word of time between ("royalty
-    reports within a period of [___]" stays); another fee's blank stays."""
-    start = len(frame) if frame and text.startswith(frame) else 0
-    found, out = [], text[start:]
-    for m in _FRAME_RATE.finditer(frame or ""):
-        name, rate = m.group(1), m.group(2)
-        blank = re.compile(rf"(\b{re.escape(name)}\b(?:\s+[^\s.;\[]+){{0,{_RATE_GAP}}}?\s+(?:of|at|be|is)\s+)"
-                           rf"{re.escape(BLANK)}", re.I)
-
-        def fill(x, rate=rate):
-            if _NOT_RATE & set(x.group(1).lower().split()):  # "royalty reports within a period of [___]"
-                return x.group(0)
-            found.append(x.group(0))
-            return x.group(1) + rate
-        out = blank.sub(fill, out)
-    return text[:start] + out, found
-
-
 def _pass(body, ctx):
-    frame = ctx.section.get("frame", "")
-    body, old = frames_fee(body, frame)
-    body, rates = frames_rate(body, frame)
+    body, old = frames_fee(body, ctx.section.get("frame", ""))
     return body, [change("frames_fee", o, "the fee the section's frame states", "replaced",
-                         "a second amount of the fee the section's frame states") for o in old] + [
-        change("frames_fee", o, "the rate the section's frame states", "replaced",
-               "a blank rate of a charge the section's frame states") for o in rates]
+                         "a second amount of the fee the section's frame states") for o in old]
 
 
 _FEE_FRAME = "The Sponsor shall pay the Rights Holder a sponsorship fee of USD 250,000 per season."
-_RATE_FRAME = "The Franchisee shall pay a continuing royalty of 6 percent of gross sales."
 register(Pass(
-    "frames_fee", "revise", "a blank amount or rate of the fee the section's frame states written as that fee", _pass, (
+    "frames_fee", "revise", "a blank amount of the fee the section's frame states written as that fee", _pass, (
         (f"{_FEE_FRAME} Sponsor shall pay to Rights Holder a sponsorship fee in the amount of {BLANK} for the term "
          f"of this Agreement, payable in two installments.",
          f"{_FEE_FRAME} Sponsor shall pay to Rights Holder the sponsorship fee, payable in two installments.",
@@ -89,8 +55,4 @@ register(Pass(
          f"{_FEE_FRAME} Sponsor shall pay a sponsorship fee in the amount of {BLANK}.", {"frame": ""}),  # no frame
         (f"{_FEE_FRAME} Late fees of {BLANK} apply.", f"{_FEE_FRAME} Late fees of {BLANK} apply.",
          {"frame": _FEE_FRAME}),  # another fee
-        (f"{_RATE_FRAME} You shall pay a royalty fee on a monthly basis of {BLANK} of your gross sales. You shall pay "
-         f"an advertising fee of {BLANK} of your gross sales.",
-         f"{_RATE_FRAME} You shall pay a royalty fee on a monthly basis of 6 percent of your gross sales. You shall "
-         f"pay an advertising fee of {BLANK} of your gross sales.", {"frame": _RATE_FRAME}),
     ), example))

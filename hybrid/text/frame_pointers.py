@@ -30,6 +30,12 @@ _BLANK_RATE = re.compile(rf"\bthe\s+(?:percentage|rate)\s+{_POINTS}\s+{_B}")
 _FRAME_RATE = re.compile(r"\b([a-z][a-z-]*)\s+(?:of|at|equal\s+to)\s+(\d+(?:\.\d+)?\s*(?:percent\b|per\s+cent\b|%))",
                          re.I)
 _SENTENCE = re.compile(r"[^.;]*")
+# a frame's term of years or months: "continues for an initial term of 3 years", "for a term of 24 months"
+_FRAME_TERM = re.compile(r"\bterm\s+of\s+(\d+\s+(?:years?|months?))\b", re.I)
+# a blank right after a rate's own name is its rate, within this many words ("royalty fee on a monthly basis of"),
+# unless a word of time or of another charge stands between
+_RATE_GAP = 8
+_NOT_RATE = frozenset("within period after before by following than under days months interest late".split())
 
 
 def _named(term: str, frames: str) -> bool:
@@ -42,7 +48,12 @@ def _named(term: str, frames: str) -> bool:
 
 def framed_pointers(body: str, frames: str) -> tuple[str, list[str]]:
     """(body with each pointer to a blank for a term `frames` names dropped, and each blank percentage of a term the
-    frames state with its percentage written as it, [the phrases changed]). frames: the draft's frame sentences."""
+    frames state with its percentage written as it, [the phrases changed]). frames: the draft's frame sentences.
+    A blank percentage is "the percentage set forth in [___]" in a sentence naming the term, or a blank within
+    _RATE_GAP words after the term's own name: "royalty fee on a monthly basis of [___] of your total monthly gross
+    sales" under "a continuing royalty of 6 percent" (the seed-619 reader quoted the two as a conflict). A blank
+    initial term reads the frames' term of years or months: a distributor's inserted Term clause, "the initial term of
+    this Agreement shall be [___]", beside the frame's "an initial term of 3 years" (seed 811)."""
     if BLANK not in body or not frames.strip():
         return body, []
     done: list[str] = []
@@ -55,6 +66,8 @@ def framed_pointers(body: str, frames: str) -> tuple[str, list[str]]:
 
     body = _POINTER.sub(pointer, body)
     rates = {w.lower(): r for w, r in _FRAME_RATE.findall(frames)}
+    if term := _FRAME_TERM.search(frames):  # "the initial term of this Agreement shall be [___]": the frames' term
+        rates.update({"initial term": term.group(1), "term of this agreement": term.group(1)})
     if rates:
         out, last = [], 0
         for m in _BLANK_RATE.finditer(body):
@@ -66,6 +79,16 @@ def framed_pointers(body: str, frames: str) -> tuple[str, list[str]]:
                 done.append(m.group(0))
                 last = m.end()
         body = "".join(out) + body[last:]
+    for word, rate in rates.items():  # "a continuing royalty fee on a monthly basis of [___] of your gross sales"
+        named = re.compile(rf"(\b{re.escape(word)}\b(?:\s+[^\s.;\[]+){{0,{_RATE_GAP}}}?\s+(?:of|at|be|is)\s+){_B}",
+                           re.I)
+
+        def fill(m: re.Match, rate=rate) -> str:
+            if _NOT_RATE & set(m.group(1).lower().split()):  # "royalty reports within a period of [___]"
+                return m.group(0)
+            done.append(m.group(0))
+            return m.group(1) + rate
+        body = named.sub(fill, body)
     return body, done
 
 
@@ -162,6 +185,7 @@ def _example(text: str = "", frame: str = ""):
     return ctx
 
 
+_TERM = "This Agreement begins on the Effective Date and continues for an initial term of 3 years."
 _FEES = "The Franchisee shall pay the Franchisor an initial franchise fee of USD 45,000 and a royalty of 6 percent."
 register(Pass(
     "framed_pointers", "whole", "a pointer to a blank for a term the frames state written as that term", _pass, (
@@ -172,6 +196,13 @@ register(Pass(
          {"frame": _FEES}),
         (f"Franchisee shall pay the advertising fee described in {BLANK}.",
          f"Franchisee shall pay the advertising fee described in {BLANK}.", {"frame": _FEES}),  # no frame names it
+        (f"Unless terminated, the initial term of this Agreement shall be {BLANK} from the Effective Date and shall "
+         f"renew for subsequent {BLANK} periods.", "Unless terminated, the initial term of this Agreement shall be 3 "
+         f"years from the Effective Date and shall renew for subsequent {BLANK} periods.", {"frame": _TERM}),
+        (f"You shall pay a royalty fee on a monthly basis of {BLANK} of gross sales, and an advertising fee of "
+         f"{BLANK} of gross sales. Royalty reports are due within a period of {BLANK}.",
+         f"You shall pay a royalty fee on a monthly basis of 6 percent of gross sales, and an advertising fee of "
+         f"{BLANK} of gross sales. Royalty reports are due within a period of {BLANK}.", {"frame": _FEES}),
         (f"Franchisee shall pay the initial franchise fee described in {BLANK}.",
          f"Franchisee shall pay the initial franchise fee described in {BLANK}.", {"frame": ""}),  # no frames
     ), _example))

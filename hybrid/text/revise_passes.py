@@ -22,7 +22,7 @@ from hybrid.text.passes import Pass, change, register
 from hybrid.text.references import fix_references
 from hybrid.text.repeated_clauses import drop_repeated, drop_restated_law
 from hybrid.text.term import states_term
-from hybrid.text.undefined_terms import deal_capitals, lower_undefined, term_forms
+from hybrid.text.undefined_terms import as_lowered, deal_capitals, lower_undefined, term_forms
 from hybrid.text.wording import (
     capitalize_defined_party,
     drop_conflicting,
@@ -49,6 +49,8 @@ REASONS = {
 }
 _FEE_FRAME = "The Customer shall pay the Provider subscription fees of USD 24,000 per year."
 _TERM_FRAME = "This Agreement continues for 6 months from the Effective Date unless terminated earlier."
+_REPORTS = "\n\n".join(f"({c}) the Distributor reports its sales and stock to the Supplier within [___] months of the "
+                        "Effective Date unless terminated earlier; and" for c in "abcd")  # 4 items: one "sentence"
 _FRAME_GOES = "the section's frame, which the next sentence states in full"
 _LAW_AGAIN = "restates the governing law, which the Governing Law section states"
 _AT_WILL = "a right to end the agreement at will outside the term section, which sets the term"
@@ -251,7 +253,7 @@ def _undefined_terms(body, ctx):
         ctx.memo["undefined_terms"] = _undefined_forms(ctx)
     forms, capitals = ctx.memo["undefined_terms"]
     body, lowered = lower_undefined(body, forms, capitals)
-    return body, [change("undefined_term", w, w.lower(), "lowered") for w in lowered]
+    return body, [change("undefined_term", w, as_lowered(w), "lowered") for w in lowered]
 
 
 # ---- the examples' draft: General, Term and Governing Law sections (each pass's examples revise General)
@@ -340,7 +342,8 @@ _PASSES = (
     _revise("restated", "a sentence restating the section's frame out", _restated,
             (f"{_FRAME} Supplier agrees to sell the Products to Buyer. Buyer pays.", f"{_FRAME} Buyer pays.",
              {"frame": _FRAME}),
-            (f"{_FRAME} Buyer pays.", f"{_FRAME} Buyer pays.", {"frame": _FRAME})),
+            (f"{_FRAME} Buyer pays.", f"{_FRAME} Buyer pays.", {"frame": _FRAME}),
+            (f"{_TERM_FRAME} Then:\n\n{_REPORTS}", f"{_TERM_FRAME} Then:\n\n{_REPORTS}", {"frame": _TERM_FRAME})),
     _revise("absent_clause", "a sentence leaning on a clause the draft lacks out", _absent,
             ("Each party keeps its obligations respecting confidentiality and indemnification. Buyer pays.",
              "Buyer pays.", {"lacks": {"indemnification"}}),
@@ -389,7 +392,8 @@ _PASSES = (
            (_DEFINITIONS, _DEFINITIONS, {"at": "definitions", "general": "No Third Party or Affiliate may rely."})),
     _whole("undefined_terms", "capitalized terms the draft never defines in lower case", _undefined_terms,
            ("Each Affiliate and each Licensed Product is bound.", "Each Affiliate and each licensed product is bound."),
-           ("Each Affiliate is bound.", "Each Affiliate is bound.")),
+           ("Each Affiliate is bound.", "Each Affiliate is bound."),
+           ("Sponsor may use Rights Holder Marks.", "Sponsor may use Rights Holder marks.")),  # the role stays
 )
 
 for _p in _PASSES:

@@ -18,7 +18,7 @@ import re
 from hybrid.data.roles import ROLE_WORDS
 from hybrid.fidelity.fact_vocab import PLACES, common_words
 
-__all__ = ["lower_undefined", "term_forms", "deal_capitals", "undefined_runs"]
+__all__ = ["lower_undefined", "as_lowered", "term_forms", "deal_capitals", "undefined_runs"]
 
 # a capitalized run after a lower-case word (so no sentence's first word and no run-in heading), with "of"/"and"
 _MID = re.compile(
@@ -71,14 +71,27 @@ def lower_undefined(body: str, defined: set[str], capitals: set[str]) -> tuple[s
             or _named(before, defined)
             or not _AFTER_LOWER.search(before)  # a sentence's first word before it: "The Confidential Information"
             or phrase.lower() in defined
-            or any(kept(w, k == 0) for k, w in enumerate(phrase.split()) if w not in ("of", "and", "for"))
         ):
             return phrase
+        words = phrase.split()
+        roles = next((k for k, w in enumerate(words) if w.lower() not in _ROLES), len(words))
+        if any(kept(w, k == roles) for k, w in enumerate(words) if k >= roles and w not in ("of", "and", "for")):
+            return phrase
+        if roles == len(words):
+            return phrase
         lowered.append(phrase)
-        return phrase.lower()
+        return as_lowered(phrase)
 
     out = _MID.sub(lower, body)
     return (out, lowered) if lowered else (body, [])
+
+
+def as_lowered(phrase: str) -> str:
+    """An undefined run as lower_undefined writes it: in lower case but for the party role words it opens with
+    ("Rights Holder Team", a base's "BSR Team" under the deal's role, -> "Rights Holder team")."""
+    words = phrase.split()
+    roles = next((k for k, w in enumerate(words) if w.lower() not in _ROLES), len(words))
+    return " ".join(words[:roles] + [w.lower() for w in words[roles:]])
 
 
 def _named(before: str, defined: set[str]) -> bool:

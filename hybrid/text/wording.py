@@ -35,6 +35,7 @@ _RENEWAL = re.compile(r"\brenew|\bsuccessive\b|\bextend|\bextension\b", re.I)
 RESTATED_SHARE = 0.6  # a later sentence holding this share of the frame's content stems and every value restates it
 PREDICATE_SHARE = 0.5  # ... and this share of what the frame says of its values (its stems other than the values)
 BLANK_SHARE = 0.3  # ... or this share, where it leaves blank the number the frame states ("a period of [___] months")
+RESTATED_TIMES = 4  # a "sentence" this many times the frame's words (a list of triggers ending "; or") restates none
 FULLER = 5  # a restatement right after the frame with this many content stems the frame lacks replaces the frame
 _WORD = re.compile(r"[A-Za-z]+|\d+")
 _STOP = frozenset(
@@ -81,6 +82,8 @@ def restated_sentences(text: str, frame: str, locked=()) -> list[tuple[int, int]
         words = _content(piece)
         blank = BLANK in piece and any(v.isdigit() for v in values) and {v for v in values if not v.isdigit()} <= words
         if _RENEWAL.search(piece) and not _RENEWAL.search(frame):  # a renewal is a term of its own, not the frame's
+            continue
+        if len(piece.split()) > RESTATED_TIMES * len(frame.split()):  # the seed-811 distributor's triggers
             continue
         if piece.strip() and (values <= words and share >= RESTATED_SHARE and says or blank and share >= BLANK_SHARE):
             out.append((start, end))

@@ -169,6 +169,19 @@ def test_a_column_of_bare_numbers_does_not_outrank_the_heading_lines():
     assert headings(parts) == ["Formation", "Purpose", "Capital Contributions", "Profit and Loss", "Dissolution"]
 
 
+def test_a_heading_alone_on_its_line_in_sentence_case_heads_its_section():
+    """An Australian distributor's "3. Distributor's undertakings" and "5. Prices and payment" stand alone on their
+    lines in sentence case: each heads a section, where they had gone into "Appointment" (and the term clause of
+    "11. Duration and termination" into the GST section before it)."""
+    body = "The Distributor shall promote the Products in the Territory at its own cost and in good faith."
+    text = ("DISTRIBUTORSHIP AGREEMENT\n\n1. Appointment\n\n" + body + "\n\n2. Distributor's undertakings\n\n"
+            + body + "\n\n3. Prices and payment\n\n" + body + "\n\n4. Duration and termination\n\n" + body + "\n")
+    _, _, parts, _ = split_document(text)
+    assert headings(parts) == ["Appointment", "Distributor's undertakings", "Prices and payment",
+                               "Duration and termination"]
+    assert dict(parts)["Prices and payment"] == body
+
+
 def test_section_with_empty_body_is_merged_into_the_next():
     text = ("LICENSE AGREEMENT\n\n1. Definitions.\n\n2. Grant. Licensor grants a license.\n\n"
             "3. Term. One year.\n\n4. Fees. None.\n")
