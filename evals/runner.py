@@ -437,9 +437,12 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     if cfg.report:
         dated = Path(cfg.report)
         check_writable(dated.parent)
-        with OutputLock(dated.parent):
-            recover(dated.parent)
+        if dated.parent.resolve() == Path(out).resolve():  # the run's own directory, whose lock this run holds
             _commit_report(summary, dated.parent, dated.name, dated.stem + "-")
+        else:
+            with OutputLock(dated.parent):
+                recover(dated.parent)
+                _commit_report(summary, dated.parent, dated.name, dated.stem + "-")
         summary["dated_report"] = str(dated)
     return summary
 

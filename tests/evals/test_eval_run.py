@@ -336,3 +336,6 @@ def test_the_dated_report_is_written_with_its_plots_and_summary(world, first_run
         "(2026-12-01-speed_vs_quality.png)" in text and "Reproduce" in text and "--report" in text and "--judge" in text
     )
     assert json.loads((reports / "2026-12-01-summary.json").read_text())["systems"].keys() == {"hybrid-beside", "ar"}
+    # a dated report inside the run's own directory: the run holds that lock itself, so no "in use by another run"
+    assert main(_args(world, out, "--report", str(out / "2026-12-02.md"))) == 0
+    assert (out / "2026-12-02.md").is_file() and (out / "2026-12-02-summary.json").is_file()
