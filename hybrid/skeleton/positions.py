@@ -18,11 +18,16 @@ __all__ = ["own_definitions", "redefine", "preamble_meanings", "own_positions", 
 
 def redefine(body: str, term: str, meaning: str) -> str:
     """body with the rest of each line that defines `term` in any case ('"Cloud Service" means the product described
-    in the Order Form.', '"EFFECTIVE DATE" means ...') reading `meaning` instead, closed by a full stop; unchanged
-    where the body does not define it so."""
+    in the Order Form.', '"EFFECTIVE DATE" means ...'), or of the sentence that defines it with a colon
+    ("Territory: means the territory set out in Schedule 2."), reading `meaning` instead, closed by a full stop;
+    unchanged where the body does not define it so."""
     pattern = re.compile(rf'(^[ \t]*(?:\([a-z0-9]{{1,3}}\)[ \t]+)?["“]{re.escape(term)}["”][ \t]+'
                          rf'(?:means|shall mean)[ \t]+)[^\n]*', re.M | re.I)
-    return pattern.sub(lambda m: m.group(1) + meaning.rstrip(". ") + ".", body)
+    body = pattern.sub(lambda m: m.group(1) + meaning.rstrip(". ") + ".", body)
+    # the English and Australian style, a term and a colon: "Territory: means the territory set out in Schedule 2."
+    colon = re.compile(rf'((?:^[ \t]*|(?<=\. )){re.escape(term)}:[ \t]+(?:means[ \t]+)?)[^\n]*?(?:\.(?=[ \t]+[A-Z])|$)',
+                       re.M)
+    return colon.sub(lambda m: m.group(1) + meaning.rstrip(". ") + ".", body)
 
 
 # a term the template's preamble defines as a field's value: '{effective_date} (the "Effective Date")'

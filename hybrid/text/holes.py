@@ -102,9 +102,15 @@ def unpointed(text: str, allowed: str) -> str:
 
 
 _COPULA = re.compile(r"\b(?:be|is|are|was|were)$")
+_COPULA_TERM = re.compile(r"\b(?:be|is|are|was|were)\s+the\s+[A-Z][a-z]+,?$")
 
 
 def _pointer_gone(text: str, m: re.Match) -> str:
     """What stands where a pointer went: nothing, or a blank to complete where it was what the sentence states
-    ("The price for the Products shall be as set forth on Exhibit C" -> "... shall be [___]", not "shall be.")."""
-    return f" {BLANK}" if _COPULA.search(text[: m.start()].rstrip()) else ""
+    ("The price for the Products shall be as set forth on Exhibit C" -> "... shall be [___]", not "shall be."), or
+    the pointer to a blank where it is what a term the sentence states means ("are to be the Price, as set out in
+    Schedule 4" -> "... the Price, as set out in [___]": it had read "are to be the price.", seed 733)."""
+    before = text[: m.start()].rstrip()
+    if _COPULA_TERM.search(before):  # "are to be the Price, as set out in Schedule 4": the schedule says what it is
+        return m.group(0).replace(m.group(1), BLANK)
+    return f" {BLANK}" if _COPULA.search(before) else ""

@@ -218,7 +218,9 @@ _PASSES = (
           ("the Products identified in Exhibit B at the prices", "the Products at the prices"),
           ("the Products identified in Exhibit A at the prices", "the Products identified in Exhibit A at the prices"),
           ("Buyer ships. As set forth in Schedule 2, the price is fixed.", "Buyer ships. The price is fixed."),
-          ("The price shall be as set forth on Exhibit C hereto.", "The price shall be [___].")),
+          ("The price shall be as set forth on Exhibit C hereto.", "The price shall be [___]."),
+          ("The prices are to be the Price, as set out in Schedule 4.", "The prices are to be the Price, as set out in "
+           "[___].")),
     _pass("common_names", "another deal's terms of common words written in lower case",
           lambda t, c: (_settle.lower_common_names(t, c.deal, c.allowed, c.own, c.lower), []),
           ("Each Facility Addendum signed by the parties shall govern.",

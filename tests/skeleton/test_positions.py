@@ -56,3 +56,21 @@ def test_a_filed_contracts_definition_of_a_preamble_term_reads_the_deals_value()
     assert own_definitions([p], t, t.example)[0] is p
     assert own_definitions([dc_replace(p, body="no definitions here")], t, t.example, contract=True)[0].body == (
         "no definitions here")
+
+
+def test_a_colon_definition_of_a_preamble_term_reads_the_deals_value():
+    """Fuse Medical's distributor agreement defines in the English and Australian style, a term and a colon:
+    "Territory: means the territory set out in Schedule 2." lost its pointer to the schedule the deal lacks and read
+    "Territory: means the territory." (seed 733); it reads the deal's territory now, as does "Products: As defined in
+    Schedule 1 ...". A sentence that merely opens with the term and a colon elsewhere is no definition."""
+    from hybrid.precedents.library import Precedent
+
+    t = load_template("distributor")
+    body = ("Products: As defined in Schedule 1 and includes any other products the Supplier permits.\n\n"
+            "Term: the term of this agreement. Territory: means the territory set out in Schedule 2.\n\n"
+            "The Territory: is where the Distributor sells.")
+    p = Precedent("d#1", "d", "cuad", "CC-BY-4.0", "DISTRIBUTOR AGREEMENT", "definitions", "Definitions", body)
+    out = own_definitions([p], t, t.example, contract=True)[0].body
+    assert out == ("Products: the Vireo line of portable ultrasound scanners and accessories.\n\n"
+                   "Term: the term of this agreement. Territory: means Canada.\n\n"
+                   "The Territory: is where the Distributor sells.")
