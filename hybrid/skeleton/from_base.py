@@ -115,6 +115,18 @@ def _on_deal_subject(sections, base, template) -> list:
     return [q if q.body == (b := on_subject(q.body, found, subject[0])) else replace(q, body=b) for q in sections]
 
 
+# a heading that confines its section to one place: "GST and taxes (Only Applicable to Australian companies)"
+_ONLY_FOR = re.compile(r"\((?:only\s+)?applicable\s+(?:only\s+)?(?:to|for|in)\s+([A-Z][a-z]{3,})", re.I)
+
+
+def _applies_elsewhere(heading: str, deal_words: str) -> bool:
+    """A base section whose heading confines it to a place the deal's facts (`deal_words`) never name: by its own
+    terms it does not apply to this deal (the seed-619 and 733 distributor readers: "GST and taxes (Only Applicable to
+    Australian companies)" in a Minnesota deal of a Canadian distributor)."""
+    m = _ONLY_FOR.search(heading)
+    return bool(m) and m.group(1)[:5].lower() not in deal_words.lower()  # "Canadian" of "Canada"
+
+
 def _heading_for_deal(p, values: dict, template) -> str:
     """A base section's heading with the base's own parties and role words as the deal's ("Duties of Todos" ->
     "Duties of Supplier", "Duties of the Reseller" -> "Duties of the Distributor"): the library normalizes bodies,
@@ -148,6 +160,8 @@ def _rows(base, template, values) -> list[dict]:
     elif base.kind == "form":  # the instruction to complete a cover page the draft does not have: out
         sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
     sections = own_definitions(_on_deal_subject(sections, base, template), template, values, base.kind != "form")
+    deal_words = " ".join(str(v) for v in values.values())
+    sections = [p for p in sections if not _applies_elsewhere(p.heading, deal_words)]
     rows = [{"clause": p.clause_type, "heading": base_heading(_heading_for_deal(p, values, template)) or
              template.clauses.get(p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""}
             for p in sections]
