@@ -82,6 +82,12 @@ _COVER_USE = re.compile(r"[^.\n]*\b(?:complete and (?:sign|execute)|must complet
 # are the template's preamble's, which every draft opens with.
 _ABOUT_ITSELF = re.compile(r"(?:(?<=^)|(?<=\n)|(?<=[.:] ))(?:The|This)\s+(?:[A-Z][\w-]*\s+){1,5}(?:\([^()\n]*\)\s+)?"
                            r"(?:is|are)\s+(?:standardized terms|designed to)\b[^.\n]*\.\s*")
+# a form's sentence sending the reader to its cover page for who the parties are and what its terms mean ("Each party
+# is identified on the Cover Page and capitalized terms have the meanings given on the Cover Page or below.", which
+# the library reads "identified in this Agreement" (hybrid.data.facts): the draft's preamble names the parties, and
+# the sentence says nothing (the seed-619 and 733 readers: a cover-page leftover)
+_IDENTIFIED = re.compile(r"[^.\n]*\b(?:is|are)\s+(?:each\s+)?identified\s+(?:on\s+(?:the|a|each)\s+cover\s+page"
+                         r"|in\s+this\s+Agreement)\b[^.\n]*\bmeanings\s+given\b[^.\n]*\.\s*", re.I)
 _ANY_CLAUSE = frozenset({"party", "partie", "agreement"})  # words of any clause's heading ("THIRD PARTIES.")
 _OPENING_PART = re.compile(rf"\s*({HEADING_BEFORE_TEXT})\s")  # "License. During the ..."
 
@@ -91,6 +97,14 @@ def _between(m: re.Match) -> str:
     ("know-how. Discloser", not "know-how.Discloser"), nothing at a paragraph's start or end."""
     text, a, b = m.string, m.start(), m.end()
     return " " if a and not text[a - 1].isspace() and b < len(text) and text[b] != "\n" else ""
+
+
+def form_leftovers_out(body: str, cover_use: bool = True) -> str:
+    """A standard form section's body as a signed agreement keeps it: without the form's words about itself as a form
+    (_ABOUT_ITSELF), its sentence on where the parties are identified (_IDENTIFIED) and, with cover_use, its
+    instruction to complete a cover page (_COVER_USE). An empty result: the section said nothing else."""
+    body = _IDENTIFIED.sub(_between, _ABOUT_ITSELF.sub(_between, body))
+    return _COVER_USE.sub(_between, body) if cover_use else body
 
 
 def _on_key_terms(p, values: dict, stated: set):
@@ -152,13 +166,15 @@ def _rows(base, template, values) -> list[dict]:
     section, Key Terms, stating the deal's terms (key_terms), which its references to a cover page point at."""
     sections = base.sections
     if base.kind == "form":
-        sections = [q if q.body == (b := _ABOUT_ITSELF.sub(_between, q.body)) else replace(q, body=b) for q in sections]
+        sections = [q if q.body == (b := form_leftovers_out(q.body, cover_use=False)) else replace(q, body=b)
+                    for q in sections]
     covered = base.kind == "form" and any(_COVER_REF.search(p.body) for p in sections)
     if covered:
         stated = {term_words(k) for k in re.findall(r"^([^:\n]+):", key_terms(template, values), re.M)}
         sections = [_on_key_terms(p, values, stated) for p in sections]
     elif base.kind == "form":  # the instruction to complete a cover page the draft does not have: out
         sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
+    sections = [q for q in sections if q.body.strip()]  # a form's section these leave with nothing goes
     sections = own_definitions(_on_deal_subject(sections, base, template), template, values, base.kind != "form")
     deal_words = " ".join(str(v) for v in values.values())
     sections = [p for p in sections if not _applies_elsewhere(p.heading, deal_words)]

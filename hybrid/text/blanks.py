@@ -49,7 +49,25 @@ def blank_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> str:
     for a, b in reversed(runs):
         tens = _TENS_PART.search(text[:a])  # "twenty-one day" whole, not "twenty-[___]"
         text = text[: tens.start() if tens else a] + BLANK + text[b:]
-    return re.sub(rf"(?:{re.escape(BLANK)}\s*)+{re.escape(BLANK)}", BLANK, text)
+    return re.sub(rf"(?:{re.escape(BLANK)}\s*)+{re.escape(BLANK)}", BLANK, _blank_business(text, allowed))
+
+
+# "the indoor air purification business", "THE AIR PURIFICATION SERVICE BUSINESS": what a base names its line of
+# business by (1-3 words before the noun)
+_BUSINESS = re.compile(r"\b(?:the|THE|its|ITS)\s+((?:[A-Za-z][\w-]*\s+){1,3}?)(?=(?:business|industry|BUSINESS|"
+                       r"INDUSTRY)\b)")
+
+
+def _blank_business(text: str, allowed: str) -> str:
+    """text with another deal's line of business, where a base names it as such, a blank to complete: "remain in the
+    [___] business" for an air-purifier franchisor's "remain in the indoor air purification business" in a bakery-cafe
+    franchise (seed-619 reader). Only words that are another deal's subject matter (hybrid.fidelity.foreign_subject,
+    against the deal's text `allowed`) go: "the same business", "the Franchised Business" stay."""
+    from hybrid.fidelity.foreign_subject import foreign_subjects
+
+    def line(m: re.Match) -> str:
+        return f"{m.group(0).split()[0]} {BLANK} " if foreign_subjects(m.group(1), allowed) else m.group(0)
+    return _BUSINESS.sub(line, text)
 
 
 # capitalized words ending in a company's legal form, right after a name: "Industries Ltd.", "North America, Inc."

@@ -244,7 +244,9 @@ _PASSES = (
           ("BUYER SUBMITS TO THE COURTS OF DALLAS COUNTY, Delaware, AND OF ANY COUNTY.",  # a county in capitals
            "BUYER SUBMITS TO THE COURTS OF [___], Delaware, AND OF ANY COUNTY.", {"whole": True}),
           ("MEDIATION AT BUYER'S HEADQUARTERS IN DALLAS, Delaware.", "MEDIATION AT BUYER'S HEADQUARTERS IN [___], "
-           "Delaware.", {"whole": True})),
+           "Delaware.", {"whole": True}),
+          ("Buyer need not remain in the indoor air purification business, nor in the robotics industry.",  # its line
+           "Buyer need not remain in the [___] business, nor in the robotics industry.", {"whole": True})),
     _pass("restated_frame", "sentences restating the span's frame out", _restated_frame,
           (f"{_FRAME} Buyer pays on receipt.", "Buyer pays on receipt.", {"frame": _FRAME}),
           ("Supplier agrees to sell the Products to Buyer. Buyer pays.", "Buyer pays.", {"frame": _FRAME}),

@@ -26,3 +26,20 @@ def test_a_section_only_for_another_place_goes_and_one_for_the_deals_place_stays
     assert not any("Australian" in h for h in headings)
     assert any("Canadian" in h for h in headings)  # the deal's territory is Canada
     assert any(h.startswith("Appointment") for h in headings) and "Notices" in headings
+
+
+def test_a_forms_sentence_sending_the_reader_to_its_cover_page_goes_and_its_emptied_section_with_it():
+    """Bonterms' "Each party is identified on the Cover Page and capitalized terms have the meanings given on the
+    Cover Page or below." reads, in the library, "identified in this Agreement ... meanings given in this
+    Agreement": a cover-page leftover two readers quoted (seeds 619 and 733). It goes; the Introduction it leaves
+    empty goes too (the filler had written "Except as" into it); a sentence merely naming what the Agreement
+    identifies stays."""
+    t = load_template("mutual-nda")
+    intro = ("To use this NDA, the parties complete and sign a Bonterms Cover Page. Each Party is identified in this "
+             "Agreement and capitalized terms have the meanings given in this Agreement.")
+    kept = "Recipient will use the Confidential Information only for the Purpose identified in this Agreement."
+    sections = [_section("Introduction", "other", intro), _section("Use", "confidentiality", kept)]
+    base = Base("standard-agreements/bonterms-mutual-nda.md", "NDA", "bonterms", sections, "form")
+    rows = [r for r in _rows(base, t, t.example) if r.get("draw")]
+    assert [r["heading"] for r in rows] == ["Use"]
+    assert rows[0]["draw"].body == kept
