@@ -27,6 +27,7 @@ import hybrid.text.fees  # noqa: F401  (registers the frames_fee pass)
 import hybrid.text.frame_pointers  # noqa: F401  (registers framed_pointers, price_to_agree, framed_contributions)
 import hybrid.text.key_term_lines  # noqa: F401  (registers the key_terms pass; revise_passes registers the rest)
 import hybrid.text.notices  # noqa: F401  (registers the notice_addresses pass)
+import hybrid.text.same_section  # noqa: F401  (registers the same_section pass)
 from hybrid.common.protections import Guard, protection_kinds
 from hybrid.common.sentences import cut_to_sentence, ends_mid_sentence, sentence_boundaries, sentences
 from hybrid.common.topics import TERM_CLAUSES, absent_agreements, absent_types
@@ -194,6 +195,7 @@ TOTAL_OF = {
     ("reference", "renumbered"): "references_renumbered",
     ("reference", "removed"): "references_removed",
     ("reference", "left"): "references_left",
+    ("same_section", "merged"): "references_merged",
     ("definition", "dropped"): "definitions_dropped",
     ("restated_sentence", "removed"): "restated_sentences_removed",
     ("absent_clause", "removed"): "absent_clause_sentences_removed",

@@ -38,6 +38,7 @@ PIPELINE = {
     "revise": (
         "frame_in_place",  # the term's frame in the place of the base's headed statement of it; before parts, apart
         "references",  # cross-references renumbered to the draft's sections, or rewritten to read without them
+        "same_section",  # "Section 17 (General Cap) and Section 17 (Damages Waiver)" -> "Section 17 (General Cap; ...)"
         "doubled_words",  # "with with" -> "with"
         "paragraphs",  # a list marker or heading with nothing under it, a sentence cut mid-way, repaired
         "restated",  # a sentence restating the section's frame out

@@ -836,6 +836,7 @@ def test_consistency_pass_fixes_references_then_doubled_words_then_definitions()
         "references_renumbered": 1,
         "references_removed": 2,
         "references_left": 1,
+        "references_merged": 0,
         "doubled_words_removed": 1,
         "definitions_dropped": 2,
         "restated_sentences_removed": 0,
