@@ -7,7 +7,8 @@ Owns `merge_same_section` and its revise pass ("same_section", hybrid.text.pipel
 section holding it, and a list of them named one number again and again. Four readers of seed 733 quoted it as
 ambiguous ("Section 2 (Feedback and Usage Data), Section 2 (Machine Learning), 2 (Reservation of Rights)"). A run of
 such references to one number, joined by commas, "and" or "or", is written as one reference whose titles are
-separated by semicolons ("or" kept before the last: "Section 10 (Compliance; or High-Risk Activities)"). References to
+separated by semicolons ("or" kept before the last: "Section 10 (Compliance or High-Risk Activities)", a seed-947
+reader having read "(Compliance; or High-Risk ...)" as garbled). References to
 different numbers, and a lone reference, stay as written.
 """
 
@@ -44,7 +45,8 @@ def merge_same_section(text: str) -> tuple[str, list[str]]:
             joins.append(nxt.group("j0"))
             end = nxt.end()
         either = "or" in joins[-1].split()
-        joined = "; ".join(titles[:-1]) + ("; or " if either else "; ") + titles[-1]
+        last = (" or " if len(titles) == 2 else "; or ") if either else "; "  # "(Compliance or High-Risk ...)"
+        joined = "; ".join(titles[:-1]) + last + titles[-1]
         out += [text[at : m.start()], f"{m.group('kw0')} {number} ({joined})"]
         merged.append(text[m.start() : end])
         at = pos = end
@@ -69,7 +71,7 @@ register(Pass(
          "Rights), Section 3 (Restrictions) and Section 5 (Payment).", "These survive: Section 2 (Feedback and Usage "
          "Data; Machine Learning; Reservation of Rights), Section 3 (Restrictions) and Section 5 (Payment)."),
         ("A breach of Section 10 (Compliance) or Section 10 (High-Risk Activities) is material.",
-         "A breach of Section 10 (Compliance; or High-Risk Activities) is material."),
+         "A breach of Section 10 (Compliance or High-Risk Activities) is material."),
         ("Section 6 (Security) and Section 19 (Confidentiality) apply.",
          "Section 6 (Security) and Section 19 (Confidentiality) apply."),  # two sections: as written
     ), example))
