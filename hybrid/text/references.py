@@ -39,8 +39,8 @@ _GROUP = re.compile(
 )  # a list goes on in the parts of the number before it: "subparagraphs 2.(a)(1) and (2)"
 _SUFFIX = re.compile(r"\s+(?i:of\s+(?:this|the)\s+Agreement|hereof|herein|hereunder|hereto|above|below)\b")
 # another document's or a statute's section: "Section 22(c) of the Investment Company Act", "Section 3 of Exhibit A",
-# "12 U.S.C. Section 1467a" (the Agreement, capital or not, is this one)
-_EXTERNAL_AFTER = re.compile(r"\s+of\s+(?:the\s+)?(?!this\b|Agreement\b|agreement\b)(?:[A-Z]|ERISA)")
+# "12 U.S.C. Section 1467a", "Section 2-609 of the [___] Uniform Commercial Code" (had read "Section 4", seed 947)
+_EXTERNAL_AFTER = re.compile(r"\s+of\s+(?:the\s+)?(?!this\b|Agreement\b|agreement\b)(?:[A-Z]|ERISA|\[___\]\s+[A-Z])")
 # ... or a numbered instrument's article: "European Union Regulation 2016/679, Article 9(1)"
 _EXTERNAL_BEFORE = re.compile(
     rf"(?:U\.S\.C\.|C\.F\.R\.|§|\b(?:{'|'.join(STATUTES)})|\b(?:Regulation|Directive)\s+(?:\(E[CU]\)\s+)?(?:No\.?\s+)?\d{{2,4}}/\d{{1,4}}(?:/E[CU])?,?)\s*$"

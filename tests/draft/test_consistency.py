@@ -280,6 +280,9 @@ FIND = [
     ("comply with Section 22(c) of the Investment Company Act of 1940", []),
     ("within the meaning of 12 U.S.C. Section 1467a(m).", []),
     ("no reportable event under Section 4043(c) of ERISA has occurred", []),
+    ("assurances as provided by Section 2-609 of the [___] Uniform Commercial Code", []),  # its state a blank
+    ("as provided by Section 4 of the [___] and Section 5", [("Section 4", ("4",), "reference"),
+                                                         ("Section 5", ("5",), "reference")]),
     ("entered into pursuant to Section 3.2 of the Strategic Alliance Agreement", []),
     ("as set forth in Section 3 of Exhibit A", []),
     ("Supplier may terminate upon Section 6 (six) months prior notice", []),
