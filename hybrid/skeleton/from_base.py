@@ -129,16 +129,20 @@ def _on_deal_subject(sections, base, template) -> list:
     return [q if q.body == (b := on_subject(q.body, found, subject[0])) else replace(q, body=b) for q in sections]
 
 
-# a heading that confines its section to one place: "GST and taxes (Only Applicable to Australian companies)"
-_ONLY_FOR = re.compile(r"\((?:only\s+)?applicable\s+(?:only\s+)?(?:to|for|in)\s+([A-Z][a-z]{3,})", re.I)
+# a heading that confines its section to one place, a capitalized word: "GST and taxes (Only Applicable to Australian
+# companies)"; "(applicable to products sold ...)" names none
+_ONLY_FOR = re.compile(r"\((?:[Oo]nly\s+)?[Aa]pplicable\s+(?:only\s+)?(?:to|for|in)\s+([A-Z][a-z]{3,})")
 
 
 def _applies_elsewhere(heading: str, deal_words: str) -> bool:
     """A base section whose heading confines it to a place the deal's facts (`deal_words`) never name: by its own
     terms it does not apply to this deal (the seed-619 and 733 distributor readers: "GST and taxes (Only Applicable to
     Australian companies)" in a Minnesota deal of a Canadian distributor)."""
+    from hybrid.fidelity.fact_vocab import PLACES
+
     m = _ONLY_FOR.search(heading)
-    return bool(m) and m.group(1)[:5].lower() not in deal_words.lower()  # "Canadian" of "Canada"
+    stem = m.group(1)[:5].lower() if m else ""  # "Canadian" of "Canada"
+    return bool(m) and any(p.lower().startswith(stem) for p in PLACES) and stem not in deal_words.lower()
 
 
 def _heading_for_deal(p, values: dict, template) -> str:

@@ -20,12 +20,16 @@ def test_a_section_only_for_another_place_goes_and_one_for_the_deals_place_stays
         _section("Sales tax (applicable only to Canadian distributors)", "taxes",
                  "The Distributor collects and remits the sales taxes of its province."),
         _section("Notices", "notices", "Notices are given in writing to the addresses above."),
+        _section("Warranty (applicable to products sold after the Effective Date)", "warranty",
+                 "The Supplier warrants the Products against defects."),  # no place: it stays
+        _section("Returns (Applicable to Products Sold)", "returns", "Products may be returned within a month."),
     ]
     base = Base("cuad/contracts/d.txt", "DISTRIBUTOR AGREEMENT", "cuad", sections, "precedent")
     headings = [r["heading"] for r in _rows(base, t, t.example) if r.get("draw")]
     assert not any("Australian" in h for h in headings)
     assert any("Canadian" in h for h in headings)  # the deal's territory is Canada
     assert any(h.startswith("Appointment") for h in headings) and "Notices" in headings
+    assert any(h.startswith("Warranty") for h in headings) and any(h.startswith("Returns") for h in headings)
 
 
 def test_a_forms_sentence_sending_the_reader_to_its_cover_page_goes_and_its_emptied_section_with_it():
