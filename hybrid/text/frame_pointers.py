@@ -36,6 +36,7 @@ _FRAME_TERM = re.compile(r"\bterm\s+of\s+(\d+\s+(?:years?|months?))\b", re.I)
 # unless a word of time or of another charge stands between
 _RATE_GAP = 8
 _NOT_RATE = frozenset("within period after before by following than under days months interest late".split())
+_NOT_TERM = frozenset("fee fees price prices amount amounts payment payments rate charge charges".split())
 
 
 def _named(term: str, frames: str) -> bool:
@@ -83,8 +84,9 @@ def framed_pointers(body: str, frames: str) -> tuple[str, list[str]]:
         named = re.compile(rf"(\b{re.escape(word)}\b(?:\s+[^\s.;\[]+){{0,{_RATE_GAP}}}?\s+(?:of|at|be|is)\s+){_B}",
                            re.I)
 
-        def fill(m: re.Match, rate=rate) -> str:
-            if _NOT_RATE & set(m.group(1).lower().split()):  # "royalty reports within a period of [___]"
+        def fill(m: re.Match, rate=rate, term="term" in word) -> str:
+            words = set(m.group(1).lower().split())  # "royalty reports within a period of [___]"; for a term, "during
+            if _NOT_RATE & words or term and _NOT_TERM & words:  # the term of this Agreement the fees shall be [___]"
                 return m.group(0)
             done.append(m.group(0))
             return m.group(1) + rate
@@ -199,6 +201,8 @@ register(Pass(
         (f"Unless terminated, the initial term of this Agreement shall be {BLANK} from the Effective Date and shall "
          f"renew for subsequent {BLANK} periods.", "Unless terminated, the initial term of this Agreement shall be 3 "
          f"years from the Effective Date and shall renew for subsequent {BLANK} periods.", {"frame": _TERM}),
+        (f"During the initial term of this Agreement the fees shall be {BLANK} per month.",
+         f"During the initial term of this Agreement the fees shall be {BLANK} per month.", {"frame": _TERM}),
         (f"You shall pay a royalty fee on a monthly basis of {BLANK} of gross sales, and an advertising fee of "
          f"{BLANK} of gross sales. Royalty reports are due within a period of {BLANK}.",
          f"You shall pay a royalty fee on a monthly basis of 6 percent of gross sales, and an advertising fee of "
