@@ -23,6 +23,7 @@ import re
 import sys
 import time
 import zlib
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -437,12 +438,11 @@ def _run(cfg: RunConfig, log, progress: bool) -> dict:
     if cfg.report:
         dated = Path(cfg.report)
         check_writable(dated.parent)
-        if dated.parent.resolve() == Path(out).resolve():  # the run's own directory, whose lock this run holds
-            _commit_report(summary, dated.parent, dated.name, dated.stem + "-")
-        else:
-            with OutputLock(dated.parent):
+        own = dated.parent.resolve() == Path(out).resolve()  # the run's own directory, whose lock this run holds
+        with nullcontext() if own else OutputLock(dated.parent):
+            if not own:
                 recover(dated.parent)
-                _commit_report(summary, dated.parent, dated.name, dated.stem + "-")
+            _commit_report(summary, dated.parent, dated.name, dated.stem + "-")
         summary["dated_report"] = str(dated)
     return summary
 

@@ -356,8 +356,8 @@ def _split_plain(text: str, doc_type: str) -> NumberedSplit:
             heading, rest = c.rest, ""
         else:
             heading, rest = split_heading(c.rest)
-            heading, rest = (heading, rest) if heading or body_start >= end else (line_heading(c.rest), rest)
-            rest = "" if heading and heading == c.rest.strip() else rest
+            if not heading and body_start < end and line_heading(c.rest):  # "3. Distributor's undertakings"
+                heading, rest = line_heading(c.rest), ""
             if not heading and not rest.strip() and body_start < end and _next_heading(units[body_start].text):
                 heading = _next_heading(units[body_start].text)
                 body_start += 1

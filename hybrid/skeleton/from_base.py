@@ -26,6 +26,7 @@ from hybrid.data.document import SECTION_SEPARATOR, Segment, heading_line
 from hybrid.data.facts import adapt, normalize
 from hybrid.data.form_defaults import proposals_for
 from hybrid.data.roles import ROLE_WORDS
+from hybrid.fidelity.fact_vocab import PLACES
 from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import between_companies, choose_bases, documents, kind_phrases, person_document
 from hybrid.skeleton.clause_choice import chooser
@@ -135,14 +136,12 @@ _ONLY_FOR = re.compile(r"\((?:[Oo]nly\s+)?[Aa]pplicable\s+(?:only\s+)?(?:to|for|
 
 
 def _applies_elsewhere(heading: str, deal_words: str) -> bool:
-    """A base section whose heading confines it to a place the deal's facts (`deal_words`) never name: by its own
-    terms it does not apply to this deal (the seed-619 and 733 distributor readers: "GST and taxes (Only Applicable to
-    Australian companies)" in a Minnesota deal of a Canadian distributor)."""
-    from hybrid.fidelity.fact_vocab import PLACES
-
+    """A base section whose heading confines it to a place the deal's facts (`deal_words`, lower case) never name:
+    by its own terms it does not apply to this deal (the seed-619 and 733 distributor readers: "GST and taxes (Only
+    Applicable to Australian companies)" in a Minnesota deal of a Canadian distributor)."""
     m = _ONLY_FOR.search(heading)
     stem = m.group(1)[:5].lower() if m else ""  # "Canadian" of "Canada"
-    return bool(m) and any(p.lower().startswith(stem) for p in PLACES) and stem not in deal_words.lower()
+    return bool(m) and any(p.lower().startswith(stem) for p in PLACES) and stem not in deal_words
 
 
 def _heading_for_deal(p, values: dict, template) -> str:
@@ -180,7 +179,7 @@ def _rows(base, template, values) -> list[dict]:
         sections = [q if q.body == (b := _COVER_USE.sub(_between, q.body)) else replace(q, body=b) for q in sections]
     sections = [q for q in sections if q.body.strip()]  # a form's section these leave with nothing goes
     sections = own_definitions(_on_deal_subject(sections, base, template), template, values, base.kind != "form")
-    deal_words = " ".join(str(v) for v in values.values())
+    deal_words = " ".join(str(v) for v in values.values()).lower()
     sections = [p for p in sections if not _applies_elsewhere(p.heading, deal_words)]
     rows = [{"clause": p.clause_type, "heading": base_heading(_heading_for_deal(p, values, template)) or
              template.clauses.get(p.clause_type, {}).get("heading", "General"), "draw": p, "frame": ""}

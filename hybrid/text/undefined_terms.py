@@ -74,10 +74,9 @@ def lower_undefined(body: str, defined: set[str], capitals: set[str]) -> tuple[s
         ):
             return phrase
         words = phrase.split()
-        roles = next((k for k, w in enumerate(words) if w.lower() not in _ROLES), len(words))
-        if any(kept(w, k == roles) for k, w in enumerate(words) if k >= roles and w not in ("of", "and", "for")):
-            return phrase
-        if roles == len(words):
+        roles = _opening_roles(words)  # "Rights Holder Team": the roles keep their capitals, the rest is judged
+        if roles == len(words) or any(kept(w, k == roles) for k, w in enumerate(words[roles:], roles)
+                                      if w not in ("of", "and", "for")):
             return phrase
         lowered.append(phrase)
         return as_lowered(phrase)
@@ -90,8 +89,13 @@ def as_lowered(phrase: str) -> str:
     """An undefined run as lower_undefined writes it: in lower case but for the party role words it opens with
     ("Rights Holder Team", a base's "BSR Team" under the deal's role, -> "Rights Holder team")."""
     words = phrase.split()
-    roles = next((k for k, w in enumerate(words) if w.lower() not in _ROLES), len(words))
+    roles = _opening_roles(words)
     return " ".join(words[:roles] + [w.lower() for w in words[roles:]])
+
+
+def _opening_roles(words: list[str]) -> int:
+    """How many of `words` open them as party role words ("Rights", "Holder" of "Rights Holder Team": 2)."""
+    return next((k for k, w in enumerate(words) if w.lower() not in _ROLES), len(words))
 
 
 def _named(before: str, defined: set[str]) -> bool:
