@@ -70,11 +70,11 @@ _PERCENT_RE = re.compile(
 _UNIT = r"(?:calendar\s+|business\s+|working\s+)?(?:days?|weeks?|months?|years?)"
 # "thirty (30) days", "twenty-four (24) months", "twenty four (24) months": a number spelled in two words separated by
 # a space is a tens word and a units word, so no word before the number ("successive one (1) year", "no later than
-# six (6) months") is taken in with it
+# six (6) months") is taken in with it, but for its hundreds ("one hundred twenty (120) days", not "one hundred [___]")
 _TENS = r"(?i:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
-_DURATION_RE = re.compile(
-    rf"\b(?:{_TENS}\s+[A-Za-z]+\s*\(\s*\d+\s*\)|[A-Za-z]+(?:-[a-z]+)?\s*\(\s*\d+\s*\)|\d+)\s*{_UNIT}\b"
-)
+_HUNDREDS = r"(?i:[a-z]+\s+(?:hundred\s+(?:and\s+)?|(?=hundred\s*\()))?"
+_DURATION_RE = re.compile(rf"\b{_HUNDREDS}(?:{_TENS}\s+[A-Za-z]+\s*\(\s*\d+\s*\)|[A-Za-z]+(?:-[a-z]+)?\s*\(\s*\d+\s*\)"
+                          rf"|\d+)\s*{_UNIT}\b")
 _STATES = (
     "Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho Illinois "
     "Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri "

@@ -36,7 +36,7 @@ __all__ = ["Base", "choose_bases", "documents", "kinds_of", "kind_phrases", "sub
 
 MIN_FORM_WORDS = 600  # a standard form shorter than this is its cover page, not the agreement's terms
 MIN_BASE_WORDS = 400  # a contract shorter than this is an amendment, a letter or an exhibit
-MAX_BASE_WORDS = 16000  # longer ones are mostly exhibits and schedules: too much another deal to take out
+MAX_BASE_WORDS = 16000  # longer ones are mostly exhibits and schedules (unless the kind's run longer: _longest)
 # weights of a contract's fit (each part in [0, 1]): clauses a lawyer expects first, then the deal's subject
 # The meaning of the deal's subject weighs most after completeness: a word match took an air-purifier franchise
 # (BM25 1.0: "County", "retail") for a bakery cafe over a fast-food one, mining rigs for ultrasound scanners.
@@ -54,6 +54,14 @@ PROFILE_PHRASES = 25  # the subject phrases that say what a document is about (s
 # 0.2 the energy distributor's still came first for ultrasound scanners, where a blind reader preferred a medical
 # device distributor's agreement (seed 457, session 35).
 MEANING_FLOOR, MEANING_SPAN = 0.28, 0.06
+# The same cosine phrase by phrase: the mean of a profile's PHRASE_TOP phrases nearest the deal's subject, from
+# PHRASE_FLOOR over PHRASE_SPAN. A profile joined whole reads as its boilerplate where the subject is one of many
+# phrases: a bakery cafe found no franchise at 0.28 (the fast-food restaurant's 0.26, the air purifiers' 0.15) and
+# took the air-purifier reseller franchise on word matches; phrase by phrase the restaurants' "franchised
+# restaurant", "restaurant manager" reach 0.42 where the air purifiers' nearest stay at 0.27 (session 38). The
+# unrelated subjects above stay under it: a solar venture's nearest farming venture 0.27, ultrasound scanners'
+# energy distributor 0.17, plastic containers' vehicle maker 0.27.
+PHRASE_TOP, PHRASE_FLOOR, PHRASE_SPAN = 3, 0.33, 0.08
 TYPICAL_POOL = 8  # the contracts, best fit first without it, whose typicality is measured (one embedding a sentence)
 TIED_SCALE = 4.0  # replaced facts and redactions per 100 words at which a document counts as wholly tied
 # another deal's subject matter per 1,000 words at which a document counts as wholly another deal's (a pharma
@@ -194,16 +202,27 @@ def _embedder(library):
 def _meaning(library, pool, values: dict, template, index, embed) -> list[float]:
     """Per document of pool, how much what it is about (subject_profile) is the deal's subject: the MiniLM cosine of
     its profile to each of the deal's subject fields, averaged over the fields, from MEANING_FLOOR (0) over
-    MEANING_SPAN (1). All 0.0 where the deal states no subject; 0.0 for a document without a profile. A whole
-    document's embedding reads as its boilerplate; its rare, repeated phrases are what only its deal has."""
+    MEANING_SPAN (1), or, where more, of its PHRASE_TOP nearest phrases from PHRASE_FLOOR over PHRASE_SPAN. All 0.0
+    where the deal states no subject; 0.0 for a document without a profile. A whole document's embedding reads as
+    its boilerplate; its rare, repeated phrases are what only its deal has."""
     from hybrid.precedents.embeddings import unit_rows
 
     fields = _subject_fields(values, template)
     profiles = [subject_profile(library, doc_id, ps, index) for doc_id, ps in pool]
     if not fields or not any(profiles):
         return [0.0] * len(pool)
-    raw = (unit_rows(embed([p or "-" for p in profiles])) @ unit_rows(embed(fields)).T).mean(axis=1)
-    return [min(1.0, max(0.0, (float(r) - MEANING_FLOOR) / MEANING_SPAN)) if p else 0.0 for r, p in zip(raw, profiles)]
+    subject = unit_rows(embed(fields))
+    raw = (unit_rows(embed([p or "-" for p in profiles])) @ subject.T).mean(axis=1)
+    out = []
+    for whole, profile in zip(raw, profiles):
+        if not profile:
+            out.append(0.0)
+            continue
+        near = sorted((unit_rows(embed(profile.split("; "))) @ subject.T).mean(axis=1), reverse=True)[:PHRASE_TOP]
+        phrase = sum(float(c) for c in near) / len(near)
+        out.append(min(1.0, max(0.0, (float(whole) - MEANING_FLOOR) / MEANING_SPAN,
+                                (phrase - PHRASE_FLOOR) / PHRASE_SPAN)))
+    return out
 
 
 # "“Contractor” means the individual providing Services": a role the document writes for a person
@@ -269,6 +288,15 @@ def _foreign(sections, deal_text: str, index, kind: frozenset) -> float:
     return min(1.0, foreign_subject_rate(text, deal_text, index, kind=kind) / FOREIGN_SCALE)
 
 
+def _longest(own: dict) -> int:
+    """The most words a contract base may hold: MAX_BASE_WORDS, or, for a kind whose contracts run longer, the
+    upper quartile of its own contracts' lengths. A franchise agreement runs to 18,000 words without an exhibit
+    (a restaurant franchisor's, the one whole restaurant franchise a bakery cafe could start from); at 16,000 for
+    every kind, a bakery cafe took the air-purifier reseller franchise (session 38)."""
+    lengths = sorted(sum(len(p.body.split()) for p in ps) for ps in own.values())
+    return max(MAX_BASE_WORDS, lengths[(3 * len(lengths)) // 4] if lengths else 0)
+
+
 def choose_bases(library, template, values: dict, check=None, pageable=None) -> list[Base]:
     """The bases a draft of `template` for the deal `values` may start from, best first (see the module
     docstring): whole standard forms of the kind, then contracts of the kind by fit, or, where the library holds
@@ -289,12 +317,13 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
     if not any(ps[0].source not in POLICY_SOURCES for ps in own.values()):
         own, kind = {d: ps for d, ps in docs.items() if ps[0].source not in POLICY_SOURCES}, "nearest"
     forms, contracts = [], []
+    longest = _longest(own)
     for doc_id, ps in own.items():
         words = sum(len(p.body.split()) for p in ps)
         if ps[0].source in STANDARD_SOURCES:
             if words >= MIN_FORM_WORDS:
                 forms.append((doc_id, ps))
-        elif MIN_BASE_WORDS <= words <= MAX_BASE_WORDS and (pageable is None or pageable(ps)):
+        elif MIN_BASE_WORDS <= words <= longest and (pageable is None or pageable(ps)):
             contracts.append((doc_id, ps))
     forms, contracts = _unfit_for_companies(library, forms, values), _unfit_for_companies(library, contracts, values)
     pool = forms + contracts

@@ -31,7 +31,15 @@ from hybrid.fidelity.foreign_facts import allowed_text
 from hybrid.precedents.base import between_companies, choose_bases, documents, kind_phrases, person_document
 from hybrid.skeleton.clause_choice import chooser
 from hybrid.skeleton.deal import deal_from_template
-from hybrid.skeleton.insertions import CLOSING, alternative, base_heading, closing_index, insert_lacking, plain
+from hybrid.skeleton.insertions import (
+    CLOSING,
+    FRAME_ALIASES,
+    alternative,
+    base_heading,
+    closing_index,
+    insert_lacking,
+    plain,
+)
 from hybrid.skeleton.key_terms import cover_variables, key_terms, on_key_terms, term_words, variable_value
 from hybrid.skeleton.positions import default_position, own_definitions, own_positions
 from hybrid.skeleton.vocabulary import base_fits
@@ -42,14 +50,6 @@ __all__ = ["BaseVariant", "base_variants", "named_base", "UnnamedBase", "FRAME_A
            "base_heading", "cover_variables"]
 
 # where a base writes a framed clause type under another type: the term often sits in "Term and Termination"
-FRAME_ALIASES = {
-    "termination": ("termination", "term"),
-    "term": ("term", "termination"),
-    "products": ("products", "obligations", "services"),
-    "services": ("services", "obligations", "products"),
-    "payment": ("payment", "taxes"),
-    "confidentiality": ("confidentiality",),
-}
 GOOD_BASE_MARGIN = 0.75  # a contract base whose fit is this far below the best one's is not offered as a variant
 
 

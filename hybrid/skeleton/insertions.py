@@ -18,8 +18,18 @@ from hybrid.precedents.fit import BOILERPLATE_CLAUSES, STANDARD_SOURCES
 from hybrid.skeleton.clause_choice import clause_text, insert_query, ranked
 from hybrid.skeleton.key_terms import SMALL_WORDS
 
-__all__ = ["base_heading", "CLOSING", "GENERIC_CLAUSES", "INSERT_WORDS", "FOREIGN_INSERT", "closing_index",
-           "insert_lacking", "holding_part", "alternative", "plain"]
+__all__ = ["base_heading", "FRAME_ALIASES", "CLOSING", "GENERIC_CLAUSES", "INSERT_WORDS", "FOREIGN_INSERT",
+           "closing_index", "insert_lacking", "holding_part", "alternative", "plain"]
+
+
+FRAME_ALIASES = {
+    "termination": ("termination", "term"),
+    "term": ("term", "termination"),
+    "products": ("products", "obligations", "services"),
+    "services": ("services", "obligations", "products"),
+    "payment": ("payment", "taxes"),
+    "confidentiality": ("confidentiality",),
+}
 
 
 def base_heading(heading: str) -> str:
@@ -103,15 +113,25 @@ def insert_lacking(rows, library, template, forms_only: bool, is_plain, fits, sc
             p for p in tier if key in _held(template, p.clause_type, p.heading, p.body)]) if fits(p)), None)
         if found is None:
             continue
-        same = [i for i, r in enumerate(rows) if r["clause"] == item.clause]
+        same = [i for i, r in enumerate(rows) if r["clause"] == item.clause] or _framed_alias(rows, item.clause)
         at = same[-1] + 1 if same else closing_index(rows)
         heading = base_heading(found.heading) or template.clauses.get(item.clause, {}).get("heading") or item.label
-        if same and (part := holding_part(template, key, found)) is not found:  # beside the base's own section
-            found, heading = part, " ".join(w if w in SMALL_WORDS else w[0].upper() + w[1:] for w in item.label.split())
+        part = holding_part(template, key, found) if same else found
+        if part is not found or same and rows[same[-1]]["clause"] != item.clause:  # beside the base's own section,
+            found, heading = part, " ".join(  # headed as what it adds
+                w if w in SMALL_WORDS else w[0].upper() + w[1:] for w in item.label.split())
         rows.insert(at, {"clause": item.clause, "heading": heading, "draw": found, "frame": "", "insert": key})
         held_now |= _held(template, item.clause, heading, found.body)
         inserted.append({"clause": item.clause, "for": key, "label": item.label, "source": found.id, "query": query})
     return inserted
+
+
+def _framed_alias(rows, clause: str) -> list[int]:
+    """The sections of a clause type standing for `clause` (FRAME_ALIASES) that open with the deal's frame: where an
+    item of the deal's term goes in a base whose term sits in its "Duration and termination" (a distributor's
+    inserted renewal clause had come as a second "Term" section before the closing provisions, session 38)."""
+    return [i for i, r in enumerate(rows) if r["clause"] != clause and r["clause"] in FRAME_ALIASES.get(clause, ())
+            and r["frame"]]
 
 
 def holding_part(template, key: str, p):

@@ -13,7 +13,8 @@ from dataclasses import replace
 
 from hybrid.templates.rendered import substitute
 
-__all__ = ["own_definitions", "redefine", "preamble_meanings", "own_positions", "default_position", "DEFAULT_SOURCE"]
+__all__ = ["own_definitions", "same_unit", "redefine", "preamble_meanings", "own_positions", "default_position",
+           "DEFAULT_SOURCE"]
 
 
 def redefine(body: str, term: str, meaning: str) -> str:
@@ -53,13 +54,35 @@ def own_definitions(sections: list, template, values: dict, contract: bool = Fal
                 **{term: substitute(text, values) for term, text in own.items()}}
     if not meanings:
         return sections
+    units = [term for term in preamble_meanings(template, values) if _UNIT_TERM.fullmatch(term)] if contract else []
     out = []
     for p in sections:
         body = p.body
+        for term in units:
+            body = same_unit(body, term)
         for term, meaning in meanings.items():
             body = redefine(body, term, meaning)
         out.append(p if body == p.body else replace(p, body=body))
     return out
+
+
+# what a franchise or a licence is granted for, named by its premises: "Franchised Restaurant", "Licensed Store"
+_UNITS = r"Restaurant|Store|Center|Centre|Unit|Outlet|Shop|Cafe|Hotel|Location|Business|Facility|Studio|Salon|Clinic"
+_UNIT_TERM = re.compile(rf"([A-Z][a-z]+) (?:{_UNITS})")
+
+
+def same_unit(body: str, term: str) -> str:
+    """body with the base's name for the unit the deal's preamble term names (`term`, a word and a premises noun:
+    "Franchised Business") written as the deal's: "the Franchised Restaurant" -> "the Franchised Business". A
+    restaurant franchisor's agreement for a bakery cafe had read "operate the [___]" some 150 times, its own
+    capitalized term being another deal's (session 38). Only a term of the same first word and a premises noun
+    ("Franchised Marks" stays)."""
+    lead = term.split()[0]
+    plural = term + ("es" if term.endswith("s") else "s")
+
+    def name(m: re.Match) -> str:
+        return plural if m.group(1) else term
+    return re.sub(rf"\b{lead} (?:{_UNITS})(e?s)?\b", name, body)
 
 
 def own_positions(template, values: dict, key) -> dict:

@@ -25,6 +25,7 @@ from hybrid.text.holes import unpointed
 from hybrid.text.passes import Pass, register, run
 from hybrid.text.pipeline import FIT, phase
 from hybrid.text.repeated_parts import drop_repeated_parts
+from hybrid.text.statutes import foreign_statutes
 
 __all__ = ["settle_facts", "strip_inline_heading", "strip_leaning_opening", "fit_text", "example"]
 
@@ -221,6 +222,12 @@ _PASSES = (
           ("The price shall be as set forth on Exhibit C hereto.", "The price shall be [___]."),
           ("The prices are to be the Price, as set out in Schedule 4.", "The prices are to be the Price, as set out in "
            "[___].")),
+    _pass("foreign_statutes", "a statute of a jurisdiction the deal does not name written as applicable law",
+          lambda t, c: (foreign_statutes(t, c.allowed), []),
+          ("insolvent within the meaning of the Corporations Act 2001 (Cth) or", "insolvent within the meaning of "
+           "applicable law or", {"allowed": "Canada"}),
+          ("under the Bankruptcy and Insolvency Act (Canada) or", "under the Bankruptcy and Insolvency Act (Canada) or",
+           {"allowed": "the Vireo line; Canada"})),
     _pass("common_names", "another deal's terms of common words written in lower case",
           lambda t, c: (_settle.lower_common_names(t, c.deal, c.allowed, c.own, c.lower), []),
           ("Each Facility Addendum signed by the parties shall govern.",

@@ -181,3 +181,16 @@ def test_an_article_before_a_fact_agrees_with_what_is_written_in():
     assert adapt("to operate an [PARTY_A] Center", deal) == "to operate a Franchisor Center"
     assert adapt("A [PARTY_B] store and an [PARTY_A] store", deal) == "An Alder Foods LLC store and a Franchisor store"
     assert adapt("for a [DURATION] term, Dan [PARTY_A]", deal) == "for a [___] term, Dan Franchisor"
+
+
+def test_a_period_in_words_is_one_marker_with_its_hundreds():
+    """A distributor's inserted renewal clause read "notifies the other ... at least one hundred [___] prior to the
+    expiration": the library's masking had read "twenty (120) days" and left the hundreds (session 38). A word before
+    a number that is not its hundreds stays out, as before."""
+    from hybrid.data.facts import normalize
+
+    n = normalize("notify at least one hundred twenty (120) days prior, for one (1) year periods; within two hundred "
+                  "and ten (210) days, one hundred (100) days or no later than six (6) months.", {})
+    assert n.text == ("notify at least [DURATION] prior, for [DURATION] periods; within [DURATION], [DURATION] or no "
+                      "later than [DURATION].")
+    assert n.facts[0] == "one hundred twenty (120) days" and "one hundred (100) days" in n.facts

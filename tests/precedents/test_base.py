@@ -84,6 +84,21 @@ def test_no_document_shares_a_subject_none_of_them_is_about(library):
     assert all(b.parts["meaning"] == 0.0 for b in choose_bases(library, t, t.example))
 
 
+def test_a_deals_subject_one_phrase_of_many_still_chooses_the_contract_about_it(library):
+    """A bakery cafe: no franchise's whole profile reaches MEANING_FLOOR (the fast-food restaurant's 0.26, the air
+    purifiers' 0.15), and the air-purifier reseller franchise had been the base on word matches (read C at seeds 733,
+    947). Phrase by phrase ("franchised restaurant": PHRASE_FLOOR) the restaurant franchises are about the deal's
+    subject; the longest of them (18,000 words, no exhibits) is within the kind's own lengths (_longest)."""
+    from hybrid.precedents.base import MAX_BASE_WORDS
+
+    t = load_template("franchise")
+    bases = choose_bases(library, t, t.example)
+    meant = {b.doc_id.rsplit("/", 1)[-1].split("_")[0] for b in bases if b.parts["meaning"] > 0}
+    assert meant == {"BUFFALOWILDWINGSINC", "INTERNATIONALFASTFOODCORP"}
+    assert "BUFFALOWILDWINGS" in bases[0].doc_id and bases[0].words > MAX_BASE_WORDS
+    assert "AIRTECH" not in bases[0].doc_id
+
+
 @pytest.mark.parametrize("products,doc", [
     ("cryptocurrency mining rigs", "ImineCorp_20180725_S-1_EX-10.5"),
     ("linear accelerators for radiation oncology", "ACCURAYINC_09_01_2010-EX-10.31"),
@@ -661,3 +676,18 @@ def test_a_templates_own_positions_fill_the_key_terms_no_cover_page_proposes(lib
     said = {p["term"]: p for p in bv.summary()["proposed_terms"]}
     assert said["Permitted Uses"]["from"] == "template software-license"
     assert said["General Cap Amount"]["from"].startswith("standard-agreements/")  # the corpus's where none is given
+
+
+def test_a_clause_inserted_for_the_term_goes_beside_the_section_the_deals_term_opens(library):
+    """Fuse Medical's distributor agreement states its term in "Duration and termination" (a termination section):
+    the renewal clause it lacks came as a second "Term" section before the closing provisions, read as two
+    statements of the term (seed-947 and 1013 readers). It goes right after that section, headed as what it adds."""
+    from hybrid.skeleton.from_base import base_variants
+
+    t = load_template("distributor")
+    bv = base_variants(library, t, t.example, 1)[0]
+    assert "FuseMedical" in bv.base.doc_id, "the base changed: the test reads another case"
+    rec = next(r for r in bv.inserted if r["for"] == "renewal_term")
+    spans = bv.skeleton.spans
+    assert "initial term of" in spans[rec["section"] - 1].frame
+    assert spans[rec["section"]].heading == "Renewal Term"

@@ -74,3 +74,23 @@ def test_a_colon_definition_of_a_preamble_term_reads_the_deals_value():
     assert out == ("Products: the Vireo line of portable ultrasound scanners and accessories.\n\n"
                    "Term: the term of this agreement. Territory: means Canada.\n\n"
                    "The Territory: is where the Distributor sells.")
+
+
+def test_a_filed_contracts_name_for_the_franchised_premises_is_the_deals_term():
+    """A restaurant franchisor's agreement, the base for a bakery cafe, names what is franchised "the Franchised
+    Restaurant" some 150 times; as another deal's term it read "operate the [___]" throughout (session 38). Written as
+    the deal's preamble term "Franchised Business", in the singular and the plural; a term of another first word or
+    noun stays, as does a standard form's text."""
+    from hybrid.precedents.library import Precedent
+    from hybrid.skeleton.positions import same_unit
+
+    t = load_template("franchise")
+    body = ("You shall operate the Franchised Restaurant only at the Location. Other Franchised Restaurants may open. "
+            "Use the Franchised Marks and the Licensed Restaurant.")
+    p = Precedent("d#1", "d", "cuad", "CC-BY-4.0", "FRANCHISE AGREEMENT", "obligations", "Operations", body)
+    out = own_definitions([p], t, t.example, contract=True)[0].body
+    assert out == ("You shall operate the Franchised Business only at the Location. Other Franchised Businesses may "
+                   "open. Use the Franchised Marks and the Licensed Restaurant.")
+    assert own_definitions([p], t, t.example)[0] is p
+    assert same_unit("the Licensed Store and Licensed Stores", "Licensed Location") == (
+        "the Licensed Location and Licensed Locations")
