@@ -328,7 +328,7 @@ _PASSES = (
             ("In no event shall this Section apply to any claim covered by Section 8.",  # two parts of one section
              "In no event shall this Section apply to any claim covered by Section [___].",
              {"resolve": lambda n: "1"}),
-            ("Sites in Paragraph I.C. pay no fee.", "Sites in Section 2 pay no fee.", {"resolve": lambda n: "2"})),
+            ("Sites in Paragraph I.C., no fee.", "Sites in Section 2, no fee.", {"resolve": lambda n: "2"})),
     _revise("doubled_words", "a word written twice once", _doubled,
             ("Buyer shall pay the the price.", "Buyer shall pay the price."),
             ("the Product Products are delivered.", "the Products are delivered.")),
