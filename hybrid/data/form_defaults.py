@@ -27,8 +27,11 @@ _OPTION = re.compile(r"^\s*[\[(]\s*x?\s*[\])]")  # any option line, ticked or no
 # a cover page's row label: a short title-case line ("General Cap Amount", "Insurance Minimums")
 _WORD = r"(?:[A-Z][A-Za-z&'’-]*|of|and|or|the|for|to)"
 _LABEL = re.compile(rf"^{_WORD}(?: {_WORD}){{0,5}}$")
-_NAMED = re.compile(r"^([A-Z][A-Za-z ]{2,60}?):\s*\[?(.+?)\]?\.?$")  # "Provider Covered Claims: [Any action ...]"
-_FILL_IN = re.compile(r"\{[a-z_][a-z0-9_]*\}|\$\{|\[ ?# ?\]")  # a value still to be filled: no proposal
+_NAMED = re.compile(r"^([A-Z][A-Za-z -]{2,60}?):\s*\[?(.+?)\]?\.?$")  # "Provider Covered Claims: [Any action ...]"
+_FILL_IN = re.compile(r"\$\{|\[ ?# ?\]|\[___\].*\[___\]")  # a value still to be filled: no proposal
+# a field of the cover page's own generator in a value: a blank in the proposal ("At least [___] days before the end
+# of the current Subscription Period": the Non-Renewal Notice Date had read "[___]", its notice period unstated)
+_FIELD = re.compile(r"\{[a-z_][a-z0-9_]*\}")
 # a value about the cover page's own mechanics, meaningless in a draft that has no cover page or order form
 _MECHANICS = re.compile(r"\b(?:Cover Page|Order Form|signature|Default choice)\b|^(?:See|As defined)\b", re.I)
 # a period the terms define where they name it: 'all amounts are due within 30 days after the invoice date (the
@@ -42,8 +45,9 @@ def cover_defaults(text: str) -> dict[str, str]:
     """{Variable: the value its cover page proposes} of one form's text: a filled-in value, a period its terms
     define in place ('within 30 days after the invoice date (the "Payment Period")'), else the ticked
     option(s) under the Variable's row label (several ticked: joined with "; "); a ticked option naming its own
-    Variable ("Provider Covered Claims: [...]") under that name. A value with a blank still in it (`{field}`,
-    "[ # ]") or about the cover page itself ("Date of last signature on this Order Form") proposes nothing."""
+    Variable ("Provider Covered Claims: [...]") under that name. A generator's `{field}` in a value is a blank in the
+    proposal; a value with two blanks or a blank of another kind ("[ # ]"), or about the cover page
+    itself ("Date of last signature on this Order Form") proposes nothing."""
     out = {name.strip(): _clean(value) for name, value in _FILLED.findall(text)}
     for value, name in _INLINE.findall(text):  # the terms' own default: "due within 30 days ... (the "Payment Period")"
         out.setdefault(name.strip(), _clean(value))
@@ -83,7 +87,8 @@ def row_requires(text: str) -> dict[str, str]:
 
 def _clean(value: str) -> str:
     """A proposed value as a Key Terms line writes it: its optional-text brackets and final full stop gone."""
-    return re.sub(r"\s+", " ", value.replace("[", "").replace("]", "")).strip().rstrip(".").strip()
+    value = re.sub(r"\s+", " ", value.replace("[", "").replace("]", "")).strip().rstrip(".").strip()
+    return _FIELD.sub("[___]", value)
 
 
 @functools.lru_cache(maxsize=4)
@@ -105,7 +110,8 @@ def form_defaults(root: str) -> tuple[dict[str, dict[str, str]], dict[str, str],
             per_form[entry["path"]] = found
     votes = Counter((name, value) for found in per_form.values() for name, value in found.items())
     merged: dict[str, str] = {}
-    for (name, value), _ in sorted(votes.items(), key=lambda kv: -kv[1]):  # stable: manifest order on a tie
+    # stable: manifest order on a tie; a value with a blank only where no form proposes one without
+    for (name, value), _ in sorted(votes.items(), key=lambda kv: ("[___]" in kv[0][1], -kv[1])):
         merged.setdefault(name, value)
     return per_form, merged, requires
 
@@ -144,7 +150,7 @@ def proposals_for(doc_id: str, bodies: list[str], corpus=None, headings=()) -> d
 
     chosen = {k: (v, source(k, v)) for k, v in merged.items() if fits(v)}
     chosen.update({k: (t, source(k, v)) for k, v in merged.items() if k not in chosen and (t := titled(v))})
-    chosen.update({k: (v, doc_id) for k, v in own.items()})
+    chosen.update({k: (v, doc_id) for k, v in own.items() if "[___]" not in v or k not in chosen})
     # a row whose drafting note ties it to another goes without it: no "Increased Cap Amount" for no Increased Claims
     return {k: v for k, v in chosen.items() if requires.get(k, k) in chosen}
 

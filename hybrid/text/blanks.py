@@ -11,7 +11,7 @@ from hybrid.data.facts import BLANK, DealFacts
 from hybrid.precedents.fact_spans import fact_spans, found_facts
 from hybrid.text.holes import outside
 
-__all__ = ["VALUE_KINDS", "blank_values", "blank_holes"]
+__all__ = ["VALUE_KINDS", "blank_values", "blank_holes", "fill_in_lines"]
 
 VALUE_KINDS = frozenset({"amount", "duration", "year", "number"})  # facts a blank stands for (hybrid.fidelity KINDS)
 
@@ -27,6 +27,19 @@ def blank_values(text: str, allowed: str, own_facts=()) -> str:
         start = whole.start() if whole else f.start  # "2.5 days" whole, not "2.[___]"; "twenty-one day", not "twenty-"
         text = text[:start] + BLANK + text[f.end :]
     return text
+
+
+# a form's own line to fill in: "________", "$____ ____" (runs of underscores, spaces between)
+_FILL_IN = re.compile(r"(?<!\[)_{3,}(?:[ \t]*_{3,})*(?!\])")
+# an amount in words and in figures, both left to fill: "[___] Dollars ($[___])"
+_WORDS_AND_FIGURES = re.compile(rf"{re.escape(BLANK)}[ \t]+(?i:dollars)[ \t]+\(\$?[ \t]*{re.escape(BLANK)}\)")
+
+
+def fill_in_lines(text: str) -> str:
+    """text with a form's own lines to fill in written as the draft's blanks: "an Initial Franchise Fee of
+    ________________ ______ Dollars ($________)" -> "an Initial Franchise Fee of [___]" (a seed-1223 reader read the
+    underscores beside the frame's USD 45,000 as a second, open fee; one blank, the frame's fee can take its place)."""
+    return _WORDS_AND_FIGURES.sub(BLANK, _FILL_IN.sub(BLANK, text))
 
 
 def blank_holes(text: str, deal: DealFacts, allowed: str, own_facts=()) -> str:

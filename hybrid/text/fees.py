@@ -29,8 +29,9 @@ def frames_fee(text: str, frame: str) -> tuple[str, list[str]]:
         return text, []
     fee = m.group(1).strip()
     fee = re.sub(r"^(?:a|an|the)\s+", "", fee, flags=re.I)
-    blank_fee = re.compile(rf"\b(?:a|an|the)\s+({re.escape(fee)})\s+(?:in the (?:amount|sum) of|of|equal to)\s+"
-                           rf"{re.escape(BLANK)}(?:\s+for the term of this Agreement)?", re.I)
+    # one word may stand before the fee and stays: "a nonrefundable Initial Franchise Fee of [___]" (seed 1223)
+    blank_fee = re.compile(rf"\b(?:a|an|the)\s+((?:[a-z][a-z-]+\s+)?{re.escape(fee)})\s+(?:in the (?:amount|sum) of|of|"
+                           rf"equal to)\s+{re.escape(BLANK)}(?:\s+for the term of this Agreement)?", re.I)
     start = len(frame) if text.startswith(frame) else 0
     found = [x.group(0) for x in blank_fee.finditer(text, start)]
     if not found:
@@ -55,4 +56,6 @@ register(Pass(
          f"{_FEE_FRAME} Sponsor shall pay a sponsorship fee in the amount of {BLANK}.", {"frame": ""}),  # no frame
         (f"{_FEE_FRAME} Late fees of {BLANK} apply.", f"{_FEE_FRAME} Late fees of {BLANK} apply.",
          {"frame": _FEE_FRAME}),  # another fee
+        (f"{_FEE_FRAME} You pay a nonrefundable Sponsorship Fee of {BLANK}, payable at once.",
+         f"{_FEE_FRAME} You pay the nonrefundable Sponsorship Fee, payable at once.", {"frame": _FEE_FRAME}),
     ), example))

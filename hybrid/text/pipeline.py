@@ -25,6 +25,7 @@ PIPELINE = {
         "dash_lists",  # a flattened dash list written as a run-in list
         "framed_heading",  # in a framed span, a run-in heading the number cleanup bared out
         "exhibit_pointers",  # pointers into another contract's exhibits out
+        "fill_in_lines",  # a form's own underscores to fill in -> one blank
         "foreign_statutes",  # a statute of another country the deal does not name -> "applicable law"
         "common_names",  # another deal's common-word terms in lower case
         "fact_sentences",  # sentences still holding another deal's facts out (a whole base's mended)

@@ -22,9 +22,9 @@ STATUTES = ("FAR", "DFARS?", "IRC", "UCC", "ERISA", "CFR", "USC")
 """Statutes and regulations a contract cites by their initials: "FAR section 2.101", "DFAR section 252.227-7014" name
 the regulation's sections, not the Agreement's (renumbered, they read "FAR this section")."""
 _KW = r"(?i:sections?|articles?|paragraphs?|clauses?|subsections?|subparagraphs?)"
-# "2.1(a)", and "2.(a)(1)" as some filings write it
 _ARABIC = r"\d{1,3}[A-Z]?(?:\.\d{1,3})*(?:\.(?=\())?(?:\([A-Za-z0-9]{1,4}\))*(?![\w(]|\.\w)"
-_ROMAN = r"[IVXL]{1,6}(?:\.[A-H](?:\.(?=[ \t]+[a-z]|[,;:)]))?)?(?![\w(]|\.\w)"  # "Article IV", "Paragraph III.B. above"
+# "2.1(a)", "2.(a)(1)" as some filings write it; "Article IV", "Paragraph III.B. above", "XIX.A.1.", "IV(A)"
+_ROMAN = r"[IVXL]{1,6}(?:\.[A-Z](?:\.\d{1,2})?(?:\.(?=[ \t]+[a-z]|[,;:)]))?|\([A-Z0-9]{1,3}\))?(?![\w(]|\.\w)"
 _NUM = rf"(?:{_ARABIC}|{_ROMAN})"
 _TITLE = (
     r"(?:[ \t]+\([A-Z][^()\n]{0,60}\))?"  # the source's heading after a number: "Section 10.4 (Surviving Provisions)"

@@ -20,6 +20,7 @@ from hybrid.common.sentences import (
 from hybrid.common.stems import content_stems
 from hybrid.data.facts import DealFacts
 from hybrid.text import settle as _settle
+from hybrid.text.blanks import fill_in_lines
 from hybrid.text.context import StartContext
 from hybrid.text.holes import unpointed
 from hybrid.text.passes import Pass, register, run
@@ -222,6 +223,10 @@ _PASSES = (
           ("The price shall be as set forth on Exhibit C hereto.", "The price shall be [___]."),
           ("The prices are to be the Price, as set out in Schedule 4.", "The prices are to be the Price, as set out in "
            "[___].")),
+    _pass("fill_in_lines", "a form's own line of underscores to fill in written as one blank",
+          lambda t, c: (fill_in_lines(t), []),
+          ("a Fee of ________________ ______ Dollars ($________) payable", "a Fee of [___] payable"),
+          ("signed on ________, 20__ by", "signed on [___], 20__ by")),
     _pass("foreign_statutes", "a statute of a jurisdiction the deal does not name written as applicable law",
           lambda t, c: (foreign_statutes(t, c.allowed), []),
           ("insolvent within the meaning of the Corporations Act 2001 (Cth) or", "insolvent within the meaning of "

@@ -21,8 +21,9 @@ from hybrid.fidelity.fact_vocab import PLACES, common_words
 __all__ = ["lower_undefined", "as_lowered", "term_forms", "deal_capitals", "undefined_runs"]
 
 # a capitalized run after a lower-case word (so no sentence's first word and no run-in heading), with "of"/"and"
-_MID = re.compile(
-    r"(?<=[a-z,;] )((?:[A-Z][a-z]+)(?: (?:of |and |for )?[A-Z][a-z]+){0,3})(?![\w'’-])(?! ?\(?\d)"
+_MID = re.compile(  # a word may be hyphenated: "the Non-Renewal Notice Date" (a form's Variable, seed-947 reader)
+    r"(?<=[a-z,;] )((?:[A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?: (?:of |and |for )?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){0,3})"
+    r"(?![\w'’-])(?! ?\(?\d)"
     r"(?! (?:of |and |for |in |on )?[A-Z])"  # the whole run or nothing: no "purchase Order's", "arms Regulations"
 )
 _REFERENCE = frozenset(
@@ -61,7 +62,8 @@ def lower_undefined(body: str, defined: set[str], capitals: set[str]) -> tuple[s
     def kept(w: str, first: bool) -> bool:  # a word that keeps its capital (a reference word only as the run's head)
         w = w.lower()
         reference = first and w in _REFERENCE  # "the Schedule", not "a Purchase Schedule"
-        return w in defined or w in capitals or w in _ROLES or reference or w in _PLACE_WORDS or w not in common
+        return (w in defined or w in capitals or w in _ROLES or reference or w in _PLACE_WORDS
+                or not all(part in common for part in w.split("-")))
 
     def lower(m: re.Match) -> str:
         phrase = m.group(1)

@@ -21,6 +21,10 @@ Increased Claims
 [ x ]Breach of Section 10 (Confidentiality)
 Order Date
 ( x )Date of last signature on this Order Form
+Auto-renewal
+( x )Non-Renewal Notice Date: At least {payment_terms_days} days before the end of the current Subscription Period
+End Date
+( x ){term_number} {term_unit} after the Effective Date
 **Increased Cap Amount:** [[ 5x the fees paid or payable by Customer to Provider in the 12 months before the claim. ]]
 Payment. All amounts are due within 30 days after the invoice date (the “**Payment Period**”).
 """
@@ -35,14 +39,20 @@ def test_a_cover_page_proposes_its_ticked_options_and_its_filled_in_values():
     assert found["Increased Claims"] == both
     assert found["Increased Cap Amount"].startswith("5x the fees paid or payable by Customer to Provider")
     assert found["Payment Period"] == "30 days after the invoice date"  # the terms' own default, where they name it
-    # a ticked option with a blank still in it proposes nothing, nor one about the cover page's own mechanics
-    assert "General Cap Amount" not in found and "Order Date" not in found
+    # a generator's field in a ticked option is a blank in its proposal (a hyphenated Variable under its own name:
+    # the hosting draft's Key Terms had no "Non-Renewal Notice Date", its notice period unstated, session 38); two
+    # blanks, another kind of blank or the cover page's own mechanics propose nothing
+    assert found["General Cap Amount"] == "[___]x the Fees paid or payable by Customer to Provider in the 12 month " \
+        "period before the claim"
+    assert found["Non-Renewal Notice Date"] == "At least [___] days before the end of the current Subscription Period"
+    assert "End Date" not in found and "Order Date" not in found and "Auto-renewal" not in found
 
 
 def test_the_corpus_forms_propose_a_liability_cap_and_another_forms_proposal_must_be_in_the_bases_terms():
     per_form, merged, requires = form_defaults(str(corpus_root()))
     assert requires["Increased Cap Amount"] == "Increased Claims"
-    assert merged["General Cap Amount"].startswith("1x the fees paid or payable by Customer to Provider")
+    assert merged["General Cap Amount"].startswith("1x the fees paid or payable by Customer to Provider")  # no blank
+    assert merged["Non-Renewal Notice Date"].startswith("At least [___] days before the end")
     assert all(path.startswith("standard-agreements/") for path in per_form)
     cloud = "Provider shall make the Cloud Service available to Customer. Customer pays the fees."
     services = "Provider will perform the Services for Customer. Customer pays the fees and Applicable Laws apply."

@@ -509,6 +509,11 @@ FIX = [
     # a number with a letter (the sponsorship draft at fcdc3f3: "In addition to paragraph 17A above, ...")
     ("B. In addition to paragraph 17A above, Sponsor shall", {}, None, "B. In addition to this Agreement, Sponsor shall"),
     ("under Sections 4 and 5", {"4": "1", "5": "6"}, "1", "under Sections 1 and 6"),  # not the section alone
+    # a roman article's lettered part, as a restaurant franchisor's agreement numbers (session 38)
+    ("pursuant to Paragraph XVII.I. of this Agreement, all signs", {"17": "18"}, None,
+     "pursuant to Section 18 of this Agreement, all signs"),
+    ("described in Section IV(A) by the terms of Paragraph XIX.A.1., at", {"4": "5", "19": "20"}, None,
+     "described in Section 5 by the terms of Section 20, at"),
     # nothing to change
     ("as provided in Section 5.", {"5": "5"}, None, "as provided in Section 5."),
     (
@@ -1177,6 +1182,18 @@ def test_the_tail_of_a_longer_name_is_no_undefined_term():
         assert lower_undefined(text, term_forms(set()), set()) == (text, [])
     assert lower_undefined("paid by Customer for the Subscription Period.", term_forms(set()), set())[1] == [
         "Subscription Period"]
+
+
+def test_an_undefined_term_of_hyphenated_common_words_is_one_term():
+    """The hosting form's "before the Non-Renewal Notice Date" stood undefined, unseen as a run of common words
+    ("Non-Renewal" no word of the list), so no Key Terms line named it (a seed-947 and a seed-1223 reader). A hyphenated
+    word of common parts counts as common; one with a rare part keeps its capitals."""
+    from hybrid.text.undefined_terms import lower_undefined, term_forms
+
+    text = "unless one party gives notice of non-renewal to the other party before the Non-Renewal Notice Date."
+    assert lower_undefined(text, term_forms(set()), set())[1] == ["Non-Renewal Notice Date"]
+    rare = "for the Xylo-Phonics Notice Date."
+    assert lower_undefined(rare, term_forms(set()), set()) == (rare, [])
 
 
 def test_a_titled_list_renumbered_keeps_its_own_or():
