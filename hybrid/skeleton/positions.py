@@ -82,7 +82,11 @@ def same_unit(body: str, term: str) -> str:
 
     def name(m: re.Match) -> str:
         return plural if m.group(1) else term
-    return re.sub(rf"\b{lead} (?:{_UNITS})(e?s)?\b", name, body)
+
+    def upper(m: re.Match) -> str:  # a clause in capitals writes the term so: "THE FRANCHISED RESTAURANT IS LOCATED"
+        return (plural if m.group(1) else term).upper()
+    body = re.sub(rf"\b{lead} (?:{_UNITS})(e?s)?\b", name, body)
+    return re.sub(rf"\b{lead.upper()} (?:{_UNITS.upper()})(E?S)?\b", upper, body)
 
 
 def own_positions(template, values: dict, key) -> dict:

@@ -94,3 +94,5 @@ def test_a_filed_contracts_name_for_the_franchised_premises_is_the_deals_term():
     assert own_definitions([p], t, t.example)[0] is p
     assert same_unit("the Licensed Store and Licensed Stores", "Licensed Location") == (
         "the Licensed Location and Licensed Locations")
+    assert same_unit("THE STATE IN WHICH THE FRANCHISED RESTAURANT IS LOCATED", "Franchised Business") == (
+        "THE STATE IN WHICH THE FRANCHISED BUSINESS IS LOCATED")
