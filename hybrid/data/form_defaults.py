@@ -32,6 +32,9 @@ _FILL_IN = re.compile(r"\$\{|\[ ?# ?\]|\[___\].*\[___\]")  # a value still to be
 # a field of the cover page's own generator in a value: a blank in the proposal ("At least [___] days before the end
 # of the current Subscription Period": the Non-Renewal Notice Date had read "[___]", its notice period unstated)
 _FIELD = re.compile(r"\{[a-z_][a-z0-9_]*\}")
+# a date the cover page's signing sets: in a draft without one, the date the preamble says the parties sign (the
+# Order Date had read "[___]" while "the Agreement will start on the Order Date", seed-1223 readers)
+_SIGNED = re.compile(r"^Date of last signature on this (?:Order Form|Cover Page|Agreement)$", re.I)
 # a value about the cover page's own mechanics, meaningless in a draft that has no cover page or order form
 _MECHANICS = re.compile(r"\b(?:Cover Page|Order Form|signature|Default choice)\b|^(?:See|As defined)\b", re.I)
 # a period the terms define where they name it: 'all amounts are due within 30 days after the invoice date (the
@@ -70,7 +73,8 @@ def cover_defaults(text: str) -> dict[str, str]:
         values = [_clean(v) for v in values]
         if name not in out and values and not any(_FILL_IN.search(v) or _MECHANICS.search(v) for v in values):
             out[name] = "; ".join(values)
-    return {k: v for k, v in out.items() if v and not _FILL_IN.search(v) and not _MECHANICS.search(v)}
+    return {k: v for k, v in out.items() if v and not _FILL_IN.search(v) and not _MECHANICS.search(v)
+            and v.lower() != f"the {k.lower()}"}  # the Effective Date proposes no Effective Date
 
 
 # a drafting note tying one row to another: "If no Increased Claims are included, delete the entire row and the row
@@ -88,7 +92,7 @@ def row_requires(text: str) -> dict[str, str]:
 def _clean(value: str) -> str:
     """A proposed value as a Key Terms line writes it: its optional-text brackets and final full stop gone."""
     value = re.sub(r"\s+", " ", value.replace("[", "").replace("]", "")).strip().rstrip(".").strip()
-    return _FIELD.sub("[___]", value)
+    return _SIGNED.sub("the Effective Date", _FIELD.sub("[___]", value))
 
 
 @functools.lru_cache(maxsize=4)

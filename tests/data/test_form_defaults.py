@@ -45,7 +45,8 @@ def test_a_cover_page_proposes_its_ticked_options_and_its_filled_in_values():
     assert found["General Cap Amount"] == "[___]x the Fees paid or payable by Customer to Provider in the 12 month " \
         "period before the claim"
     assert found["Non-Renewal Notice Date"] == "At least [___] days before the end of the current Subscription Period"
-    assert "End Date" not in found and "Order Date" not in found and "Auto-renewal" not in found
+    assert "End Date" not in found and "Auto-renewal" not in found
+    assert found["Order Date"] == "the Effective Date"  # signing the cover page: the draft's own date
 
 
 def test_the_corpus_forms_propose_a_liability_cap_and_another_forms_proposal_must_be_in_the_bases_terms():
