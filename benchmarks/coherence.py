@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hybrid.common.options import set_threads  # noqa: E402
 from hybrid.data.corpus import corpus_root, load_manifest  # noqa: E402
 from hybrid.draft.consistency import reading_checks  # noqa: E402
-from hybrid.draft.provenance import word_redline  # noqa: E402
+from hybrid.draft.provenance import written_words  # noqa: E402
 from hybrid.draft.substance import substance_checks  # noqa: E402
 from hybrid.fidelity.foreign_facts import allowed_text, draft_foreign_facts  # noqa: E402
 from hybrid.fidelity.foreign_subject import foreign_subjects, load_subject_index  # noqa: E402
@@ -92,9 +92,8 @@ def count(library, template, drafts, tot, index, subjects) -> None:
                 tot["same_kind"] += 1
             elif len(tot["other_kind_examples"]) < 12:
                 tot["other_kind_examples"].append(f"{template.id} {s['heading']}: {cited[0].doc_type}")
-            if s.get("start_text"):
-                redline = word_redline(s["start_text"].lower(), s["body"].lower())
-                tot["model_words"] += sum(len(w.split()) for op, w in redline if op == "insert")
+            if s.get("start_text"):  # a flat word diff: a redline's paragraph units count moved markers as rewrites
+                tot["model_words"] += written_words(s["start_text"], s["body"])
         check = market_check(template, secs)
         tot["coverage"].append(check["coverage"])
         sub = substance_checks(secs, template, template.example)

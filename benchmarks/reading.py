@@ -50,7 +50,7 @@ from hybrid.common.options import set_threads  # noqa: E402
 from hybrid.common.sentences import ends_mid_sentence, sentence_boundaries  # noqa: E402
 from hybrid.common.topics import TERM_CLAUSES, absent_mentions, absent_types, convenience_termination  # noqa: E402
 from hybrid.draft.consistency import paragraph_faults, reading_checks  # noqa: E402
-from hybrid.draft.provenance import word_redline  # noqa: E402
+from hybrid.draft.provenance import word_redline, written_words  # noqa: E402
 from hybrid.fidelity.foreign_facts import draft_foreign_facts  # noqa: E402
 from hybrid.precedents.fit import STANDARD_SOURCES  # noqa: E402
 from hybrid.templates.template import TEMPLATES_DIR, load_template  # noqa: E402
@@ -174,8 +174,8 @@ def count(drafter, t, drafts, tot, examples):
             tot["required_terms_stated"] += sum(term in sec["body"] for term in terms)
             if sec.get("start_text"):
                 frame = len(span.frame.split()) if span and span.frame else 0
-                redline = word_redline(sec["start_text"].lower(), sec["body"].lower())
-                ins = sum(len(w.split()) for op, w in redline if op == "insert")
+                redline = word_redline(sec["start_text"].lower(), sec["body"].lower())  # the examples a reader sees
+                ins = written_words(sec["start_text"], sec["body"])  # the count: a flat word diff
                 tot["model_words"] += max(ins - frame, 0)
                 written += _written(redline, t.id, frame)
         for k in ("mid_sentence_endings", "broken_paragraphs", "dangling_references", "doubled_words", "words"):

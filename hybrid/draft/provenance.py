@@ -14,8 +14,8 @@ import difflib
 import re
 import weakref
 
-__all__ = ["attach_sources", "start_text", "word_redline", "citation_line", "used_part", "COMPOSED", "INDEX",
-           "NO_ORIGINAL"]
+__all__ = ["attach_sources", "start_text", "word_redline", "written_words", "citation_line", "used_part", "COMPOSED",
+           "INDEX", "NO_ORIGINAL"]
 
 _TOKENS = re.compile(r"\s+|[^\s]+")
 _INDEX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # library -> {precedent id: Precedent}
@@ -150,6 +150,17 @@ def word_redline(source: str, text: str) -> list[tuple[str, str]]:
             add("delete", a[i1:i2])
             add("insert", b[j1:j2])
     return out
+
+
+def written_words(source: str, text: str) -> int:
+    """How many words of `text` are not `source`'s, by a flat diff of their words (case and layout aside): the
+    words a draft writes beyond what it started from. word_redline's units (paragraphs, then sentences) keep a
+    redline's layout but count a paragraph whose list markers moved as wholly rewritten: a restaurant franchise
+    whose lettered paragraphs the start joined read 32% "model words" where a word-level count finds 2.4%
+    (session 38)."""
+    a, b = source.lower().split(), text.lower().split()
+    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    return sum(j2 - j1 for tag, _, _, j1, j2 in ops if tag in ("insert", "replace"))
 
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
