@@ -5,8 +5,8 @@ cover-page form's Key Terms list its Variables the deal does not state as blanks
 hybrid.skeleton.key_terms.cover_variables), read off the base's sections before the deal's frames replace some of
 them: the partnership form's "continues until the End Date" gave way to the deal's "3 years", and the Key Terms kept
 "End Date: [___]." beside "Term Length: 3 years." (seed-331 reader: two term items). A blank line whose term no
-other part of the draft uses is a blank to complete for nothing: it goes. A line with a value stays, as does a blank
-the draft still uses.
+other part of the draft uses is a blank to complete for nothing: it goes, as does a line whose value still holds a
+blank. A line with a whole value stays, as does a blank the draft still uses.
 """
 
 import re
@@ -18,12 +18,14 @@ from hybrid.text.revise_passes import whole_example
 __all__ = ["unused_blank_terms", "KEY_TERMS"]
 
 KEY_TERMS = "Key Terms"  # the heading hybrid.skeleton.from_base gives the section
-_BLANK_LINE = re.compile(rf"^([^:\n]{{2,80}}): {re.escape(BLANK)}\.?[ \t]*$", re.M)
+# a line whose value is a blank, or still holds one ("Non-Renewal Notice Date: At least [___] days before ...": a
+# cover page's proposal, kept in a perpetual licence whose renewal clause went, seed-1291 reader)
+_BLANK_LINE = re.compile(rf"^([^:\n]{{2,80}}): (?=[^\n]*{re.escape(BLANK)})[^\n]*$", re.M)
 
 
 def unused_blank_terms(body: str, rest: str) -> tuple[str, list[str]]:
-    """(body without its "Label: [___]." lines whose label `rest`, the rest of the draft, never uses, [labels
-    dropped]). Never every line: a Key Terms section keeps at least one."""
+    """(body without its "Label: [___]." lines (or lines whose value holds a blank) whose label `rest`, the rest of
+    the draft, never uses, [labels dropped]). Never every line: a Key Terms section keeps at least one."""
     lines = body.split("\n")
     drop = [i for i, line in enumerate(lines) if (m := _BLANK_LINE.match(line.strip()))
             and not re.search(rf"\b{re.escape(m[1].strip())}\b", rest)]
@@ -56,4 +58,6 @@ register(Pass(
         (_KEY, f"Term Length: 3 years.\nGeneral Cap Amount: {BLANK}.",
          {"definitions": "Liability is capped at the General Cap Amount."}),
         (_KEY, _KEY, {"definitions": "The End Date and the General Cap Amount apply."}),
+        (f"Subscription Period: perpetual.\nNon-Renewal Notice Date: At least {BLANK} days before the end.",
+         "Subscription Period: perpetual.", {"definitions": "The Subscription Period starts on the Effective Date."}),
     ), _example))
