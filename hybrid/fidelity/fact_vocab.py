@@ -142,6 +142,9 @@ def source_words(names, allowed: str = "") -> tuple[str, ...]:
     return _source_words(tuple(names), allowed)
 
 
+_CODED = re.compile(r"(?<![\w-])[A-Za-z]{1,4}-?[0-9]{1,3}(?![\w-])")
+
+
 @lru_cache(maxsize=64)
 def _source_words(names: tuple[str, ...], allowed: str) -> tuple[str, ...]:
     common, vocab = _common_words(), name_vocabulary(allowed) if allowed else _GENERIC
@@ -153,7 +156,10 @@ def _source_words(names: tuple[str, ...], allowed: str) -> tuple[str, ...]:
     for name in names:
         if len(name.split()) > 8:
             continue
-        runs = [r for r in re.findall(r"[A-Za-z]+", name) if distinct(r)]
+        # a coded name, letters and digits ("bw-3" of "bw-3 FRANCHISE SYSTEMS, INC.": "our parent, bw-3, Inc." had
+        # stayed in a franchise draft, every reader quoting it) is as distinctive as a run of letters
+        runs = [r for r in re.findall(r"[A-Za-z]+", name) if distinct(r)] + [
+            c for c in _CODED.findall(name) if distinct(c)]
         words = [w for w in _WORD_RE.findall(name) if distinct(w) and any(map(distinct, re.findall(r"[A-Za-z]+", w)))]
         if runs:
             forms.update([re.sub(r"^(?:the|The|THE)\s+", "", name.strip(" .,;:")), *runs, *words])

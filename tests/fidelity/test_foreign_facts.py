@@ -209,6 +209,8 @@ SOURCE = [
     ("It is a Delaware corporation in the racing business.", ["eGain Communications Corporation", "the Racing"], None),
     ("Acme shall comply.", ["Acme Robotics, Inc."], None),  # the deal's own party
     ("It lasts thirty (30) days.", ["thirty (30) days", "$5,000"], None),  # a duration or amount is its own kind
+    # a coded name: a restaurant franchisor's "our parent, bw-3, Inc." (session 38)
+    ("All sums due to us, our parent, bw-3, Inc. and others.", ["bw-3 FRANCHISE SYSTEMS, INC."], "bw-3"),
 ]  # fmt: skip
 
 
