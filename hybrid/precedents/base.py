@@ -12,9 +12,10 @@ of choice:
    they fit the deal: the clauses real contracts of the kind hold (completeness: hybrid.precedents.checklist),
    the deal's subject matter (what it is about beside what the deal's fields say: MiniLM over its subject phrases,
    `subject_profile`, counted from a floor only: MEANING_FLOOR whole, PHRASE_FLOOR phrase by phrase; and BM25 of
-   the deal's own words over the document), how little of it is tied to another deal (its replaced facts and redactions per 100 words, and another deal's subject
-   matter per 1,000 words: hybrid.fidelity.foreign_subject), how much of it is written as contracts for any deal are
-   (hybrid.precedents.typicality) and a length a lawyer would start from (within the kind's own: `_longest`);
+   the deal's own words over the document), how little of it is tied to another deal (its replaced facts and
+   redactions per 100 words, and another deal's subject matter per 1,000 words: hybrid.fidelity.foreign_subject),
+   how much of it is written as contracts for any deal are (hybrid.precedents.typicality) and a length a lawyer
+   would start from (within the kind's own: `_longest`);
 3. for a kind the corpus lacks, the documents of any kind by the same measures, each marked `nearest`.
 A document written for a person (a role defined as "the individual") is no base where every party is a company,
 while another of its rank (form or contract) is left.
