@@ -214,15 +214,14 @@ def _meaning(library, pool, values: dict, template, index, embed) -> list[float]
         return [0.0] * len(pool)
     subject = unit_rows(embed(fields))
     raw = (unit_rows(embed([p or "-" for p in profiles])) @ subject.T).mean(axis=1)
-    out = []
-    for whole, profile in zip(raw, profiles):
-        if not profile:
-            out.append(0.0)
-            continue
-        near = sorted((unit_rows(embed(profile.split("; "))) @ subject.T).mean(axis=1), reverse=True)[:PHRASE_TOP]
-        phrase = sum(float(c) for c in near) / len(near)
+    phrases = [p.split("; ") if p else [] for p in profiles]
+    near_all = (unit_rows(embed([x for ps in phrases for x in ps])) @ subject.T).mean(axis=1)  # one batch for all
+    out, at = [], 0
+    for whole, ps in zip(raw, phrases):
+        near, at = sorted(near_all[at : at + len(ps)], reverse=True)[:PHRASE_TOP], at + len(ps)
+        phrase = sum(float(c) for c in near) / len(near) if near else 0.0
         out.append(min(1.0, max(0.0, (float(whole) - MEANING_FLOOR) / MEANING_SPAN,
-                                (phrase - PHRASE_FLOOR) / PHRASE_SPAN)))
+                                (phrase - PHRASE_FLOOR) / PHRASE_SPAN)) if ps else 0.0)
     return out
 
 
@@ -289,12 +288,12 @@ def _foreign(sections, deal_text: str, index, kind: frozenset) -> float:
     return min(1.0, foreign_subject_rate(text, deal_text, index, kind=kind) / FOREIGN_SCALE)
 
 
-def _longest(own: dict) -> int:
+def _longest(sizes) -> int:
     """The most words a contract base may hold: MAX_BASE_WORDS, or, for a kind whose contracts run longer, the
-    upper quartile of its own contracts' lengths. A franchise agreement runs to 18,000 words without an exhibit
-    (a restaurant franchisor's, the one whole restaurant franchise a bakery cafe could start from); at 16,000 for
-    every kind, a bakery cafe took the air-purifier reseller franchise (session 38)."""
-    lengths = sorted(sum(len(p.body.split()) for p in ps) for ps in own.values())
+    upper quartile of its own documents' lengths (`sizes`, in words). A franchise agreement runs to 18,000 words
+    without an exhibit (a restaurant franchisor's, the one whole restaurant franchise a bakery cafe could start
+    from); at 16,000 for every kind, a bakery cafe took the air-purifier reseller franchise (session 38)."""
+    lengths = sorted(sizes)
     return max(MAX_BASE_WORDS, lengths[(3 * len(lengths)) // 4] if lengths else 0)
 
 
@@ -318,13 +317,13 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
     if not any(ps[0].source not in POLICY_SOURCES for ps in own.values()):
         own, kind = {d: ps for d, ps in docs.items() if ps[0].source not in POLICY_SOURCES}, "nearest"
     forms, contracts = [], []
-    longest = _longest(own)
+    size = {doc_id: sum(len(p.body.split()) for p in ps) for doc_id, ps in own.items()}  # words, counted once
+    longest = _longest(size.values())
     for doc_id, ps in own.items():
-        words = sum(len(p.body.split()) for p in ps)
         if ps[0].source in STANDARD_SOURCES:
-            if words >= MIN_FORM_WORDS:
+            if size[doc_id] >= MIN_FORM_WORDS:
                 forms.append((doc_id, ps))
-        elif MIN_BASE_WORDS <= words <= longest and (pageable is None or pageable(ps)):
+        elif MIN_BASE_WORDS <= size[doc_id] <= longest and (pageable is None or pageable(ps)):
             contracts.append((doc_id, ps))
     forms, contracts = _unfit_for_companies(library, forms, values), _unfit_for_companies(library, contracts, values)
     pool = forms + contracts
@@ -334,7 +333,7 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
     corpus = [[w for p in ps for w in letter_words(p.body)] or ["_"] for _, ps in pool]
     bm25 = BM25Okapi(corpus).get_scores(query) if query else [0.0] * len(pool)
     top = max(bm25) or 1.0
-    lengths = sorted(sum(len(p.body.split()) for p in ps) for _, ps in contracts) or [MIN_FORM_WORDS * 4]
+    lengths = sorted(size[doc_id] for doc_id, _ in contracts) or [MIN_FORM_WORDS * 4]
     median = lengths[len(lengths) // 2]
     index = load_subject_index()  # once: each load checks the corpus's every train file for a change
     embed = _embedder(library)  # one cache for the meaning and the typicality of this choice
@@ -351,7 +350,7 @@ def choose_bases(library, template, values: dict, check=None, pageable=None) -> 
             "meaning": meaning[i],
             "tied": _tied(ps),
             "foreign": _foreign(ps, deal_text, index, kind_words),
-            "length": 1.0 if is_form else _length(sum(len(p.body.split()) for p in ps), median),
+            "length": 1.0 if is_form else _length(size[doc_id], median),
         }
         score = (W_COMPLETE * parts["completeness"] + W_SUBJECT * parts["subject"] + W_MEANING * parts["meaning"]
                  - W_TIED * parts["tied"] - W_FOREIGN * parts["foreign"] + W_LENGTH * parts["length"])

@@ -49,7 +49,6 @@ from hybrid.templates.rules import PLACEHOLDER
 __all__ = ["BaseVariant", "base_variants", "named_base", "UnnamedBase", "FRAME_ALIASES", "CLOSING",
            "base_heading", "cover_variables"]
 
-# where a base writes a framed clause type under another type: the term often sits in "Term and Termination"
 GOOD_BASE_MARGIN = 0.75  # a contract base whose fit is this far below the best one's is not offered as a variant
 
 

@@ -22,6 +22,7 @@ __all__ = ["base_heading", "FRAME_ALIASES", "CLOSING", "GENERIC_CLAUSES", "INSER
            "closing_index", "insert_lacking", "holding_part", "alternative", "plain"]
 
 
+# where a base writes a framed clause type under another type: the term often sits in "Term and Termination"
 FRAME_ALIASES = {
     "termination": ("termination", "term"),
     "term": ("term", "termination"),
@@ -117,9 +118,9 @@ def insert_lacking(rows, library, template, forms_only: bool, is_plain, fits, sc
         at = same[-1] + 1 if same else closing_index(rows)
         heading = base_heading(found.heading) or template.clauses.get(item.clause, {}).get("heading") or item.label
         part = holding_part(template, key, found) if same else found
-        if part is not found or same and rows[same[-1]]["clause"] != item.clause:  # beside the base's own section,
-            found, heading = part, " ".join(  # headed as what it adds
-                w if w in SMALL_WORDS else w[0].upper() + w[1:] for w in item.label.split())
+        beside_alias = bool(same) and rows[same[-1]]["clause"] != item.clause
+        if part is not found or beside_alias:  # beside the base's own section, headed as what it adds
+            found, heading = part, " ".join(w if w in SMALL_WORDS else w[0].upper() + w[1:] for w in item.label.split())
         rows.insert(at, {"clause": item.clause, "heading": heading, "draw": found, "frame": "", "insert": key})
         held_now |= _held(template, item.clause, heading, found.body)
         inserted.append({"clause": item.clause, "for": key, "label": item.label, "source": found.id, "query": query})
